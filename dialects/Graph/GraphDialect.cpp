@@ -1,0 +1,14 @@
+//===- GraphDialect.cpp - Graph dialect registration ----------------------===//
+#include "Graph/GraphDialect.h"
+
+using namespace mlir;
+using namespace accel::graph;
+
+#include "Graph/GraphDialect.cpp.inc"
+
+void GraphDialect::initialize() {
+  addOperations<
+#define GET_OP_LIST
+#include "Graph/GraphOps.cpp.inc"
+      >();
+}

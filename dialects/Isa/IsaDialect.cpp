@@ -1,0 +1,132 @@
+//===- IsaDialect.cpp - ISA dialect registration and verifiers ------------===//
+#include "Isa/IsaDialect.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "mlir/IR/OpImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include <set>
+
+using namespace mlir;
+using namespace accel::isa;
+
+#include "Isa/IsaDialect.cpp.inc"
+#include "Isa/IsaEnums.cpp.inc"
+#define GET_ATTRDEF_CLASSES
+#include "Isa/IsaAttrs.cpp.inc"
+
+void IsaDialect::initialize() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "Isa/IsaAttrs.cpp.inc"
+      >();
+  addOperations<
+#define GET_OP_LIST
+#include "Isa/IsaOps.cpp.inc"
+      >();
+}
+
+namespace {
+// Field widths fixed by the 8-bit command / 12-bit instruction encodings.
+constexpr int kNumIbufs = 32, kNumSlots = 16, kNumAccs = 4, kNumTags = 8;
+
+LogicalResult checkRange(Operation *op, StringRef what, int64_t v, int64_t n) {
+  if (v < 0 || v >= n)
+    return op->emitOpError() << what << " " << v << " out of range [0, " << n
+                             << ")";
+  return success();
+}
+LogicalResult checkRecord(Operation *op, OperandsAttr rec) {
+  if (rec.getRepeat() < 1)
+    return op->emitOpError("operand record repeat must be >= 1");
+  if (rec.getRows() < 1 || rec.getCols() < 1)
+    return op->emitOpError("operand record rows and cols must be >= 1");
+  return success();
+}
+} // namespace
+
+LogicalResult ProgramOp::verify() {
+  std::set<std::pair<int32_t, int32_t>> seen;
+  for (auto c : getBody().front().getOps<ClusterOp>()) {
+    if (c.getRow() < 0 || c.getRow() >= getRows() || c.getCol() < 0 ||
+        c.getCol() >= getCols())
+      return c.emitOpError("cluster (")
+             << c.getRow() << ", " << c.getCol() << ") is outside the "
+             << getRows() << "x" << getCols() << " grid";
+    if (!seen.insert({c.getRow(), c.getCol()}).second)
+      return c.emitOpError("duplicate stream for cluster (")
+             << c.getRow() << ", " << c.getCol() << ")";
+  }
+  return success();
+}
+
+LogicalResult ConfigOp::verify() {
+  if (failed(checkRange(*this, "ibuf", getIbuf(), kNumIbufs)))
+    return failure();
+  if (getBody().front().empty())
+    return emitOpError("instruction sequence is empty");
+  return success();
+}
+
+LogicalResult ExecuteOp::verify() {
+  return checkRange(*this, "ibuf", getIbuf(), kNumIbufs);
+}
+
+LogicalResult DmaOp::verify() {
+  size_t n = getShape().size();
+  if (n < 1 || n > 4)
+    return emitOpError("shape must have 1 to 4 dimensions");
+  if (getSrcStrides().size() != n || getDstStrides().size() != n)
+    return emitOpError("shape and both stride lists must have the same length");
+  for (int64_t d : getShape())
+    if (d < 1)
+      return emitOpError("shape extents must be >= 1");
+  if (getElemBytes() != 1 && getElemBytes() != 2 && getElemBytes() != 4)
+    return emitOpError("elem_bytes must be 1, 2 or 4");
+  return checkRange(*this, "tag", getTag(), kNumTags);
+}
+
+LogicalResult WaitOp::verify() {
+  for (int32_t t : getTags())
+    if (failed(checkRange(*this, "tag", t, kNumTags)))
+      return failure();
+  return success();
+}
+
+LogicalResult LdOp::verify() {
+  if (failed(checkRange(*this, "slot", getSlot(), kNumSlots)))
+    return failure();
+  if (getStream() == LoadStream::psums &&
+      failed(checkRange(*this, "accumulation buffer", getSlot(), kNumAccs)))
+    return failure();
+  return checkRecord(*this, getOperands());
+}
+
+LogicalResult MacOp::verify() {
+  if (failed(checkRange(*this, "slot", getSlot(), kNumSlots)) ||
+      failed(checkRange(*this, "acc", getAcc(), kNumAccs)))
+    return failure();
+  if (getOperands().getDepth() < 1)
+    return emitOpError("MAC needs depth (K) >= 1");
+  return checkRecord(*this, getOperands());
+}
+
+LogicalResult StOp::verify() {
+  if (failed(checkRange(*this, "slot", getSlot(), kNumSlots)) ||
+      failed(checkRange(*this, "acc", getAcc(), kNumAccs)))
+    return failure();
+  return checkRecord(*this, getOperands());
+}
+
+LogicalResult SpuOp::verify() {
+  if (failed(checkRange(*this, "in slot", getInSlot(), kNumSlots)) ||
+      failed(checkRange(*this, "out slot", getOutSlot(), kNumSlots)))
+    return failure();
+  if (getType() == SpuType::binary &&
+      failed(checkRange(*this, "second slot (depth)",
+                        getOperands().getDepth(), kNumSlots)))
+    return failure();
+  return checkRecord(*this, getOperands());
+}
+
+#define GET_OP_CLASSES
+#include "Isa/IsaOps.cpp.inc"

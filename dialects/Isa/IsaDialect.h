@@ -1,0 +1,20 @@
+//===- IsaDialect.h - Buffer-level ISA dialect ------------------*- C++ -*-===//
+#ifndef ACCEL_ISA_ISADIALECT_H
+#define ACCEL_ISA_ISADIALECT_H
+
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/OpDefinition.h"
+
+#include "Isa/IsaDialect.h.inc"
+#include "Isa/IsaEnums.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "Isa/IsaAttrs.h.inc"
+
+#define GET_OP_CLASSES
+#include "Isa/IsaOps.h.inc"
+
+#endif

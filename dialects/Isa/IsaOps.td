@@ -1,0 +1,280 @@
+//===- IsaOps.td - Buffer-level ISA dialect ----------------*- tablegen -*-===//
+//
+// One op per command and instruction of spec/isa.md. A program is a list of
+// per-cluster command streams; there are no SSA values at this level, only
+// storage-unit and DRAM byte addresses, exactly as in the binary. Each op maps
+// 1:1 onto a field of accel::Program (include/accel/Target/Program.h), so
+// `accel-translate` can write and read it without loss.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ACCEL_ISA_OPS
+#define ACCEL_ISA_OPS
+
+include "mlir/IR/OpBase.td"
+include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/EnumAttr.td"
+include "mlir/IR/BuiltinAttributeInterfaces.td"
+
+def Isa_Dialect : Dialect {
+  let name = "isa";
+  let cppNamespace = "::accel::isa";
+  let summary = "Commands and instructions of the accelerator (spec/isa.md)";
+  let useDefaultAttributePrinterParser = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Enums
+//===----------------------------------------------------------------------===//
+
+def Isa_LoadStream : I32EnumAttr<"LoadStream", "LD stream (bits 3-4)", [
+    I32EnumAttrCase<"acts", 0>, I32EnumAttrCase<"weights", 1>,
+    I32EnumAttrCase<"psums", 2>]> {
+  let cppNamespace = "::accel::isa";
+  let genSpecializedAttr = 0;
+}
+def Isa_LoadStreamAttr : EnumAttr<Isa_Dialect, Isa_LoadStream, "load_stream">;
+
+def Isa_StoreSource : I32EnumAttr<"StoreSource", "ST source (bits 3-4)", [
+    I32EnumAttrCase<"acc", 0>, I32EnumAttrCase<"inbuf", 1>]> {
+  let cppNamespace = "::accel::isa";
+  let genSpecializedAttr = 0;
+}
+def Isa_StoreSourceAttr : EnumAttr<Isa_Dialect, Isa_StoreSource, "store_source">;
+
+def Isa_SpuType : I32EnumAttr<"SpuType", "SPU function type (bits 3-4)", [
+    I32EnumAttrCase<"unary", 0>, I32EnumAttrCase<"binary", 1>,
+    I32EnumAttrCase<"reduce", 2>, I32EnumAttrCase<"copy", 3>]> {
+  let cppNamespace = "::accel::isa";
+  let genSpecializedAttr = 0;
+}
+def Isa_SpuTypeAttr : EnumAttr<Isa_Dialect, Isa_SpuType, "spu_type">;
+
+def Isa_QueueMode : I32EnumAttr<"QueueMode", "weight-queue mode", [
+    I32EnumAttrCase<"SQ", 0>, I32EnumAttrCase<"RQ", 1>,
+    I32EnumAttrCase<"SW", 2>]> {
+  let cppNamespace = "::accel::isa";
+  let genSpecializedAttr = 0;
+}
+
+def Isa_SfuFunc : I32EnumAttr<"SfuFunc", "SFU function", [
+    I32EnumAttrCase<"none", 0>, I32EnumAttrCase<"relu", 1>,
+    I32EnumAttrCase<"add", 2>, I32EnumAttrCase<"sub", 3>,
+    I32EnumAttrCase<"mul", 4>, I32EnumAttrCase<"max", 5>,
+    I32EnumAttrCase<"min", 6>, I32EnumAttrCase<"scale", 7>]> {
+  let cppNamespace = "::accel::isa";
+  let genSpecializedAttr = 0;
+}
+
+def Isa_DmaDir : I32EnumAttr<"DmaDir", "DMA direction", [
+    I32EnumAttrCase<"load", 0>, I32EnumAttrCase<"store", 1>,
+    I32EnumAttrCase<"dram_copy", 2>]> {
+  let cppNamespace = "::accel::isa";
+  let genSpecializedAttr = 0;
+}
+def Isa_DmaDirAttr : EnumAttr<Isa_Dialect, Isa_DmaDir, "dma_dir">;
+
+def Isa_PatchField : I32EnumAttr<"PatchField", "register-file field", [
+    I32EnumAttrCase<"addr", 0>, I32EnumAttrCase<"rows", 1>,
+    I32EnumAttrCase<"cols", 2>, I32EnumAttrCase<"depth", 3>]> {
+  let cppNamespace = "::accel::isa";
+  let genSpecializedAttr = 0;
+}
+
+def Isa_IoKind : I32EnumAttr<"IoKind", "program input or output", [
+    I32EnumAttrCase<"input", 0>, I32EnumAttrCase<"output", 1>]> {
+  let cppNamespace = "::accel::isa";
+  let genSpecializedAttr = 0;
+}
+def Isa_IoKindAttr : EnumAttr<Isa_Dialect, Isa_IoKind, "io_kind">;
+
+//===----------------------------------------------------------------------===//
+// Attributes
+//===----------------------------------------------------------------------===//
+
+class Isa_Attr<string name, string mnemonic_> : AttrDef<Isa_Dialect, name> {
+  let mnemonic = mnemonic_;
+}
+
+def Isa_OperandsAttr : Isa_Attr<"Operands", "operands"> {
+  let summary = "one register-file operand record";
+  let description = [{
+    The operands of one instruction (accel::OperandRecord). Fields equal to
+    their defaults are omitted when printed:
+    `#isa.operands<addr = 4096, rows = 64, cols = 32, row_stride = 32>`.
+    `imm` is an f32 attribute (absent = 0.0): `imm = 5.000000e-01 : f32`.
+  }];
+  let parameters = (ins
+    DefaultValuedParameter<"uint32_t", "0">:$addr,
+    DefaultValuedParameter<"uint32_t", "1">:$rows,
+    DefaultValuedParameter<"uint32_t", "1">:$cols,
+    DefaultValuedParameter<"int32_t", "0">:$row_stride,
+    DefaultValuedParameter<"int32_t", "1">:$col_stride,
+    DefaultValuedParameter<"uint32_t", "0">:$pe_rows,
+    DefaultValuedParameter<"uint32_t", "0">:$depth,
+    DefaultValuedParameter<"uint32_t", "1">:$repeat,
+    DefaultValuedParameter<"::accel::isa::QueueMode",
+                           "::accel::isa::QueueMode::SQ">:$queue_mode,
+    DefaultValuedParameter<"::accel::isa::SfuFunc",
+                           "::accel::isa::SfuFunc::none">:$func,
+    DefaultValuedParameter<"::mlir::FloatAttr", "::mlir::FloatAttr()">:$imm);
+  let assemblyFormat = "`<` struct(params) `>`";
+}
+
+def Isa_PatchAttr : Isa_Attr<"Patch", "patch"> {
+  let summary = "EXECUTE data: overwrite one register-file field";
+  let parameters = (ins "uint32_t":$instr,
+                    EnumParameter<Isa_PatchField>:$field, "uint32_t":$value);
+  let assemblyFormat = "`<` $instr `,` $field `,` $value `>`";
+}
+
+//===----------------------------------------------------------------------===//
+// Program structure
+//===----------------------------------------------------------------------===//
+
+class Isa_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Isa_Dialect, mnemonic, traits>;
+
+def Isa_ProgramOp : Isa_Op<"program", [SingleBlock, NoTerminator,
+                                       IsolatedFromAbove]> {
+  let summary = "a whole accelerator program (one binary)";
+  let description = [{
+    Holds the I/O symbols, constant DRAM data and one `isa.cluster` stream
+    per cluster of the `rows` x `cols` grid.
+  }];
+  let arguments = (ins I32Attr:$rows, I32Attr:$cols, I64Attr:$dram_size,
+                   I64Attr:$hw_fingerprint);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    `grid` `(` $rows `x` $cols `)` `dram` $dram_size `hw` $hw_fingerprint
+    attr-dict-with-keyword $body
+  }];
+  let hasVerifier = 1;
+}
+
+def Isa_IoOp : Isa_Op<"io", [HasParent<"ProgramOp">]> {
+  let summary = "a program input or output tensor in DRAM";
+  let arguments = (ins Isa_IoKindAttr:$kind, StrAttr:$sym_name,
+                   I64Attr:$addr, TypeAttrOf<AnyRankedTensor>:$type);
+  let assemblyFormat = "$kind $sym_name `at` $addr attr-dict `:` $type";
+}
+
+def Isa_DataOp : Isa_Op<"data", [HasParent<"ProgramOp">]> {
+  let summary = "constant bytes (weights) placed in DRAM before the run";
+  let arguments = (ins I64Attr:$addr, ElementsAttr:$value);
+  let assemblyFormat = "`at` $addr `=` $value attr-dict";
+}
+
+def Isa_ClusterOp : Isa_Op<"cluster", [HasParent<"ProgramOp">, SingleBlock,
+                                       NoTerminator]> {
+  let summary = "the command stream of one cluster's control unit";
+  let arguments = (ins I32Attr:$row, I32Attr:$col);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = "`(` $row `,` $col `)` attr-dict-with-keyword $body";
+}
+
+//===----------------------------------------------------------------------===//
+// Commands
+//===----------------------------------------------------------------------===//
+
+def Isa_ConfigOp : Isa_Op<"config", [HasParent<"ClusterOp">, SingleBlock,
+                                     NoTerminator]> {
+  let summary = "CONFIG: load an instruction sequence and its operands";
+  let description = [{
+    8-bit command `0 rr bbbbb`. The region holds the instructions stored into
+    instruction buffer `ibuf`; each instruction's operand record goes to the
+    register file.
+  }];
+  let arguments = (ins I32Attr:$ibuf);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = "`ibuf` $ibuf attr-dict-with-keyword $body";
+  let hasVerifier = 1;
+}
+
+def Isa_ExecuteOp : Isa_Op<"execute", [HasParent<"ClusterOp">]> {
+  let summary = "EXECUTE: run an instruction buffer on new data";
+  let description = [{
+    8-bit command `1 s l bbbbb`. `shift`: after the run the PEs shift their
+    accumulated results out (accumulation buffers restart from zero). `last`:
+    this is the last data segment of the input, so ST instructions that read
+    an accumulation buffer write the results back. `patches` are the new data:
+    register-file fields overwritten before the run.
+  }];
+  let arguments = (ins I32Attr:$ibuf, UnitAttr:$shift, UnitAttr:$last,
+                   DefaultValuedAttr<TypedArrayAttrBase<Isa_PatchAttr,
+                       "patch list">, "{}">:$patches);
+  let assemblyFormat = [{
+    `ibuf` $ibuf (`shift` $shift^)? (`last` $last^)? (`patches` $patches^)?
+    attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
+def Isa_DmaOp : Isa_Op<"dma", [HasParent<"ClusterOp">]> {
+  let summary = "command-processor DMA of a strided 4-D box (asynchronous)";
+  let arguments = (ins Isa_DmaDirAttr:$dir, I32Attr:$tag, I64Attr:$src,
+                   I64Attr:$dst, DenseI64ArrayAttr:$shape,
+                   DenseI64ArrayAttr:$src_strides,
+                   DenseI64ArrayAttr:$dst_strides,
+                   DefaultValuedAttr<I32Attr, "4">:$elem_bytes);
+  let assemblyFormat = [{
+    $dir `tag` $tag `src` $src `dst` $dst `shape` $shape
+    `src_strides` $src_strides `dst_strides` $dst_strides attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
+def Isa_WaitOp : Isa_Op<"wait", [HasParent<"ClusterOp">]> {
+  let summary = "stall the control unit until DMA tags complete / PEs idle";
+  let arguments = (ins DenseI32ArrayAttr:$tags, UnitAttr:$pe);
+  let assemblyFormat = "`tags` $tags (`pe` $pe^)? attr-dict";
+  let hasVerifier = 1;
+}
+
+def Isa_BarrierOp : Isa_Op<"barrier", [HasParent<"ClusterOp">]> {
+  let summary = "all clusters meet before any goes on";
+  let arguments = (ins I32Attr:$id);
+  let assemblyFormat = "$id attr-dict";
+}
+
+//===----------------------------------------------------------------------===//
+// Instructions (12-bit words inside a CONFIG)
+//===----------------------------------------------------------------------===//
+
+class Isa_InstrOp<string mnemonic> : Isa_Op<mnemonic, [HasParent<"ConfigOp">]>;
+
+def Isa_LdOp : Isa_InstrOp<"ld"> {
+  let summary = "LD: storage unit -> PE input buffer / weight queue / acc";
+  let arguments = (ins Isa_LoadStreamAttr:$stream, I32Attr:$slot,
+                   Isa_OperandsAttr:$operands);
+  let assemblyFormat = "$stream `slot` $slot $operands attr-dict";
+  let hasVerifier = 1;
+}
+
+def Isa_MacOp : Isa_InstrOp<"mac"> {
+  let summary = "MAC: acc[acc] += inbuf[slot] (rows x depth) * wq (depth x cols)";
+  let arguments = (ins I32Attr:$slot, I32Attr:$acc, UnitAttr:$load_balance,
+                   UnitAttr:$sfu, Isa_OperandsAttr:$operands);
+  let assemblyFormat = [{
+    `slot` $slot `acc` $acc (`load_balance` $load_balance^)? (`sfu` $sfu^)?
+    $operands attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
+def Isa_StOp : Isa_InstrOp<"st"> {
+  let summary = "ST: PE accumulation buffer / input buffer -> storage unit";
+  let arguments = (ins Isa_StoreSourceAttr:$source, I32Attr:$slot,
+                   I32Attr:$acc, Isa_OperandsAttr:$operands);
+  let assemblyFormat = "$source `slot` $slot `acc` $acc $operands attr-dict";
+  let hasVerifier = 1;
+}
+
+def Isa_SpuOp : Isa_InstrOp<"spu"> {
+  let summary = "SPU: start the special function unit on input-buffer tiles";
+  let arguments = (ins Isa_SpuTypeAttr:$type, I32Attr:$in_slot,
+                   I32Attr:$out_slot, Isa_OperandsAttr:$operands);
+  let assemblyFormat = "$type `in` $in_slot `out` $out_slot $operands attr-dict";
+  let hasVerifier = 1;
+}
+
+#endif

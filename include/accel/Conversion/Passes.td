@@ -1,0 +1,40 @@
+//===- Passes.td - Conversion passes of the accel compiler -*- tablegen -*-===//
+#ifndef ACCEL_CONVERSION_PASSES
+#define ACCEL_CONVERSION_PASSES
+
+include "mlir/Pass/PassBase.td"
+
+def ConvertTosaLinalgToGraph : Pass<"convert-tosa-linalg-to-graph", "mlir::ModuleOp"> {
+  let summary = "Legalise ONNX-lowered TOSA / linalg named ops into the graph dialect";
+  let description = [{
+    Rewrites `tosa` and `linalg` named ops on tensors (matmul, batch_matmul,
+    fully_connected / gemm forms, conv2d, relu / clamp, add) into graph ops so
+    that MLIR from onnx-mlir / torch-mlir style front ends meets the ONNX
+    importer in one dialect. An op that has no graph equivalent is an error
+    naming it. See docs/passes.md.
+  }];
+  let dependentDialects = ["::accel::graph::GraphDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
+def ConvertGraphToIsa : Pass<"convert-graph-to-isa", "mlir::ModuleOp"> {
+  let summary = "Lower the graph dialect to one isa.program";
+  let description = [{
+    Plans DRAM (inputs, outputs, constants, intermediates), tiles every
+    matmul / gemm / conv2d / elementwise op to the storage-unit and PE buffer
+    sizes of the hardware description, maps tiles onto the cluster grid and
+    emits per-cluster command streams (DMA with ping-pong storage halves,
+    CONFIG once, EXECUTE per tile). The entry function (`func.func` with the
+    graph ops) is replaced by an `isa.program`. See docs/passes.md.
+  }];
+  let options = [
+    Option<"hwPath", "hw", "std::string", /*default=*/"\"\"",
+           "hardware description JSON (empty = built-in default preset)">,
+    Option<"entry", "entry", "std::string", /*default=*/"\"\"",
+           "function to lower (empty = the only public function)">,
+  ];
+  let dependentDialects = ["::accel::isa::IsaDialect"];
+}
+
+#endif

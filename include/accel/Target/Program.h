@@ -1,0 +1,170 @@
+//===- Program.h - In-memory form of an accelerator binary ------*- C++ -*-===//
+//
+// The contract between the compiler (ISA dialect -> Program), the binary
+// container (Program <-> bytes) and the simulator (executes a Program).
+// Field meanings are documented in docs/isa.md.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ACCEL_TARGET_PROGRAM_H
+#define ACCEL_TARGET_PROGRAM_H
+
+#include "accel/Hardware/HardwareDesc.h"
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace accel {
+
+//===----------------------------------------------------------------------===//
+// Instructions (12-bit words of spec/isa.md) and their register-file operands
+//===----------------------------------------------------------------------===//
+
+enum class Opcode : uint8_t { LD = 0, MAC = 1, ST = 2, SPU = 3 };
+/// LD bits 3-4: which PE storage the data goes to.
+enum class LoadStream : uint8_t { Activations = 0, Weights = 1, PartialSums = 2 };
+/// ST bits 3-4: where the stored data comes from.
+enum class StoreSource : uint8_t { AccBuffer = 0, InputBuffer = 1 };
+/// SPU bits 3-4.
+enum class SpuType : uint8_t { Unary = 0, Binary = 1, Reduce = 2, Copy = 3 };
+/// Register-file queue mode of the weight queue.
+enum class QueueMode : uint8_t { SQ = 0, RQ = 1, SW = 2 };
+
+/// SFU function numbers (operand record `func`). Unary functions read one
+/// input-buffer tile, binary functions two (`depth` names the second slot).
+enum class SfuFunc : uint8_t {
+  None = 0, Relu = 1, Add = 2, Sub = 3, Mul = 4, Max = 5, Min = 6,
+  Scale = 7, ///< x * imm
+};
+const char *sfuFuncName(SfuFunc f);
+
+/// Decoded fields of one 12-bit instruction. Fields not used by an opcode
+/// are zero.
+struct InstrFields {
+  Opcode op = Opcode::LD;
+  uint8_t sub = 0;       ///< bits 3-4: LD stream / ST source / SPU type
+  bool loadBalance = false; ///< MAC bit 3
+  bool sfuActive = false;   ///< MAC bit 4
+  uint8_t slot = 0;      ///< bits 5-8: input-buffer slot (0..15)
+  uint8_t accId = 0;     ///< MAC/ST bits 9-10; LD PartialSums uses slot&3
+  uint8_t outSlot = 0;   ///< SPU bits 9-12
+};
+
+/// One register-file entry: the operands of one instruction. A tile is a
+/// `rows` x `cols` matrix; in the storage unit element (r, c) is at byte
+/// addr + (r*rowStride + c*colStride) * elemBytes.
+struct OperandRecord {
+  uint32_t addr = 0;      ///< storage-unit byte address (LD source, ST dest)
+  uint32_t rows = 1;      ///< tile rows for the whole cluster
+  uint32_t cols = 1;      ///< tile columns
+  int32_t rowStride = 0;  ///< storage elements between rows (0 = broadcast)
+  int32_t colStride = 1;  ///< storage elements between columns (0 = broadcast)
+  /// Per-PE operand derivation: PE p owns rows [p*peRows, (p+1)*peRows) of
+  /// the tile. 0 = every PE sees all rows (broadcast, e.g. weights).
+  uint32_t peRows = 0;
+  uint32_t depth = 0;     ///< MAC: reduction length K; SPU binary: 2nd slot
+  uint32_t repeat = 1;    ///< loop-back repeat count (>= 1)
+  QueueMode queueMode = QueueMode::SQ;
+  SfuFunc func = SfuFunc::None; ///< SPU function / ST chained SFU function
+  float imm = 0.0f;       ///< SFU scalar parameter
+  bool operator==(const OperandRecord &o) const;
+};
+
+struct Instruction {
+  InstrFields fields;
+  OperandRecord operands;
+};
+
+//===----------------------------------------------------------------------===//
+// Commands of one cluster's stream
+//===----------------------------------------------------------------------===//
+
+/// Which register-file field an EXECUTE patch overwrites.
+enum class PatchField : uint8_t { Addr = 0, Rows = 1, Cols = 2, Depth = 3 };
+struct RegPatch {
+  uint8_t instr = 0;   ///< index of the instruction in the buffer
+  PatchField field = PatchField::Addr;
+  uint32_t value = 0;
+};
+
+enum class DmaDir : uint8_t {
+  Load = 0,     ///< DRAM -> storage unit
+  Store = 1,    ///< storage unit -> DRAM
+  DramCopy = 2, ///< DRAM -> DRAM (used for padding / layout copies)
+};
+
+/// A 4-D strided box transfer. Element (i0..i3) moves between
+/// src + sum(i_d * srcStride_d) * elemBytes and dst + sum(i_d * dstStride_d)
+/// * elemBytes. A source stride of 0 broadcasts.
+struct DmaDesc {
+  DmaDir dir = DmaDir::Load;
+  uint8_t tag = 0;          ///< completion tag (0..7) for WAIT
+  uint32_t elemBytes = 4;
+  uint64_t src = 0, dst = 0; ///< DRAM or storage byte addresses per `dir`
+  uint32_t shape[4] = {1, 1, 1, 1};
+  int64_t srcStride[4] = {0, 0, 0, 0};
+  int64_t dstStride[4] = {0, 0, 0, 0};
+  uint64_t numElements() const {
+    return uint64_t(shape[0]) * shape[1] * shape[2] * shape[3];
+  }
+};
+
+enum class CommandKind : uint8_t {
+  Config = 0,  ///< 8-bit CONFIG: store instructions + operands in a buffer
+  Execute = 1, ///< 8-bit EXECUTE: run a buffer with new data (patches)
+  Dma = 2,     ///< command-processor DMA (asynchronous, tagged)
+  Wait = 3,    ///< stall until DMA tags complete and/or the PEs are idle
+  Barrier = 4, ///< all clusters meet here
+};
+
+struct Command {
+  CommandKind kind = CommandKind::Config;
+  // Config / Execute
+  uint8_t ibuf = 0;
+  bool shift = false, last = false;       ///< Execute bits 2 and 3
+  std::vector<Instruction> instrs;        ///< Config
+  std::vector<RegPatch> patches;          ///< Execute
+  // Dma
+  DmaDesc dma;
+  // Wait
+  uint8_t waitTags = 0;   ///< bit t = wait for DMA tag t
+  bool waitPe = false;    ///< wait until the PE array is idle
+  // Barrier
+  uint32_t barrierId = 0;
+};
+
+struct ClusterStream {
+  std::vector<Command> commands;
+};
+
+//===----------------------------------------------------------------------===//
+// The whole program
+//===----------------------------------------------------------------------===//
+
+struct Symbol {
+  std::string name;
+  bool isInput = true; ///< false = output
+  DType dtype = DType::F32;
+  std::vector<int64_t> shape;
+  uint64_t dramAddr = 0; ///< dense row-major at this address
+  uint64_t numElements() const;
+};
+
+/// Constant data (weights) placed in DRAM before the run.
+struct ConstSegment {
+  uint64_t dramAddr = 0;
+  std::vector<uint8_t> bytes;
+};
+
+struct Program {
+  static constexpr uint32_t kFormatVersion = 1;
+  uint64_t hwFingerprint = 0; ///< HardwareDesc::fingerprint() compiled for
+  uint32_t gridRows = 1, gridCols = 1;
+  uint64_t dramSize = 0;      ///< bytes of DRAM the program uses (zeroed)
+  std::vector<Symbol> symbols;
+  std::vector<ConstSegment> constants;
+  std::vector<ClusterStream> clusters; ///< row-major, gridRows*gridCols
+};
+
+} // namespace accel
+
+#endif

@@ -1,0 +1,18 @@
+# lit configuration for the accel compiler tests.
+import os
+import lit.formats
+
+config.name = "accel"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".mlir", ".test"]
+config.excludes = ["unit", "Inputs", "lit.cfg.py", "CMakeLists.txt"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.accel_obj_root, "test")
+
+path = os.path.pathsep.join([config.accel_tools_dir, config.llvm_tools_dir,
+                             config.environment.get("PATH", "")])
+config.environment["PATH"] = path
+config.substitutions.append(("%hw_dir", os.path.join(config.accel_src_root, "hw")))
+config.substitutions.append(("%onnx_data", "/usr/share/libonnx-testdata/data"))
+config.substitutions.append(("%python", "/usr/bin/python3"))
+config.substitutions.append(("%src_root", config.accel_src_root))
