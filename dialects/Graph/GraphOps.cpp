@@ -204,5 +204,34 @@ LogicalResult AddOp::verify() {
                      why);
 }
 
+LogicalResult TransposeOp::verify() {
+  auto in = shapeOf(getInput());
+  auto perm = getPerm();
+  if (perm.size() != in.size())
+    return emitOpError("perm has ") << perm.size() << " entries for rank "
+                                    << in.size();
+  SmallVector<int64_t> expect;
+  SmallVector<bool> used(in.size(), false);
+  for (int64_t p : perm) {
+    if (p < 0 || p >= (int64_t)in.size() || used[p])
+      return emitOpError("perm is not a permutation of [0, ")
+             << in.size() << ")";
+    used[p] = true;
+    expect.push_back(in[p]);
+  }
+  return checkResult(*this, expect, "");
+}
+
+LogicalResult ReshapeOp::verify() {
+  auto in = cast<RankedTensorType>(getInput().getType());
+  auto out = cast<RankedTensorType>(getResult().getType());
+  if (!in.hasStaticShape() || !out.hasStaticShape())
+    return emitOpError("reshape needs static shapes");
+  if (in.getNumElements() != out.getNumElements())
+    return emitOpError("element count changes from ")
+           << in.getNumElements() << " to " << out.getNumElements();
+  return success();
+}
+
 #define GET_OP_CLASSES
 #include "Graph/GraphOps.cpp.inc"

@@ -106,4 +106,20 @@ def Graph_AddOp : Graph_Op<"add"> {
   let hasVerifier = 1;
 }
 
+def Graph_TransposeOp : Graph_Op<"transpose"> {
+  let summary = "permute dimensions: result dim i = input dim perm[i]";
+  let arguments = (ins Graph_F32Tensor:$input, DenseI64ArrayAttr:$perm);
+  let results = (outs Graph_F32Tensor:$result);
+  let assemblyFormat = "$input $perm attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+def Graph_ReshapeOp : Graph_Op<"reshape"> {
+  let summary = "same elements, new static shape (row-major order kept)";
+  let arguments = (ins Graph_F32Tensor:$input);
+  let results = (outs Graph_F32Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
 #endif
