@@ -3,6 +3,8 @@
 // Every parameter the compiler and the simulator use comes from one hardware
 // description. It is read from JSON (nlohmann_json), validated field by field,
 // and fingerprinted so a binary can refuse to run on a different machine.
+// docs/hardware.md lists every JSON field with its unit, default and
+// constraints.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ACCEL_HARDWARE_HARDWAREDESC_H
@@ -24,10 +26,15 @@ bool parseDType(const std::string &s, DType &out);
 struct MemoryChannel {
   double bytesPerCycle = 64;   ///< sustained bandwidth of this channel
   uint32_t latencyCycles = 100; ///< first-byte latency of a DMA on it
+  bool operator==(const MemoryChannel &o) const {
+    return bytesPerCycle == o.bytesPerCycle && latencyCycles == o.latencyCycles;
+  }
+  bool operator!=(const MemoryChannel &o) const { return !(*this == o); }
 };
 
 struct HardwareDesc {
   std::string name = "default";
+  std::string description;     ///< free text, not part of the fingerprint
   double clockGHz = 1.0;
 
   // Cluster grid (= PE-cluster array of isa.md = execution units).
@@ -35,11 +42,14 @@ struct HardwareDesc {
   // Per cluster.
   uint32_t pesPerCluster = 4;       ///< k identical PE units
   uint32_t macLanes = 64;           ///< MACs per cycle per PE
-  uint32_t instructionBuffers = 4;  ///< each with its own PC (<= 32)
+  uint32_t instructionBuffers = 4;  ///< each with its own PC (<= 32); they
+                                    ///< double as hardware thread contexts
   uint32_t instructionBufferDepth = 64; ///< instructions per buffer
   uint32_t registerFileEntries = 64;    ///< operand records per cluster
   uint64_t storageBytes = 512 * 1024;   ///< cluster storage unit (ping-pong halves)
-  double storageBytesPerCycle = 256;    ///< storage unit <-> PE bandwidth
+  double storageBytesPerCycle = 256;    ///< storage unit <-> PE bandwidth (ST)
+  double actLoadBytesPerCycle = 256;    ///< LD activations / partial sums
+  double weightLoadBytesPerCycle = 256; ///< LD weights (weight queues)
   // Per PE.
   uint64_t inputBufferBytes = 64 * 1024;  ///< split into 16 addressable slots
   uint64_t weightQueueBytes = 64 * 1024;
@@ -56,6 +66,27 @@ struct HardwareDesc {
   // Mesh router.
   uint32_t hopLatency = 2;
   double linkBytesPerCycle = 32;
+  // Tiling (spec/tiling.md).
+  uint32_t blockSize = 64;             ///< minimal hardware block (rows/cols)
+  uint64_t syncGranularityBytes = 4096; ///< AI core <-> processor sync unit
+  // RNN engine (spec/rnn-multithreading.md).
+  uint32_t rnnNpe = 16384;            ///< processing elements of the RNN engine
+  uint32_t rnnEpMax = 64;             ///< widest EP = adder-tree width
+  uint32_t rnnCatWidth = 4;           ///< configurable adder tail (CAT-n)
+  uint32_t rnnMultiplierLatency = 3;
+  uint32_t rnnAdderTreeLevelLatency = 1; ///< per log2 level of the tree
+  uint32_t rnnAccumulatorLatency = 1;
+  uint32_t rnnActivationLatency = 4;
+  uint32_t rnnTailLatency = 4;        ///< LSTM tail (c_t, h_t)
+  uint32_t rnnWriteBackLatency = 2;
+  uint32_t threadSwitchCycles = 2;    ///< CGMT thread-switch penalty
+  // Power (spec/multi-network.md energy model).
+  uint32_t wakeLatencyCycles = 1000;  ///< power-gated cluster -> running
+  double staticPjPerClusterCycle = 50; ///< static energy per powered cluster-cycle
+  double pjPerMac = 1.0;
+  double pjPerDramByte = 20.0;
+  double pjPerStorageByte = 1.0;      ///< storage unit <-> PE traffic
+  double pjPerByteHop = 0.5;          ///< mesh traffic
   // Numerics.
   DType computeType = DType::F32;
   DType accumulateType = DType::F32;
@@ -65,19 +96,33 @@ struct HardwareDesc {
   /// Memory channel serving a cluster: channels are spread over the grid by
   /// row-major cluster index (cluster i -> channel i * nch / nclusters).
   uint32_t channelOf(uint32_t cluster) const;
-  /// Stable 64-bit FNV-1a hash of every field (binary compatibility check).
+  /// Stable 64-bit FNV-1a hash of every field except `name` and
+  /// `description` (binary compatibility check: two descriptions of the same
+  /// machine under different names are compatible).
   uint64_t fingerprint() const;
+
+  bool operator==(const HardwareDesc &o) const;
+  bool operator!=(const HardwareDesc &o) const { return !(*this == o); }
 };
 
 /// Reads and validates a description. On error returns false and sets `err`
-/// to a message naming the offending field (e.g. "hw.cols: must be >= 1").
-/// Fields absent from the JSON keep the defaults above.
+/// to a message naming the offending field path (e.g.
+/// "grid.cols: must be >= 1", "pe.mac_lanes: expected an integer").
+/// Fields absent from the JSON keep the defaults above; unknown keys are
+/// errors. `out` is only written on success.
 bool parseHardwareDesc(const std::string &jsonText, HardwareDesc &out,
                        std::string &err);
+/// As parseHardwareDesc, reading a file; errors are prefixed with the path.
 bool loadHardwareDesc(const std::string &path, HardwareDesc &out,
                       std::string &err);
-/// The shipped default preset (hw/default.json content, compiled in).
+/// Checks the constraints of an in-memory description (the same checks the
+/// parser applies after reading the fields).
+bool validateHardwareDesc(const HardwareDesc &hw, std::string &err);
+/// The shipped default preset (hw/default.json content, compiled in): the
+/// member defaults above.
 HardwareDesc defaultHardware();
+/// Full JSON (every field, nested groups); parseHardwareDesc of the result
+/// gives back an equal description.
 std::string hardwareToJson(const HardwareDesc &hw);
 
 } // namespace accel

@@ -1,0 +1,673 @@
+//===- HardwareDesc.cpp - JSON hardware description ------------------------===//
+//
+// One table (forEachField) names every scalar field with its JSON path and
+// its constraint; parsing, validation, serialisation, equality and the
+// fingerprint all walk that table, so a field added there is handled
+// everywhere. The channel list is the only non-scalar field.
+//
+//===----------------------------------------------------------------------===//
+#include "accel/Hardware/HardwareDesc.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <limits>
+#include <set>
+#include <sstream>
+
+using namespace accel;
+
+//===----------------------------------------------------------------------===//
+// DType
+//===----------------------------------------------------------------------===//
+
+const char *accel::dtypeName(DType t) {
+  switch (t) {
+  case DType::F32: return "f32";
+  case DType::F16: return "f16";
+  case DType::BF16: return "bf16";
+  case DType::I8: return "i8";
+  case DType::I32: return "i32";
+  }
+  return "?";
+}
+
+unsigned accel::dtypeBytes(DType t) {
+  switch (t) {
+  case DType::F32: return 4;
+  case DType::F16: return 2;
+  case DType::BF16: return 2;
+  case DType::I8: return 1;
+  case DType::I32: return 4;
+  }
+  return 0;
+}
+
+bool accel::parseDType(const std::string &s, DType &out) {
+  static const std::pair<const char *, DType> names[] = {
+      {"f32", DType::F32}, {"f16", DType::F16}, {"bf16", DType::BF16},
+      {"i8", DType::I8},   {"i32", DType::I32}};
+  for (auto &n : names)
+    if (s == n.first) {
+      out = n.second;
+      return true;
+    }
+  return false;
+}
+
+//===----------------------------------------------------------------------===//
+// The field table
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+constexpr uint64_t kU32Max = std::numeric_limits<uint32_t>::max();
+
+/// Constraint of an integer field.
+struct IntRule {
+  uint64_t min = 0;
+  uint64_t max = std::numeric_limits<uint64_t>::max();
+  bool pow2 = false;
+  uint64_t multipleOf = 0;
+  const char *why = nullptr; ///< explanation appended to multiple-of errors
+};
+/// Constraint of a real field: finite, > 0 (positive) or >= 0.
+struct RealRule {
+  bool positive = true;
+};
+
+IntRule atLeast(uint64_t min, uint64_t max = kU32Max) {
+  IntRule r;
+  r.min = min;
+  r.max = max;
+  return r;
+}
+IntRule pow2Rule(uint64_t min, uint64_t max = kU32Max) {
+  IntRule r = atLeast(min, max);
+  r.pow2 = true;
+  return r;
+}
+IntRule multipleRule(uint64_t mult, uint64_t max, const char *why) {
+  IntRule r = atLeast(mult, max);
+  r.multipleOf = mult;
+  r.why = why;
+  return r;
+}
+constexpr RealRule kPositive{true};
+constexpr RealRule kNonNegative{false};
+
+/// Calls v(group, key, member, rule) for every scalar field except name and
+/// description, in a fixed order (the order of hardwareToJson and of the
+/// fingerprint). group "" = top level.
+template <class HW, class V> void forEachField(HW &hw, V &&v) {
+  v("", "clock_ghz", hw.clockGHz, kPositive);
+  v("grid", "rows", hw.rows, atLeast(1, 64));
+  v("grid", "cols", hw.cols, atLeast(1, 64));
+  v("cluster", "pes", hw.pesPerCluster, atLeast(1, 1024));
+  v("cluster", "instruction_buffers", hw.instructionBuffers, atLeast(1, 32));
+  v("cluster", "instruction_buffer_depth", hw.instructionBufferDepth,
+    atLeast(1, 256));
+  v("cluster", "register_file_entries", hw.registerFileEntries,
+    atLeast(1, 1u << 20));
+  v("cluster", "storage_bytes", hw.storageBytes, pow2Rule(64, 1ull << 32));
+  v("cluster", "storage_bytes_per_cycle", hw.storageBytesPerCycle, kPositive);
+  v("cluster", "act_load_bytes_per_cycle", hw.actLoadBytesPerCycle, kPositive);
+  v("cluster", "weight_load_bytes_per_cycle", hw.weightLoadBytesPerCycle,
+    kPositive);
+  v("pe", "mac_lanes", hw.macLanes, atLeast(1, 1u << 20));
+  v("pe", "input_buffer_bytes", hw.inputBufferBytes,
+    multipleRule(64, 1ull << 32, "16 slots of whole f32 elements"));
+  v("pe", "weight_queue_bytes", hw.weightQueueBytes,
+    multipleRule(4, 1ull << 32, "whole f32 elements"));
+  v("pe", "acc_buffer_bytes", hw.accBufferBytes,
+    multipleRule(4, 1ull << 32, "whole f32 elements"));
+  v("pe", "sfu_lanes", hw.sfuLanes, atLeast(1, 1u << 20));
+  v("latency", "mac_pipeline", hw.macPipelineLatency, atLeast(0));
+  v("latency", "sfu", hw.sfuLatency, atLeast(0));
+  v("latency", "command_issue", hw.commandIssueCycles, atLeast(1));
+  v("latency", "barrier", hw.barrierLatency, atLeast(0));
+  // memory.channels is handled separately (between these two groups).
+  v("memory", "dram_bytes", hw.dramBytes, atLeast(4, 1ull << 48));
+  v("mesh", "hop_latency", hw.hopLatency, atLeast(0));
+  v("mesh", "link_bytes_per_cycle", hw.linkBytesPerCycle, kPositive);
+  v("tiling", "block_size", hw.blockSize, pow2Rule(1, 1u << 16));
+  v("tiling", "sync_granularity_bytes", hw.syncGranularityBytes,
+    atLeast(1, 1ull << 32));
+  v("rnn", "npe", hw.rnnNpe, pow2Rule(1, 1u << 30));
+  v("rnn", "ep_max", hw.rnnEpMax, pow2Rule(1, 1u << 30));
+  v("rnn", "cat_width", hw.rnnCatWidth, pow2Rule(1, 1u << 30));
+  v("rnn", "multiplier_latency", hw.rnnMultiplierLatency, atLeast(0));
+  v("rnn", "adder_tree_level_latency", hw.rnnAdderTreeLevelLatency,
+    atLeast(0));
+  v("rnn", "accumulator_latency", hw.rnnAccumulatorLatency, atLeast(0));
+  v("rnn", "activation_latency", hw.rnnActivationLatency, atLeast(0));
+  v("rnn", "tail_latency", hw.rnnTailLatency, atLeast(0));
+  v("rnn", "write_back_latency", hw.rnnWriteBackLatency, atLeast(0));
+  v("rnn", "thread_switch_cycles", hw.threadSwitchCycles, atLeast(0));
+  v("power", "wake_latency_cycles", hw.wakeLatencyCycles, atLeast(0));
+  v("power", "static_pj_per_cluster_cycle", hw.staticPjPerClusterCycle,
+    kNonNegative);
+  v("power", "pj_per_mac", hw.pjPerMac, kNonNegative);
+  v("power", "pj_per_dram_byte", hw.pjPerDramByte, kNonNegative);
+  v("power", "pj_per_storage_byte", hw.pjPerStorageByte, kNonNegative);
+  v("power", "pj_per_byte_hop", hw.pjPerByteHop, kNonNegative);
+  v("numerics", "compute", hw.computeType, 0);
+  v("numerics", "accumulate", hw.accumulateType, 0);
+}
+
+const char *kChannelKeys[] = {"bytes_per_cycle", "latency_cycles"};
+
+std::string path(const char *group, const char *key) {
+  return *group ? std::string(group) + "." + key : std::string(key);
+}
+std::string channelPath(size_t i, const char *key) {
+  return "memory.channels[" + std::to_string(i) + "]" +
+         (key ? std::string(".") + key : std::string());
+}
+
+bool isPow2(uint64_t v) { return v && !(v & (v - 1)); }
+
+bool checkInt(const std::string &p, uint64_t v, const IntRule &r,
+              std::string &err) {
+  if (v < r.min) {
+    err = p + ": must be >= " + std::to_string(r.min) + " (got " +
+          std::to_string(v) + ")";
+    return false;
+  }
+  if (v > r.max) {
+    err = p + ": must be <= " + std::to_string(r.max) + " (got " +
+          std::to_string(v) + ")";
+    return false;
+  }
+  if (r.pow2 && !isPow2(v)) {
+    err = p + ": must be a power of two (got " + std::to_string(v) + ")";
+    return false;
+  }
+  if (r.multipleOf && v % r.multipleOf) {
+    err = p + ": must be a multiple of " + std::to_string(r.multipleOf) +
+          (r.why ? std::string(" (") + r.why + ")" : std::string()) +
+          " (got " + std::to_string(v) + ")";
+    return false;
+  }
+  return true;
+}
+
+std::string fmtReal(double d) {
+  std::ostringstream os;
+  os.precision(17);
+  os << d;
+  return os.str();
+}
+
+bool checkReal(const std::string &p, double v, const RealRule &r,
+               std::string &err) {
+  if (!std::isfinite(v)) {
+    err = p + ": must be a finite number";
+    return false;
+  }
+  if (r.positive ? !(v > 0) : !(v >= 0)) {
+    err = p + (r.positive ? ": must be > 0" : ": must be >= 0") + " (got " +
+          fmtReal(v) + ")";
+    return false;
+  }
+  return true;
+}
+
+/// Validation visitor: checks each field against its rule.
+struct Validator {
+  std::string &err;
+  bool ok = true;
+  void operator()(const char *g, const char *k, uint32_t v, const IntRule &r) {
+    if (ok)
+      ok = checkInt(path(g, k), v, r, err);
+  }
+  void operator()(const char *g, const char *k, uint64_t v, const IntRule &r) {
+    if (ok)
+      ok = checkInt(path(g, k), v, r, err);
+  }
+  void operator()(const char *g, const char *k, double v, const RealRule &r) {
+    if (ok)
+      ok = checkReal(path(g, k), v, r, err);
+  }
+  void operator()(const char *g, const char *k, DType v, int) {
+    if (ok && dtypeBytes(v) == 0) {
+      err = path(g, k) + ": invalid element type";
+      ok = false;
+    }
+  }
+};
+
+using json = nlohmann::json;
+
+std::string typeName(const json &j) {
+  if (j.is_number_float())
+    return "a real number";
+  if (j.is_number_integer())
+    return "an integer";
+  std::string t = j.type_name();
+  return (t[0] == 'a' || t[0] == 'o' ? "an " : "a ") + t;
+}
+
+/// Reads one JSON value into a field (type checks + integer range).
+bool readU64(const std::string &p, const json &j, uint64_t max, uint64_t &out,
+             std::string &err) {
+  if (!j.is_number_integer()) {
+    err = p + ": expected an integer, got " + typeName(j);
+    return false;
+  }
+  if (!j.is_number_unsigned()) {
+    int64_t s = j.get<int64_t>();
+    if (s < 0) {
+      err = p + ": must be >= 0 (got " + std::to_string(s) + ")";
+      return false;
+    }
+  }
+  uint64_t v = j.get<uint64_t>();
+  if (v > max) {
+    err = p + ": must be <= " + std::to_string(max) + " (got " +
+          std::to_string(v) + ")";
+    return false;
+  }
+  out = v;
+  return true;
+}
+
+struct Reader {
+  const json &root;
+  std::string &err;
+  bool ok = true;
+
+  const json *find(const char *g, const char *k) {
+    const json *obj = &root;
+    if (*g) {
+      auto it = root.find(g);
+      if (it == root.end())
+        return nullptr;
+      obj = &*it;
+    }
+    auto it = obj->find(k);
+    return it == obj->end() ? nullptr : &*it;
+  }
+  void operator()(const char *g, const char *k, uint32_t &v, const IntRule &r) {
+    const json *j = ok ? find(g, k) : nullptr;
+    if (!j)
+      return;
+    uint64_t u;
+    // Report negative values against the rule's minimum.
+    if (j->is_number_integer() && !j->is_number_unsigned() &&
+        j->get<int64_t>() < 0) {
+      err = path(g, k) + ": must be >= " + std::to_string(r.min) + " (got " +
+            std::to_string(j->get<int64_t>()) + ")";
+      ok = false;
+      return;
+    }
+    if (!(ok = readU64(path(g, k), *j, std::min<uint64_t>(r.max, kU32Max), u,
+                       err)))
+      return;
+    v = uint32_t(u);
+  }
+  void operator()(const char *g, const char *k, uint64_t &v, const IntRule &r) {
+    const json *j = ok ? find(g, k) : nullptr;
+    if (!j)
+      return;
+    if (j->is_number_integer() && !j->is_number_unsigned() &&
+        j->get<int64_t>() < 0) {
+      err = path(g, k) + ": must be >= " + std::to_string(r.min) + " (got " +
+            std::to_string(j->get<int64_t>()) + ")";
+      ok = false;
+      return;
+    }
+    ok = readU64(path(g, k), *j, r.max, v, err);
+  }
+  void operator()(const char *g, const char *k, double &v, const RealRule &) {
+    const json *j = ok ? find(g, k) : nullptr;
+    if (!j)
+      return;
+    if (!j->is_number()) {
+      err = path(g, k) + ": expected a number, got " + typeName(*j);
+      ok = false;
+      return;
+    }
+    v = j->get<double>();
+  }
+  void operator()(const char *g, const char *k, DType &v, int) {
+    const json *j = ok ? find(g, k) : nullptr;
+    if (!j)
+      return;
+    if (!j->is_string()) {
+      err = path(g, k) + ": expected a string, got " + typeName(*j);
+      ok = false;
+      return;
+    }
+    if (!parseDType(j->get<std::string>(), v)) {
+      err = path(g, k) + ": unknown element type \"" +
+            j->get<std::string>() + "\" (expected f32, f16, bf16, i8 or i32)";
+      ok = false;
+    }
+  }
+};
+
+/// Canonical bytes of every fingerprinted field (key path + value).
+struct Canon {
+  std::string bytes;
+  void raw(const void *p, size_t n) {
+    bytes.append(static_cast<const char *>(p), n);
+  }
+  void key(const char *g, const char *k) {
+    std::string p = path(g, k);
+    bytes += p;
+    bytes.push_back('\0');
+  }
+  void u64(uint64_t v) {
+    unsigned char b[8];
+    for (int i = 0; i < 8; ++i)
+      b[i] = (unsigned char)(v >> (8 * i));
+    raw(b, 8);
+  }
+  void real(double d) {
+    if (d == 0)
+      d = 0; // -0.0 and 0.0 hash alike
+    uint64_t u;
+    std::memcpy(&u, &d, 8);
+    u64(u);
+  }
+  void operator()(const char *g, const char *k, uint32_t v, const IntRule &) {
+    key(g, k);
+    u64(v);
+  }
+  void operator()(const char *g, const char *k, uint64_t v, const IntRule &) {
+    key(g, k);
+    u64(v);
+  }
+  void operator()(const char *g, const char *k, double v, const RealRule &) {
+    key(g, k);
+    real(v);
+  }
+  void operator()(const char *g, const char *k, DType v, int) {
+    key(g, k);
+    u64(uint64_t(v));
+  }
+  void channels(const std::vector<MemoryChannel> &chs) {
+    key("memory", "channels");
+    u64(chs.size());
+    for (auto &c : chs) {
+      real(c.bytesPerCycle);
+      u64(c.latencyCycles);
+    }
+  }
+};
+
+std::string canonicalBytes(const HardwareDesc &hw) {
+  Canon c;
+  forEachField(hw, c);
+  c.channels(hw.channels);
+  return c.bytes;
+}
+
+/// Collects the known groups and keys of the table.
+struct KeyCollector {
+  std::set<std::string> groups, keys;
+  template <class T, class R>
+  void operator()(const char *g, const char *k, const T &, const R &) {
+    if (*g)
+      groups.insert(g);
+    keys.insert(path(g, k));
+  }
+};
+
+bool crossChecks(const HardwareDesc &hw, std::string &err) {
+  if (hw.channels.empty()) {
+    err = "memory.channels: must list at least one channel";
+    return false;
+  }
+  for (size_t i = 0; i < hw.channels.size(); ++i) {
+    if (!checkReal(channelPath(i, "bytes_per_cycle"),
+                   hw.channels[i].bytesPerCycle, kPositive, err))
+      return false;
+  }
+  if (hw.channels.size() > uint64_t(hw.rows) * hw.cols) {
+    err = "memory.channels: " + std::to_string(hw.channels.size()) +
+          " channels for " + std::to_string(hw.rows * hw.cols) +
+          " clusters (every channel must serve at least one cluster)";
+    return false;
+  }
+  if (hw.rnnEpMax > hw.rnnNpe) {
+    err = "rnn.ep_max: must be <= rnn.npe (" + std::to_string(hw.rnnEpMax) +
+          " > " + std::to_string(hw.rnnNpe) + ")";
+    return false;
+  }
+  if (hw.rnnCatWidth > hw.rnnEpMax) {
+    err = "rnn.cat_width: must be <= rnn.ep_max (" +
+          std::to_string(hw.rnnCatWidth) + " > " +
+          std::to_string(hw.rnnEpMax) + ")";
+    return false;
+  }
+  // Accumulation must be at least as wide as compute and of the same kind
+  // (integer compute accumulates in i32, float compute in a float type).
+  bool cInt = hw.computeType == DType::I8 || hw.computeType == DType::I32;
+  bool aInt = hw.accumulateType == DType::I8 || hw.accumulateType == DType::I32;
+  if (cInt != aInt || dtypeBytes(hw.accumulateType) < dtypeBytes(hw.computeType) ||
+      hw.accumulateType == DType::I8) {
+    err = std::string("numerics.accumulate: ") + dtypeName(hw.accumulateType) +
+          " cannot accumulate " + dtypeName(hw.computeType) +
+          " products (use " + (cInt ? "i32" : "f32") + ")";
+    return false;
+  }
+  return true;
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// HardwareDesc members
+//===----------------------------------------------------------------------===//
+
+uint32_t HardwareDesc::channelOf(uint32_t cluster) const {
+  uint64_t n = numClusters();
+  if (channels.empty() || n == 0)
+    return 0;
+  uint64_t ch = uint64_t(cluster) * channels.size() / n;
+  return uint32_t(std::min<uint64_t>(ch, channels.size() - 1));
+}
+
+uint64_t HardwareDesc::fingerprint() const {
+  std::string bytes = canonicalBytes(*this);
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (unsigned char c : bytes) {
+    h ^= c;
+    h *= 0x100000001b3ull;
+  }
+  return h;
+}
+
+bool HardwareDesc::operator==(const HardwareDesc &o) const {
+  return name == o.name && description == o.description &&
+         canonicalBytes(*this) == canonicalBytes(o);
+}
+
+//===----------------------------------------------------------------------===//
+// Parsing and printing
+//===----------------------------------------------------------------------===//
+
+bool accel::validateHardwareDesc(const HardwareDesc &hw, std::string &err) {
+  Validator v{err};
+  forEachField(hw, v);
+  if (!v.ok)
+    return false;
+  return crossChecks(hw, err);
+}
+
+bool accel::parseHardwareDesc(const std::string &jsonText, HardwareDesc &out,
+                              std::string &err) {
+  json root;
+  try {
+    root = json::parse(jsonText);
+  } catch (const json::parse_error &e) {
+    // e.what() names line and column; e.byte is the byte offset.
+    err = std::string("invalid JSON: ") + e.what();
+    return false;
+  }
+  if (!root.is_object()) {
+    err = "hardware description: expected a JSON object, got " +
+          typeName(root);
+    return false;
+  }
+
+  // Unknown keys (typo protection) and group types.
+  KeyCollector known;
+  forEachField(static_cast<const HardwareDesc &>(HardwareDesc{}), known);
+  known.groups.insert("memory");
+  known.keys.insert("memory.channels");
+  for (auto it = root.begin(); it != root.end(); ++it) {
+    const std::string &k = it.key();
+    if (k == "name" || k == "description") {
+      if (!it->is_string()) {
+        err = k + ": expected a string, got " + typeName(*it);
+        return false;
+      }
+      continue;
+    }
+    if (known.groups.count(k)) {
+      if (!it->is_object()) {
+        err = k + ": expected an object, got " + typeName(*it);
+        return false;
+      }
+      for (auto jt = it->begin(); jt != it->end(); ++jt)
+        if (!known.keys.count(k + "." + jt.key())) {
+          err = k + "." + jt.key() + ": unknown key";
+          return false;
+        }
+      continue;
+    }
+    if (!known.keys.count(k)) {
+      err = k + ": unknown key";
+      return false;
+    }
+  }
+
+  HardwareDesc hw;
+  if (root.contains("name"))
+    hw.name = root["name"].get<std::string>();
+  if (root.contains("description"))
+    hw.description = root["description"].get<std::string>();
+  Reader r{root, err};
+  forEachField(hw, r);
+  if (!r.ok)
+    return false;
+
+  // memory.channels
+  if (root.contains("memory") && root["memory"].contains("channels")) {
+    const json &chs = root["memory"]["channels"];
+    if (!chs.is_array()) {
+      err = "memory.channels: expected an array, got " + typeName(chs);
+      return false;
+    }
+    hw.channels.clear();
+    for (size_t i = 0; i < chs.size(); ++i) {
+      const json &c = chs[i];
+      if (!c.is_object()) {
+        err = channelPath(i, nullptr) + ": expected an object, got " +
+              typeName(c);
+        return false;
+      }
+      MemoryChannel mc;
+      for (auto it = c.begin(); it != c.end(); ++it) {
+        const std::string &k = it.key();
+        std::string p = channelPath(i, k.c_str());
+        if (k == kChannelKeys[0]) {
+          if (!it->is_number()) {
+            err = p + ": expected a number, got " + typeName(*it);
+            return false;
+          }
+          mc.bytesPerCycle = it->get<double>();
+        } else if (k == kChannelKeys[1]) {
+          if (it->is_number_integer() && !it->is_number_unsigned() &&
+              it->get<int64_t>() < 0) {
+            err = p + ": must be >= 0 (got " +
+                  std::to_string(it->get<int64_t>()) + ")";
+            return false;
+          }
+          uint64_t u;
+          if (!readU64(p, *it, kU32Max, u, err))
+            return false;
+          mc.latencyCycles = uint32_t(u);
+        } else {
+          err = p + ": unknown key";
+          return false;
+        }
+      }
+      hw.channels.push_back(mc);
+    }
+  }
+
+  if (!validateHardwareDesc(hw, err))
+    return false;
+  out = std::move(hw);
+  return true;
+}
+
+bool accel::loadHardwareDesc(const std::string &path, HardwareDesc &out,
+                             std::string &err) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    err = path + ": cannot open hardware description";
+    return false;
+  }
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  if (in.bad()) {
+    err = path + ": read error";
+    return false;
+  }
+  if (!parseHardwareDesc(ss.str(), out, err)) {
+    err = path + ": " + err;
+    return false;
+  }
+  return true;
+}
+
+HardwareDesc accel::defaultHardware() { return HardwareDesc{}; }
+
+namespace {
+struct Writer {
+  nlohmann::ordered_json &root;
+  nlohmann::ordered_json &slot(const char *g, const char *k) {
+    return *g ? root[g][k] : root[k];
+  }
+  void operator()(const char *g, const char *k, uint32_t v, const IntRule &) {
+    slot(g, k) = v;
+  }
+  void operator()(const char *g, const char *k, uint64_t v, const IntRule &) {
+    slot(g, k) = v;
+  }
+  void operator()(const char *g, const char *k, double v, const RealRule &) {
+    slot(g, k) = v;
+  }
+  void operator()(const char *g, const char *k, DType v, int) {
+    slot(g, k) = dtypeName(v);
+  }
+};
+} // namespace
+
+std::string accel::hardwareToJson(const HardwareDesc &hw) {
+  nlohmann::ordered_json root = nlohmann::ordered_json::object();
+  root["name"] = hw.name;
+  if (!hw.description.empty())
+    root["description"] = hw.description;
+  Writer w{root};
+  // Reserve the memory group's position so channels come first in it.
+  forEachField(hw, [&](const char *g, const char *k, const auto &v,
+                       const auto &r) {
+    if (std::string(g) == "memory" && !root.contains("memory")) {
+      auto chs = nlohmann::ordered_json::array();
+      for (auto &c : hw.channels)
+        chs.push_back({{"bytes_per_cycle", c.bytesPerCycle},
+                       {"latency_cycles", c.latencyCycles}});
+      root["memory"]["channels"] = chs;
+    }
+    w(g, k, v, r);
+  });
+  return root.dump(2) + "\n";
+}

@@ -1,0 +1,335 @@
+//===- HardwareDescTest.cpp - JSON hardware description tests -------------===//
+#include "accel/Hardware/HardwareDesc.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <functional>
+
+using namespace accel;
+
+namespace {
+
+std::string preset(const std::string &name) {
+  return std::string(ACCEL_SOURCE_DIR) + "/hw/" + name + ".json";
+}
+
+std::string parseErr(const std::string &text) {
+  HardwareDesc hw;
+  std::string err;
+  if (parseHardwareDesc(text, hw, err))
+    return "<parsed>";
+  return err;
+}
+
+} // namespace
+
+TEST(HardwareDesc, DTypeHelpers) {
+  DType t;
+  for (DType d : {DType::F32, DType::F16, DType::BF16, DType::I8, DType::I32}) {
+    ASSERT_TRUE(parseDType(dtypeName(d), t));
+    EXPECT_EQ(t, d);
+  }
+  EXPECT_FALSE(parseDType("f64", t));
+  EXPECT_EQ(dtypeBytes(DType::F32), 4u);
+  EXPECT_EQ(dtypeBytes(DType::BF16), 2u);
+  EXPECT_EQ(dtypeBytes(DType::I8), 1u);
+}
+
+TEST(HardwareDesc, DefaultPresetEqualsBuiltInDefaults) {
+  HardwareDesc hw;
+  std::string err;
+  ASSERT_TRUE(loadHardwareDesc(preset("default"), hw, err)) << err;
+  EXPECT_TRUE(hw == HardwareDesc{});
+  EXPECT_TRUE(hw == defaultHardware());
+  EXPECT_EQ(hw.name, "default");
+  EXPECT_EQ(hw.fingerprint(), HardwareDesc{}.fingerprint());
+  // The shipped file is exactly what hardwareToJson prints for the defaults.
+  std::ifstream in(preset("default"));
+  std::string text((std::istreambuf_iterator<char>(in)),
+                   std::istreambuf_iterator<char>());
+  EXPECT_EQ(text, hardwareToJson(defaultHardware()));
+  EXPECT_TRUE(validateHardwareDesc(defaultHardware(), err)) << err;
+}
+
+TEST(HardwareDesc, PresetsLoad) {
+  for (const char *name :
+       {"default", "bandwidth-starved", "asymmetric", "large"}) {
+    HardwareDesc hw;
+    std::string err;
+    ASSERT_TRUE(loadHardwareDesc(preset(name), hw, err)) << name << ": " << err;
+    EXPECT_EQ(hw.name, name);
+    // Round trip through hardwareToJson.
+    HardwareDesc back;
+    ASSERT_TRUE(parseHardwareDesc(hardwareToJson(hw), back, err)) << err;
+    EXPECT_TRUE(back == hw) << name;
+  }
+  HardwareDesc hw;
+  std::string err;
+  ASSERT_TRUE(loadHardwareDesc(preset("large"), hw, err)) << err;
+  EXPECT_EQ(hw.numClusters(), 16u);
+  EXPECT_EQ(hw.channels.size(), 4u);
+  EXPECT_EQ(hw.channelOf(5), 1u); // one channel per grid row
+  ASSERT_TRUE(loadHardwareDesc(preset("asymmetric"), hw, err)) << err;
+  ASSERT_EQ(hw.channels.size(), 2u);
+  EXPECT_NE(hw.channels[0].bytesPerCycle, hw.channels[1].bytesPerCycle);
+  ASSERT_TRUE(loadHardwareDesc(preset("bandwidth-starved"), hw, err)) << err;
+  EXPECT_LT(hw.channels[0].bytesPerCycle, HardwareDesc{}.channels[0].bytesPerCycle);
+}
+
+TEST(HardwareDesc, AbsentFieldsKeepDefaults) {
+  HardwareDesc hw;
+  std::string err;
+  ASSERT_TRUE(parseHardwareDesc("{}", hw, err)) << err;
+  EXPECT_TRUE(hw == HardwareDesc{});
+  ASSERT_TRUE(parseHardwareDesc(
+      R"({"grid": {"rows": 3}, "pe": {"mac_lanes": 32},
+          "numerics": {"compute": "bf16"}, "clock_ghz": 1.5})",
+      hw, err))
+      << err;
+  HardwareDesc expect;
+  expect.rows = 3;
+  expect.macLanes = 32;
+  expect.computeType = DType::BF16;
+  expect.clockGHz = 1.5;
+  EXPECT_TRUE(hw == expect);
+  EXPECT_EQ(hw.cols, 2u);
+  // Real-valued fields accept integers, and channel lists replace the default.
+  ASSERT_TRUE(parseHardwareDesc(
+      R"({"memory": {"channels": [{"bytes_per_cycle": 12.5}]}})", hw, err))
+      << err;
+  ASSERT_EQ(hw.channels.size(), 1u);
+  EXPECT_EQ(hw.channels[0].bytesPerCycle, 12.5);
+  EXPECT_EQ(hw.channels[0].latencyCycles, 100u);
+}
+
+TEST(HardwareDesc, ChannelOf) {
+  HardwareDesc hw; // 2x2, two channels
+  EXPECT_EQ(hw.channelOf(0), 0u);
+  EXPECT_EQ(hw.channelOf(1), 0u);
+  EXPECT_EQ(hw.channelOf(2), 1u);
+  EXPECT_EQ(hw.channelOf(3), 1u);
+  hw.channels.resize(1);
+  for (uint32_t c = 0; c < 4; ++c)
+    EXPECT_EQ(hw.channelOf(c), 0u);
+  hw.rows = 3;
+  hw.cols = 1;
+  hw.channels.resize(2); // 3 clusters over 2 channels: 0,0,1
+  EXPECT_EQ(hw.channelOf(0), 0u);
+  EXPECT_EQ(hw.channelOf(1), 0u);
+  EXPECT_EQ(hw.channelOf(2), 1u);
+}
+
+struct ErrCase {
+  const char *json;
+  const char *expect;
+};
+
+TEST(HardwareDesc, FieldErrorsNameThePath) {
+  const ErrCase cases[] = {
+      {R"({"grid": {"rowz": 2}})", "grid.rowz: unknown key"},
+      {R"({"gird": {"rows": 2}})", "gird: unknown key"},
+      {R"({"mac_lanes": 2})", "mac_lanes: unknown key"},
+      {R"({"grid": 3})", "grid: expected an object, got an integer"},
+      {R"({"grid": {"cols": 0}})", "grid.cols: must be >= 1 (got 0)"},
+      {R"({"grid": {"cols": -1}})", "grid.cols: must be >= 1 (got -1)"},
+      {R"({"grid": {"cols": 2.5}})",
+       "grid.cols: expected an integer, got a real number"},
+      {R"({"grid": {"cols": "2"}})",
+       "grid.cols: expected an integer, got a string"},
+      {R"({"grid": {"rows": 4294967296}})", "grid.rows: must be <= 64"},
+      {R"({"grid": {"rows": 65}})", "grid.rows: must be <= 64 (got 65)"},
+      {R"({"cluster": {"pes": 0}})", "cluster.pes: must be >= 1"},
+      {R"({"cluster": {"instruction_buffers": 33}})",
+       "cluster.instruction_buffers: must be <= 32 (got 33)"},
+      {R"({"cluster": {"instruction_buffers": 0}})",
+       "cluster.instruction_buffers: must be >= 1"},
+      {R"({"cluster": {"instruction_buffer_depth": 0}})",
+       "cluster.instruction_buffer_depth: must be >= 1"},
+      {R"({"cluster": {"register_file_entries": 0}})",
+       "cluster.register_file_entries: must be >= 1"},
+      {R"({"cluster": {"storage_bytes": 1000}})",
+       "cluster.storage_bytes: must be a power of two (got 1000)"},
+      {R"({"cluster": {"storage_bytes_per_cycle": 0}})",
+       "cluster.storage_bytes_per_cycle: must be > 0"},
+      {R"({"cluster": {"act_load_bytes_per_cycle": -3}})",
+       "cluster.act_load_bytes_per_cycle: must be > 0 (got -3)"},
+      {R"({"cluster": {"weight_load_bytes_per_cycle": true}})",
+       "cluster.weight_load_bytes_per_cycle: expected a number, got a boolean"},
+      {R"({"pe": {"mac_lanes": 0}})", "pe.mac_lanes: must be >= 1"},
+      {R"({"pe": {"input_buffer_bytes": 1000}})",
+       "pe.input_buffer_bytes: must be a multiple of 64"},
+      {R"({"pe": {"input_buffer_bytes": 1008}})", // divisible by 16 only
+       "pe.input_buffer_bytes: must be a multiple of 64"},
+      {R"({"pe": {"weight_queue_bytes": 6}})",
+       "pe.weight_queue_bytes: must be a multiple of 4"},
+      {R"({"pe": {"acc_buffer_bytes": 0}})",
+       "pe.acc_buffer_bytes: must be >= 4"},
+      {R"({"pe": {"sfu_lanes": 0}})", "pe.sfu_lanes: must be >= 1"},
+      {R"({"latency": {"command_issue": 0}})",
+       "latency.command_issue: must be >= 1"},
+      {R"({"latency": {"sfu": -2}})", "latency.sfu: must be >= 0 (got -2)"},
+      {R"({"memory": {"channels": []}})",
+       "memory.channels: must list at least one channel"},
+      {R"({"memory": {"channels": {}}})",
+       "memory.channels: expected an array, got an object"},
+      {R"({"memory": {"channels": [3]}})",
+       "memory.channels[0]: expected an object"},
+      {R"({"memory": {"channels": [{"bytes_per_cycle": 8}, {"bytes_per_cycle": 0}]}})",
+       "memory.channels[1].bytes_per_cycle: must be > 0"},
+      {R"({"memory": {"channels": [{"latency": 3}]}})",
+       "memory.channels[0].latency: unknown key"},
+      {R"({"memory": {"channels": [{"latency_cycles": -3}]}})",
+       "memory.channels[0].latency_cycles: must be >= 0"},
+      {R"({"memory": {"channels": [{}, {}, {}, {}, {}]}})",
+       "memory.channels: 5 channels for 4 clusters"},
+      {R"({"memory": {"dram_bytes": 0}})", "memory.dram_bytes: must be >= 4"},
+      {R"({"memory": {"bandwidth": 0}})", "memory.bandwidth: unknown key"},
+      {R"({"mesh": {"link_bytes_per_cycle": 0}})",
+       "mesh.link_bytes_per_cycle: must be > 0"},
+      {R"({"tiling": {"block_size": 48}})",
+       "tiling.block_size: must be a power of two"},
+      {R"({"rnn": {"ep_max": 48}})", "rnn.ep_max: must be a power of two"},
+      {R"({"rnn": {"npe": 32, "ep_max": 64}})",
+       "rnn.ep_max: must be <= rnn.npe"},
+      {R"({"rnn": {"cat_width": 128}})", "rnn.cat_width: must be <= rnn.ep_max"},
+      {R"({"power": {"pj_per_mac": -1}})", "power.pj_per_mac: must be >= 0"},
+      {R"({"numerics": {"compute": "f64"}})",
+       "numerics.compute: unknown element type \"f64\""},
+      {R"({"numerics": {"compute": 32}})",
+       "numerics.compute: expected a string"},
+      {R"({"numerics": {"accumulate": "f16"}})",
+       "numerics.accumulate: f16 cannot accumulate f32 products"},
+      {R"({"numerics": {"compute": "i8", "accumulate": "f32"}})",
+       "numerics.accumulate: f32 cannot accumulate i8 products (use i32)"},
+      {R"({"clock_ghz": 0})", "clock_ghz: must be > 0"},
+      {R"({"clock_ghz": "fast"})", "clock_ghz: expected a number, got a string"},
+      {R"({"name": 3})", "name: expected a string"},
+      {R"([1, 2])", "expected a JSON object, got an array"},
+  };
+  for (const ErrCase &c : cases) {
+    std::string err = parseErr(c.json);
+    EXPECT_NE(err.find(c.expect), std::string::npos)
+        << "input: " << c.json << "\n  got: " << err
+        << "\n  want: " << c.expect;
+  }
+  // Valid combinations next to the invalid ones.
+  EXPECT_EQ(parseErr(R"({"numerics": {"compute": "i8", "accumulate": "i32"}})"),
+            "<parsed>");
+  EXPECT_EQ(parseErr(R"({"numerics": {"compute": "f16"}})"), "<parsed>");
+  EXPECT_EQ(parseErr(R"({"memory": {"channels": [{}, {}, {}, {}]}})"),
+            "<parsed>");
+}
+
+TEST(HardwareDesc, MalformedJsonReportsPosition) {
+  std::string err = parseErr("{\n  \"grid\": {\"rows\": 2,}\n}");
+  EXPECT_NE(err.find("invalid JSON"), std::string::npos) << err;
+  EXPECT_NE(err.find("line 2"), std::string::npos) << err;
+  EXPECT_NE(err.find("column"), std::string::npos) << err;
+  err = parseErr("");
+  EXPECT_NE(err.find("invalid JSON"), std::string::npos) << err;
+}
+
+TEST(HardwareDesc, FailedParseLeavesOutputUntouched) {
+  HardwareDesc hw;
+  hw.rows = 7;
+  std::string err;
+  EXPECT_FALSE(parseHardwareDesc(R"({"grid": {"rows": 3, "cols": 0}})", hw, err));
+  EXPECT_EQ(hw.rows, 7u);
+}
+
+TEST(HardwareDesc, LoadErrorsNameTheFile) {
+  HardwareDesc hw;
+  std::string err;
+  EXPECT_FALSE(loadHardwareDesc("/nonexistent/hw.json", hw, err));
+  EXPECT_NE(err.find("/nonexistent/hw.json"), std::string::npos) << err;
+  std::string path = ::testing::TempDir() + "/bad-hw.json";
+  {
+    std::ofstream out(path);
+    out << R"({"pe": {"mac_lanes": 0}})";
+  }
+  EXPECT_FALSE(loadHardwareDesc(path, hw, err));
+  EXPECT_EQ(err, path + ": pe.mac_lanes: must be >= 1 (got 0)");
+}
+
+TEST(HardwareDesc, ValidateInMemory) {
+  HardwareDesc hw;
+  std::string err;
+  hw.channels.clear();
+  EXPECT_FALSE(validateHardwareDesc(hw, err));
+  EXPECT_EQ(err, "memory.channels: must list at least one channel");
+  hw = HardwareDesc{};
+  hw.macLanes = 0;
+  EXPECT_FALSE(validateHardwareDesc(hw, err));
+  EXPECT_EQ(err, "pe.mac_lanes: must be >= 1 (got 0)");
+}
+
+// Every leaf of the JSON form changes the fingerprint when changed to another
+// valid value; name and description do not.
+TEST(HardwareDesc, FingerprintChangesWithEveryField) {
+  const HardwareDesc base;
+  const uint64_t fp = base.fingerprint();
+  nlohmann::json root = nlohmann::json::parse(hardwareToJson(base));
+  unsigned leaves = 0;
+  std::function<void(nlohmann::json &, const std::string &)> walk =
+      [&](nlohmann::json &j, const std::string &p) {
+        if (j.is_object()) {
+          for (auto it = j.begin(); it != j.end(); ++it)
+            walk(*it, p.empty() ? it.key() : p + "." + it.key());
+          return;
+        }
+        if (j.is_array()) {
+          for (size_t i = 0; i < j.size(); ++i)
+            walk(j[i], p + "[" + std::to_string(i) + "]");
+          return;
+        }
+        if (p == "name")
+          return;
+        ++leaves;
+        nlohmann::json saved = j;
+        std::vector<nlohmann::json> candidates;
+        if (j.is_number_unsigned()) {
+          uint64_t v = j.get<uint64_t>();
+          candidates = {v * 2, v + 1, v / 2};
+        } else if (j.is_number()) {
+          double v = j.get<double>();
+          candidates = {v * 2, v + 0.5};
+        } else if (j.is_string()) {
+          candidates = {"f16", "bf16"};
+        }
+        bool changed = false;
+        for (auto &c : candidates) {
+          j = c;
+          HardwareDesc hw;
+          std::string err;
+          if (!parseHardwareDesc(root.dump(), hw, err))
+            continue;
+          changed = true;
+          EXPECT_NE(hw.fingerprint(), fp) << p;
+          break;
+        }
+        j = saved;
+        // numerics.accumulate has no valid alternative for f32 compute.
+        if (!changed) {
+          EXPECT_EQ(p, "numerics.accumulate");
+        }
+      };
+  walk(root, "");
+  EXPECT_GT(leaves, 45u);
+  HardwareDesc hw;
+  hw.accumulateType = DType::I32;
+  EXPECT_NE(hw.fingerprint(), fp);
+  // Channel count matters even with equal channels.
+  hw = base;
+  hw.channels.push_back(MemoryChannel{});
+  EXPECT_NE(hw.fingerprint(), fp);
+  // Name and description do not.
+  hw = base;
+  hw.name = "other";
+  hw.description = "same machine";
+  EXPECT_EQ(hw.fingerprint(), fp);
+  EXPECT_FALSE(hw == base);
+  // Stable across runs and platforms (update when fields are added).
+  EXPECT_EQ(fp, 0xaee2175d2d437581ull);
+}
