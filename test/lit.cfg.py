@@ -16,3 +16,4 @@ config.substitutions.append(("%hw_dir", os.path.join(config.accel_src_root, "hw"
 config.substitutions.append(("%onnx_data", "/usr/share/libonnx-testdata/data"))
 config.substitutions.append(("%python", "/usr/bin/python3"))
 config.substitutions.append(("%src_root", config.accel_src_root))
+config.substitutions.append(("%accel_bin", config.accel_tools_dir))

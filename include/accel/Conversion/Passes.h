@@ -17,8 +17,11 @@ namespace accel {
 #define GEN_PASS_REGISTRATION
 #include "accel/Conversion/Passes.h.inc"
 
+/// Adds the default pipeline (what accel-compile runs) to `pm`.
+void buildDefaultPipeline(mlir::OpPassManager &pm, const std::string &hwPath);
+
 /// Registers `accel-default-pipeline` (graph -> isa, what accel-compile runs)
-/// and `accel-import-pipeline` (tosa/linalg -> graph).
+///.
 void registerAccelPipelines();
 
 } // namespace accel

@@ -1,0 +1,148 @@
+//===- Kernels.h - Tile-level code generation for the accelerator -*- C++ -*-=//
+//
+// Pure C++ (no MLIR types): the graph-to-ISA lowering describes each operator
+// as DRAM views and calls these generators, which split the work into tiles,
+// spread the tiles over the cluster grid and append commands (DMA with
+// ping-pong storage halves, CONFIG once, EXECUTE per tile) to the per-cluster
+// streams of a Program. Keeping this free of MLIR makes it unit-testable with
+// the simulator alone.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ACCEL_CODEGEN_KERNELS_H
+#define ACCEL_CODEGEN_KERNELS_H
+
+#include "accel/Hardware/HardwareDesc.h"
+#include "accel/Target/Program.h"
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <vector>
+
+namespace accel::codegen {
+
+/// A strided box of f32 elements in DRAM: element (i0..i{rank-1}) lives at
+/// byte base + 4 * sum(i_d * stride_d). The first `rowDims` dimensions index
+/// tile rows, the rest tile columns (both row-major).
+struct DramBox {
+  uint64_t base = 0;
+  int rank = 0;
+  std::array<int64_t, 4> shape{1, 1, 1, 1};
+  std::array<int64_t, 4> stride{0, 0, 0, 0};
+  int rowDims = 1;
+  int64_t rows() const;
+  int64_t cols() const;
+  /// Appends a dimension (extent, stride) at the end.
+  DramBox &dim(int64_t extent, int64_t strideElems);
+};
+
+/// Appends commands to the cluster streams of a Program, tracking each
+/// cluster's register file so EXECUTE sends only the fields that changed.
+class StreamBuilder {
+public:
+  StreamBuilder(Program &program, const HardwareDesc &hw);
+  const HardwareDesc &hw() const { return hw_; }
+  uint32_t numClusters() const { return hw_.numClusters(); }
+
+  void config(uint32_t cluster, uint8_t ibuf, std::vector<Instruction> instrs);
+  /// EXECUTE `ibuf` with the records replaced by `records` (same length as
+  /// the configured sequence); only differing addr/rows/cols/depth fields
+  /// are sent as patches.
+  void execute(uint32_t cluster, uint8_t ibuf,
+               const std::vector<OperandRecord> &records, bool shift,
+               bool last);
+  /// DMA between a DRAM box and a dense storage tile of row stride
+  /// `rowStride` elements at `suAddr`.
+  void dmaLoad(uint32_t cluster, uint8_t tag, const DramBox &src,
+               uint32_t suAddr, int64_t suRowStride);
+  void dmaStore(uint32_t cluster, uint8_t tag, uint32_t suAddr,
+                int64_t suRowStride, const DramBox &dst);
+  void dmaDramCopy(uint32_t cluster, uint8_t tag, const DramBox &src,
+                   const DramBox &dst);
+  void wait(uint32_t cluster, uint8_t tagMask, bool pe);
+  /// Ends a layer: every cluster waits for all its DMAs and its PE array,
+  /// then all clusters meet at a barrier.
+  void layerBarrier();
+
+private:
+  void push(uint32_t cluster, Command c);
+  Program &program_;
+  HardwareDesc hw_;
+  // Register file of each cluster: ibuf -> records as currently stored.
+  std::vector<std::vector<std::vector<OperandRecord>>> regs_;
+  uint32_t nextBarrier_ = 0;
+};
+
+/// The three operand streams of a GEMM-shaped problem C[M,N] (+)= A[M,K]
+/// B[K,N], where N and K are split into problem-specific tiles (for
+/// convolution a K chunk is one kernel position x a channel range and an N
+/// tile is a block of output pixels).
+struct GemmTiles {
+  int64_t m = 0;
+  std::vector<int64_t> nTiles; ///< width of each N tile
+  std::vector<int64_t> kChunks; ///< depth of each K chunk
+  std::function<DramBox(int64_t m0, int64_t mc, size_t k)> aBox;
+  std::function<DramBox(size_t k, size_t n)> bBox;
+  std::function<DramBox(int64_t m0, int64_t mc, size_t n)> cBox;
+  /// Initial accumulator value (bias / C), broadcast allowed. Optional.
+  std::function<DramBox(int64_t m0, int64_t mc, size_t n)> initBox;
+};
+
+/// Tile sizes of the matmul kernel: Mc = pesPerCluster * peRows.
+struct GemmTiling {
+  int64_t peRows = 1, kc = 1, nc = 1;
+};
+
+/// Chooses the tile sizes for an M x N x K problem that fit the storage
+/// half and the PE buffers, minimising a simple cycle estimate. `maxK` and
+/// `maxN` cap the chunk sizes the problem can offer.
+GemmTiling chooseGemmTiling(const HardwareDesc &hw, int64_t m, int64_t n,
+                            int64_t k, bool withInit);
+
+struct GemmEpilogue {
+  float alpha = 1.0f;         ///< scales A tiles in the input buffer
+  SfuFunc func = SfuFunc::None; ///< applied on the final store (chained SFU)
+};
+
+/// Several independent GEMM problems (batches, groups) share one layer:
+/// their output tiles are dealt round-robin over the clusters.
+void emitGemmLayer(StreamBuilder &sb, const std::vector<GemmTiles> &problems,
+                   const GemmTiling &tiling, const GemmEpilogue &epi);
+
+/// An N-D view of f32 elements in DRAM (any rank), strides in elements.
+struct View {
+  uint64_t base = 0;
+  std::vector<int64_t> strides;
+};
+
+/// Elementwise layer: out = f(in0 [, in1]) over `shape` (any rank), inputs
+/// given as views broadcast to the output shape (stride 0 on broadcast
+/// dimensions). Each step runs one SPU instruction on the PE tiles.
+struct ElementwiseStep {
+  SpuType type = SpuType::Unary;
+  SfuFunc func = SfuFunc::None;
+  float imm = 0.0f;
+  int in0 = 0, in1 = 1; ///< operand indexes (0 = first input, 1 = second)
+  int out = 0;          ///< operand index the result replaces
+};
+struct ElementwiseLayer {
+  std::vector<int64_t> shape;
+  std::vector<View> inputs; ///< 1 or 2
+  View output;
+  std::vector<ElementwiseStep> steps; ///< applied in order; result = operand 0
+};
+void emitElementwiseLayer(StreamBuilder &sb, const ElementwiseLayer &layer);
+
+/// DRAM -> DRAM copy of `shape` elements from view `src` to view `dst`
+/// (padding, transposes, output copies), spread over the clusters.
+void emitCopyLayer(StreamBuilder &sb, const std::vector<int64_t> &shape,
+                   const View &src, const View &dst);
+
+/// Merges adjacent dimensions that are contiguous in every view and drops
+/// extent-1 dimensions; returns the coalesced shape and rewrites the views.
+std::vector<int64_t> coalesce(const std::vector<int64_t> &shape,
+                              std::vector<View *> views);
+
+} // namespace accel::codegen
+
+#endif

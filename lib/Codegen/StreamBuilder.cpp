@@ -1,0 +1,206 @@
+//===- StreamBuilder.cpp - Appending commands to cluster streams ----------===//
+#include "accel/Codegen/Kernels.h"
+#include <cassert>
+#include <stdexcept>
+
+using namespace accel;
+using namespace accel::codegen;
+
+int64_t DramBox::rows() const {
+  int64_t r = 1;
+  for (int d = 0; d < rowDims && d < rank; ++d)
+    r *= shape[d];
+  return r;
+}
+
+int64_t DramBox::cols() const {
+  int64_t c = 1;
+  for (int d = rowDims; d < rank; ++d)
+    c *= shape[d];
+  return c;
+}
+
+DramBox &DramBox::dim(int64_t extent, int64_t strideElems) {
+  if (rank >= 4)
+    throw std::logic_error("DramBox supports at most 4 dimensions");
+  shape[rank] = extent;
+  stride[rank] = strideElems;
+  ++rank;
+  return *this;
+}
+
+StreamBuilder::StreamBuilder(Program &program, const HardwareDesc &hw)
+    : program_(program), hw_(hw) {
+  program_.gridRows = hw.rows;
+  program_.gridCols = hw.cols;
+  program_.hwFingerprint = hw.fingerprint();
+  program_.clusters.resize(hw.numClusters());
+  regs_.resize(hw.numClusters());
+  for (auto &r : regs_)
+    r.resize(hw.instructionBuffers);
+}
+
+void StreamBuilder::push(uint32_t cluster, Command c) {
+  program_.clusters.at(cluster).commands.push_back(std::move(c));
+}
+
+void StreamBuilder::config(uint32_t cluster, uint8_t ibuf,
+                           std::vector<Instruction> instrs) {
+  auto &regs = regs_.at(cluster).at(ibuf);
+  regs.clear();
+  for (auto &i : instrs)
+    regs.push_back(i.operands);
+  Command c;
+  c.kind = CommandKind::Config;
+  c.ibuf = ibuf;
+  c.instrs = std::move(instrs);
+  push(cluster, std::move(c));
+}
+
+void StreamBuilder::execute(uint32_t cluster, uint8_t ibuf,
+                            const std::vector<OperandRecord> &records,
+                            bool shift, bool last) {
+  auto &regs = regs_.at(cluster).at(ibuf);
+  assert(records.size() == regs.size() && "EXECUTE must match the CONFIG");
+  Command c;
+  c.kind = CommandKind::Execute;
+  c.ibuf = ibuf;
+  c.shift = shift;
+  c.last = last;
+  for (size_t i = 0; i < records.size(); ++i) {
+    auto patch = [&](PatchField f, uint32_t have, uint32_t want) {
+      if (have != want)
+        c.patches.push_back({uint8_t(i), f, want});
+    };
+    patch(PatchField::Addr, regs[i].addr, records[i].addr);
+    patch(PatchField::Rows, regs[i].rows, records[i].rows);
+    patch(PatchField::Cols, regs[i].cols, records[i].cols);
+    patch(PatchField::Depth, regs[i].depth, records[i].depth);
+    regs[i].addr = records[i].addr;
+    regs[i].rows = records[i].rows;
+    regs[i].cols = records[i].cols;
+    regs[i].depth = records[i].depth;
+  }
+  push(cluster, std::move(c));
+}
+
+namespace {
+/// Storage-side strides of a dense tile with row stride `rowStride` that
+/// holds the box `b` (row dims row-major, column dims row-major).
+void denseStrides(const DramBox &b, int64_t rowStride, int64_t *out) {
+  int64_t s = 1;
+  for (int d = b.rank - 1; d >= b.rowDims; --d) {
+    out[d] = s;
+    s *= b.shape[d];
+  }
+  s = rowStride;
+  for (int d = b.rowDims - 1; d >= 0; --d) {
+    out[d] = s;
+    s *= b.shape[d];
+  }
+}
+
+/// Descriptors hold boxes right-aligned: dimension 3 is the innermost.
+constexpr int kDmaRank = 4;
+int slotOf(const DramBox &b, int d) { return kDmaRank - b.rank + d; }
+
+DmaDesc boxDesc(DmaDir dir, uint8_t tag, const DramBox &b) {
+  DmaDesc d;
+  d.dir = dir;
+  d.tag = tag;
+  d.elemBytes = 4;
+  for (int i = 0; i < b.rank; ++i)
+    d.shape[slotOf(b, i)] = uint32_t(b.shape[i]);
+  return d;
+}
+} // namespace
+
+void StreamBuilder::dmaLoad(uint32_t cluster, uint8_t tag, const DramBox &src,
+                            uint32_t suAddr, int64_t suRowStride) {
+  Command c;
+  c.kind = CommandKind::Dma;
+  c.dma = boxDesc(DmaDir::Load, tag, src);
+  c.dma.src = src.base;
+  c.dma.dst = suAddr;
+  int64_t dense[4];
+  denseStrides(src, suRowStride, dense);
+  for (int i = 0; i < src.rank; ++i) {
+    c.dma.srcStride[slotOf(src, i)] = src.stride[i];
+    c.dma.dstStride[slotOf(src, i)] = dense[i];
+  }
+  push(cluster, std::move(c));
+}
+
+void StreamBuilder::dmaStore(uint32_t cluster, uint8_t tag, uint32_t suAddr,
+                             int64_t suRowStride, const DramBox &dst) {
+  Command c;
+  c.kind = CommandKind::Dma;
+  c.dma = boxDesc(DmaDir::Store, tag, dst);
+  c.dma.src = suAddr;
+  c.dma.dst = dst.base;
+  int64_t dense[4];
+  denseStrides(dst, suRowStride, dense);
+  for (int i = 0; i < dst.rank; ++i) {
+    c.dma.srcStride[slotOf(dst, i)] = dense[i];
+    c.dma.dstStride[slotOf(dst, i)] = dst.stride[i];
+  }
+  push(cluster, std::move(c));
+}
+
+void StreamBuilder::dmaDramCopy(uint32_t cluster, uint8_t tag,
+                                const DramBox &src, const DramBox &dst) {
+  Command c;
+  c.kind = CommandKind::Dma;
+  c.dma = boxDesc(DmaDir::DramCopy, tag, src);
+  c.dma.src = src.base;
+  c.dma.dst = dst.base;
+  for (int i = 0; i < src.rank; ++i) {
+    c.dma.srcStride[slotOf(src, i)] = src.stride[i];
+    c.dma.dstStride[slotOf(src, i)] = dst.stride[i];
+  }
+  push(cluster, std::move(c));
+}
+
+void StreamBuilder::wait(uint32_t cluster, uint8_t tagMask, bool pe) {
+  Command c;
+  c.kind = CommandKind::Wait;
+  c.waitTags = tagMask;
+  c.waitPe = pe;
+  push(cluster, std::move(c));
+}
+
+void StreamBuilder::layerBarrier() {
+  uint32_t id = nextBarrier_++;
+  for (uint32_t cl = 0; cl < numClusters(); ++cl) {
+    wait(cl, 0xFF, true);
+    Command c;
+    c.kind = CommandKind::Barrier;
+    c.barrierId = id;
+    push(cl, std::move(c));
+  }
+}
+
+std::vector<int64_t> accel::codegen::coalesce(const std::vector<int64_t> &shape,
+                                              std::vector<View *> views) {
+  std::vector<int64_t> outShape;
+  std::vector<std::vector<int64_t>> outStrides(views.size());
+  for (size_t d = 0; d < shape.size(); ++d) {
+    if (shape[d] == 1)
+      continue;
+    bool merge = !outShape.empty();
+    for (size_t v = 0; merge && v < views.size(); ++v)
+      merge = outStrides[v].back() == views[v]->strides[d] * shape[d];
+    if (merge) {
+      outShape.back() *= shape[d];
+      for (size_t v = 0; v < views.size(); ++v)
+        outStrides[v].back() = views[v]->strides[d];
+      continue;
+    }
+    outShape.push_back(shape[d]);
+    for (size_t v = 0; v < views.size(); ++v)
+      outStrides[v].push_back(views[v]->strides[d]);
+  }
+  for (size_t v = 0; v < views.size(); ++v)
+    views[v]->strides = outStrides[v];
+  return outShape;
+}

@@ -1,0 +1,577 @@
+//===- GraphToIsa.cpp - Lower the graph dialect to an isa.program ---------===//
+//
+// Walks the entry function in program order. Every tensor value gets a DRAM
+// view (memory planning: a bump allocator over zero-initialised DRAM;
+// reshapes alias their operand), every op becomes one layer of per-cluster
+// commands built by the code generators of accel/Codegen, and the resulting
+// accel::Program replaces the function as an `isa.program`.
+//
+//===----------------------------------------------------------------------===//
+#include "accel/Codegen/Kernels.h"
+#include "accel/Conversion/Passes.h"
+#include "accel/Hardware/HardwareDesc.h"
+#include "accel/Target/IsaProgram.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include <cstring>
+
+namespace accel {
+#define GEN_PASS_DEF_CONVERTGRAPHTOISA
+#include "accel/Conversion/Passes.h.inc"
+} // namespace accel
+
+using namespace mlir;
+using namespace accel;
+using namespace accel::codegen;
+using llvm::SmallVector;
+
+namespace {
+
+constexpr uint64_t kAlign = 64;
+
+std::vector<int64_t> shapeOf(Value v) {
+  auto t = cast<RankedTensorType>(v.getType());
+  return std::vector<int64_t>(t.getShape().begin(), t.getShape().end());
+}
+
+int64_t numElements(const std::vector<int64_t> &s) {
+  int64_t n = 1;
+  for (int64_t d : s)
+    n *= d;
+  return n;
+}
+
+std::vector<int64_t> denseStrides(const std::vector<int64_t> &shape) {
+  std::vector<int64_t> st(shape.size());
+  int64_t s = 1;
+  for (int i = int(shape.size()) - 1; i >= 0; --i) {
+    st[i] = s;
+    s *= shape[i];
+  }
+  return st;
+}
+
+/// Strides that read a dense tensor of `shape` broadcast to `target`
+/// (numpy rules; the caller has verified compatibility).
+std::vector<int64_t> broadcastStrides(const std::vector<int64_t> &shape,
+                                      const std::vector<int64_t> &target) {
+  std::vector<int64_t> dense = denseStrides(shape);
+  std::vector<int64_t> out(target.size(), 0);
+  size_t off = target.size() - shape.size();
+  for (size_t i = 0; i < shape.size(); ++i)
+    out[off + i] = shape[i] == 1 ? 0 : dense[i];
+  return out;
+}
+
+/// Splits `total` into chunks of at most `step`.
+std::vector<int64_t> chunks(int64_t total, int64_t step) {
+  std::vector<int64_t> c;
+  for (int64_t o = 0; o < total; o += step)
+    c.push_back(std::min(step, total - o));
+  return c;
+}
+
+std::vector<int64_t> prefix(const std::vector<int64_t> &sizes) {
+  std::vector<int64_t> p(sizes.size() + 1, 0);
+  for (size_t i = 0; i < sizes.size(); ++i)
+    p[i + 1] = p[i] + sizes[i];
+  return p;
+}
+
+/// A 2-D strided operand of a matmul: element (i, j) at base + i*s0 + j*s1.
+struct Mat2D {
+  uint64_t base;
+  int64_t s0, s1;
+};
+
+class Lowering {
+public:
+  Lowering(func::FuncOp func, const HardwareDesc &hw)
+      : func_(func), hw_(hw), sb_(program_, hw) {}
+
+  LogicalResult run();
+  Program &program() { return program_; }
+
+private:
+  uint64_t allocate(int64_t elements) {
+    uint64_t addr = next_;
+    next_ += (uint64_t(std::max<int64_t>(elements, 1)) * 4 + kAlign - 1) /
+             kAlign * kAlign;
+    return addr;
+  }
+  uint64_t bufferFor(Value v) {
+    auto it = addr_.find(v);
+    if (it != addr_.end())
+      return it->second;
+    uint64_t a = allocate(numElements(shapeOf(v)));
+    addr_[v] = a;
+    return a;
+  }
+  View denseView(Value v) { return {bufferFor(v), denseStrides(shapeOf(v))}; }
+
+  LogicalResult lowerConstant(Operation *op, DenseElementsAttr value);
+  LogicalResult lowerMatMul(graph::MatMulOp op);
+  LogicalResult lowerGemm(graph::GemmOp op);
+  LogicalResult lowerConv(graph::Conv2DOp op);
+  LogicalResult lowerAdd(graph::AddOp op);
+  LogicalResult lowerRelu(graph::ReluOp op);
+  LogicalResult lowerTranspose(graph::TransposeOp op);
+
+  /// If `v`'s only user is a graph.relu, fuse it: the relu result shares
+  /// v's buffer and the GEMM applies ReLU on its final store.
+  SfuFunc fuseRelu(Value v);
+  void emitMatmuls(const std::vector<std::array<Mat2D, 3>> &batches,
+                   int64_t m, int64_t n, int64_t k,
+                   const std::vector<Mat2D> &init, const GemmEpilogue &epi);
+
+  func::FuncOp func_;
+  HardwareDesc hw_;
+  Program program_;
+  StreamBuilder sb_;
+  llvm::DenseMap<Value, uint64_t> addr_;
+  llvm::DenseSet<Operation *> fused_;
+  uint64_t next_ = 0;
+};
+
+SfuFunc Lowering::fuseRelu(Value v) {
+  if (!v.hasOneUse())
+    return SfuFunc::None;
+  auto relu = dyn_cast<graph::ReluOp>(*v.getUsers().begin());
+  if (!relu)
+    return SfuFunc::None;
+  fused_.insert(relu);
+  addr_[relu.getResult()] = bufferFor(v);
+  return SfuFunc::Relu;
+}
+
+LogicalResult Lowering::lowerConstant(Operation *op, DenseElementsAttr value) {
+  auto type = cast<RankedTensorType>(value.getType());
+  if (!type.getElementType().isF32())
+    return op->emitError("constant of element type ")
+           << type.getElementType()
+           << " is not supported by the accelerator (f32 only)";
+  if (!type.hasStaticShape())
+    return op->emitError("constant must have a static shape");
+  uint64_t a = bufferFor(op->getResult(0));
+  ConstSegment seg;
+  seg.dramAddr = a;
+  seg.bytes.resize(size_t(type.getNumElements()) * 4);
+  size_t i = 0;
+  for (const APFloat &f : value.getValues<APFloat>()) {
+    float x = f.convertToFloat();
+    std::memcpy(&seg.bytes[i * 4], &x, 4);
+    ++i;
+  }
+  program_.constants.push_back(std::move(seg));
+  return success();
+}
+
+void Lowering::emitMatmuls(const std::vector<std::array<Mat2D, 3>> &batches,
+                           int64_t m, int64_t n, int64_t k,
+                           const std::vector<Mat2D> &init,
+                           const GemmEpilogue &epi) {
+  GemmTiling t = chooseGemmTiling(hw_, m, n, k, !init.empty());
+  std::vector<int64_t> kChunks = chunks(k, t.kc), nTiles = chunks(n, t.nc);
+  std::vector<int64_t> k0 = prefix(kChunks), n0 = prefix(nTiles);
+  std::vector<GemmTiles> problems;
+  for (size_t b = 0; b < batches.size(); ++b) {
+    Mat2D A = batches[b][0], B = batches[b][1], C = batches[b][2];
+    GemmTiles p;
+    p.m = m;
+    p.kChunks = kChunks;
+    p.nTiles = nTiles;
+    p.aBox = [=](int64_t m0, int64_t mc, size_t ki) {
+      DramBox box;
+      box.base = A.base + uint64_t((m0 * A.s0 + k0[ki] * A.s1) * 4);
+      box.dim(mc, A.s0).dim(kChunks[ki], A.s1);
+      return box;
+    };
+    p.bBox = [=](size_t ki, size_t ni) {
+      DramBox box;
+      box.base = B.base + uint64_t((k0[ki] * B.s0 + n0[ni] * B.s1) * 4);
+      box.dim(kChunks[ki], B.s0).dim(nTiles[ni], B.s1);
+      return box;
+    };
+    p.cBox = [=](int64_t m0, int64_t mc, size_t ni) {
+      DramBox box;
+      box.base = C.base + uint64_t((m0 * C.s0 + n0[ni] * C.s1) * 4);
+      box.dim(mc, C.s0).dim(nTiles[ni], C.s1);
+      return box;
+    };
+    if (!init.empty()) {
+      Mat2D I = init[b];
+      p.initBox = [=](int64_t m0, int64_t mc, size_t ni) {
+        DramBox box;
+        box.base = I.base + uint64_t((m0 * I.s0 + n0[ni] * I.s1) * 4);
+        box.dim(mc, I.s0).dim(nTiles[ni], I.s1);
+        return box;
+      };
+    }
+    problems.push_back(std::move(p));
+  }
+  emitGemmLayer(sb_, problems, t, epi);
+}
+
+LogicalResult Lowering::lowerMatMul(graph::MatMulOp op) {
+  std::vector<int64_t> l = shapeOf(op.getLhs()), r = shapeOf(op.getRhs());
+  std::vector<int64_t> ld = denseStrides(l), rd = denseStrides(r);
+  // numpy promotion of 1-D operands.
+  if (l.size() == 1)
+    l.insert(l.begin(), 1), ld.insert(ld.begin(), 0);
+  if (r.size() == 1)
+    r.push_back(1), rd.push_back(0);
+  int64_t m = l[l.size() - 2], k = l.back(), n = r.back();
+  std::vector<int64_t> lb(l.begin(), l.end() - 2), rb(r.begin(), r.end() - 2);
+  std::string why;
+  auto batch = graph::broadcastShapes(lb, rb, why);
+  if (!batch)
+    return op.emitOpError(why);
+  std::vector<int64_t> bshape(batch->begin(), batch->end());
+  std::vector<int64_t> lbs = broadcastStrides(lb, bshape),
+                       rbs = broadcastStrides(rb, bshape);
+  // broadcastStrides assumed dense strides of the batch part alone; scale
+  // them by the matrix size.
+  for (auto &s : lbs)
+    s *= m * k;
+  for (auto &s : rbs)
+    s *= k * n;
+  uint64_t lbase = bufferFor(op.getLhs()), rbase = bufferFor(op.getRhs());
+  uint64_t out = bufferFor(op.getResult());
+  GemmEpilogue epi;
+  epi.func = fuseRelu(op.getResult());
+  std::vector<std::array<Mat2D, 3>> batches;
+  int64_t nb = numElements(bshape);
+  std::vector<int64_t> idx(bshape.size(), 0);
+  for (int64_t b = 0; b < nb; ++b) {
+    int64_t rem = b, lo = 0, ro = 0;
+    for (int d = int(bshape.size()) - 1; d >= 0; --d) {
+      int64_t i = rem % bshape[d];
+      rem /= bshape[d];
+      lo += i * lbs[d];
+      ro += i * rbs[d];
+    }
+    Mat2D A{lbase + uint64_t(lo * 4), ld[ld.size() - 2], ld.back()};
+    Mat2D B{rbase + uint64_t(ro * 4), rd[rd.size() - 2], rd.back()};
+    Mat2D C{out + uint64_t(b * m * n * 4), n, 1};
+    batches.push_back({A, B, C});
+  }
+  emitMatmuls(batches, m, n, k, {}, epi);
+  return success();
+}
+
+LogicalResult Lowering::lowerGemm(graph::GemmOp op) {
+  std::vector<int64_t> a = shapeOf(op.getA()), b = shapeOf(op.getB());
+  bool ta = op.getTransA(), tb = op.getTransB();
+  int64_t m = ta ? a[1] : a[0], k = ta ? a[0] : a[1], n = tb ? b[0] : b[1];
+  uint64_t out = bufferFor(op.getResult());
+  Mat2D A = ta ? Mat2D{bufferFor(op.getA()), 1, m}
+               : Mat2D{bufferFor(op.getA()), k, 1};
+  Mat2D B = tb ? Mat2D{bufferFor(op.getB()), 1, k}
+               : Mat2D{bufferFor(op.getB()), n, 1};
+  float alpha = op.getAlpha().convertToFloat();
+  float beta = op.getBeta().convertToFloat();
+  Value c = op.getC();
+  if (c && beta == 0.0f)
+    c = nullptr;
+  std::vector<int64_t> cs;
+  View cView;
+  if (c) {
+    cs = broadcastStrides(shapeOf(c), {m, n});
+    cView = {bufferFor(c), cs};
+  }
+  GemmEpilogue epi;
+  epi.alpha = alpha;
+  if (!c || beta == 1.0f) {
+    epi.func = fuseRelu(op.getResult());
+    std::vector<Mat2D> init;
+    if (c)
+      init.push_back({cView.base, cs[0], cs[1]});
+    emitMatmuls({{A, B, Mat2D{out, n, 1}}}, m, n, k, init, epi);
+    return success();
+  }
+  // beta != 1: Y = alpha*A*B into a temporary, then Y += beta*C.
+  uint64_t tmp = allocate(m * n);
+  emitMatmuls({{A, B, Mat2D{tmp, n, 1}}}, m, n, k, {}, epi);
+  ElementwiseLayer ew;
+  ew.shape = {m, n};
+  ew.inputs = {View{tmp, {n, 1}}, cView};
+  ew.output = View{out, {n, 1}};
+  ew.steps.push_back({SpuType::Unary, SfuFunc::Scale, beta, 1, 1, 1});
+  ew.steps.push_back({SpuType::Binary, SfuFunc::Add, 0.0f, 0, 1, 0});
+  emitElementwiseLayer(sb_, ew);
+  return success();
+}
+
+LogicalResult Lowering::lowerConv(graph::Conv2DOp op) {
+  std::vector<int64_t> xs = shapeOf(op.getInput()), ws = shapeOf(op.getWeight()),
+                       os = shapeOf(op.getResult());
+  auto strides = op.getStrides(), pads = op.getPads(), dil = op.getDilations();
+  int64_t groups = op.getGroups();
+  int64_t N = xs[0], C = xs[1], H = xs[2], W = xs[3];
+  int64_t O = ws[0], Cg = ws[1], KH = ws[2], KW = ws[3];
+  int64_t OH = os[2], OW = os[3], Og = O / groups;
+  int64_t Hp = H + pads[0] + pads[2], Wp = W + pads[1] + pads[3];
+
+  // Zero padding: copy the input into the interior of a fresh (zeroed)
+  // DRAM buffer.
+  uint64_t x = bufferFor(op.getInput());
+  if (Hp != H || Wp != W) {
+    uint64_t xp = allocate(N * C * Hp * Wp);
+    View src{x, {H * W, W, 1}};
+    View dst{xp + uint64_t((pads[0] * Wp + pads[1]) * 4), {Hp * Wp, Wp, 1}};
+    emitCopyLayer(sb_, {N * C, H, W}, src, dst);
+    x = xp;
+  }
+  uint64_t w = bufferFor(op.getWeight()), out = bufferFor(op.getResult());
+  bool hasBias = bool(op.getBias());
+  uint64_t bias = hasBias ? bufferFor(op.getBias()) : 0;
+
+  GemmTiling t = chooseGemmTiling(hw_, Og, OH * OW, Cg, hasBias);
+  // N tiles: blocks of whole output rows, or pieces of one row.
+  struct NTile {
+    int64_t oh0, ohc, ow0, owc;
+  };
+  std::vector<NTile> ntiles;
+  if (OW <= t.nc) {
+    int64_t rows = std::max<int64_t>(1, t.nc / OW);
+    for (int64_t oh = 0; oh < OH; oh += rows)
+      ntiles.push_back({oh, std::min(rows, OH - oh), 0, OW});
+  } else {
+    for (int64_t oh = 0; oh < OH; ++oh)
+      for (int64_t ow = 0; ow < OW; ow += t.nc)
+        ntiles.push_back({oh, 1, ow, std::min(t.nc, OW - ow)});
+  }
+  // K chunks: one kernel position and a range of input channels.
+  struct KChunk {
+    int64_t kh, kw, c0, cc;
+  };
+  std::vector<KChunk> kchunks;
+  for (int64_t kh = 0; kh < KH; ++kh)
+    for (int64_t kw = 0; kw < KW; ++kw)
+      for (int64_t c0 = 0; c0 < Cg; c0 += t.kc)
+        kchunks.push_back({kh, kw, c0, std::min(t.kc, Cg - c0)});
+
+  std::vector<GemmTiles> problems;
+  const int64_t sh = strides[0], sw = strides[1], dh = dil[0], dw = dil[1];
+  for (int64_t n = 0; n < N; ++n)
+    for (int64_t g = 0; g < groups; ++g) {
+      GemmTiles p;
+      p.m = Og;
+      for (auto &nt : ntiles)
+        p.nTiles.push_back(nt.ohc * nt.owc);
+      for (auto &kc : kchunks)
+        p.kChunks.push_back(kc.cc);
+      p.aBox = [=](int64_t m0, int64_t mc, size_t ki) {
+        const KChunk &c = kchunks[ki];
+        DramBox b;
+        b.base = w + uint64_t((((g * Og + m0) * Cg + c.c0) * KH + c.kh) * KW +
+                              c.kw) * 4;
+        b.dim(mc, Cg * KH * KW).dim(c.cc, KH * KW);
+        return b;
+      };
+      p.bBox = [=](size_t ki, size_t ni) {
+        const KChunk &c = kchunks[ki];
+        const NTile &t2 = ntiles[ni];
+        DramBox b;
+        b.base = x + uint64_t(((n * C + g * Cg + c.c0) * Hp +
+                               t2.oh0 * sh + c.kh * dh) * Wp +
+                              t2.ow0 * sw + c.kw * dw) * 4;
+        b.dim(c.cc, Hp * Wp).dim(t2.ohc, sh * Wp).dim(t2.owc, sw);
+        return b;
+      };
+      p.cBox = [=](int64_t m0, int64_t mc, size_t ni) {
+        const NTile &t2 = ntiles[ni];
+        DramBox b;
+        b.base = out + uint64_t(((n * O + g * Og + m0) * OH + t2.oh0) * OW +
+                                t2.ow0) * 4;
+        b.dim(mc, OH * OW).dim(t2.ohc, OW).dim(t2.owc, 1);
+        return b;
+      };
+      if (hasBias)
+        p.initBox = [=](int64_t m0, int64_t mc, size_t ni) {
+          const NTile &t2 = ntiles[ni];
+          DramBox b;
+          b.base = bias + uint64_t((g * Og + m0) * 4);
+          b.dim(mc, 1).dim(t2.ohc, 0).dim(t2.owc, 0);
+          return b;
+        };
+      problems.push_back(std::move(p));
+    }
+  GemmEpilogue epi;
+  epi.func = fuseRelu(op.getResult());
+  emitGemmLayer(sb_, problems, t, epi);
+  return success();
+}
+
+LogicalResult Lowering::lowerAdd(graph::AddOp op) {
+  std::vector<int64_t> os = shapeOf(op.getResult());
+  ElementwiseLayer ew;
+  ew.shape = os;
+  ew.inputs = {View{bufferFor(op.getLhs()),
+                    broadcastStrides(shapeOf(op.getLhs()), os)},
+               View{bufferFor(op.getRhs()),
+                    broadcastStrides(shapeOf(op.getRhs()), os)}};
+  ew.output = denseView(op.getResult());
+  ew.steps.push_back({SpuType::Binary, SfuFunc::Add, 0.0f, 0, 1, 0});
+  emitElementwiseLayer(sb_, ew);
+  return success();
+}
+
+LogicalResult Lowering::lowerRelu(graph::ReluOp op) {
+  ElementwiseLayer ew;
+  ew.shape = shapeOf(op.getResult());
+  ew.inputs = {denseView(op.getInput())};
+  ew.output = denseView(op.getResult());
+  ew.steps.push_back({SpuType::Unary, SfuFunc::Relu, 0.0f, 0, 0, 0});
+  emitElementwiseLayer(sb_, ew);
+  return success();
+}
+
+LogicalResult Lowering::lowerTranspose(graph::TransposeOp op) {
+  std::vector<int64_t> in = denseStrides(shapeOf(op.getInput()));
+  View src{bufferFor(op.getInput()), {}};
+  for (int64_t p : op.getPerm())
+    src.strides.push_back(in[p]);
+  emitCopyLayer(sb_, shapeOf(op.getResult()), src, denseView(op.getResult()));
+  return success();
+}
+
+LogicalResult Lowering::run() {
+  Block &body = func_.getBody().front();
+  // Inputs.
+  for (BlockArgument arg : body.getArguments()) {
+    auto t = dyn_cast<RankedTensorType>(arg.getType());
+    if (!t || !t.hasStaticShape() || !t.getElementType().isF32())
+      return func_.emitError("input #")
+             << arg.getArgNumber() << " has type " << arg.getType()
+             << "; the accelerator needs statically shaped f32 tensors";
+    Symbol s;
+    auto name = func_.getArgAttrOfType<StringAttr>(arg.getArgNumber(),
+                                                   "accel.name");
+    s.name = name ? name.str() : "input" + std::to_string(arg.getArgNumber());
+    s.isInput = true;
+    s.shape = shapeOf(arg);
+    s.dramAddr = bufferFor(arg);
+    program_.symbols.push_back(s);
+  }
+
+  for (Operation &opRef : body.without_terminator()) {
+    Operation *op = &opRef;
+    if (fused_.count(op))
+      continue;
+    LogicalResult r =
+        llvm::TypeSwitch<Operation *, LogicalResult>(op)
+            .Case<arith::ConstantOp>([&](arith::ConstantOp c) {
+              auto dense = dyn_cast<DenseElementsAttr>(c.getValue());
+              if (!dense)
+                return LogicalResult(c.emitError(
+                    "only dense tensor constants can be placed in DRAM"));
+              return lowerConstant(c, dense);
+            })
+            .Case<graph::MatMulOp>([&](auto o) { return lowerMatMul(o); })
+            .Case<graph::GemmOp>([&](auto o) { return lowerGemm(o); })
+            .Case<graph::Conv2DOp>([&](auto o) { return lowerConv(o); })
+            .Case<graph::AddOp>([&](auto o) { return lowerAdd(o); })
+            .Case<graph::ReluOp>([&](auto o) { return lowerRelu(o); })
+            .Case<graph::TransposeOp>([&](auto o) { return lowerTranspose(o); })
+            .Case<graph::ReshapeOp>([&](graph::ReshapeOp o) {
+              addr_[o.getResult()] = bufferFor(o.getInput());
+              return success();
+            })
+            .Default([&](Operation *o) {
+              return LogicalResult(o->emitError("operation '")
+                                   << o->getName()
+                                   << "' cannot be lowered to the accelerator "
+                                      "ISA (no graph-to-isa lowering)");
+            });
+    if (failed(r))
+      return failure();
+  }
+
+  // Outputs: a buffer of their own, dense, written by the program.
+  auto ret = cast<func::ReturnOp>(body.getTerminator());
+  llvm::DenseSet<uint64_t> taken;
+  for (BlockArgument arg : body.getArguments())
+    taken.insert(addr_[arg]);
+  for (auto &c : program_.constants)
+    taken.insert(c.dramAddr);
+  for (auto [i, v] : llvm::enumerate(ret.getOperands())) {
+    Symbol s;
+    auto name = func_.getResultAttrOfType<StringAttr>(i, "accel.name");
+    s.name = name ? name.str() : "output" + std::to_string(i);
+    s.isInput = false;
+    s.shape = shapeOf(v);
+    uint64_t a = bufferFor(v);
+    if (!taken.insert(a).second) {
+      // Returned twice, or an input/constant/alias: copy it out.
+      uint64_t copy = allocate(numElements(s.shape));
+      emitCopyLayer(sb_, s.shape, View{a, denseStrides(s.shape)},
+                    View{copy, denseStrides(s.shape)});
+      a = copy;
+    }
+    s.dramAddr = a;
+    program_.symbols.push_back(s);
+  }
+  program_.dramSize = next_;
+  if (next_ > hw_.dramBytes)
+    return func_.emitError("the program needs ")
+           << next_ << " bytes of DRAM but the hardware has " << hw_.dramBytes;
+  return success();
+}
+
+struct ConvertGraphToIsaPass
+    : public accel::impl::ConvertGraphToIsaBase<ConvertGraphToIsaPass> {
+  using ConvertGraphToIsaBase::ConvertGraphToIsaBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    HardwareDesc hw = defaultHardware();
+    if (!hwPath.empty()) {
+      std::string err;
+      if (!loadHardwareDesc(hwPath, hw, err)) {
+        module.emitError("hardware description '") << hwPath << "': " << err;
+        return signalPassFailure();
+      }
+    }
+    func::FuncOp target;
+    for (auto f : module.getOps<func::FuncOp>()) {
+      if (f.isExternal())
+        continue;
+      bool match = entry.empty() ? f.isPublic() : f.getName() == entry;
+      if (!match)
+        continue;
+      if (target) {
+        module.emitError("several public functions; choose one with "
+                         "entry=<name>");
+        return signalPassFailure();
+      }
+      target = f;
+    }
+    if (!target) {
+      module.emitError("no function to lower")
+          << (entry.empty() ? std::string() : " named '" + entry + "'");
+      return signalPassFailure();
+    }
+    if (!target.getBody().hasOneBlock()) {
+      target.emitError("the entry function must have a single block");
+      return signalPassFailure();
+    }
+    Lowering lowering(target, hw);
+    if (failed(lowering.run()))
+      return signalPassFailure();
+    OwningOpRef<ModuleOp> isa = isaFromProgram(lowering.program(),
+                                               module.getContext());
+    if (!isa) {
+      module.emitError("internal error: could not build the isa.program");
+      return signalPassFailure();
+    }
+    target.erase();
+    for (Operation &op : llvm::make_early_inc_range(isa->getBody()->getOperations()))
+      op.moveBefore(module.getBody(), module.getBody()->end());
+  }
+};
+
+} // namespace

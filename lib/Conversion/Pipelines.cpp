@@ -1,0 +1,40 @@
+//===- Pipelines.cpp - Named pass pipelines -------------------------------===//
+//
+// accel-default-pipeline: what `accel-compile` runs on graph-dialect input
+// (also after the ONNX importer). It legalises any TOSA / linalg left in the
+// module, canonicalises, and lowers to one isa.program.
+//
+//===----------------------------------------------------------------------===//
+#include "accel/Conversion/Passes.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+
+namespace {
+struct DefaultPipelineOptions
+    : public PassPipelineOptions<DefaultPipelineOptions> {
+  Option<std::string> hw{*this, "hw",
+                         llvm::cl::desc("hardware description JSON "
+                                        "(empty = built-in default)"),
+                         llvm::cl::init("")};
+};
+} // namespace
+
+void accel::buildDefaultPipeline(OpPassManager &pm, const std::string &hwPath) {
+  pm.addPass(createConvertTosaLinalgToGraph());
+  pm.addPass(createCanonicalizerPass());
+  ConvertGraphToIsaOptions opts;
+  opts.hwPath = hwPath;
+  pm.addPass(createConvertGraphToIsa(opts));
+}
+
+void accel::registerAccelPipelines() {
+  PassPipelineRegistration<DefaultPipelineOptions>(
+      "accel-default-pipeline",
+      "Import legalisation, canonicalisation and lowering to the ISA",
+      [](OpPassManager &pm, const DefaultPipelineOptions &o) {
+        buildDefaultPipeline(pm, o.hw);
+      });
+}

@@ -1,0 +1,152 @@
+//===- accel-compile.cpp - One-command compiler driver --------------------===//
+//
+//   accel-compile MODEL -o OUT [--hw FILE] [--input-shape NAME=1x3x224x224]...
+//                 [--emit=bin|isa|graph]
+//
+// MODEL is an .onnx file (imported with the ONNX library) or an .mlir file in
+// the graph dialect or ONNX-lowered TOSA / linalg. The default pipeline
+// (accel-default-pipeline) lowers it to one isa.program, which is written as
+// a binary (default), or printed as ISA / graph IR for inspection.
+//
+//===----------------------------------------------------------------------===//
+#include "Graph/GraphDialect.h"
+#include "Isa/IsaDialect.h"
+#include "accel/Conversion/Passes.h"
+#include "accel/Hardware/HardwareDesc.h"
+#include "accel/Import/OnnxImporter.h"
+#include "accel/Target/Binary.h"
+#include "accel/Target/IsaProgram.h"
+#include "accel/Target/Validate.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+namespace cl = llvm::cl;
+
+static cl::opt<std::string> inputPath(cl::Positional, cl::desc("<model.onnx|model.mlir>"),
+                                      cl::Required);
+static cl::opt<std::string> outputPath("o", cl::desc("output file"),
+                                       cl::value_desc("file"), cl::Required);
+static cl::opt<std::string> hwPath("hw", cl::desc("hardware description JSON "
+                                                  "(default: built-in preset)"),
+                                   cl::value_desc("file"), cl::init(""));
+static cl::list<std::string>
+    inputShapes("input-shape",
+                cl::desc("static shape of an input: NAME=1x3x224x224"),
+                cl::value_desc("name=shape"));
+enum class Emit { Bin, Isa, Graph };
+static cl::opt<Emit> emit(
+    "emit", cl::desc("what to write"), cl::init(Emit::Bin),
+    cl::values(clEnumValN(Emit::Bin, "bin", "the accelerator binary (default)"),
+               clEnumValN(Emit::Isa, "isa", "the ISA dialect after lowering"),
+               clEnumValN(Emit::Graph, "graph",
+                          "the graph dialect before lowering")));
+
+static int fail(const std::string &msg) {
+  llvm::errs() << "accel-compile: error: " << msg << "\n";
+  return 1;
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  cl::ParseCommandLineOptions(argc, argv, "accel model compiler\n");
+
+  DialectRegistry registry;
+  registry.insert<accel::graph::GraphDialect, accel::isa::IsaDialect,
+                  func::FuncDialect, arith::ArithDialect, tensor::TensorDialect,
+                  tosa::TosaDialect, linalg::LinalgDialect>();
+  MLIRContext ctx(registry);
+  ctx.loadAllAvailableDialects();
+
+  accel::HardwareDesc hw = accel::defaultHardware();
+  if (!hwPath.empty()) {
+    std::string err;
+    if (!accel::loadHardwareDesc(hwPath, hw, err))
+      return fail("hardware description '" + hwPath + "': " + err);
+  }
+
+  // Front end.
+  OwningOpRef<ModuleOp> module;
+  llvm::StringRef path(inputPath);
+  if (path.ends_with(".onnx")) {
+    accel::OnnxImportOptions opts;
+    for (const std::string &s : inputShapes) {
+      size_t eq = s.find('=');
+      std::vector<int64_t> dims;
+      if (eq == std::string::npos ||
+          !accel::parseShapeString(s.substr(eq + 1), dims))
+        return fail("--input-shape expects NAME=DIMxDIM..., got '" + s + "'");
+      opts.inputShapes[s.substr(0, eq)] = dims;
+    }
+    std::string err;
+    module = accel::importOnnxFile(inputPath, ctx, opts, err);
+    if (!module)
+      return fail(inputPath + ": " + err);
+  } else {
+    if (!inputShapes.empty())
+      return fail("--input-shape applies to .onnx models only");
+    llvm::SourceMgr sm;
+    SourceMgrDiagnosticHandler handler(sm, &ctx);
+    module = parseSourceFile<ModuleOp>(inputPath, sm, &ctx);
+    if (!module)
+      return 1; // the parser reported the error
+  }
+
+  if (emit == Emit::Graph) {
+    std::string err;
+    auto out = openOutputFile(outputPath, &err);
+    if (!out)
+      return fail(err);
+    module->print(out->os());
+    out->keep();
+    return 0;
+  }
+
+  // Middle and back end.
+  {
+    llvm::SourceMgr sm;
+    SourceMgrDiagnosticHandler handler(sm, &ctx);
+    PassManager pm(&ctx);
+    accel::buildDefaultPipeline(pm, hwPath);
+    if (failed(pm.run(*module)))
+      return 1; // diagnostics already printed
+  }
+  accel::isa::ProgramOp programOp;
+  module->walk([&](accel::isa::ProgramOp p) { programOp = p; });
+  if (!programOp)
+    return fail("the pipeline produced no isa.program");
+
+  std::string err;
+  auto out = openOutputFile(outputPath, &err);
+  if (!out)
+    return fail(err);
+  if (emit == Emit::Isa) {
+    module->print(out->os());
+    out->keep();
+    return 0;
+  }
+  accel::Program program;
+  if (failed(accel::programFromIsa(programOp, program)))
+    return 1;
+  if (!accel::validateProgram(program, hw, err))
+    return fail("internal error: emitted program is invalid: " + err);
+  std::vector<uint8_t> bytes;
+  if (!accel::writeBinary(program, bytes, err))
+    return fail(err);
+  out->os().write(reinterpret_cast<const char *>(bytes.data()), bytes.size());
+  out->keep();
+  return 0;
+}
