@@ -136,6 +136,8 @@ void accel::codegen::emitElementwiseLayer(StreamBuilder &sb,
   OperandRecord base;
   base.rowStride = int32_t(tileCols);
   base.peRows = uint32_t(peRows);
+  base.rows = uint32_t(peRows * pes); // CONFIG holds a full tile;
+  base.cols = uint32_t(tileCols);     // EXECUTEs patch the edges.
   for (size_t i = 0; i < nIn; ++i) {
     Instruction ld;
     ld.fields.op = Opcode::LD;

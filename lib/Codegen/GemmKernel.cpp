@@ -107,7 +107,8 @@ struct Step {
 
 /// The instruction sequence of one K step; `withInit` adds the LD of the
 /// initial accumulator value (first chunk of problems with a bias).
-std::vector<Instruction> gemmInstructions(const GemmTiling &t,
+std::vector<Instruction> gemmInstructions(const HardwareDesc &hw,
+                                          const GemmTiling &t,
                                           const GemmEpilogue &epi,
                                           bool withInit) {
   std::vector<Instruction> seq;
@@ -119,8 +120,6 @@ std::vector<Instruction> gemmInstructions(const GemmTiling &t,
     seq.push_back(i);
     return &seq.back();
   };
-  int64_t mcMax = t.peRows; // rows of the record are patched per step
-  (void)mcMax;
   OperandRecord rec;
   rec.peRows = uint32_t(t.peRows);
   if (withInit) {
@@ -158,6 +157,10 @@ std::vector<Instruction> gemmInstructions(const GemmTiling &t,
   return seq;
 }
 
+/// CONFIG carries full-tile operands (half 0); EXECUTEs patch the edges.
+void setFullTileOperands(std::vector<Instruction> &seq, const HardwareDesc &hw,
+                         const GemmTiling &t);
+
 /// Register-file contents for one step (same order as gemmInstructions).
 std::vector<OperandRecord> stepRecords(std::vector<OperandRecord> recs,
                                        const std::vector<Instruction> &seq,
@@ -190,6 +193,18 @@ std::vector<OperandRecord> stepRecords(std::vector<OperandRecord> recs,
   return recs;
 }
 
+void setFullTileOperands(std::vector<Instruction> &seq, const HardwareDesc &hw,
+                         const GemmTiling &t) {
+  std::vector<OperandRecord> recs;
+  for (auto &i : seq)
+    recs.push_back(i.operands);
+  int64_t mcMax = t.peRows * hw.pesPerCluster;
+  recs = stepRecords(recs, seq, layoutOf(hw, 0, mcMax, t.kc, t.nc), mcMax,
+                     t.kc, t.nc);
+  for (size_t i = 0; i < seq.size(); ++i)
+    seq[i].operands = recs[i];
+}
+
 constexpr uint8_t kIbufInit = 0, kIbufMain = 1;
 uint8_t loadTag(int half) { return uint8_t(half); }
 uint8_t storeTag(int half) { return uint8_t(2 + half); }
@@ -216,8 +231,10 @@ void accel::codegen::emitGemmLayer(StreamBuilder &sb,
               {&p, m0, std::min(mcMax, p.m - m0), n, k});
   }
 
-  std::vector<Instruction> seqInit = gemmInstructions(t, epi, true);
-  std::vector<Instruction> seqMain = gemmInstructions(t, epi, false);
+  std::vector<Instruction> seqInit = gemmInstructions(hw, t, epi, true);
+  std::vector<Instruction> seqMain = gemmInstructions(hw, t, epi, false);
+  setFullTileOperands(seqInit, hw, t);
+  setFullTileOperands(seqMain, hw, t);
   std::vector<OperandRecord> recsInit, recsMain;
   for (auto &i : seqInit)
     recsInit.push_back(i.operands);

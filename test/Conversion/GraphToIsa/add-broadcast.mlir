@@ -1,0 +1,20 @@
+// RUN: accel-opt --convert-graph-to-isa %s | FileCheck %s
+
+// numpy broadcasting is done by the DMA: the [5] operand is read with a zero
+// stride along the broadcast dimension. Returning an input forces a copy.
+
+// CHECK-LABEL: isa.program
+// CHECK-DAG: isa.io input "input0" at 0 : tensor<3x5xf32>
+// CHECK-DAG: isa.io input "input1" at 64 : tensor<5xf32>
+// CHECK-DAG: isa.io output "output0" at 128 : tensor<3x5xf32>
+// CHECK-DAG: isa.io output "output1" at [[COPY:[0-9]+]] : tensor<5xf32>
+// CHECK: isa.config ibuf 2
+// CHECK: isa.spu binary in 0 out 0 <{{.*}}func = add>
+// CHECK: isa.dma load tag 0 src 64 dst {{[0-9]+}} shape [3, 5] src_strides [0, 1]
+// CHECK: isa.barrier 0
+// CHECK: isa.dma dram_copy tag 0 src 64 dst [[COPY]]
+// CHECK: isa.barrier 1
+func.func @main(%a: tensor<3x5xf32>, %b: tensor<5xf32>) -> (tensor<3x5xf32>, tensor<5xf32>) {
+  %0 = graph.add %a, %b : (tensor<3x5xf32>, tensor<5xf32>) -> tensor<3x5xf32>
+  return %0, %b : tensor<3x5xf32>, tensor<5xf32>
+}
