@@ -1,0 +1,63 @@
+//===- Binary.h - Versioned container for accel::Program --------*- C++ -*-===//
+//
+// Little-endian container: a 64-byte header (magic "ACCELBIN", format
+// version Program::kFormatVersion, hardware fingerprint, grid, DRAM size,
+// total size, section count, CRC-32), then sections: symbol table,
+// constants, and one command stream per cluster (row-major). Inside a stream
+// CONFIG / EXECUTE are stored as their 8-bit command byte (Encoding.h)
+// followed by their payload; DMA / WAIT / BARRIER are command-processor
+// packets whose kind byte is a CONFIG byte with reserved bits set. The exact
+// byte layout is in docs/binary-format.md.
+//
+// The reader is fully bounds-checked: any malformed input yields false and a
+// message "binary: <what> at offset <N>"; it never crashes and never
+// allocates more than the input size justifies.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ACCEL_TARGET_BINARY_H
+#define ACCEL_TARGET_BINARY_H
+
+#include "accel/Target/Program.h"
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace accel {
+
+/// Layout constants (see docs/binary-format.md).
+constexpr char kBinaryMagic[8] = {'A', 'C', 'C', 'E', 'L', 'B', 'I', 'N'};
+constexpr size_t kBinaryHeaderBytes = 64;
+constexpr size_t kBinaryChecksumOffset = 52; ///< u32 CRC-32 of bytes [64, end)
+constexpr uint32_t kSectionSymbols = 0x424d5953;   ///< "SYMB" little-endian
+constexpr uint32_t kSectionConstants = 0x54534e43; ///< "CNST"
+constexpr uint32_t kSectionStream = 0x4d525453;    ///< "STRM"
+/// Kind bytes of command-processor packets: CONFIG bytes with the reserved
+/// bits 2-3 set, so they can never be mistaken for a CONFIG or EXECUTE.
+constexpr uint8_t kPacketDma = 0x62;
+constexpr uint8_t kPacketWait = 0x63;
+constexpr uint8_t kPacketBarrier = 0x64;
+/// Size of one operand record in the binary.
+constexpr size_t kOperandRecordBytes = 40;
+
+/// Serialises `p`. Returns an empty vector if `p` holds a value that has no
+/// encoding (e.g. an instruction slot > 15 or an invalid enum); use the
+/// overload with `err` to learn why.
+std::vector<uint8_t> writeBinary(const Program &p);
+bool writeBinary(const Program &p, std::vector<uint8_t> &out, std::string &err);
+
+/// Parses a binary into `p` (which is overwritten). On failure returns false
+/// and sets `err`; `p` is then unspecified.
+bool readBinary(const uint8_t *data, size_t size, Program &p, std::string &err);
+
+bool writeBinaryFile(const std::string &path, const Program &p,
+                     std::string &err);
+bool readBinaryFile(const std::string &path, Program &p, std::string &err);
+
+/// CRC-32 (IEEE 802.3, reflected, polynomial 0xEDB88320) as stored in the
+/// header.
+uint32_t crc32(const uint8_t *data, size_t size);
+
+} // namespace accel
+
+#endif

@@ -1,0 +1,43 @@
+//===- Validate.h - Semantic checks of a Program against hardware -*- C++ -*-===//
+//
+// validateProgram() is what the simulator runs before executing a Program:
+// after it succeeds no command can address memory outside DRAM
+// ([0, dramSize)), a storage unit ([0, hw.storageBytes)) or a PE buffer, and
+// every buffer / slot / tag index is in range. The rules (docs/isa.md,
+// "Validation rules"):
+//  - hwFingerprint == hw.fingerprint(), grid == hw grid, one stream per
+//    cluster, dramSize <= hw.dramBytes;
+//  - symbols (unique names) and constant segments lie inside [0, dramSize);
+//  - CONFIG: ibuf < hw.instructionBuffers, 1 <= size <=
+//    hw.instructionBufferDepth, the operand records of all configured
+//    buffers fit hw.registerFileEntries, every instruction encodes
+//    (slots < 16, acc < 4, valid enums), rows/cols/repeat >= 1, MAC depth
+//    >= 1, SPU binary second slot (depth) < 16, LD psums slot < 4;
+//  - EXECUTE: ibuf configured, patch indexes exist; then, with the patches
+//    applied to the simulated register file of that buffer, every LD / ST
+//    storage tile lies inside the storage unit and every PE-side tile (input
+//    buffer from its slot base, weight queue, accumulation buffer) fits;
+//  - DMA: tag < 8, elemBytes in {1,2,4}, extents >= 1, both boxes inside
+//    DRAM / storage according to the direction (negative strides allowed);
+//  - BARRIER: every cluster passes the same sequence of barrier ids.
+// Elements of LD / ST / MAC / SPU tiles are 4 bytes (f32).
+//
+//===----------------------------------------------------------------------===//
+#ifndef ACCEL_TARGET_VALIDATE_H
+#define ACCEL_TARGET_VALIDATE_H
+
+#include "accel/Hardware/HardwareDesc.h"
+#include "accel/Target/Program.h"
+#include <string>
+
+namespace accel {
+
+/// Returns false and a message locating the first violation, e.g.
+/// "cluster (0,1) command 4 (EXECUTE ibuf 0): instruction 2 (LD): storage
+/// tile [512, 66048) outside the storage unit [0, 65536)".
+bool validateProgram(const Program &p, const HardwareDesc &hw,
+                     std::string &err);
+
+} // namespace accel
+
+#endif

@@ -1,0 +1,427 @@
+//===- BinaryReader.cpp - bytes -> accel::Program (bounds-checked) --------===//
+//
+// Every read goes through Cursor, which checks the remaining bytes first.
+// Counts are checked against the bytes left (count * minimum record size)
+// before anything is reserved, so a corrupt count can never cause a large
+// allocation.
+//
+//===----------------------------------------------------------------------===//
+#include "accel/Target/Binary.h"
+#include "accel/Target/Encoding.h"
+#include <cstring>
+#include <fstream>
+
+namespace accel {
+namespace {
+
+class Cursor {
+public:
+  Cursor(const uint8_t *data, size_t begin, size_t end, std::string &err)
+      : data(data), pos(begin), end(end), err(err) {}
+
+  size_t offset() const { return pos; }
+  size_t left() const { return end - pos; }
+
+  bool fail(size_t at, const std::string &msg) {
+    err = "binary: " + msg + " at offset " + std::to_string(at);
+    return false;
+  }
+  bool need(size_t n, const char *what) {
+    if (left() >= n)
+      return true;
+    return fail(pos, std::string("truncated ") + what + " (need " +
+                         std::to_string(n) + " bytes, " +
+                         std::to_string(left()) + " left)");
+  }
+  bool raw(void *out, size_t n, const char *what) {
+    if (!need(n, what))
+      return false;
+    std::memcpy(out, data + pos, n);
+    pos += n;
+    return true;
+  }
+  template <typename T> bool uint(T &out, const char *what) {
+    if (!need(sizeof(T), what))
+      return false;
+    uint64_t v = 0;
+    for (size_t i = 0; i < sizeof(T); ++i)
+      v |= uint64_t(data[pos + i]) << (8 * i);
+    out = T(v);
+    pos += sizeof(T);
+    return true;
+  }
+  bool i32(int32_t &out, const char *what) {
+    uint32_t u;
+    if (!uint(u, what))
+      return false;
+    out = int32_t(u);
+    return true;
+  }
+  bool i64(int64_t &out, const char *what) {
+    uint64_t u;
+    if (!uint(u, what))
+      return false;
+    out = int64_t(u);
+    return true;
+  }
+  bool f32(float &out, const char *what) {
+    uint32_t u;
+    if (!uint(u, what))
+      return false;
+    std::memcpy(&out, &u, 4);
+    return true;
+  }
+  /// Reads a u32 count and checks that `count` records of at least
+  /// `minBytes` each fit in the remaining bytes.
+  bool count(uint32_t &out, size_t minBytes, const char *what) {
+    size_t at = pos;
+    if (!uint(out, what))
+      return false;
+    if (uint64_t(out) * minBytes > left())
+      return fail(at, std::string(what) + " " + std::to_string(out) +
+                          " is more than the remaining " +
+                          std::to_string(left()) + " bytes can hold");
+    return true;
+  }
+
+  const uint8_t *data;
+  size_t pos, end;
+  std::string &err;
+};
+
+constexpr size_t kSectionHeaderBytes = 16;
+constexpr size_t kMinCommandBytes = 3;
+constexpr size_t kDmaPayloadBytes = 104;
+
+bool readCommand(Cursor &c, Command &cmd) {
+  size_t at = c.offset();
+  uint8_t lead;
+  if (!c.uint(lead, "command byte"))
+    return false;
+  bool isPacket = !(lead & kCmdOpcodeBit) && (lead & kCmdReservedBits);
+  if (!isPacket) {
+    std::string e;
+    if (!decodeCommand(lead, cmd, e))
+      return c.fail(at, e);
+    if (cmd.kind == CommandKind::Config) {
+      uint32_t n;
+      if (!c.count(n, 2 + kOperandRecordBytes, "CONFIG instruction count"))
+        return false;
+      cmd.instrs.resize(n);
+      for (uint32_t i = 0; i < n; ++i) {
+        Instruction &in = cmd.instrs[i];
+        size_t wat = c.offset();
+        uint16_t word;
+        if (!c.uint(word, "instruction word"))
+          return false;
+        if (!decodeInstruction(word, in.fields, e))
+          return c.fail(wat, e);
+        OperandRecord &r = in.operands;
+        uint8_t qm, fn;
+        uint16_t reserved;
+        if (!c.uint(r.addr, "operand record") ||
+            !c.uint(r.rows, "operand record") ||
+            !c.uint(r.cols, "operand record") ||
+            !c.i32(r.rowStride, "operand record") ||
+            !c.i32(r.colStride, "operand record") ||
+            !c.uint(r.peRows, "operand record") ||
+            !c.uint(r.depth, "operand record") ||
+            !c.uint(r.repeat, "operand record"))
+          return false;
+        size_t qat = c.offset();
+        if (!c.uint(qm, "operand record") || !c.uint(fn, "operand record") ||
+            !c.uint(reserved, "operand record") || !c.f32(r.imm, "operand record"))
+          return false;
+        if (qm > uint8_t(QueueMode::SW))
+          return c.fail(qat, "invalid queue mode " + std::to_string(qm));
+        if (fn > uint8_t(SfuFunc::Scale))
+          return c.fail(qat + 1, "invalid SFU function " + std::to_string(fn));
+        if (reserved)
+          return c.fail(qat + 2, "nonzero reserved operand-record bytes");
+        r.queueMode = QueueMode(qm);
+        r.func = SfuFunc(fn);
+      }
+    } else {
+      uint32_t n;
+      if (!c.count(n, 6, "EXECUTE patch count"))
+        return false;
+      cmd.patches.resize(n);
+      for (uint32_t i = 0; i < n; ++i) {
+        RegPatch &p = cmd.patches[i];
+        uint8_t field;
+        if (!c.uint(p.instr, "patch"))
+          return false;
+        size_t fat = c.offset();
+        if (!c.uint(field, "patch") || !c.uint(p.value, "patch"))
+          return false;
+        if (field > uint8_t(PatchField::Depth))
+          return c.fail(fat, "invalid patch field " + std::to_string(field));
+        p.field = PatchField(field);
+      }
+    }
+    return true;
+  }
+  switch (lead) {
+  case kPacketDma: {
+    cmd.kind = CommandKind::Dma;
+    if (!c.need(kDmaPayloadBytes, "DMA packet"))
+      return false;
+    DmaDesc &d = cmd.dma;
+    uint8_t dir = 0;
+    uint16_t reserved = 0;
+    size_t dat = c.offset();
+    c.uint(dir, "DMA packet");
+    c.uint(d.tag, "DMA packet");
+    c.uint(reserved, "DMA packet");
+    c.uint(d.elemBytes, "DMA packet");
+    c.uint(d.src, "DMA packet");
+    c.uint(d.dst, "DMA packet");
+    for (int i = 0; i < 4; ++i)
+      c.uint(d.shape[i], "DMA packet");
+    for (int i = 0; i < 4; ++i)
+      c.i64(d.srcStride[i], "DMA packet");
+    for (int i = 0; i < 4; ++i)
+      c.i64(d.dstStride[i], "DMA packet");
+    if (dir > uint8_t(DmaDir::DramCopy))
+      return c.fail(dat, "invalid DMA direction " + std::to_string(dir));
+    if (reserved)
+      return c.fail(dat + 2, "nonzero reserved DMA bytes");
+    d.dir = DmaDir(dir);
+    return true;
+  }
+  case kPacketWait: {
+    cmd.kind = CommandKind::Wait;
+    uint8_t flags;
+    if (!c.uint(cmd.waitTags, "WAIT packet"))
+      return false;
+    size_t fat = c.offset();
+    if (!c.uint(flags, "WAIT packet"))
+      return false;
+    if (flags > 1)
+      return c.fail(fat, "invalid WAIT flags " + std::to_string(flags));
+    cmd.waitPe = flags & 1;
+    return true;
+  }
+  case kPacketBarrier:
+    cmd.kind = CommandKind::Barrier;
+    return c.uint(cmd.barrierId, "BARRIER packet");
+  default: {
+    static const char *d = "0123456789abcdef";
+    std::string h = "0x";
+    h += d[lead >> 4];
+    h += d[lead & 15];
+    return c.fail(at, "unknown command kind byte " + h);
+  }
+  }
+}
+
+/// Reads a section header, checks its kind/index, and narrows `sub` to its
+/// payload.
+bool openSection(Cursor &c, uint32_t kind, uint32_t index, const char *name,
+                 size_t &payloadEnd) {
+  size_t at = c.offset();
+  uint32_t k, idx;
+  uint64_t size;
+  if (!c.uint(k, "section header") || !c.uint(idx, "section header") ||
+      !c.uint(size, "section header"))
+    return false;
+  if (k != kind)
+    return c.fail(at, std::string("expected section ") + name +
+                          " (kind " + std::to_string(kind) + "), found kind " +
+                          std::to_string(k));
+  if (idx != index)
+    return c.fail(at + 4, std::string("section ") + name + " has index " +
+                              std::to_string(idx) + ", expected " +
+                              std::to_string(index));
+  if (size > c.left())
+    return c.fail(at + 8, std::string("section ") + name + " size " +
+                              std::to_string(size) + " exceeds the remaining " +
+                              std::to_string(c.left()) + " bytes (truncated)");
+  payloadEnd = c.offset() + size_t(size);
+  return true;
+}
+
+bool closeSection(Cursor &c, size_t payloadEnd, const char *name) {
+  if (c.offset() != payloadEnd)
+    return c.fail(c.offset(), std::string("section ") + name + " has " +
+                                  std::to_string(payloadEnd - c.offset()) +
+                                  " unexpected trailing bytes");
+  return true;
+}
+
+} // namespace
+
+bool readBinary(const uint8_t *data, size_t size, Program &p,
+                std::string &err) {
+  p = Program();
+  if (!data && size)
+    return err = "binary: null data", false;
+  Cursor c(data, 0, size, err);
+  char magic[8];
+  if (!c.raw(magic, 8, "header (magic)"))
+    return false;
+  if (std::memcmp(magic, kBinaryMagic, 8) != 0)
+    return c.fail(0, "bad magic (not an accelerator binary)");
+  uint32_t version, headerBytes, sections, crc;
+  uint64_t total, reserved;
+  if (!c.uint(version, "header (format version)"))
+    return false;
+  if (version != Program::kFormatVersion)
+    return c.fail(8, "unsupported format version " + std::to_string(version) +
+                         " (this reader supports " +
+                         std::to_string(Program::kFormatVersion) + ")");
+  if (!c.uint(headerBytes, "header") || !c.uint(p.hwFingerprint, "header") ||
+      !c.uint(p.gridRows, "header") || !c.uint(p.gridCols, "header") ||
+      !c.uint(p.dramSize, "header") || !c.uint(total, "header") ||
+      !c.uint(sections, "header") || !c.uint(crc, "header") ||
+      !c.uint(reserved, "header"))
+    return false;
+  if (headerBytes != kBinaryHeaderBytes)
+    return c.fail(12, "header size " + std::to_string(headerBytes) +
+                          " is not " + std::to_string(kBinaryHeaderBytes));
+  if (p.gridRows == 0 || p.gridCols == 0)
+    return c.fail(24, "empty cluster grid " + std::to_string(p.gridRows) +
+                          "x" + std::to_string(p.gridCols));
+  if (total != size)
+    return c.fail(40, "header declares " + std::to_string(total) +
+                          " bytes but the input has " + std::to_string(size) + " bytes" +
+                          (total > size ? " (truncated)" : " (trailing data)"));
+  uint64_t numClusters = uint64_t(p.gridRows) * p.gridCols;
+  if (uint64_t(sections) != numClusters + 2)
+    return c.fail(48, "section count " + std::to_string(sections) +
+                          " does not match 2 + " +
+                          std::to_string(numClusters) + " cluster streams");
+  // Each cluster stream needs at least a section header and a count.
+  if (numClusters * (kSectionHeaderBytes + 4) > c.left())
+    return c.fail(24, "grid " + std::to_string(p.gridRows) + "x" +
+                          std::to_string(p.gridCols) +
+                          " needs more streams than the remaining " +
+                          std::to_string(c.left()) + " bytes can hold");
+  if (reserved)
+    return c.fail(56, "nonzero reserved header bytes");
+  uint32_t actual = crc32(data + kBinaryHeaderBytes, size - kBinaryHeaderBytes);
+  if (actual != crc)
+    return c.fail(kBinaryChecksumOffset,
+                  "checksum mismatch (corrupt binary)");
+
+  // Symbol table.
+  size_t endAt;
+  if (!openSection(c, kSectionSymbols, 0, "SYMB", endAt))
+    return false;
+  {
+    Cursor s(data, c.offset(), endAt, err);
+    uint32_t n;
+    if (!s.count(n, 14, "symbol count"))
+      return false;
+    p.symbols.resize(n);
+    for (uint32_t i = 0; i < n; ++i) {
+      Symbol &sym = p.symbols[i];
+      uint16_t len, rank;
+      uint8_t kind, dtype;
+      if (!s.uint(len, "symbol name length"))
+        return false;
+      if (!s.need(len, "symbol name"))
+        return false;
+      sym.name.assign(reinterpret_cast<const char *>(data + s.pos), len);
+      s.pos += len;
+      size_t kat = s.offset();
+      if (!s.uint(kind, "symbol") || !s.uint(dtype, "symbol") ||
+          !s.uint(rank, "symbol") || !s.uint(sym.dramAddr, "symbol"))
+        return false;
+      if (kind > 1)
+        return s.fail(kat, "invalid symbol kind " + std::to_string(kind));
+      if (dtype > uint8_t(DType::I32))
+        return s.fail(kat + 1, "invalid symbol dtype " + std::to_string(dtype));
+      sym.isInput = kind == 0;
+      sym.dtype = DType(dtype);
+      if (uint64_t(rank) * 8 > s.left())
+        return s.fail(kat + 2, "symbol rank " + std::to_string(rank) +
+                                   " is more than the remaining " +
+                                   std::to_string(s.left()) +
+                                   " bytes can hold");
+      sym.shape.resize(rank);
+      for (uint16_t d = 0; d < rank; ++d) {
+        size_t dat = s.offset();
+        if (!s.i64(sym.shape[d], "symbol dims"))
+          return false;
+        if (sym.shape[d] < 0)
+          return s.fail(dat, "negative symbol dimension " +
+                                 std::to_string(sym.shape[d]));
+      }
+    }
+    if (!closeSection(s, endAt, "SYMB"))
+      return false;
+    c.pos = endAt;
+  }
+
+  // Constants.
+  if (!openSection(c, kSectionConstants, 0, "CNST", endAt))
+    return false;
+  {
+    Cursor s(data, c.offset(), endAt, err);
+    uint32_t n;
+    if (!s.count(n, 16, "constant segment count"))
+      return false;
+    p.constants.resize(n);
+    for (uint32_t i = 0; i < n; ++i) {
+      ConstSegment &seg = p.constants[i];
+      uint64_t bytes;
+      if (!s.uint(seg.dramAddr, "constant segment") ||
+          !s.uint(bytes, "constant segment"))
+        return false;
+      if (bytes > s.left())
+        return s.fail(s.offset() - 8,
+                      "constant segment size " + std::to_string(bytes) +
+                          " exceeds the remaining " +
+                          std::to_string(s.left()) + " bytes");
+      seg.bytes.assign(data + s.pos, data + s.pos + bytes);
+      s.pos += size_t(bytes);
+    }
+    if (!closeSection(s, endAt, "CNST"))
+      return false;
+    c.pos = endAt;
+  }
+
+  // One stream per cluster.
+  p.clusters.resize(size_t(numClusters));
+  for (uint64_t ci = 0; ci < numClusters; ++ci) {
+    if (!openSection(c, kSectionStream, uint32_t(ci), "STRM", endAt))
+      return false;
+    Cursor s(data, c.offset(), endAt, err);
+    uint32_t n;
+    if (!s.count(n, kMinCommandBytes, "command count"))
+      return false;
+    auto &cmds = p.clusters[ci].commands;
+    cmds.resize(n);
+    for (uint32_t k = 0; k < n; ++k)
+      if (!readCommand(s, cmds[k]))
+        return false;
+    if (!closeSection(s, endAt, "STRM"))
+      return false;
+    c.pos = endAt;
+  }
+  if (c.left())
+    return c.fail(c.offset(), "unexpected trailing bytes");
+  return true;
+}
+
+bool readBinaryFile(const std::string &path, Program &p, std::string &err) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) {
+    err = "cannot open '" + path + "'";
+    return false;
+  }
+  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(f)),
+                             std::istreambuf_iterator<char>());
+  if (f.bad()) {
+    err = "error reading '" + path + "'";
+    return false;
+  }
+  if (!readBinary(bytes.data(), bytes.size(), p, err)) {
+    err = path + ": " + err;
+    return false;
+  }
+  return true;
+}
+
+} // namespace accel

@@ -1,0 +1,279 @@
+//===- BinaryWriter.cpp - accel::Program -> bytes -------------------------===//
+#include "accel/Target/Binary.h"
+#include "accel/Target/Encoding.h"
+#include <cstring>
+#include <fstream>
+
+namespace accel {
+
+uint32_t crc32(const uint8_t *data, size_t size) {
+  static uint32_t table[256];
+  static bool init = [] {
+    for (uint32_t i = 0; i < 256; ++i) {
+      uint32_t c = i;
+      for (int k = 0; k < 8; ++k)
+        c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+      table[i] = c;
+    }
+    return true;
+  }();
+  (void)init;
+  uint32_t c = 0xFFFFFFFFu;
+  for (size_t i = 0; i < size; ++i)
+    c = table[(c ^ data[i]) & 0xFF] ^ (c >> 8);
+  return c ^ 0xFFFFFFFFu;
+}
+
+namespace {
+
+class Writer {
+public:
+  std::vector<uint8_t> buf;
+  void u8(uint8_t v) { buf.push_back(v); }
+  void u16(uint16_t v) { le(v, 2); }
+  void u32(uint32_t v) { le(v, 4); }
+  void u64(uint64_t v) { le(v, 8); }
+  void i32(int32_t v) { le(uint32_t(v), 4); }
+  void i64(int64_t v) { le(uint64_t(v), 8); }
+  void f32(float v) {
+    uint32_t b;
+    std::memcpy(&b, &v, 4);
+    u32(b);
+  }
+  void bytes(const void *p, size_t n) {
+    auto *c = static_cast<const uint8_t *>(p);
+    buf.insert(buf.end(), c, c + n);
+  }
+  void patch32(size_t at, uint32_t v) {
+    for (int i = 0; i < 4; ++i)
+      buf[at + i] = uint8_t(v >> (8 * i));
+  }
+  void patch64(size_t at, uint64_t v) {
+    for (int i = 0; i < 8; ++i)
+      buf[at + i] = uint8_t(v >> (8 * i));
+  }
+
+private:
+  void le(uint64_t v, int n) {
+    for (int i = 0; i < n; ++i)
+      buf.push_back(uint8_t(v >> (8 * i)));
+  }
+};
+
+/// Begins a section; returns the offset of its payload-size field.
+size_t beginSection(Writer &w, uint32_t kind, uint32_t index) {
+  w.u32(kind);
+  w.u32(index);
+  size_t at = w.buf.size();
+  w.u64(0);
+  return at;
+}
+void endSection(Writer &w, size_t sizeAt) {
+  w.patch64(sizeAt, w.buf.size() - (sizeAt + 8));
+}
+
+bool fail(std::string &err, const std::string &where, const std::string &msg) {
+  err = "binary writer: " + where + ": " + msg;
+  return false;
+}
+
+bool writeCommand(Writer &w, const Command &c, const std::string &where,
+                  std::string &err) {
+  std::string e;
+  switch (c.kind) {
+  case CommandKind::Config:
+  case CommandKind::Execute: {
+    uint8_t byte;
+    if (!encodeCommand(c, byte, e))
+      return fail(err, where, e);
+    w.u8(byte);
+    if (c.kind == CommandKind::Config) {
+      if (c.instrs.size() > UINT32_MAX)
+        return fail(err, where, "too many instructions");
+      w.u32(uint32_t(c.instrs.size()));
+      for (size_t i = 0; i < c.instrs.size(); ++i) {
+        const Instruction &in = c.instrs[i];
+        uint16_t word;
+        if (!encodeInstruction(in.fields, word, e))
+          return fail(err, where + " instruction " + std::to_string(i), e);
+        const OperandRecord &r = in.operands;
+        if (unsigned(r.queueMode) > unsigned(QueueMode::SW))
+          return fail(err, where + " instruction " + std::to_string(i),
+                      "invalid queue mode " +
+                          std::to_string(unsigned(r.queueMode)));
+        if (unsigned(r.func) > unsigned(SfuFunc::Scale))
+          return fail(err, where + " instruction " + std::to_string(i),
+                      "invalid SFU function " +
+                          std::to_string(unsigned(r.func)));
+        w.u16(word);
+        w.u32(r.addr);
+        w.u32(r.rows);
+        w.u32(r.cols);
+        w.i32(r.rowStride);
+        w.i32(r.colStride);
+        w.u32(r.peRows);
+        w.u32(r.depth);
+        w.u32(r.repeat);
+        w.u8(uint8_t(r.queueMode));
+        w.u8(uint8_t(r.func));
+        w.u16(0);
+        w.f32(r.imm);
+      }
+    } else {
+      if (c.patches.size() > UINT32_MAX)
+        return fail(err, where, "too many patches");
+      w.u32(uint32_t(c.patches.size()));
+      for (size_t i = 0; i < c.patches.size(); ++i) {
+        const RegPatch &p = c.patches[i];
+        if (unsigned(p.field) > unsigned(PatchField::Depth))
+          return fail(err, where + " patch " + std::to_string(i),
+                      "invalid patch field " +
+                          std::to_string(unsigned(p.field)));
+        w.u8(p.instr);
+        w.u8(uint8_t(p.field));
+        w.u32(p.value);
+      }
+    }
+    return true;
+  }
+  case CommandKind::Dma: {
+    const DmaDesc &d = c.dma;
+    if (unsigned(d.dir) > unsigned(DmaDir::DramCopy))
+      return fail(err, where, "invalid DMA direction " +
+                                  std::to_string(unsigned(d.dir)));
+    w.u8(kPacketDma);
+    w.u8(uint8_t(d.dir));
+    w.u8(d.tag);
+    w.u16(0);
+    w.u32(d.elemBytes);
+    w.u64(d.src);
+    w.u64(d.dst);
+    for (int i = 0; i < 4; ++i)
+      w.u32(d.shape[i]);
+    for (int i = 0; i < 4; ++i)
+      w.i64(d.srcStride[i]);
+    for (int i = 0; i < 4; ++i)
+      w.i64(d.dstStride[i]);
+    return true;
+  }
+  case CommandKind::Wait:
+    w.u8(kPacketWait);
+    w.u8(c.waitTags);
+    w.u8(c.waitPe ? 1 : 0);
+    return true;
+  case CommandKind::Barrier:
+    w.u8(kPacketBarrier);
+    w.u32(c.barrierId);
+    return true;
+  }
+  return fail(err, where, "invalid command kind " +
+                              std::to_string(unsigned(c.kind)));
+}
+
+} // namespace
+
+bool writeBinary(const Program &p, std::vector<uint8_t> &out,
+                 std::string &err) {
+  Writer w;
+  // Header (docs/binary-format.md); sizes and CRC are patched at the end.
+  w.bytes(kBinaryMagic, 8);
+  w.u32(Program::kFormatVersion);
+  w.u32(uint32_t(kBinaryHeaderBytes));
+  w.u64(p.hwFingerprint);
+  w.u32(p.gridRows);
+  w.u32(p.gridCols);
+  w.u64(p.dramSize);
+  w.u64(0); // total bytes
+  uint64_t numClusters = uint64_t(p.gridRows) * p.gridCols;
+  if (p.clusters.size() != numClusters)
+    return fail(err, "program",
+                "has " + std::to_string(p.clusters.size()) +
+                    " cluster streams but the grid is " +
+                    std::to_string(p.gridRows) + "x" +
+                    std::to_string(p.gridCols));
+  if (numClusters + 2 > UINT32_MAX)
+    return fail(err, "program", "too many clusters");
+  w.u32(uint32_t(numClusters + 2));
+  w.u32(0); // CRC
+  w.u64(0); // reserved
+
+  size_t at = beginSection(w, kSectionSymbols, 0);
+  w.u32(uint32_t(p.symbols.size()));
+  for (size_t i = 0; i < p.symbols.size(); ++i) {
+    const Symbol &s = p.symbols[i];
+    std::string where = "symbol " + std::to_string(i);
+    if (s.name.size() > UINT16_MAX)
+      return fail(err, where, "name longer than 65535 bytes");
+    if (s.shape.size() > UINT16_MAX)
+      return fail(err, where, "rank larger than 65535");
+    if (unsigned(s.dtype) > unsigned(DType::I32))
+      return fail(err, where, "invalid dtype");
+    w.u16(uint16_t(s.name.size()));
+    w.bytes(s.name.data(), s.name.size());
+    w.u8(s.isInput ? 0 : 1);
+    w.u8(uint8_t(s.dtype));
+    w.u16(uint16_t(s.shape.size()));
+    w.u64(s.dramAddr);
+    for (int64_t d : s.shape)
+      w.i64(d);
+  }
+  endSection(w, at);
+
+  at = beginSection(w, kSectionConstants, 0);
+  w.u32(uint32_t(p.constants.size()));
+  for (const ConstSegment &c : p.constants) {
+    w.u64(c.dramAddr);
+    w.u64(c.bytes.size());
+    w.bytes(c.bytes.data(), c.bytes.size());
+  }
+  endSection(w, at);
+
+  for (size_t ci = 0; ci < p.clusters.size(); ++ci) {
+    const ClusterStream &s = p.clusters[ci];
+    at = beginSection(w, kSectionStream, uint32_t(ci));
+    w.u32(uint32_t(s.commands.size()));
+    for (size_t k = 0; k < s.commands.size(); ++k)
+      if (!writeCommand(w, s.commands[k],
+                        "cluster " + std::to_string(ci) + " command " +
+                            std::to_string(k),
+                        err))
+        return false;
+    endSection(w, at);
+  }
+
+  w.patch64(40, w.buf.size());
+  w.patch32(kBinaryChecksumOffset,
+            crc32(w.buf.data() + kBinaryHeaderBytes,
+                  w.buf.size() - kBinaryHeaderBytes));
+  out = std::move(w.buf);
+  return true;
+}
+
+std::vector<uint8_t> writeBinary(const Program &p) {
+  std::vector<uint8_t> out;
+  std::string err;
+  if (!writeBinary(p, out, err))
+    return {};
+  return out;
+}
+
+bool writeBinaryFile(const std::string &path, const Program &p,
+                     std::string &err) {
+  std::vector<uint8_t> bytes;
+  if (!writeBinary(p, bytes, err))
+    return false;
+  std::ofstream f(path, std::ios::binary | std::ios::trunc);
+  if (!f) {
+    err = "cannot open '" + path + "' for writing";
+    return false;
+  }
+  f.write(reinterpret_cast<const char *>(bytes.data()),
+          std::streamsize(bytes.size()));
+  if (!f) {
+    err = "error writing '" + path + "'";
+    return false;
+  }
+  return true;
+}
+
+} // namespace accel

@@ -1,0 +1,165 @@
+//===- IsaFromProgram.cpp - accel::Program -> isa.program (disassembler) --===//
+#include "accel/Target/IsaProgram.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/APFloat.h"
+#include <cstring>
+
+using namespace mlir;
+
+namespace accel {
+namespace {
+
+Type elementType(MLIRContext *ctx, DType t) {
+  Builder b(ctx);
+  switch (t) {
+  case DType::F32: return b.getF32Type();
+  case DType::F16: return b.getF16Type();
+  case DType::BF16: return b.getBF16Type();
+  case DType::I8: return b.getIntegerType(8);
+  case DType::I32: return b.getIntegerType(32);
+  }
+  return b.getF32Type();
+}
+
+isa::OperandsAttr recordAttr(MLIRContext *ctx, const OperandRecord &r) {
+  uint32_t bits;
+  std::memcpy(&bits, &r.imm, 4);
+  FloatAttr imm;
+  if (bits != 0)
+    imm = FloatAttr::get(Float32Type::get(ctx),
+                         llvm::APFloat(llvm::APFloat::IEEEsingle(),
+                                       llvm::APInt(32, bits)));
+  return isa::OperandsAttr::get(
+      ctx, r.addr, r.rows, r.cols, r.rowStride, r.colStride, r.peRows,
+      r.depth, r.repeat, isa::QueueMode(uint32_t(r.queueMode)),
+      isa::SfuFunc(uint32_t(r.func)), imm);
+}
+
+DenseElementsAttr dataAttr(MLIRContext *ctx, const std::vector<uint8_t> &b) {
+  size_t n = b.size();
+  if (n && n % 4 == 0) {
+    std::vector<llvm::APFloat> vals;
+    vals.reserve(n / 4);
+    for (size_t i = 0; i < n; i += 4) {
+      uint32_t w = uint32_t(b[i]) | uint32_t(b[i + 1]) << 8 |
+                   uint32_t(b[i + 2]) << 16 | uint32_t(b[i + 3]) << 24;
+      vals.emplace_back(llvm::APFloat::IEEEsingle(), llvm::APInt(32, w));
+    }
+    auto t = RankedTensorType::get({int64_t(n / 4)}, Float32Type::get(ctx));
+    return DenseElementsAttr::get(t, vals);
+  }
+  std::vector<int8_t> vals(b.begin(), b.end());
+  auto t = RankedTensorType::get({int64_t(n)}, IntegerType::get(ctx, 8));
+  return DenseElementsAttr::get(t, llvm::ArrayRef<int8_t>(vals));
+}
+
+void buildInstr(OpBuilder &b, Location loc, const Instruction &in) {
+  MLIRContext *ctx = b.getContext();
+  const InstrFields &f = in.fields;
+  isa::OperandsAttr rec = recordAttr(ctx, in.operands);
+  switch (f.op) {
+  case Opcode::LD:
+    isa::LdOp::create(b, loc, isa::LoadStream(uint32_t(f.sub)), f.slot, rec);
+    return;
+  case Opcode::MAC:
+    isa::MacOp::create(b, loc, f.slot, f.accId, f.loadBalance, f.sfuActive,
+                       rec);
+    return;
+  case Opcode::ST:
+    isa::StOp::create(b, loc, isa::StoreSource(uint32_t(f.sub)), f.slot,
+                      f.accId, rec);
+    return;
+  case Opcode::SPU:
+    isa::SpuOp::create(b, loc, isa::SpuType(uint32_t(f.sub)), f.slot,
+                       f.outSlot, rec);
+    return;
+  }
+}
+
+void buildCommand(OpBuilder &b, Location loc, const Command &c) {
+  MLIRContext *ctx = b.getContext();
+  switch (c.kind) {
+  case CommandKind::Config: {
+    auto cfg = isa::ConfigOp::create(b, loc, c.ibuf);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(&cfg.getBody().emplaceBlock());
+    for (const Instruction &in : c.instrs)
+      buildInstr(b, loc, in);
+    return;
+  }
+  case CommandKind::Execute: {
+    ArrayAttr patches;
+    if (!c.patches.empty()) {
+      SmallVector<Attribute> ps;
+      for (const RegPatch &p : c.patches)
+        ps.push_back(isa::PatchAttr::get(
+            ctx, p.instr, isa::PatchField(uint32_t(p.field)), p.value));
+      patches = ArrayAttr::get(ctx, ps);
+    }
+    isa::ExecuteOp::create(b, loc, c.ibuf, c.shift, c.last, patches);
+    return;
+  }
+  case CommandKind::Dma: {
+    const DmaDesc &d = c.dma;
+    int first = 0; // drop leading unit dims with zero strides
+    while (first < 3 && d.shape[first] == 1 && d.srcStride[first] == 0 &&
+           d.dstStride[first] == 0)
+      ++first;
+    SmallVector<int64_t> shape, ss, ds;
+    for (int i = first; i < 4; ++i) {
+      shape.push_back(d.shape[i]);
+      ss.push_back(d.srcStride[i]);
+      ds.push_back(d.dstStride[i]);
+    }
+    isa::DmaOp::create(b, loc, isa::DmaDir(uint32_t(d.dir)), d.tag, d.src,
+                       d.dst, shape, ss, ds, d.elemBytes);
+    return;
+  }
+  case CommandKind::Wait: {
+    SmallVector<int32_t> tags;
+    for (int t = 0; t < 8; ++t)
+      if (c.waitTags & (1u << t))
+        tags.push_back(t);
+    isa::WaitOp::create(b, loc, tags, c.waitPe);
+    return;
+  }
+  case CommandKind::Barrier:
+    isa::BarrierOp::create(b, loc, c.barrierId);
+    return;
+  }
+}
+
+} // namespace
+
+OwningOpRef<ModuleOp> isaFromProgram(const Program &p, MLIRContext *ctx) {
+  ctx->getOrLoadDialect<isa::IsaDialect>();
+  Location loc = UnknownLoc::get(ctx);
+  OwningOpRef<ModuleOp> module = ModuleOp::create(loc);
+  OpBuilder b(ctx);
+  b.setInsertionPointToEnd(module->getBody());
+  auto prog = isa::ProgramOp::create(b, loc, p.gridRows, p.gridCols,
+                                     p.dramSize, p.hwFingerprint);
+  b.setInsertionPointToStart(&prog.getBody().emplaceBlock());
+  for (const Symbol &s : p.symbols) {
+    auto t = RankedTensorType::get(s.shape, elementType(ctx, s.dtype));
+    isa::IoOp::create(b, loc, s.isInput ? isa::IoKind::input
+                                        : isa::IoKind::output,
+                      s.name, s.dramAddr, t);
+  }
+  for (const ConstSegment &seg : p.constants)
+    isa::DataOp::create(b, loc, seg.dramAddr, dataAttr(ctx, seg.bytes));
+  for (size_t i = 0; i < p.clusters.size(); ++i) {
+    uint32_t r = p.gridCols ? uint32_t(i / p.gridCols) : 0;
+    uint32_t c = p.gridCols ? uint32_t(i % p.gridCols) : 0;
+    auto cl = isa::ClusterOp::create(b, loc, r, c);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(&cl.getBody().emplaceBlock());
+    for (const Command &cmd : p.clusters[i].commands)
+      buildCommand(b, loc, cmd);
+  }
+  return module;
+}
+
+} // namespace accel

@@ -1,0 +1,293 @@
+//===- ProgramFromIsa.cpp - isa.program -> accel::Program -----------------===//
+#include "accel/Target/Encoding.h"
+#include "accel/Target/IsaProgram.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/APFloat.h"
+#include <cstring>
+
+using namespace mlir;
+
+namespace accel {
+namespace {
+
+/// Largest grid the binary tools accept (keeps a typo in `grid (..)` from
+/// allocating billions of streams).
+constexpr uint64_t kMaxClusters = 1u << 16;
+
+LogicalResult checkField(Operation *op, StringRef what, uint64_t v,
+                         uint64_t n) {
+  if (v >= n)
+    return op->emitOpError() << what << " " << v << " out of range [0, " << n
+                             << ")";
+  return success();
+}
+
+OperandRecord recordFrom(isa::OperandsAttr a) {
+  OperandRecord r;
+  r.addr = a.getAddr();
+  r.rows = a.getRows();
+  r.cols = a.getCols();
+  r.rowStride = a.getRowStride();
+  r.colStride = a.getColStride();
+  r.peRows = a.getPeRows();
+  r.depth = a.getDepth();
+  r.repeat = a.getRepeat();
+  r.queueMode = QueueMode(uint8_t(a.getQueueMode()));
+  r.func = SfuFunc(uint8_t(a.getFunc()));
+  r.imm = 0.0f;
+  if (FloatAttr imm = a.getImm()) {
+    llvm::APFloat v = imm.getValue();
+    if (&v.getSemantics() != &llvm::APFloat::IEEEsingle()) {
+      bool lost;
+      v.convert(llvm::APFloat::IEEEsingle(), llvm::APFloat::rmNearestTiesToEven,
+                &lost);
+    }
+    uint32_t bits = uint32_t(v.bitcastToAPInt().getZExtValue());
+    std::memcpy(&r.imm, &bits, 4);
+  }
+  return r;
+}
+
+LogicalResult instrFrom(Operation &op, Instruction &in) {
+  InstrFields &f = in.fields;
+  isa::OperandsAttr rec;
+  if (auto ld = dyn_cast<isa::LdOp>(op)) {
+    if (failed(checkField(&op, "slot", ld.getSlot(), kNumSlots)))
+      return failure();
+    f.op = Opcode::LD;
+    f.sub = uint8_t(ld.getStream());
+    f.slot = uint8_t(ld.getSlot());
+    rec = ld.getOperands();
+  } else if (auto mac = dyn_cast<isa::MacOp>(op)) {
+    if (failed(checkField(&op, "slot", mac.getSlot(), kNumSlots)) ||
+        failed(checkField(&op, "acc", mac.getAcc(), kNumAccs)))
+      return failure();
+    f.op = Opcode::MAC;
+    f.slot = uint8_t(mac.getSlot());
+    f.accId = uint8_t(mac.getAcc());
+    f.loadBalance = mac.getLoadBalance();
+    f.sfuActive = mac.getSfu();
+    rec = mac.getOperands();
+  } else if (auto st = dyn_cast<isa::StOp>(op)) {
+    if (failed(checkField(&op, "slot", st.getSlot(), kNumSlots)) ||
+        failed(checkField(&op, "acc", st.getAcc(), kNumAccs)))
+      return failure();
+    f.op = Opcode::ST;
+    f.sub = uint8_t(st.getSource());
+    f.slot = uint8_t(st.getSlot());
+    f.accId = uint8_t(st.getAcc());
+    rec = st.getOperands();
+  } else if (auto spu = dyn_cast<isa::SpuOp>(op)) {
+    if (failed(checkField(&op, "in slot", spu.getInSlot(), kNumSlots)) ||
+        failed(checkField(&op, "out slot", spu.getOutSlot(), kNumSlots)))
+      return failure();
+    f.op = Opcode::SPU;
+    f.sub = uint8_t(spu.getType());
+    f.slot = uint8_t(spu.getInSlot());
+    f.outSlot = uint8_t(spu.getOutSlot());
+    rec = spu.getOperands();
+  } else {
+    return op.emitOpError("is not an instruction (expected isa.ld, isa.mac, "
+                          "isa.st or isa.spu inside isa.config)");
+  }
+  uint16_t word;
+  std::string err;
+  if (!encodeInstruction(f, word, err))
+    return op.emitOpError("cannot be encoded: ") << err;
+  in.operands = recordFrom(rec);
+  return success();
+}
+
+LogicalResult commandFrom(Operation &op, Command &c) {
+  if (auto cfg = dyn_cast<isa::ConfigOp>(op)) {
+    if (failed(checkField(&op, "ibuf", cfg.getIbuf(), kNumIbufIds)))
+      return failure();
+    c.kind = CommandKind::Config;
+    c.ibuf = uint8_t(cfg.getIbuf());
+    for (Operation &inner : cfg.getBody().front()) {
+      Instruction in;
+      if (failed(instrFrom(inner, in)))
+        return failure();
+      c.instrs.push_back(in);
+    }
+    if (c.instrs.empty())
+      return op.emitOpError("instruction sequence is empty");
+    return success();
+  }
+  if (auto ex = dyn_cast<isa::ExecuteOp>(op)) {
+    if (failed(checkField(&op, "ibuf", ex.getIbuf(), kNumIbufIds)))
+      return failure();
+    c.kind = CommandKind::Execute;
+    c.ibuf = uint8_t(ex.getIbuf());
+    c.shift = ex.getShift();
+    c.last = ex.getLast();
+    for (Attribute a : ex.getPatches()) {
+      auto p = dyn_cast<isa::PatchAttr>(a);
+      if (!p)
+        return op.emitOpError("patch list holds a non-patch attribute");
+      if (p.getInstr() > 255)
+        return op.emitOpError("patch names instruction ")
+               << p.getInstr() << " (the binary holds 8-bit indexes, max 255)";
+      RegPatch rp;
+      rp.instr = uint8_t(p.getInstr());
+      rp.field = PatchField(uint8_t(p.getField()));
+      rp.value = p.getValue();
+      c.patches.push_back(rp);
+    }
+    return success();
+  }
+  if (auto dma = dyn_cast<isa::DmaOp>(op)) {
+    ArrayRef<int64_t> shape = dma.getShape(), ss = dma.getSrcStrides(),
+                      ds = dma.getDstStrides();
+    size_t n = shape.size();
+    if (n < 1 || n > 4 || ss.size() != n || ds.size() != n)
+      return op.emitOpError("shape and strides must have the same length, "
+                            "1 to 4 dimensions");
+    if (failed(checkField(&op, "tag", dma.getTag(), kNumDmaTags)))
+      return failure();
+    c.kind = CommandKind::Dma;
+    DmaDesc &d = c.dma;
+    d.dir = DmaDir(uint8_t(dma.getDir()));
+    d.tag = uint8_t(dma.getTag());
+    d.elemBytes = dma.getElemBytes();
+    d.src = dma.getSrc();
+    d.dst = dma.getDst();
+    for (size_t i = 0; i < n; ++i) {
+      if (shape[i] < 1 || shape[i] > int64_t(UINT32_MAX))
+        return op.emitOpError("shape extent ")
+               << shape[i] << " out of range [1, 2^32)";
+      size_t j = 4 - n + i; // right-aligned: index 3 is innermost
+      d.shape[j] = uint32_t(shape[i]);
+      d.srcStride[j] = ss[i];
+      d.dstStride[j] = ds[i];
+    }
+    return success();
+  }
+  if (auto w = dyn_cast<isa::WaitOp>(op)) {
+    c.kind = CommandKind::Wait;
+    for (int32_t t : w.getTags()) {
+      if (t < 0 || t >= int32_t(kNumDmaTags))
+        return op.emitOpError("tag ") << t << " out of range [0, 8)";
+      c.waitTags |= uint8_t(1u << t);
+    }
+    c.waitPe = w.getPe();
+    return success();
+  }
+  if (auto b = dyn_cast<isa::BarrierOp>(op)) {
+    c.kind = CommandKind::Barrier;
+    c.barrierId = b.getId();
+    return success();
+  }
+  return op.emitOpError("is not a command (expected isa.config, isa.execute, "
+                        "isa.dma, isa.wait or isa.barrier inside isa.cluster)");
+}
+
+LogicalResult dtypeFrom(Operation *op, Type t, DType &out) {
+  if (t.isF32())
+    out = DType::F32;
+  else if (t.isF16())
+    out = DType::F16;
+  else if (t.isBF16())
+    out = DType::BF16;
+  else if (t.isInteger(8))
+    out = DType::I8;
+  else if (t.isInteger(32))
+    out = DType::I32;
+  else
+    return op->emitOpError("element type ")
+           << t << " is not one of f32, f16, bf16, i8, i32";
+  return success();
+}
+
+LogicalResult bytesFrom(isa::DataOp op, std::vector<uint8_t> &out) {
+  auto dense = dyn_cast<DenseElementsAttr>(op.getValue());
+  if (!dense)
+    return op.emitOpError("only dense<...> constant data is supported");
+  Type et = dense.getElementType();
+  auto push = [&](const llvm::APInt &v) {
+    for (unsigned b = 0; b < v.getBitWidth(); b += 8)
+      out.push_back(uint8_t(v.extractBitsAsZExtValue(8, b)));
+  };
+  if (auto it = dyn_cast<IntegerType>(et)) {
+    if (it.getWidth() % 8)
+      return op.emitOpError("integer data of width ")
+             << it.getWidth() << " is not a whole number of bytes";
+    out.reserve(dense.getNumElements() * it.getWidth() / 8);
+    for (const llvm::APInt &v : dense.getValues<llvm::APInt>())
+      push(v);
+    return success();
+  }
+  if (auto ft = dyn_cast<FloatType>(et)) {
+    if (ft.getWidth() % 8)
+      return op.emitOpError("float data of width ")
+             << ft.getWidth() << " is not a whole number of bytes";
+    out.reserve(dense.getNumElements() * ft.getWidth() / 8);
+    for (const llvm::APFloat &v : dense.getValues<llvm::APFloat>())
+      push(v.bitcastToAPInt());
+    return success();
+  }
+  return op.emitOpError("constant data must have integer or float elements");
+}
+
+} // namespace
+
+LogicalResult programFromIsa(isa::ProgramOp op, Program &out) {
+  out = Program();
+  uint64_t rows = op.getRows(), cols = op.getCols();
+  if (rows < 1 || cols < 1 || rows * cols > kMaxClusters)
+    return op.emitOpError("grid ")
+           << rows << "x" << cols << " must have 1 to " << kMaxClusters
+           << " clusters";
+  out.gridRows = uint32_t(rows);
+  out.gridCols = uint32_t(cols);
+  out.dramSize = op.getDramSize();
+  out.hwFingerprint = op.getHwFingerprint();
+  out.clusters.resize(rows * cols);
+  std::vector<bool> seen(rows * cols, false);
+
+  for (Operation &inner : op.getBody().front()) {
+    if (auto io = dyn_cast<isa::IoOp>(inner)) {
+      Symbol s;
+      s.name = io.getSymName().str();
+      s.isInput = io.getKind() == isa::IoKind::input;
+      s.dramAddr = io.getAddr();
+      auto t = cast<RankedTensorType>(io.getType());
+      if (failed(dtypeFrom(&inner, t.getElementType(), s.dtype)))
+        return failure();
+      if (!t.hasStaticShape())
+        return io.emitOpError("tensor type must have a static shape");
+      s.shape.assign(t.getShape().begin(), t.getShape().end());
+      out.symbols.push_back(std::move(s));
+    } else if (auto data = dyn_cast<isa::DataOp>(inner)) {
+      ConstSegment seg;
+      seg.dramAddr = data.getAddr();
+      if (failed(bytesFrom(data, seg.bytes)))
+        return failure();
+      out.constants.push_back(std::move(seg));
+    } else if (auto cl = dyn_cast<isa::ClusterOp>(inner)) {
+      uint64_t r = cl.getRow(), c = cl.getCol();
+      if (r >= rows || c >= cols)
+        return cl.emitOpError("cluster (")
+               << r << ", " << c << ") is outside the " << rows << "x" << cols
+               << " grid";
+      uint64_t idx = r * cols + c;
+      if (seen[idx])
+        return cl.emitOpError("duplicate stream for cluster (")
+               << r << ", " << c << ")";
+      seen[idx] = true;
+      for (Operation &cmdOp : cl.getBody().front()) {
+        Command cmd;
+        if (failed(commandFrom(cmdOp, cmd)))
+          return failure();
+        out.clusters[idx].commands.push_back(std::move(cmd));
+      }
+    } else {
+      return inner.emitOpError("is not allowed in isa.program (expected "
+                               "isa.io, isa.data or isa.cluster)");
+    }
+  }
+  return success();
+}
+
+} // namespace accel

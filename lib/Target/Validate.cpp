@@ -1,0 +1,393 @@
+//===- Validate.cpp - Semantic checks of a Program against hardware -------===//
+#include "accel/Target/Validate.h"
+#include "accel/Target/Encoding.h"
+#include <algorithm>
+#include <set>
+#include <sstream>
+
+namespace accel {
+namespace {
+
+using i128 = __int128;
+
+std::string str(i128 v) {
+  if (v == 0)
+    return "0";
+  bool neg = v < 0;
+  unsigned __int128 u = neg ? (unsigned __int128)(-(v + 1)) + 1
+                            : (unsigned __int128)v;
+  std::string s;
+  while (u) {
+    s += char('0' + int(u % 10));
+    u /= 10;
+  }
+  if (neg)
+    s += '-';
+  return std::string(s.rbegin(), s.rend());
+}
+
+std::string hex64(uint64_t v) {
+  std::ostringstream os;
+  os << "0x" << std::hex << v;
+  return os.str();
+}
+
+/// Byte range [lo, hi) touched by a strided box of `n` dims.
+struct Range {
+  i128 lo, hi;
+};
+Range boxRange(i128 base, const uint32_t *shape, const int64_t *stride, int n,
+               uint32_t elemBytes) {
+  i128 minOff = 0, maxOff = 0;
+  for (int d = 0; d < n; ++d) {
+    i128 ext = i128(shape[d] ? shape[d] - 1 : 0) * stride[d];
+    if (ext < 0)
+      minOff += ext;
+    else
+      maxOff += ext;
+  }
+  return {base + minOff * elemBytes, base + maxOff * elemBytes + elemBytes};
+}
+std::string rangeStr(Range r) {
+  return "[" + str(r.lo) + ", " + str(r.hi) + ")";
+}
+
+const char *kindName(CommandKind k) {
+  switch (k) {
+  case CommandKind::Config: return "CONFIG";
+  case CommandKind::Execute: return "EXECUTE";
+  case CommandKind::Dma: return "DMA";
+  case CommandKind::Wait: return "WAIT";
+  case CommandKind::Barrier: return "BARRIER";
+  }
+  return "?";
+}
+
+class Validator {
+public:
+  Validator(const Program &p, const HardwareDesc &hw, std::string &err)
+      : p(p), hw(hw), err(err) {}
+
+  bool run();
+
+private:
+  bool fail(const std::string &msg) {
+    err = where + msg;
+    return false;
+  }
+  bool checkStatic(const Instruction &in, size_t idx);
+  bool checkTiles(const Instruction &in, size_t idx);
+  bool checkPe(const std::string &what, i128 base, i128 bytes, i128 cap,
+               const std::string &capName);
+  bool checkDma(const DmaDesc &d);
+
+  const Program &p;
+  const HardwareDesc &hw;
+  std::string &err;
+  std::string where;
+};
+
+bool Validator::checkPe(const std::string &what, i128 base, i128 bytes,
+                        i128 cap, const std::string &capName) {
+  if (base + bytes > cap)
+    return fail(what + " [" + str(base) + ", " + str(base + bytes) +
+                ") does not fit the " + capName + " of " + str(cap) +
+                " bytes");
+  return true;
+}
+
+bool Validator::checkStatic(const Instruction &in, size_t idx) {
+  std::string pre = "instruction " + std::to_string(idx) + " (" +
+                    opcodeName(in.fields.op) + "): ";
+  uint16_t word;
+  std::string e;
+  if (!encodeInstruction(in.fields, word, e))
+    return fail(pre + e);
+  const OperandRecord &r = in.operands;
+  if (unsigned(r.queueMode) > unsigned(QueueMode::SW))
+    return fail(pre + "invalid queue mode " +
+                std::to_string(unsigned(r.queueMode)));
+  if (unsigned(r.func) > unsigned(SfuFunc::Scale))
+    return fail(pre + "invalid SFU function " +
+                std::to_string(unsigned(r.func)));
+  if (r.repeat < 1)
+    return fail(pre + "repeat must be >= 1");
+  if (in.fields.op == Opcode::LD &&
+      in.fields.sub == uint8_t(LoadStream::PartialSums) &&
+      in.fields.slot >= kNumAccs)
+    return fail(pre + "LD psums slot " + std::to_string(in.fields.slot) +
+                " names no accumulation buffer (must be < 4)");
+  if (in.fields.op == Opcode::SPU &&
+      in.fields.sub == uint8_t(SpuType::Binary) && r.depth >= kNumSlots)
+    return fail(pre + "SPU binary second slot (depth) " +
+                std::to_string(r.depth) + " out of range [0, 16)");
+  return true;
+}
+
+bool Validator::checkTiles(const Instruction &in, size_t idx) {
+  std::string pre = "instruction " + std::to_string(idx) + " (" +
+                    opcodeName(in.fields.op) + "): ";
+  const OperandRecord &r = in.operands;
+  if (r.rows < 1 || r.cols < 1)
+    return fail(pre + "rows and cols must be >= 1 (rows " +
+                std::to_string(r.rows) + ", cols " + std::to_string(r.cols) +
+                ")");
+  i128 peRows = r.peRows ? std::min(r.peRows, r.rows) : r.rows;
+  i128 slotBytes = i128(hw.inputSlotBytes());
+  i128 inBuf = i128(hw.inputBufferBytes), wq = i128(hw.weightQueueBytes),
+       acc = i128(hw.accBufferBytes);
+  auto slotBase = [&](unsigned s) { return i128(s) * slotBytes; };
+  const InstrFields &f = in.fields;
+
+  auto storage = [&]() {
+    uint32_t shape[2] = {r.rows, r.cols};
+    int64_t stride[2] = {r.rowStride, r.colStride};
+    Range t = boxRange(r.addr, shape, stride, 2, 4);
+    if (t.lo < 0 || t.hi > i128(hw.storageBytes))
+      return fail(pre + "storage tile " + rangeStr(t) +
+                  " outside the storage unit [0, " + str(hw.storageBytes) +
+                  ")");
+    return true;
+  };
+
+  switch (f.op) {
+  case Opcode::LD:
+    if (!storage())
+      return false;
+    if (f.sub == uint8_t(LoadStream::Activations))
+      return checkPe(pre + "input-buffer tile", slotBase(f.slot),
+                     peRows * r.cols * 4, inBuf, "input buffer");
+    if (f.sub == uint8_t(LoadStream::Weights)) // broadcast: every row
+      return checkPe(pre + "weight tile", 0, i128(r.rows) * r.cols * 4, wq,
+                     "weight queue");
+    return checkPe(pre + "partial-sum tile", 0, peRows * r.cols * 4, acc,
+                   "accumulation buffer");
+  case Opcode::ST:
+    if (!storage())
+      return false;
+    if (f.sub == uint8_t(StoreSource::AccBuffer))
+      return checkPe(pre + "accumulator tile", 0, peRows * r.cols * 4, acc,
+                     "accumulation buffer");
+    return checkPe(pre + "input-buffer tile", slotBase(f.slot),
+                   peRows * r.cols * 4, inBuf, "input buffer");
+  case Opcode::MAC:
+    if (r.depth < 1)
+      return fail(pre + "MAC depth (K) must be >= 1");
+    return checkPe(pre + "input tile (rows x depth)", slotBase(f.slot),
+                   peRows * r.depth * 4, inBuf, "input buffer") &&
+           checkPe(pre + "weight tile (depth x cols)", 0,
+                   i128(r.depth) * r.cols * 4, wq, "weight queue") &&
+           checkPe(pre + "accumulator tile (rows x cols)", 0,
+                   peRows * r.cols * 4, acc, "accumulation buffer");
+  case Opcode::SPU: {
+    i128 tile = peRows * r.cols * 4;
+    if (!checkPe(pre + "SPU input tile", slotBase(f.slot), tile, inBuf,
+                 "input buffer"))
+      return false;
+    if (f.sub == uint8_t(SpuType::Binary) &&
+        !checkPe(pre + "SPU second input tile", slotBase(r.depth), tile,
+                 inBuf, "input buffer"))
+      return false;
+    i128 out = f.sub == uint8_t(SpuType::Reduce) ? peRows * 4 : tile;
+    return checkPe(pre + "SPU output tile", slotBase(f.outSlot), out, inBuf,
+                   "input buffer");
+  }
+  }
+  return true;
+}
+
+bool Validator::checkDma(const DmaDesc &d) {
+  if (d.tag >= kNumDmaTags)
+    return fail("tag " + std::to_string(d.tag) + " out of range [0, 8)");
+  if (unsigned(d.dir) > unsigned(DmaDir::DramCopy))
+    return fail("invalid direction " + std::to_string(unsigned(d.dir)));
+  if (d.elemBytes != 1 && d.elemBytes != 2 && d.elemBytes != 4)
+    return fail("elemBytes " + std::to_string(d.elemBytes) +
+                " must be 1, 2 or 4");
+  for (int i = 0; i < 4; ++i)
+    if (d.shape[i] < 1)
+      return fail("shape extent " + std::to_string(i) + " must be >= 1");
+  bool srcDram = d.dir != DmaDir::Store;
+  bool dstDram = d.dir != DmaDir::Load;
+  Range src = boxRange(i128(d.src), d.shape, d.srcStride, 4, d.elemBytes);
+  Range dst = boxRange(i128(d.dst), d.shape, d.dstStride, 4, d.elemBytes);
+  auto check = [&](const char *side, Range r, bool dram) {
+    i128 cap = dram ? i128(p.dramSize) : i128(hw.storageBytes);
+    if (r.lo < 0 || r.hi > cap)
+      return fail(std::string(side) + " box " + rangeStr(r) + " outside " +
+                  (dram ? "DRAM [0, " : "the storage unit [0, ") + str(cap) +
+                  ")");
+    return true;
+  };
+  return check("source", src, srcDram) &&
+         check("destination", dst, dstDram);
+}
+
+bool Validator::run() {
+  if (p.hwFingerprint != hw.fingerprint())
+    return fail("the binary was compiled for another hardware description "
+                "(fingerprint " + hex64(p.hwFingerprint) + ", this hardware '" +
+                hw.name + "' has " + hex64(hw.fingerprint()) + ")");
+  if (p.gridRows != hw.rows || p.gridCols != hw.cols)
+    return fail("program grid " + std::to_string(p.gridRows) + "x" +
+                std::to_string(p.gridCols) + " does not match the hardware " +
+                std::to_string(hw.rows) + "x" + std::to_string(hw.cols) +
+                " grid");
+  if (p.clusters.size() != uint64_t(p.gridRows) * p.gridCols)
+    return fail("program has " + std::to_string(p.clusters.size()) +
+                " cluster streams, grid needs " +
+                std::to_string(uint64_t(p.gridRows) * p.gridCols));
+  if (p.dramSize > hw.dramBytes)
+    return fail("program needs " + std::to_string(p.dramSize) +
+                " bytes of DRAM, the hardware has " +
+                std::to_string(hw.dramBytes));
+
+  std::set<std::string> names;
+  for (size_t i = 0; i < p.symbols.size(); ++i) {
+    const Symbol &s = p.symbols[i];
+    where = "symbol '" + s.name + "': ";
+    if (!names.insert(s.name).second)
+      return fail("duplicate symbol name");
+    if (unsigned(s.dtype) > unsigned(DType::I32))
+      return fail("invalid dtype");
+    i128 bytes = dtypeBytes(s.dtype);
+    for (int64_t d : s.shape) {
+      if (d < 0)
+        return fail("negative dimension " + std::to_string(d));
+      bytes *= d;
+      if (bytes > i128(p.dramSize))
+        break; // already too large; avoids overflow
+    }
+    Range r{i128(s.dramAddr), i128(s.dramAddr) + bytes};
+    if (r.hi > i128(p.dramSize))
+      return fail("bytes " + rangeStr(r) + " outside DRAM [0, " +
+                  std::to_string(p.dramSize) + ")");
+  }
+  for (size_t i = 0; i < p.constants.size(); ++i) {
+    const ConstSegment &c = p.constants[i];
+    where = "constant segment " + std::to_string(i) + ": ";
+    Range r{i128(c.dramAddr), i128(c.dramAddr) + i128(c.bytes.size())};
+    if (r.hi > i128(p.dramSize))
+      return fail("bytes " + rangeStr(r) + " outside DRAM [0, " +
+                  std::to_string(p.dramSize) + ")");
+  }
+
+  unsigned numIbufs = std::min<unsigned>(hw.instructionBuffers, kNumIbufIds);
+  std::vector<uint32_t> barriers0;
+  for (size_t ci = 0; ci < p.clusters.size(); ++ci) {
+    std::string cl = "cluster (" + std::to_string(ci / p.gridCols) + "," +
+                     std::to_string(ci % p.gridCols) + ") ";
+    // Simulated control unit: the register-file records of each buffer.
+    std::vector<std::vector<Instruction>> bufs(numIbufs);
+    std::vector<bool> configured(numIbufs, false);
+    std::vector<uint32_t> barriers;
+    const auto &cmds = p.clusters[ci].commands;
+    for (size_t k = 0; k < cmds.size(); ++k) {
+      const Command &c = cmds[k];
+      where = cl + "command " + std::to_string(k) + " (" + kindName(c.kind);
+      if (c.kind == CommandKind::Config || c.kind == CommandKind::Execute)
+        where += " ibuf " + std::to_string(c.ibuf);
+      where += "): ";
+      switch (c.kind) {
+      case CommandKind::Config: {
+        if (c.ibuf >= numIbufs)
+          return fail("instruction buffer " + std::to_string(c.ibuf) +
+                      " does not exist (hardware has " +
+                      std::to_string(numIbufs) + ")");
+        if (c.shift || c.last)
+          return fail("CONFIG has no shift/last bits");
+        if (c.instrs.empty())
+          return fail("empty instruction sequence");
+        if (c.instrs.size() > hw.instructionBufferDepth)
+          return fail(std::to_string(c.instrs.size()) +
+                      " instructions exceed the instruction-buffer depth " +
+                      std::to_string(hw.instructionBufferDepth));
+        for (size_t i = 0; i < c.instrs.size(); ++i)
+          if (!checkStatic(c.instrs[i], i))
+            return false;
+        bufs[c.ibuf] = c.instrs;
+        configured[c.ibuf] = true;
+        uint64_t entries = 0;
+        for (auto &b : bufs)
+          entries += b.size();
+        if (entries > hw.registerFileEntries)
+          return fail("configured buffers hold " + std::to_string(entries) +
+                      " operand records, the register file has " +
+                      std::to_string(hw.registerFileEntries) + " entries");
+        break;
+      }
+      case CommandKind::Execute: {
+        if (c.ibuf >= numIbufs)
+          return fail("instruction buffer " + std::to_string(c.ibuf) +
+                      " does not exist (hardware has " +
+                      std::to_string(numIbufs) + ")");
+        if (!configured[c.ibuf])
+          return fail("instruction buffer " + std::to_string(c.ibuf) +
+                      " was never configured");
+        auto &buf = bufs[c.ibuf];
+        for (size_t i = 0; i < c.patches.size(); ++i) {
+          const RegPatch &pt = c.patches[i];
+          if (pt.instr >= buf.size())
+            return fail("patch " + std::to_string(i) + " names instruction " +
+                        std::to_string(pt.instr) + " but the buffer holds " +
+                        std::to_string(buf.size()));
+          OperandRecord &r = buf[pt.instr].operands;
+          switch (pt.field) {
+          case PatchField::Addr: r.addr = pt.value; break;
+          case PatchField::Rows: r.rows = pt.value; break;
+          case PatchField::Cols: r.cols = pt.value; break;
+          case PatchField::Depth: r.depth = pt.value; break;
+          default:
+            return fail("patch " + std::to_string(i) + " has invalid field " +
+                        std::to_string(unsigned(pt.field)));
+          }
+        }
+        for (size_t i = 0; i < buf.size(); ++i)
+          if (!checkStatic(buf[i], i) || !checkTiles(buf[i], i))
+            return false;
+        break;
+      }
+      case CommandKind::Dma:
+        if (!checkDma(c.dma))
+          return false;
+        break;
+      case CommandKind::Wait:
+        break;
+      case CommandKind::Barrier:
+        barriers.push_back(c.barrierId);
+        break;
+      default:
+        return fail("invalid command kind " +
+                    std::to_string(unsigned(c.kind)));
+      }
+    }
+    if (ci == 0) {
+      barriers0 = barriers;
+    } else if (barriers != barriers0) {
+      where = cl;
+      size_t i = 0;
+      while (i < barriers.size() && i < barriers0.size() &&
+             barriers[i] == barriers0[i])
+        ++i;
+      std::string mine = i < barriers.size()
+                             ? "barrier " + std::to_string(barriers[i])
+                             : "no barrier";
+      std::string theirs = i < barriers0.size()
+                               ? "barrier " + std::to_string(barriers0[i])
+                               : "no barrier";
+      return fail("barrier sequence differs from cluster (0,0): barrier #" +
+                  std::to_string(i) + " is " + mine + " here but " + theirs +
+                  " on cluster (0,0) (the clusters would deadlock)");
+    }
+  }
+  return true;
+}
+
+} // namespace
+
+bool validateProgram(const Program &p, const HardwareDesc &hw,
+                     std::string &err) {
+  return Validator(p, hw, err).run();
+}
+
+} // namespace accel

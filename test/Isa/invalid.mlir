@@ -1,0 +1,286 @@
+// Verifiers of the ISA dialect (dialects/Isa/IsaDialect.cpp).
+// RUN: accel-opt %s -split-input-file -verify-diagnostics
+
+isa.program grid(1 x 2) dram 0 hw 0 {
+  // expected-error @+1 {{'isa.cluster' op cluster (1, 0) is outside the 1x2 grid}}
+  isa.cluster(1, 0) {
+  }
+}
+
+// -----
+
+isa.program grid(1 x 2) dram 0 hw 0 {
+  isa.cluster(0, 1) {
+  }
+  // expected-error @+1 {{duplicate stream for cluster (0, 1)}}
+  isa.cluster(0, 1) {
+  }
+}
+
+// -----
+
+isa.program grid(1 x 1) dram 0 hw 0 {
+  isa.cluster(0, 0) {
+    // expected-error @+1 {{'isa.config' op ibuf 32 out of range [0, 32)}}
+    isa.config ibuf 32 {
+      isa.ld acts slot 0 <>
+    }
+  }
+}
+
+// -----
+
+isa.program grid(1 x 1) dram 0 hw 0 {
+  isa.cluster(0, 0) {
+    // expected-error @+1 {{'isa.config' op instruction sequence is empty}}
+    isa.config ibuf 0 {
+    }
+  }
+}
+
+// -----
+
+isa.program grid(1 x 1) dram 0 hw 0 {
+  isa.cluster(0, 0) {
+    // expected-error @+1 {{'isa.execute' op ibuf 40 out of range [0, 32)}}
+    isa.execute ibuf 40
+  }
+}
+
+// -----
+
+isa.program grid(1 x 1) dram 0 hw 0 {
+  isa.cluster(0, 0) {
+    // expected-error @+1 {{'isa.dma' op shape must have 1 to 4 dimensions}}
+    isa.dma load tag 0 src 0 dst 0 shape [1, 1, 1, 1, 1] src_strides [0, 0, 0, 0, 0] dst_strides [0, 0, 0, 0, 0]
+  }
+}
+
+// -----
+
+isa.program grid(1 x 1) dram 0 hw 0 {
+  isa.cluster(0, 0) {
+    // expected-error @+1 {{'isa.dma' op shape must have 1 to 4 dimensions}}
+    isa.dma load tag 0 src 0 dst 0 shape [] src_strides [] dst_strides []
+  }
+}
+
+// -----
+
+isa.program grid(1 x 1) dram 0 hw 0 {
+  isa.cluster(0, 0) {
+    // expected-error @+1 {{shape and both stride lists must have the same length}}
+    isa.dma store tag 0 src 0 dst 0 shape [2, 2] src_strides [2] dst_strides [2, 1]
+  }
+}
+
+// -----
+
+isa.program grid(1 x 1) dram 0 hw 0 {
+  isa.cluster(0, 0) {
+    // expected-error @+1 {{'isa.dma' op shape extents must be >= 1}}
+    isa.dma load tag 0 src 0 dst 0 shape [0] src_strides [1] dst_strides [1]
+  }
+}
+
+// -----
+
+isa.program grid(1 x 1) dram 0 hw 0 {
+  isa.cluster(0, 0) {
+    // expected-error @+1 {{'isa.dma' op elem_bytes must be 1, 2 or 4}}
+    isa.dma load tag 0 src 0 dst 0 shape [4] src_strides [1] dst_strides [1] {elem_bytes = 3 : i32}
+  }
+}
+
+// -----
+
+isa.program grid(1 x 1) dram 0 hw 0 {
+  isa.cluster(0, 0) {
+    // expected-error @+1 {{'isa.dma' op tag 8 out of range [0, 8)}}
+    isa.dma load tag 8 src 0 dst 0 shape [4] src_strides [1] dst_strides [1]
+  }
+}
+
+// -----
+
+isa.program grid(1 x 1) dram 0 hw 0 {
+  isa.cluster(0, 0) {
+    // expected-error @+1 {{'isa.wait' op tag 9 out of range [0, 8)}}
+    isa.wait tags [1, 9]
+  }
+}
+
+// -----
+
+isa.program grid(1 x 1) dram 0 hw 0 {
+  isa.cluster(0, 0) {
+    isa.config ibuf 0 {
+      // expected-error @+1 {{'isa.ld' op slot 16 out of range [0, 16)}}
+      isa.ld acts slot 16 <>
+    }
+  }
+}
+
+// -----
+
+isa.program grid(1 x 1) dram 0 hw 0 {
+  isa.cluster(0, 0) {
+    isa.config ibuf 0 {
+      // expected-error @+1 {{'isa.ld' op accumulation buffer 4 out of range [0, 4)}}
+      isa.ld psums slot 4 <>
+    }
+  }
+}
+
+// -----
+
+isa.program grid(1 x 1) dram 0 hw 0 {
+  isa.cluster(0, 0) {
+    isa.config ibuf 0 {
+      // expected-error @+1 {{'isa.ld' op operand record rows and cols must be >= 1}}
+      isa.ld acts slot 0 <rows = 0>
+    }
+  }
+}
+
+// -----
+
+isa.program grid(1 x 1) dram 0 hw 0 {
+  isa.cluster(0, 0) {
+    isa.config ibuf 0 {
+      // expected-error @+1 {{'isa.st' op operand record repeat must be >= 1}}
+      isa.st acc slot 0 acc 0 <repeat = 0>
+    }
+  }
+}
+
+// -----
+
+isa.program grid(1 x 1) dram 0 hw 0 {
+  isa.cluster(0, 0) {
+    isa.config ibuf 0 {
+      // expected-error @+1 {{'isa.mac' op acc 4 out of range [0, 4)}}
+      isa.mac slot 0 acc 4 <depth = 1>
+    }
+  }
+}
+
+// -----
+
+isa.program grid(1 x 1) dram 0 hw 0 {
+  isa.cluster(0, 0) {
+    isa.config ibuf 0 {
+      // expected-error @+1 {{'isa.mac' op slot 20 out of range [0, 16)}}
+      isa.mac slot 20 acc 0 <depth = 1>
+    }
+  }
+}
+
+// -----
+
+isa.program grid(1 x 1) dram 0 hw 0 {
+  isa.cluster(0, 0) {
+    isa.config ibuf 0 {
+      // expected-error @+1 {{'isa.mac' op MAC needs depth (K) >= 1}}
+      isa.mac slot 0 acc 0 <>
+    }
+  }
+}
+
+// -----
+
+isa.program grid(1 x 1) dram 0 hw 0 {
+  isa.cluster(0, 0) {
+    isa.config ibuf 0 {
+      // expected-error @+1 {{'isa.st' op slot 16 out of range [0, 16)}}
+      isa.st inbuf slot 16 acc 0 <>
+    }
+  }
+}
+
+// -----
+
+isa.program grid(1 x 1) dram 0 hw 0 {
+  isa.cluster(0, 0) {
+    isa.config ibuf 0 {
+      // expected-error @+1 {{'isa.st' op acc 5 out of range [0, 4)}}
+      isa.st acc slot 0 acc 5 <>
+    }
+  }
+}
+
+// -----
+
+isa.program grid(1 x 1) dram 0 hw 0 {
+  isa.cluster(0, 0) {
+    isa.config ibuf 0 {
+      // expected-error @+1 {{'isa.spu' op in slot 16 out of range [0, 16)}}
+      isa.spu unary in 16 out 0 <>
+    }
+  }
+}
+
+// -----
+
+isa.program grid(1 x 1) dram 0 hw 0 {
+  isa.cluster(0, 0) {
+    isa.config ibuf 0 {
+      // expected-error @+1 {{'isa.spu' op out slot 16 out of range [0, 16)}}
+      isa.spu unary in 0 out 16 <>
+    }
+  }
+}
+
+// -----
+
+isa.program grid(1 x 1) dram 0 hw 0 {
+  isa.cluster(0, 0) {
+    isa.config ibuf 0 {
+      // expected-error @+1 {{'isa.spu' op second slot (depth) 16 out of range [0, 16)}}
+      isa.spu binary in 0 out 1 <depth = 16, func = add>
+    }
+  }
+}
+
+// -----
+
+isa.program grid(1 x 1) dram 0 hw 0 {
+  isa.cluster(0, 0) {
+    // expected-error @+1 {{'isa.ld' op expects parent op 'isa.config'}}
+    isa.ld acts slot 0 <>
+  }
+}
+
+// -----
+
+// expected-error @+1 {{'isa.cluster' op expects parent op 'isa.program'}}
+isa.cluster(0, 0) {
+}
+
+// -----
+
+isa.program grid(1 x 1) dram 0 hw 0 {
+  isa.cluster(0, 0) {
+    // expected-error @+1 {{'isa.io' op expects parent op 'isa.program'}}
+    isa.io input "x" at 0 : tensor<4xf32>
+  }
+}
+
+// -----
+
+isa.program grid(1 x 1) dram 0 hw 0 {
+  // expected-error @+1 {{'isa.execute' op expects parent op 'isa.cluster'}}
+  isa.execute ibuf 0
+}
+
+// -----
+
+isa.program grid(1 x 1) dram 0 hw 0 {
+  isa.cluster(0, 0) {
+    isa.config ibuf 0 {
+      // expected-error @+2 {{expected ::accel::isa::LoadStream to be one of: acts, weights, psums}}
+      // expected-error @+1 {{failed to parse Isa_LoadStreamAttr parameter}}
+      isa.ld bogus slot 0 <>
+    }
+  }
+}

@@ -1,0 +1,286 @@
+//===- BinaryTest.cpp - Binary container round trip and hostile input -----===//
+#include "TestPrograms.h"
+#include "accel/Target/Binary.h"
+#include <cstdio>
+#include <gtest/gtest.h>
+#include <random>
+
+using namespace accel;
+using accel::target_test::diffPrograms;
+using accel::target_test::makeFullProgram;
+
+namespace {
+
+void put32(std::vector<uint8_t> &b, size_t at, uint32_t v) {
+  for (int i = 0; i < 4; ++i)
+    b[at + i] = uint8_t(v >> (8 * i));
+}
+void put64(std::vector<uint8_t> &b, size_t at, uint64_t v) {
+  for (int i = 0; i < 8; ++i)
+    b[at + i] = uint8_t(v >> (8 * i));
+}
+/// Makes the header's size and checksum consistent again so that the
+/// reader's structural checks are reached.
+void fixHeader(std::vector<uint8_t> &b) {
+  if (b.size() < kBinaryHeaderBytes)
+    return;
+  put64(b, 40, b.size());
+  put32(b, kBinaryChecksumOffset,
+        crc32(b.data() + kBinaryHeaderBytes, b.size() - kBinaryHeaderBytes));
+}
+
+std::string readErr(const std::vector<uint8_t> &b) {
+  Program p;
+  std::string err;
+  EXPECT_FALSE(readBinary(b.data(), b.size(), p, err));
+  return err;
+}
+
+/// Offset of the first command of cluster 0's stream.
+size_t firstCommandOffset(const std::vector<uint8_t> &b) {
+  size_t pos = kBinaryHeaderBytes;
+  for (int s = 0; s < 2; ++s) { // skip SYMB and CNST
+    uint64_t size = 0;
+    for (int i = 0; i < 8; ++i)
+      size |= uint64_t(b[pos + 8 + i]) << (8 * i);
+    pos += 16 + size;
+  }
+  return pos + 16 + 4; // STRM header + command count
+}
+
+} // namespace
+
+TEST(Binary, RoundTripEveryCommandKind) {
+  Program p = makeFullProgram();
+  std::vector<uint8_t> bytes;
+  std::string err;
+  ASSERT_TRUE(writeBinary(p, bytes, err)) << err;
+  EXPECT_EQ(writeBinary(p), bytes);
+  Program q;
+  ASSERT_TRUE(readBinary(bytes.data(), bytes.size(), q, err)) << err;
+  EXPECT_EQ(diffPrograms(p, q), "");
+  // Canonical: writing the read program gives the same bytes.
+  EXPECT_EQ(writeBinary(q), bytes);
+}
+
+TEST(Binary, HeaderLayout) {
+  Program p = makeFullProgram();
+  std::vector<uint8_t> b = writeBinary(p);
+  ASSERT_GE(b.size(), kBinaryHeaderBytes);
+  EXPECT_EQ(std::string(b.begin(), b.begin() + 8), "ACCELBIN");
+  EXPECT_EQ(b[8], Program::kFormatVersion);
+  EXPECT_EQ(b[12], 64);
+  EXPECT_EQ(b[16], 0x10); // fingerprint, little-endian
+  EXPECT_EQ(b[23], 0xFE);
+  EXPECT_EQ(b[24], 2);    // rows
+  EXPECT_EQ(b[28], 2);    // cols
+  EXPECT_EQ(b[48], 6);    // 2 + 4 sections
+  EXPECT_EQ(b[64], 'S');  // first section: "SYMB"
+  // The first stream command is the DMA packet kind byte.
+  EXPECT_EQ(b[firstCommandOffset(b)], kPacketDma);
+}
+
+TEST(Binary, EmptyProgram) {
+  Program p;
+  p.clusters.resize(1);
+  std::vector<uint8_t> b = writeBinary(p);
+  ASSERT_FALSE(b.empty());
+  Program q;
+  std::string err;
+  ASSERT_TRUE(readBinary(b.data(), b.size(), q, err)) << err;
+  EXPECT_EQ(diffPrograms(p, q), "");
+}
+
+TEST(Binary, FileRoundTrip) {
+  Program p = makeFullProgram();
+  std::string path = ::testing::TempDir() + "/accel_binary_test.bin";
+  std::string err;
+  ASSERT_TRUE(writeBinaryFile(path, p, err)) << err;
+  Program q;
+  ASSERT_TRUE(readBinaryFile(path, q, err)) << err;
+  EXPECT_EQ(diffPrograms(p, q), "");
+  std::remove(path.c_str());
+  EXPECT_FALSE(readBinaryFile(path, q, err));
+  EXPECT_NE(err.find("cannot open"), std::string::npos) << err;
+  EXPECT_FALSE(writeBinaryFile("/nonexistent-dir/x.bin", p, err));
+}
+
+TEST(Binary, WriterRejectsUnencodableProgram) {
+  Program p = makeFullProgram();
+  p.clusters[0].commands[4].instrs[0].fields.slot = 16;
+  std::vector<uint8_t> b;
+  std::string err;
+  EXPECT_FALSE(writeBinary(p, b, err));
+  EXPECT_NE(err.find("slot 16"), std::string::npos) << err;
+  EXPECT_TRUE(writeBinary(p).empty());
+
+  p = makeFullProgram();
+  p.clusters.pop_back();
+  EXPECT_FALSE(writeBinary(p, b, err));
+  EXPECT_NE(err.find("cluster streams"), std::string::npos) << err;
+
+  p = makeFullProgram();
+  p.clusters[0].commands[0].dma.dir = DmaDir(9);
+  EXPECT_FALSE(writeBinary(p, b, err));
+  EXPECT_NE(err.find("DMA direction"), std::string::npos) << err;
+}
+
+TEST(Binary, EveryTruncationFails) {
+  std::vector<uint8_t> full = writeBinary(makeFullProgram());
+  ASSERT_FALSE(full.empty());
+  for (size_t n = 0; n < full.size(); ++n) {
+    std::vector<uint8_t> b(full.begin(), full.begin() + n);
+    std::string err = readErr(b);
+    EXPECT_NE(err.find("offset"), std::string::npos) << n << ": " << err;
+    // The same truncation with a consistent header must still be caught by
+    // the structural bounds checks.
+    fixHeader(b);
+    err = readErr(b);
+    EXPECT_NE(err.find("offset"), std::string::npos) << n << ": " << err;
+  }
+  // Null data.
+  Program p;
+  std::string err;
+  EXPECT_FALSE(readBinary(nullptr, 0, p, err));
+}
+
+TEST(Binary, TruncationMessages) {
+  std::vector<uint8_t> full = writeBinary(makeFullProgram());
+  std::vector<uint8_t> b(full.begin(), full.begin() + 4);
+  EXPECT_EQ(readErr(b),
+            "binary: truncated header (magic) (need 8 bytes, 4 left) at "
+            "offset 0");
+  b.assign(full.begin(), full.begin() + 100);
+  EXPECT_NE(readErr(b).find("header declares"), std::string::npos);
+  EXPECT_NE(readErr(b).find("at offset 40"), std::string::npos);
+  // Cut inside the last (empty) stream with a consistent header: the
+  // section bounds check reports it.
+  b.assign(full.begin(), full.end() - 3);
+  fixHeader(b);
+  EXPECT_EQ(readErr(b), "binary: section STRM size 4 exceeds the remaining 1 "
+                        "bytes (truncated) at offset " +
+                            std::to_string(full.size() - 12));
+}
+
+TEST(Binary, CorruptHeaderMessages) {
+  std::vector<uint8_t> full = writeBinary(makeFullProgram());
+  std::vector<uint8_t> b = full;
+  b[0] = 'X';
+  EXPECT_EQ(readErr(b),
+            "binary: bad magic (not an accelerator binary) at offset 0");
+  b = full;
+  b[8] = 7;
+  EXPECT_EQ(readErr(b), "binary: unsupported format version 7 (this reader "
+                        "supports 1) at offset 8");
+  b = full;
+  b[200] ^= 0x40;
+  EXPECT_EQ(readErr(b), "binary: checksum mismatch (corrupt binary) at "
+                        "offset 52");
+  b = full;
+  b.push_back(0);
+  EXPECT_NE(readErr(b).find("trailing data"), std::string::npos);
+  b = full;
+  put32(b, 24, 0);
+  EXPECT_NE(readErr(b).find("empty cluster grid"), std::string::npos);
+  b = full;
+  put32(b, 24, 0x10000);
+  put32(b, 28, 0x10000);
+  put32(b, 48, 0); // sections would have to be 2^32 + 2
+  EXPECT_NE(readErr(b).find("section count"), std::string::npos);
+}
+
+TEST(Binary, OversizedCountsAreRejectedWithoutAllocation) {
+  std::vector<uint8_t> full = writeBinary(makeFullProgram());
+  // Symbol count (first u32 of the SYMB payload).
+  std::vector<uint8_t> b = full;
+  put32(b, kBinaryHeaderBytes + 16, 0xFFFFFFFFu);
+  fixHeader(b);
+  std::string err = readErr(b);
+  EXPECT_NE(err.find("symbol count 4294967295 is more than the remaining"),
+            std::string::npos)
+      << err;
+  EXPECT_NE(err.find("at offset 80"), std::string::npos) << err;
+  // Section size.
+  b = full;
+  put64(b, kBinaryHeaderBytes + 8, 1ull << 62);
+  fixHeader(b);
+  EXPECT_NE(readErr(b).find("section SYMB size"), std::string::npos);
+  // CONFIG instruction count (u32 after the CONFIG byte of cluster 0's
+  // fifth command: 3 DMA packets of 105 bytes and one WAIT of 3 bytes).
+  b = full;
+  size_t cfgAt = firstCommandOffset(b) + 3 * 105 + 3;
+  ASSERT_EQ(b[cfgAt], 2); // CONFIG ibuf 2
+  put32(b, cfgAt + 1, 0x7FFFFFFFu);
+  fixHeader(b);
+  err = readErr(b);
+  EXPECT_NE(err.find("CONFIG instruction count 2147483647"),
+            std::string::npos)
+      << err;
+  EXPECT_NE(err.find("at offset " + std::to_string(cfgAt + 1)),
+            std::string::npos)
+      << err;
+}
+
+TEST(Binary, CorruptStreamMessages) {
+  std::vector<uint8_t> full = writeBinary(makeFullProgram());
+  size_t at = firstCommandOffset(full);
+  std::vector<uint8_t> b = full;
+  b[at] = 0x7A; // neither CONFIG/EXECUTE nor a known packet
+  fixHeader(b);
+  EXPECT_EQ(readErr(b), "binary: unknown command kind byte 0x7a at offset " +
+                            std::to_string(at));
+  b = full;
+  b[at + 1] = 3; // DMA direction
+  fixHeader(b);
+  EXPECT_NE(readErr(b).find("invalid DMA direction 3"), std::string::npos);
+  // An instruction word with a reserved bit set.
+  b = full;
+  size_t word = at + 3 * 105 + 3 + 5; // first instruction word of the CONFIG
+  b[word] |= 0x01;                    // LD reserved bits 9-12
+  fixHeader(b);
+  std::string err = readErr(b);
+  EXPECT_NE(err.find("LD reserved bits 9-12 must be 0"), std::string::npos)
+      << err;
+  EXPECT_NE(err.find("at offset " + std::to_string(word)), std::string::npos)
+      << err;
+}
+
+TEST(Binary, RandomCorruptionNeverCrashes) {
+  std::vector<uint8_t> full = writeBinary(makeFullProgram());
+  std::mt19937 rng(12345);
+  int accepted = 0, rejected = 0;
+  for (int iter = 0; iter < 6000; ++iter) {
+    std::vector<uint8_t> b = full;
+    int flips = 1 + int(rng() % 4);
+    for (int k = 0; k < flips; ++k) {
+      size_t at = rng() % b.size();
+      switch (rng() % 3) {
+      case 0: b[at] = uint8_t(rng()); break;
+      case 1: b[at] ^= uint8_t(1u << (rng() % 8)); break;
+      case 2: b[at] = (rng() & 1) ? 0xFF : 0x00; break;
+      }
+    }
+    if (iter % 5 == 0)
+      b.resize(rng() % b.size());
+    if (iter % 2 == 0)
+      fixHeader(b); // get past the checksum to the structural checks
+    Program p;
+    std::string err;
+    if (readBinary(b.data(), b.size(), p, err)) {
+      ++accepted;
+      // Whatever the reader accepts is canonical: it writes back identically.
+      EXPECT_EQ(writeBinary(p), b) << "iteration " << iter;
+    } else {
+      ++rejected;
+      EXPECT_EQ(err.rfind("binary: ", 0), 0u) << err;
+      EXPECT_NE(err.find("offset"), std::string::npos) << err;
+    }
+  }
+  EXPECT_GT(rejected, 3000);
+  ::testing::Test::RecordProperty("accepted", accepted);
+}
+
+TEST(Binary, Crc32KnownValue) {
+  const char *s = "123456789";
+  EXPECT_EQ(crc32(reinterpret_cast<const uint8_t *>(s), 9), 0xCBF43926u);
+}

@@ -1,0 +1,206 @@
+//===- IsaProgramTest.cpp - ISA dialect <-> Program -----------------------===//
+#include "TestPrograms.h"
+#include "accel/Target/Binary.h"
+#include "accel/Target/IsaProgram.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
+#include "llvm/Support/raw_ostream.h"
+#include <gtest/gtest.h>
+
+using namespace accel;
+using namespace mlir;
+using accel::target_test::diffPrograms;
+
+namespace {
+
+class IsaProgramTest : public ::testing::Test {
+protected:
+  IsaProgramTest() { ctx.loadDialect<isa::IsaDialect>(); }
+
+  OwningOpRef<ModuleOp> parse(const std::string &text) {
+    return parseSourceString<ModuleOp>(text, &ctx);
+  }
+  static std::string print(ModuleOp m) {
+    std::string s;
+    llvm::raw_string_ostream os(s);
+    m.print(os);
+    return s;
+  }
+  static isa::ProgramOp programOp(ModuleOp m) {
+    auto ops = m.getBody()->getOps<isa::ProgramOp>();
+    return ops.empty() ? isa::ProgramOp() : *ops.begin();
+  }
+  /// Converts and returns the diagnostics emitted.
+  std::string convertExpectingError(const std::string &text) {
+    auto m = parse(text);
+    EXPECT_TRUE(m);
+    if (!m)
+      return "";
+    std::string diags;
+    ScopedDiagnosticHandler h(&ctx, [&](Diagnostic &d) {
+      diags += d.str();
+      return success();
+    });
+    Program p;
+    EXPECT_TRUE(failed(programFromIsa(programOp(*m), p)));
+    return diags;
+  }
+
+  MLIRContext ctx;
+};
+
+const char *kCanonical = R"mlir(module {
+  isa.program grid(1 x 2) dram 1048576 hw -81985529216486896 {
+    isa.io input "x" at 0 : tensor<4x8xf32>
+    isa.io output "y" at 128 : tensor<4x8xf32>
+    isa.data at 4096 = dense<[1.000000e+00, -2.500000e+00]> : tensor<2xf32>
+    isa.data at 8192 = dense<[1, -2, 3]> : tensor<3xi8>
+    isa.cluster(0, 0) {
+      isa.dma load tag 1 src 0 dst 0 shape [4, 8] src_strides [8, 1] dst_strides [8, 1]
+      isa.wait tags [1] pe
+      isa.config ibuf 0 {
+        isa.ld acts slot 0 <addr = 0, rows = 4, cols = 8, row_stride = 8>
+        isa.ld weights slot 0 <addr = 512, rows = 8, cols = 8, row_stride = 8, queue_mode = RQ>
+        isa.ld psums slot 3 <>
+        isa.mac slot 0 acc 1 load_balance sfu <rows = 4, cols = 8, depth = 8, repeat = 2, func = relu>
+        isa.st acc slot 0 acc 1 <addr = 1024, rows = 4, cols = 8, row_stride = 8, pe_rows = 1>
+        isa.spu binary in 1 out 2 <depth = 3, func = add>
+        isa.spu copy in 15 out 14 <func = scale, imm = 5.000000e-01 : f32>
+      }
+      isa.execute ibuf 0 shift last patches [#isa.patch<0, addr, 64>, #isa.patch<4, rows, 2>]
+      isa.execute ibuf 0
+      isa.dma store tag 7 src 1024 dst 128 shape [2, 3, 4, 8] src_strides [0, -8, 8, 1] dst_strides [1, 2, 8, 1] {elem_bytes = 2 : i32}
+      isa.barrier 5
+    }
+    isa.cluster(0, 1) {
+      isa.barrier 5
+    }
+  }
+}
+)mlir";
+
+} // namespace
+
+TEST_F(IsaProgramTest, CanonicalTextRoundTrips) {
+  auto m = parse(kCanonical);
+  ASSERT_TRUE(m);
+  std::string printed = print(*m);
+  Program p;
+  ASSERT_TRUE(succeeded(programFromIsa(programOp(*m), p)));
+  auto back = isaFromProgram(p, &ctx);
+  ASSERT_TRUE(succeeded(verify(*back)));
+  EXPECT_EQ(print(*back), printed);
+}
+
+TEST_F(IsaProgramTest, FieldsReachTheProgram) {
+  auto m = parse(kCanonical);
+  ASSERT_TRUE(m);
+  Program p;
+  ASSERT_TRUE(succeeded(programFromIsa(programOp(*m), p)));
+  EXPECT_EQ(p.hwFingerprint, 0xFEDCBA9876543210ull);
+  EXPECT_EQ(p.gridRows, 1u);
+  EXPECT_EQ(p.gridCols, 2u);
+  EXPECT_EQ(p.dramSize, 1u << 20);
+  ASSERT_EQ(p.symbols.size(), 2u);
+  EXPECT_EQ(p.symbols[1].name, "y");
+  EXPECT_FALSE(p.symbols[1].isInput);
+  EXPECT_EQ(p.symbols[1].shape, (std::vector<int64_t>{4, 8}));
+  ASSERT_EQ(p.constants.size(), 2u);
+  EXPECT_EQ(p.constants[0].bytes,
+            (std::vector<uint8_t>{0, 0, 0x80, 0x3F, 0, 0, 0x20, 0xC0}));
+  EXPECT_EQ(p.constants[1].bytes, (std::vector<uint8_t>{1, 0xFE, 3}));
+  ASSERT_EQ(p.clusters.size(), 2u);
+  const auto &s = p.clusters[0].commands;
+  ASSERT_EQ(s.size(), 7u);
+  // DMA shapes are right-aligned into the 4-D descriptor.
+  EXPECT_EQ(s[0].kind, CommandKind::Dma);
+  EXPECT_EQ(s[0].dma.shape[0], 1u);
+  EXPECT_EQ(s[0].dma.shape[2], 4u);
+  EXPECT_EQ(s[0].dma.shape[3], 8u);
+  EXPECT_EQ(s[0].dma.srcStride[2], 8);
+  EXPECT_EQ(s[0].dma.srcStride[0], 0);
+  EXPECT_EQ(s[1].waitTags, 2);
+  EXPECT_TRUE(s[1].waitPe);
+  const Command &cfg = s[2];
+  ASSERT_EQ(cfg.instrs.size(), 7u);
+  EXPECT_EQ(cfg.instrs[1].fields.sub, uint8_t(LoadStream::Weights));
+  EXPECT_EQ(cfg.instrs[1].operands.queueMode, QueueMode::RQ);
+  EXPECT_EQ(cfg.instrs[3].fields.op, Opcode::MAC);
+  EXPECT_TRUE(cfg.instrs[3].fields.loadBalance);
+  EXPECT_TRUE(cfg.instrs[3].fields.sfuActive);
+  EXPECT_EQ(cfg.instrs[3].fields.accId, 1);
+  EXPECT_EQ(cfg.instrs[3].operands.func, SfuFunc::Relu);
+  EXPECT_EQ(cfg.instrs[5].fields.outSlot, 2);
+  EXPECT_EQ(cfg.instrs[6].operands.imm, 0.5f);
+  EXPECT_TRUE(s[3].shift);
+  EXPECT_TRUE(s[3].last);
+  ASSERT_EQ(s[3].patches.size(), 2u);
+  EXPECT_EQ(s[3].patches[1].field, PatchField::Rows);
+  EXPECT_EQ(s[5].dma.elemBytes, 2u);
+  EXPECT_EQ(s[5].dma.srcStride[1], -8);
+  EXPECT_EQ(s[6].barrierId, 5u);
+}
+
+TEST_F(IsaProgramTest, ProgramRoundTripsThroughText) {
+  Program p = accel::target_test::makeFullProgram();
+  auto m = isaFromProgram(p, &ctx);
+  ASSERT_TRUE(succeeded(verify(*m)));
+  std::string text = print(*m);
+  auto reparsed = parse(text);
+  ASSERT_TRUE(reparsed) << text;
+  Program q;
+  ASSERT_TRUE(succeeded(programFromIsa(programOp(*reparsed), q)));
+  EXPECT_EQ(diffPrograms(p, q), "") << text;
+  EXPECT_EQ(writeBinary(p), writeBinary(q));
+  // Data layout of the disassembly: f32 for 16 bytes, i8 for 3 and 0 bytes.
+  EXPECT_NE(text.find("tensor<4xf32>"), std::string::npos) << text;
+  EXPECT_NE(text.find("dense<[1, 2, 3]> : tensor<3xi8>"), std::string::npos);
+  EXPECT_NE(text.find("tensor<0xi8>"), std::string::npos);
+}
+
+TEST_F(IsaProgramTest, OtherDataTypesBecomeBytes) {
+  auto m = parse(R"mlir(
+    isa.program grid(1 x 1) dram 64 hw 0 {
+      isa.data at 0 = dense<[1, 258]> : tensor<2xi16>
+      isa.data at 8 = dense<1.0> : tensor<2xf16>
+      isa.data at 16 = dense<-1> : tensor<1xi32>
+    })mlir");
+  ASSERT_TRUE(m);
+  Program p;
+  ASSERT_TRUE(succeeded(programFromIsa(programOp(*m), p)));
+  ASSERT_EQ(p.constants.size(), 3u);
+  EXPECT_EQ(p.constants[0].bytes, (std::vector<uint8_t>{1, 0, 2, 1}));
+  EXPECT_EQ(p.constants[1].bytes, (std::vector<uint8_t>{0, 0x3C, 0, 0x3C}));
+  EXPECT_EQ(p.constants[2].bytes, (std::vector<uint8_t>{0xFF, 0xFF, 0xFF, 0xFF}));
+  EXPECT_EQ(p.clusters.size(), 1u);
+}
+
+TEST_F(IsaProgramTest, Errors) {
+  EXPECT_NE(convertExpectingError(R"mlir(
+    isa.program grid(1 x 1) dram 64 hw 0 {
+      isa.cluster(0, 0) {
+        isa.execute ibuf 0 patches [#isa.patch<300, addr, 1>]
+      }
+    })mlir")
+                .find("patch names instruction 300"),
+            std::string::npos);
+  EXPECT_NE(convertExpectingError(R"mlir(
+    isa.program grid(1 x 1) dram 64 hw 0 {
+      isa.io input "x" at 0 : tensor<4xf64>
+    })mlir")
+                .find("is not one of f32, f16, bf16, i8, i32"),
+            std::string::npos);
+  EXPECT_NE(convertExpectingError(R"mlir(
+    isa.program grid(1 x 1) dram 64 hw 0 {
+      isa.data at 0 = dense<true> : tensor<3xi1>
+    })mlir")
+                .find("not a whole number of bytes"),
+            std::string::npos);
+  EXPECT_NE(convertExpectingError(R"mlir(
+    isa.program grid(0 x 1) dram 64 hw 0 {
+    })mlir")
+                .find("must have 1 to 65536 clusters"),
+            std::string::npos);
+}

@@ -1,0 +1,265 @@
+//===- TestPrograms.h - Programs and comparisons shared by Target tests ---===//
+#ifndef ACCEL_TEST_UNIT_TARGET_TESTPROGRAMS_H
+#define ACCEL_TEST_UNIT_TARGET_TESTPROGRAMS_H
+
+#include "accel/Target/Program.h"
+#include <cmath>
+#include <cstring>
+#include <sstream>
+#include <string>
+
+namespace accel {
+namespace target_test {
+
+inline Instruction instr(Opcode op, uint8_t sub, uint8_t slot, uint8_t acc = 0,
+                         uint8_t out = 0, bool lb = false, bool sfu = false) {
+  Instruction in;
+  in.fields.op = op;
+  in.fields.sub = sub;
+  in.fields.slot = slot;
+  in.fields.accId = acc;
+  in.fields.outSlot = out;
+  in.fields.loadBalance = lb;
+  in.fields.sfuActive = sfu;
+  return in;
+}
+
+/// A 2x2 program using every command kind, every instruction kind and
+/// non-default values of every record field.
+inline Program makeFullProgram() {
+  Program p;
+  p.hwFingerprint = 0xFEDCBA9876543210ull;
+  p.gridRows = 2;
+  p.gridCols = 2;
+  p.dramSize = 1 << 20;
+  p.symbols.push_back({"input0", true, DType::F32, {1, 4}, 0});
+  p.symbols.push_back({"out", false, DType::I8, {2, 2, 2}, 64});
+  p.symbols.push_back({"scalar", true, DType::BF16, {}, 128});
+  p.symbols.push_back({"", false, DType::I32, {0, 3}, 256});
+  ConstSegment c0;
+  c0.dramAddr = 4096;
+  for (int i = 0; i < 16; ++i)
+    c0.bytes.push_back(uint8_t(i * 17));
+  ConstSegment c1;
+  c1.dramAddr = 8192;
+  c1.bytes = {1, 2, 3};
+  ConstSegment c2; // empty segment
+  c2.dramAddr = 9000;
+  p.constants = {c0, c1, c2};
+  p.clusters.resize(4);
+
+  auto &s = p.clusters[0].commands;
+  Command dma;
+  dma.kind = CommandKind::Dma;
+  dma.dma.dir = DmaDir::Load;
+  dma.dma.tag = 3;
+  dma.dma.elemBytes = 2;
+  dma.dma.src = 4096;
+  dma.dma.dst = 1024;
+  dma.dma.shape[0] = 2;
+  dma.dma.shape[1] = 3;
+  dma.dma.shape[2] = 4;
+  dma.dma.shape[3] = 5;
+  dma.dma.srcStride[0] = 60;
+  dma.dma.srcStride[1] = -20;
+  dma.dma.srcStride[2] = 5;
+  dma.dma.srcStride[3] = 1;
+  dma.dma.dstStride[0] = 0;
+  dma.dma.dstStride[1] = 20;
+  dma.dma.dstStride[2] = 5;
+  dma.dma.dstStride[3] = 1;
+  s.push_back(dma);
+  dma.dma.dir = DmaDir::Store;
+  dma.dma.tag = 7;
+  s.push_back(dma);
+  dma.dma.dir = DmaDir::DramCopy;
+  dma.dma.tag = 0;
+  dma.dma.elemBytes = 4;
+  s.push_back(dma);
+
+  Command wait;
+  wait.kind = CommandKind::Wait;
+  wait.waitTags = 0x88;
+  wait.waitPe = true;
+  s.push_back(wait);
+
+  Command cfg;
+  cfg.kind = CommandKind::Config;
+  cfg.ibuf = 2;
+  Instruction ld = instr(Opcode::LD, 0, 4);
+  ld.operands.addr = 1024;
+  ld.operands.rows = 16;
+  ld.operands.cols = 8;
+  ld.operands.rowStride = 8;
+  ld.operands.peRows = 4;
+  cfg.instrs.push_back(ld);
+  Instruction ldw = instr(Opcode::LD, 1, 0);
+  ldw.operands.addr = 4096;
+  ldw.operands.rows = 8;
+  ldw.operands.cols = 8;
+  ldw.operands.rowStride = -8;
+  ldw.operands.colStride = 0;
+  ldw.operands.queueMode = QueueMode::RQ;
+  cfg.instrs.push_back(ldw);
+  Instruction ldp = instr(Opcode::LD, 2, 3);
+  cfg.instrs.push_back(ldp);
+  Instruction mac = instr(Opcode::MAC, 0, 4, 2, 0, true, true);
+  mac.operands.rows = 16;
+  mac.operands.cols = 8;
+  mac.operands.depth = 8;
+  mac.operands.repeat = 3;
+  mac.operands.peRows = 4;
+  mac.operands.queueMode = QueueMode::SW;
+  mac.operands.func = SfuFunc::Relu;
+  cfg.instrs.push_back(mac);
+  Instruction st = instr(Opcode::ST, 0, 0, 2);
+  st.operands.addr = 2048;
+  st.operands.rows = 16;
+  st.operands.cols = 8;
+  st.operands.rowStride = 8;
+  st.operands.func = SfuFunc::Scale;
+  st.operands.imm = 0.25f;
+  cfg.instrs.push_back(st);
+  Instruction st2 = instr(Opcode::ST, 1, 15, 3);
+  st2.operands.imm = -1.5e-7f;
+  cfg.instrs.push_back(st2);
+  Instruction spu = instr(Opcode::SPU, 1, 1, 0, 2);
+  spu.operands.depth = 3;
+  spu.operands.func = SfuFunc::Add;
+  cfg.instrs.push_back(spu);
+  Instruction spu2 = instr(Opcode::SPU, 3, 15, 0, 14);
+  spu2.operands.func = SfuFunc::Min;
+  uint32_t nanBits = 0x7FC00123;
+  std::memcpy(&spu2.operands.imm, &nanBits, 4);
+  cfg.instrs.push_back(spu2);
+  s.push_back(cfg);
+
+  Command ex;
+  ex.kind = CommandKind::Execute;
+  ex.ibuf = 2;
+  ex.shift = true;
+  ex.last = false;
+  ex.patches = {{0, PatchField::Addr, 512},
+                {3, PatchField::Depth, 4},
+                {4, PatchField::Rows, 8},
+                {4, PatchField::Cols, 0xFFFFFFFFu}};
+  s.push_back(ex);
+  ex.shift = false;
+  ex.last = true;
+  ex.patches.clear();
+  s.push_back(ex);
+
+  Command bar;
+  bar.kind = CommandKind::Barrier;
+  bar.barrierId = 0xDEADBEEF;
+  s.push_back(bar);
+
+  // Cluster 1: another buffer; cluster 2: only a barrier; cluster 3 empty.
+  Command cfg1;
+  cfg1.kind = CommandKind::Config;
+  cfg1.ibuf = 31;
+  cfg1.instrs.push_back(instr(Opcode::SPU, 0, 0, 0, 0));
+  p.clusters[1].commands.push_back(cfg1);
+  Command ex1;
+  ex1.kind = CommandKind::Execute;
+  ex1.ibuf = 31;
+  ex1.shift = ex1.last = true;
+  p.clusters[1].commands.push_back(ex1);
+  p.clusters[2].commands.push_back(bar);
+  return p;
+}
+
+/// Field-by-field comparison; returns "" when equal, else the first
+/// difference.
+inline std::string diffPrograms(const Program &a, const Program &b) {
+  std::ostringstream os;
+#define CHECK_EQ_FIELD(x, y, name)                                             \
+  if (!((x) == (y))) {                                                         \
+    os << name;                                                                \
+    return os.str();                                                           \
+  }
+  CHECK_EQ_FIELD(a.hwFingerprint, b.hwFingerprint, "hwFingerprint");
+  CHECK_EQ_FIELD(a.gridRows, b.gridRows, "gridRows");
+  CHECK_EQ_FIELD(a.gridCols, b.gridCols, "gridCols");
+  CHECK_EQ_FIELD(a.dramSize, b.dramSize, "dramSize");
+  CHECK_EQ_FIELD(a.symbols.size(), b.symbols.size(), "symbol count");
+  for (size_t i = 0; i < a.symbols.size(); ++i) {
+    const Symbol &x = a.symbols[i], &y = b.symbols[i];
+    CHECK_EQ_FIELD(x.name, y.name, "symbol name " << i);
+    CHECK_EQ_FIELD(x.isInput, y.isInput, "symbol isInput " << i);
+    CHECK_EQ_FIELD(x.dtype, y.dtype, "symbol dtype " << i);
+    CHECK_EQ_FIELD(x.shape, y.shape, "symbol shape " << i);
+    CHECK_EQ_FIELD(x.dramAddr, y.dramAddr, "symbol addr " << i);
+  }
+  CHECK_EQ_FIELD(a.constants.size(), b.constants.size(), "constant count");
+  for (size_t i = 0; i < a.constants.size(); ++i) {
+    CHECK_EQ_FIELD(a.constants[i].dramAddr, b.constants[i].dramAddr,
+                   "constant addr " << i);
+    CHECK_EQ_FIELD(a.constants[i].bytes, b.constants[i].bytes,
+                   "constant bytes " << i);
+  }
+  CHECK_EQ_FIELD(a.clusters.size(), b.clusters.size(), "cluster count");
+  for (size_t ci = 0; ci < a.clusters.size(); ++ci) {
+    const auto &x = a.clusters[ci].commands, &y = b.clusters[ci].commands;
+    CHECK_EQ_FIELD(x.size(), y.size(), "command count of cluster " << ci);
+    for (size_t k = 0; k < x.size(); ++k) {
+      const Command &c = x[k], &d = y[k];
+      std::string at = "cluster " + std::to_string(ci) + " command " +
+                       std::to_string(k) + " ";
+      CHECK_EQ_FIELD(c.kind, d.kind, at << "kind");
+      switch (c.kind) {
+      case CommandKind::Config:
+      case CommandKind::Execute:
+        CHECK_EQ_FIELD(c.ibuf, d.ibuf, at << "ibuf");
+        CHECK_EQ_FIELD(c.shift, d.shift, at << "shift");
+        CHECK_EQ_FIELD(c.last, d.last, at << "last");
+        CHECK_EQ_FIELD(c.instrs.size(), d.instrs.size(), at << "instr count");
+        for (size_t i = 0; i < c.instrs.size(); ++i) {
+          const InstrFields &f = c.instrs[i].fields, &g = d.instrs[i].fields;
+          CHECK_EQ_FIELD(f.op, g.op, at << "instr " << i << " op");
+          CHECK_EQ_FIELD(f.sub, g.sub, at << "instr " << i << " sub");
+          CHECK_EQ_FIELD(f.slot, g.slot, at << "instr " << i << " slot");
+          CHECK_EQ_FIELD(f.accId, g.accId, at << "instr " << i << " acc");
+          CHECK_EQ_FIELD(f.outSlot, g.outSlot, at << "instr " << i << " out");
+          CHECK_EQ_FIELD(f.loadBalance, g.loadBalance, at << "instr " << i);
+          CHECK_EQ_FIELD(f.sfuActive, g.sfuActive, at << "instr " << i);
+          CHECK_EQ_FIELD(c.instrs[i].operands, d.instrs[i].operands,
+                         at << "instr " << i << " operands");
+        }
+        CHECK_EQ_FIELD(c.patches.size(), d.patches.size(), at << "patches");
+        for (size_t i = 0; i < c.patches.size(); ++i) {
+          CHECK_EQ_FIELD(c.patches[i].instr, d.patches[i].instr, at << "patch");
+          CHECK_EQ_FIELD(c.patches[i].field, d.patches[i].field, at << "patch");
+          CHECK_EQ_FIELD(c.patches[i].value, d.patches[i].value, at << "patch");
+        }
+        break;
+      case CommandKind::Dma:
+        CHECK_EQ_FIELD(c.dma.dir, d.dma.dir, at << "dir");
+        CHECK_EQ_FIELD(c.dma.tag, d.dma.tag, at << "tag");
+        CHECK_EQ_FIELD(c.dma.elemBytes, d.dma.elemBytes, at << "elemBytes");
+        CHECK_EQ_FIELD(c.dma.src, d.dma.src, at << "src");
+        CHECK_EQ_FIELD(c.dma.dst, d.dma.dst, at << "dst");
+        for (int i = 0; i < 4; ++i) {
+          CHECK_EQ_FIELD(c.dma.shape[i], d.dma.shape[i], at << "shape");
+          CHECK_EQ_FIELD(c.dma.srcStride[i], d.dma.srcStride[i], at << "ss");
+          CHECK_EQ_FIELD(c.dma.dstStride[i], d.dma.dstStride[i], at << "ds");
+        }
+        break;
+      case CommandKind::Wait:
+        CHECK_EQ_FIELD(c.waitTags, d.waitTags, at << "waitTags");
+        CHECK_EQ_FIELD(c.waitPe, d.waitPe, at << "waitPe");
+        break;
+      case CommandKind::Barrier:
+        CHECK_EQ_FIELD(c.barrierId, d.barrierId, at << "barrierId");
+        break;
+      }
+    }
+  }
+#undef CHECK_EQ_FIELD
+  return "";
+}
+
+} // namespace target_test
+} // namespace accel
+
+#endif

@@ -1,0 +1,105 @@
+//===- accel-translate.cpp - ISA text <-> accelerator binary --------------===//
+//
+//   accel-translate --isa-to-binary in.mlir -o out.bin
+//   accel-translate --binary-to-isa out.bin            (disassembler)
+//
+// With --hw=<file.json|default> the program is also checked with
+// validateProgram() against that hardware description.
+//
+//===----------------------------------------------------------------------===//
+#include "Isa/IsaDialect.h"
+#include "accel/Hardware/HardwareDesc.h"
+#include "accel/Target/Binary.h"
+#include "accel/Target/IsaProgram.h"
+#include "accel/Target/Validate.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Tools/mlir-translate/MlirTranslateMain.h"
+#include "mlir/Tools/mlir-translate/Translation.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/SourceMgr.h"
+
+using namespace mlir;
+
+static llvm::cl::opt<std::string> hwPath(
+    "hw",
+    llvm::cl::desc("Validate the program against this hardware description "
+                   "(JSON file, or 'default' for the built-in preset)"),
+    llvm::cl::value_desc("file|default"), llvm::cl::init(""));
+
+/// Runs validateProgram when --hw is given.
+static LogicalResult maybeValidate(const accel::Program &p, Location loc) {
+  if (hwPath.empty())
+    return success();
+  accel::HardwareDesc hw;
+  std::string err;
+  if (hwPath == "default") {
+    hw = accel::defaultHardware();
+  } else if (!accel::loadHardwareDesc(hwPath, hw, err)) {
+    return emitError(loc) << "cannot load hardware description: " << err;
+  }
+  if (!accel::validateProgram(p, hw, err))
+    return emitError(loc) << "invalid program: " << err;
+  return success();
+}
+
+static void registerIsa(DialectRegistry &registry) {
+  registry.insert<accel::isa::IsaDialect>();
+}
+
+int main(int argc, char **argv) {
+  TranslateFromMLIRRegistration toBinary(
+      "isa-to-binary",
+      "write a module holding one isa.program as an accelerator binary",
+      [](Operation *op, llvm::raw_ostream &os) -> LogicalResult {
+        accel::isa::ProgramOp prog;
+        if (auto p = dyn_cast<accel::isa::ProgramOp>(op)) {
+          prog = p;
+        } else {
+          for (Region &r : op->getRegions())
+            for (Block &b : r)
+              for (auto p : b.getOps<accel::isa::ProgramOp>()) {
+                if (prog)
+                  return p.emitError("expected exactly one isa.program, "
+                                     "found another one here");
+                prog = p;
+              }
+        }
+        if (!prog)
+          return op->emitError("expected a module holding one isa.program");
+        accel::Program program;
+        if (failed(accel::programFromIsa(prog, program)) ||
+            failed(maybeValidate(program, prog.getLoc())))
+          return failure();
+        std::vector<uint8_t> bytes;
+        std::string err;
+        if (!accel::writeBinary(program, bytes, err))
+          return prog.emitError(err);
+        os.write(reinterpret_cast<const char *>(bytes.data()), bytes.size());
+        return success();
+      },
+      registerIsa);
+
+  TranslateToMLIRRegistration toIsa(
+      "binary-to-isa", "disassemble an accelerator binary into ISA text",
+      [](llvm::SourceMgr &sm, MLIRContext *ctx) -> OwningOpRef<Operation *> {
+        const llvm::MemoryBuffer *buf = sm.getMemoryBuffer(sm.getMainFileID());
+        Location loc =
+            FileLineColLoc::get(ctx, buf->getBufferIdentifier(), 0, 0);
+        accel::Program program;
+        std::string err;
+        if (!accel::readBinary(
+                reinterpret_cast<const uint8_t *>(buf->getBufferStart()),
+                buf->getBufferSize(), program, err)) {
+          emitError(loc) << err;
+          return nullptr;
+        }
+        if (failed(maybeValidate(program, loc)))
+          return nullptr;
+        OwningOpRef<ModuleOp> module = accel::isaFromProgram(program, ctx);
+        return OwningOpRef<Operation *>(module.release());
+      },
+      registerIsa);
+
+  return failed(mlirTranslateMain(argc, argv, "accel binary translator"));
+}
