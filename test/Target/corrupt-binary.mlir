@@ -33,6 +33,9 @@
 // A binary for other hardware is refused when a description is given.
 // RUN: not accel-translate --binary-to-isa --hw=default %t.bin 2>&1 | FileCheck %s --check-prefix=HW
 // HW: error: invalid program: the binary was compiled for another hardware description
+// RUN: not accel-translate --isa-to-binary --hw=default %s -o %t.unused 2>&1 | FileCheck %s --check-prefix=HW
+// RUN: not accel-translate --binary-to-isa --hw=%t.missing.json %t.bin 2>&1 | FileCheck %s --check-prefix=HWFILE
+// HWFILE: error: cannot load hardware description:
 
 isa.program grid(1 x 1) dram 1024 hw 42 {
   isa.io input "x" at 0 : tensor<16xf32>
