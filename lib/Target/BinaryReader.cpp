@@ -411,9 +411,13 @@ bool readBinaryFile(const std::string &path, Program &p, std::string &err) {
     err = "cannot open '" + path + "'";
     return false;
   }
-  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(f)),
-                             std::istreambuf_iterator<char>());
-  if (f.bad()) {
+  f.seekg(0, std::ios::end);
+  std::streamoff size = f.tellg();
+  f.seekg(0, std::ios::beg);
+  std::vector<uint8_t> bytes(size > 0 ? size_t(size) : 0);
+  if (size > 0)
+    f.read(reinterpret_cast<char *>(bytes.data()), size);
+  if (size < 0 || !f) {
     err = "error reading '" + path + "'";
     return false;
   }
