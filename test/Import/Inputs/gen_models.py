@@ -183,6 +183,8 @@ g = helper.make_graph(
     [helper.make_tensor_value_info("x", F, [2, 2])],
     [helper.make_tensor_value_info("y", F, [2, 2])],
     initializer=[raw("big", [[1.5, 2.5], [3.5, 4.5]])])
+if os.path.exists(os.path.join(OUT, "external_data.bin")):
+    os.remove(os.path.join(OUT, "external_data.bin"))  # onnx appends to it
 save(model(g), "external_data.onnx", save_as_external_data=True,
      all_tensors_to_one_file=True, location="external_data.bin", size_threshold=0)
 
