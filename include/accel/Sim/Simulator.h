@@ -1,0 +1,107 @@
+//===- Simulator.h - Functional + cycle model of the accelerator -*- C++ -*-===//
+//
+// simulate() executes an accel::Program on a HardwareDesc: functionally
+// (real f32 numbers, tile-level host kernels) and in time (control units,
+// PE arrays, DMA on shared memory channels, barriers). The semantics, every
+// cycle formula, the stats fields and the trace format are documented in
+// docs/simulator.md.
+//
+// The simulator defends itself: a Program that was not validated (or is
+// wrong) yields an error message, never an out-of-range access.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ACCEL_SIM_SIMULATOR_H
+#define ACCEL_SIM_SIMULATOR_H
+
+#include "accel/Hardware/HardwareDesc.h"
+#include "accel/Target/Program.h"
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace accel {
+
+/// A dense row-major f32 tensor (program inputs and outputs).
+struct Tensor {
+  std::vector<int64_t> shape;
+  std::vector<float> data;
+  /// Product of the dimensions (1 for a scalar); 0 if any dimension <= 0.
+  uint64_t numElements() const;
+};
+/// "[2, 3, 4]".
+std::string shapeToString(const std::vector<int64_t> &shape);
+
+struct SimOptions {
+  /// Write a Chrome trace event JSON file here (empty = no trace).
+  std::string tracePath;
+  /// Treat detected timing hazards (data used before the transfer or
+  /// computation producing it completes) as errors instead of warnings.
+  bool hazardsAreErrors = false;
+  /// Keep at most this many hazard messages in SimStats (all are counted).
+  unsigned maxHazardMessages = 20;
+};
+
+struct ClusterStats {
+  uint32_t row = 0, col = 0;
+  uint32_t channel = 0;          ///< memory channel serving the cluster
+  uint64_t finishCycle = 0;      ///< max(control, PE array, last DMA)
+  uint64_t commands = 0;
+  uint64_t executes = 0;
+  uint64_t peBusyCycles = 0;     ///< sum of EXECUTE durations
+  double peUtilisation = 0;      ///< peBusyCycles / total cycles
+  uint64_t macs = 0;             ///< multiply-adds performed by its PEs
+  double macUtilisation = 0;     ///< macs / (cycles * pes * macLanes)
+  uint64_t dmaBytes = 0;         ///< payload bytes of its DMAs
+  uint64_t dmaTransfers = 0;
+  uint64_t stallCycles = 0;      ///< control unit blocked in WAIT / BARRIER
+};
+
+struct ChannelStats {
+  uint64_t busyCycles = 0;  ///< sum of transfer durations on the channel
+  double utilisation = 0;   ///< busyCycles / total cycles
+  uint64_t bytes = 0;       ///< bytes over the channel (DramCopy: read+write)
+  uint64_t transfers = 0;
+};
+
+struct SimStats {
+  std::string hardware;       ///< HardwareDesc::name
+  uint64_t cycles = 0;        ///< total: max over clusters of finishCycle
+  double timeUs = 0;          ///< cycles / (clockGHz * 1000)
+  uint64_t macs = 0;
+  double macUtilisation = 0;  ///< macs / (cycles * clusters * pes * lanes)
+  uint64_t dramBytesRead = 0, dramBytesWritten = 0;
+  uint64_t storageBytesRead = 0, storageBytesWritten = 0; ///< LD / ST + DMA
+  /// Energy (pJ) from the power fields of the hardware description.
+  double energyMacPj = 0, energyDramPj = 0, energyStoragePj = 0,
+         energyStaticPj = 0, energyTotalPj = 0;
+  /// Commands by kind: CONFIG, EXECUTE, DMA, WAIT, BARRIER.
+  std::map<std::string, uint64_t> commandCounts;
+  /// Executed instructions by opcode (LD, MAC, ST, SPU), each repeat counted.
+  std::map<std::string, uint64_t> instructionCounts;
+  uint64_t storesSkipped = 0; ///< ST AccBuffer instructions of non-last EXECUTEs
+  std::vector<ClusterStats> clusters; ///< row-major
+  std::vector<ChannelStats> channels;
+  uint64_t hazardCount = 0;
+  std::vector<std::string> hazards; ///< first SimOptions::maxHazardMessages
+  double wallSeconds = 0;     ///< host time spent in simulate()
+};
+
+/// stats.json content (field names in docs/simulator.md).
+std::string statsToJson(const SimStats &stats);
+
+/// Runs `prog` on `hw`. Every input symbol must be present in `inputs` with
+/// exactly its shape; unknown names are errors. On success fills `outputs`
+/// (one tensor per output symbol, with the symbol's shape) and `stats`. On
+/// failure returns false with `err` set; `outputs` / `stats` are then
+/// unspecified. The program's hardware fingerprint is NOT compared here
+/// (use validateProgram for that); grid and sizes are checked.
+bool simulate(const Program &prog, const HardwareDesc &hw,
+              const std::map<std::string, Tensor> &inputs,
+              const SimOptions &opts, std::map<std::string, Tensor> &outputs,
+              SimStats &stats, std::string &err);
+
+} // namespace accel
+
+#endif

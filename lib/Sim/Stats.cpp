@@ -1,0 +1,68 @@
+//===- Stats.cpp - stats.json ---------------------------------------------===//
+#include "accel/Sim/Simulator.h"
+
+#include <nlohmann/json.hpp>
+
+namespace accel {
+
+std::string statsToJson(const SimStats &s) {
+  using json = nlohmann::ordered_json;
+  json j;
+  j["hardware"] = s.hardware;
+  j["cycles"] = s.cycles;
+  j["time_us"] = s.timeUs;
+  j["macs"] = s.macs;
+  j["mac_utilisation"] = s.macUtilisation;
+  j["dram_bytes_read"] = s.dramBytesRead;
+  j["dram_bytes_written"] = s.dramBytesWritten;
+  j["storage_bytes_read"] = s.storageBytesRead;
+  j["storage_bytes_written"] = s.storageBytesWritten;
+  j["energy_pj"] = {{"total", s.energyTotalPj},
+                    {"mac", s.energyMacPj},
+                    {"dram", s.energyDramPj},
+                    {"storage", s.energyStoragePj},
+                    {"static", s.energyStaticPj}};
+  json cmds = json::object();
+  for (auto &kv : s.commandCounts)
+    cmds[kv.first] = kv.second;
+  j["commands"] = cmds;
+  json instrs = json::object();
+  for (auto &kv : s.instructionCounts)
+    instrs[kv.first] = kv.second;
+  j["instructions"] = instrs;
+  j["stores_skipped"] = s.storesSkipped;
+  json cl = json::array();
+  for (size_t i = 0; i < s.clusters.size(); ++i) {
+    const ClusterStats &c = s.clusters[i];
+    cl.push_back({{"index", i},
+                  {"row", c.row},
+                  {"col", c.col},
+                  {"channel", c.channel},
+                  {"finish_cycle", c.finishCycle},
+                  {"commands", c.commands},
+                  {"executes", c.executes},
+                  {"pe_busy_cycles", c.peBusyCycles},
+                  {"pe_utilisation", c.peUtilisation},
+                  {"macs", c.macs},
+                  {"mac_utilisation", c.macUtilisation},
+                  {"dma_bytes", c.dmaBytes},
+                  {"dma_transfers", c.dmaTransfers},
+                  {"stall_cycles", c.stallCycles}});
+  }
+  j["clusters"] = cl;
+  json ch = json::array();
+  for (size_t i = 0; i < s.channels.size(); ++i) {
+    const ChannelStats &c = s.channels[i];
+    ch.push_back({{"index", i},
+                  {"busy_cycles", c.busyCycles},
+                  {"utilisation", c.utilisation},
+                  {"bytes", c.bytes},
+                  {"transfers", c.transfers}});
+  }
+  j["channels"] = ch;
+  j["hazards"] = {{"count", s.hazardCount}, {"messages", s.hazards}};
+  j["wall_seconds"] = s.wallSeconds;
+  return j.dump(2) + "\n";
+}
+
+} // namespace accel
