@@ -5,6 +5,7 @@ using namespace mlir;
 using namespace accel::graph;
 
 #include "Graph/GraphDialect.cpp.inc"
+#include "Graph/GraphEnums.cpp.inc"
 
 void GraphDialect::initialize() {
   addOperations<

@@ -10,6 +10,7 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include "Graph/GraphDialect.h.inc"
+#include "Graph/GraphEnums.h.inc"
 
 #define GET_OP_CLASSES
 #include "Graph/GraphOps.h.inc"
@@ -35,6 +36,22 @@ conv2dShape(llvm::ArrayRef<int64_t> input, llvm::ArrayRef<int64_t> weight,
             llvm::ArrayRef<int64_t> strides, llvm::ArrayRef<int64_t> pads,
             llvm::ArrayRef<int64_t> dilations, int64_t groups,
             std::string &why);
+
+std::optional<llvm::SmallVector<int64_t>>
+reduceShape(llvm::ArrayRef<int64_t> input, llvm::ArrayRef<int64_t> axes,
+            bool keepdims, std::string &why);
+/// Output extent of a pooling window along one dimension (ONNX rules,
+/// including ceil_mode's "last window must start inside the input").
+std::optional<int64_t> poolExtent(int64_t in, int64_t kernel, int64_t stride,
+                                  int64_t padBegin, int64_t padEnd,
+                                  int64_t dilation, bool ceilMode,
+                                  std::string &why);
+std::optional<llvm::SmallVector<int64_t>>
+convTranspose2dShape(llvm::ArrayRef<int64_t> input,
+                     llvm::ArrayRef<int64_t> weight, llvm::ArrayRef<int64_t> strides,
+                     llvm::ArrayRef<int64_t> pads, llvm::ArrayRef<int64_t> dilations,
+                     llvm::ArrayRef<int64_t> outputPadding, int64_t groups,
+                     std::string &why);
 
 } // namespace accel::graph
 
