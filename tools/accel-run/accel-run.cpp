@@ -1,0 +1,341 @@
+//===- accel-run.cpp - Run an accelerator binary on the simulator ---------===//
+//
+//   accel-run BINARY [--hw FILE] --input NAME=FILE ... [--output-dir DIR]
+//             [--trace FILE] [--expect NAME=FILE ...] [--atol X] [--rtol X]
+//             [--no-validate] [--strict-hazards] [--quiet]
+//
+// Loads the binary and the hardware description (default: the built-in
+// default preset), validates the program against the hardware, reads every
+// input (.npy or ONNX TensorProto .pb), simulates, writes DIR/<output>.npy
+// and DIR/stats.json and prints a summary. --expect compares an output with
+// a reference file (|out - ref| <= atol + rtol * |ref| everywhere). Any
+// error or mismatch prints a message and exits with status 1.
+//
+//===----------------------------------------------------------------------===//
+#include "accel/Hardware/HardwareDesc.h"
+#include "accel/Sim/Simulator.h"
+#include "accel/Sim/TensorIO.h"
+#include "accel/Target/Binary.h"
+#include "accel/Target/Validate.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <string>
+#include <vector>
+
+using namespace accel;
+
+namespace {
+
+const char *kUsage =
+    "usage: accel-run BINARY [--hw FILE] --input NAME=FILE ... "
+    "[--output-dir DIR]\n"
+    "                 [--trace FILE] [--no-validate] [--strict-hazards] "
+    "[--quiet]\n"
+    "\n"
+    "Simulates an accelerator binary (functional + cycle model).\n"
+    "  --hw FILE          hardware description JSON (default: built-in "
+    "default preset)\n"
+    "  --input NAME=FILE  value of input NAME: .npy (C order) or ONNX "
+    "TensorProto .pb;\n"
+    "                     every program input is required\n"
+    "  --output-dir DIR   write DIR/<output>.npy and DIR/stats.json\n"
+    "  --trace FILE       write a Chrome trace event JSON timeline (Perfetto, "
+    "chrome://tracing)\n"
+    "  --expect NAME=FILE compare output NAME with a reference (.npy or .pb); "
+    "fail on mismatch\n"
+    "  --atol X, --rtol X tolerance of --expect: |out - ref| <= atol + rtol * "
+    "|ref| (1e-4, 1e-4)\n"
+    "  --no-validate      skip validateProgram (fingerprint, bounds); the "
+    "simulator still\n"
+    "                     checks every access\n"
+    "  --strict-hazards   treat timing hazards (missing WAIT/BARRIER) as "
+    "errors\n"
+    "  --quiet            print nothing on success\n";
+
+int fail(const std::string &msg) {
+  std::cerr << "accel-run: error: " << msg << "\n";
+  return 1;
+}
+
+/// File name for an output symbol: characters that cannot appear in a file
+/// name are replaced by '_'.
+std::string fileNameFor(const std::string &name) {
+  std::string s = name.empty() ? std::string("_") : name;
+  for (char &c : s)
+    if (c == '/' || c == '\\' || c == '\0')
+      c = '_';
+  if (s == "." || s == "..")
+    s = "_" + s;
+  return s;
+}
+
+std::string fmtBytes(uint64_t b) {
+  char buf[64];
+  if (b >= (1ull << 20))
+    std::snprintf(buf, sizeof buf, "%llu B (%.2f MiB)", (unsigned long long)b,
+                  double(b) / (1 << 20));
+  else if (b >= 1024)
+    std::snprintf(buf, sizeof buf, "%llu B (%.1f KiB)", (unsigned long long)b,
+                  double(b) / 1024);
+  else
+    std::snprintf(buf, sizeof buf, "%llu B", (unsigned long long)b);
+  return buf;
+}
+
+int runMain(int argc, char **argv) {
+  std::string binaryPath, hwPath, outDir, tracePath;
+  std::vector<std::pair<std::string, std::string>> inputArgs, expectArgs;
+  double atol = 1e-4, rtol = 1e-4;
+  bool validate = true, strict = false, quiet = false;
+
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    std::string value;
+    bool hasInlineValue = false;
+    if (a.rfind("--", 0) == 0) {
+      size_t eq = a.find('=');
+      if (eq != std::string::npos) {
+        value = a.substr(eq + 1);
+        a = a.substr(0, eq);
+        hasInlineValue = true;
+      }
+    }
+    auto need = [&](std::string &dst) {
+      if (hasInlineValue) {
+        dst = value;
+        return true;
+      }
+      if (i + 1 >= argc)
+        return false;
+      dst = argv[++i];
+      return true;
+    };
+    if (a == "-h" || a == "--help") {
+      std::cout << kUsage;
+      return 0;
+    } else if (a == "--hw") {
+      if (!need(hwPath))
+        return fail("--hw needs a file");
+    } else if (a == "--input" || a == "-i") {
+      std::string spec;
+      if (!need(spec))
+        return fail("--input needs NAME=FILE");
+      size_t eq = spec.find('=');
+      if (eq == std::string::npos || eq == 0 || eq + 1 == spec.size())
+        return fail("--input expects NAME=FILE, got '" + spec + "'");
+      inputArgs.emplace_back(spec.substr(0, eq), spec.substr(eq + 1));
+    } else if (a == "--expect") {
+      std::string spec;
+      if (!need(spec))
+        return fail("--expect needs NAME=FILE");
+      size_t eq = spec.find('=');
+      if (eq == std::string::npos || eq == 0 || eq + 1 == spec.size())
+        return fail("--expect expects NAME=FILE, got '" + spec + "'");
+      expectArgs.emplace_back(spec.substr(0, eq), spec.substr(eq + 1));
+    } else if (a == "--atol" || a == "--rtol") {
+      std::string v;
+      if (!need(v))
+        return fail(a + " needs a number");
+      char *end = nullptr;
+      double d = std::strtod(v.c_str(), &end);
+      if (v.empty() || *end || !(d >= 0))
+        return fail(a + " expects a non-negative number, got '" + v + "'");
+      (a == "--atol" ? atol : rtol) = d;
+    } else if (a == "--output-dir" || a == "-o") {
+      if (!need(outDir))
+        return fail("--output-dir needs a directory");
+    } else if (a == "--trace") {
+      if (!need(tracePath))
+        return fail("--trace needs a file");
+    } else if (a == "--no-validate" && !hasInlineValue) {
+      validate = false;
+    } else if (a == "--strict-hazards" && !hasInlineValue) {
+      strict = true;
+    } else if (a == "--quiet" && !hasInlineValue) {
+      quiet = true;
+    } else if (a.size() > 1 && a[0] == '-') {
+      std::cerr << kUsage;
+      return fail("unknown option '" + std::string(argv[i]) + "'");
+    } else if (binaryPath.empty()) {
+      binaryPath = a;
+    } else {
+      return fail("more than one binary given ('" + binaryPath + "' and '" +
+                  a + "')");
+    }
+  }
+  if (binaryPath.empty()) {
+    std::cerr << kUsage;
+    return fail("no binary given");
+  }
+
+  HardwareDesc hw = defaultHardware();
+  std::string err;
+  if (!hwPath.empty() && !loadHardwareDesc(hwPath, hw, err))
+    return fail(err);
+
+  Program prog;
+  if (!readBinaryFile(binaryPath, prog, err))
+    return fail(binaryPath + ": " + err);
+  if (validate && !validateProgram(prog, hw, err))
+    return fail(binaryPath + ": invalid program for hardware '" + hw.name +
+                "': " + err);
+
+  std::map<std::string, Tensor> inputs, expected;
+  for (auto &[name, file] : expectArgs) {
+    if (expected.count(name))
+      return fail("--expect '" + name + "' given twice");
+    Tensor t;
+    if (!readTensorFile(file, t, err))
+      return fail("expected '" + name + "': " + err);
+    expected[name] = std::move(t);
+  }
+  for (auto &[name, file] : inputArgs) {
+    if (inputs.count(name))
+      return fail("input '" + name + "' given twice");
+    Tensor t;
+    if (!readTensorFile(file, t, err))
+      return fail("input '" + name + "': " + err);
+    inputs[name] = std::move(t);
+  }
+
+  SimOptions opts;
+  opts.tracePath = tracePath;
+  opts.hazardsAreErrors = strict;
+  std::map<std::string, Tensor> outputs;
+  SimStats stats;
+  if (!simulate(prog, hw, inputs, opts, outputs, stats, err))
+    return fail(err);
+
+  std::vector<std::pair<std::string, std::string>> written;
+  if (!outDir.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(outDir, ec);
+    if (ec)
+      return fail(outDir + ": cannot create directory: " + ec.message());
+    for (auto &[name, t] : outputs) {
+      std::string path = outDir + "/" + fileNameFor(name) + ".npy";
+      if (!writeNpy(path, t, err))
+        return fail(err);
+      written.emplace_back(name, path);
+    }
+    std::string statsPath = outDir + "/stats.json";
+    std::ofstream s(statsPath, std::ios::binary);
+    s << statsToJson(stats);
+    if (!s)
+      return fail(statsPath + ": write error");
+  }
+
+  // Comparison with the references.
+  std::vector<std::string> checks;
+  bool mismatch = false;
+  for (auto &[name, ref] : expected) {
+    auto it = outputs.find(name);
+    if (it == outputs.end())
+      return fail("--expect names '" + name + "', which is not an output");
+    const Tensor &out = it->second;
+    char buf[256];
+    if (out.shape != ref.shape) {
+      // A reference with the same element count but another shape (e.g. a
+      // squeezed dimension) is compared as flat data.
+      if (out.data.size() != ref.data.size())
+        return fail("output '" + name + "' has shape " +
+                    shapeToString(out.shape) + " but the reference has " +
+                    shapeToString(ref.shape));
+    }
+    double maxErr = 0;
+    size_t worst = 0, bad = 0;
+    for (size_t i = 0; i < out.data.size(); ++i) {
+      double o = out.data[i], r = ref.data[i];
+      bool bothNan = std::isnan(o) && std::isnan(r);
+      double e = bothNan || o == r ? 0.0 : std::fabs(o - r);
+      if (std::isnan(e))
+        e = INFINITY;
+      if (e > atol + rtol * std::fabs(r))
+        ++bad;
+      if (e > maxErr) {
+        maxErr = e;
+        worst = i;
+      }
+    }
+    if (bad) {
+      mismatch = true;
+      std::snprintf(buf, sizeof buf,
+                    "output '%s' differs from the reference in %zu of %zu "
+                    "elements (max abs error %g at flat index %zu: %g vs %g)",
+                    name.c_str(), bad, out.data.size(), maxErr, worst,
+                    double(out.data[worst]), double(ref.data[worst]));
+      std::cerr << "accel-run: error: " << buf << "\n";
+    } else {
+      std::snprintf(buf, sizeof buf, "  %s matches the reference (max abs error %g)",
+                    name.c_str(), maxErr);
+      checks.push_back(buf);
+    }
+  }
+
+  for (auto &h : stats.hazards)
+    std::cerr << "accel-run: warning: " << h << "\n";
+  if (stats.hazardCount > stats.hazards.size())
+    std::cerr << "accel-run: warning: " << stats.hazardCount - stats.hazards.size()
+              << " more hazards\n";
+  if (quiet)
+    return mismatch ? 1 : 0;
+
+  std::printf("hardware: %s (%ux%u clusters x %u PEs x %u MAC lanes)\n",
+              hw.name.c_str(), hw.rows, hw.cols, hw.pesPerCluster,
+              hw.macLanes);
+  std::printf("outputs:\n");
+  for (auto &[name, t] : outputs) {
+    std::string where;
+    for (auto &w : written)
+      if (w.first == name)
+        where = " -> " + w.second;
+    std::printf("  %s %s%s\n", name.c_str(), shapeToString(t.shape).c_str(),
+                where.c_str());
+  }
+  std::printf("cycles: %llu (%.3f us at %.3g GHz)\n",
+              (unsigned long long)stats.cycles, stats.timeUs, hw.clockGHz);
+  std::printf("MACs: %llu, MAC-array utilisation: %.2f %%\n",
+              (unsigned long long)stats.macs, 100.0 * stats.macUtilisation);
+  for (size_t i = 0; i < stats.clusters.size(); ++i) {
+    const ClusterStats &c = stats.clusters[i];
+    std::printf("  cluster (%u,%u): PE busy %.1f %%, MAC %.2f %%, DMA %s\n",
+                c.row, c.col, 100.0 * c.peUtilisation,
+                100.0 * c.macUtilisation, fmtBytes(c.dmaBytes).c_str());
+  }
+  for (size_t i = 0; i < stats.channels.size(); ++i)
+    std::printf("  channel %zu: busy %.1f %%, %s\n", i,
+                100.0 * stats.channels[i].utilisation,
+                fmtBytes(stats.channels[i].bytes).c_str());
+  std::printf("DRAM: %s read, %s written\n",
+              fmtBytes(stats.dramBytesRead).c_str(),
+              fmtBytes(stats.dramBytesWritten).c_str());
+  std::printf("energy: %.3f uJ\n", stats.energyTotalPj * 1e-6);
+  if (stats.hazardCount)
+    std::printf("hazards: %llu (see warnings)\n",
+                (unsigned long long)stats.hazardCount);
+  std::printf("simulated in %.3f s\n", stats.wallSeconds);
+  if (!checks.empty())
+    std::printf("reference checks:\n");
+  for (auto &c : checks)
+    std::printf("%s\n", c.c_str());
+  return mismatch ? 1 : 0;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  try {
+    return runMain(argc, argv);
+  } catch (const std::exception &e) {
+    return fail(std::string("internal error: ") + e.what());
+  } catch (...) {
+    return fail("internal error");
+  }
+}
