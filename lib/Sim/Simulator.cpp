@@ -929,7 +929,7 @@ bool Sim::doDma(Cluster &c, const Command &cmd) {
     srcOrigin = int64_t(d.src) - int64_t(src.lo);
   }
   const bool contiguous = d.srcStride[3] == 1 && d.dstStride[3] == 1;
-  for (uint64_t i0 = 0; i0 < d.shape[0]; ++i0)
+  for (uint64_t i0 = 0; elems > 0 && i0 < d.shape[0]; ++i0)
     for (uint64_t i1 = 0; i1 < d.shape[1]; ++i1)
       for (uint64_t i2 = 0; i2 < d.shape[2]; ++i2) {
         int64_t so = srcOrigin + (int64_t(i0) * d.srcStride[0] +

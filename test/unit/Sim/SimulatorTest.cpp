@@ -448,6 +448,14 @@ TEST(SimulatorErrors, OutOfRangeDma) {
     d.srcStride[i] = d.dstStride[i] = 0;
   }
   EXPECT_ERR(errOf(p, hw, in), "exceeds the size of its destination memory");
+  // A box with a zero extent moves nothing, whatever the other extents and
+  // strides (no iteration over them, no address arithmetic).
+  p = copyProgram(hw);
+  DmaDesc &z = p.clusters[0].commands[0].dma;
+  z.shape[0] = z.shape[1] = z.shape[2] = 0xffffffffu;
+  z.shape[3] = 0;
+  z.srcStride[0] = z.dstStride[1] = INT64_MAX / 2;
+  EXPECT_EQ(errOf(p, hw, in), "<ok>");
 }
 
 TEST(SimulatorErrors, Instructions) {
