@@ -504,8 +504,8 @@ bool accel::parseHardwareDesc(const std::string &jsonText, HardwareDesc &out,
   json root;
   try {
     root = json::parse(jsonText);
-  } catch (const json::parse_error &e) {
-    // e.what() names line and column; e.byte is the byte offset.
+  } catch (const json::exception &e) {
+    // e.what() names line and column (parse errors) or the bad number.
     err = std::string("invalid JSON: ") + e.what();
     return false;
   }

@@ -229,6 +229,8 @@ TEST(HardwareDesc, MalformedJsonReportsPosition) {
   EXPECT_NE(err.find("column"), std::string::npos) << err;
   err = parseErr("");
   EXPECT_NE(err.find("invalid JSON"), std::string::npos) << err;
+  err = parseErr(R"({"clock_ghz": 1e400})"); // number overflow, not a crash
+  EXPECT_NE(err.find("invalid JSON"), std::string::npos) << err;
 }
 
 TEST(HardwareDesc, FailedParseLeavesOutputUntouched) {
