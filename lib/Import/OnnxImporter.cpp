@@ -3,76 +3,63 @@
 // Reads an onnx::ModelProto with the ONNX protobuf library and emits one
 // `func.func @main` of graph-dialect ops. The import runs in three steps:
 //
-//   1. collect graph inputs (runtime arguments vs. initializers), apply the
-//      user's static shapes, and sort the nodes topologically;
-//   2. walk the sorted nodes, computing every result type with the shape
-//      helpers of the graph dialect (the same rules the verifiers use);
+//   1. collect graph inputs (runtime arguments, initializers, inputs bound
+//      to constants), apply the user's static shapes, and sort the nodes
+//      topologically;
+//   2. walk the sorted nodes: fold the ones whose inputs are compile-time
+//      constants (shape arithmetic), import the others with the graph
+//      dialect's shape helpers (the same rules the verifiers use);
 //   3. return the graph outputs, attach `accel.name`, verify the module.
 //
+// This file holds the infrastructure; the operators live in Import*.cpp.
 // Every failure produces one message naming the offending tensor or node.
-// See docs/importer.md.
+// See docs/importer.md and docs/operators.md.
 //
 //===----------------------------------------------------------------------===//
-#include "accel/Import/OnnxImporter.h"
+#include "ImporterImpl.h"
 
-#include "Graph/GraphDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/IR/Builders.h"
-#include "mlir/IR/BuiltinAttributes.h"
-#include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/STLExtras.h"
-#include "llvm/ADT/SmallVector.h"
-#include "llvm/ADT/StringRef.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <onnx/onnx_pb.h>
-
 #include <cstring>
-#include <deque>
 #include <functional>
 #include <limits>
 #include <queue>
-#include <set>
-#include <unordered_map>
 
 using namespace mlir;
-using llvm::ArrayRef;
-using llvm::SmallVector;
-using llvm::StringRef;
+using namespace accel::onnximport;
+namespace graph = accel::graph;
 using accel::OnnxImportOptions;
 
-namespace {
+//===----------------------------------------------------------------------===//
+// Small helpers
+//===----------------------------------------------------------------------===//
 
-std::string shapeStr(ArrayRef<int64_t> s) {
+std::string accel::onnximport::shapeStr(ArrayRef<int64_t> s) {
   std::string r = "[";
   for (size_t i = 0; i < s.size(); ++i)
     r += (i ? "," : "") + std::to_string(s[i]);
   return r + "]";
 }
 
-std::string dataTypeName(int t) {
+std::string accel::onnximport::dataTypeName(int t) {
   if (onnx::TensorProto_DataType_IsValid(t)) {
-    const std::string &n =
-        onnx::TensorProto_DataType_Name(static_cast<onnx::TensorProto_DataType>(t));
+    const std::string &n = onnx::TensorProto_DataType_Name(
+        static_cast<onnx::TensorProto_DataType>(t));
     if (!n.empty())
       return n;
   }
   return "type #" + std::to_string(t);
 }
 
-std::string attrTypeName(onnx::AttributeProto::AttributeType t) {
-  const std::string &n = onnx::AttributeProto_AttributeType_Name(t);
-  return n.empty() ? "type #" + std::to_string((int)t) : n;
-}
-
-/// Element count of a static shape; nullopt on a negative dim or overflow.
-std::optional<int64_t> numElements(ArrayRef<int64_t> dims) {
+std::optional<int64_t> accel::onnximport::numElements(ArrayRef<int64_t> dims) {
   int64_t n = 1;
   for (int64_t d : dims) {
     if (d < 0 || __builtin_mul_overflow(n, d, &n))
@@ -81,167 +68,161 @@ std::optional<int64_t> numElements(ArrayRef<int64_t> dims) {
   return n;
 }
 
-/// A graph value: either an SSA value already built, or a constant tensor
-/// (initializer / Constant node) materialised as arith.constant on first use
-/// as a tensor operand (integer constants used only as Reshape shapes never
-/// are).
-struct Slot {
-  Value value;
-  const onnx::TensorProto *tensor = nullptr;
-};
+bool accel::onnximport::isFloatType(int t) {
+  return t == onnx::TensorProto::FLOAT || t == onnx::TensorProto::DOUBLE ||
+         t == onnx::TensorProto::FLOAT16 || t == onnx::TensorProto::BFLOAT16;
+}
 
-class Importer {
-public:
-  Importer(MLIRContext &ctx, const OnnxImportOptions &opts,
-           std::string sourceName, std::string baseDir)
-      : ctx(ctx), opts(opts), sourceName(std::move(sourceName)),
-        baseDir(std::move(baseDir)), builder(&ctx) {}
+bool accel::onnximport::isIntegerType(int t) {
+  switch (t) {
+  case onnx::TensorProto::INT8:
+  case onnx::TensorProto::INT16:
+  case onnx::TensorProto::INT32:
+  case onnx::TensorProto::INT64:
+  case onnx::TensorProto::UINT8:
+  case onnx::TensorProto::UINT16:
+  case onnx::TensorProto::UINT32:
+  case onnx::TensorProto::UINT64:
+    return true;
+  default:
+    return false;
+  }
+}
 
-  OwningOpRef<ModuleOp> run(const onnx::ModelProto &model);
+SmallVector<int64_t> accel::onnximport::stridesOf(ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> s(shape.size(), 1);
+  for (int64_t d = (int64_t)shape.size() - 2; d >= 0; --d)
+    s[d] = s[d + 1] * shape[d + 1];
+  return s;
+}
 
-  std::string err;
+namespace {
+std::string attrTypeName(onnx::AttributeProto::AttributeType t) {
+  const std::string &n = onnx::AttributeProto_AttributeType_Name(t);
+  return n.empty() ? "type #" + std::to_string((int)t) : n;
+}
 
-private:
-  LogicalResult fail(const std::string &msg) {
-    if (err.empty())
-      err = msg;
+/// ONNX element type of a runtime graph value.
+int onnxTypeOf(Value v) {
+  Type e = cast<RankedTensorType>(v.getType()).getElementType();
+  if (e.isF32())
+    return onnx::TensorProto::FLOAT;
+  if (e.isInteger(1))
+    return onnx::TensorProto::BOOL;
+  if (e.isInteger(64))
+    return onnx::TensorProto::INT64;
+  return onnx::TensorProto::UNDEFINED;
+}
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Naming
+//===----------------------------------------------------------------------===//
+
+std::string Importer::nodeDesc(const Node &n) const {
+  if (!n.name().empty())
+    return "node '" + n.name() + "'";
+  auto it = nodeIndex.find(&n);
+  std::string d =
+      "node #" + (it == nodeIndex.end() ? std::string("?")
+                                        : std::to_string(it->second));
+  for (const std::string &o : n.output())
+    if (!o.empty())
+      return d + " producing '" + o + "'";
+  return d;
+}
+
+Location Importer::nodeLoc(const Node &n) {
+  auto file = FileLineColLoc::get(&ctx, sourceName, 0, 0);
+  std::string name = n.name().empty() ? n.op_type() : n.name();
+  return NameLoc::get(StringAttr::get(&ctx, name), file);
+}
+
+//===----------------------------------------------------------------------===//
+// Attributes
+//===----------------------------------------------------------------------===//
+
+LogicalResult Importer::attrType(const Node &n, const onnx::AttributeProto *a,
+                                 onnx::AttributeProto::AttributeType t) {
+  if (a->type() == t ||
+      (a->type() == onnx::AttributeProto::UNDEFINED)) // pre-IR3 models
+    return success();
+  return fail("attribute '" + a->name() + "' of " + nodeDesc(n) + " must be " +
+              attrTypeName(t) + ", got " + attrTypeName(a->type()));
+}
+
+FailureOr<int64_t> Importer::intAttr(const Node &n, StringRef name,
+                                     int64_t dflt) {
+  const auto *a = attr(n, name);
+  if (!a)
+    return dflt;
+  if (failed(attrType(n, a, onnx::AttributeProto::INT)))
     return failure();
-  }
+  return (int64_t)a->i();
+}
 
-  // --- naming ---------------------------------------------------------------
-  std::string nodeDesc(const onnx::NodeProto &n, size_t idx) const {
-    if (!n.name().empty())
-      return "node '" + n.name() + "'";
-    std::string d = "node #" + std::to_string(idx);
-    for (const std::string &o : n.output())
-      if (!o.empty())
-        return d + " producing '" + o + "'";
-    return d;
-  }
-  Location nodeLoc(const onnx::NodeProto &n) {
-    auto file = FileLineColLoc::get(&ctx, sourceName, 0, 0);
-    std::string name = n.name().empty() ? n.op_type() : n.name();
-    return NameLoc::get(StringAttr::get(&ctx, name), file);
-  }
+FailureOr<float> Importer::floatAttr(const Node &n, StringRef name,
+                                     float dflt) {
+  const auto *a = attr(n, name);
+  if (!a)
+    return dflt;
+  if (failed(attrType(n, a, onnx::AttributeProto::FLOAT)))
+    return failure();
+  return a->f();
+}
 
-  // --- steps ------------------------------------------------------------------
-  LogicalResult collectInitializers(const onnx::GraphProto &g);
-  LogicalResult collectInputs(const onnx::GraphProto &g,
-                              SmallVector<Type> &argTypes,
-                              SmallVector<std::string> &argNames);
-  LogicalResult sortNodes(const onnx::GraphProto &g,
-                          SmallVector<size_t> &order);
-  LogicalResult importNode(const onnx::NodeProto &n, size_t idx);
-  LogicalResult checkDeclaredOutput(const onnx::ValueInfoProto &vi, Value v);
+FailureOr<std::string> Importer::stringAttr(const Node &n, StringRef name,
+                                            StringRef dflt) {
+  const auto *a = attr(n, name);
+  if (!a)
+    return dflt.str();
+  if (failed(attrType(n, a, onnx::AttributeProto::STRING)))
+    return failure();
+  return a->s();
+}
 
-  // --- values -----------------------------------------------------------------
-  /// The f32 tensor value for input `i` of `n` (materialising a constant).
-  FailureOr<Value> operand(const onnx::NodeProto &n, size_t idx, int i);
-  /// True when input `i` is present (exists and is not the empty name).
-  static bool hasInput(const onnx::NodeProto &n, int i) {
-    return i < n.input_size() && !n.input(i).empty();
-  }
-  FailureOr<Value> materialize(const std::string &name, Slot &slot);
-  FailureOr<DenseElementsAttr> tensorToAttr(const onnx::TensorProto &t,
-                                            const std::string &what,
-                                            bool requireF32);
-  LogicalResult tensorDims(const onnx::TensorProto &t, const std::string &what,
-                           SmallVector<int64_t> &dims);
-  LogicalResult tensorBytes(const onnx::TensorProto &t, const std::string &what,
-                            std::string &storage, StringRef &bytes);
-  FailureOr<SmallVector<int64_t>> constInts(const onnx::NodeProto &n,
-                                            size_t idx, int i);
-  LogicalResult define(const onnx::NodeProto &n, size_t idx, Value v);
+FailureOr<SmallVector<int64_t>> Importer::intsAttr(const Node &n,
+                                                   StringRef name,
+                                                   ArrayRef<int64_t> dflt,
+                                                   bool *present) {
+  const auto *a = attr(n, name);
+  if (present)
+    *present = a != nullptr;
+  if (!a)
+    return SmallVector<int64_t>(dflt);
+  if (failed(attrType(n, a, onnx::AttributeProto::INTS)))
+    return failure();
+  return SmallVector<int64_t>(a->ints().begin(), a->ints().end());
+}
 
-  // --- attributes -------------------------------------------------------------
-  const onnx::AttributeProto *attr(const onnx::NodeProto &n, StringRef name) {
-    for (const auto &a : n.attribute())
-      if (a.name() == name)
-        return &a;
-    return nullptr;
-  }
-  LogicalResult attrType(const onnx::NodeProto &n, size_t idx,
-                         const onnx::AttributeProto *a,
-                         onnx::AttributeProto::AttributeType t) {
-    if (a->type() == t ||
-        (a->type() == onnx::AttributeProto::UNDEFINED)) // pre-IR3 models
-      return success();
-    return fail("attribute '" + a->name() + "' of " + nodeDesc(n, idx) +
-                " must be " + attrTypeName(t) + ", got " +
-                attrTypeName(a->type()));
-  }
-  FailureOr<int64_t> intAttr(const onnx::NodeProto &n, size_t idx,
-                             StringRef name, int64_t dflt) {
-    const auto *a = attr(n, name);
-    if (!a)
-      return dflt;
-    if (failed(attrType(n, idx, a, onnx::AttributeProto::INT)))
-      return failure();
-    return (int64_t)a->i();
-  }
-  FailureOr<float> floatAttr(const onnx::NodeProto &n, size_t idx,
-                             StringRef name, float dflt) {
-    const auto *a = attr(n, name);
-    if (!a)
-      return dflt;
-    if (failed(attrType(n, idx, a, onnx::AttributeProto::FLOAT)))
-      return failure();
-    return a->f();
-  }
-  FailureOr<std::string> stringAttr(const onnx::NodeProto &n, size_t idx,
-                                    StringRef name, StringRef dflt) {
-    const auto *a = attr(n, name);
-    if (!a)
-      return dflt.str();
-    if (failed(attrType(n, idx, a, onnx::AttributeProto::STRING)))
-      return failure();
-    return a->s();
-  }
-  /// INTS attribute; `present` tells whether it was given.
-  FailureOr<SmallVector<int64_t>> intsAttr(const onnx::NodeProto &n,
-                                           size_t idx, StringRef name,
-                                           ArrayRef<int64_t> dflt,
-                                           bool *present = nullptr) {
-    const auto *a = attr(n, name);
-    if (present)
-      *present = a != nullptr;
-    if (!a)
-      return SmallVector<int64_t>(dflt);
-    if (failed(attrType(n, idx, a, onnx::AttributeProto::INTS)))
-      return failure();
-    return SmallVector<int64_t>(a->ints().begin(), a->ints().end());
-  }
+FailureOr<SmallVector<float>> Importer::floatsAttr(const Node &n,
+                                                   StringRef name,
+                                                   ArrayRef<float> dflt,
+                                                   bool *present) {
+  const auto *a = attr(n, name);
+  if (present)
+    *present = a != nullptr;
+  if (!a)
+    return SmallVector<float>(dflt);
+  if (failed(attrType(n, a, onnx::AttributeProto::FLOATS)))
+    return failure();
+  return SmallVector<float>(a->floats().begin(), a->floats().end());
+}
 
-  // --- operators --------------------------------------------------------------
-  LogicalResult importMatMul(const onnx::NodeProto &n, size_t idx);
-  LogicalResult importGemm(const onnx::NodeProto &n, size_t idx);
-  LogicalResult importConv(const onnx::NodeProto &n, size_t idx);
-  LogicalResult importRelu(const onnx::NodeProto &n, size_t idx);
-  LogicalResult importAdd(const onnx::NodeProto &n, size_t idx);
-  LogicalResult importIdentity(const onnx::NodeProto &n, size_t idx);
-  LogicalResult importConstant(const onnx::NodeProto &n, size_t idx);
-  LogicalResult importReshape(const onnx::NodeProto &n, size_t idx);
-  LogicalResult importFlatten(const onnx::NodeProto &n, size_t idx);
-  LogicalResult importTranspose(const onnx::NodeProto &n, size_t idx);
-
-  RankedTensorType f32Tensor(ArrayRef<int64_t> shape) {
-    return RankedTensorType::get(shape, builder.getF32Type());
-  }
-  static ArrayRef<int64_t> shapeOf(Value v) {
-    return cast<RankedTensorType>(v.getType()).getShape();
-  }
-  LogicalResult checkArity(const onnx::NodeProto &n, size_t idx, int minIn,
-                           int maxIn);
-
-  MLIRContext &ctx;
-  const OnnxImportOptions &opts;
-  std::string sourceName, baseDir;
-  OpBuilder builder;
-  int64_t opsetVersion = 0;
-  std::unordered_map<std::string, Slot> values;
-  std::set<std::string> initializerNames;
-  std::deque<onnx::TensorProto> ownedTensors; // from Constant value_* attrs
-};
+FailureOr<SmallVector<std::string>>
+Importer::stringsAttr(const Node &n, StringRef name, bool *present) {
+  const auto *a = attr(n, name);
+  if (present)
+    *present = a != nullptr;
+  SmallVector<std::string> out;
+  if (!a)
+    return out;
+  if (failed(attrType(n, a, onnx::AttributeProto::STRINGS)))
+    return failure();
+  for (const auto &s : a->strings())
+    out.push_back(s);
+  return out;
+}
 
 //===----------------------------------------------------------------------===//
 // Tensors
@@ -304,13 +285,13 @@ LogicalResult Importer::tensorBytes(const onnx::TensorProto &t,
   return success();
 }
 
-FailureOr<DenseElementsAttr>
-Importer::tensorToAttr(const onnx::TensorProto &t, const std::string &what,
-                       bool requireF32) {
-  SmallVector<int64_t> dims;
-  if (failed(tensorDims(t, what, dims)))
+/// Decodes any numeric / bool tensor into a ConstTensor.
+FailureOr<ConstPtr> Importer::decodeTensor(const onnx::TensorProto &t,
+                                           const std::string &what) {
+  auto c = std::make_shared<ConstTensor>();
+  if (failed(tensorDims(t, what, c->shape)))
     return failure();
-  int64_t n = *numElements(dims);
+  int64_t n = *numElements(c->shape);
   if (t.has_segment())
     return fail(what + " is a segmented tensor, which is not supported");
   std::string storage;
@@ -318,132 +299,532 @@ Importer::tensorToAttr(const onnx::TensorProto &t, const std::string &what,
   if (failed(tensorBytes(t, what, storage, raw)))
     return failure();
   bool external = t.data_location() == onnx::TensorProto::EXTERNAL;
+  bool useRaw = !raw.empty() || external;
+  int dt = t.data_type();
+  c->dtype = dt;
 
-  // Decodes either raw little-endian bytes or the typed repeated field.
-  auto decode = [&](auto tag, const auto &typed,
-                    Type elemTy) -> FailureOr<DenseElementsAttr> {
+  auto checkRaw = [&](size_t elemSize) -> LogicalResult {
+    if (raw.size() != (size_t)n * elemSize)
+      return fail(what + " has " + std::to_string(raw.size()) + " bytes of " +
+                  (external ? "external" : "raw") + " data, expected " +
+                  std::to_string(n) + " x " + std::to_string(elemSize) +
+                  " for shape " + shapeStr(c->shape));
+    return success();
+  };
+  auto checkCount = [&](int64_t have) -> LogicalResult {
+    if (have != n)
+      return fail(what + " has " + std::to_string(have) +
+                  " values, expected " + std::to_string(n) + " for shape " +
+                  shapeStr(c->shape));
+    return success();
+  };
+  // Typed raw decoding.
+  auto rawInts = [&](auto tag) -> LogicalResult {
     using T = decltype(tag);
-    SmallVector<T> data;
-    if (!raw.empty() || external) {
-      if (raw.size() % sizeof(T) || (int64_t)(raw.size() / sizeof(T)) != n)
-        return fail(what + " has " + std::to_string(raw.size()) +
-                    " bytes of " + (external ? "external" : "raw") +
-                    " data, expected " + std::to_string(n) + " x " +
-                    std::to_string(sizeof(T)) + " for shape " +
-                    shapeStr(dims));
-      data.resize(n);
-      if (n)
-        std::memcpy(data.data(), raw.data(), raw.size());
-    } else {
-      if ((int64_t)typed.size() != n)
-        return fail(what + " has " + std::to_string(typed.size()) +
-                    " values, expected " + std::to_string(n) + " for shape " +
-                    shapeStr(dims));
-      for (auto v : typed)
-        data.push_back(static_cast<T>(v));
+    if (failed(checkRaw(sizeof(T))))
+      return failure();
+    c->i.resize(n);
+    for (int64_t k = 0; k < n; ++k) {
+      T v;
+      std::memcpy(&v, raw.data() + k * sizeof(T), sizeof(T));
+      c->i[k] = (int64_t)v;
     }
-    auto type = RankedTensorType::get(dims, elemTy);
-    return DenseElementsAttr::get(type, ArrayRef<T>(data));
+    return success();
+  };
+  auto halfToDouble = [](uint16_t h, bool bf16) -> double {
+    if (bf16) {
+      uint32_t bits = (uint32_t)h << 16;
+      float f;
+      std::memcpy(&f, &bits, 4);
+      return f;
+    }
+    llvm::APFloat ap(llvm::APFloat::IEEEhalf(), llvm::APInt(16, h));
+    return ap.convertToDouble();
   };
 
-  int dt = t.data_type();
-  if (dt == onnx::TensorProto::FLOAT)
-    return decode(float(), t.float_data(), builder.getF32Type());
-  if (requireF32)
-    return fail(what + " has unsupported element type " + dataTypeName(dt) +
-                " (only FLOAT / f32 tensors are supported)");
   switch (dt) {
-  case onnx::TensorProto::INT64:
-    return decode(int64_t(), t.int64_data(), builder.getI64Type());
-  case onnx::TensorProto::INT32:
-    return decode(int32_t(), t.int32_data(), builder.getI32Type());
+  case onnx::TensorProto::FLOAT:
+    if (useRaw) {
+      if (failed(checkRaw(4)))
+        return failure();
+      c->f.resize(n);
+      for (int64_t k = 0; k < n; ++k) {
+        float v;
+        std::memcpy(&v, raw.data() + 4 * k, 4);
+        c->f[k] = v;
+      }
+    } else {
+      if (failed(checkCount(t.float_data_size())))
+        return failure();
+      c->f.assign(t.float_data().begin(), t.float_data().end());
+    }
+    break;
   case onnx::TensorProto::DOUBLE:
-    return decode(double(), t.double_data(), builder.getF64Type());
-  default:
-    return fail(what + " has unsupported element type " + dataTypeName(dt));
+    if (useRaw) {
+      if (failed(checkRaw(8)))
+        return failure();
+      c->f.resize(n);
+      if (n)
+        std::memcpy(c->f.data(), raw.data(), 8 * n);
+    } else {
+      if (failed(checkCount(t.double_data_size())))
+        return failure();
+      c->f.assign(t.double_data().begin(), t.double_data().end());
+    }
+    break;
+  case onnx::TensorProto::FLOAT16:
+  case onnx::TensorProto::BFLOAT16: {
+    bool bf = dt == onnx::TensorProto::BFLOAT16;
+    c->f.resize(n);
+    if (useRaw) {
+      if (failed(checkRaw(2)))
+        return failure();
+      for (int64_t k = 0; k < n; ++k) {
+        uint16_t h;
+        std::memcpy(&h, raw.data() + 2 * k, 2);
+        c->f[k] = halfToDouble(h, bf);
+      }
+    } else {
+      if (failed(checkCount(t.int32_data_size())))
+        return failure();
+      for (int64_t k = 0; k < n; ++k)
+        c->f[k] = halfToDouble((uint16_t)t.int32_data(k), bf);
+    }
+    break;
   }
+  case onnx::TensorProto::INT64:
+    if (useRaw) {
+      if (failed(rawInts(int64_t())))
+        return failure();
+    } else {
+      if (failed(checkCount(t.int64_data_size())))
+        return failure();
+      c->i.assign(t.int64_data().begin(), t.int64_data().end());
+    }
+    break;
+  case onnx::TensorProto::UINT64:
+    if (useRaw) {
+      if (failed(rawInts(uint64_t())))
+        return failure();
+    } else {
+      if (failed(checkCount(t.uint64_data_size())))
+        return failure();
+      c->i.assign(t.uint64_data().begin(), t.uint64_data().end());
+    }
+    break;
+  case onnx::TensorProto::INT32:
+  case onnx::TensorProto::INT16:
+  case onnx::TensorProto::INT8:
+  case onnx::TensorProto::UINT16:
+  case onnx::TensorProto::UINT8:
+  case onnx::TensorProto::BOOL:
+  case onnx::TensorProto::UINT32:
+    if (useRaw) {
+      LogicalResult r = success();
+      switch (dt) {
+      case onnx::TensorProto::INT32: r = rawInts(int32_t()); break;
+      case onnx::TensorProto::INT16: r = rawInts(int16_t()); break;
+      case onnx::TensorProto::INT8: r = rawInts(int8_t()); break;
+      case onnx::TensorProto::UINT16: r = rawInts(uint16_t()); break;
+      case onnx::TensorProto::UINT8: r = rawInts(uint8_t()); break;
+      case onnx::TensorProto::BOOL: r = rawInts(uint8_t()); break;
+      default: r = rawInts(uint32_t()); break;
+      }
+      if (failed(r))
+        return failure();
+    } else if (dt == onnx::TensorProto::UINT32) {
+      if (failed(checkCount(t.uint64_data_size())))
+        return failure();
+      c->i.assign(t.uint64_data().begin(), t.uint64_data().end());
+    } else {
+      if (failed(checkCount(t.int32_data_size())))
+        return failure();
+      c->i.assign(t.int32_data().begin(), t.int32_data().end());
+    }
+    if (dt == onnx::TensorProto::BOOL)
+      for (auto &v : c->i)
+        v = v != 0;
+    break;
+  default:
+    return fail("unsupported element type " + dataTypeName(dt) + " for " +
+                what);
+  }
+  return ConstPtr(c);
 }
 
-FailureOr<Value> Importer::materialize(const std::string &name, Slot &slot) {
-  if (slot.value)
-    return slot.value;
-  auto attr = tensorToAttr(*slot.tensor, "tensor '" + name + "'",
-                           /*requireF32=*/true);
-  if (failed(attr))
+/// The f32 elements attribute of a FLOAT tensor (fast path for weights).
+FailureOr<DenseElementsAttr>
+Importer::tensorToAttr(const onnx::TensorProto &t, const std::string &what) {
+  auto c = decodeTensor(t, what);
+  if (failed(c))
     return failure();
-  auto loc = NameLoc::get(StringAttr::get(&ctx, name),
-                          FileLineColLoc::get(&ctx, sourceName, 0, 0));
-  slot.value = arith::ConstantOp::create(builder, loc, *attr).getResult();
-  return slot.value;
+  return toAttr(**c);
 }
 
-FailureOr<Value> Importer::operand(const onnx::NodeProto &n, size_t idx,
-                                   int i) {
-  const std::string &name = n.input(i);
-  auto it = values.find(name);
-  if (it == values.end()) // cannot happen after sortNodes, kept for safety
-    return fail("undefined value '" + name + "' used by " + nodeDesc(n, idx));
-  return materialize(name, it->second);
+DenseElementsAttr Importer::toAttr(const ConstTensor &c) {
+  if (c.isFloat()) {
+    SmallVector<float> data(c.f.begin(), c.f.end());
+    auto type = RankedTensorType::get(c.shape, builder.getF32Type());
+    return DenseElementsAttr::get(type, ArrayRef<float>(data));
+  }
+  if (c.dtype == onnx::TensorProto::BOOL) {
+    SmallVector<bool> data;
+    for (int64_t v : c.i)
+      data.push_back(v != 0);
+    auto type = RankedTensorType::get(c.shape, builder.getI1Type());
+    return DenseElementsAttr::get(type, ArrayRef<bool>(data));
+  }
+  auto type = RankedTensorType::get(c.shape, builder.getI64Type());
+  return DenseElementsAttr::get(type, ArrayRef<int64_t>(c.i));
 }
 
-FailureOr<SmallVector<int64_t>> Importer::constInts(const onnx::NodeProto &n,
-                                                    size_t idx, int i) {
-  const std::string &name = n.input(i);
-  auto it = values.find(name);
-  if (it == values.end() || !it->second.tensor)
-    return fail("input " + std::to_string(i) + " ('" + name + "') of " +
-                nodeDesc(n, idx) +
-                " must be a constant (initializer or Constant node)");
-  const onnx::TensorProto &t = *it->second.tensor;
-  if (t.data_type() != onnx::TensorProto::INT64 &&
-      t.data_type() != onnx::TensorProto::INT32)
-    return fail("tensor '" + name + "' used by " + nodeDesc(n, idx) +
-                " must be INT64, got " + dataTypeName(t.data_type()));
-  auto attr = tensorToAttr(t, "tensor '" + name + "'", /*requireF32=*/false);
-  if (failed(attr))
+//===----------------------------------------------------------------------===//
+// Values
+//===----------------------------------------------------------------------===//
+
+Slot *Importer::slot(const Node &n, int i) {
+  if (!hasInput(n, i))
+    return nullptr;
+  auto it = values.find(n.input(i));
+  return it == values.end() ? nullptr : &it->second;
+}
+
+FailureOr<ConstPtr> Importer::constantOf(const std::string &name, Slot &s) {
+  if (s.cst)
+    return s.cst;
+  if (!s.tensor)
+    return ConstPtr();
+  auto c = decodeTensor(*s.tensor, "tensor '" + name + "'");
+  if (failed(c))
     return failure();
-  SmallVector<int64_t> out;
-  for (const APInt &v : attr->getValues<APInt>())
-    out.push_back(v.getSExtValue());
+  s.cst = *c;
+  return s.cst;
+}
+
+FailureOr<ConstPtr> Importer::constant(const Node &n, int i) {
+  Slot *s = slot(n, i);
+  if (!s)
+    return ConstPtr();
+  return constantOf(n.input(i), *s);
+}
+
+Value Importer::materialize(const ConstTensor &c, const std::string &name) {
+  auto l = NameLoc::get(StringAttr::get(&ctx, name),
+                        FileLineColLoc::get(&ctx, sourceName, 0, 0));
+  return arith::ConstantOp::create(builder, l, toAttr(c)).getResult();
+}
+
+FailureOr<Value> Importer::materializeSlot(const std::string &name, Slot &s,
+                                           const Node *user) {
+  std::string where = user ? " (" + nodeDesc(*user) + ")" : " (graph output)";
+  if (s.badType)
+    return fail("unsupported element type " + dataTypeName(s.badType) +
+                " for graph input '" + name + "'" + where +
+                (isIntegerType(s.badType)
+                     ? ": the accelerator computes in f32; bind integer "
+                       "inputs to constants (--bind " +
+                           name + "=FILE.pb)"
+                     : ": the accelerator computes in f32"));
+  if (s.value)
+    return s.value;
+  auto c = constantOf(name, s);
+  if (failed(c))
+    return failure();
+  const ConstTensor &t = **c;
+  if (!t.isFloat() && t.dtype != onnx::TensorProto::BOOL &&
+      t.dtype != onnx::TensorProto::INT64 && t.dtype != onnx::TensorProto::INT32)
+    return fail("unsupported element type " + dataTypeName(t.dtype) +
+                " for tensor '" + name + "'" + where);
+  if (t.isFloat() && t.dtype != onnx::TensorProto::FLOAT)
+    return fail("unsupported element type " + dataTypeName(t.dtype) +
+                " for tensor '" + name + "'" + where);
+  OpBuilder::InsertionGuard guard(builder);
+  s.value = materialize(t, name);
+  return s.value;
+}
+
+FailureOr<Value> Importer::operandAny(const Node &n, int i) {
+  Slot *s = slot(n, i);
+  if (!s) // cannot happen after sortNodes, kept for safety
+    return fail("undefined value '" + (i < n.input_size() ? n.input(i) : "") +
+                "' used by " + nodeDesc(n));
+  return materializeSlot(n.input(i), *s, &n);
+}
+
+FailureOr<Value> Importer::operandF32(const Node &n, int i, bool convertInts) {
+  Slot *s = slot(n, i);
+  if (!s)
+    return operandAny(n, i);
+  if (!s->value && !s->badType) {
+    auto c = constantOf(n.input(i), *s);
+    if (failed(c))
+      return failure();
+    const ConstTensor &t = **c;
+    if (t.dtype != onnx::TensorProto::FLOAT &&
+        (convertInts || t.dtype == onnx::TensorProto::DOUBLE ||
+         t.dtype == onnx::TensorProto::FLOAT16 ||
+         t.dtype == onnx::TensorProto::BFLOAT16) &&
+        (convertInts || t.isFloat())) {
+      // Constant data of another numeric type: the value is exactly what a
+      // Cast would give (used for mixed-type operands, e.g. Pow exponents).
+      if (!convertInts)
+        return fail("unsupported element type " + dataTypeName(t.dtype) +
+                    " for tensor '" + n.input(i) + "' (" + nodeDesc(n) + ")");
+      ConstTensor f;
+      f.dtype = onnx::TensorProto::FLOAT;
+      f.shape = t.shape;
+      for (int64_t k = 0; k < t.size(); ++k)
+        f.f.push_back((float)t.getF(k));
+      return materialize(f, n.input(i));
+    }
+  }
+  auto v = materializeSlot(n.input(i), *s, &n);
+  if (failed(v))
+    return failure();
+  if (!elemOf(*v).isF32())
+    return fail("unsupported element type " + dataTypeName(onnxTypeOf(*v)) +
+                " for '" + n.input(i) + "' (" + nodeDesc(n) + "): " +
+                n.op_type() + " computes on f32 tensors only");
+  return v;
+}
+
+FailureOr<SmallVector<int64_t>> Importer::inputShape(const Node &n, int i) {
+  Slot *s = slot(n, i);
+  if (!s)
+    return fail(what(n) + ": input " + std::to_string(i) + " is missing");
+  if (s->badType)
+    return s->badShape;
+  if (s->value)
+    return SmallVector<int64_t>(shapeOf(s->value));
+  auto c = constantOf(n.input(i), *s);
+  if (failed(c))
+    return failure();
+  return (*c)->shape;
+}
+
+FailureOr<int> Importer::inputType(const Node &n, int i) {
+  Slot *s = slot(n, i);
+  if (!s)
+    return fail(what(n) + ": input " + std::to_string(i) + " is missing");
+  if (s->badType)
+    return s->badType;
+  if (s->value)
+    return onnxTypeOf(s->value);
+  if (s->tensor)
+    return (int)s->tensor->data_type();
+  return s->cst->dtype;
+}
+
+FailureOr<SmallVector<int64_t>> Importer::constInts(const Node &n, int i) {
+  auto c = constant(n, i);
+  if (failed(c))
+    return failure();
+  if (!*c) {
+    if (Slot *s = slot(n, i); s && s->badType)
+      return fail("input " + std::to_string(i) + " ('" + n.input(i) + "') of " +
+                  nodeDesc(n) + " (" + n.op_type() +
+                  ") must be a compile-time constant; it is a graph input: "
+                  "bind it to a constant (--bind " + n.input(i) + "=FILE.pb)");
+    return fail("input " + std::to_string(i) + " ('" +
+                (i < n.input_size() ? n.input(i) : "") + "') of " +
+                nodeDesc(n) + " (" + n.op_type() +
+                ") must be a compile-time constant (initializer, Constant "
+                "node or a shape computation)");
+  }
+  if ((*c)->isFloat())
+    return fail("tensor '" + n.input(i) + "' used by " + nodeDesc(n) +
+                " must be an integer tensor, got " + dataTypeName((*c)->dtype));
+  return SmallVector<int64_t>((*c)->i.begin(), (*c)->i.end());
+}
+
+FailureOr<SmallVector<double>> Importer::constFloats(const Node &n, int i) {
+  auto c = constant(n, i);
+  if (failed(c))
+    return failure();
+  if (!*c)
+    return fail("input " + std::to_string(i) + " ('" + n.input(i) + "') of " +
+                nodeDesc(n) + " (" + n.op_type() +
+                ") must be a compile-time constant (initializer or Constant "
+                "node)");
+  SmallVector<double> out;
+  for (int64_t k = 0; k < (*c)->size(); ++k)
+    out.push_back((*c)->getF(k));
   return out;
 }
 
-LogicalResult Importer::define(const onnx::NodeProto &n, size_t idx, Value v) {
-  if (n.output_size() < 1)
-    return fail(nodeDesc(n, idx) + " (" + n.op_type() + ") has no output");
+LogicalResult Importer::define(const Node &n, int out, Value v) {
   if (!numElements(shapeOf(v)))
-    return fail(n.op_type() + " " + nodeDesc(n, idx) + ": result shape " +
-                shapeStr(shapeOf(v)) + " is too large");
-  if (!n.output(0).empty())
-    values[n.output(0)] = Slot{v, nullptr};
+    return failNode(n, "result shape " + shapeStr(shapeOf(v)) +
+                           " is too large");
+  if (out < n.output_size() && !n.output(out).empty())
+    values[n.output(out)] = Slot{v, nullptr, nullptr, 0, {}};
   return success();
 }
 
-LogicalResult Importer::checkArity(const onnx::NodeProto &n, size_t idx,
-                                   int minIn, int maxIn) {
+LogicalResult Importer::defineConst(const Node &n, int out, ConstTensor c) {
+  if (out < n.output_size() && !n.output(out).empty()) {
+    Slot s;
+    s.cst = std::make_shared<ConstTensor>(std::move(c));
+    values[n.output(out)] = s;
+  }
+  return success();
+}
+
+LogicalResult Importer::checkArity(const Node &n, int minIn, int maxIn,
+                                   int maxOut) {
   int count = n.input_size();
   // Trailing empty names are omitted optional inputs.
   while (count > 0 && n.input(count - 1).empty())
     --count;
   if (count < minIn || count > maxIn) {
-    std::string expect = minIn == maxIn
-                             ? std::to_string(minIn)
-                             : std::to_string(minIn) + " to " +
-                                   std::to_string(maxIn);
-    return fail(n.op_type() + " " + nodeDesc(n, idx) + " has " +
-                std::to_string(count) + " input(s), expected " + expect);
+    std::string expect = minIn == maxIn ? std::to_string(minIn)
+                                        : std::to_string(minIn) + " to " +
+                                              std::to_string(maxIn);
+    if (maxIn == INT32_MAX)
+      expect = "at least " + std::to_string(minIn);
+    return fail(what(n) + " has " + std::to_string(count) +
+                " input(s), expected " + expect);
   }
   for (int i = 0; i < minIn; ++i)
     if (n.input(i).empty())
-      return fail(n.op_type() + " " + nodeDesc(n, idx) + ": required input " +
-                  std::to_string(i) + " is empty");
+      return fail(what(n) + ": required input " + std::to_string(i) +
+                  " is empty");
   if (n.output_size() < 1 || n.output(0).empty())
-    return fail(n.op_type() + " " + nodeDesc(n, idx) + " has no output");
-  for (int i = 1; i < n.output_size(); ++i)
+    if (maxOut <= 1)
+      return fail(what(n) + " has no output");
+  for (int i = maxOut; i < n.output_size(); ++i)
     if (!n.output(i).empty())
-      return fail(n.op_type() + " " + nodeDesc(n, idx) + ": output " +
-                  std::to_string(i) + " ('" + n.output(i) +
-                  "') is not supported");
+      return fail(what(n) + ": output " + std::to_string(i) + " ('" +
+                  n.output(i) + "') is not supported");
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Building helpers
+//===----------------------------------------------------------------------===//
+
+Value Importer::reshape(Value v, ArrayRef<int64_t> shape) {
+  if (shapeOf(v) == shape)
+    return v;
+  return graph::ReshapeOp::create(builder, loc(), tensorLike(shape, v), v);
+}
+
+Value Importer::transpose(Value v, ArrayRef<int64_t> perm) {
+  if (llvm::equal(perm, llvm::seq<int64_t>(0, perm.size())))
+    return v;
+  SmallVector<int64_t> shape;
+  for (int64_t p : perm)
+    shape.push_back(shapeOf(v)[p]);
+  return graph::TransposeOp::create(builder, loc(), tensorLike(shape, v), v,
+                                    perm);
+}
+
+Value Importer::unary(graph::UnaryFn fn, Value v, float alpha, float beta) {
+  return graph::UnaryOp::create(builder, loc(), v.getType(), fn, v,
+                                llvm::APFloat(alpha), llvm::APFloat(beta));
+}
+
+FailureOr<Value> Importer::binary(const Node &n, graph::BinaryFn fn, Value a,
+                                  Value b) {
+  std::string why;
+  auto shape = graph::broadcastShapes(shapeOf(a), shapeOf(b), why);
+  if (!shape)
+    return failNode(n, why);
+  bool cmp = fn == graph::BinaryFn::equal || fn == graph::BinaryFn::less ||
+             fn == graph::BinaryFn::greater ||
+             fn == graph::BinaryFn::less_equal ||
+             fn == graph::BinaryFn::greater_equal;
+  if (elemOf(a) != elemOf(b))
+    return failNode(n, "operand element types differ");
+  auto type = RankedTensorType::get(
+      *shape, cmp ? Type(builder.getI1Type()) : elemOf(a));
+  return graph::BinaryOp::create(builder, loc(), type, fn, a, b).getResult();
+}
+
+FailureOr<Value> Importer::add(const Node &n, Value a, Value b) {
+  std::string why;
+  auto shape = graph::broadcastShapes(shapeOf(a), shapeOf(b), why);
+  if (!shape)
+    return failNode(n, why);
+  return graph::AddOp::create(builder, loc(), f32Tensor(*shape), a, b)
+      .getResult();
+}
+
+Value Importer::reduce(graph::ReduceFn fn, Value v, ArrayRef<int64_t> axes,
+                       bool keepdims) {
+  std::string why;
+  auto shape = *graph::reduceShape(shapeOf(v), axes, keepdims, why);
+  bool arg = fn == graph::ReduceFn::argmax || fn == graph::ReduceFn::argmin;
+  auto type = RankedTensorType::get(
+      shape, arg ? Type(builder.getI64Type()) : builder.getF32Type());
+  return graph::ReduceOp::create(builder, loc(), type, fn, v, axes, keepdims,
+                                 false)
+      .getResult();
+}
+
+Value Importer::slice(Value v, ArrayRef<int64_t> offsets,
+                      ArrayRef<int64_t> strides, ArrayRef<int64_t> sizes) {
+  if (sizes == shapeOf(v) && llvm::all_of(offsets, [](int64_t o) { return o == 0; }) &&
+      llvm::all_of(strides, [](int64_t s) { return s == 1; }))
+    return v;
+  return graph::SliceOp::create(builder, loc(), tensorLike(sizes, v), v,
+                                offsets, strides);
+}
+
+Value Importer::splatF32(ArrayRef<int64_t> shape, float value) {
+  auto type = f32Tensor(shape);
+  return arith::ConstantOp::create(builder, loc(),
+                                   DenseElementsAttr::get(type, value));
+}
+
+Value Importer::constF32(ArrayRef<int64_t> shape, ArrayRef<float> data) {
+  auto type = f32Tensor(shape);
+  return arith::ConstantOp::create(builder, loc(),
+                                   DenseElementsAttr::get(type, data));
+}
+
+FailureOr<int64_t> Importer::normAxis(const Node &n, int64_t axis,
+                                      int64_t rank, bool allowRank) {
+  int64_t hi = allowRank ? rank + 1 : rank;
+  int64_t a = axis < 0 ? axis + rank : axis;
+  if (a < 0 || a >= hi)
+    return failNode(n, "axis " + std::to_string(axis) +
+                           " is out of range for rank " + std::to_string(rank));
+  return a;
+}
+
+LogicalResult Importer::resolveAutoPad(const Node &n, StringRef mode,
+                                       bool hasPads, ArrayRef<int64_t> in,
+                                       ArrayRef<int64_t> kernel,
+                                       ArrayRef<int64_t> strides,
+                                       ArrayRef<int64_t> dilations,
+                                       SmallVector<int64_t> &pads) {
+  size_t r = in.size();
+  if (mode == "NOTSET")
+    return success();
+  if (hasPads && llvm::any_of(pads, [](int64_t p) { return p != 0; }))
+    return failNode(n, "explicit pads cannot be combined with auto_pad " +
+                           mode.str());
+  if (mode == "VALID") {
+    pads.assign(2 * r, 0);
+    return success();
+  }
+  if (mode != "SAME_UPPER" && mode != "SAME_LOWER")
+    return failNode(n, "unsupported auto_pad '" + mode.str() +
+                           "' (expected NOTSET, VALID, SAME_UPPER or "
+                           "SAME_LOWER)");
+  // Output = ceil(in / stride); the total padding is split evenly, the odd
+  // element going to the end (UPPER) or the beginning (LOWER).
+  pads.assign(2 * r, 0);
+  for (size_t i = 0; i < r; ++i) {
+    int64_t s = strides[i];
+    int64_t span = dilations[i] * (kernel[i] - 1) + 1;
+    int64_t out = (in[i] + s - 1) / s;
+    int64_t total = std::max<int64_t>(0, (out - 1) * s + span - in[i]);
+    int64_t small = total / 2, large = total - small;
+    pads[i] = mode == "SAME_UPPER" ? small : large;
+    pads[i + r] = mode == "SAME_UPPER" ? large : small;
+  }
   return success();
 }
 
@@ -453,14 +834,15 @@ LogicalResult Importer::checkArity(const onnx::NodeProto &n, size_t idx,
 
 LogicalResult Importer::collectInitializers(const onnx::GraphProto &g) {
   if (g.sparse_initializer_size())
-    return fail("sparse initializer '" + g.sparse_initializer(0).values().name() +
+    return fail("sparse initializer '" +
+                g.sparse_initializer(0).values().name() +
                 "' is not supported");
   for (const auto &t : g.initializer()) {
     if (t.name().empty())
       return fail("an initializer has no name");
     if (!initializerNames.insert(t.name()).second)
       return fail("initializer '" + t.name() + "' is defined more than once");
-    values[t.name()] = Slot{Value(), &t};
+    values[t.name()] = Slot{Value(), &t, nullptr, 0, {}};
   }
   return success();
 }
@@ -485,10 +867,44 @@ LogicalResult Importer::collectInputs(const onnx::GraphProto &g,
                   "' is not a tensor (sequence, map and optional inputs are "
                   "not supported)");
     const auto &tt = in.type().tensor_type();
-    if (tt.elem_type() != onnx::TensorProto::FLOAT)
-      return fail("graph input '" + name + "' has unsupported element type " +
-                  dataTypeName(tt.elem_type()) +
-                  " (only FLOAT / f32 tensors are supported)");
+
+    // Inputs bound to a constant (a TensorProto file).
+    auto bound = opts.boundInputs.find(name);
+    if (bound != opts.boundInputs.end()) {
+      auto buf = llvm::MemoryBuffer::getFile(bound->second, /*IsText=*/false,
+                                             /*RequiresNullTerminator=*/false);
+      if (!buf)
+        return fail("cannot read the tensor bound to input '" + name +
+                    "' ('" + bound->second +
+                    "'): " + buf.getError().message());
+      ownedTensors.emplace_back();
+      onnx::TensorProto &t = ownedTensors.back();
+      if (!t.ParseFromArray((*buf)->getBufferStart(),
+                            (int)(*buf)->getBufferSize()))
+        return fail("'" + bound->second +
+                    "' (bound to input '" + name +
+                    "') is not a serialized ONNX TensorProto");
+      if (tt.elem_type() != onnx::TensorProto::UNDEFINED &&
+          tt.elem_type() != t.data_type())
+        return fail("the tensor bound to input '" + name + "' has type " +
+                    dataTypeName(t.data_type()) + ", the model declares " +
+                    dataTypeName(tt.elem_type()));
+      if (tt.has_shape()) {
+        const auto &dims = tt.shape().dim();
+        bool ok = dims.size() == t.dims_size();
+        for (int i = 0; ok && i < dims.size(); ++i)
+          if (dims.Get(i).has_dim_value() &&
+              dims.Get(i).dim_value() != t.dims(i))
+            ok = false;
+        if (!ok)
+          return fail("the tensor bound to input '" + name + "' has shape " +
+                      shapeStr(SmallVector<int64_t>(t.dims().begin(),
+                                                    t.dims().end())) +
+                      ", which does not match the model's declaration");
+      }
+      values[name] = Slot{Value(), &t, nullptr, 0, {}};
+      continue;
+    }
 
     auto given = opts.inputShapes.find(name);
     SmallVector<int64_t> shape;
@@ -512,16 +928,20 @@ LogicalResult Importer::collectInputs(const onnx::GraphProto &g,
         const auto &d = dims.Get(i);
         bool known = d.has_dim_value() && d.dim_value() > 0;
         if (given != opts.inputShapes.end()) {
-          int64_t g = given->second[i];
-          if (known && d.dim_value() != g)
+          int64_t gd = given->second[i];
+          if (known && d.dim_value() != gd)
             return fail("input shape " + shapeStr(given->second) +
                         " given for '" + name + "' disagrees with the model " +
                         "in dimension " + std::to_string(i) + " (" +
                         std::to_string(d.dim_value()) + ")");
-          shape.push_back(g);
+          shape.push_back(gd);
           continue;
         }
         if (!known) {
+          if (d.has_dim_value() && d.dim_value() == 0)
+            return fail("graph input '" + name + "' has a zero-sized "
+                        "dimension " + std::to_string(i) +
+                        " (empty tensors are not supported)");
           std::string sym =
               d.has_dim_param() ? " ('" + d.dim_param() + "')" : "";
           return fail("graph input '" + name + "' has a dynamic dimension " +
@@ -540,7 +960,19 @@ LogicalResult Importer::collectInputs(const onnx::GraphProto &g,
     if (!numElements(shape))
       return fail("input shape " + shapeStr(shape) + " for '" + name +
                   "' is too large");
-    argTypes.push_back(f32Tensor(shape));
+    int et = tt.elem_type();
+    if (et != onnx::TensorProto::FLOAT && et != onnx::TensorProto::BOOL) {
+      // Not a runtime argument: only its shape can be used (Shape, Size);
+      // any other use reports the type, naming the node.
+      Slot s;
+      s.badType = et;
+      s.badShape = shape;
+      values[name] = s;
+      continue;
+    }
+    Type elem = et == onnx::TensorProto::BOOL ? Type(builder.getI1Type())
+                                               : Type(builder.getF32Type());
+    argTypes.push_back(RankedTensorType::get(shape, elem));
     argNames.push_back(name);
   }
   for (const auto &kv : opts.inputShapes) {
@@ -552,6 +984,13 @@ LogicalResult Importer::collectInputs(const onnx::GraphProto &g,
       return fail("input shape given for '" + kv.first +
                   "', which is not a graph input");
   }
+  for (const auto &kv : opts.boundInputs)
+    if (!inputNames.count(kv.first))
+      return fail("--bind given for '" + kv.first +
+                  "', which is not a graph input" +
+                  (initializerNames.count(kv.first)
+                       ? " (it is an initializer)"
+                       : ""));
   return success();
 }
 
@@ -570,12 +1009,12 @@ LogicalResult Importer::sortNodes(const onnx::GraphProto &g,
       if (o.empty())
         continue;
       if (external.count(o))
-        return fail(nodeDesc(g.node(i), i) + " redefines '" + o +
+        return fail(nodeDesc(g.node(i)) + " redefines '" + o +
                     "', which is a graph input or initializer");
       if (!producer.emplace(o, i).second)
         return fail("value '" + o + "' is produced by both " +
-                    nodeDesc(g.node(producer[o]), producer[o]) + " and " +
-                    nodeDesc(g.node(i), i));
+                    nodeDesc(g.node(producer[o])) + " and " +
+                    nodeDesc(g.node(i)));
     }
   }
   std::vector<std::vector<size_t>> users(numNodes), deps(numNodes);
@@ -593,7 +1032,7 @@ LogicalResult Importer::sortNodes(const onnx::GraphProto &g,
       if (p == producer.end()) {
         if (external.count(in))
           continue;
-        return fail("undefined value '" + in + "' used by " + nodeDesc(n, i) +
+        return fail("undefined value '" + in + "' used by " + nodeDesc(n) +
                     " (" + n.op_type() + " input " + std::to_string(k) +
                     "): it is not a graph input, an initializer or a node "
                     "output (missing initializer?)");
@@ -644,417 +1083,181 @@ LogicalResult Importer::sortNodes(const onnx::GraphProto &g,
   std::reverse(cycle.begin(), cycle.end());
   std::string msg = "graph contains a cycle: ";
   for (size_t c : cycle)
-    msg += nodeDesc(g.node(c), c) + " -> ";
-  msg += nodeDesc(g.node(cycle.front()), cycle.front());
+    msg += nodeDesc(g.node(c)) + " -> ";
+  msg += nodeDesc(g.node(cycle.front()));
   return fail(msg);
 }
 
 //===----------------------------------------------------------------------===//
-// Operators
+// Dispatch
 //===----------------------------------------------------------------------===//
 
-LogicalResult Importer::importMatMul(const onnx::NodeProto &n, size_t idx) {
-  if (failed(checkArity(n, idx, 2, 2)))
-    return failure();
-  auto a = operand(n, idx, 0);
-  if (failed(a))
-    return failure();
-  auto b = operand(n, idx, 1);
-  if (failed(b))
-    return failure();
-  std::string why;
-  auto shape = accel::graph::matmulShape(shapeOf(*a), shapeOf(*b), why);
-  if (!shape)
-    return fail("MatMul " + nodeDesc(n, idx) + ": " + why);
-  auto op = accel::graph::MatMulOp::create(builder, nodeLoc(n),
-                                           f32Tensor(*shape), *a, *b);
-  return define(n, idx, op);
-}
-
-LogicalResult Importer::importGemm(const onnx::NodeProto &n, size_t idx) {
-  if (failed(checkArity(n, idx, 2, 3)))
-    return failure();
-  auto alpha = floatAttr(n, idx, "alpha", 1.0f);
-  auto beta = floatAttr(n, idx, "beta", 1.0f);
-  auto transA = intAttr(n, idx, "transA", 0);
-  auto transB = intAttr(n, idx, "transB", 0);
-  if (failed(alpha) || failed(beta) || failed(transA) || failed(transB))
-    return failure();
-  auto a = operand(n, idx, 0);
-  if (failed(a))
-    return failure();
-  auto b = operand(n, idx, 1);
-  if (failed(b))
-    return failure();
-  Value c;
-  ArrayRef<int64_t> cShape;
-  if (hasInput(n, 2)) {
-    auto cv = operand(n, idx, 2);
-    if (failed(cv))
-      return failure();
-    c = *cv;
-    cShape = shapeOf(c);
-  }
-  std::string why;
-  auto shape = accel::graph::gemmShape(shapeOf(*a), shapeOf(*b),
-                                       c ? &cShape : nullptr, *transA != 0,
-                                       *transB != 0, why);
-  if (!shape)
-    return fail("Gemm " + nodeDesc(n, idx) + ": " + why);
-  auto op = accel::graph::GemmOp::create(
-      builder, nodeLoc(n), f32Tensor(*shape), *a, *b, c, llvm::APFloat(*alpha),
-      llvm::APFloat(*beta), *transA != 0, *transB != 0);
-  return define(n, idx, op);
-}
-
-LogicalResult Importer::importConv(const onnx::NodeProto &n, size_t idx) {
-  if (failed(checkArity(n, idx, 2, 3)))
-    return failure();
-  auto x = operand(n, idx, 0);
-  if (failed(x))
-    return failure();
-  auto w = operand(n, idx, 1);
-  if (failed(w))
-    return failure();
-  ArrayRef<int64_t> xs = shapeOf(*x), ws = shapeOf(*w);
-  std::string what = "Conv " + nodeDesc(n, idx);
-  if (xs.size() != 4 || ws.size() != 4) {
-    int64_t spatial = (int64_t)std::max(xs.size(), ws.size()) - 2;
-    if (xs.size() >= 3 && xs.size() == ws.size())
-      return fail(what + ": " + std::to_string(spatial) +
-                  "-D convolution is not supported (only 2-D Conv, input " +
-                  shapeStr(xs) + ")");
-    return fail(what + ": expected a 4-D input and weight (NCHW / OIHW), got " +
-                shapeStr(xs) + " and " + shapeStr(ws));
-  }
-  bool hasKernelShape = false;
-  auto kernel = intsAttr(n, idx, "kernel_shape", {}, &hasKernelShape);
-  auto strides = intsAttr(n, idx, "strides", {1, 1});
-  auto dilations = intsAttr(n, idx, "dilations", {1, 1});
-  bool hasPads = false;
-  auto pads = intsAttr(n, idx, "pads", {0, 0, 0, 0}, &hasPads);
-  auto group = intAttr(n, idx, "group", 1);
-  auto autoPad = stringAttr(n, idx, "auto_pad", "NOTSET");
-  if (failed(kernel) || failed(strides) || failed(dilations) || failed(pads) ||
-      failed(group) || failed(autoPad))
-    return failure();
-  if (hasKernelShape &&
-      (kernel->size() != 2 || (*kernel)[0] != ws[2] || (*kernel)[1] != ws[3]))
-    return fail(what + ": kernel_shape " + shapeStr(*kernel) +
-                " does not match the weight's spatial dimensions " +
-                shapeStr(ws.drop_front(2)));
-  if (strides->size() != 2)
-    return fail(what + ": strides must have 2 values, got " +
-                shapeStr(*strides));
-  if (dilations->size() != 2)
-    return fail(what + ": dilations must have 2 values, got " +
-                shapeStr(*dilations));
-  if (pads->size() != 4)
-    return fail(what + ": pads must have 4 values, got " + shapeStr(*pads));
-  for (int i = 0; i < 2; ++i)
-    if ((*strides)[i] < 1 || (*dilations)[i] < 1)
-      return fail(what + ": strides and dilations must be >= 1");
-
-  StringRef mode(*autoPad);
-  if (mode != "NOTSET") {
-    if (hasPads && llvm::any_of(*pads, [](int64_t p) { return p != 0; }))
-      return fail(what + ": explicit pads cannot be combined with auto_pad " +
-                  *autoPad);
-    if (mode == "VALID") {
-      pads->assign(4, 0);
-    } else if (mode == "SAME_UPPER" || mode == "SAME_LOWER") {
-      // Output = ceil(in / stride); the total padding is split evenly, the
-      // odd element going to the end (UPPER) or the beginning (LOWER).
-      for (int i = 0; i < 2; ++i) {
-        int64_t in = xs[2 + i], s = (*strides)[i];
-        int64_t span = (*dilations)[i] * (ws[2 + i] - 1) + 1;
-        int64_t out = (in + s - 1) / s;
-        int64_t total = std::max<int64_t>(0, (out - 1) * s + span - in);
-        int64_t small = total / 2, large = total - small;
-        (*pads)[i] = mode == "SAME_UPPER" ? small : large;
-        (*pads)[i + 2] = mode == "SAME_UPPER" ? large : small;
-      }
-    } else {
-      return fail(what + ": unsupported auto_pad '" + *autoPad +
-                  "' (expected NOTSET, VALID, SAME_UPPER or SAME_LOWER)");
-    }
-  }
-
-  Value bias;
-  ArrayRef<int64_t> biasShape;
-  if (hasInput(n, 2)) {
-    auto bv = operand(n, idx, 2);
-    if (failed(bv))
-      return failure();
-    bias = *bv;
-    biasShape = shapeOf(bias);
-  }
-  std::string why;
-  auto shape = accel::graph::conv2dShape(xs, ws, bias ? &biasShape : nullptr,
-                                         *strides, *pads, *dilations, *group,
-                                         why);
-  if (!shape)
-    return fail(what + ": " + why);
-  auto op = accel::graph::Conv2DOp::create(
-      builder, nodeLoc(n), f32Tensor(*shape), *x, *w, bias, *strides, *pads,
-      *dilations, (uint64_t)*group);
-  return define(n, idx, op);
-}
-
-LogicalResult Importer::importRelu(const onnx::NodeProto &n, size_t idx) {
-  if (failed(checkArity(n, idx, 1, 1)))
-    return failure();
-  auto x = operand(n, idx, 0);
-  if (failed(x))
-    return failure();
-  auto op = accel::graph::ReluOp::create(builder, nodeLoc(n), x->getType(), *x);
-  return define(n, idx, op);
-}
-
-LogicalResult Importer::importAdd(const onnx::NodeProto &n, size_t idx) {
-  if (failed(checkArity(n, idx, 2, 2)))
-    return failure();
-  if (attr(n, "broadcast") || attr(n, "axis"))
-    return fail("Add " + nodeDesc(n, idx) +
-                ": legacy (opset < 7) broadcast/axis attributes are not "
-                "supported");
-  auto a = operand(n, idx, 0);
-  if (failed(a))
-    return failure();
-  auto b = operand(n, idx, 1);
-  if (failed(b))
-    return failure();
-  std::string why;
-  auto shape = accel::graph::broadcastShapes(shapeOf(*a), shapeOf(*b), why);
-  if (!shape)
-    return fail("Add " + nodeDesc(n, idx) + ": " + why);
-  auto op = accel::graph::AddOp::create(builder, nodeLoc(n), f32Tensor(*shape),
-                                        *a, *b);
-  return define(n, idx, op);
-}
-
-LogicalResult Importer::importIdentity(const onnx::NodeProto &n, size_t idx) {
-  if (failed(checkArity(n, idx, 1, 1)))
-    return failure();
-  // Forward the value (a constant stays lazily materialised).
-  values[n.output(0)] = values[n.input(0)];
-  return success();
-}
-
-LogicalResult Importer::importConstant(const onnx::NodeProto &n, size_t idx) {
-  if (failed(checkArity(n, idx, 0, 0)))
-    return failure();
-  if (n.attribute_size() != 1)
-    return fail("Constant " + nodeDesc(n, idx) +
-                " must have exactly one value attribute");
-  const auto &a = n.attribute(0);
-  const onnx::TensorProto *t = nullptr;
-  auto own = [&]() -> onnx::TensorProto & {
-    ownedTensors.emplace_back();
-    return ownedTensors.back();
-  };
-  if (a.name() == "value") {
-    if (failed(attrType(n, idx, &a, onnx::AttributeProto::TENSOR)))
-      return failure();
-    t = &a.t();
-  } else if (a.name() == "value_float") {
-    auto &o = own();
-    o.set_data_type(onnx::TensorProto::FLOAT);
-    o.add_float_data(a.f());
-    t = &o;
-  } else if (a.name() == "value_floats") {
-    auto &o = own();
-    o.set_data_type(onnx::TensorProto::FLOAT);
-    o.add_dims(a.floats_size());
-    for (float f : a.floats())
-      o.add_float_data(f);
-    t = &o;
-  } else if (a.name() == "value_int") {
-    auto &o = own();
-    o.set_data_type(onnx::TensorProto::INT64);
-    o.add_int64_data(a.i());
-    t = &o;
-  } else if (a.name() == "value_ints") {
-    auto &o = own();
-    o.set_data_type(onnx::TensorProto::INT64);
-    o.add_dims(a.ints_size());
-    for (int64_t v : a.ints())
-      o.add_int64_data(v);
-    t = &o;
-  } else {
-    return fail("Constant " + nodeDesc(n, idx) + ": attribute '" + a.name() +
-                "' is not supported");
-  }
-  values[n.output(0)] = Slot{Value(), t};
-  return success();
-}
-
-LogicalResult Importer::importReshape(const onnx::NodeProto &n, size_t idx) {
-  std::string what = "Reshape " + nodeDesc(n, idx);
-  FailureOr<SmallVector<int64_t>> target = failure();
-  if (opsetVersion && opsetVersion < 5) {
-    if (failed(checkArity(n, idx, 1, 1)))
-      return failure();
-    target = intsAttr(n, idx, "shape", {});
-  } else {
-    if (failed(checkArity(n, idx, 2, 2)))
-      return failure();
-    target = constInts(n, idx, 1);
-  }
-  auto allowZero = intAttr(n, idx, "allowzero", 0);
-  if (failed(target) || failed(allowZero))
-    return failure();
-  auto x = operand(n, idx, 0);
-  if (failed(x))
-    return failure();
-  ArrayRef<int64_t> in = shapeOf(*x);
-  SmallVector<int64_t> out(*target);
-  int inferred = -1;
-  for (size_t i = 0; i < out.size(); ++i) {
-    if (out[i] == 0) {
-      if (*allowZero)
-        return fail(what + ": zero-sized dimensions are not supported");
-      if (i >= in.size())
-        return fail(what + ": shape " + shapeStr(*target) +
-                    " copies dimension " + std::to_string(i) +
-                    " of a rank-" + std::to_string(in.size()) + " input");
-      out[i] = in[i];
-    } else if (out[i] == -1) {
-      if (inferred >= 0)
-        return fail(what + ": shape " + shapeStr(*target) +
-                    " has more than one -1");
-      inferred = (int)i;
-    } else if (out[i] < 0) {
-      return fail(what + ": invalid shape " + shapeStr(*target));
-    }
-  }
-  int64_t total = *numElements(in);
-  if (inferred >= 0) {
-    out[inferred] = 1;
-    auto rest = numElements(out);
-    if (!rest || *rest == 0 || total % *rest)
-      return fail(what + ": cannot reshape " + shapeStr(in) + " to " +
-                  shapeStr(*target));
-    out[inferred] = total / *rest;
-  }
-  auto count = numElements(out);
-  if (!count || *count != total)
-    return fail(what + ": cannot reshape " + shapeStr(in) + " (" +
-                std::to_string(total) + " elements) to " + shapeStr(out));
-  auto op = accel::graph::ReshapeOp::create(builder, nodeLoc(n), f32Tensor(out),
-                                            *x);
-  return define(n, idx, op);
-}
-
-LogicalResult Importer::importFlatten(const onnx::NodeProto &n, size_t idx) {
-  if (failed(checkArity(n, idx, 1, 1)))
-    return failure();
-  auto axis = intAttr(n, idx, "axis", 1);
-  if (failed(axis))
-    return failure();
-  auto x = operand(n, idx, 0);
-  if (failed(x))
-    return failure();
-  ArrayRef<int64_t> in = shapeOf(*x);
-  int64_t r = in.size(), a = *axis < 0 ? *axis + r : *axis;
-  if (a < 0 || a > r)
-    return fail("Flatten " + nodeDesc(n, idx) + ": axis " +
-                std::to_string(*axis) + " is out of range for rank " +
-                std::to_string(r));
-  int64_t outer = *numElements(in.take_front(a));
-  int64_t inner = *numElements(in.drop_front(a));
-  auto op = accel::graph::ReshapeOp::create(builder, nodeLoc(n),
-                                            f32Tensor({outer, inner}), *x);
-  return define(n, idx, op);
-}
-
-LogicalResult Importer::importTranspose(const onnx::NodeProto &n, size_t idx) {
-  if (failed(checkArity(n, idx, 1, 1)))
-    return failure();
-  auto x = operand(n, idx, 0);
-  if (failed(x))
-    return failure();
-  ArrayRef<int64_t> in = shapeOf(*x);
-  SmallVector<int64_t> dflt;
-  for (int64_t i = (int64_t)in.size() - 1; i >= 0; --i)
-    dflt.push_back(i);
-  auto perm = intsAttr(n, idx, "perm", dflt);
-  if (failed(perm))
-    return failure();
-  SmallVector<int64_t> out;
-  SmallVector<bool> used(in.size(), false);
-  bool ok = perm->size() == in.size();
-  for (int64_t p : *perm) {
-    if (!ok || p < 0 || p >= (int64_t)in.size() || used[p]) {
-      ok = false;
-      break;
-    }
-    used[p] = true;
-    out.push_back(in[p]);
-  }
-  if (!ok)
-    return fail("Transpose " + nodeDesc(n, idx) + ": perm " + shapeStr(*perm) +
-                " is not a permutation of the " + std::to_string(in.size()) +
-                " input dimensions");
-  auto op = accel::graph::TransposeOp::create(builder, nodeLoc(n),
-                                              f32Tensor(out), *x, *perm);
-  return define(n, idx, op);
-}
-
-LogicalResult Importer::importNode(const onnx::NodeProto &n, size_t idx) {
+LogicalResult Importer::importNode(const Node &n) {
   const std::string &domain = n.domain();
   if (!domain.empty() && domain != "ai.onnx")
     return fail("unsupported operator '" + domain + "." + n.op_type() + "' (" +
-                nodeDesc(n, idx) + ")");
-  using Fn = LogicalResult (Importer::*)(const onnx::NodeProto &, size_t);
-  static const std::pair<const char *, Fn> table[] = {
+                nodeDesc(n) + ")");
+  curLoc = nodeLoc(n);
+  auto folded = tryFold(n);
+  if (failed(folded))
+    return failure();
+  if (*folded)
+    return success();
+  static const std::pair<const char *, OpFn> table[] = {
+      // elementwise
+      {"Add", &Importer::importBinary},
+      {"Sub", &Importer::importBinary},
+      {"Mul", &Importer::importBinary},
+      {"Div", &Importer::importBinary},
+      {"Pow", &Importer::importBinary},
+      {"Equal", &Importer::importBinary},
+      {"Less", &Importer::importBinary},
+      {"Greater", &Importer::importBinary},
+      {"LessOrEqual", &Importer::importBinary},
+      {"GreaterOrEqual", &Importer::importBinary},
+      {"Max", &Importer::importVariadic},
+      {"Min", &Importer::importVariadic},
+      {"Sum", &Importer::importVariadic},
+      {"Mean", &Importer::importVariadic},
+      {"Neg", &Importer::importUnary},
+      {"Abs", &Importer::importUnary},
+      {"Reciprocal", &Importer::importUnary},
+      {"Sqrt", &Importer::importUnary},
+      {"Exp", &Importer::importUnary},
+      {"Log", &Importer::importUnary},
+      {"Erf", &Importer::importUnary},
+      {"Floor", &Importer::importUnary},
+      {"Ceil", &Importer::importUnary},
+      {"Round", &Importer::importUnary},
+      {"Sign", &Importer::importUnary},
+      {"Sin", &Importer::importUnary},
+      {"Cos", &Importer::importUnary},
+      {"Tan", &Importer::importUnary},
+      {"Sigmoid", &Importer::importUnary},
+      {"Tanh", &Importer::importUnary},
+      {"Softplus", &Importer::importUnary},
+      {"Softsign", &Importer::importUnary},
+      {"LeakyRelu", &Importer::importUnary},
+      {"Elu", &Importer::importUnary},
+      {"Selu", &Importer::importUnary},
+      {"Celu", &Importer::importUnary},
+      {"HardSigmoid", &Importer::importUnary},
+      {"HardSwish", &Importer::importUnary},
+      {"ThresholdedRelu", &Importer::importUnary},
+      {"Relu", &Importer::importRelu},
+      {"PRelu", &Importer::importPRelu},
+      {"Clip", &Importer::importClip},
+      {"Where", &Importer::importWhere},
+      {"Softmax", &Importer::importSoftmax},
+      {"LogSoftmax", &Importer::importSoftmax},
+      {"Hardmax", &Importer::importHardmax},
+      {"Cast", &Importer::importCast},
+      {"CastLike", &Importer::importCast},
+      // layout and shape
+      {"Identity", &Importer::importIdentity},
+      {"Dropout", &Importer::importDropout},
+      {"Constant", &Importer::importConstant},
+      {"ConstantOfShape", &Importer::importConstantOfShape},
+      {"Reshape", &Importer::importReshape},
+      {"Flatten", &Importer::importFlatten},
+      {"Squeeze", &Importer::importSqueeze},
+      {"Unsqueeze", &Importer::importUnsqueeze},
+      {"Transpose", &Importer::importTranspose},
+      {"Concat", &Importer::importConcat},
+      {"Split", &Importer::importSplit},
+      {"Slice", &Importer::importSlice},
+      {"Gather", &Importer::importGather},
+      {"Pad", &Importer::importPad},
+      {"Expand", &Importer::importExpand},
+      {"Tile", &Importer::importTile},
+      {"Shape", &Importer::importShape},
+      {"Size", &Importer::importSize},
+      // compute
       {"MatMul", &Importer::importMatMul},
       {"Gemm", &Importer::importGemm},
       {"Conv", &Importer::importConv},
-      {"Relu", &Importer::importRelu},
-      {"Add", &Importer::importAdd},
-      {"Identity", &Importer::importIdentity},
-      {"Constant", &Importer::importConstant},
-      {"Reshape", &Importer::importReshape},
-      {"Flatten", &Importer::importFlatten},
-      {"Transpose", &Importer::importTranspose},
+      {"ConvTranspose", &Importer::importConvTranspose},
+      {"MaxPool", &Importer::importPool},
+      {"AveragePool", &Importer::importPool},
+      {"GlobalAveragePool", &Importer::importGlobalPool},
+      {"GlobalMaxPool", &Importer::importGlobalPool},
+      {"ReduceMean", &Importer::importReduce},
+      {"ReduceSum", &Importer::importReduce},
+      {"ReduceMax", &Importer::importReduce},
+      {"ReduceMin", &Importer::importReduce},
+      {"ReduceProd", &Importer::importReduce},
+      {"ReduceL1", &Importer::importReduce},
+      {"ReduceL2", &Importer::importReduce},
+      {"ReduceLogSum", &Importer::importReduce},
+      {"ReduceLogSumExp", &Importer::importReduce},
+      {"ReduceSumSquare", &Importer::importReduce},
+      {"ArgMax", &Importer::importArgMinMax},
+      {"ArgMin", &Importer::importArgMinMax},
+      {"BatchNormalization", &Importer::importBatchNorm},
+      {"InstanceNormalization", &Importer::importInstanceNorm},
+      {"LayerNormalization", &Importer::importLayerNorm},
+      {"LpNormalization", &Importer::importLpNorm},
+      {"Einsum", &Importer::importEinsum},
+      {"RNN", &Importer::importRecurrent},
+      {"GRU", &Importer::importRecurrent},
+      {"LSTM", &Importer::importRecurrent},
   };
   for (const auto &entry : table)
     if (n.op_type() == entry.first)
-      return (this->*entry.second)(n, idx);
-  return fail("unsupported operator '" + n.op_type() + "' (" +
-              nodeDesc(n, idx) + ")");
+      return (this->*entry.second)(n);
+  return fail("unsupported operator '" + n.op_type() + "' (" + nodeDesc(n) +
+              ")");
 }
 
-LogicalResult Importer::checkDeclaredOutput(const onnx::ValueInfoProto &vi,
-                                            Value v) {
-  if (!vi.has_type() || !vi.type().has_tensor_type())
-    return success();
-  const auto &tt = vi.type().tensor_type();
-  if (tt.elem_type() != onnx::TensorProto::UNDEFINED &&
-      tt.elem_type() != onnx::TensorProto::FLOAT)
+//===----------------------------------------------------------------------===//
+// Outputs and the whole run
+//===----------------------------------------------------------------------===//
+
+FailureOr<Value> Importer::outputValue(const onnx::ValueInfoProto &vi) {
+  auto it = values.find(vi.name());
+  if (it == values.end())
     return fail("graph output '" + vi.name() +
-                "' has unsupported element type " +
-                dataTypeName(tt.elem_type()) +
-                " (only FLOAT / f32 tensors are supported)");
+                "' is not produced by any node, input or initializer");
+  Slot &s = it->second;
+  auto v = materializeSlot(vi.name(), s, nullptr);
+  if (failed(v))
+    return failure();
+  int got = onnxTypeOf(*v);
+  if (got == onnx::TensorProto::UNDEFINED)
+    return fail("graph output '" + vi.name() + "' has element type " +
+                dataTypeName(s.cst ? s.cst->dtype : 0) +
+                ", which the accelerator cannot return");
+  if (!vi.has_type() || !vi.type().has_tensor_type())
+    return v;
+  const auto &tt = vi.type().tensor_type();
+  int declared = tt.elem_type();
+  bool int64Const = got == onnx::TensorProto::INT64 && s.cst &&
+                    s.cst->dtype == onnx::TensorProto::INT32;
+  if (declared != onnx::TensorProto::UNDEFINED && declared != got &&
+      !(int64Const && declared == onnx::TensorProto::INT32))
+    return fail("unsupported element type " + dataTypeName(declared) +
+                " for graph output '" + vi.name() + "'" +
+                (declared == onnx::TensorProto::FLOAT
+                     ? " (computed " + dataTypeName(got) + ")"
+                     : std::string(": the accelerator computes in f32")));
   if (!tt.has_shape())
-    return success();
-  ArrayRef<int64_t> got = shapeOf(v);
+    return v;
+  ArrayRef<int64_t> gotShape = shapeOf(*v);
   const auto &dims = tt.shape().dim();
-  bool ok = dims.size() == (int)got.size();
-  SmallVector<int64_t> declared;
+  bool ok = dims.size() == (int)gotShape.size();
+  SmallVector<int64_t> declaredShape;
   for (int i = 0; i < dims.size(); ++i) {
     const auto &d = dims.Get(i);
-    bool known = d.has_dim_value() && d.dim_value() > 0;
-    declared.push_back(known ? d.dim_value() : -1);
-    if (ok && known && d.dim_value() != got[i])
+    bool known = d.has_dim_value() && d.dim_value() >= 0;
+    declaredShape.push_back(known ? d.dim_value() : -1);
+    if (ok && known && d.dim_value() != gotShape[i])
       ok = false;
   }
   if (!ok)
     return fail("graph output '" + vi.name() + "': computed shape " +
-                shapeStr(got) + " does not match the declared shape " +
-                shapeStr(declared) + " (-1 = symbolic)");
-  return success();
+                shapeStr(gotShape) + " does not match the declared shape " +
+                shapeStr(declaredShape) + " (-1 = symbolic)");
+  return v;
 }
 
 OwningOpRef<ModuleOp> Importer::run(const onnx::ModelProto &model) {
@@ -1068,10 +1271,13 @@ OwningOpRef<ModuleOp> Importer::run(const onnx::ModelProto &model) {
     if (os.domain().empty() || os.domain() == "ai.onnx")
       opsetVersion = os.version();
   const onnx::GraphProto &g = model.graph();
+  graph = &g;
   if (g.output_size() == 0) {
     (void)fail("the graph has no outputs");
     return nullptr;
   }
+  for (int i = 0; i < g.node_size(); ++i)
+    nodeIndex[&g.node(i)] = i;
 
   SmallVector<Type> argTypes;
   SmallVector<std::string> argNames;
@@ -1089,33 +1295,45 @@ OwningOpRef<ModuleOp> Importer::run(const onnx::ModelProto &model) {
   Block *entry = func.addEntryBlock();
   builder.setInsertionPointToStart(entry);
   for (size_t i = 0; i < argNames.size(); ++i) {
-    values[argNames[i]] = Slot{entry->getArgument(i), nullptr};
+    values[argNames[i]] = Slot{entry->getArgument(i), nullptr, nullptr, 0, {}};
     func.setArgAttr(i, accel::kAccelNameAttr,
                     builder.getStringAttr(argNames[i]));
   }
 
-  for (size_t i : order)
-    if (failed(importNode(g.node(i), i)))
+  for (size_t i : order) {
+    curIndex = i;
+    if (failed(importNode(g.node(i))))
       return nullptr;
+  }
 
   SmallVector<Value> results;
   for (const auto &out : g.output()) {
-    auto it = values.find(out.name());
-    if (it == values.end()) {
-      (void)fail("graph output '" + out.name() +
-           "' is not produced by any node, input or initializer");
-      return nullptr;
-    }
-    auto v = materialize(out.name(), it->second);
-    if (failed(v) || failed(checkDeclaredOutput(out, *v)))
+    auto v = outputValue(out);
+    if (failed(v))
       return nullptr;
     results.push_back(*v);
   }
   func::ReturnOp::create(builder, fileLoc, results);
-  func.setType(builder.getFunctionType(argTypes, ValueRange(results).getTypes()));
+  func.setType(
+      builder.getFunctionType(argTypes, ValueRange(results).getTypes()));
   for (int i = 0; i < g.output_size(); ++i)
     func.setResultAttr(i, accel::kAccelNameAttr,
                        builder.getStringAttr(g.output(i).name()));
+
+  // Graph ops whose results nothing uses (e.g. the unused outputs of a
+  // node) are dropped; constants too.
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    SmallVector<Operation *> dead;
+    for (Operation &op : *entry)
+      if (op.use_empty() && op.getNumResults() && isPure(&op))
+        dead.push_back(&op);
+    for (Operation *op : llvm::reverse(dead)) {
+      op->erase();
+      changed = true;
+    }
+  }
 
   // The shape helpers already checked every op; verification catches the
   // rest (and anything a future operator gets wrong).
@@ -1133,8 +1351,6 @@ OwningOpRef<ModuleOp> Importer::run(const onnx::ModelProto &model) {
   }
   return module;
 }
-
-} // namespace
 
 bool accel::parseShapeString(const std::string &text,
                              std::vector<int64_t> &dims) {
@@ -1176,7 +1392,7 @@ OwningOpRef<ModuleOp> accel::importOnnxBytes(const void *data, size_t size,
           "' as an ONNX model (malformed or truncated protobuf)";
     return nullptr;
   }
-  Importer importer(ctx, opts, sourceName, baseDir);
+  accel::onnximport::Importer importer(ctx, opts, sourceName, baseDir);
   auto module = importer.run(model);
   if (!module)
     err = importer.err.empty() ? "import failed" : importer.err;

@@ -1,6 +1,7 @@
 //===- accel-import.cpp - ONNX model -> graph-dialect MLIR ----------------===//
 //
-//   accel-import MODEL.onnx [--input-shape NAME=1x3x224x224]... [-o OUT.mlir]
+//   accel-import MODEL.onnx [--input-shape NAME=1x3x224x224]...
+//                [--bind NAME=TENSOR.pb]... [-o OUT.mlir]
 //
 // Prints the module produced by accel::importOnnxFile (see docs/importer.md).
 // MODEL "-" reads the model from stdin. Errors go to stderr as
@@ -30,6 +31,13 @@ static cl::list<std::string>
                          "(repeatable; needed for symbolic dimensions)"),
                 cl::value_desc("name=shape"));
 
+static cl::list<std::string>
+    bindings("bind",
+             cl::desc("bind a graph input to a constant read from a serialized "
+                      "onnx TensorProto, NAME=FILE.pb (repeatable; for integer "
+                      "inputs such as shapes, axes, indices)"),
+             cl::value_desc("name=file"));
+
 static int fail(const std::string &msg) {
   llvm::errs() << "accel-import: error: " << msg << "\n";
   return 1;
@@ -54,6 +62,15 @@ int main(int argc, char **argv) {
                   "': the shape must be positive integers separated by 'x'");
     if (!opts.inputShapes.emplace(spec.substr(0, eq), dims).second)
       return fail("--input-shape given twice for '" + spec.substr(0, eq) + "'");
+  }
+
+  for (const std::string &spec : bindings) {
+    size_t eq = spec.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == spec.size())
+      return fail("--bind expects NAME=FILE.pb, got '" + spec + "'");
+    if (!opts.boundInputs.emplace(spec.substr(0, eq), spec.substr(eq + 1))
+             .second)
+      return fail("--bind given twice for '" + spec.substr(0, eq) + "'");
   }
 
   mlir::MLIRContext ctx;

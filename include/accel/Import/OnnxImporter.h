@@ -7,7 +7,8 @@
 //                  each with the arg attribute    accel.name = "<input name>"
 //   * results    = graph outputs, in ONNX order,
 //                  each with the result attribute accel.name = "<output name>"
-//   * initializers and Constant nodes become `arith.constant dense<...>`
+//   * initializers and Constant nodes become `arith.constant dense<...>`;
+//     nodes whose inputs are all compile-time constants are folded
 //
 // Supported operators and error messages are documented in docs/importer.md.
 //
@@ -36,6 +37,11 @@ struct OnnxImportOptions {
   /// whose shape has symbolic / unknown dimensions; when given for a fully
   /// static input it must agree with the model. The rank must always match.
   std::map<std::string, std::vector<int64_t>> inputShapes;
+  /// Graph inputs bound to constants: input name -> path of a serialized
+  /// onnx::TensorProto (.pb). A bound input is not a runtime argument; its
+  /// value is a compile-time constant (shapes, axes, indices, ...). Its type
+  /// and static dimensions must match the model's declaration.
+  std::map<std::string, std::string> boundInputs;
 };
 
 /// Imports the ONNX model at `path`. Returns a null OwningOpRef and sets

@@ -57,11 +57,11 @@ save(model(g), "missing_initializer.onnx")
 
 # --- unsupported operator with a node name ------------------------------------
 g = helper.make_graph(
-    [helper.make_node("Softmax", ["x"], ["y"], name="sm_1", axis=1)],
-    "softmax_named",
+    [helper.make_node("Trilu", ["x"], ["y"], name="tri_1")],
+    "unsupported_named",
     [helper.make_tensor_value_info("x", F, [2, 3])],
     [helper.make_tensor_value_info("y", F, [2, 3])])
-save(model(g), "softmax_named.onnx")
+save(model(g, opset=14), "unsupported_named.onnx")
 
 # --- MLP with initializers (raw_data and float_data), named nodes ------------
 rng = np.random.default_rng(0)

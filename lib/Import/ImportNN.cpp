@@ -1,0 +1,1062 @@
+//===- ImportNN.cpp - compute, pooling, normalisation, reductions, RNNs ---===//
+//
+// MatMul, Gemm, Conv (1-D / 2-D), ConvTranspose (1-D / 2-D), MaxPool /
+// AveragePool (1-D / 2-D), global pooling, Reduce*, ArgMax / ArgMin,
+// BatchNormalization, InstanceNormalization, LayerNormalization,
+// LpNormalization, Einsum (matmul-like forms), RNN / GRU / LSTM.
+// 1-D convolutions and pooling run as 2-D ones with a unit height.
+//
+//===----------------------------------------------------------------------===//
+#include "ImporterImpl.h"
+#include "ImportUtil.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringSwitch.h"
+
+#include <algorithm>
+#include <map>
+
+using namespace mlir;
+using namespace accel::onnximport;
+namespace graph = accel::graph;
+using graph::BinaryFn;
+using graph::ReduceFn;
+using graph::UnaryFn;
+
+namespace {
+/// Input i of `n` reshaped to `shape` (constants are reshaped at compile
+/// time so that weights stay constants).
+FailureOr<Value> operandReshaped(Importer &im, const Node &n, int i,
+                                 ArrayRef<int64_t> shape) {
+  auto c = im.constant(n, i);
+  if (failed(c))
+    return failure();
+  if (*c && (*c)->dtype == onnx::TensorProto::FLOAT) {
+    if (SmallVector<int64_t>(shape) == (*c)->shape)
+      return im.operandF32(n, i);
+    return im.materialize(reshapeConst(**c, shape), n.input(i));
+  }
+  auto v = im.operandF32(n, i);
+  if (failed(v))
+    return failure();
+  return im.reshape(*v, shape);
+}
+
+/// Expands 1-D spatial attributes to 2-D (unit height).
+SmallVector<int64_t> to2D(ArrayRef<int64_t> v, int64_t unit) {
+  return {unit, v[0]};
+}
+SmallVector<int64_t> pads2D(ArrayRef<int64_t> p) { return {0, p[0], 0, p[1]}; }
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// MatMul / Gemm
+//===----------------------------------------------------------------------===//
+
+LogicalResult Importer::importMatMul(const Node &n) {
+  if (failed(checkArity(n, 2, 2)))
+    return failure();
+  auto a = operandF32(n, 0);
+  auto b = failed(a) ? Fail() : operandF32(n, 1);
+  if (failed(b))
+    return failure();
+  std::string why;
+  auto shape = graph::matmulShape(shapeOf(*a), shapeOf(*b), why);
+  if (!shape)
+    return failNode(n, why);
+  auto op = graph::MatMulOp::create(builder, loc(), f32Tensor(*shape), *a, *b);
+  return define(n, 0, op);
+}
+
+LogicalResult Importer::importGemm(const Node &n) {
+  if (failed(checkArity(n, 2, 3)))
+    return failure();
+  auto alpha = floatAttr(n, "alpha", 1.0f);
+  auto beta = floatAttr(n, "beta", 1.0f);
+  auto transA = intAttr(n, "transA", 0);
+  auto transB = intAttr(n, "transB", 0);
+  if (failed(alpha) || failed(beta) || failed(transA) || failed(transB))
+    return failure();
+  auto a = operandF32(n, 0);
+  auto b = failed(a) ? Fail() : operandF32(n, 1);
+  if (failed(b))
+    return failure();
+  Value c;
+  ArrayRef<int64_t> cShape;
+  if (hasInput(n, 2)) {
+    auto cv = operandF32(n, 2);
+    if (failed(cv))
+      return failure();
+    c = *cv;
+    cShape = shapeOf(c);
+  }
+  std::string why;
+  auto shape = graph::gemmShape(shapeOf(*a), shapeOf(*b), c ? &cShape : nullptr,
+                                *transA != 0, *transB != 0, why);
+  if (!shape)
+    return failNode(n, why);
+  auto op = graph::GemmOp::create(builder, loc(), f32Tensor(*shape), *a, *b, c,
+                                  llvm::APFloat(*alpha), llvm::APFloat(*beta),
+                                  *transA != 0, *transB != 0);
+  return define(n, 0, op);
+}
+
+//===----------------------------------------------------------------------===//
+// Convolutions
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// The spatial attributes of Conv / ConvTranspose / pooling, checked.
+struct Spatial {
+  SmallVector<int64_t> kernel, strides, dilations, pads;
+  bool hasPads = false, hasKernel = false;
+  std::string autoPad;
+};
+
+LogicalResult readSpatial(Importer &im, const Node &n, int64_t r,
+                          Spatial &s) {
+  SmallVector<int64_t> ones(r, 1), zeros(2 * r, 0);
+  auto kernel = im.intsAttr(n, "kernel_shape", {}, &s.hasKernel);
+  auto strides = im.intsAttr(n, "strides", ones);
+  auto dilations = im.intsAttr(n, "dilations", ones);
+  auto pads = im.intsAttr(n, "pads", zeros, &s.hasPads);
+  auto autoPad = im.stringAttr(n, "auto_pad", "NOTSET");
+  if (failed(kernel) || failed(strides) || failed(dilations) || failed(pads) ||
+      failed(autoPad))
+    return failure();
+  s.kernel = *kernel;
+  s.strides = *strides;
+  s.dilations = *dilations;
+  s.pads = *pads;
+  s.autoPad = *autoPad;
+  if (s.hasKernel && (int64_t)s.kernel.size() != r)
+    return im.failNode(n, "kernel_shape must have " + std::to_string(r) +
+                              " values, got " + shapeStr(s.kernel));
+  if ((int64_t)s.strides.size() != r)
+    return im.failNode(n, "strides must have " + std::to_string(r) +
+                              " values, got " + shapeStr(s.strides));
+  if ((int64_t)s.dilations.size() != r)
+    return im.failNode(n, "dilations must have " + std::to_string(r) +
+                              " values, got " + shapeStr(s.dilations));
+  if ((int64_t)s.pads.size() != 2 * r)
+    return im.failNode(n, "pads must have " + std::to_string(2 * r) +
+                              " values, got " + shapeStr(s.pads));
+  for (int64_t i = 0; i < r; ++i)
+    if (s.strides[i] < 1 || s.dilations[i] < 1)
+      return im.failNode(n, "strides and dilations must be >= 1");
+  for (int64_t p : s.pads)
+    if (p < 0)
+      return im.failNode(n, "pads must be >= 0");
+  return success();
+}
+} // namespace
+
+LogicalResult Importer::importConv(const Node &n) {
+  if (failed(checkArity(n, 2, 3)))
+    return failure();
+  auto xs = inputShape(n, 0);
+  auto ws = failed(xs) ? Fail() : inputShape(n, 1);
+  if (failed(ws))
+    return failure();
+  int64_t rank = xs->size();
+  if (rank != ws->size() || rank < 3)
+    return failNode(n, "expected input and weight of the same rank >= 3 "
+                       "(NC... / OI...), got " +
+                           shapeStr(*xs) + " and " + shapeStr(*ws));
+  int64_t r = rank - 2;
+  if (r > 2)
+    return failNode(n, std::to_string(r) +
+                           "-D convolution is not supported (1-D and 2-D "
+                           "only, input " +
+                           shapeStr(*xs) + ")");
+  Spatial s;
+  if (failed(readSpatial(*this, n, r, s)))
+    return failure();
+  auto group = intAttr(n, "group", 1);
+  if (failed(group))
+    return failure();
+  ArrayRef<int64_t> wk = ArrayRef<int64_t>(*ws).drop_front(2);
+  if (s.hasKernel && ArrayRef<int64_t>(s.kernel) != wk)
+    return failNode(n, "kernel_shape " + shapeStr(s.kernel) +
+                           " does not match the weight's spatial dimensions " +
+                           shapeStr(wk));
+  if (failed(resolveAutoPad(n, s.autoPad, s.hasPads,
+                            ArrayRef<int64_t>(*xs).drop_front(2), wk,
+                            s.strides, s.dilations, s.pads)))
+    return failure();
+
+  SmallVector<int64_t> x4(*xs), w4(*ws);
+  SmallVector<int64_t> strides = s.strides, dil = s.dilations, pads = s.pads;
+  if (r == 1) {
+    x4.insert(x4.begin() + 2, 1);
+    w4.insert(w4.begin() + 2, 1);
+    strides = to2D(s.strides, 1);
+    dil = to2D(s.dilations, 1);
+    pads = pads2D(s.pads);
+  }
+  auto x = operandReshaped(*this, n, 0, x4);
+  auto w = failed(x) ? Fail() : operandReshaped(*this, n, 1, w4);
+  if (failed(w))
+    return failure();
+  Value bias;
+  ArrayRef<int64_t> biasShape;
+  if (hasInput(n, 2)) {
+    auto bv = operandF32(n, 2);
+    if (failed(bv))
+      return failure();
+    bias = *bv;
+    biasShape = shapeOf(bias);
+  }
+  std::string why;
+  auto shape = graph::conv2dShape(x4, w4, bias ? &biasShape : nullptr, strides,
+                                  pads, dil, *group, why);
+  if (!shape)
+    return failNode(n, why);
+  Value y = graph::Conv2DOp::create(builder, loc(), f32Tensor(*shape), *x, *w,
+                                    bias, strides, pads, dil,
+                                    (uint64_t)*group);
+  if (r == 1)
+    y = reshape(y, {(*shape)[0], (*shape)[1], (*shape)[3]});
+  return define(n, 0, y);
+}
+
+LogicalResult Importer::importConvTranspose(const Node &n) {
+  if (failed(checkArity(n, 2, 3)))
+    return failure();
+  auto xs = inputShape(n, 0);
+  auto ws = failed(xs) ? Fail() : inputShape(n, 1);
+  if (failed(ws))
+    return failure();
+  int64_t rank = xs->size();
+  if (rank != ws->size() || rank < 3)
+    return failNode(n, "expected input and weight of the same rank >= 3, "
+                       "got " +
+                           shapeStr(*xs) + " and " + shapeStr(*ws));
+  int64_t r = rank - 2;
+  if (r > 2)
+    return failNode(n, std::to_string(r) +
+                           "-D transposed convolution is not supported (1-D "
+                           "and 2-D only, input " +
+                           shapeStr(*xs) + ")");
+  Spatial s;
+  if (failed(readSpatial(*this, n, r, s)))
+    return failure();
+  auto group = intAttr(n, "group", 1);
+  bool hasOutShape = false;
+  auto outPad = failed(group) ? Fail()
+                              : intsAttr(n, "output_padding",
+                                         SmallVector<int64_t>(r, 0));
+  auto outShape = failed(outPad)
+                      ? Fail()
+                      : intsAttr(n, "output_shape", {}, &hasOutShape);
+  if (failed(outShape))
+    return failure();
+  if ((int64_t)outPad->size() != r)
+    return failNode(n, "output_padding must have " + std::to_string(r) +
+                           " values");
+  ArrayRef<int64_t> wk = ArrayRef<int64_t>(*ws).drop_front(2);
+  if (s.hasKernel && ArrayRef<int64_t>(s.kernel) != wk)
+    return failNode(n, "kernel_shape " + shapeStr(s.kernel) +
+                           " does not match the weight's spatial dimensions " +
+                           shapeStr(wk));
+  ArrayRef<int64_t> in = ArrayRef<int64_t>(*xs).drop_front(2);
+  SmallVector<int64_t> target;
+  if (hasOutShape) {
+    target = *outShape;
+    if ((int64_t)target.size() == rank)
+      target.erase(target.begin(), target.begin() + 2);
+    if ((int64_t)target.size() != r)
+      return failNode(n, "output_shape must have " + std::to_string(r) +
+                             " spatial values, got " + shapeStr(*outShape));
+  } else if (s.autoPad == "SAME_UPPER" || s.autoPad == "SAME_LOWER") {
+    for (int64_t i = 0; i < r; ++i)
+      target.push_back(in[i] * s.strides[i]);
+  } else if (s.autoPad != "NOTSET" && s.autoPad != "VALID") {
+    return failNode(n, "unsupported auto_pad '" + s.autoPad + "'");
+  } else if (s.autoPad == "VALID") {
+    s.pads.assign(2 * r, 0);
+  }
+  if (!target.empty()) {
+    if (s.hasPads && llvm::any_of(s.pads, [](int64_t p) { return p != 0; }) &&
+        !hasOutShape)
+      return failNode(n, "explicit pads cannot be combined with auto_pad " +
+                             s.autoPad);
+    // total = full extent - requested extent, split as the ONNX spec says;
+    // a negative total means the output is larger: extra output padding.
+    for (int64_t i = 0; i < r; ++i) {
+      int64_t full = s.strides[i] * (in[i] - 1) + (*outPad)[i] +
+                     (wk[i] - 1) * s.dilations[i] + 1;
+      int64_t total = full - target[i];
+      if (total < 0) {
+        (*outPad)[i] -= total;
+        s.pads[i] = s.pads[i + r] = 0;
+        continue;
+      }
+      int64_t half = total / 2;
+      if (s.autoPad == "SAME_UPPER") {
+        s.pads[i] = half;
+        s.pads[i + r] = total - half;
+      } else {
+        s.pads[i] = total - half;
+        s.pads[i + r] = half;
+      }
+    }
+  }
+  SmallVector<int64_t> x4(*xs), w4(*ws);
+  SmallVector<int64_t> strides = s.strides, dil = s.dilations, pads = s.pads,
+                       op2 = *outPad;
+  if (r == 1) {
+    x4.insert(x4.begin() + 2, 1);
+    w4.insert(w4.begin() + 2, 1);
+    strides = to2D(s.strides, 1);
+    dil = to2D(s.dilations, 1);
+    pads = pads2D(s.pads);
+    op2 = to2D(*outPad, 0);
+  }
+  auto x = operandReshaped(*this, n, 0, x4);
+  auto w = failed(x) ? Fail() : operandReshaped(*this, n, 1, w4);
+  if (failed(w))
+    return failure();
+  Value bias;
+  if (hasInput(n, 2)) {
+    auto bv = operandF32(n, 2);
+    if (failed(bv))
+      return failure();
+    bias = *bv;
+  }
+  std::string why;
+  auto shape = graph::convTranspose2dShape(x4, w4, strides, pads, dil, op2,
+                                           *group, why);
+  if (!shape)
+    return failNode(n, why);
+  if (bias && shapeOf(bias) != ArrayRef<int64_t>{(*shape)[1]})
+    return failNode(n, "bias must be 1-D with one value per output channel");
+  Value y = graph::ConvTranspose2DOp::create(
+      builder, loc(), f32Tensor(*shape), *x, *w, bias, strides, pads, dil, op2,
+      (uint64_t)*group);
+  if (r == 1)
+    y = reshape(y, {(*shape)[0], (*shape)[1], (*shape)[3]});
+  return define(n, 0, y);
+}
+
+//===----------------------------------------------------------------------===//
+// Pooling
+//===----------------------------------------------------------------------===//
+
+LogicalResult Importer::importPool(const Node &n) {
+  bool isMax = n.op_type() == "MaxPool";
+  if (failed(checkArity(n, 1, 1, isMax ? 2 : 1)))
+    return failure();
+  if (isMax && n.output_size() > 1 && !n.output(1).empty())
+    return failNode(n, "the Indices output is not supported");
+  auto xs = inputShape(n, 0);
+  if (failed(xs))
+    return failure();
+  int64_t rank = xs->size();
+  if (rank < 3)
+    return failNode(n, "expected an N x C x ... input, got " + shapeStr(*xs));
+  int64_t r = rank - 2;
+  if (r > 2)
+    return failNode(n, std::to_string(r) +
+                           "-D pooling is not supported (1-D and 2-D only, "
+                           "input " +
+                           shapeStr(*xs) + ")");
+  Spatial s;
+  if (failed(readSpatial(*this, n, r, s)))
+    return failure();
+  if (!s.hasKernel)
+    return failNode(n, "kernel_shape is required");
+  auto ceilMode = intAttr(n, "ceil_mode", 0);
+  auto countPad = failed(ceilMode) ? Fail()
+                                   : intAttr(n, "count_include_pad", 0);
+  if (failed(countPad))
+    return failure();
+  ArrayRef<int64_t> in = ArrayRef<int64_t>(*xs).drop_front(2);
+  if (failed(resolveAutoPad(n, s.autoPad, s.hasPads, in, s.kernel, s.strides,
+                            s.dilations, s.pads)))
+    return failure();
+  SmallVector<int64_t> x4(*xs), kernel = s.kernel, strides = s.strides,
+                                dil = s.dilations, pads = s.pads;
+  if (r == 1) {
+    x4.insert(x4.begin() + 2, 1);
+    kernel = to2D(s.kernel, 1);
+    strides = to2D(s.strides, 1);
+    dil = to2D(s.dilations, 1);
+    pads = pads2D(s.pads);
+  }
+  auto x = operandReshaped(*this, n, 0, x4);
+  if (failed(x))
+    return failure();
+  SmallVector<int64_t> out{x4[0], x4[1], 0, 0};
+  std::string why;
+  for (int i = 0; i < 2; ++i) {
+    auto e = graph::poolExtent(x4[2 + i], kernel[i], strides[i], pads[i],
+                               pads[i + 2], dil[i], *ceilMode != 0, why);
+    if (!e)
+      return failNode(n, why);
+    out[2 + i] = *e;
+  }
+  Value y = graph::Pool2DOp::create(
+      builder, loc(), f32Tensor(out),
+      isMax ? graph::PoolKind::max : graph::PoolKind::avg, *x, kernel, strides,
+      pads, dil, *ceilMode != 0, *countPad != 0);
+  if (r == 1)
+    y = reshape(y, {out[0], out[1], out[3]});
+  return define(n, 0, y);
+}
+
+LogicalResult Importer::importGlobalPool(const Node &n) {
+  if (failed(checkArity(n, 1, 1)))
+    return failure();
+  auto x = operandF32(n, 0);
+  if (failed(x))
+    return failure();
+  int64_t rank = shapeOf(*x).size();
+  if (rank < 3)
+    return failNode(n, "expected an N x C x ... input");
+  SmallVector<int64_t> axes;
+  for (int64_t d = 2; d < rank; ++d)
+    axes.push_back(d);
+  bool isMax = n.op_type() == "GlobalMaxPool";
+  return define(n, 0,
+                reduce(isMax ? ReduceFn::max : ReduceFn::mean, *x, axes, true));
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions
+//===----------------------------------------------------------------------===//
+
+LogicalResult Importer::importReduce(const Node &n) {
+  const std::string &op = n.op_type();
+  ReduceFn fn = llvm::StringSwitch<ReduceFn>(op)
+                    .Case("ReduceMean", ReduceFn::mean)
+                    .Case("ReduceSum", ReduceFn::sum)
+                    .Case("ReduceMax", ReduceFn::max)
+                    .Case("ReduceMin", ReduceFn::min)
+                    .Case("ReduceProd", ReduceFn::prod)
+                    .Case("ReduceL1", ReduceFn::l1)
+                    .Case("ReduceL2", ReduceFn::l2)
+                    .Case("ReduceLogSum", ReduceFn::log_sum)
+                    .Case("ReduceLogSumExp", ReduceFn::log_sum_exp)
+                    .Default(ReduceFn::sum_square);
+  // Axes are an input from opset 13 (ReduceSum) / 18 (the others).
+  bool axesInput =
+      opsetVersion >= 18 || (op == "ReduceSum" && opsetVersion >= 13);
+  if (failed(checkArity(n, 1, axesInput ? 2 : 1)))
+    return failure();
+  auto keep = intAttr(n, "keepdims", 1);
+  auto noop = failed(keep) ? Fail() : intAttr(n, "noop_with_empty_axes", 0);
+  if (failed(noop))
+    return failure();
+  FailureOr<SmallVector<int64_t>> axes = SmallVector<int64_t>();
+  if (axesInput) {
+    if (hasInput(n, 1))
+      axes = constInts(n, 1);
+  } else {
+    axes = intsAttr(n, "axes", {});
+  }
+  if (failed(axes))
+    return failure();
+  auto xs = inputShape(n, 0);
+  if (failed(xs))
+    return failure();
+  int64_t rank = xs->size();
+  if (axes->empty()) {
+    if (*noop) {
+      values[n.output(0)] = values[n.input(0)];
+      return success();
+    }
+    for (int64_t d = 0; d < rank; ++d)
+      axes->push_back(d);
+  }
+  SmallVector<int64_t> norm;
+  for (int64_t a : *axes) {
+    auto na = normAxis(n, a, rank);
+    if (failed(na))
+      return failure();
+    if (llvm::is_contained(norm, *na))
+      return failNode(n, "axis " + std::to_string(a) + " is repeated");
+    norm.push_back(*na);
+  }
+  llvm::sort(norm);
+  auto x = operandF32(n, 0);
+  if (failed(x))
+    return failure();
+  return define(n, 0, reduce(fn, *x, norm, *keep != 0));
+}
+
+LogicalResult Importer::importArgMinMax(const Node &n) {
+  if (failed(checkArity(n, 1, 1)))
+    return failure();
+  auto axisAttr = intAttr(n, "axis", 0);
+  auto keep = failed(axisAttr) ? Fail() : intAttr(n, "keepdims", 1);
+  auto last = failed(keep) ? Fail() : intAttr(n, "select_last_index", 0);
+  auto x = failed(last) ? Fail() : operandF32(n, 0);
+  if (failed(x))
+    return failure();
+  auto axis = normAxis(n, *axisAttr, shapeOf(*x).size());
+  if (failed(axis))
+    return failure();
+  std::string why;
+  auto shape = graph::reduceShape(shapeOf(*x), {*axis}, *keep != 0, why);
+  auto type = RankedTensorType::get(*shape, builder.getI64Type());
+  auto op = graph::ReduceOp::create(
+      builder, loc(), type,
+      n.op_type() == "ArgMax" ? ReduceFn::argmax : ReduceFn::argmin, *x,
+      ArrayRef<int64_t>{*axis}, *keep != 0, *last != 0);
+  return define(n, 0, op);
+}
+
+//===----------------------------------------------------------------------===//
+// Normalisation
+//===----------------------------------------------------------------------===//
+
+LogicalResult Importer::importBatchNorm(const Node &n) {
+  if (failed(checkArity(n, 5, 5, 5)))
+    return failure();
+  for (int i = 1; i < n.output_size(); ++i)
+    if (!n.output(i).empty())
+      return failNode(n, "training outputs (running / saved mean and "
+                         "variance) are not supported (inference only)");
+  auto eps = floatAttr(n, "epsilon", 1e-5f);
+  auto training = failed(eps) ? Fail() : intAttr(n, "training_mode", 0);
+  auto spatial = failed(training) ? Fail() : intAttr(n, "spatial", 1);
+  if (failed(spatial))
+    return failure();
+  if (*training)
+    return failNode(n, "training_mode = 1 is not supported (inference only)");
+  if (!*spatial)
+    return failNode(n, "spatial = 0 is not supported");
+  SmallVector<Value> ops;
+  for (int i = 0; i < 5; ++i) {
+    auto v = operandF32(n, i);
+    if (failed(v))
+      return failure();
+    ops.push_back(*v);
+  }
+  ArrayRef<int64_t> xs = shapeOf(ops[0]);
+  if (xs.size() < 2)
+    return failNode(n, "the input needs a channel dimension");
+  for (int i = 1; i < 5; ++i)
+    if (shapeOf(ops[i]) != ArrayRef<int64_t>{xs[1]})
+      return failNode(n, "scale, bias, mean and variance must have shape [" +
+                             std::to_string(xs[1]) + "]");
+  auto op = graph::BatchNormOp::create(builder, loc(), ops[0].getType(), ops[0],
+                                       ops[1], ops[2], ops[3], ops[4],
+                                       builder.getF32FloatAttr(*eps));
+  return define(n, 0, op);
+}
+
+namespace {
+/// (x - mean) / sqrt(var + eps) over `axes` (keepdims); returns the
+/// normalised value, the mean and the inverse standard deviation.
+struct Normalized {
+  Value y, mean, invStd;
+};
+FailureOr<Normalized> normalize(Importer &im, const Node &n, Value x,
+                                ArrayRef<int64_t> axes, float eps) {
+  Value mean = im.reduce(ReduceFn::mean, x, axes, true);
+  auto d = im.binary(n, BinaryFn::sub, x, mean);
+  if (failed(d))
+    return failure();
+  Value var = im.reduce(ReduceFn::mean, im.unary(UnaryFn::square, *d), axes,
+                        true);
+  Value inv = im.unary(
+      UnaryFn::reciprocal,
+      im.unary(UnaryFn::sqrt, im.unary(UnaryFn::affine, var, 1.0f, eps)));
+  auto y = im.binary(n, BinaryFn::mul, *d, inv);
+  if (failed(y))
+    return failure();
+  return Normalized{*y, mean, inv};
+}
+} // namespace
+
+LogicalResult Importer::importInstanceNorm(const Node &n) {
+  if (failed(checkArity(n, 3, 3)))
+    return failure();
+  auto eps = floatAttr(n, "epsilon", 1e-5f);
+  auto x = failed(eps) ? Fail() : operandF32(n, 0);
+  if (failed(x))
+    return failure();
+  SmallVector<int64_t> xs(shapeOf(*x));
+  if (xs.size() < 3)
+    return failNode(n, "expected an N x C x D1 ... input");
+  SmallVector<int64_t> axes, cshape{xs[1]};
+  for (size_t d = 2; d < xs.size(); ++d) {
+    axes.push_back(d);
+    cshape.push_back(1);
+  }
+  auto scale = operandReshaped(*this, n, 1, cshape);
+  auto bias = failed(scale) ? Fail() : operandReshaped(*this, n, 2, cshape);
+  if (failed(bias))
+    return failure();
+  auto nz = normalize(*this, n, *x, axes, *eps);
+  if (failed(nz))
+    return failure();
+  auto y = binary(n, BinaryFn::mul, nz->y, *scale);
+  auto r = failed(y) ? Fail() : add(n, *y, *bias);
+  return failed(r) ? Fail() : define(n, 0, *r);
+}
+
+LogicalResult Importer::importLayerNorm(const Node &n) {
+  if (failed(checkArity(n, 2, 3, 3)))
+    return failure();
+  auto axisAttr = intAttr(n, "axis", -1);
+  auto eps = failed(axisAttr) ? Fail() : floatAttr(n, "epsilon", 1e-5f);
+  auto x = failed(eps) ? Fail() : operandF32(n, 0);
+  if (failed(x))
+    return failure();
+  int64_t rank = shapeOf(*x).size();
+  auto axis = normAxis(n, *axisAttr, rank);
+  if (failed(axis))
+    return failure();
+  SmallVector<int64_t> axes;
+  for (int64_t d = *axis; d < rank; ++d)
+    axes.push_back(d);
+  auto nz = normalize(*this, n, *x, axes, *eps);
+  auto scale = failed(nz) ? Fail() : operandF32(n, 1);
+  if (failed(scale))
+    return failure();
+  auto y = binary(n, BinaryFn::mul, nz->y, *scale);
+  if (failed(y))
+    return failure();
+  Value v = *y;
+  if (hasInput(n, 2)) {
+    auto b = operandF32(n, 2);
+    auto r = failed(b) ? Fail() : add(n, v, *b);
+    if (failed(r))
+      return failure();
+    v = *r;
+  }
+  if (shapeOf(v) != shapeOf(*x))
+    return failNode(n, "scale / bias do not broadcast to the input");
+  if (failed(define(n, 0, v)) || failed(define(n, 1, nz->mean)))
+    return failure();
+  return define(n, 2, nz->invStd);
+}
+
+LogicalResult Importer::importLpNorm(const Node &n) {
+  if (failed(checkArity(n, 1, 1)))
+    return failure();
+  auto axisAttr = intAttr(n, "axis", -1);
+  auto p = failed(axisAttr) ? Fail() : intAttr(n, "p", 2);
+  auto x = failed(p) ? Fail() : operandF32(n, 0);
+  if (failed(x))
+    return failure();
+  if (*p != 1 && *p != 2)
+    return failNode(n, "p must be 1 or 2");
+  auto axis = normAxis(n, *axisAttr, shapeOf(*x).size());
+  if (failed(axis))
+    return failure();
+  Value norm = reduce(*p == 1 ? ReduceFn::l1 : ReduceFn::l2, *x, {*axis}, true);
+  auto r = binary(n, BinaryFn::div, *x, norm);
+  return failed(r) ? Fail() : define(n, 0, *r);
+}
+
+//===----------------------------------------------------------------------===//
+// Einsum
+//===----------------------------------------------------------------------===//
+
+/// The matmul-like forms: every label appears at most once per operand;
+/// labels only in one operand and not in the output are summed first; the
+/// rest is batch (both operands and output), free (one operand and output)
+/// or contracted (both operands, not the output) -> transpose + reshape +
+/// graph.matmul + reshape + transpose.
+LogicalResult Importer::importEinsum(const Node &n) {
+  if (failed(checkArity(n, 1, 2)))
+    return failure();
+  auto eq = stringAttr(n, "equation", "");
+  if (failed(eq))
+    return failure();
+  std::string e;
+  for (char ch : *eq)
+    if (ch != ' ')
+      e += ch;
+  int numIn = n.input_size();
+  SmallVector<Value> xs;
+  for (int i = 0; i < numIn; ++i) {
+    auto v = operandF32(n, i);
+    if (failed(v))
+      return failure();
+    xs.push_back(*v);
+  }
+  size_t arrow = e.find("->");
+  std::string lhs = arrow == std::string::npos ? e : e.substr(0, arrow);
+  SmallVector<std::string> terms;
+  {
+    size_t start = 0, comma;
+    while ((comma = lhs.find(',', start)) != std::string::npos) {
+      terms.push_back(lhs.substr(start, comma - start));
+      start = comma + 1;
+    }
+    terms.push_back(lhs.substr(start));
+  }
+  if ((int)terms.size() != numIn)
+    return failNode(n, "equation '" + *eq + "' does not match " +
+                           std::to_string(numIn) + " inputs");
+  // Expand "..." into reserved upper-case-free labels (digits).
+  int64_t ellRank = -1;
+  for (int i = 0; i < numIn; ++i) {
+    size_t p = terms[i].find("...");
+    int64_t rank = shapeOf(xs[i]).size();
+    if (p == std::string::npos)
+      continue;
+    int64_t er = rank - ((int64_t)terms[i].size() - 3);
+    if (er < 0)
+      return failNode(n, "equation '" + *eq + "' does not fit the inputs");
+    ellRank = std::max(ellRank, er);
+    std::string rep;
+    for (int64_t k = 0; k < er; ++k)
+      rep += char('0' + (ellRank - er) + k);
+    terms[i].replace(p, 3, rep);
+  }
+  std::string out;
+  if (arrow != std::string::npos) {
+    out = e.substr(arrow + 2);
+    size_t p = out.find("...");
+    if (p != std::string::npos) {
+      std::string rep;
+      for (int64_t k = 0; k < std::max<int64_t>(ellRank, 0); ++k)
+        rep += char('0' + k);
+      out.replace(p, 3, rep);
+    }
+  } else {
+    // Implicit output: ellipsis labels, then labels appearing once, sorted.
+    std::map<char, int> count;
+    for (auto &t : terms)
+      for (char ch : t)
+        ++count[ch];
+    for (auto &[ch, c] : count)
+      if (c == 1 || isdigit(ch))
+        out += ch;
+  }
+  for (int i = 0; i < numIn; ++i) {
+    if ((int64_t)terms[i].size() != (int64_t)shapeOf(xs[i]).size())
+      return failNode(n, "equation '" + *eq + "': term '" + terms[i] +
+                             "' does not match input rank " +
+                             std::to_string(shapeOf(xs[i]).size()));
+    for (size_t a = 0; a < terms[i].size(); ++a)
+      if (terms[i].find(terms[i][a], a + 1) != std::string::npos)
+        return failNode(n, "equation '" + *eq +
+                               "' is not a matmul-like form (repeated label "
+                               "in one operand: diagonal)");
+  }
+  auto dimOf = [&](char ch) -> int64_t {
+    for (int i = 0; i < numIn; ++i) {
+      size_t p = terms[i].find(ch);
+      if (p != std::string::npos)
+        return shapeOf(xs[i])[p];
+    }
+    return 1;
+  };
+  // Sum out labels that appear in one operand only and not in the output.
+  for (int i = 0; i < numIn; ++i) {
+    SmallVector<int64_t> axes;
+    std::string kept;
+    for (size_t a = 0; a < terms[i].size(); ++a) {
+      char ch = terms[i][a];
+      bool other = numIn == 2 && terms[1 - i].find(ch) != std::string::npos;
+      if (out.find(ch) == std::string::npos && !other)
+        axes.push_back(a);
+      else
+        kept += ch;
+    }
+    if (!axes.empty()) {
+      xs[i] = reduce(ReduceFn::sum, xs[i], axes, false);
+      terms[i] = kept;
+    }
+  }
+  auto permFor = [&](const std::string &from, const std::string &to) {
+    SmallVector<int64_t> perm;
+    for (char ch : to)
+      perm.push_back(from.find(ch));
+    return perm;
+  };
+  if (numIn == 1) {
+    if (terms[0].size() != out.size())
+      return failNode(n, "equation '" + *eq + "' is not supported");
+    return define(n, 0, transpose(xs[0], permFor(terms[0], out)));
+  }
+  std::string batch, lfree, rfree, contr;
+  for (char ch : terms[0]) {
+    bool inR = terms[1].find(ch) != std::string::npos;
+    bool inO = out.find(ch) != std::string::npos;
+    if (inR && inO)
+      batch += ch;
+    else if (inR)
+      contr += ch;
+    else
+      lfree += ch;
+  }
+  for (char ch : terms[1])
+    if (terms[0].find(ch) == std::string::npos)
+      rfree += ch;
+  for (char ch : out)
+    if (batch.find(ch) == std::string::npos &&
+        lfree.find(ch) == std::string::npos &&
+        rfree.find(ch) == std::string::npos)
+      return failNode(n, "equation '" + *eq + "': output label '" +
+                             std::string(1, ch) + "' is not in the inputs");
+  auto prod = [&](const std::string &ls) {
+    int64_t p = 1;
+    for (char ch : ls)
+      p *= dimOf(ch);
+    return p;
+  };
+  for (char ch : batch)
+    if (dimOf(ch) != shapeOf(xs[1])[terms[1].find(ch)] ||
+        shapeOf(xs[0])[terms[0].find(ch)] != shapeOf(xs[1])[terms[1].find(ch)])
+      return failNode(n, "equation '" + *eq +
+                             "': broadcasting batch labels is not supported");
+  SmallVector<int64_t> bshape;
+  for (char ch : batch)
+    bshape.push_back(dimOf(ch));
+  int64_t M = prod(lfree), K = prod(contr), N = prod(rfree);
+  Value a = transpose(xs[0], permFor(terms[0], batch + lfree + contr));
+  Value b = transpose(xs[1], permFor(terms[1], batch + contr + rfree));
+  SmallVector<int64_t> as(bshape), bs(bshape), cs(bshape);
+  as.append({M, K});
+  bs.append({K, N});
+  cs.append({M, N});
+  a = reshape(a, as);
+  b = reshape(b, bs);
+  Value c = graph::MatMulOp::create(builder, loc(), f32Tensor(cs), a, b);
+  std::string produced = batch + lfree + rfree;
+  SmallVector<int64_t> ps;
+  for (char ch : produced)
+    ps.push_back(dimOf(ch));
+  c = reshape(c, ps);
+  return define(n, 0, transpose(c, permFor(produced, out)));
+}
+
+//===----------------------------------------------------------------------===//
+// Recurrent layers
+//===----------------------------------------------------------------------===//
+
+/// RNN / GRU / LSTM -> graph.recurrent. The importer fills in every
+/// default: `activations` lists the functions of all directions (ONNX
+/// spelling), `activation_alpha` / `activation_beta` have one entry per
+/// activation (the ONNX default of that function, 0 when it has none).
+/// layout = 1 is turned into layout 0 with transposes around the op.
+LogicalResult Importer::importRecurrent(const Node &n) {
+  const std::string &op = n.op_type();
+  graph::RnnKind kind = op == "LSTM"  ? graph::RnnKind::lstm
+                        : op == "GRU" ? graph::RnnKind::gru
+                                      : graph::RnnKind::rnn;
+  int maxIn = kind == graph::RnnKind::lstm ? 8 : 6;
+  int maxOut = kind == graph::RnnKind::lstm ? 3 : 2;
+  if (failed(checkArity(n, 3, maxIn, maxOut)))
+    return failure();
+  auto dirAttr = stringAttr(n, "direction", "forward");
+  auto layout = failed(dirAttr) ? Fail() : intAttr(n, "layout", 0);
+  auto hidden = failed(layout) ? Fail() : intAttr(n, "hidden_size", -1);
+  auto inputForget =
+      failed(hidden) ? Fail() : intAttr(n, "input_forget", 0);
+  auto lbr = failed(inputForget) ? Fail()
+                                 : intAttr(n, "linear_before_reset", 0);
+  bool hasActs = false, hasAlpha = false, hasBeta = false;
+  auto acts = failed(lbr) ? Fail() : stringsAttr(n, "activations", &hasActs);
+  auto alphas = failed(acts) ? Fail()
+                             : floatsAttr(n, "activation_alpha", {}, &hasAlpha);
+  auto betas = failed(alphas) ? Fail()
+                              : floatsAttr(n, "activation_beta", {}, &hasBeta);
+  if (failed(betas))
+    return failure();
+  StringRef dir = *dirAttr;
+  if (dir != "forward" && dir != "reverse" && dir != "bidirectional")
+    return failNode(n, "direction must be forward, reverse or bidirectional");
+  int64_t dirs = dir == "bidirectional" ? 2 : 1;
+  int64_t gates = kind == graph::RnnKind::lstm  ? 4
+                  : kind == graph::RnnKind::gru ? 3
+                                                : 1;
+  std::optional<float> clip;
+  if (attr(n, "clip")) {
+    auto c = floatAttr(n, "clip", 0);
+    if (failed(c))
+      return failure();
+    clip = *c;
+  }
+
+  auto x = operandF32(n, 0);
+  auto w = failed(x) ? Fail() : operandF32(n, 1);
+  auto r = failed(w) ? Fail() : operandF32(n, 2);
+  if (failed(r))
+    return failure();
+  Value X = *x;
+  if (shapeOf(X).size() != 3)
+    return failNode(n, "X must be 3-D");
+  if (*layout)
+    X = transpose(X, {1, 0, 2});
+  int64_t seq = shapeOf(X)[0], batch = shapeOf(X)[1];
+  int64_t h = *hidden;
+  if (h <= 0) {
+    if (shapeOf(*r).size() != 3)
+      return failNode(n, "R must be 3-D");
+    h = shapeOf(*r)[2];
+  }
+
+  // Optional inputs.
+  Value B, seqLens, h0, c0, P;
+  if (hasInput(n, 3)) {
+    auto v = operandF32(n, 3);
+    if (failed(v))
+      return failure();
+    B = *v;
+  }
+  if (hasInput(n, 4)) {
+    auto c = constant(n, 4);
+    if (failed(c))
+      return failure();
+    if (*c) {
+      // Constant lengths: drop them when every sequence is full.
+      bool full = llvm::all_of((*c)->i, [&](int64_t l) { return l == seq; });
+      if ((*c)->isFloat())
+        return failNode(n, "sequence_lens must be an integer tensor");
+      for (int64_t l : (*c)->i)
+        if (l < 1 || l > seq)
+          return failNode(n, "sequence length " + std::to_string(l) +
+                                 " is outside [1, " + std::to_string(seq) +
+                                 "]");
+      if (!full) {
+        ConstTensor lens = **c;
+        lens.dtype = onnx::TensorProto::INT64;
+        seqLens = materialize(lens, n.input(4));
+      }
+    } else {
+      auto v = operandAny(n, 4);
+      if (failed(v))
+        return failure();
+      seqLens = *v;
+    }
+  }
+  auto stateIn = [&](int i, Value &out) -> LogicalResult {
+    if (!hasInput(n, i))
+      return success();
+    auto v = operandF32(n, i);
+    if (failed(v))
+      return failure();
+    out = *layout ? transpose(*v, {1, 0, 2}) : *v;
+    if (shapeOf(out) != ArrayRef<int64_t>{dirs, batch, h})
+      return failNode(n, "initial state '" + n.input(i) + "' must be [" +
+                             std::to_string(dirs) + "," +
+                             std::to_string(batch) + "," + std::to_string(h) +
+                             "]");
+    return success();
+  };
+  if (failed(stateIn(5, h0)))
+    return failure();
+  if (kind == graph::RnnKind::lstm) {
+    if (failed(stateIn(6, c0)))
+      return failure();
+    if (hasInput(n, 7)) {
+      auto v = operandF32(n, 7);
+      if (failed(v))
+        return failure();
+      P = *v;
+      if (shapeOf(P) != ArrayRef<int64_t>{dirs, 3 * h})
+        return failNode(n, "P must be [dirs, 3*hidden]");
+    }
+  }
+
+  // Activations with their parameters, defaults filled in.
+  SmallVector<std::string> defaults =
+      kind == graph::RnnKind::lstm  ? SmallVector<std::string>{"Sigmoid", "Tanh", "Tanh"}
+      : kind == graph::RnnKind::gru ? SmallVector<std::string>{"Sigmoid", "Tanh"}
+                                    : SmallVector<std::string>{"Tanh"};
+  size_t perDir = defaults.size();
+  SmallVector<std::string> names;
+  if (hasActs) {
+    names = *acts;
+    if (names.size() == perDir && dirs == 2)
+      names.append(SmallVector<std::string>(*acts));
+    if (names.size() != perDir * dirs)
+      return failNode(n, "activations needs " + std::to_string(perDir * dirs) +
+                             " functions, got " +
+                             std::to_string(acts->size()));
+  } else {
+    for (int64_t d = 0; d < dirs; ++d)
+      names.append(defaults.begin(), defaults.end());
+  }
+  struct ActDefault {
+    const char *name;
+    bool hasAlpha, hasBeta;
+    float alpha, beta;
+  };
+  static const ActDefault known[] = {
+      {"Relu", false, false, 0, 0},       {"Tanh", false, false, 0, 0},
+      {"Sigmoid", false, false, 0, 0},    {"Affine", true, true, 1.0f, 0.0f},
+      {"LeakyRelu", true, false, 0.01f, 0}, {"ThresholdedRelu", true, false, 1.0f, 0},
+      {"ScaledTanh", true, true, 1.0f, 1.0f}, {"HardSigmoid", true, true, 0.2f, 0.5f},
+      {"Elu", true, false, 1.0f, 0},      {"Softsign", false, false, 0, 0},
+      {"Softplus", false, false, 0, 0},
+  };
+  SmallVector<float> alphaOut, betaOut;
+  size_t ai = 0, bi = 0;
+  for (const std::string &name : names) {
+    const ActDefault *k = nullptr;
+    for (const auto &kd : known)
+      if (StringRef(kd.name).equals_insensitive(name))
+        k = &kd;
+    if (!k)
+      return failNode(n, "unsupported activation '" + name + "'");
+    float a = k->alpha, b = k->beta;
+    // Explicit alpha / beta values are consumed in order by the functions
+    // that take them.
+    if (k->hasAlpha && hasAlpha && ai < alphas->size())
+      a = (*alphas)[ai++];
+    if (k->hasBeta && hasBeta && bi < betas->size())
+      b = (*betas)[bi++];
+    alphaOut.push_back(a);
+    betaOut.push_back(b);
+  }
+  SmallVector<StringRef> nameRefs;
+  SmallVector<std::string> canon;
+  for (const std::string &name : names)
+    for (const auto &kd : known)
+      if (StringRef(kd.name).equals_insensitive(name))
+        canon.push_back(kd.name);
+  for (const std::string &c : canon)
+    nameRefs.push_back(c);
+
+  // Shapes, checked here to name the node (the verifier checks again).
+  int64_t inSize = shapeOf(X)[2];
+  if (shapeOf(*w) != ArrayRef<int64_t>{dirs, gates * h, inSize})
+    return failNode(n, "W must be [" + std::to_string(dirs) + "," +
+                           std::to_string(gates * h) + "," +
+                           std::to_string(inSize) + "], got " +
+                           shapeStr(shapeOf(*w)));
+  if (shapeOf(*r) != ArrayRef<int64_t>{dirs, gates * h, h})
+    return failNode(n, "R must be [" + std::to_string(dirs) + "," +
+                           std::to_string(gates * h) + "," +
+                           std::to_string(h) + "], got " +
+                           shapeStr(shapeOf(*r)));
+  if (B && shapeOf(B) != ArrayRef<int64_t>{dirs, 2 * gates * h})
+    return failNode(n, "B must be [" + std::to_string(dirs) + "," +
+                           std::to_string(2 * gates * h) + "]");
+  if (seqLens && shapeOf(seqLens) != ArrayRef<int64_t>{batch})
+    return failNode(n, "sequence_lens must be [batch]");
+
+  auto yTy = f32Tensor({seq, dirs, batch, h});
+  auto hTy = f32Tensor({dirs, batch, h});
+  auto rec = graph::RecurrentOp::create(
+      builder, loc(), TypeRange{yTy, hTy, hTy},
+      graph::RnnKindAttr::get(&ctx, kind), X, *w, *r, B, seqLens,
+      h0, c0, P, builder.getI64IntegerAttr(h), builder.getStringAttr(dir),
+      builder.getStrArrayAttr(nameRefs), builder.getF32ArrayAttr(alphaOut),
+      builder.getF32ArrayAttr(betaOut),
+      clip ? builder.getF32FloatAttr(*clip) : FloatAttr(),
+      builder.getBoolAttr(*inputForget != 0),
+      builder.getBoolAttr(*lbr != 0));
+  Value Y = rec.getY(), Yh = rec.getYH(), Yc = rec.getYC();
+  if (*layout) {
+    Y = transpose(Y, {2, 0, 1, 3});
+    Yh = transpose(Yh, {1, 0, 2});
+    Yc = transpose(Yc, {1, 0, 2});
+  }
+  if (failed(define(n, 0, Y)) || failed(define(n, 1, Yh)))
+    return failure();
+  if (kind == graph::RnnKind::lstm)
+    return define(n, 2, Yc);
+  return success();
+}

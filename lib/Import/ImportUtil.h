@@ -1,0 +1,26 @@
+//===- ImportUtil.h - constant-tensor helpers of the importer ---*- C++ -*-===//
+#ifndef ACCEL_LIB_IMPORT_IMPORTUTIL_H
+#define ACCEL_LIB_IMPORT_IMPORTUTIL_H
+
+#include "ImporterImpl.h"
+
+namespace accel::onnximport {
+
+/// numpy broadcast of `c` to `shape` (which must be compatible).
+ConstTensor broadcastConst(const ConstTensor &c, ArrayRef<int64_t> shape);
+/// ONNX Cast semantics on constants (float -> int truncates).
+ConstTensor castConst(const ConstTensor &c, int to);
+ConstTensor permuteConst(const ConstTensor &c, ArrayRef<int64_t> perm);
+ConstTensor sliceConst(const ConstTensor &c, ArrayRef<int64_t> offsets,
+                       ArrayRef<int64_t> strides, ArrayRef<int64_t> sizes);
+ConstTensor concatConst(ArrayRef<const ConstTensor *> parts, int64_t axis,
+                        int dtype);
+inline ConstTensor reshapeConst(const ConstTensor &c, ArrayRef<int64_t> shape) {
+  ConstTensor r = c;
+  r.shape.assign(shape.begin(), shape.end());
+  return r;
+}
+
+} // namespace accel::onnximport
+
+#endif
