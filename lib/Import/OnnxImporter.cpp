@@ -880,7 +880,8 @@ LogicalResult Importer::collectInputs(const onnx::GraphProto &g,
       ownedTensors.emplace_back();
       onnx::TensorProto &t = ownedTensors.back();
       if (!t.ParseFromArray((*buf)->getBufferStart(),
-                            (int)(*buf)->getBufferSize()))
+                            (int)(*buf)->getBufferSize()) ||
+          t.data_type() == onnx::TensorProto::UNDEFINED)
         return fail("'" + bound->second +
                     "' (bound to input '" + name +
                     "') is not a serialized ONNX TensorProto");

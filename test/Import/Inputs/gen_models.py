@@ -215,3 +215,58 @@ g = helper.make_graph(
 save(model(g), "matmul_mismatch.onnx")
 
 print("models written to", OUT)
+
+# --- a pytorch-style shape subgraph (x.view(x.size(0), -1) and friends) -------
+# Shape -> Gather -> Unsqueeze -> Concat -> Reshape, plus integer arithmetic
+# (Mul) and a Cast: all of it folds at compile time.
+def shape_subgraph(name, batch):
+    i64 = lambda n, v: numpy_helper.from_array(np.asarray(v, dtype=np.int64), n)
+    g = helper.make_graph(
+        [helper.make_node("Shape", ["x"], ["s"], name="shape"),
+         helper.make_node("Gather", ["s", "zero"], ["n"], name="dim0", axis=0),
+         helper.make_node("Gather", ["s", "one"], ["c"], name="dim1", axis=0),
+         helper.make_node("Gather", ["s", "two"], ["w"], name="dim2", axis=0),
+         helper.make_node("Mul", ["c", "w"], ["cw"], name="cw"),
+         helper.make_node("Cast", ["cw"], ["cw64"], name="cast", to=TensorProto.INT64),
+         helper.make_node("Unsqueeze", ["n", "axes0"], ["n1"], name="unsq_n"),
+         helper.make_node("Unsqueeze", ["cw64", "axes0"], ["cw1"], name="unsq_cw"),
+         helper.make_node("Concat", ["n1", "cw1"], ["target"], name="cat", axis=0),
+         helper.make_node("Reshape", ["x", "target"], ["flat"], name="view"),
+         helper.make_node("Relu", ["flat"], ["y"], name="relu")],
+        name,
+        [helper.make_tensor_value_info("x", F, [batch, 3, 4])],
+        [helper.make_tensor_value_info("y", F, [batch, 12])],
+        initializer=[i64("zero", 0), i64("one", 1), i64("two", 2), i64("axes0", [0])])
+    save(model(g), name + ".onnx")
+
+
+shape_subgraph("shape_subgraph", 2)
+shape_subgraph("shape_subgraph_symbolic", "N")
+
+# --- LpNormalization (no backend node test exists) ----------------------------
+g = helper.make_graph(
+    [helper.make_node("LpNormalization", ["x"], ["y"], name="lp", axis=1, p=2)],
+    "lp_norm",
+    [helper.make_tensor_value_info("x", F, [2, 3])],
+    [helper.make_tensor_value_info("y", F, [2, 3])])
+save(model(g), "lp_norm.onnx")
+
+# --- Einsum, the matmul-like forms (the backend node tests use doubles) -------
+g = helper.make_graph(
+    [helper.make_node("Einsum", ["a", "b"], ["bmm"], name="bmm", equation="bij,bjk->bik"),
+     helper.make_node("Einsum", ["m", "n"], ["mt"], name="mt", equation="ij,kj->ik"),
+     helper.make_node("Einsum", ["a"], ["tr"], name="tr", equation="bij->bji"),
+     helper.make_node("Einsum", ["a"], ["rs"], name="rs", equation="bij->bi"),
+     helper.make_node("Einsum", ["a"], ["diag"], name="diag", equation="bii->bi")],
+    "einsum",
+    [helper.make_tensor_value_info("a", F, [2, 3, 3]),
+     helper.make_tensor_value_info("b", F, [2, 3, 5]),
+     helper.make_tensor_value_info("m", F, [4, 6]),
+     helper.make_tensor_value_info("n", F, [7, 6])],
+    [helper.make_tensor_value_info("bmm", F, [2, 3, 5]),
+     helper.make_tensor_value_info("mt", F, [4, 7]),
+     helper.make_tensor_value_info("tr", F, [2, 3, 3]),
+     helper.make_tensor_value_info("rs", F, [2, 3])])
+save(model(g), "einsum_diag.onnx")
+g.node.pop()
+save(model(g), "einsum.onnx")
