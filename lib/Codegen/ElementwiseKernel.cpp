@@ -17,7 +17,6 @@ using namespace accel::codegen;
 
 namespace {
 constexpr uint8_t kIbufElementwise = 2;
-constexpr int kSlotsPerOperand = 8;
 
 /// Calls `fn(offsets)` for every index of the leading `n` dimensions.
 template <typename Fn>
@@ -67,66 +66,147 @@ void forEachRank4(std::vector<int64_t> shape, std::vector<View> views, Fn fn) {
 }
 
 DramBox boxOf(const View &v, const std::vector<int64_t> &origin,
-              const std::vector<int64_t> &extent) {
+              const std::vector<int64_t> &extent, int rowDims) {
   DramBox b;
   b.base = v.base;
   for (size_t d = 0; d < extent.size(); ++d) {
     b.base += uint64_t(origin[d] * v.strides[d] * 4);
     b.dim(extent[d], v.strides[d]);
   }
-  b.rowDims = b.rank - 1;
+  b.rowDims = rowDims;
   return b;
+}
+DramBox boxOf(const View &v, const std::vector<int64_t> &origin,
+              const std::vector<int64_t> &extent) {
+  return boxOf(v, origin, extent, int(extent.size()) - 1);
 }
 
 struct Tile {
   std::vector<int64_t> origin, extent;
   std::vector<View> views; ///< inputs..., output
 };
+
+/// Splits `shape` at `split` and coalesces each part on its own, so rows
+/// never merge with columns.
+std::vector<int64_t> coalesceParts(const std::vector<int64_t> &shape,
+                                   size_t split, std::vector<View> &views,
+                                   int &rowDims) {
+  std::vector<int64_t> rowsShape(shape.begin(), shape.begin() + split),
+      colsShape(shape.begin() + split, shape.end());
+  std::vector<View> rowsV = views, colsV = views;
+  std::vector<View *> rp, cp;
+  for (size_t v = 0; v < views.size(); ++v) {
+    rowsV[v].strides.assign(views[v].strides.begin(),
+                            views[v].strides.begin() + split);
+    colsV[v].strides.assign(views[v].strides.begin() + split,
+                            views[v].strides.end());
+    rp.push_back(&rowsV[v]);
+    cp.push_back(&colsV[v]);
+  }
+  rowsShape = coalesce(rowsShape, rp);
+  colsShape = coalesce(colsShape, cp);
+  if (colsShape.empty()) {
+    colsShape.push_back(1);
+    for (auto &v : colsV)
+      v.strides.push_back(0);
+  }
+  std::vector<int64_t> out = rowsShape;
+  out.insert(out.end(), colsShape.begin(), colsShape.end());
+  for (size_t v = 0; v < views.size(); ++v) {
+    views[v].strides = rowsV[v].strides;
+    views[v].strides.insert(views[v].strides.end(), colsV[v].strides.begin(),
+                            colsV[v].strides.end());
+  }
+  rowDims = int(rowsShape.size());
+  return out;
+}
 } // namespace
 
-void accel::codegen::emitElementwiseLayer(StreamBuilder &sb,
-                                          const ElementwiseLayer &layer) {
+bool accel::codegen::emitElementwiseLayer(StreamBuilder &sb,
+                                          const ElementwiseLayer &layer,
+                                          std::string &err) {
   const HardwareDesc &hw = sb.hw();
   const size_t nIn = layer.inputs.size();
-  assert(nIn >= 1 && nIn <= 2 && "elementwise layers take 1 or 2 inputs");
+  assert(nIn >= 1 && nIn <= 3 && "elementwise layers take 1 to 3 inputs");
+  const int nOperands = int(nIn) + layer.scratch;
+  const int slotsPer = 16 / nOperands;
+  assert(slotsPer >= 1 && "too many operands for the input buffer");
   const int64_t pes = hw.pesPerCluster;
-  const int64_t perPe =
-      int64_t(hw.inputSlotBytes() * kSlotsPerOperand / 4); // floats/operand
-  const int64_t halfFloats = int64_t(hw.storageBytes / 2 / 4);
+  const int64_t perPe = int64_t(hw.inputSlotBytes() * slotsPer / 4);
+  const int64_t regionFloats = int64_t(hw.storageBytes / 2 / 4) / int64_t(nIn);
 
-  // Collect tiles of every rank<=4 sub-problem.
+  std::vector<int64_t> shape = layer.shape;
+  std::vector<View> views(layer.inputs);
+  views.push_back(layer.output);
+  size_t split = layer.rowDims < 0 ? (shape.empty() ? 0 : shape.size() - 1)
+                                   : size_t(layer.rowDims);
+  if (layer.rowResult) // the output has no column extent
+    for (size_t d = split; d < shape.size(); ++d)
+      views.back().strides[d] = 0;
+  int rowDims = 0;
+  shape = coalesceParts(shape, split, views, rowDims);
+  const int colDims = int(shape.size()) - rowDims;
+  if (colDims > 3) {
+    err = "a row spans more than three non-contiguous dimensions";
+    return false;
+  }
+  int64_t colsTotal = 1;
+  for (int d = rowDims; d < int(shape.size()); ++d)
+    colsTotal *= shape[d];
+  if (layer.wholeRows && (colsTotal > perPe || colsTotal > regionFloats)) {
+    err = "a row of " + std::to_string(colsTotal) +
+          " elements does not fit one PE's share of the input buffer (" +
+          std::to_string(std::min(perPe, regionFloats)) + " elements)";
+    return false;
+  }
+  if (!layer.wholeRows && colDims != 1) {
+    err = "internal: elementwise layers need one column dimension";
+    return false;
+  }
+
+  // Loop over leading row dimensions beyond what a 4-D DMA box can hold.
+  int outer = std::max(0, int(shape.size()) - 4);
+  std::vector<int64_t> outerExt(shape.begin(), shape.begin() + outer);
+  std::vector<int64_t> inner(shape.begin() + outer, shape.end());
+  int innerRowDims = rowDims - outer;
+  std::vector<int64_t> t(inner.size(), 1);
+  for (int d = innerRowDims; d < int(inner.size()); ++d)
+    t[d] = inner[d];
+  if (!layer.wholeRows)
+    t.back() = std::min(inner.back(), std::min(perPe, regionFloats));
+  int64_t tileCols = 1;
+  for (int d = innerRowDims; d < int(inner.size()); ++d)
+    tileCols *= t[d];
+  int64_t rowsCap = std::min(pes * (perPe / tileCols), regionFloats / tileCols);
+  for (int d = innerRowDims - 1; d >= 0 && rowsCap > 1; --d) {
+    t[d] = std::min(inner[d], rowsCap);
+    rowsCap /= t[d];
+    if (t[d] < inner[d])
+      break;
+  }
+  int64_t tileRows = 1;
+  for (int d = 0; d < innerRowDims; ++d)
+    tileRows *= t[d];
+  const int64_t peRows = (tileRows + pes - 1) / pes;
+
   std::vector<Tile> tiles;
-  int64_t tileCols = 1, peRows = 1;
-  std::vector<View> all(layer.inputs);
-  all.push_back(layer.output);
-  forEachRank4(layer.shape, all, [&](const std::vector<int64_t> &shape,
-                                     const std::vector<View> &views) {
-    size_t r = shape.size();
-    std::vector<int64_t> t(r, 1);
-    t[r - 1] = std::min(shape[r - 1], perPe);
-    int64_t rowsCap = std::min(pes * (perPe / t[r - 1]),
-                               halfFloats / int64_t(nIn) / t[r - 1]);
-    for (int d = int(r) - 2; d >= 0 && rowsCap > 1; --d) {
-      t[d] = std::min(shape[d], rowsCap);
-      rowsCap /= t[d];
-      if (t[d] < shape[d])
-        break;
+  forEachIndex(outerExt, [&](const std::vector<int64_t> &idx) {
+    std::vector<View> sub = views;
+    for (auto &v : sub) {
+      for (int d = 0; d < outer; ++d)
+        v.base += uint64_t(idx[d] * v.strides[d] * 4);
+      v.strides.erase(v.strides.begin(), v.strides.begin() + outer);
     }
-    int64_t rows = 1;
-    for (size_t d = 0; d + 1 < r; ++d)
-      rows *= t[d];
-    tileCols = std::max(tileCols, t[r - 1]);
-    peRows = std::max(peRows, (rows + pes - 1) / pes);
-    std::vector<int64_t> grid(r);
-    for (size_t d = 0; d < r; ++d)
-      grid[d] = (shape[d] + t[d] - 1) / t[d];
+    std::vector<int64_t> grid(inner.size());
+    for (size_t d = 0; d < inner.size(); ++d)
+      grid[d] = (inner[d] + t[d] - 1) / t[d];
     forEachIndex(grid, [&](const std::vector<int64_t> &g) {
       Tile tile;
-      for (size_t d = 0; d < r; ++d) {
+      for (size_t d = 0; d < inner.size(); ++d) {
         tile.origin.push_back(g[d] * t[d]);
-        tile.extent.push_back(std::min(t[d], shape[d] - g[d] * t[d]));
+        tile.extent.push_back(std::min(t[d], inner[d] - g[d] * t[d]));
       }
-      tile.views = views;
+      tile.views = sub;
       tiles.push_back(std::move(tile));
     });
   });
@@ -136,45 +216,56 @@ void accel::codegen::emitElementwiseLayer(StreamBuilder &sb,
   OperandRecord base;
   base.rowStride = int32_t(tileCols);
   base.peRows = uint32_t(peRows);
-  base.rows = uint32_t(peRows * pes); // CONFIG holds a full tile;
-  base.cols = uint32_t(tileCols);     // EXECUTEs patch the edges.
+  base.rows = uint32_t(tileRows); // CONFIG holds a full tile;
+  base.cols = uint32_t(tileCols); // EXECUTEs patch the edges.
+  auto slotOf = [&](int operand) { return uint8_t(operand * slotsPer); };
   for (size_t i = 0; i < nIn; ++i) {
     Instruction ld;
     ld.fields.op = Opcode::LD;
     ld.fields.sub = uint8_t(LoadStream::Activations);
-    ld.fields.slot = uint8_t(i * kSlotsPerOperand);
+    ld.fields.slot = slotOf(int(i));
     ld.operands = base;
     seq.push_back(ld);
   }
+  std::vector<bool> rowCols(seq.size(), false); // record uses cols = 1
   for (const ElementwiseStep &s : layer.steps) {
     Instruction spu;
     spu.fields.op = Opcode::SPU;
     spu.fields.sub = uint8_t(s.type);
-    spu.fields.slot = uint8_t(s.in0 * kSlotsPerOperand);
-    spu.fields.outSlot = uint8_t(s.out * kSlotsPerOperand);
+    spu.fields.slot = slotOf(s.in0);
+    spu.fields.outSlot = slotOf(s.out);
     spu.operands = base;
     spu.operands.func = s.func;
     spu.operands.imm = s.imm;
     if (s.type == SpuType::Binary)
-      spu.operands.depth = uint32_t(s.in1 * kSlotsPerOperand);
+      spu.operands.depth = slotOf(s.in1);
+    if (s.rowData)
+      spu.operands.cols = 1;
     seq.push_back(spu);
+    rowCols.push_back(s.rowData);
   }
   Instruction st;
   st.fields.op = Opcode::ST;
   st.fields.sub = uint8_t(StoreSource::InputBuffer);
-  st.fields.slot = 0;
+  st.fields.slot = slotOf(layer.result);
   st.operands = base;
+  if (layer.rowResult) {
+    st.operands.cols = 1;
+    st.operands.rowStride = 1;
+  }
   seq.push_back(st);
+  rowCols.push_back(layer.rowResult);
 
   const uint32_t nCl = sb.numClusters();
   std::vector<std::vector<const Tile *>> perCluster(nCl);
   for (size_t i = 0; i < tiles.size(); ++i)
     perCluster[i % nCl].push_back(&tiles[i]);
 
-  const uint64_t regionBytes = uint64_t(halfFloats / int64_t(nIn)) * 4;
   auto regionAddr = [&](int half, size_t operand) {
-    return uint32_t(half * (hw.storageBytes / 2) + operand * regionBytes);
+    return uint32_t(half * (hw.storageBytes / 2) +
+                    operand * uint64_t(regionFloats) * 4);
   };
+  const int64_t outRowStride = layer.rowResult ? 1 : tileCols;
 
   for (uint32_t cl = 0; cl < nCl; ++cl) {
     const auto &mine = perCluster[cl];
@@ -187,8 +278,8 @@ void accel::codegen::emitElementwiseLayer(StreamBuilder &sb,
     auto issueLoads = [&](size_t s) {
       const Tile &tile = *mine[s];
       for (size_t i = 0; i < nIn; ++i)
-        sb.dmaLoad(cl, uint8_t(s % 2), boxOf(tile.views[i], tile.origin,
-                                             tile.extent),
+        sb.dmaLoad(cl, uint8_t(s % 2),
+                   boxOf(tile.views[i], tile.origin, tile.extent, innerRowDims),
                    regionAddr(int(s % 2), i), tileCols);
     };
     issueLoads(0);
@@ -200,21 +291,29 @@ void accel::codegen::emitElementwiseLayer(StreamBuilder &sb,
         issueLoads(s + 1);
       }
       sb.wait(cl, uint8_t((1u << half) | (1u << (2 + half))), false);
-      DramBox out = boxOf(tile.views[nIn], tile.origin, tile.extent);
+      DramBox in = boxOf(tile.views[0], tile.origin, tile.extent, innerRowDims);
+      std::vector<int64_t> outExtent = tile.extent;
+      if (layer.rowResult)
+        for (size_t d = innerRowDims; d < outExtent.size(); ++d)
+          outExtent[d] = 1;
+      DramBox out =
+          boxOf(tile.views[nIn], tile.origin, outExtent, innerRowDims);
       for (size_t i = 0; i < seq.size(); ++i) {
-        recs[i].rows = uint32_t(out.rows());
-        recs[i].cols = uint32_t(out.cols());
+        recs[i].rows = uint32_t(in.rows());
+        recs[i].cols = rowCols[i] ? 1u : uint32_t(in.cols());
         if (seq[i].fields.op == Opcode::LD)
-          recs[i].addr = regionAddr(half, seq[i].fields.slot / kSlotsPerOperand);
+          recs[i].addr = regionAddr(half, seq[i].fields.slot / slotsPer);
         if (seq[i].fields.op == Opcode::ST)
           recs[i].addr = regionAddr(half, 0);
       }
       sb.execute(cl, kIbufElementwise, recs, false, true);
       sb.wait(cl, 0, true);
-      sb.dmaStore(cl, uint8_t(2 + half), regionAddr(half, 0), tileCols, out);
+      sb.dmaStore(cl, uint8_t(2 + half), regionAddr(half, 0), outRowStride,
+                  out);
     }
   }
   sb.layerBarrier();
+  return true;
 }
 
 void accel::codegen::emitCopyLayer(StreamBuilder &sb,

@@ -30,6 +30,8 @@ const char *accel::dtypeName(DType t) {
   case DType::BF16: return "bf16";
   case DType::I8: return "i8";
   case DType::I32: return "i32";
+  case DType::I1: return "i1";
+  case DType::I64: return "i64";
   }
   return "?";
 }
@@ -41,6 +43,8 @@ unsigned accel::dtypeBytes(DType t) {
   case DType::BF16: return 2;
   case DType::I8: return 1;
   case DType::I32: return 4;
+  case DType::I1: return 1;
+  case DType::I64: return 8;
   }
   return 0;
 }
@@ -48,7 +52,8 @@ unsigned accel::dtypeBytes(DType t) {
 bool accel::parseDType(const std::string &s, DType &out) {
   static const std::pair<const char *, DType> names[] = {
       {"f32", DType::F32}, {"f16", DType::F16}, {"bf16", DType::BF16},
-      {"i8", DType::I8},   {"i32", DType::I32}};
+      {"i8", DType::I8},   {"i32", DType::I32},
+      {"i1", DType::I1},   {"i64", DType::I64}};
   for (auto &n : names)
     if (s == n.first) {
       out = n.second;
@@ -341,7 +346,9 @@ struct Reader {
       ok = false;
       return;
     }
-    if (!parseDType(j->get<std::string>(), v)) {
+    // i1 / i64 are interface types only, never a machine's numerics.
+    if (!parseDType(j->get<std::string>(), v) || v == DType::I1 ||
+        v == DType::I64) {
       err = path(g, k) + ": unknown element type \"" +
             j->get<std::string>() + "\" (expected f32, f16, bf16, i8 or i32)";
       ok = false;

@@ -10,6 +10,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "accel/Sim/Simulator.h"
+#include "accel/Target/Sfu.h"
+#include "accel/Sim/Numerics.h"
 #include "Trace.h"
 
 #include <algorithm>
@@ -119,14 +121,6 @@ const char *dirName(DmaDir d) {
   case DmaDir::DramCopy: return "dram_copy";
   }
   return "?";
-}
-
-float applyUnary(SfuFunc f, float x, float imm) {
-  switch (f) {
-  case SfuFunc::Relu: return x > 0 ? x : 0.0f;
-  case SfuFunc::Scale: return x * imm;
-  default: return x;
-  }
 }
 
 struct PE {
@@ -268,9 +262,12 @@ bool Sim::checkProgram() {
   std::string e;
   if (!validateHardwareDesc(hw, e))
     return fail("hardware: " + e);
-  if (hw.computeType != DType::F32 || hw.accumulateType != DType::F32)
-    return fail(std::string("hardware: the simulator supports f32 numerics "
-                            "only (numerics.compute = ") +
+  auto isFloat = [](DType t) {
+    return t == DType::F32 || t == DType::F16 || t == DType::BF16;
+  };
+  if (!isFloat(hw.computeType) || !isFloat(hw.accumulateType))
+    return fail(std::string("hardware: the simulator supports f32, f16 and "
+                            "bf16 numerics (numerics.compute = ") +
                 dtypeName(hw.computeType) + ", numerics.accumulate = " +
                 dtypeName(hw.accumulateType) + ")");
   if (p.gridRows != hw.rows || p.gridCols != hw.cols)
@@ -315,10 +312,11 @@ bool Sim::setupMemory(const std::map<std::string, Tensor> &inputs) {
       return fail("duplicate symbol '" + s.name + "'");
     if (s.isInput)
       inputList += (inputList.empty() ? "" : ", ") + s.name;
-    if (s.dtype != DType::F32)
+    // i1 / i64 interface values live in DRAM as f32 words.
+    if (s.dtype != DType::F32 && s.dtype != DType::I1 && s.dtype != DType::I64)
       return fail(std::string(s.isInput ? "input" : "output") + " '" +
                   s.name + "': dtype " + dtypeName(s.dtype) +
-                  " is not supported (f32 only)");
+                  " is not supported (f32, or i1 / i64 held as f32)");
     i128 n = 1;
     for (int64_t d : s.shape) {
       if (d < 0)
@@ -563,7 +561,7 @@ bool Sim::doInstr(Cluster &c, const Instruction &in, size_t idx, bool last,
       const float *srow = src + (row - r0) * cols;
       if (r.func != SfuFunc::None) {
         for (uint64_t cc = 0; cc < cols; ++cc)
-          tmp[cc] = applyUnary(r.func, srow[cc], r.imm);
+          tmp[cc] = sfuUnary(r.func, srow[cc], r.imm);
         srow = tmp.data();
       }
       if (r.colStride == 1) {
@@ -593,12 +591,15 @@ bool Sim::doInstr(Cluster &c, const Instruction &in, size_t idx, bool last,
         uint64_t r0, r1;
         peRange(pe, r0, r1);
         gather(r0, r1, c.pes[pe].inbuf.data() + base);
+        roundBuffer(hw.computeType, c.pes[pe].inbuf.data() + base,
+                    (r1 - r0) * cols);
       }
     } else if (f.sub == uint8_t(LoadStream::Weights)) {
       bw = hw.weightLoadBytesPerCycle;
       if (!fits("weight tile", 0, rows * cols, wqFloats, "weight queue"))
         return false;
       gather(0, rows, c.pes[0].wq.data());
+      roundBuffer(hw.computeType, c.pes[0].wq.data(), rows * cols);
       for (uint64_t pe = 1; pe < P; ++pe)
         std::memcpy(c.pes[pe].wq.data(), c.pes[0].wq.data(), tileBytes);
     } else if (f.sub == uint8_t(LoadStream::PartialSums)) {
@@ -609,6 +610,8 @@ bool Sim::doInstr(Cluster &c, const Instruction &in, size_t idx, bool last,
         uint64_t r0, r1;
         peRange(pe, r0, r1);
         gather(r0, r1, c.pes[pe].acc[f.slot & 3].data());
+        roundBuffer(hw.accumulateType, c.pes[pe].acc[f.slot & 3].data(),
+                    (r1 - r0) * cols);
       }
     } else {
       return bad("invalid LD stream " + std::to_string(f.sub));
@@ -640,6 +643,7 @@ bool Sim::doInstr(Cluster &c, const Instruction &in, size_t idx, bool last,
       const float *__restrict A = c.pes[pe].inbuf.data() + base;
       const float *__restrict W = c.pes[pe].wq.data();
       float *__restrict C = c.pes[pe].acc[f.accId].data();
+      const DType accT = hw.accumulateType;
       for (uint64_t it = 0; it < rep; ++it)
         for (uint64_t i = 0; i < R; ++i) {
           float *__restrict crow = C + i * cols;
@@ -647,8 +651,13 @@ bool Sim::doInstr(Cluster &c, const Instruction &in, size_t idx, bool last,
           for (uint64_t k = 0; k < depth; ++k) {
             const float a = arow[k];
             const float *__restrict wrow = W + k * cols;
-            for (uint64_t j = 0; j < cols; ++j)
-              crow[j] += a * wrow[j];
+            if (accT == DType::F32) {
+              for (uint64_t j = 0; j < cols; ++j)
+                crow[j] += a * wrow[j];
+            } else { // narrow accumulator: round after every add
+              for (uint64_t j = 0; j < cols; ++j)
+                crow[j] = roundTo(accT, crow[j] + a * wrow[j]);
+            }
           }
         }
       macs += R * depth * cols * rep;
@@ -666,10 +675,9 @@ bool Sim::doInstr(Cluster &c, const Instruction &in, size_t idx, bool last,
   case Opcode::ST: {
     if (f.sub > uint8_t(StoreSource::InputBuffer))
       return bad("invalid ST source " + std::to_string(f.sub));
-    if (r.func != SfuFunc::None && r.func != SfuFunc::Relu &&
-        r.func != SfuFunc::Scale)
-      return bad(std::string("ST cannot apply the binary SFU function ") +
-                 sfuFuncName(r.func) + " (none, relu or scale)");
+    if (!sfuAllowedInUnary(r.func))
+      return bad(std::string("ST cannot apply the SFU function ") +
+                 sfuFuncName(r.func) + " (unary functions only)");
     bool fromAcc = f.sub == uint8_t(StoreSource::AccBuffer);
     if (fromAcc && !last) {
       ++stats.storesSkipped;
@@ -711,30 +719,25 @@ bool Sim::doInstr(Cluster &c, const Instruction &in, size_t idx, bool last,
       return false;
     switch (type) {
     case SpuType::Unary:
-      if (r.func != SfuFunc::None && r.func != SfuFunc::Relu &&
-          r.func != SfuFunc::Scale)
-        return bad(std::string("SPU unary cannot apply the binary function ") +
+      if (!sfuAllowedInUnary(r.func))
+        return bad(std::string("SPU unary cannot apply the function ") +
                    sfuFuncName(r.func));
       break;
     case SpuType::Binary:
-      if (r.func != SfuFunc::Add && r.func != SfuFunc::Sub &&
-          r.func != SfuFunc::Mul && r.func != SfuFunc::Max &&
-          r.func != SfuFunc::Min)
-        return bad(std::string("SPU binary needs add, sub, mul, max or min, "
-                               "not ") +
+      if (!sfuAllowedInBinary(r.func))
+        return bad(std::string("SPU binary cannot apply the function ") +
                    sfuFuncName(r.func));
       if (r.depth >= kSlots)
         return bad("SPU binary second slot (depth) " +
                    std::to_string(r.depth) + " out of range [0, 16)");
       in2 = r.depth * slotFloats;
-      if (!fits("SPU second input tile", in2, n, inbufFloats, "input buffer"))
+      if (!fits("SPU second input tile", in2,
+                sfuIsRowBinary(r.func) ? rmax : n, inbufFloats, "input buffer"))
         return false;
       break;
     case SpuType::Reduce:
-      if (r.func != SfuFunc::None && r.func != SfuFunc::Add &&
-          r.func != SfuFunc::Max && r.func != SfuFunc::Min)
-        return bad(std::string("SPU reduce needs none/add (sum), max or min, "
-                               "not ") +
+      if (!sfuAllowedInReduce(r.func))
+        return bad(std::string("SPU reduce cannot apply the function ") +
                    sfuFuncName(r.func));
       break;
     case SpuType::Copy:
@@ -761,42 +764,39 @@ bool Sim::doInstr(Cluster &c, const Instruction &in, size_t idx, bool last,
           if (r.func == SfuFunc::Relu)
             for (uint64_t i = 0; i < m; ++i)
               o[i] = a[i] > 0 ? a[i] : 0.0f;
-          else if (r.func == SfuFunc::Scale)
-            for (uint64_t i = 0; i < m; ++i)
-              o[i] = a[i] * r.imm;
-          else
+          else if (r.func == SfuFunc::None)
             std::memmove(o, a, m * 4);
+          else
+            for (uint64_t i = 0; i < m; ++i)
+              o[i] = sfuUnary(r.func, a[i], r.imm);
           break;
         case SpuType::Binary:
-          for (uint64_t i = 0; i < m; ++i) {
-            float x = a[i], y = b[i], z;
-            switch (r.func) {
-            case SfuFunc::Add: z = x + y; break;
-            case SfuFunc::Sub: z = x - y; break;
-            case SfuFunc::Mul: z = x * y; break;
-            case SfuFunc::Max: z = std::max(x, y); break;
-            default: z = std::min(x, y); break;
-            }
-            o[i] = z;
+          if (sfuIsRowBinary(r.func)) {
+            // The second operand has one value per row (R x 1).
+            red.assign(b, b + R);
+            for (uint64_t i = 0; i < R; ++i)
+              for (uint64_t j = 0; j < cols; ++j)
+                o[i * cols + j] = sfuBinary(r.func, a[i * cols + j], red[i]);
+          } else if (r.func == SfuFunc::Add) {
+            for (uint64_t i = 0; i < m; ++i)
+              o[i] = a[i] + b[i];
+          } else {
+            for (uint64_t i = 0; i < m; ++i)
+              o[i] = sfuBinary(r.func, a[i], b[i]);
           }
           break;
         case SpuType::Reduce:
           red.assign(R, 0.0f);
-          for (uint64_t i = 0; i < R; ++i) {
-            const float *row = a + i * cols;
-            float acc = row[0];
-            for (uint64_t j = 1; j < cols; ++j)
-              acc = r.func == SfuFunc::Max   ? std::max(acc, row[j])
-                    : r.func == SfuFunc::Min ? std::min(acc, row[j])
-                                             : acc + row[j];
-            red[i] = acc;
-          }
+          for (uint64_t i = 0; i < R; ++i)
+            red[i] = sfuReduce(r.func, a + i * cols, cols, r.imm);
           std::memcpy(o, red.data(), R * 4);
           break;
         case SpuType::Copy:
           std::memmove(o, a, m * 4);
           break;
         }
+        // SFU results live in the input buffer (compute type).
+        roundBuffer(hw.computeType, o, type == SpuType::Reduce ? R : m);
       }
     }
     uint64_t dur = (ceilDiv(double(n), hw.sfuLanes) + hw.sfuLatency) * rep;
@@ -1224,6 +1224,9 @@ bool simulate(const Program &prog, const HardwareDesc &hw,
     return Sim(prog, hw, opts, stats, err).run(inputs, outputs);
   } catch (const std::bad_alloc &) {
     err = "simulator: out of host memory";
+    return false;
+  } catch (const std::exception &e) {
+    err = std::string("simulator: internal error: ") + e.what();
     return false;
   }
 }

@@ -6,6 +6,7 @@
 // allocation.
 //
 //===----------------------------------------------------------------------===//
+#include "accel/Target/Sfu.h"
 #include "accel/Target/Binary.h"
 #include "accel/Target/Encoding.h"
 #include <cstring>
@@ -134,7 +135,7 @@ bool readCommand(Cursor &c, Command &cmd) {
           return false;
         if (qm > uint8_t(QueueMode::SW))
           return c.fail(qat, "invalid queue mode " + std::to_string(qm));
-        if (fn > uint8_t(SfuFunc::Scale))
+        if (!isValidSfuFunc(fn))
           return c.fail(qat + 1, "invalid SFU function " + std::to_string(fn));
         if (reserved)
           return c.fail(qat + 2, "nonzero reserved operand-record bytes");
@@ -330,7 +331,7 @@ bool readBinary(const uint8_t *data, size_t size, Program &p,
         return false;
       if (kind > 1)
         return s.fail(kat, "invalid symbol kind " + std::to_string(kind));
-      if (dtype > uint8_t(DType::I32))
+      if (dtype > uint8_t(kLastDType))
         return s.fail(kat + 1, "invalid symbol dtype " + std::to_string(dtype));
       sym.isInput = kind == 0;
       sym.dtype = DType(dtype);

@@ -1,4 +1,5 @@
 //===- BinaryWriter.cpp - accel::Program -> bytes -------------------------===//
+#include "accel/Target/Sfu.h"
 #include "accel/Target/Binary.h"
 #include "accel/Target/Encoding.h"
 #include <cstring>
@@ -101,7 +102,7 @@ bool writeCommand(Writer &w, const Command &c, const std::string &where,
           return fail(err, where + " instruction " + std::to_string(i),
                       "invalid queue mode " +
                           std::to_string(unsigned(r.queueMode)));
-        if (unsigned(r.func) > unsigned(SfuFunc::Scale))
+        if (!isValidSfuFunc(uint8_t(r.func)))
           return fail(err, where + " instruction " + std::to_string(i),
                       "invalid SFU function " +
                           std::to_string(unsigned(r.func)));
@@ -206,7 +207,7 @@ bool writeBinary(const Program &p, std::vector<uint8_t> &out,
       return fail(err, where, "name longer than 65535 bytes");
     if (s.shape.size() > UINT16_MAX)
       return fail(err, where, "rank larger than 65535");
-    if (unsigned(s.dtype) > unsigned(DType::I32))
+    if (unsigned(s.dtype) > unsigned(kLastDType))
       return fail(err, where, "invalid dtype");
     w.u16(uint16_t(s.name.size()));
     w.bytes(s.name.data(), s.name.size());

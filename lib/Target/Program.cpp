@@ -4,20 +4,6 @@
 
 namespace accel {
 
-const char *sfuFuncName(SfuFunc f) {
-  switch (f) {
-  case SfuFunc::None: return "none";
-  case SfuFunc::Relu: return "relu";
-  case SfuFunc::Add: return "add";
-  case SfuFunc::Sub: return "sub";
-  case SfuFunc::Mul: return "mul";
-  case SfuFunc::Max: return "max";
-  case SfuFunc::Min: return "min";
-  case SfuFunc::Scale: return "scale";
-  }
-  return "?";
-}
-
 bool OperandRecord::operator==(const OperandRecord &o) const {
   // imm is compared bit for bit so that a record always equals its copy
   // (also for NaN payloads) and -0.0 differs from 0.0 as in the binary.

@@ -1,4 +1,5 @@
 //===- Validate.cpp - Semantic checks of a Program against hardware -------===//
+#include "accel/Target/Sfu.h"
 #include "accel/Target/Validate.h"
 #include "accel/Target/Encoding.h"
 #include <algorithm>
@@ -96,6 +97,24 @@ bool Validator::checkPe(const std::string &what, i128 base, i128 bytes,
   return true;
 }
 
+/// Which SFU functions each instruction may name (Sfu.h kinds).
+static bool sfuFuncFits(const InstrFields &f, SfuFunc fn) {
+  switch (f.op) {
+  case Opcode::ST:
+    return sfuAllowedInUnary(fn);
+  case Opcode::SPU:
+    switch (SpuType(f.sub)) {
+    case SpuType::Unary: return sfuAllowedInUnary(fn);
+    case SpuType::Binary: return sfuAllowedInBinary(fn);
+    case SpuType::Reduce: return sfuAllowedInReduce(fn);
+    case SpuType::Copy: return fn == SfuFunc::None;
+    }
+    return false;
+  default:
+    return fn == SfuFunc::None;
+  }
+}
+
 bool Validator::checkStatic(const Instruction &in, size_t idx) {
   std::string pre = "instruction " + std::to_string(idx) + " (" +
                     opcodeName(in.fields.op) + "): ";
@@ -107,11 +126,14 @@ bool Validator::checkStatic(const Instruction &in, size_t idx) {
   if (unsigned(r.queueMode) > unsigned(QueueMode::SW))
     return fail(pre + "invalid queue mode " +
                 std::to_string(unsigned(r.queueMode)));
-  if (unsigned(r.func) > unsigned(SfuFunc::Scale))
+  if (!isValidSfuFunc(uint8_t(r.func)))
     return fail(pre + "invalid SFU function " +
                 std::to_string(unsigned(r.func)));
   if (r.repeat < 1)
     return fail(pre + "repeat must be >= 1");
+  if (!sfuFuncFits(in.fields, r.func))
+    return fail(pre + "SFU function " + sfuFuncName(r.func) +
+                " cannot be used by this instruction");
   if (in.fields.op == Opcode::LD &&
       in.fields.sub == uint8_t(LoadStream::PartialSums) &&
       in.fields.slot >= kNumAccs)
@@ -248,9 +270,12 @@ bool Validator::run() {
     where = "symbol '" + s.name + "': ";
     if (!names.insert(s.name).second)
       return fail("duplicate symbol name");
-    if (unsigned(s.dtype) > unsigned(DType::I32))
+    if (unsigned(s.dtype) > unsigned(kLastDType))
       return fail("invalid dtype");
-    i128 bytes = dtypeBytes(s.dtype);
+    // i1 / i64 interface values are held as f32 words in DRAM.
+    i128 bytes = s.dtype == DType::I1 || s.dtype == DType::I64
+                     ? 4
+                     : dtypeBytes(s.dtype);
     for (int64_t d : s.shape) {
       if (d < 0)
         return fail("negative dimension " + std::to_string(d));

@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace accel::codegen {
@@ -115,23 +116,37 @@ struct View {
   std::vector<int64_t> strides;
 };
 
-/// Elementwise layer: out = f(in0 [, in1]) over `shape` (any rank), inputs
-/// given as views broadcast to the output shape (stride 0 on broadcast
-/// dimensions). Each step runs one SPU instruction on the PE tiles.
+/// SFU layers: a small program of SPU steps over tiles of an iteration
+/// space. The leading `rowDims` dimensions index tile rows (split over the
+/// PEs), the others form each row's columns. Operands are the inputs (loaded
+/// from DRAM views, broadcast by zero strides) followed by `scratch` regions;
+/// each operand owns 16 / #operands input-buffer slots.
 struct ElementwiseStep {
   SpuType type = SpuType::Unary;
   SfuFunc func = SfuFunc::None;
   float imm = 0.0f;
-  int in0 = 0, in1 = 1; ///< operand indexes (0 = first input, 1 = second)
-  int out = 0;          ///< operand index the result replaces
+  int in0 = 0, in1 = 1; ///< operand indexes (in1: binary steps only)
+  int out = 0;          ///< operand index the result is written to
+  bool rowData = false; ///< the step works on one value per row (after a
+                        ///< reduction): its tiles are rows x 1
 };
 struct ElementwiseLayer {
-  std::vector<int64_t> shape;
-  std::vector<View> inputs; ///< 1 or 2
-  View output;
-  std::vector<ElementwiseStep> steps; ///< applied in order; result = operand 0
+  std::vector<int64_t> shape;  ///< iteration space
+  int rowDims = -1;            ///< -1: all but the last dimension
+  bool wholeRows = false;      ///< columns may not be split (reductions)
+  std::vector<View> inputs;    ///< 1..3 views over `shape`
+  View output;                 ///< view over `shape` (column strides unused
+                               ///< when `rowResult`)
+  int scratch = 0;             ///< extra operand regions for temporaries
+  std::vector<ElementwiseStep> steps;
+  int result = 0;              ///< operand holding the result
+  bool rowResult = false;      ///< the result is one value per row
 };
-void emitElementwiseLayer(StreamBuilder &sb, const ElementwiseLayer &layer);
+/// Returns false (with `err`) when a row does not fit a PE's share of the
+/// input buffer although the layer needs whole rows.
+bool emitElementwiseLayer(StreamBuilder &sb, const ElementwiseLayer &layer,
+                          std::string &err);
+
 
 /// DRAM -> DRAM copy of `shape` elements from view `src` to view `dst`
 /// (padding, transposes, output copies), spread over the clusters.

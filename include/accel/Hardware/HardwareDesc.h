@@ -17,10 +17,16 @@
 namespace accel {
 
 /// Element types the machine may compute or store in.
-enum class DType : uint8_t { F32 = 0, F16 = 1, BF16 = 2, I8 = 3, I32 = 4 };
+/// I1 and I64 appear only as program input/output types (booleans of
+/// comparisons, indices of ArgMax); inside the machine they are f32 words.
+enum class DType : uint8_t {
+  F32 = 0, F16 = 1, BF16 = 2, I8 = 3, I32 = 4, I1 = 5, I64 = 6
+};
+/// The last valid DType value (range checks of readers).
+constexpr DType kLastDType = DType::I64;
 const char *dtypeName(DType t);
 unsigned dtypeBytes(DType t);
-/// Parses "f32", "f16", "bf16", "i8", "i32"; returns false on anything else.
+/// Parses "f32", "f16", "bf16", "i8", "i32", "i1", "i64"; false otherwise.
 bool parseDType(const std::string &s, DType &out);
 
 struct MemoryChannel {

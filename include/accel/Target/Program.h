@@ -29,11 +29,62 @@ enum class SpuType : uint8_t { Unary = 0, Binary = 1, Reduce = 2, Copy = 3 };
 /// Register-file queue mode of the weight queue.
 enum class QueueMode : uint8_t { SQ = 0, RQ = 1, SW = 2 };
 
-/// SFU function numbers (operand record `func`). Unary functions read one
-/// input-buffer tile, binary functions two (`depth` names the second slot).
+/// SFU function numbers (operand record `func`); semantics and the
+/// instruction kinds each may appear in are in accel/Target/Sfu.h.
 enum class SfuFunc : uint8_t {
-  None = 0, Relu = 1, Add = 2, Sub = 3, Mul = 4, Max = 5, Min = 6,
+  None = 0, ///< identity / no function
+  Relu = 1, ///< max(x, 0)
+  Add = 2, ///< x + y (reduce: sum)
+  Sub = 3, ///< x - y
+  Mul = 4, ///< x * y (reduce: product)
+  Max = 5, ///< max(x, y) (reduce: max)
+  Min = 6, ///< min(x, y) (reduce: min)
   Scale = 7, ///< x * imm
+  AddImm = 8, ///< x + imm
+  MaxImm = 9, ///< max(x, imm)
+  MinImm = 10, ///< min(x, imm)
+  Fill = 11, ///< imm
+  Neg = 12, ///< -x
+  Abs = 13, ///< |x|
+  Reciprocal = 14, ///< 1 / x
+  Sqrt = 15, ///< sqrt(x)
+  Exp = 16, ///< e^x
+  Log = 17, ///< ln x
+  Erf = 18, ///< erf(x)
+  Floor = 19, ///< floor(x)
+  Ceil = 20, ///< ceil(x)
+  Sign = 21, ///< -1, 0 or 1
+  Sin = 22, ///< sin x
+  Cos = 23, ///< cos x
+  Tan = 24, ///< tan x
+  Sigmoid = 25, ///< 1 / (1 + e^-x)
+  Tanh = 26, ///< tanh x
+  Softplus = 27, ///< ln(1 + e^x)
+  Softsign = 28, ///< x / (1 + |x|)
+  LeakyRelu = 29, ///< x < 0 ? imm * x : x
+  Elu = 30, ///< x < 0 ? imm * (e^x - 1) : x
+  Celu = 31, ///< max(0, x) + min(0, imm * (e^(x/imm) - 1))
+  HardSwish = 32, ///< x * clamp(x/6 + 1/2, 0, 1)
+  ThresholdedRelu = 33, ///< x > imm ? x : 0
+  Round = 34, ///< round half to even
+  Square = 35, ///< x * x
+  PowImm = 36, ///< x ^ imm
+  Div = 40, ///< x / y
+  Pow = 41, ///< x ^ y
+  Prelu = 42, ///< x < 0 ? y * x : x
+  Equal = 43, ///< x == y (1.0 / 0.0)
+  Less = 44, ///< x < y
+  Greater = 45, ///< x > y
+  LessEqual = 46, ///< x <= y
+  GreaterEqual = 47, ///< x >= y
+  MaskKeep = 48, ///< x != 0 ? y : 0 (x is a 0/1 mask)
+  MaskDrop = 49, ///< x == 0 ? y : 0
+  AddRow = 56, ///< x + y[row] (y is one value per row)
+  SubRow = 57, ///< x - y[row]
+  MulRow = 58, ///< x * y[row]
+  DivRow = 59, ///< x / y[row]
+  ArgMax = 60, ///< column index of the maximum (imm != 0: last one)
+  ArgMin = 61, ///< column index of the minimum (imm != 0: last one)
 };
 const char *sfuFuncName(SfuFunc f);
 

@@ -16,6 +16,8 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include <algorithm>
+#include <cmath>
 #include <cstring>
 
 namespace accel {
@@ -81,6 +83,17 @@ std::vector<int64_t> prefix(const std::vector<int64_t> &sizes) {
   return p;
 }
 
+/// The interface type of a program input / output element type.
+std::optional<DType> interfaceType(Type t) {
+  if (t.isF32())
+    return DType::F32;
+  if (t.isInteger(1))
+    return DType::I1;
+  if (t.isInteger(64))
+    return DType::I64;
+  return std::nullopt;
+}
+
 /// A 2-D strided operand of a matmul: element (i, j) at base + i*s0 + j*s1.
 struct Mat2D {
   uint64_t base;
@@ -119,6 +132,27 @@ private:
   LogicalResult lowerAdd(graph::AddOp op);
   LogicalResult lowerRelu(graph::ReluOp op);
   LogicalResult lowerTranspose(graph::TransposeOp op);
+  LogicalResult lowerUnary(graph::UnaryOp op);
+  LogicalResult lowerBinary(graph::BinaryOp op);
+  LogicalResult lowerWhere(graph::WhereOp op);
+  LogicalResult lowerReduce(graph::ReduceOp op);
+  LogicalResult lowerSoftmax(graph::SoftmaxOp op);
+  LogicalResult lowerConcat(graph::ConcatOp op);
+  LogicalResult lowerSlice(graph::SliceOp op);
+  LogicalResult lowerBroadcast(graph::BroadcastOp op);
+  LogicalResult lowerTile(graph::TileOp op);
+  LogicalResult lowerPad(graph::PadOp op);
+
+  /// Emits an SFU layer; a layer the hardware cannot hold is an error on op.
+  LogicalResult emitSfu(Operation *op, const ElementwiseLayer &layer) {
+    std::string err;
+    if (!emitElementwiseLayer(sb_, layer, err))
+      return op->emitOpError("cannot be mapped onto the SFU: ") << err;
+    return success();
+  }
+  /// Fills a fresh buffer with a constant (zero needs nothing: DRAM starts
+  /// zeroed and buffers are never reused).
+  void emitFill(uint64_t addr, const std::vector<int64_t> &shape, float value);
 
   /// If `v`'s only user is a graph.relu, fuse it: the relu result shares
   /// v's buffer and the GEMM applies ReLU on its final store.
@@ -301,8 +335,7 @@ LogicalResult Lowering::lowerGemm(graph::GemmOp op) {
   ew.output = View{out, {n, 1}};
   ew.steps.push_back({SpuType::Unary, SfuFunc::Scale, beta, 1, 1, 1});
   ew.steps.push_back({SpuType::Binary, SfuFunc::Add, 0.0f, 0, 1, 0});
-  emitElementwiseLayer(sb_, ew);
-  return success();
+  return emitSfu(op, ew);
 }
 
 LogicalResult Lowering::lowerConv(graph::Conv2DOp op) {
@@ -416,8 +449,7 @@ LogicalResult Lowering::lowerAdd(graph::AddOp op) {
                     broadcastStrides(shapeOf(op.getRhs()), os)}};
   ew.output = denseView(op.getResult());
   ew.steps.push_back({SpuType::Binary, SfuFunc::Add, 0.0f, 0, 1, 0});
-  emitElementwiseLayer(sb_, ew);
-  return success();
+  return emitSfu(op, ew);
 }
 
 LogicalResult Lowering::lowerRelu(graph::ReluOp op) {
@@ -426,8 +458,7 @@ LogicalResult Lowering::lowerRelu(graph::ReluOp op) {
   ew.inputs = {denseView(op.getInput())};
   ew.output = denseView(op.getResult());
   ew.steps.push_back({SpuType::Unary, SfuFunc::Relu, 0.0f, 0, 0, 0});
-  emitElementwiseLayer(sb_, ew);
-  return success();
+  return emitSfu(op, ew);
 }
 
 LogicalResult Lowering::lowerTranspose(graph::TransposeOp op) {
@@ -439,16 +470,375 @@ LogicalResult Lowering::lowerTranspose(graph::TransposeOp op) {
   return success();
 }
 
+namespace {
+ElementwiseStep unaryStep(SfuFunc f, float imm = 0.0f, bool rowData = false) {
+  ElementwiseStep s{SpuType::Unary, f, imm, 0, 0, 0};
+  s.rowData = rowData;
+  return s;
+}
+ElementwiseStep step(SpuType t, SfuFunc f, int in0, int in1, int out,
+                     bool rowData = false, float imm = 0.0f) {
+  ElementwiseStep s{t, f, imm, in0, in1, out};
+  s.rowData = rowData;
+  return s;
+}
+
+/// SFU steps computing a graph.unary function on operand 0.
+std::vector<ElementwiseStep> unarySteps(graph::UnaryFn fn, float a, float b) {
+  using graph::UnaryFn;
+  switch (fn) {
+  case UnaryFn::neg: return {unaryStep(SfuFunc::Neg)};
+  case UnaryFn::abs: return {unaryStep(SfuFunc::Abs)};
+  case UnaryFn::reciprocal: return {unaryStep(SfuFunc::Reciprocal)};
+  case UnaryFn::sqrt: return {unaryStep(SfuFunc::Sqrt)};
+  case UnaryFn::exp: return {unaryStep(SfuFunc::Exp)};
+  case UnaryFn::log: return {unaryStep(SfuFunc::Log)};
+  case UnaryFn::erf: return {unaryStep(SfuFunc::Erf)};
+  case UnaryFn::floor: return {unaryStep(SfuFunc::Floor)};
+  case UnaryFn::ceil: return {unaryStep(SfuFunc::Ceil)};
+  case UnaryFn::sign: return {unaryStep(SfuFunc::Sign)};
+  case UnaryFn::sin: return {unaryStep(SfuFunc::Sin)};
+  case UnaryFn::cos: return {unaryStep(SfuFunc::Cos)};
+  case UnaryFn::tan: return {unaryStep(SfuFunc::Tan)};
+  case UnaryFn::relu: return {unaryStep(SfuFunc::Relu)};
+  case UnaryFn::sigmoid: return {unaryStep(SfuFunc::Sigmoid)};
+  case UnaryFn::tanh: return {unaryStep(SfuFunc::Tanh)};
+  case UnaryFn::softplus: return {unaryStep(SfuFunc::Softplus)};
+  case UnaryFn::softsign: return {unaryStep(SfuFunc::Softsign)};
+  case UnaryFn::round: return {unaryStep(SfuFunc::Round)};
+  case UnaryFn::square: return {unaryStep(SfuFunc::Square)};
+  case UnaryFn::hard_swish: return {unaryStep(SfuFunc::HardSwish)};
+  case UnaryFn::leaky_relu: return {unaryStep(SfuFunc::LeakyRelu, a)};
+  case UnaryFn::elu: return {unaryStep(SfuFunc::Elu, a)};
+  case UnaryFn::celu: return {unaryStep(SfuFunc::Celu, a)};
+  case UnaryFn::thresholded_relu:
+    return {unaryStep(SfuFunc::ThresholdedRelu, a)};
+  case UnaryFn::selu:
+    return {unaryStep(SfuFunc::Elu, a), unaryStep(SfuFunc::Scale, b)};
+  case UnaryFn::hard_sigmoid:
+    return {unaryStep(SfuFunc::Scale, a), unaryStep(SfuFunc::AddImm, b),
+            unaryStep(SfuFunc::MaxImm, 0.0f), unaryStep(SfuFunc::MinImm, 1.0f)};
+  case UnaryFn::clip:
+    return {unaryStep(SfuFunc::MaxImm, a), unaryStep(SfuFunc::MinImm, b)};
+  case UnaryFn::affine:
+    return {unaryStep(SfuFunc::Scale, a), unaryStep(SfuFunc::AddImm, b)};
+  }
+  return {};
+}
+
+SfuFunc binaryFunc(graph::BinaryFn fn) {
+  using graph::BinaryFn;
+  switch (fn) {
+  case BinaryFn::add: return SfuFunc::Add;
+  case BinaryFn::sub: return SfuFunc::Sub;
+  case BinaryFn::mul: return SfuFunc::Mul;
+  case BinaryFn::div: return SfuFunc::Div;
+  case BinaryFn::pow: return SfuFunc::Pow;
+  case BinaryFn::max: return SfuFunc::Max;
+  case BinaryFn::min: return SfuFunc::Min;
+  case BinaryFn::prelu: return SfuFunc::Prelu;
+  case BinaryFn::equal: return SfuFunc::Equal;
+  case BinaryFn::less: return SfuFunc::Less;
+  case BinaryFn::greater: return SfuFunc::Greater;
+  case BinaryFn::less_equal: return SfuFunc::LessEqual;
+  case BinaryFn::greater_equal: return SfuFunc::GreaterEqual;
+  }
+  return SfuFunc::None;
+}
+
+/// `v` permuted so that the dimensions in `last` come last (in order).
+std::vector<int64_t> permuteLast(const std::vector<int64_t> &v,
+                                 const std::vector<int64_t> &last) {
+  std::vector<int64_t> out;
+  for (size_t d = 0; d < v.size(); ++d)
+    if (std::find(last.begin(), last.end(), int64_t(d)) == last.end())
+      out.push_back(v[d]);
+  for (int64_t d : last)
+    out.push_back(v[d]);
+  return out;
+}
+} // namespace
+
+void Lowering::emitFill(uint64_t addr, const std::vector<int64_t> &shape,
+                        float value) {
+  if (value == 0.0f && !std::signbit(value))
+    return;
+  ElementwiseLayer ew;
+  ew.shape = shape;
+  ew.inputs = {View{addr, denseStrides(shape)}};
+  ew.output = View{addr, denseStrides(shape)};
+  ew.steps = {unaryStep(SfuFunc::Fill, value)};
+  std::string err;
+  emitElementwiseLayer(sb_, ew, err); // a fill always fits (rows split)
+}
+
+LogicalResult Lowering::lowerUnary(graph::UnaryOp op) {
+  ElementwiseLayer ew;
+  ew.shape = shapeOf(op.getResult());
+  ew.inputs = {denseView(op.getInput())};
+  ew.output = denseView(op.getResult());
+  ew.steps = unarySteps(op.getFn(), op.getAlpha().convertToFloat(),
+                        op.getBeta().convertToFloat());
+  return emitSfu(op, ew);
+}
+
+LogicalResult Lowering::lowerBinary(graph::BinaryOp op) {
+  std::vector<int64_t> os = shapeOf(op.getResult());
+  ElementwiseLayer ew;
+  ew.shape = os;
+  ew.inputs = {View{bufferFor(op.getLhs()),
+                    broadcastStrides(shapeOf(op.getLhs()), os)},
+               View{bufferFor(op.getRhs()),
+                    broadcastStrides(shapeOf(op.getRhs()), os)}};
+  ew.output = denseView(op.getResult());
+  ew.steps = {step(SpuType::Binary, binaryFunc(op.getFn()), 0, 1, 0)};
+  return emitSfu(op, ew);
+}
+
+LogicalResult Lowering::lowerWhere(graph::WhereOp op) {
+  std::vector<int64_t> os = shapeOf(op.getResult());
+  ElementwiseLayer ew;
+  ew.shape = os;
+  for (Value v : {op.getCond(), op.getX(), op.getY()})
+    ew.inputs.push_back(View{bufferFor(v), broadcastStrides(shapeOf(v), os)});
+  ew.output = denseView(op.getResult());
+  // Select without multiplying, so infinities and NaNs pass unchanged.
+  ew.steps = {step(SpuType::Binary, SfuFunc::MaskKeep, 0, 1, 1),
+              step(SpuType::Binary, SfuFunc::MaskDrop, 0, 2, 2),
+              step(SpuType::Binary, SfuFunc::Add, 1, 2, 0)};
+  return emitSfu(op, ew);
+}
+
+LogicalResult Lowering::lowerReduce(graph::ReduceOp op) {
+  using graph::ReduceFn;
+  std::vector<int64_t> in = shapeOf(op.getInput());
+  std::vector<int64_t> axes(op.getAxes().begin(), op.getAxes().end());
+  int64_t n = 1;
+  for (int64_t a : axes)
+    n *= in[a];
+  // The output, seen with the reduced dimensions kept (extent 1).
+  std::vector<int64_t> kept = in;
+  for (int64_t a : axes)
+    kept[a] = 1;
+  std::vector<int64_t> outStrides = denseStrides(kept);
+  ElementwiseLayer ew;
+  ew.shape = permuteLast(in, axes);
+  ew.rowDims = int(in.size() - axes.size());
+  ew.wholeRows = true;
+  ew.rowResult = true;
+  ew.inputs = {View{bufferFor(op.getInput()),
+                    permuteLast(denseStrides(in), axes)}};
+  ew.output = View{bufferFor(op.getResult()), permuteLast(outStrides, axes)};
+  auto reduce = [](SfuFunc f, int in0, int out, float imm = 0.0f) {
+    return step(SpuType::Reduce, f, in0, in0, out, false, imm);
+  };
+  switch (op.getFn()) {
+  case ReduceFn::sum: ew.steps = {reduce(SfuFunc::Add, 0, 0)}; break;
+  case ReduceFn::mean:
+    ew.steps = {reduce(SfuFunc::Add, 0, 0),
+                unaryStep(SfuFunc::Scale, 1.0f / float(n), true)};
+    break;
+  case ReduceFn::max: ew.steps = {reduce(SfuFunc::Max, 0, 0)}; break;
+  case ReduceFn::min: ew.steps = {reduce(SfuFunc::Min, 0, 0)}; break;
+  case ReduceFn::prod: ew.steps = {reduce(SfuFunc::Mul, 0, 0)}; break;
+  case ReduceFn::sum_square:
+    ew.steps = {unaryStep(SfuFunc::Square), reduce(SfuFunc::Add, 0, 0)};
+    break;
+  case ReduceFn::l1:
+    ew.steps = {unaryStep(SfuFunc::Abs), reduce(SfuFunc::Add, 0, 0)};
+    break;
+  case ReduceFn::l2:
+    ew.steps = {unaryStep(SfuFunc::Square), reduce(SfuFunc::Add, 0, 0),
+                unaryStep(SfuFunc::Sqrt, 0.0f, true)};
+    break;
+  case ReduceFn::log_sum:
+    ew.steps = {reduce(SfuFunc::Add, 0, 0), unaryStep(SfuFunc::Log, 0.0f, true)};
+    break;
+  case ReduceFn::log_sum_exp:
+    // max + log(sum(exp(x - max))), stable for large inputs.
+    ew.scratch = 2;
+    ew.steps = {reduce(SfuFunc::Max, 0, 1),
+                step(SpuType::Binary, SfuFunc::SubRow, 0, 1, 0),
+                unaryStep(SfuFunc::Exp),
+                reduce(SfuFunc::Add, 0, 2),
+                step(SpuType::Unary, SfuFunc::Log, 2, 2, 2, true),
+                step(SpuType::Binary, SfuFunc::Add, 2, 1, 0, true)};
+    break;
+  case ReduceFn::argmax:
+  case ReduceFn::argmin:
+    ew.steps = {reduce(op.getFn() == ReduceFn::argmax ? SfuFunc::ArgMax
+                                                      : SfuFunc::ArgMin,
+                       0, 0, op.getSelectLastIndex() ? 1.0f : 0.0f)};
+    break;
+  }
+  if (n == 0)
+    return op.emitOpError("reduction over an empty dimension");
+  return emitSfu(op, ew);
+}
+
+LogicalResult Lowering::lowerSoftmax(graph::SoftmaxOp op) {
+  std::vector<int64_t> in = shapeOf(op.getInput());
+  std::vector<int64_t> axis{op.getAxis()};
+  ElementwiseLayer ew;
+  ew.shape = permuteLast(in, axis);
+  ew.rowDims = int(in.size()) - 1;
+  ew.wholeRows = true;
+  std::vector<int64_t> strides = permuteLast(denseStrides(in), axis);
+  ew.inputs = {View{bufferFor(op.getInput()), strides}};
+  ew.output = View{bufferFor(op.getResult()), strides};
+  auto reduce = [](SfuFunc f, int in0, int out) {
+    return step(SpuType::Reduce, f, in0, in0, out);
+  };
+  if (!op.getLog()) {
+    ew.scratch = 1;
+    ew.steps = {reduce(SfuFunc::Max, 0, 1),
+                step(SpuType::Binary, SfuFunc::SubRow, 0, 1, 0),
+                unaryStep(SfuFunc::Exp), reduce(SfuFunc::Add, 0, 1),
+                step(SpuType::Binary, SfuFunc::DivRow, 0, 1, 0)};
+  } else {
+    ew.scratch = 2;
+    ew.steps = {reduce(SfuFunc::Max, 0, 1),
+                step(SpuType::Binary, SfuFunc::SubRow, 0, 1, 0),
+                step(SpuType::Unary, SfuFunc::Exp, 0, 0, 2),
+                reduce(SfuFunc::Add, 2, 2),
+                step(SpuType::Unary, SfuFunc::Log, 2, 2, 2, true),
+                step(SpuType::Binary, SfuFunc::SubRow, 0, 2, 0)};
+  }
+  return emitSfu(op, ew);
+}
+
+LogicalResult Lowering::lowerConcat(graph::ConcatOp op) {
+  std::vector<int64_t> os = shapeOf(op.getResult());
+  std::vector<int64_t> ostr = denseStrides(os);
+  uint64_t out = bufferFor(op.getResult());
+  int64_t offset = 0, axis = op.getAxis();
+  for (Value v : op.getInputs()) {
+    std::vector<int64_t> s = shapeOf(v);
+    if (numElements(s) > 0)
+      emitCopyLayer(sb_, s, denseView(v),
+                    View{out + uint64_t(offset * ostr[axis] * 4), ostr});
+    offset += s[axis];
+  }
+  return success();
+}
+
+LogicalResult Lowering::lowerSlice(graph::SliceOp op) {
+  std::vector<int64_t> in = denseStrides(shapeOf(op.getInput()));
+  std::vector<int64_t> os = shapeOf(op.getResult());
+  if (numElements(os) == 0)
+    return success();
+  View src{bufferFor(op.getInput()), {}};
+  int64_t off = 0;
+  for (size_t d = 0; d < in.size(); ++d) {
+    off += op.getOffsets()[d] * in[d];
+    src.strides.push_back(op.getStrides()[d] * in[d]);
+  }
+  src.base += uint64_t(off * 4);
+  emitCopyLayer(sb_, os, src, denseView(op.getResult()));
+  return success();
+}
+
+LogicalResult Lowering::lowerBroadcast(graph::BroadcastOp op) {
+  std::vector<int64_t> os = shapeOf(op.getResult());
+  emitCopyLayer(sb_, os,
+                View{bufferFor(op.getInput()),
+                     broadcastStrides(shapeOf(op.getInput()), os)},
+                denseView(op.getResult()));
+  return success();
+}
+
+LogicalResult Lowering::lowerTile(graph::TileOp op) {
+  // out[r0, i0, r1, i1, ...] = in[i0, i1, ...]: one copy of rank 2 * rank.
+  std::vector<int64_t> in = shapeOf(op.getInput());
+  std::vector<int64_t> inStr = denseStrides(in), outStr =
+      denseStrides(shapeOf(op.getResult()));
+  std::vector<int64_t> shape;
+  View src{bufferFor(op.getInput()), {}}, dst{bufferFor(op.getResult()), {}};
+  for (size_t d = 0; d < in.size(); ++d) {
+    shape.push_back(op.getRepeats()[d]);
+    shape.push_back(in[d]);
+    src.strides.push_back(0);
+    src.strides.push_back(inStr[d]);
+    dst.strides.push_back(in[d] * outStr[d]);
+    dst.strides.push_back(outStr[d]);
+  }
+  if (numElements(shape) > 0)
+    emitCopyLayer(sb_, shape, src, dst);
+  return success();
+}
+
+LogicalResult Lowering::lowerPad(graph::PadOp op) {
+  std::vector<int64_t> in = shapeOf(op.getInput()), os = shapeOf(op.getResult());
+  size_t r = in.size();
+  auto pads = op.getPads();
+  uint64_t out = bufferFor(op.getResult());
+  std::vector<int64_t> ostr = denseStrides(os);
+  for (size_t d = 0; d < r; ++d)
+    if (pads[d] < 0 || pads[d + r] < 0)
+      return op.emitOpError("negative pads (cropping) are not supported");
+  auto at = [&](const std::vector<int64_t> &idx) {
+    int64_t off = 0;
+    for (size_t d = 0; d < r; ++d)
+      off += idx[d] * ostr[d];
+    return out + uint64_t(off * 4);
+  };
+  if (op.getMode() == graph::PadMode::constant)
+    emitFill(out, os, op.getValue().convertToFloat());
+  std::vector<int64_t> begin(pads.begin(), pads.begin() + r);
+  if (numElements(in) > 0)
+    emitCopyLayer(sb_, in, denseView(op.getInput()), View{at(begin), ostr});
+  if (op.getMode() == graph::PadMode::constant)
+    return success();
+  // Edge / reflect: fill the borders one dimension at a time from the part
+  // already written (full extent in earlier dimensions, interior in later).
+  for (size_t d = 0; d < r; ++d) {
+    int64_t pb = pads[d], pe = pads[d + r], n = in[d];
+    bool reflect = op.getMode() == graph::PadMode::reflect;
+    if ((pb || pe) && (reflect ? n < 2 || pb >= n || pe >= n : n < 1))
+      return op.emitOpError("pads of dimension ")
+             << d << " are too large for " << stringifyPadMode(op.getMode())
+             << " padding of extent " << n;
+    std::vector<int64_t> slab(r), origin(r);
+    for (size_t e = 0; e < r; ++e) {
+      slab[e] = e < d ? os[e] : in[e];
+      origin[e] = e < d ? 0 : pads[e];
+    }
+    auto border = [&](int64_t count, int64_t dstIdx, int64_t srcIdx,
+                      int64_t srcStep) {
+      if (!count)
+        return;
+      std::vector<int64_t> shape = slab, dstO = origin, srcO = origin;
+      shape[d] = count;
+      dstO[d] = dstIdx;
+      srcO[d] = srcIdx;
+      View src{at(srcO), ostr}, dst{at(dstO), ostr};
+      src.strides[d] = srcStep * ostr[d];
+      emitCopyLayer(sb_, shape, src, dst);
+    };
+    if (reflect) {
+      border(pb, 0, 2 * pb, -1);
+      border(pe, pb + n, pb + n - 2, -1);
+    } else {
+      border(pb, 0, pb, 0);
+      border(pe, pb + n, pb + n - 1, 0);
+    }
+  }
+  return success();
+}
+
 LogicalResult Lowering::run() {
   Block &body = func_.getBody().front();
   // Inputs.
   for (BlockArgument arg : body.getArguments()) {
     auto t = dyn_cast<RankedTensorType>(arg.getType());
-    if (!t || !t.hasStaticShape() || !t.getElementType().isF32())
+    std::optional<DType> dt = t ? interfaceType(t.getElementType()) : std::nullopt;
+    if (!t || !t.hasStaticShape() || !dt)
       return func_.emitError("input #")
              << arg.getArgNumber() << " has type " << arg.getType()
-             << "; the accelerator needs statically shaped f32 tensors";
+             << "; the accelerator needs statically shaped f32 tensors "
+                "(or i1 / i64, held as f32)";
     Symbol s;
+    s.dtype = *dt;
     auto name = func_.getArgAttrOfType<StringAttr>(arg.getArgNumber(),
                                                    "accel.name");
     s.name = name ? name.str() : "input" + std::to_string(arg.getArgNumber());
@@ -477,6 +867,16 @@ LogicalResult Lowering::run() {
             .Case<graph::AddOp>([&](auto o) { return lowerAdd(o); })
             .Case<graph::ReluOp>([&](auto o) { return lowerRelu(o); })
             .Case<graph::TransposeOp>([&](auto o) { return lowerTranspose(o); })
+            .Case<graph::UnaryOp>([&](auto o) { return lowerUnary(o); })
+            .Case<graph::BinaryOp>([&](auto o) { return lowerBinary(o); })
+            .Case<graph::WhereOp>([&](auto o) { return lowerWhere(o); })
+            .Case<graph::ReduceOp>([&](auto o) { return lowerReduce(o); })
+            .Case<graph::SoftmaxOp>([&](auto o) { return lowerSoftmax(o); })
+            .Case<graph::ConcatOp>([&](auto o) { return lowerConcat(o); })
+            .Case<graph::SliceOp>([&](auto o) { return lowerSlice(o); })
+            .Case<graph::BroadcastOp>([&](auto o) { return lowerBroadcast(o); })
+            .Case<graph::TileOp>([&](auto o) { return lowerTile(o); })
+            .Case<graph::PadOp>([&](auto o) { return lowerPad(o); })
             .Case<graph::ReshapeOp>([&](graph::ReshapeOp o) {
               addr_[o.getResult()] = bufferFor(o.getInput());
               return success();
@@ -504,6 +904,8 @@ LogicalResult Lowering::run() {
     s.name = name ? name.str() : "output" + std::to_string(i);
     s.isInput = false;
     s.shape = shapeOf(v);
+    s.dtype = interfaceType(cast<RankedTensorType>(v.getType()).getElementType())
+                  .value_or(DType::F32);
     uint64_t a = bufferFor(v);
     if (!taken.insert(a).second) {
       // Returned twice, or an input/constant/alias: copy it out.

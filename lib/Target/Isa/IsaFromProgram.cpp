@@ -19,6 +19,8 @@ Type elementType(MLIRContext *ctx, DType t) {
   case DType::BF16: return b.getBF16Type();
   case DType::I8: return b.getIntegerType(8);
   case DType::I32: return b.getIntegerType(32);
+  case DType::I1: return b.getIntegerType(1);
+  case DType::I64: return b.getIntegerType(64);
   }
   return b.getF32Type();
 }

@@ -194,9 +194,13 @@ LogicalResult dtypeFrom(Operation *op, Type t, DType &out) {
     out = DType::I8;
   else if (t.isInteger(32))
     out = DType::I32;
+  else if (t.isInteger(1))
+    out = DType::I1;
+  else if (t.isInteger(64))
+    out = DType::I64;
   else
     return op->emitOpError("element type ")
-           << t << " is not one of f32, f16, bf16, i8, i32";
+           << t << " is not one of f32, f16, bf16, i8, i32, i1, i64";
   return success();
 }
 

@@ -192,8 +192,18 @@ TEST_F(ValidateTest, InvalidEnums) {
   in(0).operands.queueMode = QueueMode(3);
   expectError("invalid queue mode");
   SetUp();
-  in(0).operands.func = SfuFunc(8);
+  in(0).operands.func = SfuFunc(37); // a gap in the SFU table
   expectError("invalid SFU function");
+}
+
+TEST_F(ValidateTest, SfuFunctionMustSuitTheInstruction) {
+  in(0).operands.func = SfuFunc::Exp; // LD applies no function
+  expectError("SFU function exp cannot be used by this instruction");
+  SetUp();
+  Instruction spu = instr(Opcode::SPU, uint8_t(SpuType::Unary), 0, 0, 1);
+  spu.operands.func = SfuFunc::Add; // binary function in a unary SPU
+  cmd(2).instrs.push_back(spu);
+  expectError("SFU function add cannot be used");
 }
 
 TEST_F(ValidateTest, RepeatZero) {
@@ -209,6 +219,7 @@ TEST_F(ValidateTest, LoadPsumsSlotNamesAccumulator) {
 
 TEST_F(ValidateTest, SpuBinarySecondSlot) {
   Instruction spu = instr(Opcode::SPU, 1, 0, 0, 1);
+  spu.operands.func = SfuFunc::Add;
   spu.operands.depth = 16;
   cmd(2).instrs.push_back(spu);
   expectError("second slot (depth) 16");

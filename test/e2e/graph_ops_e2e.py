@@ -1,0 +1,151 @@
+#!/usr/bin/python3
+"""End-to-end numerical tests of graph-dialect ops: each case is a small
+graph module compiled with accel-compile, simulated with accel-run and
+compared with a numpy reference. Prints one line per case and exits 1 on
+any mismatch."""
+import math
+import os
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+
+BIN = sys.argv[1]
+rng = np.random.default_rng(3)
+
+
+def ty(shape, et="f32"):
+    return "tensor<" + "".join(f"{d}x" for d in shape) + et + ">"
+
+
+def erf(x):
+    return np.vectorize(math.erf)(x).astype(np.float32)
+
+
+def softmax(x, axis, log=False):
+    m = x.max(axis=axis, keepdims=True)
+    e = np.exp(x - m)
+    s = e.sum(axis=axis, keepdims=True)
+    return (x - m - np.log(s)) if log else e / s
+
+
+CASES = []
+
+
+def case(name, body, args, ref, out_shape, out_et="f32"):
+    CASES.append((name, body, args, ref, out_shape, out_et))
+
+
+x34 = rng.standard_normal((3, 4)).astype(np.float32)
+x4 = rng.standard_normal((4,)).astype(np.float32)
+pos34 = (np.abs(x34) + 0.5).astype(np.float32)
+x2345 = rng.standard_normal((2, 3, 4, 5)).astype(np.float32)
+
+for fn, ref, inp, attrs in [
+    ("exp", np.exp, x34, ""), ("log", np.log, pos34, ""), ("sqrt", np.sqrt, pos34, ""),
+    ("neg", np.negative, x34, ""), ("abs", np.abs, x34, ""), ("erf", erf, x34, ""),
+    ("sigmoid", lambda v: 1 / (1 + np.exp(-v)), x34, ""), ("tanh", np.tanh, x34, ""),
+    ("floor", np.floor, x34, ""), ("ceil", np.ceil, x34, ""), ("sign", np.sign, x34, ""),
+    ("reciprocal", lambda v: 1 / v, pos34, ""),
+    ("softplus", lambda v: np.log1p(np.exp(v)), x34, ""),
+    ("leaky_relu", lambda v: np.where(v < 0, 0.1 * v, v), x34, "{alpha = 0.1 : f32}"),
+    ("selu", lambda v: 1.0507 * np.where(v < 0, 1.6733 * (np.exp(v) - 1), v), x34,
+     "{alpha = 1.6733 : f32, beta = 1.0507 : f32}"),
+    ("hard_sigmoid", lambda v: np.clip(0.2 * v + 0.5, 0, 1), x34,
+     "{alpha = 0.2 : f32, beta = 0.5 : f32}"),
+    ("clip", lambda v: np.clip(v, -0.5, 0.5), x34, "{alpha = -0.5 : f32, beta = 0.5 : f32}"),
+    ("hard_swish", lambda v: v * np.clip(v / 6 + 0.5, 0, 1), x34, ""),
+]:
+    case(f"unary_{fn}",
+         f"%r = graph.unary {fn} %a {attrs} : {ty((3, 4))}", [inp], ref, (3, 4))
+
+for fn, ref in [("add", np.add), ("sub", np.subtract), ("mul", np.multiply),
+                ("div", np.divide), ("max", np.maximum), ("min", np.minimum),
+                ("prelu", lambda a, b: np.where(a < 0, a * b, a))]:
+    case(f"binary_{fn}_broadcast",
+         f"%r = graph.binary {fn} %a, %b : ({ty((3, 4))}, {ty((4,))}) -> {ty((3, 4))}",
+         [x34, x4], ref, (3, 4))
+case("binary_pow", f"%r = graph.binary pow %a, %b : ({ty((3, 4))}, {ty((3, 4))}) -> {ty((3, 4))}",
+     [pos34, x34], np.power, (3, 4))
+case("binary_less", f"%r = graph.binary less %a, %b : ({ty((3, 4))}, {ty((4,))}) -> {ty((3, 4), 'i1')}",
+     [x34, x4], lambda a, b: (a < b).astype(np.float32), (3, 4), "i1")
+
+for fn, ref, axes, keep in [
+    ("sum", lambda v: v.sum(axis=(1, 3), keepdims=True), [1, 3], True),
+    ("mean", lambda v: v.mean(axis=(0,), keepdims=False), [0], False),
+    ("max", lambda v: v.max(axis=(2,), keepdims=True), [2], True),
+    ("min", lambda v: v.min(axis=(1, 2, 3), keepdims=False), [1, 2, 3], False),
+    ("l2", lambda v: np.sqrt((v * v).sum(axis=(3,), keepdims=True)), [3], True),
+    ("log_sum_exp", lambda v: np.log(np.exp(v).sum(axis=(1,), keepdims=True)), [1], True),
+]:
+    out = list(ref(x2345).shape)
+    case(f"reduce_{fn}",
+         f"%r = graph.reduce {fn} %a {{axes = array<i64: {', '.join(map(str, axes))}>, keepdims = {str(keep).lower()}}} : ({ty((2, 3, 4, 5))}) -> {ty(out)}",
+         [x2345], ref, tuple(out))
+case("reduce_argmax", f"%r = graph.reduce argmax %a {{axes = array<i64: 2>, keepdims = false}} : ({ty((2, 3, 4, 5))}) -> {ty((2, 3, 5), 'i64')}",
+     [x2345], lambda v: v.argmax(axis=2).astype(np.float32), (2, 3, 5), "i64")
+
+for axis in [0, 1, 3]:
+    case(f"softmax_axis{axis}", f"%r = graph.softmax %a {{axis = {axis}}} : {ty((2, 3, 4, 5))}",
+         [x2345], lambda v, a=axis: softmax(v, a), (2, 3, 4, 5))
+case("logsoftmax_axis2", f"%r = graph.softmax %a {{axis = 2, log = true}} : {ty((2, 3, 4, 5))}",
+     [x2345], lambda v: softmax(v, 2, True), (2, 3, 4, 5))
+
+cond = (rng.standard_normal((3, 4)) > 0).astype(np.float32)
+case("where", f"%r = graph.where %a, %b, %c : ({ty((3, 4), 'i1')}, {ty((3, 4))}, {ty((4,))}) -> {ty((3, 4))}",
+     [cond, x34, x4], lambda c, a, b: np.where(c != 0, a, b), (3, 4))
+case("concat", f"%r = graph.concat %a, %b {{axis = 1}} : ({ty((3, 4))}, {ty((3, 4))}) -> {ty((3, 8))}",
+     [x34, pos34], lambda a, b: np.concatenate([a, b], 1), (3, 8))
+case("slice_reverse", f"%r = graph.slice %a {{offsets = array<i64: 2, 1>, strides = array<i64: -1, 2>}} : ({ty((3, 4))}) -> {ty((3, 2))}",
+     [x34], lambda a: a[::-1, 1::2], (3, 2))
+case("broadcast", f"%r = graph.broadcast %a : ({ty((4,))}) -> {ty((2, 3, 4))}",
+     [x4], lambda b: np.broadcast_to(b, (2, 3, 4)), (2, 3, 4))
+case("tile", f"%r = graph.tile %a {{repeats = array<i64: 2, 3>}} : ({ty((3, 4))}) -> {ty((6, 12))}",
+     [x34], lambda a: np.tile(a, (2, 3)), (6, 12))
+for mode, npmode, extra in [("constant", "constant", "{pads = array<i64: 1, 0, 2, 3>, value = 1.5 : f32}"),
+                            ("reflect", "reflect", "{pads = array<i64: 2, 1, 1, 3>}"),
+                            ("edge", "edge", "{pads = array<i64: 0, 2, 1, 1>}")]:
+    pads = [int(v) for v in extra.split("array<i64: ")[1].split(">")[0].split(", ")]
+    out = (3 + pads[0] + pads[2], 4 + pads[1] + pads[3])
+    kw = {"constant_values": 1.5} if mode == "constant" else {}
+    case(f"pad_{mode}", f"%r = graph.pad %a mode {mode} {extra} : ({ty((3, 4))}) -> {ty(out)}",
+         [x34], lambda a, p=pads, m=npmode, k=kw: np.pad(a, ((p[0], p[2]), (p[1], p[3])), mode=m, **k), out)
+
+failed = 0
+with tempfile.TemporaryDirectory() as work:
+    for name, body, args, ref, out_shape, out_et in CASES:
+        names = ["a", "b", "c"][:len(args)]
+        sig = ", ".join(
+            f"%{n}: {ty(a.shape, 'i1' if (name == 'where' and n == 'a') else 'f32')} {{accel.name = \"{n}\"}}"
+            for n, a in zip(names, args))
+        mlir = (f"func.func @main({sig}) -> ({ty(out_shape, out_et)} {{accel.name = \"r\"}}) {{\n"
+                f"  {body}\n  return %r : {ty(out_shape, out_et)}\n}}\n")
+        src = os.path.join(work, name + ".mlir")
+        with open(src, "w") as f:
+            f.write(mlir)
+        binary = os.path.join(work, name + ".bin")
+        p = subprocess.run([os.path.join(BIN, "accel-compile"), src, "-o", binary],
+                           capture_output=True, text=True)
+        if p.returncode:
+            print(f"FAIL {name}: compile: {p.stderr.strip().splitlines()[0] if p.stderr.strip() else p.returncode}")
+            failed += 1
+            continue
+        cmd = [os.path.join(BIN, "accel-run"), binary, "--output-dir", work]
+        for n, a in zip(names, args):
+            path = os.path.join(work, f"{name}_{n}.npy")
+            np.save(path, a)
+            cmd += ["--input", f"{n}={path}"]
+        p = subprocess.run(cmd, capture_output=True, text=True)
+        if p.returncode:
+            print(f"FAIL {name}: run: {p.stderr.strip()}")
+            failed += 1
+            continue
+        got = np.load(os.path.join(work, "r.npy")).astype(np.float64)
+        exp = np.asarray(ref(*args), dtype=np.float64)
+        ok = got.shape == exp.shape and np.allclose(got, exp, rtol=1e-3, atol=1e-5)
+        err = float(np.max(np.abs(got - exp))) if got.shape == exp.shape else float("inf")
+        print(f"{'PASS' if ok else 'FAIL'} {name} (max error {err:.3g})")
+        failed += not ok
+print(f"{len(CASES) - failed} passed, {failed} failed")
+sys.exit(1 if failed else 0)
