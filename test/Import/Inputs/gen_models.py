@@ -270,3 +270,29 @@ g = helper.make_graph(
 save(model(g), "einsum_diag.onnx")
 g.node.pop()
 save(model(g), "einsum.onnx")
+
+# --- wrong types --------------------------------------------------------------
+# An attribute of the wrong type.
+g = helper.make_graph(
+    [helper.make_node("LeakyRelu", ["x"], ["y"], name="leaky", alpha=2)],
+    "bad_attr_type",
+    [helper.make_tensor_value_info("x", F, [2, 3])],
+    [helper.make_tensor_value_info("y", F, [2, 3])])
+save(model(g), "bad_attr_type.onnx")
+# raw_data of the wrong size for the declared shape.
+bad = TensorProto(name="w", data_type=F, dims=[2, 2], raw_data=b"\0" * 12)
+g = helper.make_graph(
+    [helper.make_node("Add", ["x", "w"], ["y"], name="add_w")],
+    "bad_raw_size",
+    [helper.make_tensor_value_info("x", F, [2, 2])],
+    [helper.make_tensor_value_info("y", F, [2, 2])],
+    initializer=[bad])
+save(model(g), "bad_raw_size.onnx")
+# A float tensor where a BOOL condition is required.
+g = helper.make_graph(
+    [helper.make_node("Where", ["c", "x", "x"], ["y"], name="where_f")],
+    "bad_where_cond",
+    [helper.make_tensor_value_info("c", F, [2, 2]),
+     helper.make_tensor_value_info("x", F, [2, 2])],
+    [helper.make_tensor_value_info("y", F, [2, 2])])
+save(model(g), "bad_where_cond.onnx")
