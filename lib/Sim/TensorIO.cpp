@@ -1,5 +1,6 @@
 //===- TensorIO.cpp - .npy and ONNX TensorProto files ----------------------===//
 #include "accel/Sim/TensorIO.h"
+#include "accel/Sim/Numerics.h"
 
 #include <onnx/onnx_pb.h>
 
@@ -32,20 +33,7 @@ bool readFile(const std::string &path, std::vector<uint8_t> &bytes,
   return true;
 }
 
-float halfToFloat(uint16_t h) {
-  uint32_t sign = uint32_t(h >> 15) << 31;
-  int exp = (h >> 10) & 0x1f;
-  uint32_t mant = h & 0x3ff;
-  float f;
-  if (exp == 0) {
-    f = std::ldexp(float(mant), -24);
-  } else if (exp == 31) {
-    f = mant ? NAN : INFINITY;
-  } else {
-    f = std::ldexp(float(mant | 0x400), exp - 25);
-  }
-  return sign ? -f : f;
-}
+float halfToFloat(uint16_t h) { return halfBitsToFloat(h); }
 
 /// Element kinds shared by both formats.
 enum class Elem { F16, F32, F64, I8, I16, I32, I64, U8, U16, U32, U64, Bool };

@@ -1,6 +1,7 @@
 //===- SimulatorTest.cpp - Functional semantics and error handling --------===//
 #include "SimTestUtil.h"
 
+#include "accel/Sim/Numerics.h"
 #include "accel/Sim/Simulator.h"
 
 #include <gtest/gtest.h>
@@ -336,6 +337,79 @@ TEST(Simulator, StridedBroadcastAndDramCopy) {
   EXPECT_EQ(st.dramBytesWritten, 48u + 48 + 48 + 48 + 96 + 20);
 }
 
+TEST(Numerics, RoundToNearestEven) {
+  const float u16 = std::ldexp(1.0f, -10), u8 = std::ldexp(1.0f, -7);
+  EXPECT_EQ(roundTo(DType::F16, 1 + u16 / 2), 1.0f);            // tie -> even
+  EXPECT_EQ(roundTo(DType::F16, 1 + 1.5f * u16), 1 + 2 * u16);  // tie -> even
+  EXPECT_EQ(roundTo(DType::F16, 1 + 0.6f * u16), 1 + u16);
+  EXPECT_EQ(roundTo(DType::F16, 65504.0f), 65504.0f);
+  EXPECT_TRUE(std::isinf(roundTo(DType::F16, 70000.0f)));
+  EXPECT_EQ(roundTo(DType::F16, std::ldexp(1.0f, -24)), std::ldexp(1.0f, -24));
+  EXPECT_EQ(roundTo(DType::F16, std::ldexp(1.0f, -25)), 0.0f);
+  EXPECT_EQ(roundTo(DType::F16, std::ldexp(3.0f, -25)), std::ldexp(1.0f, -23));
+  EXPECT_EQ(roundTo(DType::F16, -0.1f), halfBitsToFloat(0xae66));
+  EXPECT_TRUE(std::isnan(roundTo(DType::F16, NAN)));
+  EXPECT_EQ(roundTo(DType::BF16, 1 + u8 / 2), 1.0f);
+  EXPECT_EQ(roundTo(DType::BF16, 1 + 1.5f * u8), 1 + 2 * u8);
+  EXPECT_TRUE(std::isnan(roundTo(DType::BF16, NAN)));
+  EXPECT_EQ(roundTo(DType::F32, 0.1f), 0.1f);
+}
+
+// f16 / bf16 numerics: operands are rounded when loaded into the PEs; a
+// narrow accumulator rounds after every add.
+TEST(Simulator, ReducedPrecisionNumerics) {
+  const uint32_t M = 4, K = 16, N = 8;
+  auto runWith = [&](DType compute, DType acc, std::vector<float> &y,
+                     std::map<std::string, Tensor> &in) {
+    HardwareDesc hw = tinyHardware();
+    hw.computeType = compute;
+    hw.accumulateType = acc;
+    Program p = makeProgram(hw, 4096);
+    p.symbols = {sym("x", true, {M, K}, 0), sym("w", true, {K, N}, 512),
+                 sym("y", false, {M, N}, 1024)};
+    auto &c = p.clusters[0].commands;
+    c.push_back(dma2d(DmaDir::Load, 0, 0, 0, M, K, K, K));
+    c.push_back(dma2d(DmaDir::Load, 0, 512, 512, K, N, N, N));
+    c.push_back(waitCmd(1));
+    c.push_back(config(0, {ldActs(0, rec(0, M, K, K, 1, 2)),
+                           ldWeights(rec(512, K, N, N)),
+                           mac(0, 0, rec(0, M, N, 0, 1, 2, K)),
+                           stAcc(0, rec(1024, M, N, N, 1, 2))}));
+    c.push_back(execute(0, true, true));
+    c.push_back(waitCmd(0, true));
+    c.push_back(dma2d(DmaDir::Store, 0, 1024, 1024, M, N, N, N));
+    c.push_back(waitCmd(1));
+    std::map<std::string, Tensor> out;
+    SimStats st;
+    ASSERT_EQ(run(p, hw, in, out, st), "");
+    y = out["y"].data;
+  };
+  std::map<std::string, Tensor> in{{"x", tensor({M, K}, 21)},
+                                   {"w", tensor({K, N}, 22)}};
+  std::vector<float> y32, ybf, yh, yacc;
+  runWith(DType::F32, DType::F32, y32, in);
+  runWith(DType::BF16, DType::F32, ybf, in);
+  runWith(DType::F16, DType::F32, yh, in);
+  runWith(DType::BF16, DType::BF16, yacc, in);
+  auto rounded = [&](DType t, const std::vector<float> &v) {
+    std::vector<float> r = v;
+    for (float &f : r)
+      f = roundTo(t, f);
+    return r;
+  };
+  expectNear(y32, matmul(in["x"].data, in["w"].data, M, K, N));
+  expectNear(ybf, matmul(rounded(DType::BF16, in["x"].data),
+                         rounded(DType::BF16, in["w"].data), M, K, N));
+  expectNear(yh, matmul(rounded(DType::F16, in["x"].data),
+                        rounded(DType::F16, in["w"].data), M, K, N));
+  float maxDiff = 0;
+  for (size_t i = 0; i < y32.size(); ++i) {
+    maxDiff = std::max(maxDiff, std::fabs(y32[i] - ybf[i]));
+    EXPECT_EQ(yacc[i], roundTo(DType::BF16, yacc[i])) << i; // bf16 values
+  }
+  EXPECT_GT(maxDiff, 1e-4f); // rounding is visible
+}
+
 //===----------------------------------------------------------------------===//
 // Errors
 //===----------------------------------------------------------------------===//
@@ -412,8 +486,11 @@ TEST(SimulatorErrors, ProgramShape) {
   p.symbols[0].dtype = DType::F16;
   EXPECT_ERR(errOf(p, hw, in), "input 'x': dtype f16 is not supported");
   HardwareDesc h2 = hw;
-  h2.computeType = DType::BF16;
-  EXPECT_ERR(errOf(copyProgram(h2), h2, in), "f32 numerics only");
+  h2.computeType = DType::I8;
+  h2.accumulateType = DType::I32;
+  EXPECT_ERR(errOf(copyProgram(h2), h2, in),
+             "the simulator supports f32, f16 and bf16 numerics "
+             "(numerics.compute = i8, numerics.accumulate = i32)");
   h2 = hw;
   h2.macLanes = 0;
   EXPECT_ERR(errOf(copyProgram(h2), h2, in), "hardware: pe.mac_lanes: must be >= 1");
@@ -492,9 +569,11 @@ TEST(SimulatorErrors, Instructions) {
   rep.operands.repeat = 0;
   EXPECT_ERR(errOf(withExec({rep}), hw, in), "repeat must be >= 1");
   Instruction s = stAcc(0, rec(0, 2, 3, 3), SfuFunc::Add);
-  EXPECT_ERR(errOf(withExec({s}), hw, in), "ST cannot apply the binary SFU function add");
+  EXPECT_ERR(errOf(withExec({s}), hw, in), "instruction 0 (ST): ST cannot apply the");
+  EXPECT_ERR(errOf(withExec({s}), hw, in), "function add");
   Instruction u = spu(SpuType::Unary, 0, 1, rec(0, 2, 3, 3), SfuFunc::Mul);
-  EXPECT_ERR(errOf(withExec({u}), hw, in), "SPU unary cannot apply the binary function mul");
+  EXPECT_ERR(errOf(withExec({u}), hw, in), "instruction 0 (SPU): SPU unary cannot apply the");
+  EXPECT_ERR(errOf(withExec({u}), hw, in), "function mul");
   Instruction b = spu(SpuType::Binary, 0, 1, rec(0, 2, 3, 3, 1, 0, 16), SfuFunc::Add);
   EXPECT_ERR(errOf(withExec({b}), hw, in), "second slot (depth) 16 out of range");
   Instruction bs = ldActs(16, rec(0, 2, 3, 3));
