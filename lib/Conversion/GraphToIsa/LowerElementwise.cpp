@@ -1,0 +1,275 @@
+//===- LowerElementwise.cpp - Graph ops that become SFU layers ------------===//
+//
+// add / relu / unary / binary / where / reduce / softmax: each one SFU layer
+// (accel/Codegen ElementwiseLayer) whose steps compose the function from the
+// SFU table (accel/Target/Sfu.h).
+//
+//===----------------------------------------------------------------------===//
+#include "Lowering.h"
+#include <algorithm>
+#include <cmath>
+
+using namespace mlir;
+using namespace accel;
+using namespace accel::codegen;
+using namespace accel::lowering;
+
+LogicalResult Lowering::lowerAdd(graph::AddOp op) {
+  std::vector<int64_t> os = shapeOf(op.getResult());
+  ElementwiseLayer ew;
+  ew.shape = os;
+  ew.inputs = {View{bufferFor(op.getLhs()),
+                    broadcastStrides(shapeOf(op.getLhs()), os)},
+               View{bufferFor(op.getRhs()),
+                    broadcastStrides(shapeOf(op.getRhs()), os)}};
+  ew.output = denseView(op.getResult());
+  ew.steps.push_back({SpuType::Binary, SfuFunc::Add, 0.0f, 0, 1, 0});
+  return emitSfu(op, ew);
+}
+
+LogicalResult Lowering::lowerRelu(graph::ReluOp op) {
+  ElementwiseLayer ew;
+  ew.shape = shapeOf(op.getResult());
+  ew.inputs = {denseView(op.getInput())};
+  ew.output = denseView(op.getResult());
+  ew.steps.push_back({SpuType::Unary, SfuFunc::Relu, 0.0f, 0, 0, 0});
+  return emitSfu(op, ew);
+}
+
+namespace {
+ElementwiseStep unaryStep(SfuFunc f, float imm = 0.0f, bool rowData = false) {
+  ElementwiseStep s{SpuType::Unary, f, imm, 0, 0, 0};
+  s.rowData = rowData;
+  return s;
+}
+ElementwiseStep step(SpuType t, SfuFunc f, int in0, int in1, int out,
+                     bool rowData = false, float imm = 0.0f) {
+  ElementwiseStep s{t, f, imm, in0, in1, out};
+  s.rowData = rowData;
+  return s;
+}
+
+/// SFU steps computing a graph.unary function on operand 0.
+std::vector<ElementwiseStep> unarySteps(graph::UnaryFn fn, float a, float b) {
+  using graph::UnaryFn;
+  switch (fn) {
+  case UnaryFn::neg: return {unaryStep(SfuFunc::Neg)};
+  case UnaryFn::abs: return {unaryStep(SfuFunc::Abs)};
+  case UnaryFn::reciprocal: return {unaryStep(SfuFunc::Reciprocal)};
+  case UnaryFn::sqrt: return {unaryStep(SfuFunc::Sqrt)};
+  case UnaryFn::exp: return {unaryStep(SfuFunc::Exp)};
+  case UnaryFn::log: return {unaryStep(SfuFunc::Log)};
+  case UnaryFn::erf: return {unaryStep(SfuFunc::Erf)};
+  case UnaryFn::floor: return {unaryStep(SfuFunc::Floor)};
+  case UnaryFn::ceil: return {unaryStep(SfuFunc::Ceil)};
+  case UnaryFn::sign: return {unaryStep(SfuFunc::Sign)};
+  case UnaryFn::sin: return {unaryStep(SfuFunc::Sin)};
+  case UnaryFn::cos: return {unaryStep(SfuFunc::Cos)};
+  case UnaryFn::tan: return {unaryStep(SfuFunc::Tan)};
+  case UnaryFn::relu: return {unaryStep(SfuFunc::Relu)};
+  case UnaryFn::sigmoid: return {unaryStep(SfuFunc::Sigmoid)};
+  case UnaryFn::tanh: return {unaryStep(SfuFunc::Tanh)};
+  case UnaryFn::softplus: return {unaryStep(SfuFunc::Softplus)};
+  case UnaryFn::softsign: return {unaryStep(SfuFunc::Softsign)};
+  case UnaryFn::round: return {unaryStep(SfuFunc::Round)};
+  case UnaryFn::square: return {unaryStep(SfuFunc::Square)};
+  case UnaryFn::hard_swish: return {unaryStep(SfuFunc::HardSwish)};
+  case UnaryFn::leaky_relu: return {unaryStep(SfuFunc::LeakyRelu, a)};
+  case UnaryFn::elu: return {unaryStep(SfuFunc::Elu, a)};
+  case UnaryFn::celu: return {unaryStep(SfuFunc::Celu, a)};
+  case UnaryFn::thresholded_relu:
+    return {unaryStep(SfuFunc::ThresholdedRelu, a)};
+  case UnaryFn::selu:
+    return {unaryStep(SfuFunc::Elu, a), unaryStep(SfuFunc::Scale, b)};
+  case UnaryFn::hard_sigmoid:
+    return {unaryStep(SfuFunc::Scale, a), unaryStep(SfuFunc::AddImm, b),
+            unaryStep(SfuFunc::MaxImm, 0.0f), unaryStep(SfuFunc::MinImm, 1.0f)};
+  case UnaryFn::clip:
+    return {unaryStep(SfuFunc::MaxImm, a), unaryStep(SfuFunc::MinImm, b)};
+  case UnaryFn::affine:
+    return {unaryStep(SfuFunc::Scale, a), unaryStep(SfuFunc::AddImm, b)};
+  }
+  return {};
+}
+
+SfuFunc binaryFunc(graph::BinaryFn fn) {
+  using graph::BinaryFn;
+  switch (fn) {
+  case BinaryFn::add: return SfuFunc::Add;
+  case BinaryFn::sub: return SfuFunc::Sub;
+  case BinaryFn::mul: return SfuFunc::Mul;
+  case BinaryFn::div: return SfuFunc::Div;
+  case BinaryFn::pow: return SfuFunc::Pow;
+  case BinaryFn::max: return SfuFunc::Max;
+  case BinaryFn::min: return SfuFunc::Min;
+  case BinaryFn::prelu: return SfuFunc::Prelu;
+  case BinaryFn::equal: return SfuFunc::Equal;
+  case BinaryFn::less: return SfuFunc::Less;
+  case BinaryFn::greater: return SfuFunc::Greater;
+  case BinaryFn::less_equal: return SfuFunc::LessEqual;
+  case BinaryFn::greater_equal: return SfuFunc::GreaterEqual;
+  }
+  return SfuFunc::None;
+}
+
+/// `v` permuted so that the dimensions in `last` come last (in order).
+std::vector<int64_t> permuteLast(const std::vector<int64_t> &v,
+                                 const std::vector<int64_t> &last) {
+  std::vector<int64_t> out;
+  for (size_t d = 0; d < v.size(); ++d)
+    if (std::find(last.begin(), last.end(), int64_t(d)) == last.end())
+      out.push_back(v[d]);
+  for (int64_t d : last)
+    out.push_back(v[d]);
+  return out;
+}
+} // namespace
+
+void Lowering::emitFill(uint64_t addr, const std::vector<int64_t> &shape,
+                        float value) {
+  if (value == 0.0f && !std::signbit(value))
+    return;
+  ElementwiseLayer ew;
+  ew.shape = shape;
+  ew.inputs = {View{addr, denseStrides(shape)}};
+  ew.output = View{addr, denseStrides(shape)};
+  ew.steps = {unaryStep(SfuFunc::Fill, value)};
+  std::string err;
+  emitElementwiseLayer(sb_, ew, err); // a fill always fits (rows split)
+}
+
+LogicalResult Lowering::lowerUnary(graph::UnaryOp op) {
+  ElementwiseLayer ew;
+  ew.shape = shapeOf(op.getResult());
+  ew.inputs = {denseView(op.getInput())};
+  ew.output = denseView(op.getResult());
+  ew.steps = unarySteps(op.getFn(), op.getAlpha().convertToFloat(),
+                        op.getBeta().convertToFloat());
+  return emitSfu(op, ew);
+}
+
+LogicalResult Lowering::lowerBinary(graph::BinaryOp op) {
+  std::vector<int64_t> os = shapeOf(op.getResult());
+  ElementwiseLayer ew;
+  ew.shape = os;
+  ew.inputs = {View{bufferFor(op.getLhs()),
+                    broadcastStrides(shapeOf(op.getLhs()), os)},
+               View{bufferFor(op.getRhs()),
+                    broadcastStrides(shapeOf(op.getRhs()), os)}};
+  ew.output = denseView(op.getResult());
+  ew.steps = {step(SpuType::Binary, binaryFunc(op.getFn()), 0, 1, 0)};
+  return emitSfu(op, ew);
+}
+
+LogicalResult Lowering::lowerWhere(graph::WhereOp op) {
+  std::vector<int64_t> os = shapeOf(op.getResult());
+  ElementwiseLayer ew;
+  ew.shape = os;
+  for (Value v : {op.getCond(), op.getX(), op.getY()})
+    ew.inputs.push_back(View{bufferFor(v), broadcastStrides(shapeOf(v), os)});
+  ew.output = denseView(op.getResult());
+  // Select without multiplying, so infinities and NaNs pass unchanged.
+  ew.steps = {step(SpuType::Binary, SfuFunc::MaskKeep, 0, 1, 1),
+              step(SpuType::Binary, SfuFunc::MaskDrop, 0, 2, 2),
+              step(SpuType::Binary, SfuFunc::Add, 1, 2, 0)};
+  return emitSfu(op, ew);
+}
+
+LogicalResult Lowering::lowerReduce(graph::ReduceOp op) {
+  using graph::ReduceFn;
+  std::vector<int64_t> in = shapeOf(op.getInput());
+  std::vector<int64_t> axes(op.getAxes().begin(), op.getAxes().end());
+  int64_t n = 1;
+  for (int64_t a : axes)
+    n *= in[a];
+  // The output, seen with the reduced dimensions kept (extent 1).
+  std::vector<int64_t> kept = in;
+  for (int64_t a : axes)
+    kept[a] = 1;
+  std::vector<int64_t> outStrides = denseStrides(kept);
+  ElementwiseLayer ew;
+  ew.shape = permuteLast(in, axes);
+  ew.rowDims = int(in.size() - axes.size());
+  ew.wholeRows = true;
+  ew.rowResult = true;
+  ew.inputs = {View{bufferFor(op.getInput()),
+                    permuteLast(denseStrides(in), axes)}};
+  ew.output = View{bufferFor(op.getResult()), permuteLast(outStrides, axes)};
+  auto reduce = [](SfuFunc f, int in0, int out, float imm = 0.0f) {
+    return step(SpuType::Reduce, f, in0, in0, out, false, imm);
+  };
+  switch (op.getFn()) {
+  case ReduceFn::sum: ew.steps = {reduce(SfuFunc::Add, 0, 0)}; break;
+  case ReduceFn::mean:
+    ew.steps = {reduce(SfuFunc::Add, 0, 0),
+                unaryStep(SfuFunc::Scale, 1.0f / float(n), true)};
+    break;
+  case ReduceFn::max: ew.steps = {reduce(SfuFunc::Max, 0, 0)}; break;
+  case ReduceFn::min: ew.steps = {reduce(SfuFunc::Min, 0, 0)}; break;
+  case ReduceFn::prod: ew.steps = {reduce(SfuFunc::Mul, 0, 0)}; break;
+  case ReduceFn::sum_square:
+    ew.steps = {unaryStep(SfuFunc::Square), reduce(SfuFunc::Add, 0, 0)};
+    break;
+  case ReduceFn::l1:
+    ew.steps = {unaryStep(SfuFunc::Abs), reduce(SfuFunc::Add, 0, 0)};
+    break;
+  case ReduceFn::l2:
+    ew.steps = {unaryStep(SfuFunc::Square), reduce(SfuFunc::Add, 0, 0),
+                unaryStep(SfuFunc::Sqrt, 0.0f, true)};
+    break;
+  case ReduceFn::log_sum:
+    ew.steps = {reduce(SfuFunc::Add, 0, 0), unaryStep(SfuFunc::Log, 0.0f, true)};
+    break;
+  case ReduceFn::log_sum_exp:
+    // max + log(sum(exp(x - max))), stable for large inputs.
+    ew.scratch = 2;
+    ew.steps = {reduce(SfuFunc::Max, 0, 1),
+                step(SpuType::Binary, SfuFunc::SubRow, 0, 1, 0),
+                unaryStep(SfuFunc::Exp),
+                reduce(SfuFunc::Add, 0, 2),
+                step(SpuType::Unary, SfuFunc::Log, 2, 2, 2, true),
+                step(SpuType::Binary, SfuFunc::Add, 2, 1, 0, true)};
+    break;
+  case ReduceFn::argmax:
+  case ReduceFn::argmin:
+    ew.steps = {reduce(op.getFn() == ReduceFn::argmax ? SfuFunc::ArgMax
+                                                      : SfuFunc::ArgMin,
+                       0, 0, op.getSelectLastIndex() ? 1.0f : 0.0f)};
+    break;
+  }
+  if (n == 0)
+    return op.emitOpError("reduction over an empty dimension");
+  return emitSfu(op, ew);
+}
+
+LogicalResult Lowering::lowerSoftmax(graph::SoftmaxOp op) {
+  std::vector<int64_t> in = shapeOf(op.getInput());
+  std::vector<int64_t> axis{op.getAxis()};
+  ElementwiseLayer ew;
+  ew.shape = permuteLast(in, axis);
+  ew.rowDims = int(in.size()) - 1;
+  ew.wholeRows = true;
+  std::vector<int64_t> strides = permuteLast(denseStrides(in), axis);
+  ew.inputs = {View{bufferFor(op.getInput()), strides}};
+  ew.output = View{bufferFor(op.getResult()), strides};
+  auto reduce = [](SfuFunc f, int in0, int out) {
+    return step(SpuType::Reduce, f, in0, in0, out);
+  };
+  if (!op.getLog()) {
+    ew.scratch = 1;
+    ew.steps = {reduce(SfuFunc::Max, 0, 1),
+                step(SpuType::Binary, SfuFunc::SubRow, 0, 1, 0),
+                unaryStep(SfuFunc::Exp), reduce(SfuFunc::Add, 0, 1),
+                step(SpuType::Binary, SfuFunc::DivRow, 0, 1, 0)};
+  } else {
+    ew.scratch = 2;
+    ew.steps = {reduce(SfuFunc::Max, 0, 1),
+                step(SpuType::Binary, SfuFunc::SubRow, 0, 1, 0),
+                step(SpuType::Unary, SfuFunc::Exp, 0, 0, 2),
+                reduce(SfuFunc::Add, 2, 2),
+                step(SpuType::Unary, SfuFunc::Log, 2, 2, 2, true),
+                step(SpuType::Binary, SfuFunc::SubRow, 0, 2, 0)};
+  }
+  return emitSfu(op, ew);
+}
+

@@ -1,0 +1,168 @@
+//===- Lowering.h - State of the graph-to-ISA lowering ----------*- C++ -*-===//
+//
+// Private to lib/Conversion/GraphToIsa: the Lowering class walks the entry
+// function; its operator lowerings live in one file per family
+// (GraphToIsa.cpp: planning, matmul / gemm / conv; LowerElementwise.cpp: SFU
+// layers; LowerLayout.cpp: copies; LowerWindow.cpp: pooling and friends).
+//
+//===----------------------------------------------------------------------===//
+#ifndef ACCEL_LIB_CONVERSION_GRAPHTOISA_LOWERING_H
+#define ACCEL_LIB_CONVERSION_GRAPHTOISA_LOWERING_H
+
+#include "Graph/GraphDialect.h"
+#include "accel/Codegen/Kernels.h"
+#include "accel/Hardware/HardwareDesc.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include <array>
+#include <optional>
+#include <vector>
+
+namespace accel::lowering {
+
+using namespace mlir;
+using namespace accel::codegen;
+
+constexpr uint64_t kAlign = 64;
+
+inline std::vector<int64_t> shapeOf(Value v) {
+  auto t = cast<RankedTensorType>(v.getType());
+  return std::vector<int64_t>(t.getShape().begin(), t.getShape().end());
+}
+
+inline int64_t numElements(const std::vector<int64_t> &s) {
+  int64_t n = 1;
+  for (int64_t d : s)
+    n *= d;
+  return n;
+}
+
+inline std::vector<int64_t> denseStrides(const std::vector<int64_t> &shape) {
+  std::vector<int64_t> st(shape.size());
+  int64_t s = 1;
+  for (int i = int(shape.size()) - 1; i >= 0; --i) {
+    st[i] = s;
+    s *= shape[i];
+  }
+  return st;
+}
+
+/// Strides that read a dense tensor of `shape` broadcast to `target`
+/// (numpy rules; the caller has verified compatibility).
+inline std::vector<int64_t> broadcastStrides(const std::vector<int64_t> &shape,
+                                      const std::vector<int64_t> &target) {
+  std::vector<int64_t> dense = denseStrides(shape);
+  std::vector<int64_t> out(target.size(), 0);
+  size_t off = target.size() - shape.size();
+  for (size_t i = 0; i < shape.size(); ++i)
+    out[off + i] = shape[i] == 1 ? 0 : dense[i];
+  return out;
+}
+
+/// Splits `total` into chunks of at most `step`.
+inline std::vector<int64_t> chunks(int64_t total, int64_t step) {
+  std::vector<int64_t> c;
+  for (int64_t o = 0; o < total; o += step)
+    c.push_back(std::min(step, total - o));
+  return c;
+}
+
+inline std::vector<int64_t> prefix(const std::vector<int64_t> &sizes) {
+  std::vector<int64_t> p(sizes.size() + 1, 0);
+  for (size_t i = 0; i < sizes.size(); ++i)
+    p[i + 1] = p[i] + sizes[i];
+  return p;
+}
+
+/// The interface type of a program input / output element type.
+inline std::optional<DType> interfaceType(Type t) {
+  if (t.isF32())
+    return DType::F32;
+  if (t.isInteger(1))
+    return DType::I1;
+  if (t.isInteger(64))
+    return DType::I64;
+  return std::nullopt;
+}
+
+/// A 2-D strided operand of a matmul: element (i, j) at base + i*s0 + j*s1.
+struct Mat2D {
+  uint64_t base;
+  int64_t s0, s1;
+};
+
+class Lowering {
+public:
+  Lowering(func::FuncOp func, const HardwareDesc &hw)
+      : func_(func), hw_(hw), sb_(program_, hw) {}
+
+  LogicalResult run();
+  Program &program() { return program_; }
+
+private:
+  uint64_t allocate(int64_t elements) {
+    uint64_t addr = next_;
+    next_ += (uint64_t(std::max<int64_t>(elements, 1)) * 4 + kAlign - 1) /
+             kAlign * kAlign;
+    return addr;
+  }
+  uint64_t bufferFor(Value v) {
+    auto it = addr_.find(v);
+    if (it != addr_.end())
+      return it->second;
+    uint64_t a = allocate(numElements(shapeOf(v)));
+    addr_[v] = a;
+    return a;
+  }
+  View denseView(Value v) { return {bufferFor(v), denseStrides(shapeOf(v))}; }
+
+  LogicalResult lowerConstant(Operation *op, DenseElementsAttr value);
+  LogicalResult lowerMatMul(graph::MatMulOp op);
+  LogicalResult lowerGemm(graph::GemmOp op);
+  LogicalResult lowerConv(graph::Conv2DOp op);
+  LogicalResult lowerAdd(graph::AddOp op);
+  LogicalResult lowerRelu(graph::ReluOp op);
+  LogicalResult lowerTranspose(graph::TransposeOp op);
+  LogicalResult lowerUnary(graph::UnaryOp op);
+  LogicalResult lowerBinary(graph::BinaryOp op);
+  LogicalResult lowerWhere(graph::WhereOp op);
+  LogicalResult lowerReduce(graph::ReduceOp op);
+  LogicalResult lowerSoftmax(graph::SoftmaxOp op);
+  LogicalResult lowerConcat(graph::ConcatOp op);
+  LogicalResult lowerSlice(graph::SliceOp op);
+  LogicalResult lowerBroadcast(graph::BroadcastOp op);
+  LogicalResult lowerTile(graph::TileOp op);
+  LogicalResult lowerPad(graph::PadOp op);
+
+  /// Emits an SFU layer; a layer the hardware cannot hold is an error on op.
+  LogicalResult emitSfu(Operation *op, const ElementwiseLayer &layer) {
+    std::string err;
+    if (!emitElementwiseLayer(sb_, layer, err))
+      return op->emitOpError("cannot be mapped onto the SFU: ") << err;
+    return success();
+  }
+  /// Fills a fresh buffer with a constant (zero needs nothing: DRAM starts
+  /// zeroed and buffers are never reused).
+  void emitFill(uint64_t addr, const std::vector<int64_t> &shape, float value);
+
+  /// If `v`'s only user is a graph.relu, fuse it: the relu result shares
+  /// v's buffer and the GEMM applies ReLU on its final store.
+  SfuFunc fuseRelu(Value v);
+  void emitMatmuls(const std::vector<std::array<Mat2D, 3>> &batches,
+                   int64_t m, int64_t n, int64_t k,
+                   const std::vector<Mat2D> &init, const GemmEpilogue &epi);
+
+  func::FuncOp func_;
+  HardwareDesc hw_;
+  Program program_;
+  StreamBuilder sb_;
+  llvm::DenseMap<Value, uint64_t> addr_;
+  llvm::DenseSet<Operation *> fused_;
+  uint64_t next_ = 0;
+};
+
+} // namespace accel::lowering
+
+#endif
