@@ -112,6 +112,83 @@ for mode, npmode, extra in [("constant", "constant", "{pads = array<i64: 1, 0, 2
     case(f"pad_{mode}", f"%r = graph.pad %a mode {mode} {extra} : ({ty((3, 4))}) -> {ty(out)}",
          [x34], lambda a, p=pads, m=npmode, k=kw: np.pad(a, ((p[0], p[2]), (p[1], p[3])), mode=m, **k), out)
 
+def pool_ref(x, kind, k, s, p, ceil, incl, d=(1, 1)):
+    n, c, h, w = x.shape
+    def ext(i, kk, ss, p0, p1, dd):
+        span = dd * (kk - 1) + 1
+        o = ((i + p0 + p1 - span + (ss - 1 if ceil else 0)) // ss) + 1
+        if ceil and (o - 1) * ss >= i + p0:
+            o -= 1
+        return o
+    oh, ow = ext(h, k[0], s[0], p[0], p[2], d[0]), ext(w, k[1], s[1], p[1], p[3], d[1])
+    y = np.zeros((n, c, oh, ow), np.float64)
+    for a in range(oh):
+        for b in range(ow):
+            vals, cnt = [], 0
+            for i in range(k[0]):
+                for j in range(k[1]):
+                    hh, ww = a * s[0] + i * d[0] - p[0], b * s[1] + j * d[1] - p[1]
+                    inside = 0 <= hh < h and 0 <= ww < w
+                    if incl and -p[0] <= hh < h + p[2] and -p[1] <= ww < w + p[3]:
+                        cnt += 1
+                    elif not incl and inside:
+                        cnt += 1
+                    if inside:
+                        vals.append(x[:, :, hh, ww])
+            st = np.stack(vals)
+            y[:, :, a, b] = st.max(0) if kind == "max" else st.sum(0) / cnt
+    return y
+
+
+x1 = rng.standard_normal((2, 3, 7, 6)).astype(np.float32)
+for kind, k, st_, p, ceil, incl in [("max", (3, 3), (2, 2), (1, 1, 1, 1), False, False),
+                                     ("max", (2, 2), (2, 2), (0, 0, 0, 0), True, False),
+                                     ("avg", (3, 3), (2, 2), (1, 0, 1, 2), False, False),
+                                     ("avg", (3, 2), (2, 1), (1, 1, 1, 1), True, True)]:
+    out = pool_ref(x1, kind, k, st_, p, ceil, incl).shape
+    attrs = (f"kernel = array<i64: {k[0]}, {k[1]}>, strides = array<i64: {st_[0]}, {st_[1]}>, "
+             f"pads = array<i64: {', '.join(map(str, p))}>, ceil_mode = {str(ceil).lower()}, "
+             f"count_include_pad = {str(incl).lower()}")
+    case(f"pool_{kind}_{k[0]}x{k[1]}_{'ceil' if ceil else 'floor'}_{'incl' if incl else 'excl'}",
+         f"%r = graph.pool2d {kind} %a {{{attrs}}} : ({ty(x1.shape)}) -> {ty(out)}",
+         [x1], lambda v, a=(kind, k, st_, p, ceil, incl): pool_ref(v, *a), out)
+
+sc = rng.standard_normal(3).astype(np.float32)
+bi = rng.standard_normal(3).astype(np.float32)
+mu = rng.standard_normal(3).astype(np.float32)
+var = (np.abs(rng.standard_normal(3)) + 0.1).astype(np.float32)
+case("batch_norm",
+     f"%s = arith.constant dense<{sc.tolist()}> : {ty((3,))}\n  %bb = arith.constant dense<{bi.tolist()}> : {ty((3,))}\n"
+     f"  %m = arith.constant dense<{mu.tolist()}> : {ty((3,))}\n  %v = arith.constant dense<{var.tolist()}> : {ty((3,))}\n"
+     f"  %r = graph.batch_norm %a, %s, %bb, %m, %v {{epsilon = 1.0e-5 : f32}} : ({ty(x1.shape)}, {ty((3,))}, {ty((3,))}, {ty((3,))}, {ty((3,))}) -> {ty(x1.shape)}",
+     [x1], lambda v: (v - mu.reshape(1, 3, 1, 1)) / np.sqrt(var.reshape(1, 3, 1, 1) + 1e-5) * sc.reshape(1, 3, 1, 1) + bi.reshape(1, 3, 1, 1),
+     x1.shape)
+
+
+def conv_transpose_ref(x, w, s, p, outpad, groups=1):
+    n, c, h, wd = x.shape
+    _, og, kh, kw = w.shape
+    oh = s[0] * (h - 1) + outpad[0] + kh - p[0] - p[2]
+    ow = s[1] * (wd - 1) + outpad[1] + kw - p[1] - p[3]
+    full = np.zeros((n, og * groups, s[0] * (h - 1) + kh + outpad[0], s[1] * (wd - 1) + kw + outpad[1]))
+    cg = c // groups
+    for g in range(groups):
+        for i in range(h):
+            for j in range(wd):
+                full[:, g * og:(g + 1) * og, i * s[0]:i * s[0] + kh, j * s[1]:j * s[1] + kw] += np.einsum(
+                    "nc,cokl->nokl", x[:, g * cg:(g + 1) * cg, i, j], w[g * cg:(g + 1) * cg])
+    return full[:, :, p[0]:p[0] + oh, p[1]:p[1] + ow]
+
+
+xt = rng.standard_normal((1, 2, 3, 4)).astype(np.float32)
+wt = rng.standard_normal((2, 3, 3, 3)).astype(np.float32)
+for s_, p_, op_ in [((1, 1), (0, 0, 0, 0), (0, 0)), ((2, 2), (1, 1, 1, 1), (1, 1)), ((3, 2), (1, 2, 1, 2), (0, 0))]:
+    out = conv_transpose_ref(xt, wt, s_, p_, op_).shape
+    case(f"conv_transpose_s{s_[0]}{s_[1]}_p{''.join(map(str, p_))}",
+         f"%r = graph.conv_transpose2d %a, %b {{strides = array<i64: {s_[0]}, {s_[1]}>, pads = array<i64: {', '.join(map(str, p_))}>, "
+         f"output_padding = array<i64: {op_[0]}, {op_[1]}>}} : ({ty(xt.shape)}, {ty(wt.shape)}) -> {ty(out)}",
+         [xt, wt], lambda a, b, s2=s_, p2=p_, o2=op_: conv_transpose_ref(a, b, s2, p2, o2), out)
+
 failed = 0
 with tempfile.TemporaryDirectory() as work:
     for name, body, args, ref, out_shape, out_et in CASES:

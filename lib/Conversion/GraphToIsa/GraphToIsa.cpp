@@ -352,6 +352,10 @@ LogicalResult Lowering::run() {
             .Case<graph::BroadcastOp>([&](auto o) { return lowerBroadcast(o); })
             .Case<graph::TileOp>([&](auto o) { return lowerTile(o); })
             .Case<graph::PadOp>([&](auto o) { return lowerPad(o); })
+            .Case<graph::Pool2DOp>([&](auto o) { return lowerPool(o); })
+            .Case<graph::BatchNormOp>([&](auto o) { return lowerBatchNorm(o); })
+            .Case<graph::ConvTranspose2DOp>(
+                [&](auto o) { return lowerConvTranspose(o); })
             .Case<graph::ReshapeOp>([&](graph::ReshapeOp o) {
               addr_[o.getResult()] = bufferFor(o.getInput());
               return success();

@@ -135,6 +135,11 @@ private:
   LogicalResult lowerBroadcast(graph::BroadcastOp op);
   LogicalResult lowerTile(graph::TileOp op);
   LogicalResult lowerPad(graph::PadOp op);
+  LogicalResult lowerPool(graph::Pool2DOp op);
+  LogicalResult lowerBatchNorm(graph::BatchNormOp op);
+  LogicalResult lowerConvTranspose(graph::ConvTranspose2DOp op);
+  /// Places host-computed f32 data in DRAM; returns its address.
+  uint64_t addConstant(const std::vector<float> &values);
 
   /// Emits an SFU layer; a layer the hardware cannot hold is an error on op.
   LogicalResult emitSfu(Operation *op, const ElementwiseLayer &layer) {

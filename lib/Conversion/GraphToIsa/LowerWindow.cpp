@@ -1,0 +1,183 @@
+//===- LowerWindow.cpp - Pooling, batch norm, transposed convolution ------===//
+//
+// pool2d: one SFU layer per kernel position over a strided view of the
+// (padded) input, combining with max / add into the output; average pooling
+// then multiplies by a host-computed map of 1 / window count.
+// batch_norm: per-channel a = scale / sqrt(var + eps), b = bias - mean * a
+// computed on the SFU, then y = x * a + b.
+// conv_transpose2d: the input is scattered into a zeroed, padded buffer with
+// the stride as spacing, the weights are flipped and transposed by a copy,
+// and an ordinary conv2d (stride 1) does the rest.
+//
+//===----------------------------------------------------------------------===//
+#include "Lowering.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Builders.h"
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+using namespace mlir;
+using namespace accel;
+using namespace accel::codegen;
+using namespace accel::lowering;
+
+uint64_t Lowering::addConstant(const std::vector<float> &values) {
+  uint64_t a = allocate(int64_t(values.size()));
+  ConstSegment seg;
+  seg.dramAddr = a;
+  seg.bytes.resize(values.size() * 4);
+  std::memcpy(seg.bytes.data(), values.data(), seg.bytes.size());
+  program_.constants.push_back(std::move(seg));
+  return a;
+}
+
+LogicalResult Lowering::lowerPool(graph::Pool2DOp op) {
+  std::vector<int64_t> xs = shapeOf(op.getInput()), os = shapeOf(op.getResult());
+  int64_t NC = xs[0] * xs[1], H = xs[2], W = xs[3], OH = os[2], OW = os[3];
+  auto k = op.getKernel(), st = op.getStrides(), pads = op.getPads(),
+       dil = op.getDilations();
+  bool isMax = op.getKind() == graph::PoolKind::max;
+  // Padded extent, large enough for every (ceil-mode) window.
+  int64_t Hn = std::max(H + pads[0] + pads[2], (OH - 1) * st[0] + (k[0] - 1) * dil[0] + 1);
+  int64_t Wn = std::max(W + pads[1] + pads[3], (OW - 1) * st[1] + (k[1] - 1) * dil[1] + 1);
+  uint64_t x = bufferFor(op.getInput());
+  if (Hn != H || Wn != W) {
+    uint64_t xp = allocate(NC * Hn * Wn);
+    if (isMax)
+      emitFill(xp, {NC, Hn, Wn}, -std::numeric_limits<float>::infinity());
+    emitCopyLayer(sb_, {NC, H, W}, View{x, {H * W, W, 1}},
+                  View{xp + uint64_t((pads[0] * Wn + pads[1]) * 4),
+                       {Hn * Wn, Wn, 1}});
+    x = xp;
+  }
+  uint64_t out = bufferFor(op.getResult());
+  View outView{out, {OH * OW, OW, 1}};
+  for (int64_t i = 0; i < k[0]; ++i)
+    for (int64_t j = 0; j < k[1]; ++j) {
+      View win{x + uint64_t((i * dil[0] * Wn + j * dil[1]) * 4),
+               {Hn * Wn, st[0] * Wn, st[1]}};
+      ElementwiseLayer ew;
+      ew.shape = {NC, OH, OW};
+      ew.output = outView;
+      if (i == 0 && j == 0) {
+        ew.inputs = {win};
+        ew.steps = {{SpuType::Copy, SfuFunc::None, 0.0f, 0, 0, 0}};
+      } else {
+        ew.inputs = {outView, win};
+        ew.steps = {{SpuType::Binary, isMax ? SfuFunc::Max : SfuFunc::Add, 0.0f,
+                     0, 1, 0}};
+      }
+      if (failed(emitSfu(op, ew)))
+        return failure();
+    }
+  if (isMax)
+    return success();
+  // Average: multiply by 1 / (number of counted window elements).
+  std::vector<float> inv(size_t(OH * OW));
+  bool include = op.getCountIncludePad();
+  int64_t lo0 = include ? -pads[0] : 0, hi0 = include ? H + pads[2] : H;
+  int64_t lo1 = include ? -pads[1] : 0, hi1 = include ? W + pads[3] : W;
+  for (int64_t oh = 0; oh < OH; ++oh)
+    for (int64_t ow = 0; ow < OW; ++ow) {
+      int64_t count = 0;
+      for (int64_t i = 0; i < k[0]; ++i)
+        for (int64_t j = 0; j < k[1]; ++j) {
+          int64_t h = oh * st[0] + i * dil[0] - pads[0];
+          int64_t w = ow * st[1] + j * dil[1] - pads[1];
+          count += h >= lo0 && h < hi0 && w >= lo1 && w < hi1;
+        }
+      inv[size_t(oh * OW + ow)] = count ? 1.0f / float(count) : 0.0f;
+    }
+  ElementwiseLayer ew;
+  ew.shape = {NC, OH, OW};
+  ew.inputs = {outView, View{addConstant(inv), {0, OW, 1}}};
+  ew.output = outView;
+  ew.steps = {{SpuType::Binary, SfuFunc::Mul, 0.0f, 0, 1, 0}};
+  return emitSfu(op, ew);
+}
+
+LogicalResult Lowering::lowerBatchNorm(graph::BatchNormOp op) {
+  std::vector<int64_t> xs = shapeOf(op.getInput());
+  int64_t C = xs[1];
+  // a = scale / sqrt(var + eps); b = bias - mean * a (over [C]).
+  uint64_t a = allocate(C), b = allocate(C);
+  ElementwiseLayer l1;
+  l1.shape = {C};
+  l1.inputs = {denseView(op.getVariance()), denseView(op.getScale())};
+  l1.output = View{a, {1}};
+  l1.steps = {{SpuType::Unary, SfuFunc::AddImm,
+               op.getEpsilon().convertToFloat(), 0, 0, 0},
+              {SpuType::Unary, SfuFunc::Sqrt, 0.0f, 0, 0, 0},
+              {SpuType::Binary, SfuFunc::Div, 0.0f, 1, 0, 0}};
+  ElementwiseLayer l2;
+  l2.shape = {C};
+  l2.inputs = {denseView(op.getMean()), View{a, {1}}, denseView(op.getBias())};
+  l2.output = View{b, {1}};
+  l2.steps = {{SpuType::Binary, SfuFunc::Mul, 0.0f, 0, 1, 0},
+              {SpuType::Binary, SfuFunc::Sub, 0.0f, 2, 0, 0}};
+  // y = x * a[c] + b[c], a and b broadcast over every other dimension.
+  std::vector<int64_t> chan(xs.size(), 0);
+  chan[1] = 1;
+  ElementwiseLayer l3;
+  l3.shape = xs;
+  l3.inputs = {denseView(op.getInput()), View{a, chan}, View{b, chan}};
+  l3.output = denseView(op.getResult());
+  l3.steps = {{SpuType::Binary, SfuFunc::Mul, 0.0f, 0, 1, 0},
+              {SpuType::Binary, SfuFunc::Add, 0.0f, 0, 2, 0}};
+  if (failed(emitSfu(op, l1)) || failed(emitSfu(op, l2)))
+    return failure();
+  return emitSfu(op, l3);
+}
+
+LogicalResult Lowering::lowerConvTranspose(graph::ConvTranspose2DOp op) {
+  std::vector<int64_t> xs = shapeOf(op.getInput()), ws = shapeOf(op.getWeight()),
+                       os = shapeOf(op.getResult());
+  auto st = op.getStrides(), pads = op.getPads(), dil = op.getDilations(),
+       outPad = op.getOutputPadding();
+  int64_t groups = op.getGroups();
+  int64_t N = xs[0], C = xs[1], H = xs[2], W = xs[3];
+  int64_t Og = ws[1], KH = ws[2], KW = ws[3], Cg = C / groups, O = Og * groups;
+  // Equivalent direct convolution: pads d*(k-1) - p, end pads + output_padding.
+  int64_t pb[2], pe[2];
+  for (int i = 0; i < 2; ++i) {
+    int64_t full = dil[i] * ((i ? KW : KH) - 1);
+    pb[i] = full - pads[i];
+    pe[i] = full - pads[i + 2] + outPad[i];
+    if (pb[i] < 0 || pe[i] < 0)
+      return op.emitOpError("pads larger than dilation * (kernel - 1) are not "
+                            "supported");
+  }
+  int64_t Hz = (H - 1) * st[0] + 1 + pb[0] + pe[0];
+  int64_t Wz = (W - 1) * st[1] + 1 + pb[1] + pe[1];
+  uint64_t xz = allocate(N * C * Hz * Wz); // zeroed DRAM
+  emitCopyLayer(sb_, {N * C, H, W}, View{bufferFor(op.getInput()), {H * W, W, 1}},
+                View{xz + uint64_t((pb[0] * Wz + pb[1]) * 4),
+                     {Hz * Wz, st[0] * Wz, st[1]}});
+  // w'[g*Og + o][c][kh][kw] = w[g*Cg + c][o][KH-1-kh][KW-1-kw].
+  uint64_t wf = allocate(O * Cg * KH * KW);
+  View src{bufferFor(op.getWeight()) + uint64_t(((KH - 1) * KW + KW - 1) * 4),
+           {Cg * Og * KH * KW, KH * KW, Og * KH * KW, -KW, -1}};
+  emitCopyLayer(sb_, {groups, Og, Cg, KH, KW}, src,
+                View{wf, denseStrides({groups, Og, Cg, KH, KW})});
+  // Lower a temporary conv2d over those buffers, then drop it.
+  OpBuilder b(op);
+  auto f32 = b.getF32Type();
+  auto xzType = RankedTensorType::get({N, C, Hz, Wz}, f32);
+  auto wfType = RankedTensorType::get({O, Cg, KH, KW}, f32);
+  Value xzVal = b.create<tensor::EmptyOp>(op.getLoc(), xzType.getShape(), f32);
+  Value wfVal = b.create<tensor::EmptyOp>(op.getLoc(), wfType.getShape(), f32);
+  addr_[xzVal] = xz;
+  addr_[wfVal] = wf;
+  auto conv = b.create<graph::Conv2DOp>(
+      op.getLoc(), op.getResult().getType(), xzVal, wfVal, op.getBias(),
+      b.getDenseI64ArrayAttr({1, 1}), b.getDenseI64ArrayAttr({0, 0, 0, 0}),
+      b.getDenseI64ArrayAttr({dil[0], dil[1]}), b.getI64IntegerAttr(groups));
+  addr_[conv.getResult()] = bufferFor(op.getResult());
+  LogicalResult r = lowerConv(conv);
+  conv.erase();
+  xzVal.getDefiningOp()->erase();
+  wfVal.getDefiningOp()->erase();
+  (void)os;
+  return r;
+}
