@@ -1,7 +1,7 @@
 //===- accel-compile.cpp - One-command compiler driver --------------------===//
 //
 //   accel-compile MODEL -o OUT [--hw FILE] [--input-shape NAME=1x3x224x224]...
-//                 [--emit=bin|isa|graph]
+//                 [--bind NAME=FILE]... [--emit=bin|isa|graph]
 //
 // MODEL is an .onnx file (imported with the ONNX library) or an .mlir file in
 // the graph dialect or ONNX-lowered TOSA / linalg. The default pipeline
@@ -48,6 +48,11 @@ static cl::list<std::string>
     inputShapes("input-shape",
                 cl::desc("static shape of an input: NAME=1x3x224x224"),
                 cl::value_desc("name=shape"));
+static cl::list<std::string>
+    bindInputs("bind",
+               cl::desc("freeze an ONNX input to the values of a TensorProto "
+                        ".pb file (shapes, axes, indices): NAME=FILE"),
+               cl::value_desc("name=file"));
 enum class Emit { Bin, Isa, Graph };
 static cl::opt<Emit> emit(
     "emit", cl::desc("what to write"), cl::init(Emit::Bin),
@@ -92,13 +97,19 @@ int main(int argc, char **argv) {
         return fail("--input-shape expects NAME=DIMxDIM..., got '" + s + "'");
       opts.inputShapes[s.substr(0, eq)] = dims;
     }
+    for (const std::string &s : bindInputs) {
+      size_t eq = s.find('=');
+      if (eq == std::string::npos || eq == 0)
+        return fail("--bind expects NAME=FILE, got '" + s + "'");
+      opts.boundInputs[s.substr(0, eq)] = s.substr(eq + 1);
+    }
     std::string err;
     module = accel::importOnnxFile(inputPath, ctx, opts, err);
     if (!module)
       return fail(inputPath + ": " + err);
   } else {
-    if (!inputShapes.empty())
-      return fail("--input-shape applies to .onnx models only");
+    if (!inputShapes.empty() || !bindInputs.empty())
+      return fail("--input-shape and --bind apply to .onnx models only");
     llvm::SourceMgr sm;
     SourceMgrDiagnosticHandler handler(sm, &ctx);
     module = parseSourceFile<ModuleOp>(inputPath, sm, &ctx);
