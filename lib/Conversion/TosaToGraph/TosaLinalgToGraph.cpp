@@ -320,30 +320,45 @@ LogicalResult convertTosaClamp(Operation *op, PatternRewriter *rw,
     return failure();
   auto lo = dyn_cast<FloatAttr>(clamp.getMinValAttr());
   auto hi = dyn_cast<FloatAttr>(clamp.getMaxValAttr());
-  if (!lo || !hi || !lo.getValue().isZero() ||
-      !isAtLeastFloatMax(hi.getValue()))
-    return reject(why, "only a clamp to [0, >= FLT_MAX] (a ReLU) has a graph "
-                       "equivalent");
+  if (!lo || !hi)
+    return reject(why, "min_val / max_val must be f32 attributes");
   if (!rw)
     return success();
-  rw->replaceOpWithNewOp<graph::ReluOp>(op, clamp.getType(), clamp.getInput());
+  // [0, >= FLT_MAX] is a ReLU; anything else a clip.
+  if (lo.getValue().isZero() && isAtLeastFloatMax(hi.getValue())) {
+    rw->replaceOpWithNewOp<graph::ReluOp>(op, clamp.getType(),
+                                          clamp.getInput());
+    return success();
+  }
+  rw->replaceOpWithNewOp<graph::UnaryOp>(
+      op, clamp.getType(), graph::UnaryFn::clip, clamp.getInput(),
+      lo.getValue(), hi.getValue());
   return success();
 }
 
-/// max(x, 0) / max(0, x) with a zero operand of any broadcastable shape.
+/// max(x, 0) / max(0, x) with a zero operand of any broadcastable shape is
+/// a ReLU; any other maximum a graph.binary max.
 LogicalResult convertMaxAsRelu(Operation *op, Value a, Value b,
                                PatternRewriter *rw, std::string &why) {
   if (failed(checkTensorTypes(op, why)))
     return failure();
+  auto resTy = cast<RankedTensorType>(op->getResult(0).getType());
   Value x = isZeroTensor(b) ? a : isZeroTensor(a) ? b : Value();
-  if (!x)
-    return reject(why, "only a maximum with a zero tensor (a ReLU) has a "
-                       "graph equivalent");
-  if (x.getType() != op->getResult(0).getType())
-    return reject(why, "the ReLU input and result types differ");
+  if (x && x.getType() == resTy) {
+    if (!rw)
+      return success();
+    rw->replaceOpWithNewOp<graph::ReluOp>(op, x.getType(), x);
+    return success();
+  }
+  std::string hw;
+  if (failed(checkShape(why, "maximum",
+                        graph::broadcastShapes(shapeOf(a), shapeOf(b), hw), hw,
+                        resTy.getShape())))
+    return failure();
   if (!rw)
     return success();
-  rw->replaceOpWithNewOp<graph::ReluOp>(op, x.getType(), x);
+  rw->replaceOpWithNewOp<graph::BinaryOp>(op, resTy, graph::BinaryFn::max, a,
+                                          b);
   return success();
 }
 
@@ -765,8 +780,9 @@ LogicalResult convertReassociativeReshape(Operation *op, PatternRewriter *rw,
 
 LogicalResult explainPad(Operation *op, PatternRewriter *rw,
                          std::string &why) {
-  return reject(why, "tensor.pad is only supported as the zero padding of "
-                     "the spatial dimensions of a convolution input");
+  return reject(why, "tensor.pad is only supported as the padding of the "
+                     "spatial dimensions of a convolution (zero) or pooling "
+                     "(neutral value) input");
 }
 
 LogicalResult explainEmpty(Operation *op, PatternRewriter *rw,
@@ -813,6 +829,519 @@ struct ComposeTransposes : OpRewritePattern<graph::TransposeOp> {
 };
 
 //===----------------------------------------------------------------------===//
+// Elementwise, reductions, pooling, layout (issue 3)
+//===----------------------------------------------------------------------===//
+
+/// Like checkTensorTypes, but i1 tensors are allowed too (conditions and
+/// comparison results).
+LogicalResult checkTensorTypesI1(Operation *op, std::string &why) {
+  auto ok = [](Type t) {
+    auto rt = dyn_cast<RankedTensorType>(t);
+    return rt && rt.hasStaticShape() &&
+           (rt.getElementType().isF32() || rt.getElementType().isInteger(1));
+  };
+  for (auto [i, v] : llvm::enumerate(op->getOperands()))
+    if (isa<TensorType>(v.getType()) && !ok(v.getType()))
+      return reject(why, "operand #" + llvm::Twine(i) + " has type " +
+                             str(v.getType()) +
+                             " (only statically shaped f32 / i1 tensors are "
+                             "supported)");
+  for (auto [i, v] : llvm::enumerate(op->getResults()))
+    if (isa<TensorType>(v.getType()) && !ok(v.getType()))
+      return reject(why, "result #" + llvm::Twine(i) + " has type " +
+                             str(v.getType()) +
+                             " (only statically shaped f32 / i1 tensors are "
+                             "supported)");
+  return success();
+}
+
+/// The values of a `tosa.const_shape` operand.
+std::optional<SmallVector<int64_t>> constShape(Value v) {
+  auto cs = v.getDefiningOp<tosa::ConstShapeOp>();
+  if (!cs)
+    return std::nullopt;
+  SmallVector<int64_t> out;
+  for (const APInt &x : cs.getValues().getValues<APInt>())
+    out.push_back(x.getSExtValue());
+  return out;
+}
+
+/// Elementwise unary op (one operand, same type) -> graph.unary `fn`.
+LogicalResult convertUnaryTo(Operation *op, Value x, graph::UnaryFn fn,
+                             PatternRewriter *rw, std::string &why) {
+  if (failed(checkTensorTypes(op, why)))
+    return failure();
+  Type resTy = op->getResult(0).getType();
+  if (x.getType() != resTy)
+    return reject(why, "operand and result types differ");
+  if (!rw)
+    return success();
+  rw->replaceOpWithNewOp<graph::UnaryOp>(op, resTy, fn, x,
+                                         llvm::APFloat(0.0f),
+                                         llvm::APFloat(0.0f));
+  return success();
+}
+
+/// Elementwise binary op with numpy broadcasting -> graph.binary `fn`.
+LogicalResult convertBinaryTo(Operation *op, Value a, Value b,
+                              graph::BinaryFn fn, PatternRewriter *rw,
+                              std::string &why) {
+  auto staticTensor = [](Type t) {
+    auto rt = dyn_cast<RankedTensorType>(t);
+    return rt && rt.hasStaticShape();
+  };
+  for (Value v : SmallVector<Value>{a, b, op->getResult(0)})
+    if (!staticTensor(v.getType()))
+      return reject(why, "type " + str(v.getType()) +
+                             " is not a statically shaped tensor");
+  bool cmp = fn == graph::BinaryFn::equal || fn == graph::BinaryFn::less ||
+             fn == graph::BinaryFn::greater ||
+             fn == graph::BinaryFn::less_equal ||
+             fn == graph::BinaryFn::greater_equal;
+  auto resTy = cast<RankedTensorType>(op->getResult(0).getType());
+  auto elem = [](Value v) {
+    return cast<RankedTensorType>(v.getType()).getElementType();
+  };
+  if (!elem(a).isF32() || !elem(b).isF32())
+    return reject(why, "operands have types " + str(a.getType()) + " and " +
+                           str(b.getType()) +
+                           " (only f32 tensors are supported)");
+  if (cmp != resTy.getElementType().isInteger(1))
+    return reject(why, cmp ? "a comparison must produce i1"
+                           : "the result must be f32");
+  std::string hw;
+  if (failed(checkShape(why, "binary",
+                        graph::broadcastShapes(shapeOf(a), shapeOf(b), hw), hw,
+                        resTy.getShape())))
+    return failure();
+  if (!rw)
+    return success();
+  rw->replaceOpWithNewOp<graph::BinaryOp>(op, resTy, fn, a, b);
+  return success();
+}
+
+template <typename OpT, graph::UnaryFn fn>
+LogicalResult convertTosaUnary(Operation *op, PatternRewriter *rw,
+                               std::string &why) {
+  // Activation-like ops name their operand `input`, the others `input1`.
+  return convertUnaryTo(op, op->getOperand(0), fn, rw, why);
+}
+
+template <typename OpT, graph::BinaryFn fn>
+LogicalResult convertTosaBinary(Operation *op, PatternRewriter *rw,
+                                std::string &why) {
+  auto b = cast<OpT>(op);
+  return convertBinaryTo(op, b.getInput1(), b.getInput2(), fn, rw, why);
+}
+
+LogicalResult convertTosaMul(Operation *op, PatternRewriter *rw,
+                             std::string &why) {
+  auto mul = cast<tosa::MulOp>(op);
+  if (!isZeroTensor(mul.getShift()))
+    return reject(why, "the shift must be a constant 0 (f32 multiply)");
+  return convertBinaryTo(op, mul.getInput1(), mul.getInput2(),
+                         graph::BinaryFn::mul, rw, why);
+}
+
+LogicalResult convertTosaNegate(Operation *op, PatternRewriter *rw,
+                                std::string &why) {
+  auto neg = cast<tosa::NegateOp>(op);
+  if (!isZeroTensor(neg.getInput1Zp()) || !isZeroTensor(neg.getOutputZp()))
+    return reject(why, "zero points must be constant 0 for f32");
+  return convertUnaryTo(op, neg.getInput1(), graph::UnaryFn::neg, rw, why);
+}
+
+/// rsqrt(x) = reciprocal(sqrt(x)).
+LogicalResult convertTosaRsqrt(Operation *op, PatternRewriter *rw,
+                               std::string &why) {
+  auto r = cast<tosa::RsqrtOp>(op);
+  if (failed(convertUnaryTo(op, r.getInput1(), graph::UnaryFn::sqrt, nullptr,
+                            why)))
+    return failure();
+  if (!rw)
+    return success();
+  Value s = graph::UnaryOp::create(*rw, op->getLoc(), r.getType(),
+                                   graph::UnaryFn::sqrt, r.getInput1(),
+                                   llvm::APFloat(0.0f), llvm::APFloat(0.0f));
+  rw->replaceOpWithNewOp<graph::UnaryOp>(op, r.getType(),
+                                         graph::UnaryFn::reciprocal, s,
+                                         llvm::APFloat(0.0f),
+                                         llvm::APFloat(0.0f));
+  return success();
+}
+
+LogicalResult convertTosaMinimum(Operation *op, PatternRewriter *rw,
+                                 std::string &why) {
+  auto m = cast<tosa::MinimumOp>(op);
+  return convertBinaryTo(op, m.getInput1(), m.getInput2(),
+                         graph::BinaryFn::min, rw, why);
+}
+
+LogicalResult convertTosaSelect(Operation *op, PatternRewriter *rw,
+                                std::string &why) {
+  auto sel = cast<tosa::SelectOp>(op);
+  if (failed(checkTensorTypesI1(op, why)))
+    return failure();
+  auto resTy = cast<RankedTensorType>(sel.getType());
+  if (!cast<RankedTensorType>(sel.getPred().getType())
+           .getElementType()
+           .isInteger(1) ||
+      !resTy.getElementType().isF32())
+    return reject(why, "the predicate must be i1 and the values f32");
+  std::string hw;
+  auto xy = graph::broadcastShapes(shapeOf(sel.getOnTrue()),
+                                   shapeOf(sel.getOnFalse()), hw);
+  if (failed(checkShape(
+          why, "select",
+          xy ? graph::broadcastShapes(shapeOf(sel.getPred()), *xy, hw) : xy,
+          hw, resTy.getShape())))
+    return failure();
+  if (!rw)
+    return success();
+  rw->replaceOpWithNewOp<graph::WhereOp>(op, resTy, sel.getPred(),
+                                         sel.getOnTrue(), sel.getOnFalse());
+  return success();
+}
+
+/// TOSA reductions keep the reduced dimension (size 1).
+template <typename OpT, graph::ReduceFn fn>
+LogicalResult convertTosaReduce(Operation *op, PatternRewriter *rw,
+                                std::string &why) {
+  auto r = cast<OpT>(op);
+  if (failed(checkTensorTypes(op, why)))
+    return failure();
+  int64_t axis = r.getAxis();
+  auto resTy = cast<RankedTensorType>(r.getType());
+  std::string hw;
+  if (failed(checkShape(why, "reduce",
+                        graph::reduceShape(shapeOf(r.getInput()), {axis}, true,
+                                           hw),
+                        hw, resTy.getShape())))
+    return failure();
+  if (!rw)
+    return success();
+  rw->replaceOpWithNewOp<graph::ReduceOp>(op, resTy, fn, r.getInput(),
+                                          ArrayRef<int64_t>{axis}, true,
+                                          false);
+  return success();
+}
+
+/// tosa.argmax drops the axis; the graph dialect's indices are i64.
+LogicalResult convertTosaArgMax(Operation *op, PatternRewriter *rw,
+                                std::string &why) {
+  auto am = cast<tosa::ArgMaxOp>(op);
+  if (!staticF32(am.getInput().getType()))
+    return reject(why, "the input must be a statically shaped f32 tensor");
+  auto resTy = cast<RankedTensorType>(am.getType());
+  if (!resTy.getElementType().isInteger(64))
+    return reject(why, "the result must be i64 (the graph dialect's index "
+                       "type), got " +
+                           str(resTy.getElementType()));
+  int64_t axis = am.getAxis();
+  std::string hw;
+  if (failed(checkShape(why, "argmax",
+                        graph::reduceShape(shapeOf(am.getInput()), {axis},
+                                           false, hw),
+                        hw, resTy.getShape())))
+    return failure();
+  if (!rw)
+    return success();
+  rw->replaceOpWithNewOp<graph::ReduceOp>(op, resTy, graph::ReduceFn::argmax,
+                                          am.getInput(),
+                                          ArrayRef<int64_t>{axis}, false,
+                                          false);
+  return success();
+}
+
+/// NHWC pooling: transposes around graph.pool2d (pad [top, bottom, left,
+/// right] -> pads [top, left, bottom, right]). TOSA's average excludes
+/// the padding from the divisor.
+template <typename OpT>
+LogicalResult convertTosaPool(Operation *op, PatternRewriter *rw,
+                              std::string &why) {
+  auto pool = cast<OpT>(op);
+  constexpr bool isAvg = std::is_same_v<OpT, tosa::AvgPool2dOp>;
+  if (failed(checkTensorTypes(op, why)))
+    return failure();
+  if constexpr (isAvg) {
+    if (!isZeroTensor(pool.getInputZp()) || !isZeroTensor(pool.getOutputZp()))
+      return reject(why, "zero points must be constant 0 for f32");
+    if (!pool.getAccType().isF32())
+      return reject(why, "acc_type must be f32");
+  }
+  ArrayRef<int64_t> pad = pool.getPad();
+  SmallVector<int64_t> pads{pad[0], pad[2], pad[1], pad[3]};
+  SmallVector<int64_t> kernel(pool.getKernel()), strides(pool.getStride());
+  auto in = permuted(shapeOf(pool.getInput()), kNhwcToNchw);
+  auto resTy = cast<RankedTensorType>(pool.getType());
+  SmallVector<int64_t> out{in[0], in[1], 0, 0};
+  std::string hw;
+  for (int i = 0; i < 2; ++i) {
+    auto e = graph::poolExtent(in[2 + i], kernel[i], strides[i], pads[i],
+                               pads[i + 2], 1, false, hw);
+    if (!e)
+      return reject(why, "pool2d: " + hw);
+    out[2 + i] = *e;
+  }
+  if (permuted(out, kNchwToNhwc) != SmallVector<int64_t>(resTy.getShape()))
+    return reject(why, "pool2d: the graph op would have shape " +
+                           shapeStr(permuted(out, kNchwToNhwc)) + ", not " +
+                           shapeStr(resTy.getShape()));
+  if (!rw)
+    return success();
+  Location loc = op->getLoc();
+  Value x = transpose(*rw, loc, pool.getInput(), kNhwcToNchw);
+  Value y = graph::Pool2DOp::create(
+      *rw, loc, f32Tensor(op->getContext(), out),
+      isAvg ? graph::PoolKind::avg : graph::PoolKind::max, x, kernel, strides,
+      pads, SmallVector<int64_t>{1, 1}, false, false);
+  rw->replaceOp(op, transpose(*rw, loc, y, kNchwToNhwc));
+  return success();
+}
+
+LogicalResult convertTosaConcat(Operation *op, PatternRewriter *rw,
+                                std::string &why) {
+  auto cat = cast<tosa::ConcatOp>(op);
+  if (failed(checkTensorTypes(op, why)))
+    return failure();
+  if (!rw)
+    return success();
+  rw->replaceOpWithNewOp<graph::ConcatOp>(op, cat.getType(), cat.getInput1(),
+                                          cat.getAxis());
+  return success();
+}
+
+LogicalResult convertTosaSlice(Operation *op, PatternRewriter *rw,
+                               std::string &why) {
+  auto sl = cast<tosa::SliceOp>(op);
+  if (failed(checkTensorTypes(op, why)))
+    return failure();
+  auto start = constShape(sl.getStart());
+  if (!start)
+    return reject(why, "start must be a tosa.const_shape");
+  if (!rw)
+    return success();
+  SmallVector<int64_t> strides(start->size(), 1);
+  rw->replaceOpWithNewOp<graph::SliceOp>(op, sl.getType(), sl.getInput1(),
+                                         *start, strides);
+  return success();
+}
+
+/// tosa.pad padding is [lo0, hi0, lo1, hi1, ...]; graph.pad wants begins
+/// then ends.
+LogicalResult convertTosaPad(Operation *op, PatternRewriter *rw,
+                             std::string &why) {
+  auto pad = cast<tosa::PadOp>(op);
+  if (failed(checkTensorTypes(op, why)))
+    return failure();
+  auto padding = constShape(pad.getPadding());
+  if (!padding)
+    return reject(why, "padding must be a tosa.const_shape");
+  DenseElementsAttr value;
+  if (!matchPattern(pad.getPadConst(), m_Constant(&value)) ||
+      !value.isSplat() || !isa<FloatType>(value.getElementType()))
+    return reject(why, "pad_const must be a constant f32 value");
+  size_t rank = padding->size() / 2;
+  SmallVector<int64_t> pads(2 * rank);
+  for (size_t d = 0; d < rank; ++d) {
+    pads[d] = (*padding)[2 * d];
+    pads[d + rank] = (*padding)[2 * d + 1];
+  }
+  if (llvm::any_of(pads, [](int64_t p) { return p < 0; }))
+    return reject(why, "negative padding is not supported");
+  if (!rw)
+    return success();
+  rw->replaceOpWithNewOp<graph::PadOp>(op, pad.getType(), pad.getInput1(),
+                                       pads, graph::PadMode::constant,
+                                       value.getSplatValue<APFloat>());
+  return success();
+}
+
+/// tosa.reverse: a slice with stride -1 along the axis.
+LogicalResult convertTosaReverse(Operation *op, PatternRewriter *rw,
+                                 std::string &why) {
+  auto rev = cast<tosa::ReverseOp>(op);
+  if (failed(checkTensorTypes(op, why)))
+    return failure();
+  auto shape = shapeOf(rev.getInput1());
+  int64_t axis = rev.getAxis();
+  if (axis < 0 || axis >= (int64_t)shape.size())
+    return reject(why, "axis out of range");
+  if (!rw)
+    return success();
+  SmallVector<int64_t> offsets(shape.size(), 0), strides(shape.size(), 1);
+  offsets[axis] = shape[axis] - 1;
+  strides[axis] = -1;
+  rw->replaceOpWithNewOp<graph::SliceOp>(op, rev.getType(), rev.getInput1(),
+                                         offsets, strides);
+  return success();
+}
+
+LogicalResult convertTosaTile(Operation *op, PatternRewriter *rw,
+                              std::string &why) {
+  auto tile = cast<tosa::TileOp>(op);
+  if (failed(checkTensorTypes(op, why)))
+    return failure();
+  auto mult = constShape(tile.getMultiples());
+  if (!mult)
+    return reject(why, "multiples must be a tosa.const_shape");
+  if (!rw)
+    return success();
+  rw->replaceOpWithNewOp<graph::TileOp>(op, tile.getType(), tile.getInput1(),
+                                        *mult);
+  return success();
+}
+
+/// Named elementwise linalg ops on tensors: same-shape operands (no
+/// broadcasting in the named forms); the init is overwritten.
+template <typename OpT, graph::UnaryFn fn>
+LogicalResult convertLinalgUnary(Operation *op, PatternRewriter *rw,
+                                 std::string &why) {
+  auto l = cast<OpT>(op);
+  if (!l.hasPureTensorSemantics())
+    return reject(why, "only elementwise ops on tensors are supported");
+  return convertUnaryTo(op, l.getDpsInputs()[0], fn, rw, why);
+}
+
+template <typename OpT, graph::BinaryFn fn>
+LogicalResult convertLinalgBinary(Operation *op, PatternRewriter *rw,
+                                  std::string &why) {
+  auto l = cast<OpT>(op);
+  if (!l.hasPureTensorSemantics())
+    return reject(why, "only elementwise ops on tensors are supported");
+  Value a = l.getDpsInputs()[0], b = l.getDpsInputs()[1];
+  Type resTy = op->getResult(0).getType();
+  if (a.getType() != resTy || b.getType() != resTy)
+    return reject(why, "operand and result shapes differ");
+  return convertBinaryTo(op, a, b, fn, rw, why);
+}
+
+LogicalResult convertLinalgSelect(Operation *op, PatternRewriter *rw,
+                                  std::string &why) {
+  auto sel = cast<linalg::SelectOp>(op);
+  if (!sel.hasPureTensorSemantics())
+    return reject(why, "only selects on tensors are supported");
+  if (failed(checkTensorTypesI1(op, why)))
+    return failure();
+  Value c = sel.getDpsInputs()[0], x = sel.getDpsInputs()[1],
+        y = sel.getDpsInputs()[2];
+  auto resTy = cast<RankedTensorType>(op->getResult(0).getType());
+  if (!cast<RankedTensorType>(c.getType()).getElementType().isInteger(1) ||
+      !resTy.getElementType().isF32() || x.getType() != resTy ||
+      y.getType() != resTy || shapeOf(c) != resTy.getShape())
+    return reject(why, "expected an i1 condition and f32 values of the "
+                       "result's shape");
+  if (!rw)
+    return success();
+  rw->replaceOpWithNewOp<graph::WhereOp>(op, resTy, c, x, y);
+  return success();
+}
+
+LogicalResult convertLinalgMin(Operation *op, PatternRewriter *rw,
+                               std::string &why) {
+  return convertLinalgBinary<linalg::MinOp, graph::BinaryFn::min>(op, rw,
+                                                                  why);
+}
+
+/// linalg.pooling_nchw_max / _sum: the window operand only gives the
+/// kernel size. A preceding tensor.pad of the spatial dimensions (with
+/// -inf / lowest for max, 0 for sum) folds into pads. Max: the init must be
+/// a fill of -inf / lowest (else it is combined with graph.binary max);
+/// sum = average including padding times the window size, plus a non-zero
+/// init.
+template <typename OpT>
+LogicalResult convertLinalgPool(Operation *op, PatternRewriter *rw,
+                                std::string &why) {
+  auto pool = cast<OpT>(op);
+  constexpr bool isMax = std::is_same_v<OpT, linalg::PoolingNchwMaxOp>;
+  if (!pool.hasPureTensorSemantics())
+    return reject(why, "only pooling on tensors are supported");
+  Value input = pool.getDpsInputs()[0], window = pool.getDpsInputs()[1];
+  Value init = pool.getDpsInits()[0];
+  auto resTy = cast<RankedTensorType>(op->getResult(0).getType());
+  if (!staticF32(input.getType()) || !staticF32(resTy) ||
+      !staticF32(init.getType()))
+    return reject(why, "only statically shaped f32 tensors are supported");
+  auto winTy = dyn_cast<RankedTensorType>(window.getType());
+  if (!winTy || !winTy.hasStaticShape() || winTy.getRank() != 2)
+    return reject(why, "the window must be a static 2-D tensor");
+  SmallVector<int64_t> kernel(winTy.getShape());
+  SmallVector<int64_t> strides(pool.getStrides().template getValues<int64_t>());
+  SmallVector<int64_t> dil(pool.getDilations().template getValues<int64_t>());
+  SmallVector<int64_t> pads{0, 0, 0, 0};
+  auto isLowest = [](const APFloat &f) {
+    return f.isNegative() && (f.isInfinity() || isAtLeastFloatMax(-f));
+  };
+  auto isZero = [](const APFloat &f) { return f.isZero(); };
+  if (auto pad = input.getDefiningOp<tensor::PadOp>()) {
+    ArrayRef<int64_t> lo = pad.getStaticLow(), hi = pad.getStaticHigh();
+    Value padValue = pad.getConstantPaddingValue();
+    bool spatialOnly = lo.size() == 4 && lo[0] == 0 && hi[0] == 0 &&
+                       lo[1] == 0 && hi[1] == 0 &&
+                       llvm::none_of(lo, ShapedType::isDynamic) &&
+                       llvm::none_of(hi, ShapedType::isDynamic);
+    if (spatialOnly && padValue && staticF32(pad.getSource().getType()) &&
+        isFloatConstant(padValue, isMax ? +isLowest : +isZero)) {
+      pads = {lo[2], lo[3], hi[2], hi[3]};
+      input = pad.getSource();
+    }
+  }
+  auto in = shapeOf(input);
+  SmallVector<int64_t> out{in[0], in[1], 0, 0};
+  std::string hw;
+  for (int i = 0; i < 2; ++i) {
+    auto e = graph::poolExtent(in[2 + i], kernel[i], strides[i], pads[i],
+                               pads[i + 2], dil[i], false, hw);
+    if (!e)
+      return reject(why, "pool2d: " + hw);
+    out[2 + i] = *e;
+  }
+  if (ArrayRef<int64_t>(out) != resTy.getShape())
+    return reject(why, "pool2d: the graph op would have shape " +
+                           shapeStr(out) + ", not " +
+                           shapeStr(resTy.getShape()));
+  bool neutralInit = false;
+  if (auto fill = init.getDefiningOp<linalg::FillOp>())
+    neutralInit = isFloatConstant(fill.getInputs()[0],
+                                  isMax ? +isLowest : +isZero);
+  else
+    neutralInit = isMax ? isFloatConstant(init, isLowest) : isZeroTensor(init);
+  if (!rw)
+    return success();
+  Location loc = op->getLoc();
+  Value y = graph::Pool2DOp::create(
+      *rw, loc, resTy, isMax ? graph::PoolKind::max : graph::PoolKind::avg,
+      input, kernel, strides, pads, dil, false, /*count_include_pad=*/true);
+  if (!isMax)
+    y = graph::UnaryOp::create(*rw, loc, resTy, graph::UnaryFn::affine, y,
+                               llvm::APFloat((float)(kernel[0] * kernel[1])),
+                               llvm::APFloat(0.0f));
+  if (!neutralInit)
+    y = isMax ? (Value)graph::BinaryOp::create(*rw, loc, resTy,
+                                               graph::BinaryFn::max, y, init)
+              : (Value)graph::AddOp::create(*rw, loc, resTy, y, init);
+  rw->replaceOp(op, y);
+  return success();
+}
+
+LogicalResult convertLinalgSoftmax(Operation *op, PatternRewriter *rw,
+                                   std::string &why) {
+  auto sm = cast<linalg::SoftmaxOp>(op);
+  if (failed(checkTensorTypes(op, why)))
+    return failure();
+  Value x = sm.getInput();
+  auto resTy = cast<RankedTensorType>(sm.getResult()[0].getType());
+  if (x.getType() != resTy)
+    return reject(why, "input and result types differ");
+  if (!rw)
+    return success();
+  rw->replaceOpWithNewOp<graph::SoftmaxOp>(op, resTy, x,
+                                           (int64_t)sm.getDimension(), false);
+  return success();
+}
+
+
+//===----------------------------------------------------------------------===//
 // Pattern / diagnostic registry
 //===----------------------------------------------------------------------===//
 
@@ -850,6 +1379,49 @@ const llvm::StringMap<Entry> &registry() {
     add(tosa::TransposeOp::getOperationName(), convertTosaTranspose);
     add(tosa::ReshapeOp::getOperationName(), convertTosaReshape);
     add(tosa::IdentityOp::getOperationName(), convertTosaIdentity);
+    using UF = graph::UnaryFn;
+    using BF = graph::BinaryFn;
+    using RF = graph::ReduceFn;
+    add(tosa::SubOp::getOperationName(), convertTosaBinary<tosa::SubOp, BF::sub>);
+    add(tosa::MulOp::getOperationName(), convertTosaMul);
+    add(tosa::PowOp::getOperationName(), convertTosaBinary<tosa::PowOp, BF::pow>);
+    add(tosa::MinimumOp::getOperationName(), convertTosaMinimum);
+    add(tosa::EqualOp::getOperationName(), convertTosaBinary<tosa::EqualOp, BF::equal>);
+    add(tosa::GreaterOp::getOperationName(), convertTosaBinary<tosa::GreaterOp, BF::greater>);
+    add(tosa::GreaterEqualOp::getOperationName(),
+        convertTosaBinary<tosa::GreaterEqualOp, BF::greater_equal>);
+    add(tosa::NegateOp::getOperationName(), convertTosaNegate);
+    add(tosa::AbsOp::getOperationName(), convertTosaUnary<tosa::AbsOp, UF::abs>);
+    add(tosa::ReciprocalOp::getOperationName(),
+        convertTosaUnary<tosa::ReciprocalOp, UF::reciprocal>);
+    add(tosa::RsqrtOp::getOperationName(), convertTosaRsqrt);
+    add(tosa::ExpOp::getOperationName(), convertTosaUnary<tosa::ExpOp, UF::exp>);
+    add(tosa::LogOp::getOperationName(), convertTosaUnary<tosa::LogOp, UF::log>);
+    add(tosa::ErfOp::getOperationName(), convertTosaUnary<tosa::ErfOp, UF::erf>);
+    add(tosa::FloorOp::getOperationName(), convertTosaUnary<tosa::FloorOp, UF::floor>);
+    add(tosa::CeilOp::getOperationName(), convertTosaUnary<tosa::CeilOp, UF::ceil>);
+    add(tosa::SinOp::getOperationName(), convertTosaUnary<tosa::SinOp, UF::sin>);
+    add(tosa::CosOp::getOperationName(), convertTosaUnary<tosa::CosOp, UF::cos>);
+    add(tosa::TanhOp::getOperationName(), convertTosaUnary<tosa::TanhOp, UF::tanh>);
+    add(tosa::SigmoidOp::getOperationName(),
+        convertTosaUnary<tosa::SigmoidOp, UF::sigmoid>);
+    add(tosa::SelectOp::getOperationName(), convertTosaSelect);
+    add(tosa::ReduceSumOp::getOperationName(),
+        convertTosaReduce<tosa::ReduceSumOp, RF::sum>);
+    add(tosa::ReduceMaxOp::getOperationName(),
+        convertTosaReduce<tosa::ReduceMaxOp, RF::max>);
+    add(tosa::ReduceMinOp::getOperationName(),
+        convertTosaReduce<tosa::ReduceMinOp, RF::min>);
+    add(tosa::ReduceProductOp::getOperationName(),
+        convertTosaReduce<tosa::ReduceProductOp, RF::prod>);
+    add(tosa::ArgMaxOp::getOperationName(), convertTosaArgMax);
+    add(tosa::AvgPool2dOp::getOperationName(), convertTosaPool<tosa::AvgPool2dOp>);
+    add(tosa::MaxPool2dOp::getOperationName(), convertTosaPool<tosa::MaxPool2dOp>);
+    add(tosa::ConcatOp::getOperationName(), convertTosaConcat);
+    add(tosa::SliceOp::getOperationName(), convertTosaSlice);
+    add(tosa::PadOp::getOperationName(), convertTosaPad);
+    add(tosa::TileOp::getOperationName(), convertTosaTile);
+    add(tosa::ReverseOp::getOperationName(), convertTosaReverse);
     // linalg
     add(linalg::FillOp::getOperationName(), convertLinalgFill, true, true);
     add(linalg::MatmulOp::getOperationName(),
@@ -865,6 +1437,27 @@ const llvm::StringMap<Entry> &registry() {
     add(linalg::AddOp::getOperationName(), convertLinalgAdd);
     add(linalg::MaxOp::getOperationName(), convertLinalgMax);
     add(linalg::TransposeOp::getOperationName(), convertLinalgTranspose);
+    add(linalg::SubOp::getOperationName(), convertLinalgBinary<linalg::SubOp, BF::sub>);
+    add(linalg::MulOp::getOperationName(), convertLinalgBinary<linalg::MulOp, BF::mul>);
+    add(linalg::DivOp::getOperationName(), convertLinalgBinary<linalg::DivOp, BF::div>);
+    add(linalg::MinOp::getOperationName(), convertLinalgMin);
+    add(linalg::ExpOp::getOperationName(), convertLinalgUnary<linalg::ExpOp, UF::exp>);
+    add(linalg::LogOp::getOperationName(), convertLinalgUnary<linalg::LogOp, UF::log>);
+    add(linalg::AbsOp::getOperationName(), convertLinalgUnary<linalg::AbsOp, UF::abs>);
+    add(linalg::CeilOp::getOperationName(), convertLinalgUnary<linalg::CeilOp, UF::ceil>);
+    add(linalg::FloorOp::getOperationName(), convertLinalgUnary<linalg::FloorOp, UF::floor>);
+    add(linalg::NegFOp::getOperationName(), convertLinalgUnary<linalg::NegFOp, UF::neg>);
+    add(linalg::SqrtOp::getOperationName(), convertLinalgUnary<linalg::SqrtOp, UF::sqrt>);
+    add(linalg::TanhOp::getOperationName(), convertLinalgUnary<linalg::TanhOp, UF::tanh>);
+    add(linalg::ErfOp::getOperationName(), convertLinalgUnary<linalg::ErfOp, UF::erf>);
+    add(linalg::ReciprocalOp::getOperationName(),
+        convertLinalgUnary<linalg::ReciprocalOp, UF::reciprocal>);
+    add(linalg::SelectOp::getOperationName(), convertLinalgSelect);
+    add(linalg::PoolingNchwMaxOp::getOperationName(),
+        convertLinalgPool<linalg::PoolingNchwMaxOp>);
+    add(linalg::PoolingNchwSumOp::getOperationName(),
+        convertLinalgPool<linalg::PoolingNchwSumOp>);
+    add(linalg::SoftmaxOp::getOperationName(), convertLinalgSoftmax);
     add(linalg::GenericOp::getOperationName(), convertLinalgGeneric, true,
         true);
     add(linalg::BroadcastOp::getOperationName(), explainBroadcast, false, true);

@@ -3,18 +3,86 @@
 // Whatever tosa / linalg / tensor op the pass cannot convert is an error
 // naming the op and, for known ops, why.
 
-func.func @sigmoid(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
-  // expected-error @+1 {{cannot convert 'tosa.sigmoid' to the graph dialect: no graph-dialect equivalent}}
-  %0 = tosa.sigmoid %x : (tensor<2x3xf32>) -> tensor<2x3xf32>
-  return %0 : tensor<2x3xf32>
+func.func @unknown_op(%x: tensor<4xi1>) -> tensor<4xi1> {
+  // expected-error @+1 {{cannot convert 'tosa.logical_not' to the graph dialect: no graph-dialect equivalent}}
+  %0 = tosa.logical_not %x : (tensor<4xi1>) -> tensor<4xi1>
+  return %0 : tensor<4xi1>
 }
 
 // -----
 
-func.func @relu6(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
-  // expected-error @+1 {{cannot convert 'tosa.clamp' to the graph dialect: only a clamp to [0, >= FLT_MAX] (a ReLU) has a graph equivalent}}
-  %0 = tosa.clamp %x {min_val = 0.0 : f32, max_val = 6.0 : f32} : (tensor<2x3xf32>) -> tensor<2x3xf32>
-  return %0 : tensor<2x3xf32>
+func.func @mul_integer(%a: tensor<4xi32>, %b: tensor<4xi32>) -> tensor<4xi32> {
+  %shift = "tosa.const"() <{values = dense<1> : tensor<1xi8>}> : () -> tensor<1xi8>
+  // expected-error @+1 {{cannot convert 'tosa.mul' to the graph dialect: the shift must be a constant 0 (f32 multiply)}}
+  %0 = tosa.mul %a, %b, %shift : (tensor<4xi32>, tensor<4xi32>, tensor<1xi8>) -> tensor<4xi32>
+  return %0 : tensor<4xi32>
+}
+
+// -----
+
+func.func @sub_integer(%a: tensor<4xi32>, %b: tensor<4xi32>) -> tensor<4xi32> {
+  // expected-error @+1 {{cannot convert 'tosa.sub' to the graph dialect: operands have types tensor<4xi32> and tensor<4xi32> (only f32 tensors are supported)}}
+  %0 = tosa.sub %a, %b : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  return %0 : tensor<4xi32>
+}
+
+// -----
+
+func.func @negate_zero_point(%x: tensor<4xf32>, %zp: tensor<1xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{cannot convert 'tosa.negate' to the graph dialect: zero points must be constant 0 for f32}}
+  %0 = tosa.negate %x, %zp, %zp : (tensor<4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @argmax_i32(%x: tensor<2x3xf32>) -> tensor<2xi32> {
+  // expected-error @+1 {{cannot convert 'tosa.argmax' to the graph dialect: the result must be i64 (the graph dialect's index type), got i32}}
+  %0 = tosa.argmax %x {axis = 1 : i32} : (tensor<2x3xf32>) -> tensor<2xi32>
+  return %0 : tensor<2xi32>
+}
+
+// -----
+
+func.func @reduce_integer(%x: tensor<2x3xi32>) -> tensor<2x1xi32> {
+  // expected-error @+1 {{cannot convert 'tosa.reduce_sum' to the graph dialect: operand #0 has type tensor<2x3xi32> (only statically shaped f32 tensors are supported)}}
+  %0 = tosa.reduce_sum %x {axis = 1 : i32} : (tensor<2x3xi32>) -> tensor<2x1xi32>
+  return %0 : tensor<2x1xi32>
+}
+
+// -----
+
+func.func @pad_runtime_value(%x: tensor<2x3xf32>, %v: tensor<1xf32>) -> tensor<3x3xf32> {
+  %padding = tosa.const_shape {values = dense<[1, 0, 0, 0]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  // expected-error @+1 {{cannot convert 'tosa.pad' to the graph dialect: pad_const must be a constant f32 value}}
+  %0 = tosa.pad %x, %padding, %v : (tensor<2x3xf32>, !tosa.shape<4>, tensor<1xf32>) -> tensor<3x3xf32>
+  return %0 : tensor<3x3xf32>
+}
+
+// -----
+
+func.func @avg_pool_zero_point(%x: tensor<1x4x4x1xf32>, %zp: tensor<1xf32>) -> tensor<1x2x2x1xf32> {
+  // expected-error @+1 {{cannot convert 'tosa.avg_pool2d' to the graph dialect: zero points must be constant 0 for f32}}
+  %0 = tosa.avg_pool2d %x, %zp, %zp {acc_type = f32, kernel = array<i64: 2, 2>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 2, 2>} : (tensor<1x4x4x1xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x2x2x1xf32>
+  return %0 : tensor<1x2x2x1xf32>
+}
+
+// -----
+
+func.func @select_integer(%c: tensor<4xi1>, %a: tensor<4xi32>, %b: tensor<4xi32>) -> tensor<4xi32> {
+  %e = tensor.empty() : tensor<4xi32>
+  // expected-error @+1 {{cannot convert 'linalg.select' to the graph dialect: operand #1 has type tensor<4xi32> (only statically shaped f32 / i1 tensors are supported)}}
+  %0 = linalg.select ins(%c, %a, %b : tensor<4xi1>, tensor<4xi32>, tensor<4xi32>) outs(%e : tensor<4xi32>) -> tensor<4xi32>
+  return %0 : tensor<4xi32>
+}
+
+// -----
+
+func.func @pool_partial_output(%x: tensor<1x1x4x4xf32>, %init: tensor<1x1x1x2xf32>) -> tensor<1x1x1x2xf32> {
+  %w = tensor.empty() : tensor<2x2xf32>
+  // expected-error @+1 {{cannot convert 'linalg.pooling_nchw_max' to the graph dialect: pool2d: the graph op would have shape [1,1,2,2], not [1,1,1,2]}}
+  %0 = linalg.pooling_nchw_max {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>} ins(%x, %w : tensor<1x1x4x4xf32>, tensor<2x2xf32>) outs(%init : tensor<1x1x1x2xf32>) -> tensor<1x1x1x2xf32>
+  return %0 : tensor<1x1x1x2xf32>
 }
 
 // -----
@@ -56,7 +124,7 @@ func.func @matmul_broadcast_map(%a: tensor<4xf32>, %b: tensor<4x5xf32>, %c: tens
 func.func @pad_nonzero(%x: tensor<1x1x4x4xf32>, %w: tensor<1x1x3x3xf32>) -> tensor<1x1x4x4xf32> {
   %one = arith.constant 1.0 : f32
   %zero = arith.constant 0.0 : f32
-  // expected-error @+1 {{cannot convert 'tensor.pad' to the graph dialect: tensor.pad is only supported as the zero padding of the spatial dimensions of a convolution input}}
+  // expected-error @+1 {{cannot convert 'tensor.pad' to the graph dialect: tensor.pad is only supported as the padding of the spatial dimensions of a convolution (zero) or pooling (neutral value) input}}
   %p = tensor.pad %x low[0, 0, 1, 1] high[0, 0, 1, 1] {
   ^bb0(%i: index, %j: index, %k: index, %l: index):
     tensor.yield %one : f32
@@ -82,11 +150,11 @@ func.func @generic_sub(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {
 
 // -----
 
-func.func @linalg_sub(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {
-  %e = tensor.empty() : tensor<4xf32>
-  // expected-error @+1 {{cannot convert 'linalg.sub' to the graph dialect: no graph-dialect equivalent}}
-  %0 = linalg.sub ins(%a, %b : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
-  return %0 : tensor<4xf32>
+func.func @linalg_integer_sub(%a: tensor<4xi32>, %b: tensor<4xi32>) -> tensor<4xi32> {
+  %e = tensor.empty() : tensor<4xi32>
+  // expected-error @+1 {{cannot convert 'linalg.sub' to the graph dialect: operands have types tensor<4xi32> and tensor<4xi32> (only f32 tensors are supported)}}
+  %0 = linalg.sub ins(%a, %b : tensor<4xi32>, tensor<4xi32>) outs(%e : tensor<4xi32>) -> tensor<4xi32>
+  return %0 : tensor<4xi32>
 }
 
 // -----
