@@ -693,6 +693,7 @@ LogicalResult Importer::importPad(const Node &n) {
   int64_t rank = in.size();
   SmallVector<int64_t> pads;
   float value = 0;
+  Value runtimeValue; // a constant_value only known at run time
   if (legacy) {
     bool present = false;
     auto p = intsAttr(n, "pads", {}, &present);
@@ -714,12 +715,21 @@ LogicalResult Importer::importPad(const Node &n) {
       return failure();
     pads = *p;
     if (hasInput(n, 2)) {
-      auto v = constFloats(n, 2);
-      if (failed(v))
+      auto c = constant(n, 2);
+      if (failed(c))
         return failure();
-      if (v->size() != 1)
-        return failNode(n, "constant_value must be a scalar");
-      value = (float)(*v)[0];
+      if (*c) {
+        if ((*c)->size() != 1)
+          return failNode(n, "constant_value must be a scalar");
+        value = (float)(*c)->getF(0);
+      } else {
+        auto v = operandF32(n, 2);
+        if (failed(v))
+          return failure();
+        if (*numElements(shapeOf(*v)) != 1)
+          return failNode(n, "constant_value must be a scalar");
+        runtimeValue = *v;
+      }
     }
     if (hasInput(n, 3)) {
       auto axes = constInts(n, 3);
@@ -778,9 +788,32 @@ LogicalResult Importer::importPad(const Node &n) {
                          "dimension");
     out[d] += pads[d] + pads[d + rank];
   }
-  auto op = graph::PadOp::create(builder, loc(), f32Tensor(out), v, pads, pm,
+  Value y = graph::PadOp::create(builder, loc(), f32Tensor(out), v, pads, pm,
                                  llvm::APFloat(value));
-  return define(n, 0, op);
+  if (runtimeValue && pm == graph::PadMode::constant) {
+    // pad(x, 0) + border * value, border = 1 in the padding, 0 elsewhere.
+    auto count = numElements(out);
+    if (!count || *count > kMaxConstElements)
+      return failNode(n, "the padded tensor is too large");
+    SmallVector<float> border(*count, 1.0f);
+    auto strides = stridesOf(out);
+    for (int64_t k = 0; k < *count; ++k) {
+      bool inside = true;
+      for (int64_t d = 0; d < rank && inside; ++d) {
+        int64_t i = (k / strides[d]) % out[d];
+        inside = i >= pads[d] && i < out[d] - pads[d + rank];
+      }
+      if (inside)
+        border[k] = 0.0f;
+    }
+    auto scaled = binary(n, graph::BinaryFn::mul, constF32(out, border),
+                         reshape(runtimeValue, {}));
+    auto r = failed(scaled) ? Fail() : add(n, y, *scaled);
+    if (failed(r))
+      return failure();
+    y = *r;
+  }
+  return define(n, 0, y);
 }
 
 LogicalResult Importer::importExpand(const Node &n) {
