@@ -1,15 +1,20 @@
 //===- GemmKernel.cpp - Tiled, double-buffered GEMM layers ----------------===//
 //
-// Each output tile (Mc x Nc of one problem) belongs to one cluster. For every
-// K chunk the cluster DMAs the A and B tiles into one half of its storage
-// unit while the PE array computes on the other half (ping-pong), then
-// EXECUTEs one instruction buffer: LD activations, LD weights, MAC, ST. The
+// The loop nest follows the tiling (docs/tiling.md, "Lowering"): outer
+// partitions (M partitions of Mc rows, or N tiles) are dealt over the
+// clusters; each cluster walks its inner partitions and, per partition, the
+// K chunks. For every step the cluster DMAs the tiles it does not hold yet
+// into one half of its storage unit (or, for a resident strip, into the
+// strip region, once) while the PE array computes on the other half
+// (ping-pong), then EXECUTEs one instruction buffer: LD psums (bias, first
+// chunk), LD activations, per accumulation buffer LD weights + MAC, ST. The
 // ST only writes back on the last chunk (EXECUTE `last`), which also shifts
-// the accumulators out (`shift`); partial sums stay in the accumulation
-// buffer between chunks.
+// the accumulators out (`shift`); partial sums of the whole partition stay in
+// the four accumulation buffers between chunks (split-K).
 //
 //===----------------------------------------------------------------------===//
 #include "accel/Codegen/Kernels.h"
+#include "accel/Hardware/HardwareDesc.h"
 #include <algorithm>
 #include <cassert>
 #include <cmath>
@@ -34,19 +39,6 @@ int64_t halfFloatsNeeded(int64_t mc, int64_t kc, int64_t nc, bool init) {
   return mc * kc + kc * nc + mc * nc * (init ? 2 : 1);
 }
 
-struct HalfLayout {
-  uint32_t a, b, c, init;
-};
-HalfLayout layoutOf(const HardwareDesc &hw, int half, int64_t mc, int64_t kc,
-                    int64_t nc) {
-  uint32_t base = uint32_t(half * (hw.storageBytes / 2));
-  HalfLayout l;
-  l.a = base;
-  l.b = l.a + uint32_t(mc * kc * 4);
-  l.c = l.b + uint32_t(kc * nc * 4);
-  l.init = l.c + uint32_t(mc * nc * 4);
-  return l;
-}
 } // namespace
 
 GemmTiling accel::codegen::chooseGemmTiling(const HardwareDesc &hw, int64_t m,
@@ -96,118 +88,234 @@ GemmTiling accel::codegen::chooseGemmTiling(const HardwareDesc &hw, int64_t m,
   return best;
 }
 
+
+//===----------------------------------------------------------------------===//
+// Decision -> kernel tiling
+//===----------------------------------------------------------------------===//
+
+tiling::TilingHardware
+accel::codegen::kernelTilingHardware(const HardwareDesc &hw, bool withInit,
+                                     const tiling::DeriveOptions &opts) {
+  tiling::TilingHardware t = tiling::deriveTilingHardware(hw, opts);
+  uint64_t u = hw.storageBytes / 8;
+  t.aBufferBytes = std::min<uint64_t>(t.aBufferBytes, u);
+  t.bBufferBytes = std::min<uint64_t>(t.bBufferBytes, u);
+  t.accBufferBytes = std::min<uint64_t>(t.accBufferBytes, withInit ? u / 2 : u);
+  return t;
+}
+
+namespace {
+/// Bytes of one ping-pong half.
+int64_t halfBytes(const HardwareDesc &hw, const GemmTiling &t, bool init) {
+  int64_t mc = t.peRows * hw.pesPerCluster;
+  return halfFloatsNeeded(mc, t.kc, t.nc, init) * 4;
+}
+/// Columns one EXECUTE can accumulate: four accumulation buffers of
+/// accFloats / peRows columns each.
+int64_t accCols(const HardwareDesc &hw, int64_t peRows) {
+  return int64_t(hw.accBufferBytes / 4) / std::max<int64_t>(1, peRows);
+}
+} // namespace
+
+bool accel::codegen::gemmTilingFromDecision(const HardwareDesc &hw,
+                                            const tiling::TileDecision &d,
+                                            const tiling::GemmProblem &p,
+                                            bool withInit, GemmTiling &out) {
+  if (!d.feasible)
+    return false;
+  const int64_t pes = hw.pesPerCluster;
+  const int64_t cFloats = int64_t(hw.storageBytes / 8 / 4) / (withInit ? 2 : 1);
+  const int64_t block = std::max<int64_t>(1, hw.blockSize);
+  GemmTiling t;
+  t.outerM = d.outerRowMajor;
+  t.keepStrips = true;
+  t.kc = std::max<int64_t>(1, d.partitionK);
+  int64_t pm = std::max<int64_t>(1, d.partitionM);
+  t.nc = std::max<int64_t>(1, d.partitionN);
+  t.peRows = ceilDiv(pm, pes);
+  auto fits = [&](const GemmTiling &x) {
+    int64_t mc = x.peRows * pes;
+    return x.nc <= 4 * accCols(hw, x.peRows) && mc * x.nc <= cFloats &&
+           x.peRows * x.kc <= int64_t(hw.inputBufferBytes / 4) &&
+           x.kc * std::min(x.nc, accCols(hw, x.peRows)) <=
+               int64_t(hw.weightQueueBytes / 4) &&
+           2 * halfBytes(hw, x, withInit) <= int64_t(hw.storageBytes);
+  };
+  // Narrow the inner dimension (its operand is streamed once per outer
+  // partition whatever the tile, so the load counts do not change).
+  auto shrink = [&](int64_t v) {
+    return v > block ? (v - 1) / block * block : std::max<int64_t>(1, v / 2);
+  };
+  while (!fits(t)) {
+    bool narrowN = t.outerM ? t.nc > 1 : t.peRows <= 1;
+    if (narrowN && t.nc > 1)
+      t.nc = shrink(t.nc);
+    else if (t.peRows > 1)
+      t.peRows = ceilDiv(shrink(t.peRows * pes), pes);
+    else
+      return false;
+  }
+  (void)p;
+  out = t;
+  return true;
+}
+
+tiling::TileDecision accel::codegen::gemmDecision(const HardwareDesc &hw,
+                                                  const tiling::GemmProblem &p,
+                                                  bool withInit,
+                                                  const tiling::Mapping *forced) {
+  tiling::TilingHardware th = kernelTilingHardware(hw, withInit);
+  if (forced) {
+    tiling::TileDecision d = tiling::decisionFromMapping(p, th, *forced);
+    if (d.feasible)
+      return d;
+  }
+  return tiling::selectTiling(p, th);
+}
+
+GemmTiling accel::codegen::gemmTilingFor(const HardwareDesc &hw,
+                                         const tiling::GemmProblem &p,
+                                         int64_t chunkK, bool withInit,
+                                         const tiling::Mapping *forced) {
+  tiling::TileDecision d = gemmDecision(hw, p, withInit, forced);
+  GemmTiling t;
+  if (!gemmTilingFromDecision(hw, d, p, withInit, t))
+    return chooseGemmTiling(hw, p.m, p.n, chunkK, withInit);
+  t.kc = std::min(t.kc, chunkK);
+  return t;
+}
+
+//===----------------------------------------------------------------------===//
+// Layer emission
+//===----------------------------------------------------------------------===//
+
 namespace {
 struct Step {
   const GemmTiles *problem;
+  size_t outerKey; ///< (problem, outer partition) identity
   int64_t m0, mc;
   size_t n, k;
+  bool loadA, loadB;  ///< DMA the tile (false: resident from earlier)
+  int64_t aAddr = -1; ///< strip-region address, -1 = ping-pong half
+  int64_t bAddr = -1;
   bool first() const { return k == 0; }
   bool last() const { return k + 1 == problem->kChunks.size(); }
+  bool writesStrip() const {
+    return (loadA && aAddr >= 0) || (loadB && bAddr >= 0);
+  }
 };
 
-/// The instruction sequence of one K step; `withInit` adds the LD of the
-/// initial accumulator value (first chunk of problems with a bias).
-std::vector<Instruction> gemmInstructions(const HardwareDesc &hw,
-                                          const GemmTiling &t,
-                                          const GemmEpilogue &epi,
-                                          bool withInit) {
+constexpr uint8_t kIbufInit = 0, kIbufMain = 1;
+uint8_t loadTag(int half) { return uint8_t(half); }
+uint8_t storeTag(int half) { return uint8_t(2 + half); }
+
+/// The instruction sequence: [LD psums x G], LD acts, [SPU scale],
+/// (LD weights, MAC) x G, ST x G. Records are filled per step.
+std::vector<Instruction> gemmSequence(const GemmTiling &t,
+                                      const GemmEpilogue &epi, bool withInit,
+                                      int groups) {
   std::vector<Instruction> seq;
-  auto add = [&](Opcode op, uint8_t sub, OperandRecord rec) {
+  auto add = [&](Opcode op, uint8_t sub, OperandRecord rec, int acc) {
     Instruction i;
     i.fields.op = op;
     i.fields.sub = sub;
+    i.fields.accId = uint8_t(acc);
     i.operands = rec;
     seq.push_back(i);
     return &seq.back();
   };
   OperandRecord rec;
   rec.peRows = uint32_t(t.peRows);
-  if (withInit) {
-    OperandRecord r = rec;
-    r.rowStride = int32_t(t.nc);
-    add(Opcode::LD, uint8_t(LoadStream::PartialSums), r); // slot 0 = acc 0
-  }
+  if (withInit)
+    for (int g = 0; g < groups; ++g) {
+      OperandRecord r = rec;
+      r.rowStride = int32_t(t.nc);
+      add(Opcode::LD, uint8_t(LoadStream::PartialSums), r, 0)->fields.slot =
+          uint8_t(g);
+    }
   {
     OperandRecord r = rec;
     r.rowStride = int32_t(t.kc);
-    add(Opcode::LD, uint8_t(LoadStream::Activations), r);
+    add(Opcode::LD, uint8_t(LoadStream::Activations), r, 0);
   }
   if (epi.alpha != 1.0f) {
     OperandRecord r = rec;
     r.func = SfuFunc::Scale;
     r.imm = epi.alpha;
-    add(Opcode::SPU, uint8_t(SpuType::Unary), r);
+    add(Opcode::SPU, uint8_t(SpuType::Unary), r, 0);
   }
-  {
+  for (int g = 0; g < groups; ++g) {
     OperandRecord r;
     r.rowStride = int32_t(t.nc);
-    add(Opcode::LD, uint8_t(LoadStream::Weights), r);
-  }
-  {
-    OperandRecord r = rec;
-    Instruction *mac = add(Opcode::MAC, 0, r);
+    add(Opcode::LD, uint8_t(LoadStream::Weights), r, 0);
+    Instruction *mac = add(Opcode::MAC, 0, rec, g);
     mac->fields.sfuActive = epi.func != SfuFunc::None;
   }
-  {
+  for (int g = 0; g < groups; ++g) {
     OperandRecord r = rec;
     r.rowStride = int32_t(t.nc);
     r.func = epi.func;
-    add(Opcode::ST, uint8_t(StoreSource::AccBuffer), r);
+    add(Opcode::ST, uint8_t(StoreSource::AccBuffer), r, g);
   }
   return seq;
 }
 
-/// CONFIG carries full-tile operands (half 0); EXECUTEs patch the edges.
-void setFullTileOperands(std::vector<Instruction> &seq, const HardwareDesc &hw,
-                         const GemmTiling &t);
+struct Regions {
+  uint32_t a, b, c, init;
+};
 
-/// Register-file contents for one step (same order as gemmInstructions).
-std::vector<OperandRecord> stepRecords(std::vector<OperandRecord> recs,
-                                       const std::vector<Instruction> &seq,
-                                       const HalfLayout &l, int64_t mc,
-                                       int64_t kc, int64_t nc) {
-  for (size_t i = 0; i < seq.size(); ++i) {
-    OperandRecord &r = recs[i];
-    const InstrFields &f = seq[i].fields;
+/// Records of one step.
+std::vector<OperandRecord>
+stepRecords(const std::vector<Instruction> &seq, const Regions &l, int64_t mc,
+            int64_t kc, int64_t nc, int64_t groupCols) {
+  std::vector<OperandRecord> recs;
+  int gLd = 0, gMac = 0, gSt = 0, gInit = 0;
+  auto cols = [&](int g) {
+    // A group past the tile's edge computes one dummy column inside the
+    // C region that the store does not read (the validator wants >= 1).
+    return uint32_t(std::max<int64_t>(1, std::min(groupCols, nc - g * groupCols)));
+  };
+  for (const Instruction &ins : seq) {
+    OperandRecord r = ins.operands;
+    const InstrFields &f = ins.fields;
     switch (f.op) {
     case Opcode::LD:
       if (f.sub == uint8_t(LoadStream::PartialSums)) {
-        r.addr = l.init, r.rows = uint32_t(mc), r.cols = uint32_t(nc);
+        int g = gInit++;
+        r.addr = l.init + uint32_t(g * groupCols * 4);
+        r.cols = cols(g);
+        r.rows = uint32_t(mc);
       } else if (f.sub == uint8_t(LoadStream::Activations)) {
         r.addr = l.a, r.rows = uint32_t(mc), r.cols = uint32_t(kc);
       } else {
-        r.addr = l.b, r.rows = uint32_t(kc), r.cols = uint32_t(nc);
+        int g = gLd++;
+        r.addr = l.b + uint32_t(g * groupCols * 4);
+        r.cols = cols(g);
+        r.rows = uint32_t(kc);
       }
       break;
     case Opcode::SPU:
       r.rows = uint32_t(mc), r.cols = uint32_t(kc);
       break;
-    case Opcode::MAC:
-      r.rows = uint32_t(mc), r.cols = uint32_t(nc), r.depth = uint32_t(kc);
-      break;
-    case Opcode::ST:
-      r.addr = l.c, r.rows = uint32_t(mc), r.cols = uint32_t(nc);
+    case Opcode::MAC: {
+      int g = gMac++;
+      r.cols = cols(g);
+      r.rows = uint32_t(mc);
+      r.depth = uint32_t(kc);
       break;
     }
+    case Opcode::ST: {
+      int g = gSt++;
+      r.addr = l.c + uint32_t(g * groupCols * 4);
+      r.cols = cols(g);
+      r.rows = uint32_t(mc);
+      break;
+    }
+    }
+    recs.push_back(r);
   }
   return recs;
 }
-
-void setFullTileOperands(std::vector<Instruction> &seq, const HardwareDesc &hw,
-                         const GemmTiling &t) {
-  std::vector<OperandRecord> recs;
-  for (auto &i : seq)
-    recs.push_back(i.operands);
-  int64_t mcMax = t.peRows * hw.pesPerCluster;
-  recs = stepRecords(recs, seq, layoutOf(hw, 0, mcMax, t.kc, t.nc), mcMax,
-                     t.kc, t.nc);
-  for (size_t i = 0; i < seq.size(); ++i)
-    seq[i].operands = recs[i];
-}
-
-constexpr uint8_t kIbufInit = 0, kIbufMain = 1;
-uint8_t loadTag(int half) { return uint8_t(half); }
-uint8_t storeTag(int half) { return uint8_t(2 + half); }
 } // namespace
 
 void accel::codegen::emitGemmLayer(StreamBuilder &sb,
@@ -217,29 +325,110 @@ void accel::codegen::emitGemmLayer(StreamBuilder &sb,
   const HardwareDesc &hw = sb.hw();
   const int64_t mcMax = t.peRows * hw.pesPerCluster;
   const uint32_t nCl = sb.numClusters();
-
-  // Deal output tiles round-robin; each tile's K chunks stay together.
-  std::vector<std::vector<Step>> perCluster(nCl);
   bool anyInit = false;
-  size_t tileIndex = 0;
-  for (const GemmTiles &p : problems) {
+  for (const GemmTiles &p : problems)
     anyInit |= bool(p.initBox);
-    for (int64_t m0 = 0; m0 < p.m; m0 += mcMax)
-      for (size_t n = 0; n < p.nTiles.size(); ++n, ++tileIndex)
-        for (size_t k = 0; k < p.kChunks.size(); ++k)
-          perCluster[tileIndex % nCl].push_back(
-              {&p, m0, std::min(mcMax, p.m - m0), n, k});
-  }
 
-  std::vector<Instruction> seqInit = gemmInstructions(hw, t, epi, true);
-  std::vector<Instruction> seqMain = gemmInstructions(hw, t, epi, false);
-  setFullTileOperands(seqInit, hw, t);
-  setFullTileOperands(seqMain, hw, t);
-  std::vector<OperandRecord> recsInit, recsMain;
-  for (auto &i : seqInit)
-    recsInit.push_back(i.operands);
-  for (auto &i : seqMain)
-    recsMain.push_back(i.operands);
+  // Storage: [strip A | strip B | half 0 | half 1].
+  const int64_t half = halfBytes(hw, t, anyInit);
+  const int64_t stripBudget = int64_t(hw.storageBytes) - 2 * half;
+  assert(stripBudget >= 0 && "GEMM tiles do not fit the storage unit");
+  const int64_t groupCols = std::min(t.nc, accCols(hw, t.peRows));
+  const int groups = int(std::min<int64_t>(4, ceilDiv(t.nc, groupCols)));
+  assert(groups * groupCols >= t.nc && "N tile exceeds the accumulators");
+
+  // Outer partitions of every problem; dealt over the clusters (or, when
+  // there are fewer than clusters, their (outer, inner) pairs).
+  struct Outer {
+    const GemmTiles *p;
+    size_t key;
+    int64_t idx; // m partition index or N tile index
+  };
+  std::vector<Outer> outers;
+  size_t innerCount = 0;
+  for (const GemmTiles &p : problems) {
+    int64_t nm = ceilDiv(p.m, mcMax), nn = int64_t(p.nTiles.size());
+    int64_t no = t.outerM ? nm : nn;
+    innerCount = std::max<size_t>(innerCount, size_t(t.outerM ? nn : nm));
+    for (int64_t o = 0; o < no; ++o)
+      outers.push_back({&p, outers.size(), o});
+  }
+  const bool dealPairs = outers.size() < nCl;
+
+  std::vector<std::vector<Step>> perCluster(nCl);
+  size_t pairIndex = 0;
+  for (const Outer &o : outers) {
+    const GemmTiles &p = *o.p;
+    int64_t nm = ceilDiv(p.m, mcMax), nn = int64_t(p.nTiles.size());
+    int64_t ni = t.outerM ? nn : nm;
+    size_t nk = p.kChunks.size();
+    // Strip sizes (chunk kk at kk * tile size).
+    int64_t aStrip = t.keepStrips ? int64_t(nk) * mcMax * t.kc * 4 : 0;
+    int64_t bStrip = t.keepStrips ? int64_t(nk) * t.kc * t.nc * 4 : 0;
+    // Outer operand resident across the inner loop; the inner operand when
+    // the inner loop has a single partition (and the problem has several
+    // outer partitions).
+    bool keepOuter = t.keepStrips && ni > 1 &&
+                     (t.outerM ? aStrip : bStrip) <= stripBudget;
+    int64_t left = stripBudget - (keepOuter ? (t.outerM ? aStrip : bStrip) : 0);
+    int64_t no = t.outerM ? nm : nn;
+    bool keepInner = t.keepStrips && ni == 1 && no > 1 && !dealPairs &&
+                     (t.outerM ? bStrip : aStrip) <= left;
+    bool keepA = t.outerM ? keepOuter : keepInner;
+    bool keepB = t.outerM ? keepInner : keepOuter;
+    for (int64_t i = 0; i < ni; ++i) {
+      uint32_t cl = uint32_t(dealPairs ? pairIndex++ % nCl : o.key % nCl);
+      int64_t mi = t.outerM ? o.idx : i;
+      size_t n = size_t(t.outerM ? i : o.idx);
+      int64_t m0 = mi * mcMax;
+      // First use of a resident strip on this cluster.
+      bool firstUseA = true, firstUseB = true;
+      for (const Step &prev : perCluster[cl])
+        if (prev.problem == &p) {
+          if (keepA && prev.m0 == m0)
+            firstUseA = false;
+          if (keepB && prev.n == n)
+            firstUseB = false;
+        }
+      for (size_t k = 0; k < nk; ++k) {
+        Step st{&p, o.key, m0, std::min(mcMax, p.m - m0), n, k,
+                !keepA || firstUseA, !keepB || firstUseB};
+        if (keepA)
+          st.aAddr = int64_t(k) * mcMax * t.kc * 4;
+        if (keepB)
+          st.bAddr = (keepA ? aStrip : 0) + int64_t(k) * t.kc * t.nc * 4;
+        perCluster[cl].push_back(st);
+      }
+    }
+  }
+  (void)innerCount;
+
+  std::vector<Instruction> seqInit = gemmSequence(t, epi, true, groups);
+  std::vector<Instruction> seqMain = gemmSequence(t, epi, false, groups);
+  // CONFIG carries full-tile operands (half 0); EXECUTEs patch the edges.
+  for (auto *sq : {&seqInit, &seqMain}) {
+    Regions l0{uint32_t(stripBudget), uint32_t(stripBudget + mcMax * t.kc * 4),
+               uint32_t(stripBudget + (mcMax + t.nc) * t.kc * 4),
+               uint32_t(stripBudget + ((mcMax + t.nc) * t.kc + mcMax * t.nc) * 4)};
+    std::vector<OperandRecord> full =
+        stepRecords(*sq, l0, mcMax, t.kc, t.nc, groupCols);
+    for (size_t i = 0; i < sq->size(); ++i)
+      (*sq)[i].operands = full[i];
+  }
+  const int64_t stripEnd = stripBudget;
+  auto regions = [&](const Step &st, int h) {
+    uint32_t base = uint32_t(stripEnd + h * half);
+    Regions r;
+    r.a = base;
+    r.b = r.a + uint32_t(mcMax * t.kc * 4);
+    r.c = r.b + uint32_t(t.kc * t.nc * 4);
+    r.init = r.c + uint32_t(mcMax * t.nc * 4);
+    if (st.aAddr >= 0)
+      r.a = uint32_t(st.aAddr);
+    if (st.bAddr >= 0)
+      r.b = uint32_t(st.bAddr);
+    return r;
+  };
 
   for (uint32_t cl = 0; cl < nCl; ++cl) {
     const std::vector<Step> &steps = perCluster[cl];
@@ -251,39 +440,49 @@ void accel::codegen::emitGemmLayer(StreamBuilder &sb,
 
     auto issueLoads = [&](size_t s) {
       const Step &st = steps[s];
-      int half = int(s % 2);
-      HalfLayout l = layoutOf(hw, half, mcMax, t.kc, t.nc);
-      sb.dmaLoad(cl, loadTag(half), st.problem->aBox(st.m0, st.mc, st.k), l.a,
-                 t.kc);
-      sb.dmaLoad(cl, loadTag(half), st.problem->bBox(st.k, st.n), l.b, t.nc);
+      int h = int(s % 2);
+      Regions l = regions(st, h);
+      if (st.loadA)
+        sb.dmaLoad(cl, loadTag(h), st.problem->aBox(st.m0, st.mc, st.k), l.a,
+                   t.kc);
+      if (st.loadB)
+        sb.dmaLoad(cl, loadTag(h), st.problem->bBox(st.k, st.n), l.b, t.nc);
       if (st.first() && st.problem->initBox)
-        sb.dmaLoad(cl, loadTag(half), st.problem->initBox(st.m0, st.mc, st.n),
+        sb.dmaLoad(cl, loadTag(h), st.problem->initBox(st.m0, st.mc, st.n),
                    l.init, t.nc);
     };
 
     issueLoads(0);
     for (size_t s = 0; s < steps.size(); ++s) {
       const Step &st = steps[s];
-      int half = int(s % 2);
-      if (s + 1 < steps.size()) {
+      int h = int(s % 2);
+      // A strip region is rewritten for a new outer partition only once the
+      // PE array has finished with the previous one.
+      bool deferNext = s + 1 < steps.size() && steps[s + 1].writesStrip() &&
+                       steps[s + 1].outerKey != st.outerKey;
+      if (s + 1 < steps.size() && !deferNext) {
         sb.wait(cl, 0, /*pe=*/true); // EXECUTE s-1 used the other half
         issueLoads(s + 1);
       }
-      uint8_t mask = uint8_t(1u << loadTag(half));
+      uint8_t mask = uint8_t(1u << loadTag(h));
       if (st.last())
-        mask |= uint8_t(1u << storeTag(half)); // C region free again
+        mask |= uint8_t(1u << storeTag(h)); // C region free again
       sb.wait(cl, mask, false);
-      HalfLayout l = layoutOf(hw, half, mcMax, t.kc, t.nc);
+      Regions l = regions(st, h);
       int64_t kc = st.problem->kChunks[st.k], nc = st.problem->nTiles[st.n];
-      bool init = st.first() && st.problem->initBox;
+      bool init = st.first() && bool(st.problem->initBox);
       const auto &seq = init ? seqInit : seqMain;
       sb.execute(cl, init ? kIbufInit : kIbufMain,
-                 stepRecords(init ? recsInit : recsMain, seq, l, st.mc, kc, nc),
+                 stepRecords(seq, l, st.mc, kc, nc, groupCols),
                  /*shift=*/st.last(), /*last=*/st.last());
       if (st.last()) {
         sb.wait(cl, 0, /*pe=*/true);
-        sb.dmaStore(cl, storeTag(half), l.c, t.nc,
+        sb.dmaStore(cl, storeTag(h), l.c, t.nc,
                     st.problem->cBox(st.m0, st.mc, st.n));
+      }
+      if (deferNext) {
+        sb.wait(cl, 0, /*pe=*/true);
+        issueLoads(s + 1);
       }
     }
   }

@@ -2,10 +2,12 @@
 //
 // accel-default-pipeline: what `accel-compile` runs on graph-dialect input
 // (also after the ONNX importer). It legalises any TOSA / linalg left in the
-// module, canonicalises, and lowers to one isa.program.
+// module, canonicalises, selects the GEMM tilings (select-tiling) and lowers
+// to one isa.program.
 //
 //===----------------------------------------------------------------------===//
 #include "accel/Conversion/Passes.h"
+#include "accel/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
@@ -25,6 +27,9 @@ struct DefaultPipelineOptions
 void accel::buildDefaultPipeline(OpPassManager &pm, const std::string &hwPath) {
   pm.addPass(createConvertTosaLinalgToGraph());
   pm.addPass(createCanonicalizerPass());
+  SelectTilingOptions tilingOpts;
+  tilingOpts.hwPath = hwPath;
+  pm.addPass(createSelectTiling(tilingOpts));
   ConvertGraphToIsaOptions opts;
   opts.hwPath = hwPath;
   pm.addPass(createConvertGraphToIsa(opts));

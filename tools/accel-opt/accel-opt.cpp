@@ -7,6 +7,7 @@
 #include "Graph/GraphDialect.h"
 #include "Isa/IsaDialect.h"
 #include "accel/Conversion/Passes.h"
+#include "accel/Transforms/Passes.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
@@ -20,6 +21,7 @@ int main(int argc, char **argv) {
   mlir::registerAllPasses();
   registry.insert<accel::graph::GraphDialect, accel::isa::IsaDialect>();
   accel::registerAccelConversionPasses();
+  accel::registerAccelTransformsPasses();
   accel::registerAccelPipelines();
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "accel optimizer driver\n", registry));

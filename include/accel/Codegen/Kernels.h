@@ -13,6 +13,7 @@
 
 #include "accel/Hardware/HardwareDesc.h"
 #include "accel/Target/Program.h"
+#include "accel/Tiling/TileSelection.h"
 #include <array>
 #include <cstdint>
 #include <functional>
@@ -89,10 +90,58 @@ struct GemmTiles {
   std::function<DramBox(int64_t m0, int64_t mc, size_t n)> initBox;
 };
 
-/// Tile sizes of the matmul kernel: Mc = pesPerCluster * peRows.
+/// Tile sizes and loop order of the matmul kernel: Mc = pesPerCluster *
+/// peRows rows per M partition, K chunks of at most kc, N tiles of at most nc
+/// (the storage row strides). A partition step (Mc x one N tile x one K
+/// chunk) is one EXECUTE; its nc columns are spread over up to four
+/// accumulation buffers (acc ids 0..3) so that partial sums of the whole
+/// partition stay in the PEs across K chunks (split-K).
 struct GemmTiling {
   int64_t peRows = 1, kc = 1, nc = 1;
+  /// Loop nest: true = for m partition { for n tile { for k } } (m outside),
+  /// false = n outside.
+  bool outerM = true;
+  /// Keep strips resident in a storage region instead of reloading them:
+  /// the outer operand's strip (all K chunks of one outer partition) across
+  /// the inner loop, and the inner operand's strip when the inner loop has a
+  /// single partition. A strip that does not fit the free storage is
+  /// streamed.
+  bool keepStrips = false;
 };
+
+/// The tile-selection parameters (docs/tiling.md) the GEMM kernel can
+/// honour: deriveTilingHardware(hw, opts) with the buffers capped by the
+/// storage unit S, which holds a strip region (S/4) and two ping-pong halves
+/// (A tile S/8, B tile S/8, C tile and partial sums S/8, or S/16 + S/16
+/// initial values with `withInit`).
+tiling::TilingHardware kernelTilingHardware(const HardwareDesc &hw,
+                                            bool withInit,
+                                            const tiling::DeriveOptions &opts = {});
+
+/// The kernel tiling that realises decision `d` for problem `p` (the
+/// lowering's view of docs/tiling.md): peRows = ceil(partition_m / pes),
+/// kc = partition_k, nc = partition_n, the outer order; without split the
+/// inner dimension's tile is narrowed until its C tile fits the PE
+/// accumulation buffers and the storage C region (load counts unchanged).
+/// Returns false when the decision cannot be realised.
+bool gemmTilingFromDecision(const HardwareDesc &hw,
+                            const tiling::TileDecision &d,
+                            const tiling::GemmProblem &p, bool withInit,
+                            GemmTiling &out);
+
+/// The decision for a GEMM-shaped problem: `forced` (a mapping from the
+/// accel.tiling attribute) when given and legal, else selectTiling on
+/// kernelTilingHardware.
+tiling::TileDecision gemmDecision(const HardwareDesc &hw,
+                                  const tiling::GemmProblem &p, bool withInit,
+                                  const tiling::Mapping *forced = nullptr);
+
+/// gemmDecision + gemmTilingFromDecision, falling back to chooseGemmTiling
+/// when no decision can be realised. `k` is the depth a K chunk can offer
+/// (for convolution the channels of a group).
+GemmTiling gemmTilingFor(const HardwareDesc &hw, const tiling::GemmProblem &p,
+                         int64_t chunkK, bool withInit,
+                         const tiling::Mapping *forced = nullptr);
 
 /// Chooses the tile sizes for an M x N x K problem that fit the storage
 /// half and the PE buffers, minimising a simple cycle estimate. `maxK` and

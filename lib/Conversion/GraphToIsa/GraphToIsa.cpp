@@ -11,6 +11,7 @@
 #include "accel/Codegen/Kernels.h"
 #include "accel/Conversion/Passes.h"
 #include "accel/Hardware/HardwareDesc.h"
+#include "accel/Transforms/Passes.h"
 #include "accel/Target/IsaProgram.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
@@ -31,6 +32,9 @@ using namespace accel;
 using namespace accel::codegen;
 using namespace accel::lowering;
 using llvm::SmallVector;
+
+// The accel.tiling decision (select-tiling) of the GEMM op being lowered.
+static std::optional<tiling::Mapping> gemmTilingMapping;
 
 SfuFunc Lowering::fuseRelu(Value v) {
   if (!v.hasOneUse())
@@ -69,7 +73,10 @@ void Lowering::emitMatmuls(const std::vector<std::array<Mat2D, 3>> &batches,
                            int64_t m, int64_t n, int64_t k,
                            const std::vector<Mat2D> &init,
                            const GemmEpilogue &epi) {
-  GemmTiling t = chooseGemmTiling(hw_, m, n, k, !init.empty());
+  tiling::GemmProblem gp{m, k, n, tiling::computeElemBytes(hw_),
+                         int64_t(batches.size())};
+  GemmTiling t = gemmTilingFor(hw_, gp, k, !init.empty(),
+                               gemmTilingMapping ? &*gemmTilingMapping : nullptr);
   std::vector<int64_t> kChunks = chunks(k, t.kc), nTiles = chunks(n, t.nc);
   std::vector<int64_t> k0 = prefix(kChunks), n0 = prefix(nTiles);
   std::vector<GemmTiles> problems;
@@ -112,6 +119,7 @@ void Lowering::emitMatmuls(const std::vector<std::array<Mat2D, 3>> &batches,
 }
 
 LogicalResult Lowering::lowerMatMul(graph::MatMulOp op) {
+  gemmTilingMapping = readTilingAttr(op->getAttr(kTilingAttrName));
   std::vector<int64_t> l = shapeOf(op.getLhs()), r = shapeOf(op.getRhs());
   std::vector<int64_t> ld = denseStrides(l), rd = denseStrides(r);
   // numpy promotion of 1-D operands.
@@ -159,6 +167,7 @@ LogicalResult Lowering::lowerMatMul(graph::MatMulOp op) {
 }
 
 LogicalResult Lowering::lowerGemm(graph::GemmOp op) {
+  gemmTilingMapping = readTilingAttr(op->getAttr(kTilingAttrName));
   std::vector<int64_t> a = shapeOf(op.getA()), b = shapeOf(op.getB());
   bool ta = op.getTransA(), tb = op.getTransB();
   int64_t m = ta ? a[1] : a[0], k = ta ? a[0] : a[1], n = tb ? b[0] : b[1];
@@ -224,7 +233,17 @@ LogicalResult Lowering::lowerConv(graph::Conv2DOp op) {
   bool hasBias = bool(op.getBias());
   uint64_t bias = hasBias ? bufferFor(op.getBias()) : 0;
 
-  GemmTiling t = chooseGemmTiling(hw_, Og, OH * OW, Cg, hasBias);
+  // The decision (accel.tiling, else selected) on the spec's mapping.
+  tiling::ConvShape cshape{1,       C,       H,       W,       O,      KH,
+                           KW,      strides[0], strides[1], pads[0], pads[1],
+                           pads[2], pads[3], dil[0], dil[1], groups};
+  tiling::GemmProblem gp;
+  std::string terr;
+  tiling::convToGemm(cshape, tiling::computeElemBytes(hw_), gp, terr);
+  gp.count *= N;
+  auto convMapping = readTilingAttr(op->getAttr(kTilingAttrName));
+  GemmTiling t = gemmTilingFor(hw_, gp, Cg, hasBias,
+                               convMapping ? &*convMapping : nullptr);
   // N tiles: blocks of whole output rows, or pieces of one row.
   struct NTile {
     int64_t oh0, ohc, ow0, owc;

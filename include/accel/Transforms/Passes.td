@@ -1,0 +1,38 @@
+//===- Passes.td - Graph-level transforms of the accel compiler -*- tablegen -*-===//
+#ifndef ACCEL_TRANSFORMS_PASSES
+#define ACCEL_TRANSFORMS_PASSES
+
+include "mlir/Pass/PassBase.td"
+
+def SelectTiling : Pass<"select-tiling", "mlir::ModuleOp"> {
+  let summary = "Attach the tile-size / loop-order decision to GEMM-shaped ops";
+  let description = [{
+    Runs the tile selection of docs/tiling.md (spec/tiling.md, library
+    AccelTiling) for every graph.matmul, graph.gemm and graph.conv2d on the
+    parameters the GEMM kernel can honour (`kernelTilingHardware`) and
+    attaches the decision as `accel.tiling = {partition_m, partition_n,
+    partition_k, tile_m, tile_n, outer = "m" | "n", split_k, acc_bytes,
+    loads_a, loads_b, util, cycles, strategy}`. convert-graph-to-isa follows
+    the attribute (loop order, partition sizes, split-K). An op that already
+    carries the attribute is left alone. Options force parts of the decision
+    (experiments, tests); a forced mapping that is not legal is an error.
+  }];
+  let options = [
+    Option<"hwPath", "hw", "std::string", /*default=*/"\"\"",
+           "hardware description JSON (empty = built-in default preset)">,
+    Option<"outer", "outer", "std::string", /*default=*/"\"\"",
+           "force the outer loop: m | n (empty = selected)">,
+    Option<"splitK", "split-k", "std::string", /*default=*/"\"\"",
+           "force split-K: on | off (empty = selected)">,
+    Option<"partitionM", "partition-m", "int64_t", /*default=*/"0",
+           "force partition_m (0 = selected)">,
+    Option<"partitionN", "partition-n", "int64_t", /*default=*/"0",
+           "force partition_n (0 = selected)">,
+    Option<"partitionK", "partition-k", "int64_t", /*default=*/"0",
+           "force partition_k (0 = selected)">,
+    Option<"baseline", "baseline", "std::string", /*default=*/"\"\"",
+           "use a naive baseline instead: naive-order | naive-64 | square-sk">,
+  ];
+}
+
+#endif
