@@ -150,7 +150,8 @@ struct SelectTilingPass : public accel::impl::SelectTilingBase<SelectTilingPass>
       m.partitionN = std::min<int64_t>(partitionN, p.n);
     if (splitK == "off")
       m.partitionK = p.k;
-    if (splitK == "on" && partitionK <= 0 && m.partitionK >= p.k) {
+    if (splitK == "on" && partitionK <= 0 && m.partitionK >= p.k &&
+        p.k > th.blockSize) {
       // Largest block-aligned chunk below k that fits (at least two chunks).
       int64_t b = th.blockSize;
       m.partitionK = std::max<int64_t>(b, (p.k - 1) / b * b);
