@@ -254,6 +254,14 @@ public:
   LogicalResult importLpNorm(const Node &n);
   LogicalResult importEinsum(const Node &n);
   LogicalResult importRecurrent(const Node &n);
+  // ImportExtra.cpp
+  LogicalResult importLogic(const Node &n);
+  LogicalResult importHyperbolic(const Node &n);
+  LogicalResult importIsNaNInf(const Node &n);
+  LogicalResult importShrink(const Node &n);
+  LogicalResult importDepthSpace(const Node &n);
+  LogicalResult importLRN(const Node &n);
+  LogicalResult importMVN(const Node &n);
 
   // --- shared shape logic -----------------------------------------------------
   /// Normalises a possibly negative axis against `rank` (error names node).

@@ -1202,6 +1202,23 @@ LogicalResult Importer::importNode(const Node &n) {
       {"RNN", &Importer::importRecurrent},
       {"GRU", &Importer::importRecurrent},
       {"LSTM", &Importer::importRecurrent},
+      // decomposed into existing graph ops
+      {"And", &Importer::importLogic},
+      {"Or", &Importer::importLogic},
+      {"Xor", &Importer::importLogic},
+      {"Not", &Importer::importLogic},
+      {"Sinh", &Importer::importHyperbolic},
+      {"Cosh", &Importer::importHyperbolic},
+      {"Asinh", &Importer::importHyperbolic},
+      {"Acosh", &Importer::importHyperbolic},
+      {"Atanh", &Importer::importHyperbolic},
+      {"IsNaN", &Importer::importIsNaNInf},
+      {"IsInf", &Importer::importIsNaNInf},
+      {"Shrink", &Importer::importShrink},
+      {"DepthToSpace", &Importer::importDepthSpace},
+      {"SpaceToDepth", &Importer::importDepthSpace},
+      {"LRN", &Importer::importLRN},
+      {"MeanVarianceNormalization", &Importer::importMVN},
   };
   for (const auto &entry : table)
     if (n.op_type() == entry.first)

@@ -1,0 +1,268 @@
+//===- ImportExtra.cpp - operators decomposed into existing graph ops -----===//
+//
+// Operators outside the core list whose semantics are exact compositions of
+// graph ops: boolean logic on i1 tensors (And, Or, Xor, Not via where /
+// equal), hyperbolic functions (via exp / log / sqrt), IsNaN, IsInf,
+// Shrink, DepthToSpace / SpaceToDepth (reshape + transpose), LRN (a window
+// average over channels), MeanVarianceNormalization.
+//
+//===----------------------------------------------------------------------===//
+#include "ImporterImpl.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace accel::onnximport;
+namespace graph = accel::graph;
+using graph::BinaryFn;
+using graph::UnaryFn;
+
+namespace {
+Value boolScalar(Importer &im, bool v) {
+  auto ty = RankedTensorType::get({}, im.builder.getI1Type());
+  return arith::ConstantOp::create(im.builder, im.loc(),
+                                   DenseElementsAttr::get(ty, v));
+}
+
+FailureOr<Value> boolOperand(Importer &im, const Node &n, int i) {
+  auto v = im.operandAny(n, i);
+  if (failed(v))
+    return failure();
+  if (!Importer::elemOf(*v).isInteger(1))
+    return im.failNode(n, "input '" + n.input(i) + "' must be BOOL");
+  return v;
+}
+
+/// Broadcast shape of the where's three operands, as graph.where infers it.
+FailureOr<Value> where(Importer &im, const Node &n, Value c, Value x,
+                       Value y) {
+  std::string why;
+  auto xy = graph::broadcastShapes(Importer::shapeOf(x), Importer::shapeOf(y),
+                                   why);
+  auto shape = xy ? graph::broadcastShapes(Importer::shapeOf(c), *xy, why) : xy;
+  if (!shape)
+    return im.failNode(n, why);
+  return graph::WhereOp::create(im.builder, im.loc(), im.tensorLike(*shape, x),
+                                c, x, y)
+      .getResult();
+}
+} // namespace
+
+LogicalResult Importer::importLogic(const Node &n) {
+  const std::string &op = n.op_type();
+  bool isNot = op == "Not";
+  if (failed(checkArity(n, isNot ? 1 : 2, isNot ? 1 : 2)))
+    return failure();
+  auto a = boolOperand(*this, n, 0);
+  if (failed(a))
+    return failure();
+  if (isNot) {
+    auto r = binary(n, BinaryFn::equal, *a, boolScalar(*this, false));
+    return failed(r) ? failure() : define(n, 0, *r);
+  }
+  auto b = boolOperand(*this, n, 1);
+  if (failed(b))
+    return failure();
+  FailureOr<Value> r = failure();
+  if (op == "And")
+    r = where(*this, n, *a, *b, boolScalar(*this, false));
+  else if (op == "Or")
+    r = where(*this, n, *a, boolScalar(*this, true), *b);
+  else { // Xor = not (a == b)
+    auto eq = binary(n, BinaryFn::equal, *a, *b);
+    r = failed(eq) ? Fail()
+                   : binary(n, BinaryFn::equal, *eq, boolScalar(*this, false));
+  }
+  return failed(r) ? failure() : define(n, 0, *r);
+}
+
+LogicalResult Importer::importHyperbolic(const Node &n) {
+  if (failed(checkArity(n, 1, 1)))
+    return failure();
+  auto x = operandF32(n, 0);
+  if (failed(x))
+    return failure();
+  const std::string &op = n.op_type();
+  Value v = *x;
+  FailureOr<Value> r = failure();
+  if (op == "Sinh" || op == "Cosh") {
+    Value ep = unary(UnaryFn::exp, v);
+    Value en = unary(UnaryFn::exp, unary(UnaryFn::neg, v));
+    r = op == "Sinh" ? binary(n, BinaryFn::sub, ep, en) : add(n, ep, en);
+    if (succeeded(r))
+      r = unary(UnaryFn::affine, *r, 0.5f, 0.0f);
+  } else if (op == "Asinh") {
+    // sign(x) * log(|x| + sqrt(x^2 + 1)) (exact for negative x too).
+    Value a = unary(UnaryFn::abs, v);
+    Value s = unary(UnaryFn::sqrt,
+                    unary(UnaryFn::affine, unary(UnaryFn::square, a), 1, 1));
+    auto sum = add(n, a, s);
+    r = failed(sum) ? Fail()
+                    : binary(n, BinaryFn::mul, unary(UnaryFn::sign, v),
+                             unary(UnaryFn::log, *sum));
+  } else if (op == "Acosh") {
+    Value s = unary(UnaryFn::sqrt,
+                    unary(UnaryFn::affine, unary(UnaryFn::square, v), 1, -1));
+    auto sum = add(n, v, s);
+    r = failed(sum) ? Fail() : FailureOr<Value>(unary(UnaryFn::log, *sum));
+  } else { // Atanh = 0.5 * log((1 + x) / (1 - x))
+    auto q = binary(n, BinaryFn::div, unary(UnaryFn::affine, v, 1, 1),
+                    unary(UnaryFn::affine, v, -1, 1));
+    r = failed(q) ? Fail()
+                  : FailureOr<Value>(unary(UnaryFn::affine,
+                                           unary(UnaryFn::log, *q), 0.5f, 0));
+  }
+  return failed(r) ? failure() : define(n, 0, *r);
+}
+
+LogicalResult Importer::importIsNaNInf(const Node &n) {
+  if (failed(checkArity(n, 1, 1)))
+    return failure();
+  auto x = operandF32(n, 0);
+  if (failed(x))
+    return failure();
+  FailureOr<Value> r = failure();
+  if (n.op_type() == "IsNaN") {
+    auto self = binary(n, BinaryFn::equal, *x, *x); // false only for NaN
+    r = failed(self) ? Fail()
+                     : binary(n, BinaryFn::equal, *self,
+                              boolScalar(*this, false));
+  } else {
+    auto pos = intAttr(n, "detect_positive", 1);
+    auto neg = failed(pos) ? Fail() : intAttr(n, "detect_negative", 1);
+    if (failed(neg))
+      return failure();
+    float inf = std::numeric_limits<float>::infinity();
+    if (*pos && *neg)
+      r = binary(n, BinaryFn::equal, unary(UnaryFn::abs, *x),
+                 splatF32({}, inf));
+    else if (*pos || *neg)
+      r = binary(n, BinaryFn::equal, *x, splatF32({}, *pos ? inf : -inf));
+    else // detect nothing: all false (x < -inf never holds)
+      r = binary(n, BinaryFn::less, *x, splatF32({}, -inf));
+  }
+  return failed(r) ? failure() : define(n, 0, *r);
+}
+
+/// Shrink: x < -lambd ? x + bias : x > lambd ? x - bias : 0.
+LogicalResult Importer::importShrink(const Node &n) {
+  if (failed(checkArity(n, 1, 1)))
+    return failure();
+  auto bias = floatAttr(n, "bias", 0.0f);
+  auto lambd = failed(bias) ? Fail() : floatAttr(n, "lambd", 0.5f);
+  auto x = failed(lambd) ? Fail() : operandF32(n, 0);
+  if (failed(x))
+    return failure();
+  auto lo = binary(n, BinaryFn::less, *x, splatF32({}, -*lambd));
+  auto hi = failed(lo) ? Fail()
+                       : binary(n, BinaryFn::greater, *x, splatF32({}, *lambd));
+  if (failed(hi))
+    return failure();
+  Value up = unary(UnaryFn::affine, *x, 1.0f, *bias);
+  Value down = unary(UnaryFn::affine, *x, 1.0f, -*bias);
+  auto inner = where(*this, n, *hi, down, splatF32({}, 0.0f));
+  auto r = failed(inner) ? Fail() : where(*this, n, *lo, up, *inner);
+  return failed(r) ? failure() : define(n, 0, *r);
+}
+
+/// DepthToSpace (DCR / CRD) and SpaceToDepth: reshape, transpose, reshape.
+LogicalResult Importer::importDepthSpace(const Node &n) {
+  if (failed(checkArity(n, 1, 1)))
+    return failure();
+  auto bsAttr = intAttr(n, "blocksize", 0);
+  auto mode = failed(bsAttr) ? Fail() : stringAttr(n, "mode", "DCR");
+  auto x = failed(mode) ? Fail() : operandF32(n, 0);
+  if (failed(x))
+    return failure();
+  ArrayRef<int64_t> s = shapeOf(*x);
+  int64_t b = *bsAttr;
+  if (s.size() != 4 || b < 1)
+    return failNode(n, "expected a 4-D input and blocksize >= 1");
+  int64_t N = s[0], C = s[1], H = s[2], W = s[3];
+  Value v;
+  if (n.op_type() == "DepthToSpace") {
+    if (C % (b * b))
+      return failNode(n, "channels must be divisible by blocksize^2");
+    int64_t c = C / (b * b);
+    if (*mode == "DCR") {
+      v = reshape(*x, {N, b, b, c, H, W});
+      v = transpose(v, {0, 3, 4, 1, 5, 2});
+    } else if (*mode == "CRD") {
+      v = reshape(*x, {N, c, b, b, H, W});
+      v = transpose(v, {0, 1, 4, 2, 5, 3});
+    } else {
+      return failNode(n, "mode must be DCR or CRD");
+    }
+    v = reshape(v, {N, c, H * b, W * b});
+  } else {
+    if (H % b || W % b)
+      return failNode(n, "height and width must be divisible by blocksize");
+    v = reshape(*x, {N, C, H / b, b, W / b, b});
+    v = transpose(v, {0, 3, 5, 1, 2, 4});
+    v = reshape(v, {N, C * b * b, H / b, W / b});
+  }
+  return define(n, 0, v);
+}
+
+/// LRN: y = x / (bias + alpha / size * sum of squares over a channel
+/// window)^beta. The window sum is an average pool (padding included) over
+/// the channel axis of [N, 1, C, rest].
+LogicalResult Importer::importLRN(const Node &n) {
+  if (failed(checkArity(n, 1, 1)))
+    return failure();
+  auto alpha = floatAttr(n, "alpha", 1e-4f);
+  auto beta = failed(alpha) ? Fail() : floatAttr(n, "beta", 0.75f);
+  auto bias = failed(beta) ? Fail() : floatAttr(n, "bias", 1.0f);
+  auto size = failed(bias) ? Fail() : intAttr(n, "size", 0);
+  auto x = failed(size) ? Fail() : operandF32(n, 0);
+  if (failed(x))
+    return failure();
+  SmallVector<int64_t> s(shapeOf(*x));
+  if (s.size() < 3 || *size < 1)
+    return failNode(n, "expected an N x C x ... input and size >= 1");
+  int64_t rest = *numElements(ArrayRef<int64_t>(s).drop_front(2));
+  Value sq = reshape(unary(UnaryFn::square, *x), {s[0], 1, s[1], rest});
+  int64_t before = (*size - 1) / 2, after = *size - 1 - before;
+  SmallVector<int64_t> kernel{*size, 1}, strides{1, 1}, dil{1, 1},
+      pads{before, 0, after, 0};
+  // The padded window keeps the channel extent: same shape as `sq`.
+  Value avg = graph::Pool2DOp::create(builder, loc(), sq.getType(),
+                                      graph::PoolKind::avg, sq, kernel,
+                                      strides, pads, dil, false, true);
+  // bias + alpha / size * (size * avg) = bias + alpha * avg
+  Value den = unary(UnaryFn::affine, reshape(avg, s), *alpha, *bias);
+  auto p = binary(n, BinaryFn::pow, den, splatF32({}, *beta));
+  auto r = failed(p) ? Fail() : binary(n, BinaryFn::div, *x, *p);
+  return failed(r) ? failure() : define(n, 0, *r);
+}
+
+/// MeanVarianceNormalization: (x - mean) / sqrt(var) over `axes`
+/// (default [0, 2, 3]; the ONNX function adds 1e-9 to the deviation).
+LogicalResult Importer::importMVN(const Node &n) {
+  if (failed(checkArity(n, 1, 1)))
+    return failure();
+  auto axes = intsAttr(n, "axes", {0, 2, 3});
+  auto x = failed(axes) ? Fail() : operandF32(n, 0);
+  if (failed(x))
+    return failure();
+  int64_t rank = shapeOf(*x).size();
+  SmallVector<int64_t> norm;
+  for (int64_t a : *axes) {
+    auto na = normAxis(n, a, rank);
+    if (failed(na))
+      return failure();
+    norm.push_back(*na);
+  }
+  llvm::sort(norm);
+  Value mean = reduce(graph::ReduceFn::mean, *x, norm, true);
+  auto d = binary(n, BinaryFn::sub, *x, mean);
+  if (failed(d))
+    return failure();
+  Value var = reduce(graph::ReduceFn::mean, unary(UnaryFn::square, *d), norm,
+                     true);
+  Value sd = unary(UnaryFn::affine, unary(UnaryFn::sqrt, var), 1.0f, 1e-9f);
+  auto r = binary(n, BinaryFn::div, *d, sd);
+  return failed(r) ? failure() : define(n, 0, *r);
+}
