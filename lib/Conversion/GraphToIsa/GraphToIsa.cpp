@@ -49,22 +49,34 @@ SfuFunc Lowering::fuseRelu(Value v) {
 
 LogicalResult Lowering::lowerConstant(Operation *op, DenseElementsAttr value) {
   auto type = cast<RankedTensorType>(value.getType());
-  if (!type.getElementType().isF32())
+  Type et = type.getElementType();
+  // i1 / i64 constants (masks, indices, folded shapes) are held as f32 words
+  // like every other i1 / i64 value; larger integers would lose precision.
+  bool isInt = et.isInteger(1) || et.isInteger(64) || et.isInteger(32);
+  if (!et.isF32() && !isInt)
     return op->emitError("constant of element type ")
-           << type.getElementType()
-           << " is not supported by the accelerator (f32 only)";
+           << et << " is not supported by the accelerator (f32, or i1 / i32 / "
+                    "i64 held as f32)";
   if (!type.hasStaticShape())
     return op->emitError("constant must have a static shape");
-  uint64_t a = bufferFor(op->getResult(0));
-  ConstSegment seg;
-  seg.dramAddr = a;
-  seg.bytes.resize(size_t(type.getNumElements()) * 4);
-  size_t i = 0;
-  for (const APFloat &f : value.getValues<APFloat>()) {
-    float x = f.convertToFloat();
-    std::memcpy(&seg.bytes[i * 4], &x, 4);
-    ++i;
+  std::vector<float> values;
+  values.reserve(size_t(type.getNumElements()));
+  if (isInt) {
+    for (const APInt &v : value.getValues<APInt>()) {
+      int64_t x = et.isInteger(1) ? int64_t(v.getBoolValue()) : v.getSExtValue();
+      if (x > (int64_t(1) << 24) || x < -(int64_t(1) << 24))
+        return op->emitError("integer constant ")
+               << x << " is not exactly representable as f32";
+      values.push_back(float(x));
+    }
+  } else {
+    for (const APFloat &f : value.getValues<APFloat>())
+      values.push_back(f.convertToFloat());
   }
+  ConstSegment seg;
+  seg.dramAddr = bufferFor(op->getResult(0));
+  seg.bytes.resize(values.size() * 4);
+  std::memcpy(seg.bytes.data(), values.data(), seg.bytes.size());
   program_.constants.push_back(std::move(seg));
   return success();
 }
