@@ -266,3 +266,174 @@ LogicalResult Importer::importMVN(const Node &n) {
   auto r = binary(n, BinaryFn::div, *d, sd);
   return failed(r) ? failure() : define(n, 0, *r);
 }
+
+//===----------------------------------------------------------------------===//
+// Gathers with compile-time indices and the classification losses
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// out[p] = data[p with p[axis] = idx[p]] for a constant `idx` of shape S:
+/// the data (sliced to S outside the axis) times a constant one-hot mask
+/// [S[..axis], S[axis], D[axis], S[axis+1..]], summed over the D axis.
+FailureOr<Value> gatherElements(Importer &im, const Node &n, Value data,
+                                const ConstTensor &idx, int64_t axis) {
+  ArrayRef<int64_t> ds = Importer::shapeOf(data);
+  ArrayRef<int64_t> s = idx.shape;
+  int64_t rank = ds.size();
+  if ((int64_t)s.size() != rank)
+    return im.failNode(n, "indices must have the rank of the data");
+  SmallVector<int64_t> sliced(s);
+  sliced[axis] = ds[axis];
+  for (int64_t d = 0; d < rank; ++d)
+    if (sliced[d] > ds[d])
+      return im.failNode(n, "indices shape " + shapeStr(s) +
+                                " exceeds the data shape " + shapeStr(ds));
+  Value v = im.slice(data, SmallVector<int64_t>(rank, 0),
+                     SmallVector<int64_t>(rank, 1), sliced);
+  SmallVector<int64_t> dataShape(sliced);
+  dataShape.insert(dataShape.begin() + axis, 1);
+  v = im.reshape(v, dataShape);
+  SmallVector<int64_t> maskShape(s);
+  maskShape.insert(maskShape.begin() + axis + 1, ds[axis]);
+  int64_t count = *numElements(s), dim = ds[axis];
+  if (count * dim > (1 << 24))
+    return im.failNode(n, "the gather mask would be too large");
+  SmallVector<float> mask(count * dim, 0.0f);
+  int64_t inner = *numElements(s.drop_front(axis + 1));
+  for (int64_t k = 0; k < count; ++k) {
+    int64_t j = idx.getI(k);
+    if (j < 0)
+      j += dim;
+    if (j < 0 || j >= dim)
+      return im.failNode(n, "index " + std::to_string(idx.getI(k)) +
+                                " is out of range");
+    int64_t outer = k / inner, in = k % inner;
+    mask[(outer * dim + j) * inner + in] = 1.0f;
+  }
+  auto prod = im.binary(n, BinaryFn::mul, im.constF32(maskShape, mask), v);
+  if (failed(prod))
+    return failure();
+  return im.reduce(graph::ReduceFn::sum, *prod, {axis + 1}, false);
+}
+} // namespace
+
+LogicalResult Importer::importGatherElements(const Node &n) {
+  if (failed(checkArity(n, 2, 2)))
+    return failure();
+  auto axisAttr = intAttr(n, "axis", 0);
+  auto x = failed(axisAttr) ? Fail() : operandF32(n, 0);
+  if (failed(x))
+    return failure();
+  auto axis = normAxis(n, *axisAttr, shapeOf(*x).size());
+  auto idx = failed(axis) ? Fail() : constant(n, 1);
+  if (failed(idx))
+    return failure();
+  if (!*idx)
+    return failNode(n, "indices must be compile-time constants: the DMA "
+                       "engine has no indirect addressing (input '" +
+                       n.input(1) + "')");
+  auto r = gatherElements(*this, n, *x, **idx, *axis);
+  return failed(r) ? failure() : define(n, 0, *r);
+}
+
+/// NegativeLogLikelihoodLoss and SoftmaxCrossEntropyLoss with
+/// compile-time targets: the gathered (log-)probabilities are input times a
+/// constant one-hot mask summed over the class axis; weights (runtime or
+/// constant) are gathered the same way; ignore_index entries get weight 0.
+LogicalResult Importer::importLoss(const Node &n) {
+  bool sce = n.op_type() == "SoftmaxCrossEntropyLoss";
+  if (failed(checkArity(n, 2, 3, sce ? 2 : 1)))
+    return failure();
+  auto reduction = stringAttr(n, "reduction", "mean");
+  if (failed(reduction))
+    return failure();
+  bool hasIgnore = attr(n, "ignore_index") != nullptr;
+  auto ignore = intAttr(n, "ignore_index", 0);
+  auto x = failed(ignore) ? Fail() : operandF32(n, 0);
+  if (failed(x))
+    return failure();
+  auto tgt = constant(n, 1);
+  if (failed(tgt))
+    return failure();
+  if (!*tgt)
+    return failNode(n, "the target must be a compile-time constant: the DMA "
+                       "engine has no indirect addressing (bind '" +
+                       n.input(1) + "' with --bind)");
+  SmallVector<int64_t> xs(shapeOf(*x));
+  if (xs.size() < 2)
+    return failNode(n, "the input must be [N, C, ...]");
+  int64_t C = xs[1];
+  const ConstTensor &t = **tgt;
+  SmallVector<int64_t> ts(xs);
+  ts.erase(ts.begin() + 1);
+  if (t.shape != ts)
+    return failNode(n, "target shape " + shapeStr(t.shape) +
+                           " does not match the input " + shapeStr(xs));
+  Value logp = *x;
+  if (sce)
+    logp = graph::SoftmaxOp::create(builder, loc(), logp.getType(), logp,
+                                    builder.getI64IntegerAttr(1),
+                                    builder.getBoolAttr(true));
+  // One-hot mask [N, C, d...] of the valid targets.
+  int64_t count = *numElements(ts);
+  int64_t inner = *numElements(ArrayRef<int64_t>(ts).drop_front(1));
+  SmallVector<float> mask(count * C, 0.0f);
+  for (int64_t k = 0; k < count; ++k) {
+    int64_t c = t.getI(k);
+    if (hasIgnore && c == *ignore)
+      continue;
+    if (c < 0 || c >= C)
+      return failNode(n, "target " + std::to_string(c) +
+                             " is outside [0, " + std::to_string(C) + ")");
+    int64_t nIdx = k / inner, in = k % inner;
+    mask[(nIdx * C + c) * inner + in] = 1.0f;
+  }
+  Value maskV = constF32(xs, mask);
+  // Per-element weights: mask * weight[c], summed over C.
+  Value w = maskV;
+  if (hasInput(n, 2)) {
+    SmallVector<int64_t> wshape{C};
+    wshape.append(xs.size() - 2, 1);
+    auto wv = operandF32(n, 2);
+    if (failed(wv))
+      return failure();
+    if (shapeOf(*wv) != ArrayRef<int64_t>{C})
+      return failNode(n, "weights must be [C]");
+    auto m = binary(n, BinaryFn::mul, maskV, reshape(*wv, wshape));
+    if (failed(m))
+      return failure();
+    w = *m;
+  }
+  auto picked = binary(n, BinaryFn::mul, logp, w);
+  if (failed(picked))
+    return failure();
+  Value loss = unary(UnaryFn::neg,
+                     reduce(graph::ReduceFn::sum, *picked, {1}, false));
+  SmallVector<int64_t> all;
+  for (size_t d = 0; d < ts.size(); ++d)
+    all.push_back(d);
+  if (*reduction == "sum") {
+    loss = reduce(graph::ReduceFn::sum, loss, all, false);
+  } else if (*reduction == "mean") {
+    Value total = reduce(graph::ReduceFn::sum, loss, all, false);
+    Value wsum = reduce(graph::ReduceFn::sum, w,
+                        [&] {
+                          SmallVector<int64_t> a;
+                          for (size_t d = 0; d < xs.size(); ++d)
+                            a.push_back(d);
+                          return a;
+                        }(),
+                        false);
+    auto m = binary(n, BinaryFn::div, total, wsum);
+    if (failed(m))
+      return failure();
+    loss = *m;
+  } else if (*reduction != "none") {
+    return failNode(n, "reduction must be none, sum or mean");
+  }
+  if (failed(define(n, 0, loss)))
+    return failure();
+  if (sce)
+    return define(n, 1, logp);
+  return success();
+}

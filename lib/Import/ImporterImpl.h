@@ -262,6 +262,8 @@ public:
   LogicalResult importDepthSpace(const Node &n);
   LogicalResult importLRN(const Node &n);
   LogicalResult importMVN(const Node &n);
+  LogicalResult importGatherElements(const Node &n);
+  LogicalResult importLoss(const Node &n);
 
   // --- shared shape logic -----------------------------------------------------
   /// Normalises a possibly negative axis against `rank` (error names node).

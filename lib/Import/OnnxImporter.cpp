@@ -1219,6 +1219,9 @@ LogicalResult Importer::importNode(const Node &n) {
       {"SpaceToDepth", &Importer::importDepthSpace},
       {"LRN", &Importer::importLRN},
       {"MeanVarianceNormalization", &Importer::importMVN},
+      {"GatherElements", &Importer::importGatherElements},
+      {"NegativeLogLikelihoodLoss", &Importer::importLoss},
+      {"SoftmaxCrossEntropyLoss", &Importer::importLoss},
   };
   for (const auto &entry : table)
     if (n.op_type() == entry.first)
