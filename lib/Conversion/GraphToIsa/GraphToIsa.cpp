@@ -33,8 +33,6 @@ using namespace accel::codegen;
 using namespace accel::lowering;
 using llvm::SmallVector;
 
-// The accel.tiling decision (select-tiling) of the GEMM op being lowered.
-static std::optional<tiling::Mapping> gemmTilingMapping;
 
 SfuFunc Lowering::fuseRelu(Value v) {
   if (!v.hasOneUse())
@@ -88,7 +86,7 @@ void Lowering::emitMatmuls(const std::vector<std::array<Mat2D, 3>> &batches,
   tiling::GemmProblem gp{m, k, n, tiling::computeElemBytes(hw_),
                          int64_t(batches.size())};
   GemmTiling t = gemmTilingFor(hw_, gp, k, !init.empty(),
-                               gemmTilingMapping ? &*gemmTilingMapping : nullptr);
+                               gemmMapping_ ? &*gemmMapping_ : nullptr);
   std::vector<int64_t> kChunks = chunks(k, t.kc), nTiles = chunks(n, t.nc);
   std::vector<int64_t> k0 = prefix(kChunks), n0 = prefix(nTiles);
   std::vector<GemmTiles> problems;
@@ -131,7 +129,7 @@ void Lowering::emitMatmuls(const std::vector<std::array<Mat2D, 3>> &batches,
 }
 
 LogicalResult Lowering::lowerMatMul(graph::MatMulOp op) {
-  gemmTilingMapping = readTilingAttr(op->getAttr(kTilingAttrName));
+  gemmMapping_ = readTilingAttr(op->getAttr(kTilingAttrName));
   std::vector<int64_t> l = shapeOf(op.getLhs()), r = shapeOf(op.getRhs());
   std::vector<int64_t> ld = denseStrides(l), rd = denseStrides(r);
   // numpy promotion of 1-D operands.
@@ -179,7 +177,7 @@ LogicalResult Lowering::lowerMatMul(graph::MatMulOp op) {
 }
 
 LogicalResult Lowering::lowerGemm(graph::GemmOp op) {
-  gemmTilingMapping = readTilingAttr(op->getAttr(kTilingAttrName));
+  gemmMapping_ = readTilingAttr(op->getAttr(kTilingAttrName));
   std::vector<int64_t> a = shapeOf(op.getA()), b = shapeOf(op.getB());
   bool ta = op.getTransA(), tb = op.getTransB();
   int64_t m = ta ? a[1] : a[0], k = ta ? a[0] : a[1], n = tb ? b[0] : b[1];
@@ -385,6 +383,7 @@ LogicalResult Lowering::run() {
             .Case<graph::PadOp>([&](auto o) { return lowerPad(o); })
             .Case<graph::Pool2DOp>([&](auto o) { return lowerPool(o); })
             .Case<graph::BatchNormOp>([&](auto o) { return lowerBatchNorm(o); })
+            .Case<graph::RecurrentOp>([&](auto o) { return lowerRecurrent(o); })
             .Case<graph::ConvTranspose2DOp>(
                 [&](auto o) { return lowerConvTranspose(o); })
             .Case<graph::ReshapeOp>([&](graph::ReshapeOp o) {

@@ -138,6 +138,7 @@ private:
   LogicalResult lowerPool(graph::Pool2DOp op);
   LogicalResult lowerBatchNorm(graph::BatchNormOp op);
   LogicalResult lowerConvTranspose(graph::ConvTranspose2DOp op);
+  LogicalResult lowerRecurrent(graph::RecurrentOp op);
   /// Places host-computed f32 data in DRAM; returns its address.
   uint64_t addConstant(const std::vector<float> &values);
 
@@ -159,6 +160,9 @@ private:
                    int64_t m, int64_t n, int64_t k,
                    const std::vector<Mat2D> &init, const GemmEpilogue &epi);
 
+  /// The accel.tiling decision (select-tiling) of the GEMM op being lowered;
+  /// set by lowerMatMul / lowerGemm, reset by GEMMs without one.
+  std::optional<tiling::Mapping> gemmMapping_;
   func::FuncOp func_;
   HardwareDesc hw_;
   Program program_;
