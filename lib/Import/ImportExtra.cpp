@@ -437,3 +437,251 @@ LogicalResult Importer::importLoss(const Node &n) {
     return define(n, 1, logp);
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// Resize / Upsample: separable interpolation matrices
+//===----------------------------------------------------------------------===//
+
+namespace {
+struct ResizeAttrs {
+  std::string mode, ctm, nearestMode;
+  float cubicA = -0.75f, extrapolation = 0.0f;
+  bool excludeOutside = false;
+};
+
+/// The [out, in] interpolation matrix of one axis (ONNX reference
+/// semantics: neighbours clamped to the edge, ratio in (0, 1] preferring
+/// the left pixel, exclude_outside renormalising). `outside[o]` is set
+/// when tf_crop_and_resize samples outside the input (extrapolation).
+SmallVector<double> resizeMatrix(const ResizeAttrs &a, int64_t in, int64_t out,
+                                 double scale, double roiStart,
+                                 double roiEnd, SmallVector<bool> &outside) {
+  SmallVector<double> m(out * in, 0.0);
+  outside.assign(out, false);
+  double outWidth = scale * in;
+  for (int64_t o = 0; o < out; ++o) {
+    double x;
+    const std::string &c = a.ctm;
+    if (c == "align_corners")
+      x = outWidth == 1 ? 0 : o * (in - 1) / (outWidth - 1);
+    else if (c == "asymmetric")
+      x = o / scale;
+    else if (c == "tf_half_pixel_for_nn")
+      x = (o + 0.5) / scale;
+    else if (c == "pytorch_half_pixel")
+      x = outWidth != 1 ? (o + 0.5) / scale - 0.5 : -0.5;
+    else if (c == "tf_crop_and_resize") {
+      x = outWidth > 1 ? roiStart * (in - 1) +
+                             o * (roiEnd - roiStart) * (in - 1) / (outWidth - 1)
+                       : 0.5 * (roiStart + roiEnd) * (in - 1);
+      if (x < 0 || x > in - 1) {
+        outside[o] = true;
+        continue;
+      }
+    } else // half_pixel
+      x = (o + 0.5) / scale - 0.5;
+    double xi = std::floor(x);
+    double ratio = x == xi ? 1.0 : x - xi;
+    SmallVector<double> coeffs;
+    if (a.mode == "nearest") {
+      if (x == xi)
+        coeffs = {0, 1};
+      else if (a.nearestMode == "round_prefer_ceil")
+        coeffs = {ratio < 0.5 ? 1.0 : 0.0, ratio >= 0.5 ? 1.0 : 0.0};
+      else if (a.nearestMode == "floor")
+        coeffs = {1, 0};
+      else if (a.nearestMode == "ceil")
+        coeffs = {0, 1};
+      else // round_prefer_floor
+        coeffs = {ratio <= 0.5 ? 1.0 : 0.0, ratio > 0.5 ? 1.0 : 0.0};
+    } else if (a.mode == "linear") {
+      coeffs = {1 - ratio, ratio};
+    } else {
+      double A = a.cubicA, r = ratio, s = 1 - ratio;
+      coeffs = {((A * (r + 1) - 5 * A) * (r + 1) + 8 * A) * (r + 1) - 4 * A,
+                ((A + 2) * r - (A + 3)) * r * r + 1,
+                ((A + 2) * s - (A + 3)) * s * s + 1,
+                ((A * (s + 1) - 5 * A) * (s + 1) + 8 * A) * (s + 1) - 4 * A};
+    }
+    // The n neighbours: floor(x) - n/2 + 1 ... floor(x) + n/2 when x is not
+    // an integer; for an integer x the window is shifted left by one (the
+    // ratio is then 1, so the weight sits on x itself).
+    int64_t n = coeffs.size();
+    int64_t first = (int64_t)xi - n / 2 + 1 - (x == xi ? 1 : 0);
+    if (a.excludeOutside) {
+      double sum = 0;
+      for (int64_t k = 0; k < n; ++k) {
+        int64_t idx = first + k;
+        if (idx < 0 || idx >= in)
+          coeffs[k] = 0;
+        sum += coeffs[k];
+      }
+      if (sum != 0)
+        for (double &cf : coeffs)
+          cf /= sum;
+    }
+    for (int64_t k = 0; k < n; ++k) {
+      int64_t idx = std::clamp<int64_t>(first + k, 0, in - 1);
+      m[o * in + idx] += coeffs[k];
+    }
+  }
+  return m;
+}
+} // namespace
+
+LogicalResult Importer::importResize(const Node &n) {
+  bool upsample = n.op_type() == "Upsample";
+  if (failed(checkArity(n, 1, 4)))
+    return failure();
+  ResizeAttrs a;
+  auto mode = stringAttr(n, "mode", "nearest");
+  auto ctm = failed(mode) ? Fail()
+                          : stringAttr(n, "coordinate_transformation_mode",
+                                       (upsample || opsetVersion < 11)
+                                           ? "asymmetric"
+                                           : "half_pixel");
+  auto nm = failed(ctm) ? Fail()
+                        : stringAttr(n, "nearest_mode",
+                                     (upsample || opsetVersion < 11)
+                                         ? "floor"
+                                         : "round_prefer_floor");
+  auto cubicA = failed(nm) ? Fail() : floatAttr(n, "cubic_coeff_a", -0.75f);
+  auto excl = failed(cubicA) ? Fail() : intAttr(n, "exclude_outside", 0);
+  auto extra = failed(excl) ? Fail() : floatAttr(n, "extrapolation_value", 0);
+  auto anti = failed(extra) ? Fail() : intAttr(n, "antialias", 0);
+  if (failed(anti))
+    return failure();
+  a.mode = *mode;
+  a.ctm = *ctm;
+  a.nearestMode = *nm;
+  a.cubicA = *cubicA;
+  a.excludeOutside = *excl != 0;
+  a.extrapolation = *extra;
+  if (a.mode == "bilinear")
+    a.mode = "linear";
+  if (a.mode != "nearest" && a.mode != "linear" && a.mode != "cubic")
+    return failNode(n, "mode '" + a.mode + "' is not supported");
+  if (*anti)
+    return failNode(n, "antialias = 1 is not supported");
+  if (attr(n, "axes"))
+    return failNode(n, "the axes attribute (opset 18) is not supported");
+  auto x = operandF32(n, 0);
+  if (failed(x))
+    return failure();
+  SmallVector<int64_t> in(shapeOf(*x));
+  int64_t rank = in.size();
+
+  // Scales / sizes / roi.
+  SmallVector<double> scales, roi;
+  SmallVector<int64_t> sizes;
+  int scalesIdx = upsample || opsetVersion < 11 ? 1 : 2;
+  if (upsample && opsetVersion && opsetVersion < 9) {
+    auto s = floatsAttr(n, "scales", {});
+    if (failed(s))
+      return failure();
+    scales.assign(s->begin(), s->end());
+  } else if (hasInput(n, scalesIdx)) {
+    auto s = constFloats(n, scalesIdx);
+    if (failed(s))
+      return failure();
+    scales = *s;
+  }
+  if (!upsample && opsetVersion >= 11 && hasInput(n, 3)) {
+    auto s = constInts(n, 3);
+    if (failed(s))
+      return failure();
+    sizes = *s;
+  }
+  if (!upsample && opsetVersion >= 11 && hasInput(n, 1)) {
+    auto r = constFloats(n, 1);
+    if (failed(r))
+      return failure();
+    roi = *r;
+  }
+  if (!sizes.empty() && !scales.empty())
+    return failNode(n, "only one of scales and sizes may be given");
+  if (sizes.empty() && scales.empty())
+    return failNode(n, "scales or sizes is required");
+  if ((!sizes.empty() && (int64_t)sizes.size() != rank) ||
+      (!scales.empty() && (int64_t)scales.size() != rank))
+    return failNode(n, "scales / sizes need one entry per dimension");
+  if (a.ctm == "tf_crop_and_resize" && (int64_t)roi.size() != 2 * rank)
+    return failNode(n, "tf_crop_and_resize needs a roi of 2 x rank values");
+  SmallVector<int64_t> out(rank);
+  SmallVector<double> scale(rank);
+  for (int64_t d = 0; d < rank; ++d) {
+    if (!sizes.empty()) {
+      out[d] = sizes[d];
+      scale[d] = (double)sizes[d] / in[d];
+    } else {
+      scale[d] = scales[d];
+      out[d] = (int64_t)std::floor(in[d] * scales[d]);
+    }
+    if (out[d] < 1 || scale[d] <= 0)
+      return failNode(n, "the resized shape " + shapeStr(out) +
+                             " is empty or invalid");
+  }
+
+  // Apply one matrix per resized axis: move the axis last, matmul, back.
+  Value v = *x;
+  SmallVector<SmallVector<bool>> outsideAll(rank);
+  bool anyOutside = false;
+  for (int64_t d = 0; d < rank; ++d) {
+    double r0 = roi.empty() ? 0 : roi[d], r1 = roi.empty() ? 1 : roi[d + rank];
+    auto m = resizeMatrix(a, in[d], out[d], scale[d], r0, r1, outsideAll[d]);
+    anyOutside |= llvm::is_contained(outsideAll[d], true);
+    bool identity = in[d] == out[d];
+    for (int64_t i = 0; identity && i < out[d]; ++i)
+      for (int64_t j = 0; j < in[d]; ++j)
+        if (m[i * in[d] + j] != (i == j ? 1.0 : 0.0))
+          identity = false;
+    if (identity)
+      continue;
+    SmallVector<int64_t> perm, inv(rank);
+    for (int64_t k = 0; k < rank; ++k)
+      if (k != d)
+        perm.push_back(k);
+    perm.push_back(d);
+    for (int64_t k = 0; k < rank; ++k)
+      inv[perm[k]] = k;
+    SmallVector<float> mt(in[d] * out[d]);
+    for (int64_t i = 0; i < out[d]; ++i)
+      for (int64_t j = 0; j < in[d]; ++j)
+        mt[j * out[d] + i] = (float)m[i * in[d] + j];
+    SmallVector<int64_t> ts(shapeOf(v));
+    ts[d] = out[d];
+    if (d == rank - 1) { // v . M^T
+      v = graph::MatMulOp::create(builder, loc(), f32Tensor(ts), v,
+                                  constF32({in[d], out[d]}, mt));
+      continue;
+    }
+    if (d == rank - 2) { // M . v, broadcast over the leading dimensions
+      SmallVector<float> mf(m.begin(), m.end());
+      v = graph::MatMulOp::create(builder, loc(), f32Tensor(ts),
+                                  constF32({out[d], in[d]}, mf), v);
+      continue;
+    }
+    Value t = transpose(v, perm);
+    SmallVector<int64_t> tts(shapeOf(t));
+    tts.back() = out[d];
+    Value p = graph::MatMulOp::create(builder, loc(), f32Tensor(tts), t,
+                                      constF32({in[d], out[d]}, mt));
+    v = transpose(p, inv);
+  }
+  if (anyOutside) {
+    // Elements sampled outside the crop take the extrapolation value.
+    int64_t count = *numElements(out);
+    auto strides = stridesOf(out);
+    SmallVector<bool> mask(count, false);
+    for (int64_t k = 0; k < count; ++k)
+      for (int64_t d = 0; d < rank; ++d)
+        if (outsideAll[d][(k / strides[d]) % out[d]])
+          mask[k] = true;
+    auto ty = RankedTensorType::get(out, builder.getI1Type());
+    Value mv = arith::ConstantOp::create(
+        builder, loc(), DenseElementsAttr::get(ty, ArrayRef<bool>(mask)));
+    v = graph::WhereOp::create(builder, loc(), f32Tensor(out), mv,
+                               splatF32({}, a.extrapolation), v);
+  }
+  return define(n, 0, v);
+}

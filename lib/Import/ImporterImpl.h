@@ -264,6 +264,7 @@ public:
   LogicalResult importMVN(const Node &n);
   LogicalResult importGatherElements(const Node &n);
   LogicalResult importLoss(const Node &n);
+  LogicalResult importResize(const Node &n);
 
   // --- shared shape logic -----------------------------------------------------
   /// Normalises a possibly negative axis against `rank` (error names node).

@@ -620,7 +620,8 @@ FailureOr<SmallVector<int64_t>> Importer::constInts(const Node &n, int i) {
   if (failed(c))
     return failure();
   if (!*c) {
-    if (Slot *s = slot(n, i); s && s->badType)
+    if (Slot *s = slot(n, i);
+        s && (s->badType || (s->value && isa<BlockArgument>(s->value))))
       return fail("input " + std::to_string(i) + " ('" + n.input(i) + "') of " +
                   nodeDesc(n) + " (" + n.op_type() +
                   ") must be a compile-time constant; it is a graph input: "
@@ -641,11 +642,19 @@ FailureOr<SmallVector<double>> Importer::constFloats(const Node &n, int i) {
   auto c = constant(n, i);
   if (failed(c))
     return failure();
-  if (!*c)
+  if (!*c) {
+    Slot *s = slot(n, i);
+    if (s && s->value && isa<BlockArgument>(s->value))
+      return fail("input " + std::to_string(i) + " ('" + n.input(i) +
+                  "') of " + nodeDesc(n) + " (" + n.op_type() +
+                  ") must be a compile-time constant; it is a graph input: "
+                  "bind it to a constant (--bind " +
+                  n.input(i) + "=FILE.pb)");
     return fail("input " + std::to_string(i) + " ('" + n.input(i) + "') of " +
                 nodeDesc(n) + " (" + n.op_type() +
                 ") must be a compile-time constant (initializer or Constant "
                 "node)");
+  }
   SmallVector<double> out;
   for (int64_t k = 0; k < (*c)->size(); ++k)
     out.push_back((*c)->getF(k));
@@ -1222,6 +1231,8 @@ LogicalResult Importer::importNode(const Node &n) {
       {"GatherElements", &Importer::importGatherElements},
       {"NegativeLogLikelihoodLoss", &Importer::importLoss},
       {"SoftmaxCrossEntropyLoss", &Importer::importLoss},
+      {"Resize", &Importer::importResize},
+      {"Upsample", &Importer::importResize},
   };
   for (const auto &entry : table)
     if (n.op_type() == entry.first)
