@@ -143,6 +143,17 @@ GemmTiling gemmTilingFor(const HardwareDesc &hw, const tiling::GemmProblem &p,
                          int64_t chunkK, bool withInit,
                          const tiling::Mapping *forced = nullptr);
 
+/// A standalone matmul layer, lowered like graph.matmul / graph.gemm
+/// (gemmTilingFor with `forced`): `p.count` instances of
+/// C[m,n] = A[m,k] B[k,n] (+ bias[n] broadcast over the rows when `bias`),
+/// symbols "a" [count,m,k], "b" [count,k,n], "bias" [n], "c" [count,m,n],
+/// dense f32 in DRAM. `used` receives the decision the kernel realises
+/// (gemmDecision). For simulator agreement tests and the simulated
+/// benchmark (accel-tile-bench --simulate).
+Program matmulLayerProgram(const HardwareDesc &hw, const tiling::GemmProblem &p,
+                           bool bias, const tiling::Mapping *forced = nullptr,
+                           tiling::TileDecision *used = nullptr);
+
 /// Chooses the tile sizes for an M x N x K problem that fit the storage
 /// half and the PE buffers, minimising a simple cycle estimate. `maxK` and
 /// `maxN` cap the chunk sizes the problem can offer.

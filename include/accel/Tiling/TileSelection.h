@@ -286,6 +286,40 @@ void forEachInnerTile(const TileDecision &d, const PartitionStep &step,
                       const std::function<void(int64_t m0, int64_t m,
                                                int64_t n0, int64_t n)> &fn);
 
+//===----------------------------------------------------------------------===//
+// Machine-level prediction (docs/tiling.md, "Model vs simulator")
+//===----------------------------------------------------------------------===//
+
+/// What the whole machine (every cluster, the shared memory channels) takes
+/// to run a decision as the GEMM kernel lowers it (lib/Codegen/GemmKernel):
+/// the spec's model prices one cluster with independent operand streams
+/// (max of the two loads); the machine deals the outer partitions over the
+/// clusters, queues all DMAs of the clusters of a channel on that channel
+/// (sum, not max), charges every transfer the channel latency and runs LD /
+/// MAC / ST of each EXECUTE in sequence on the PE array.
+struct MachineEstimate {
+  double cycles = 0;         ///< predicted total (all instances)
+  double channelCycles = 0;  ///< busiest channel: sum of transfer durations
+  double computeCycles = 0;  ///< busiest cluster: sum of EXECUTE durations
+  uint32_t activeClusters = 0;
+  uint64_t dmaBytes = 0, dmaTransfers = 0;
+  bool channelBound = false;
+};
+/// `th` is the TilingHardware the decision was made with (residency), `hw`
+/// the machine; withInit: the GEMM starts from a bias / C (LD psums).
+/// Operands are f32 in DRAM and storage (4 bytes per element). Walks the
+/// decision's schedule per cluster:
+///   DMA duration   = latency + ceil(bytes / channel bytes per cycle)
+///   EXECUTE        = LD acts + per acc group (LD weights + MAC) + ST on the
+///                    last K chunk (+ LD psums on the first with an init),
+///                    the simulator's instruction costs (docs/simulator.md)
+///   cycles = max over clusters of max(head + compute + tail,
+///                                     channel of the cluster + last EXECUTE)
+/// where head = the cluster's first loads, tail = its last store.
+MachineEstimate machineCycles(const GemmProblem &p, const TilingHardware &th,
+                              const HardwareDesc &hw, const TileDecision &d,
+                              bool withInit = false);
+
 /// The decision as a JSON object (one line per field, 2-space indent).
 std::string toJson(const TileDecision &d);
 std::string toJson(const TilingHardware &hw);

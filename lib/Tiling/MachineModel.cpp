@@ -1,0 +1,168 @@
+//===- MachineModel.cpp - Machine-level cycles of a tiling decision -------===//
+//
+// machineCycles: the spec's model (evaluateMapping) prices one cluster's GEMM
+// unit with both operand streams overlapping. The simulator runs the kernel
+// of lib/Codegen/GemmKernel.cpp on the whole machine: outer partitions are
+// dealt over the clusters, the DMAs of all clusters of a channel queue on
+// that channel, every transfer pays the channel latency, and an EXECUTE runs
+// its LD / MAC / ST instructions one after another. This walks the
+// decision's schedule per cluster with those rules (docs/tiling.md, "Model
+// vs simulator").
+//
+//===----------------------------------------------------------------------===//
+#include "Internal.h"
+#include "accel/Hardware/HardwareDesc.h"
+#include <algorithm>
+#include <cmath>
+#include <set>
+#include <tuple>
+
+using namespace accel;
+using namespace accel::tiling;
+using namespace accel::tiling::detail;
+
+namespace {
+double cdiv(double bytes, double bw) { return std::ceil(bytes / bw); }
+
+struct ClusterWork {
+  double compute = 0, channel = 0;
+  double head = -1, tail = 0, lastExec = 0;
+  uint64_t bytes = 0, transfers = 0;
+  bool used = false;
+  std::set<std::tuple<int64_t, int64_t, int64_t>> haveA, haveB;
+};
+} // namespace
+
+MachineEstimate accel::tiling::machineCycles(const GemmProblem &p,
+                                             const TilingHardware &th,
+                                             const HardwareDesc &hw,
+                                             const TileDecision &d,
+                                             bool withInit) {
+  MachineEstimate e;
+  if (!d.feasible || hw.numClusters() == 0)
+    return e;
+  const uint32_t nCl = hw.numClusters();
+  const int64_t pes = std::max<uint32_t>(1, hw.pesPerCluster);
+  const int64_t peRows = ceilDiv(std::max<int64_t>(1, d.partitionM), pes);
+  const int64_t groupCols = std::max<int64_t>(
+      1, std::min<int64_t>(d.partitionN, int64_t(hw.accBufferBytes / 4) / peRows));
+  const int64_t groups =
+      std::min<int64_t>(4, ceilDiv(std::max<int64_t>(1, d.partitionN), groupCols));
+  auto chanOf = [&](uint32_t cl) {
+    return hw.channels.empty() ? 0u : hw.channelOf(cl);
+  };
+  auto dma = [&](ClusterWork &w, uint32_t cl, double bytes) {
+    const MemoryChannel &ch = hw.channels[chanOf(cl)];
+    double t = ch.latencyCycles + cdiv(bytes, ch.bytesPerCycle);
+    w.channel += t;
+    w.bytes += uint64_t(bytes);
+    ++w.transfers;
+    return t;
+  };
+
+  // Outer partitions of one instance and the deal (kernel: outer partitions
+  // round robin; (outer, inner) pairs when there are fewer than clusters).
+  const int64_t nM = ceilDiv(p.m, d.partitionM), nN = ceilDiv(p.n, d.partitionN);
+  const int64_t nOuter = d.outerRowMajor ? nM : nN;
+  const bool dealPairs = uint64_t(nOuter * p.count) < nCl;
+  // Residency as the kernel realises it: the outer operand's strip (all K
+  // chunks of one outer partition) stays in the storage region left by the
+  // two ping-pong halves when the inner loop has several partitions; the
+  // inner operand's strip when the inner loop has one partition.
+  const int64_t nK = ceilDiv(p.k, d.partitionK);
+  const int64_t mc = peRows * pes;
+  const int64_t halfBytes =
+      (mc * d.partitionK + d.partitionK * d.partitionN +
+       mc * d.partitionN * (withInit ? 2 : 1)) * 4;
+  const int64_t stripBudget = int64_t(hw.storageBytes) - 2 * halfBytes;
+  const int64_t aStrip = nK * mc * d.partitionK * 4,
+                bStrip = nK * d.partitionK * d.partitionN * 4;
+  const int64_t nInner = d.outerRowMajor ? nN : nM;
+  const bool keepOuter =
+      nInner > 1 && (d.outerRowMajor ? aStrip : bStrip) <= stripBudget;
+  const int64_t left =
+      stripBudget - (keepOuter ? (d.outerRowMajor ? aStrip : bStrip) : 0);
+  const bool keepInner = nInner == 1 && nOuter > 1 && !dealPairs &&
+                         (d.outerRowMajor ? bStrip : aStrip) <= left;
+  const bool keepA = d.outerRowMajor ? keepOuter : keepInner;
+  const bool keepB = d.outerRowMajor ? keepInner : keepOuter;
+  std::vector<ClusterWork> work(nCl);
+  uint64_t pairIndex = 0;
+  int64_t lastPair = -1;
+
+  for (int64_t inst = 0; inst < p.count; ++inst) {
+    forEachPartitionStep(p, th, d, [&](const PartitionStep &s) {
+      int64_t mi = s.m0 / d.partitionM, ni = s.n0 / d.partitionN;
+      int64_t outer = d.outerRowMajor ? mi : ni;
+      int64_t pair = (inst * nOuter + outer) * (d.outerRowMajor ? nN : nM) +
+                     (d.outerRowMajor ? ni : mi);
+      uint32_t cl;
+      if (dealPairs) {
+        if (pair != lastPair)
+          ++pairIndex, lastPair = pair;
+        cl = uint32_t((pairIndex - 1) % nCl);
+      } else {
+        cl = uint32_t((inst * nOuter + outer) % nCl);
+      }
+      ClusterWork &w = work[cl];
+      w.used = true;
+      // DMAs of the step (f32 in DRAM and storage).
+      double loads = 0;
+      auto keyA = std::make_tuple(inst, s.m0, s.k0);
+      auto keyB = std::make_tuple(inst, s.n0, s.k0);
+      if (!keepA || !w.haveA.count(keyA)) {
+        loads += dma(w, cl, double(s.m * s.k) * 4);
+        w.haveA.insert(keyA);
+      }
+      if (!keepB || !w.haveB.count(keyB)) {
+        loads += dma(w, cl, double(s.k * s.n) * 4);
+        w.haveB.insert(keyB);
+      }
+      if (withInit && s.firstK)
+        loads += dma(w, cl, double(s.m * s.n) * 4);
+      if (w.head < 0)
+        w.head = loads;
+
+      // EXECUTE.
+      int64_t rmax = std::min<int64_t>(peRows, s.m);
+      double exec = cdiv(double(s.m * s.k) * 4, hw.actLoadBytesPerCycle);
+      for (int64_t g = 0; g < groups; ++g) {
+        int64_t cols =
+            std::max<int64_t>(1, std::min(groupCols, s.n - g * groupCols));
+        exec += cdiv(double(s.k * cols) * 4, hw.weightLoadBytesPerCycle);
+        exec += cdiv(double(rmax * s.k * cols), hw.macLanes) +
+                hw.macPipelineLatency;
+        if (withInit && s.firstK)
+          exec += cdiv(double(s.m * cols) * 4, hw.actLoadBytesPerCycle);
+        if (s.lastK)
+          exec += cdiv(double(s.m * cols) * 4, hw.storageBytesPerCycle);
+      }
+      w.compute += exec;
+      w.lastExec = exec;
+      if (s.lastK)
+        w.tail = dma(w, cl, double(s.m * s.n) * 4);
+    });
+  }
+
+  std::vector<double> channel(std::max<size_t>(1, hw.channels.size()), 0);
+  for (uint32_t cl = 0; cl < nCl; ++cl)
+    channel[chanOf(cl)] += work[cl].channel;
+  for (uint32_t cl = 0; cl < nCl; ++cl) {
+    const ClusterWork &w = work[cl];
+    if (!w.used)
+      continue;
+    ++e.activeClusters;
+    e.dmaBytes += w.bytes;
+    e.dmaTransfers += w.transfers;
+    double ch = channel[chanOf(cl)];
+    double computePath = std::max(0.0, w.head) + w.compute + w.tail;
+    double channelPath = ch + w.lastExec;
+    e.computeCycles = std::max(e.computeCycles, w.compute);
+    e.channelCycles = std::max(e.channelCycles, ch);
+    if (std::max(computePath, channelPath) > e.cycles) {
+      e.cycles = std::max(computePath, channelPath);
+      e.channelBound = channelPath >= computePath;
+    }
+  }
+  return e;
+}
