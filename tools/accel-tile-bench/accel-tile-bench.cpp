@@ -33,11 +33,19 @@ namespace {
 const char *kUsage =
     R"(usage: accel-tile-bench [--hw-dir DIR] [--suite all|bert|resnet]
                         [--csv FILE] [--summary-only]
+       accel-tile-bench --simulate [--hw FILE] [--suite all|bert|resnet]
+                        [--max-macs N]
 
 Prints per shape: selected vs exhaustive-optimal modelled cycles, selection
 and exhaustive-search time (microseconds, mean over repetitions), and the
 naive baselines (fixed loop order without split-K; fixed 64x64 tiles), then a
 summary per hardware configuration.
+
+--simulate: simulated cycles (accel::simulate of the lowered matmul) of the
+selected tiling vs the naive baselines on one machine (default
+hw/bandwidth-starved.json) for the suite's shapes with at most N MACs
+(default 3e8; convolutions as their dense GEMM), the machine-level prediction
+and the geometric-mean speed-up.
 )";
 
 struct Config {
@@ -81,10 +89,15 @@ struct Summary {
 
 } // namespace
 
+int runSimulatedBench(const std::string &hwPath, const std::string &suite,
+                      double maxMacs);
+
 int main(int argc, char **argv) {
   std::string hwDir = std::string(ACCEL_SOURCE_DIR) + "/hw";
   std::string suite = "all", csvPath;
-  bool summaryOnly = false;
+  bool summaryOnly = false, simulated = false;
+  std::string simHw = std::string(ACCEL_SOURCE_DIR) + "/hw/bandwidth-starved.json";
+  double maxMacs = 3e8;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     auto value = [&]() -> std::string {
@@ -103,6 +116,12 @@ int main(int argc, char **argv) {
       suite = value();
     } else if (a == "--csv") {
       csvPath = value();
+    } else if (a == "--simulate") {
+      simulated = true;
+    } else if (a == "--hw") {
+      simHw = value();
+    } else if (a == "--max-macs") {
+      maxMacs = std::atof(value().c_str());
     } else if (a == "--summary-only") {
       summaryOnly = true;
     } else {
@@ -114,6 +133,8 @@ int main(int argc, char **argv) {
     std::cerr << "accel-tile-bench: --suite must be all, bert or resnet\n";
     return 1;
   }
+  if (simulated)
+    return runSimulatedBench(simHw, suite, maxMacs);
 
   // Hardware configurations: the default machine, the bandwidth-starved and
   // asymmetric presets (and the large one), all operands in DRAM.
