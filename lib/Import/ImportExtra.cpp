@@ -685,3 +685,26 @@ LogicalResult Importer::importResize(const Node &n) {
   }
   return define(n, 0, v);
 }
+
+/// Mod with fmod = 1 on f32: a - b * trunc(a / b), trunc(q) =
+/// sign(q) * floor(|q|). (fmod = 0 is integer-only in ONNX.)
+LogicalResult Importer::importMod(const Node &n) {
+  if (failed(checkArity(n, 2, 2)))
+    return failure();
+  auto fmod = intAttr(n, "fmod", 0);
+  auto a = failed(fmod) ? Fail() : operandF32(n, 0);
+  auto b = failed(a) ? Fail() : operandF32(n, 1);
+  if (failed(b))
+    return failure();
+  if (!*fmod)
+    return failNode(n, "fmod = 0 (integer modulo) is not supported on f32 "
+                       "tensors");
+  auto q = binary(n, BinaryFn::div, *a, *b);
+  if (failed(q))
+    return failure();
+  Value t = unary(UnaryFn::floor, unary(UnaryFn::abs, *q));
+  auto tr = binary(n, BinaryFn::mul, unary(UnaryFn::sign, *q), t);
+  auto prod = failed(tr) ? Fail() : binary(n, BinaryFn::mul, *b, *tr);
+  auto r = failed(prod) ? Fail() : binary(n, BinaryFn::sub, *a, *prod);
+  return failed(r) ? failure() : define(n, 0, *r);
+}

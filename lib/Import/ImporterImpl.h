@@ -265,6 +265,7 @@ public:
   LogicalResult importGatherElements(const Node &n);
   LogicalResult importLoss(const Node &n);
   LogicalResult importResize(const Node &n);
+  LogicalResult importMod(const Node &n);
 
   // --- shared shape logic -----------------------------------------------------
   /// Normalises a possibly negative axis against `rank` (error names node).

@@ -1233,6 +1233,7 @@ LogicalResult Importer::importNode(const Node &n) {
       {"SoftmaxCrossEntropyLoss", &Importer::importLoss},
       {"Resize", &Importer::importResize},
       {"Upsample", &Importer::importResize},
+      {"Mod", &Importer::importMod},
   };
   for (const auto &entry : table)
     if (n.op_type() == entry.first)
