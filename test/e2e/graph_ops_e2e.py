@@ -83,6 +83,15 @@ for fn, ref, axes, keep in [
     case(f"reduce_{fn}",
          f"%r = graph.reduce {fn} %a {{axes = array<i64: {', '.join(map(str, axes))}>, keepdims = {str(keep).lower()}}} : ({ty((2, 3, 4, 5))}) -> {ty(out)}",
          [x2345], ref, tuple(out))
+big = rng.standard_normal((2, 3, 150, 160)).astype(np.float32)  # rows of 24000
+for fn, ref, axes in [("sum", lambda v: v.sum(axis=(2, 3), keepdims=True), [2, 3]),
+                      ("mean", lambda v: v.mean(axis=(1, 2, 3), keepdims=True), [1, 2, 3]),
+                      ("l2", lambda v: np.sqrt((v.astype(np.float64) ** 2).sum(axis=(0, 2, 3), keepdims=True)), [0, 2, 3]),
+                      ("max", lambda v: v.max(axis=(2, 3), keepdims=True), [2, 3])]:
+    out = list(ref(big).shape)
+    case(f"reduce_large_{fn}",
+         f"%r = graph.reduce {fn} %a {{axes = array<i64: {', '.join(map(str, axes))}>, keepdims = true}} : ({ty(big.shape)}) -> {ty(out)}",
+         [big], ref, tuple(out))
 case("reduce_argmax", f"%r = graph.reduce argmax %a {{axes = array<i64: 2>, keepdims = false}} : ({ty((2, 3, 4, 5))}) -> {ty((2, 3, 5), 'i64')}",
      [x2345], lambda v: v.argmax(axis=2).astype(np.float32), (2, 3, 5), "i64")
 

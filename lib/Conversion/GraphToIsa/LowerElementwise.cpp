@@ -239,7 +239,95 @@ LogicalResult Lowering::lowerReduce(graph::ReduceOp op) {
   }
   if (n == 0)
     return op.emitOpError("reduction over an empty dimension");
-  return emitSfu(op, ew);
+  // A row that does not fit one PE's share of the input buffer is reduced in
+  // two passes: chunks of it into partials, then the partials.
+  const int64_t cap = int64_t(hw_.inputSlotBytes() * (16 / (1 + ew.scratch)) / 4);
+  if (n <= cap)
+    return emitSfu(op, ew);
+  return lowerLargeReduce(op, ew, n, cap);
+}
+
+LogicalResult Lowering::lowerLargeReduce(graph::ReduceOp op,
+                                         const ElementwiseLayer &whole,
+                                         int64_t n, int64_t cap) {
+  using graph::ReduceFn;
+  SfuFunc combine;
+  std::vector<ElementwiseStep> pre, post;
+  switch (op.getFn()) {
+  case ReduceFn::sum: combine = SfuFunc::Add; break;
+  case ReduceFn::mean:
+    combine = SfuFunc::Add;
+    post = {unaryStep(SfuFunc::Scale, 1.0f / float(n), true)};
+    break;
+  case ReduceFn::max: combine = SfuFunc::Max; break;
+  case ReduceFn::min: combine = SfuFunc::Min; break;
+  case ReduceFn::prod: combine = SfuFunc::Mul; break;
+  case ReduceFn::sum_square:
+    combine = SfuFunc::Add, pre = {unaryStep(SfuFunc::Square)};
+    break;
+  case ReduceFn::l1:
+    combine = SfuFunc::Add, pre = {unaryStep(SfuFunc::Abs)};
+    break;
+  case ReduceFn::l2:
+    combine = SfuFunc::Add, pre = {unaryStep(SfuFunc::Square)};
+    post = {unaryStep(SfuFunc::Sqrt, 0.0f, true)};
+    break;
+  case ReduceFn::log_sum:
+    combine = SfuFunc::Add, post = {unaryStep(SfuFunc::Log, 0.0f, true)};
+    break;
+  default:
+    return op.emitOpError("a reduction over ")
+           << n << " elements exceeds one PE's share of the input buffer ("
+           << cap << ") and " << stringifyReduceFn(op.getFn())
+           << " has no two-pass form yet";
+  }
+  // Chunk size: the largest divisor of n that fits.
+  int64_t chunk = 1;
+  for (int64_t c = std::min(n, cap); c >= 1; --c)
+    if (n % c == 0) {
+      chunk = c;
+      break;
+    }
+  if (chunk * 16 < cap)
+    return op.emitOpError("a reduction over ")
+           << n << " elements has no chunking that fits the input buffer";
+  const int64_t nChunks = n / chunk;
+  // Make the reduced elements of each row contiguous: [rows, n].
+  std::vector<int64_t> rowsShape(whole.shape.begin(),
+                                 whole.shape.begin() + whole.rowDims);
+  int64_t rows = numElements(rowsShape);
+  uint64_t dense = allocate(rows * n);
+  emitCopyLayer(sb_, whole.shape, whole.inputs[0],
+                View{dense, denseStrides(whole.shape)});
+  uint64_t partial = allocate(rows * nChunks);
+  ElementwiseLayer p1;
+  p1.shape = {rows, nChunks, chunk};
+  p1.rowDims = 2;
+  p1.wholeRows = true;
+  p1.rowResult = true;
+  p1.inputs = {View{dense, {n, chunk, 1}}};
+  p1.output = View{partial, {nChunks, 1, 0}};
+  p1.steps = pre;
+  p1.steps.push_back(step(SpuType::Reduce, combine, 0, 0, 0));
+  ElementwiseLayer p2;
+  p2.shape = {rows, nChunks};
+  p2.rowDims = 1;
+  p2.wholeRows = true;
+  p2.rowResult = true;
+  p2.inputs = {View{partial, {nChunks, 1}}};
+  // The output rows in the same order as the input's kept dimensions.
+  std::vector<View *> outView{};
+  View out = whole.output;
+  out.strides.resize(whole.rowDims);
+  std::vector<int64_t> rowsCoalesced = coalesce(rowsShape, {&out});
+  if (rowsCoalesced.size() > 1)
+    return op.emitOpError("internal: reduction output is not contiguous");
+  p2.output = View{out.base, {1, 0}};
+  p2.steps = {step(SpuType::Reduce, combine, 0, 0, 0)};
+  p2.steps.insert(p2.steps.end(), post.begin(), post.end());
+  if (failed(emitSfu(op, p1)))
+    return failure();
+  return emitSfu(op, p2);
 }
 
 LogicalResult Lowering::lowerSoftmax(graph::SoftmaxOp op) {

@@ -129,6 +129,9 @@ private:
   LogicalResult lowerBinary(graph::BinaryOp op);
   LogicalResult lowerWhere(graph::WhereOp op);
   LogicalResult lowerReduce(graph::ReduceOp op);
+  LogicalResult lowerLargeReduce(graph::ReduceOp op,
+                                 const ElementwiseLayer &whole, int64_t n,
+                                 int64_t cap);
   LogicalResult lowerSoftmax(graph::SoftmaxOp op);
   LogicalResult lowerConcat(graph::ConcatOp op);
   LogicalResult lowerSlice(graph::SliceOp op);
