@@ -27,6 +27,7 @@ struct DefaultPipelineOptions
 void accel::buildDefaultPipeline(OpPassManager &pm, const std::string &hwPath) {
   pm.addPass(createConvertTosaLinalgToGraph());
   pm.addPass(createCanonicalizerPass());
+  pm.addPass(createFoldBatchNorm());
   SelectTilingOptions tilingOpts;
   tilingOpts.hwPath = hwPath;
   pm.addPass(createSelectTiling(tilingOpts));

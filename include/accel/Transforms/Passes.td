@@ -35,4 +35,17 @@ def SelectTiling : Pass<"select-tiling", "mlir::ModuleOp"> {
   ];
 }
 
+def FoldBatchNorm : Pass<"fold-batch-norm", "mlir::ModuleOp"> {
+  let summary = "Fold inference batch normalisation into the preceding conv2d";
+  let description = [{
+    `graph.batch_norm(graph.conv2d(x, w, b))` with constant weights, bias and
+    normalisation parameters, and a conv result used only by the batch norm,
+    becomes one `graph.conv2d(x, w', b')` with
+    `a = scale / sqrt(var + eps)`, `w'[o] = w[o] * a[o]`,
+    `b'[o] = (b[o] - mean[o]) * a[o] + bias[o]`. Other batch norms stay and
+    are lowered to SFU layers.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 #endif

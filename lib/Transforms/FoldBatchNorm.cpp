@@ -1,0 +1,92 @@
+//===- FoldBatchNorm.cpp - batch_norm(conv2d) -> conv2d -------------------===//
+//
+// Inference batch normalisation after a convolution is a per-output-channel
+// affine map, so it folds into the convolution's weights and bias at compile
+// time when all of them are constants (the usual case for imported models).
+//
+//===----------------------------------------------------------------------===//
+#include "Graph/GraphDialect.h"
+#include "accel/Transforms/Passes.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include <cmath>
+
+namespace accel {
+#define GEN_PASS_DEF_FOLDBATCHNORM
+#include "accel/Transforms/Passes.h.inc"
+} // namespace accel
+
+using namespace mlir;
+using namespace accel;
+
+namespace {
+/// The f32 values of a constant tensor, or false.
+bool constantValues(Value v, std::vector<float> &out) {
+  auto c = v.getDefiningOp<arith::ConstantOp>();
+  auto dense = c ? dyn_cast<DenseElementsAttr>(c.getValue()) : nullptr;
+  if (!dense || !dense.getElementType().isF32())
+    return false;
+  out.clear();
+  for (const APFloat &f : dense.getValues<APFloat>())
+    out.push_back(f.convertToFloat());
+  return true;
+}
+
+struct FoldIntoConv : OpRewritePattern<graph::BatchNormOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(graph::BatchNormOp bn,
+                                PatternRewriter &rewriter) const override {
+    auto conv = bn.getInput().getDefiningOp<graph::Conv2DOp>();
+    if (!conv || !conv.getResult().hasOneUse())
+      return rewriter.notifyMatchFailure(bn, "input is not a single-use conv2d");
+    std::vector<float> w, b, scale, bias, mean, var;
+    if (!constantValues(conv.getWeight(), w) ||
+        (conv.getBias() && !constantValues(conv.getBias(), b)) ||
+        !constantValues(bn.getScale(), scale) ||
+        !constantValues(bn.getBias(), bias) ||
+        !constantValues(bn.getMean(), mean) ||
+        !constantValues(bn.getVariance(), var))
+      return rewriter.notifyMatchFailure(bn, "operands are not constants");
+    size_t channels = scale.size(), perChannel = w.size() / channels;
+    if (b.empty())
+      b.assign(channels, 0.0f);
+    float eps = bn.getEpsilon().convertToFloat();
+    std::vector<float> newB(channels);
+    for (size_t o = 0; o < channels; ++o) {
+      float a = scale[o] / std::sqrt(var[o] + eps);
+      for (size_t i = 0; i < perChannel; ++i)
+        w[o * perChannel + i] *= a;
+      newB[o] = (b[o] - mean[o]) * a + bias[o];
+    }
+    auto wType = cast<RankedTensorType>(conv.getWeight().getType());
+    auto bType = RankedTensorType::get({int64_t(channels)},
+                                       rewriter.getF32Type());
+    Value newW = rewriter.create<arith::ConstantOp>(
+        conv.getLoc(), DenseElementsAttr::get(wType, llvm::ArrayRef(w)));
+    Value newBias = rewriter.create<arith::ConstantOp>(
+        conv.getLoc(), DenseElementsAttr::get(bType, llvm::ArrayRef(newB)));
+    auto folded = rewriter.create<graph::Conv2DOp>(
+        conv.getLoc(), bn.getResult().getType(), conv.getInput(), newW, newBias,
+        conv.getStridesAttr(), conv.getPadsAttr(), conv.getDilationsAttr(),
+        conv.getGroupsAttr());
+    // Keep analysis attributes (e.g. accel.tiling) of the convolution.
+    for (NamedAttribute attr : conv->getDiscardableAttrs())
+      folded->setAttr(attr.getName(), attr.getValue());
+    rewriter.replaceOp(bn, folded.getResult());
+    rewriter.eraseOp(conv);
+    return success();
+  }
+};
+
+struct FoldBatchNormPass
+    : public accel::impl::FoldBatchNormBase<FoldBatchNormPass> {
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    patterns.add<FoldIntoConv>(&getContext());
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      signalPassFailure();
+  }
+};
+} // namespace

@@ -1,0 +1,44 @@
+// RUN: accel-opt --fold-batch-norm %s | FileCheck %s
+
+// scale [2, 3], var [1 - eps, 1 - eps] -> a = scale / sqrt(var + eps) = [2, 3]
+// w' = w * a = [2, 3]; mean [1, 2], bias [10, 20]
+// b' = (b - mean) * a + bias = (0.5 - 1) * 2 + 10, (0.5 - 2) * 3 + 20.
+
+// CHECK-LABEL: func.func @folds
+// CHECK-DAG: %[[W:.*]] = arith.constant dense<{{\[\[\[\[}}2.000000e+00]]], {{\[\[\[}}3.000000e+00]]]]> : tensor<2x1x1x1xf32>
+// CHECK-DAG: %[[B:.*]] = arith.constant dense<[9.000000e+00, 1.550000e+01]> : tensor<2xf32>
+// CHECK: graph.conv2d %{{.*}}, %[[W]], %[[B]]
+// CHECK-NOT: graph.batch_norm
+func.func @folds(%x: tensor<1x1x3x3xf32>) -> tensor<1x2x3x3xf32> {
+  %w = arith.constant dense<1.0> : tensor<2x1x1x1xf32>
+  %b = arith.constant dense<0.5> : tensor<2xf32>
+  %s = arith.constant dense<[2.0, 3.0]> : tensor<2xf32>
+  %bb = arith.constant dense<[10.0, 20.0]> : tensor<2xf32>
+  %m = arith.constant dense<[1.0, 2.0]> : tensor<2xf32>
+  %v = arith.constant dense<[0.99999, 0.99999]> : tensor<2xf32>
+  %c = graph.conv2d %x, %w, %b : (tensor<1x1x3x3xf32>, tensor<2x1x1x1xf32>, tensor<2xf32>) -> tensor<1x2x3x3xf32>
+  %y = graph.batch_norm %c, %s, %bb, %m, %v {epsilon = 1.0e-5 : f32}
+      : (tensor<1x2x3x3xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> tensor<1x2x3x3xf32>
+  return %y : tensor<1x2x3x3xf32>
+}
+
+// A conv result with a second user cannot be folded.
+// CHECK-LABEL: func.func @shared
+// CHECK: graph.batch_norm
+func.func @shared(%x: tensor<1x1x3x3xf32>) -> (tensor<1x2x3x3xf32>, tensor<1x2x3x3xf32>) {
+  %w = arith.constant dense<1.0> : tensor<2x1x1x1xf32>
+  %s = arith.constant dense<[2.0, 3.0]> : tensor<2xf32>
+  %c = graph.conv2d %x, %w : (tensor<1x1x3x3xf32>, tensor<2x1x1x1xf32>) -> tensor<1x2x3x3xf32>
+  %y = graph.batch_norm %c, %s, %s, %s, %s : (tensor<1x2x3x3xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> tensor<1x2x3x3xf32>
+  return %y, %c : tensor<1x2x3x3xf32>, tensor<1x2x3x3xf32>
+}
+
+// Runtime normalisation parameters stay a batch_norm.
+// CHECK-LABEL: func.func @runtime
+// CHECK: graph.batch_norm
+func.func @runtime(%x: tensor<1x1x3x3xf32>, %s: tensor<2xf32>) -> tensor<1x2x3x3xf32> {
+  %w = arith.constant dense<1.0> : tensor<2x1x1x1xf32>
+  %c = graph.conv2d %x, %w : (tensor<1x1x3x3xf32>, tensor<2x1x1x1xf32>) -> tensor<1x2x3x3xf32>
+  %y = graph.batch_norm %c, %s, %s, %s, %s : (tensor<1x2x3x3xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> tensor<1x2x3x3xf32>
+  return %y : tensor<1x2x3x3xf32>
+}
