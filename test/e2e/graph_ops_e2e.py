@@ -173,6 +173,29 @@ case("batch_norm",
      [x1], lambda v: (v - mu.reshape(1, 3, 1, 1)) / np.sqrt(var.reshape(1, 3, 1, 1) + 1e-5) * sc.reshape(1, 3, 1, 1) + bi.reshape(1, 3, 1, 1),
      x1.shape)
 
+wc = rng.standard_normal((3, 3, 3, 3)).astype(np.float32)
+
+
+def conv_bn_ref(v):
+    n, c, h, w_ = v.shape
+    vp = np.pad(v, ((0, 0), (0, 0), (1, 1), (1, 1))).astype(np.float64)
+    y = np.zeros((n, 3, h, w_))
+    for i in range(3):
+        for j in range(3):
+            y += np.einsum("nchw,oc->nohw", vp[:, :, i:i + h, j:j + w_], wc[:, :, i, j])
+    a = sc / np.sqrt(var + 1e-5)
+    return (y - mu.reshape(1, 3, 1, 1)) * a.reshape(1, 3, 1, 1) + bi.reshape(1, 3, 1, 1)
+
+
+# fold-batch-norm folds this pair into one conv2d in the default pipeline.
+case("conv_batch_norm_folded",
+     f"%w = arith.constant dense<{wc.tolist()}> : {ty(wc.shape)}\n"
+     f"  %c = graph.conv2d %a, %w {{pads = array<i64: 1, 1, 1, 1>}} : ({ty(x1.shape)}, {ty(wc.shape)}) -> {ty(x1.shape)}\n"
+     f"  %s = arith.constant dense<{sc.tolist()}> : {ty((3,))}\n  %bb = arith.constant dense<{bi.tolist()}> : {ty((3,))}\n"
+     f"  %m = arith.constant dense<{mu.tolist()}> : {ty((3,))}\n  %v = arith.constant dense<{var.tolist()}> : {ty((3,))}\n"
+     f"  %r = graph.batch_norm %c, %s, %bb, %m, %v {{epsilon = 1.0e-5 : f32}} : ({ty(x1.shape)}, {ty((3,))}, {ty((3,))}, {ty((3,))}, {ty((3,))}) -> {ty(x1.shape)}",
+     [x1], conv_bn_ref, x1.shape)
+
 
 def conv_transpose_ref(x, w, s, p, outpad, groups=1):
     n, c, h, wd = x.shape
