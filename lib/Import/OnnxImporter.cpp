@@ -530,6 +530,8 @@ FailureOr<Value> Importer::materializeSlot(const std::string &name, Slot &s,
   auto c = constantOf(name, s);
   if (failed(c))
     return failure();
+  if (!*c)
+    return fail("value '" + name + "'" + where + " has no definition");
   const ConstTensor &t = **c;
   if (!t.isFloat() && t.dtype != onnx::TensorProto::BOOL &&
       t.dtype != onnx::TensorProto::INT64 && t.dtype != onnx::TensorProto::INT32)
@@ -559,6 +561,9 @@ FailureOr<Value> Importer::operandF32(const Node &n, int i, bool convertInts) {
     auto c = constantOf(n.input(i), *s);
     if (failed(c))
       return failure();
+    if (!*c)
+      return fail("value '" + n.input(i) + "' used by " + nodeDesc(n) +
+                  " has no definition");
     const ConstTensor &t = **c;
     if (t.dtype != onnx::TensorProto::FLOAT &&
         (convertInts || t.dtype == onnx::TensorProto::DOUBLE ||
@@ -599,6 +604,9 @@ FailureOr<SmallVector<int64_t>> Importer::inputShape(const Node &n, int i) {
   auto c = constantOf(n.input(i), *s);
   if (failed(c))
     return failure();
+  if (!*c)
+    return fail("value '" + n.input(i) + "' used by " + nodeDesc(n) +
+                " has no definition");
   return (*c)->shape;
 }
 
@@ -612,6 +620,9 @@ FailureOr<int> Importer::inputType(const Node &n, int i) {
     return onnxTypeOf(s->value);
   if (s->tensor)
     return (int)s->tensor->data_type();
+  if (!s->cst)
+    return fail("value '" + n.input(i) + "' used by " + nodeDesc(n) +
+                " has no definition");
   return s->cst->dtype;
 }
 
@@ -971,6 +982,8 @@ LogicalResult Importer::collectInputs(const onnx::GraphProto &g,
       return fail("input shape " + shapeStr(shape) + " for '" + name +
                   "' is too large");
     int et = tt.elem_type();
+    if (et == onnx::TensorProto::UNDEFINED)
+      return fail("graph input '" + name + "' has no element type");
     if (et != onnx::TensorProto::FLOAT && et != onnx::TensorProto::BOOL) {
       // Not a runtime argument: only its shape can be used (Shape, Size);
       // any other use reports the type, naming the node.

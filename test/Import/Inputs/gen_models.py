@@ -296,3 +296,11 @@ g = helper.make_graph(
      helper.make_tensor_value_info("x", F, [2, 2])],
     [helper.make_tensor_value_info("y", F, [2, 2])])
 save(model(g), "bad_where_cond.onnx")
+
+# --- a graph input without an element type -------------------------------------
+g = helper.make_graph(
+    [helper.make_node("Relu", ["x"], ["y"], name="relu")],
+    "no_elem_type",
+    [helper.make_tensor_value_info("x", TensorProto.UNDEFINED, [2, 2])],
+    [helper.make_tensor_value_info("y", F, [2, 2])])
+save(model(g), "no_elem_type.onnx")
