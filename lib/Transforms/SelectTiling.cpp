@@ -86,7 +86,7 @@ struct SelectTilingPass : public accel::impl::SelectTilingBase<SelectTilingPass>
     if (!hwPath.empty()) {
       std::string err;
       if (!loadHardwareDesc(hwPath, hw, err)) {
-        module.emitError("hardware description '") << hwPath << "': " << err;
+        module.emitError("hardware description ") << err; // err names the file
         return signalPassFailure();
       }
     }

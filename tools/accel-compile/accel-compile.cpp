@@ -81,7 +81,7 @@ int main(int argc, char **argv) {
   if (!hwPath.empty()) {
     std::string err;
     if (!accel::loadHardwareDesc(hwPath, hw, err))
-      return fail("hardware description '" + hwPath + "': " + err);
+      return fail("hardware description " + err); // err names the file
   }
 
   // Front end.

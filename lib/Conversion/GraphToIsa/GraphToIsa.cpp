@@ -444,7 +444,7 @@ struct ConvertGraphToIsaPass
     if (!hwPath.empty()) {
       std::string err;
       if (!loadHardwareDesc(hwPath, hw, err)) {
-        module.emitError("hardware description '") << hwPath << "': " << err;
+        module.emitError("hardware description ") << err; // err names the file
         return signalPassFailure();
       }
     }
