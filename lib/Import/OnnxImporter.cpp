@@ -1467,3 +1467,101 @@ OwningOpRef<ModuleOp> accel::importOnnxFile(const std::string &path,
   return importOnnxBytes((*buf)->getBufferStart(), (*buf)->getBufferSize(),
                          ctx, opts, err, path, std::string(dir));
 }
+
+//===----------------------------------------------------------------------===//
+// Graph inputs that must be bound to constants
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Inputs of `op` that the importer needs as compile-time constants (shape,
+/// axes, indices, targets, ...), for the given opset.
+std::vector<int> constantPositions(const std::string &op, int64_t opset) {
+  if (op == "Reshape" || op == "Expand" || op == "Tile" || op == "Squeeze" ||
+      op == "Unsqueeze" || op == "Split" || op == "Gather" ||
+      op == "GatherElements" || op == "NegativeLogLikelihoodLoss" ||
+      op == "SoftmaxCrossEntropyLoss" || op == "Upsample" || op == "CumSum" ||
+      op == "Trilu" || op == "TopK" || op == "OneHot")
+    return {1};
+  if (op.rfind("Reduce", 0) == 0)
+    return {1};
+  if (op == "Slice")
+    return {1, 2, 3, 4};
+  if (op == "Pad")
+    return {1, 3};
+  if (op == "ConstantOfShape")
+    return {0};
+  if (op == "Resize")
+    return opset < 11 ? std::vector<int>{1} : std::vector<int>{1, 2, 3};
+  if (op == "Dropout")
+    return {2};
+  if (op == "RNN" || op == "GRU" || op == "LSTM")
+    return {4};
+  if (op == "Range")
+    return {0, 1, 2};
+  return {};
+}
+} // namespace
+
+bool accel::onnxConstantInputs(const std::string &path,
+                               std::vector<std::string> &names,
+                               std::string &err) {
+  names.clear();
+  auto buf = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                         /*RequiresNullTerminator=*/false);
+  if (!buf) {
+    err = "cannot open ONNX model '" + path + "': " + buf.getError().message();
+    return false;
+  }
+  onnx::ModelProto model;
+  if (!model.ParseFromArray((*buf)->getBufferStart(),
+                            (int)(*buf)->getBufferSize())) {
+    err = "failed to parse '" + path +
+          "' as an ONNX model (malformed or truncated protobuf)";
+    return false;
+  }
+  int64_t opset = 0;
+  for (const auto &os : model.opset_import())
+    if (os.domain().empty() || os.domain() == "ai.onnx")
+      opset = os.version();
+  const auto &g = model.graph();
+  std::set<std::string> inits, inputs, wanted;
+  for (const auto &t : g.initializer())
+    inits.insert(t.name());
+  for (const auto &in : g.input())
+    if (!inits.count(in.name()))
+      inputs.insert(in.name());
+  // Values that only carry shapes / integers forward: a graph input reaching
+  // a constant position through them must be constant too.
+  std::map<std::string, std::vector<std::string>> producers;
+  static const std::set<std::string> passThrough = {
+      "Identity", "Cast", "Concat", "Squeeze", "Unsqueeze", "Gather",
+      "Slice", "Reshape", "Add", "Sub", "Mul", "Div", "Neg", "Abs"};
+  for (const auto &n : g.node())
+    if (passThrough.count(n.op_type()))
+      for (const auto &o : n.output())
+        producers[o].assign(n.input().begin(), n.input().end());
+  std::function<void(const std::string &, int)> need =
+      [&](const std::string &v, int depth) {
+        if (v.empty() || depth > 64)
+          return;
+        if (inputs.count(v)) {
+          wanted.insert(v);
+          return;
+        }
+        auto it = producers.find(v);
+        if (it != producers.end())
+          for (const auto &in : it->second)
+            need(in, depth + 1);
+      };
+  for (const auto &n : g.node()) {
+    if (!n.domain().empty() && n.domain() != "ai.onnx")
+      continue;
+    for (int i : constantPositions(n.op_type(), opset))
+      if (i < n.input_size())
+        need(n.input(i), 0);
+  }
+  for (const auto &in : g.input()) // keep the model's order
+    if (wanted.count(in.name()))
+      names.push_back(in.name());
+  return true;
+}

@@ -38,6 +38,12 @@ static cl::list<std::string>
                       "inputs such as shapes, axes, indices)"),
              cl::value_desc("name=file"));
 
+static cl::opt<bool> printConstantInputs(
+    "print-constant-inputs",
+    cl::desc("print the graph inputs that must be bound to constants "
+             "(--bind), one per line, and exit"),
+    cl::init(false));
+
 static int fail(const std::string &msg) {
   llvm::errs() << "accel-import: error: " << msg << "\n";
   return 1;
@@ -50,6 +56,16 @@ int main(int argc, char **argv) {
   cl::ParseCommandLineOptions(argc, argv,
                               "accel ONNX importer: prints the graph-dialect "
                               "module of an ONNX model\n");
+
+  if (printConstantInputs) {
+    std::vector<std::string> names;
+    std::string err;
+    if (!accel::onnxConstantInputs(inputFile, names, err))
+      return fail(err);
+    for (const std::string &name : names)
+      llvm::outs() << name << "\n";
+    return 0;
+  }
 
   accel::OnnxImportOptions opts;
   for (const std::string &spec : inputShapes) {

@@ -68,6 +68,15 @@ importOnnxBytes(const std::string &bytes, mlir::MLIRContext &ctx,
   return importOnnxBytes(bytes.data(), bytes.size(), ctx, opts, err);
 }
 
+/// Names (in model order) of the graph inputs the importer needs as
+/// compile-time constants: those feeding a shape / axes / indices / pads /
+/// scales / sizes / targets / sequence-length position directly or through
+/// shape arithmetic. They must be bound with OnnxImportOptions::boundInputs
+/// (data inputs, even integer ones, are not listed). Returns false and sets
+/// `err` when the model cannot be read.
+bool onnxConstantInputs(const std::string &path,
+                        std::vector<std::string> &names, std::string &err);
+
 /// Parses "1x3x224x224" (also "1,3,224,224"; "" is a scalar) into dims.
 /// Returns false on a malformed or non-positive dimension.
 bool parseShapeString(const std::string &text, std::vector<int64_t> &dims);
