@@ -11,6 +11,9 @@ import tempfile
 
 import numpy as np
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from e2e_common import compile_and_run  # noqa: E402
+
 BIN = sys.argv[1]
 rng = np.random.default_rng(3)
 
@@ -233,24 +236,12 @@ with tempfile.TemporaryDirectory() as work:
         src = os.path.join(work, name + ".mlir")
         with open(src, "w") as f:
             f.write(mlir)
-        binary = os.path.join(work, name + ".bin")
-        p = subprocess.run([os.path.join(BIN, "accel-compile"), src, "-o", binary],
-                           capture_output=True, text=True)
-        if p.returncode:
-            print(f"FAIL {name}: compile: {p.stderr.strip().splitlines()[0] if p.stderr.strip() else p.returncode}")
+        outs, error = compile_and_run(BIN, src, work, name, dict(zip(names, args)), ["r"])
+        if error:
+            print(f"FAIL {name}: {error.splitlines()[0]}")
             failed += 1
             continue
-        cmd = [os.path.join(BIN, "accel-run"), binary, "--output-dir", work]
-        for n, a in zip(names, args):
-            path = os.path.join(work, f"{name}_{n}.npy")
-            np.save(path, a)
-            cmd += ["--input", f"{n}={path}"]
-        p = subprocess.run(cmd, capture_output=True, text=True)
-        if p.returncode:
-            print(f"FAIL {name}: run: {p.stderr.strip()}")
-            failed += 1
-            continue
-        got = np.load(os.path.join(work, "r.npy")).astype(np.float64)
+        got = outs[0].astype(np.float64)
         exp = np.asarray(ref(*args), dtype=np.float64)
         ok = got.shape == exp.shape and np.allclose(got, exp, rtol=1e-3, atol=1e-5)
         err = float(np.max(np.abs(got - exp))) if got.shape == exp.shape else float("inf")

@@ -15,6 +15,9 @@ import tempfile
 
 import numpy as np
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from e2e_common import compile_and_run  # noqa: E402
+
 BIN = sys.argv[1]
 SRC = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 HW = {"default": None, "starved": os.path.join(SRC, "hw", "bandwidth-starved.json")}
@@ -119,26 +122,13 @@ with tempfile.TemporaryDirectory() as work:
             print(f"FAIL {name}: attribute {attr!r} does not match {missing}")
             failed += 1
             continue
-        binary = os.path.join(work, name + ".bin")
-        hwarg = [f"--hw={hwfile}"] if hwfile else []
-        p = subprocess.run([os.path.join(BIN, "accel-compile"), tiled, "-o", binary] + hwarg,
-                           capture_output=True, text=True)
-        if p.returncode:
-            print(f"FAIL {name}: compile: {p.stderr.strip()}")
+        outs, error = compile_and_run(BIN, tiled, work, name, dict(zip(names, args)), ["r"],
+                                      hw=hwfile, run_args=["--strict-hazards"])
+        if error:
+            print(f"FAIL {name}: {error}")
             failed += 1
             continue
-        cmd = [os.path.join(BIN, "accel-run"), binary, "--output-dir", work,
-               "--strict-hazards"] + (["--hw", hwfile] if hwfile else [])
-        for n, a in zip(names, args):
-            path = os.path.join(work, f"{name}_{n}.npy")
-            np.save(path, a)
-            cmd += ["--input", f"{n}={path}"]
-        p = subprocess.run(cmd, capture_output=True, text=True)
-        if p.returncode:
-            print(f"FAIL {name}: run: {p.stderr.strip()}")
-            failed += 1
-            continue
-        got = np.load(os.path.join(work, "r.npy")).astype(np.float64)
+        got = outs[0].astype(np.float64)
         exp = np.asarray(ref(*[a.astype(np.float64) for a in args]), dtype=np.float64)
         ok = got.shape == exp.shape and np.allclose(got, exp, rtol=1e-4, atol=1e-3)
         err = float(np.max(np.abs(got - exp))) if got.shape == exp.shape else float("inf")
