@@ -5,7 +5,6 @@ compared with a numpy reference. Prints one line per case and exits 1 on
 any mismatch."""
 import math
 import os
-import subprocess
 import sys
 import tempfile
 
