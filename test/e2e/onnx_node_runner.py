@@ -70,12 +70,16 @@ def run_test(test_dir, args, workdir):
     inputs = [i.name for i in graph_inputs]
     outputs = [o.name for o in model.graph.output]
     datasets = sorted(d for d in os.listdir(test_dir) if d.startswith("test_data_set_"))
-    # Integer inputs (shapes, axes, indices, sequence lengths) decide shapes
-    # or addressing; they are frozen to the data set's values at compile
-    # time (accel-compile --bind). Models whose data sets disagree on them
-    # are compiled once per data set.
-    bound = [idx for idx, i in enumerate(graph_inputs)
-             if i.type.tensor_type.elem_type in (6, 7)]  # INT32, INT64
+    # Inputs that decide shapes or addressing (shapes, axes, indices, scales,
+    # sequence lengths; `accel-import --print-constant-inputs` names them)
+    # are frozen to the first data set's values at compile time
+    # (accel-compile --bind). Integer *data* stays an input, so a test cannot
+    # pass by constant folding.
+    q = subprocess.run([os.path.join(args.bin_dir, "accel-import"),
+                        "--print-constant-inputs", model_path],
+                       capture_output=True, text=True, timeout=args.timeout)
+    const_names = set(q.stdout.split()) if q.returncode == 0 else set()
+    bound = [idx for idx, name in enumerate(inputs) if name in const_names]
 
     binary = os.path.join(workdir, name + ".bin")
     cmd = [os.path.join(args.bin_dir, "accel-compile"), model_path, "-o", binary]

@@ -27,6 +27,7 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
@@ -93,8 +94,16 @@ int main(int argc, char **argv) {
       size_t eq = s.find('=');
       std::vector<int64_t> dims;
       if (eq == std::string::npos ||
-          !accel::parseShapeString(s.substr(eq + 1), dims))
+          !accel::parseShapeString(s.substr(eq + 1), dims)) {
+        llvm::SmallVector<llvm::StringRef> parts;
+        llvm::StringRef(s).substr(eq == std::string::npos ? 0 : eq + 1)
+            .split(parts, 'x');
+        if (llvm::is_contained(parts, "0"))
+          return fail("--input-shape '" + s +
+                      "': zero-sized dimensions are not supported (empty "
+                      "tensors)");
         return fail("--input-shape expects NAME=DIMxDIM..., got '" + s + "'");
+      }
       opts.inputShapes[s.substr(0, eq)] = dims;
     }
     for (const std::string &s : bindInputs) {
