@@ -345,9 +345,11 @@ LogicalResult ReduceOp::verify() {
 }
 
 LogicalResult SoftmaxOp::verify() {
+  // I64Attr accessors are unsigned; read the axis as the signed value it is.
   int64_t rank = shapeOf(getInput()).size();
-  if (getAxis() < 0 || getAxis() >= rank)
-    return emitOpError("axis ") << getAxis() << " out of range for rank " << rank;
+  int64_t axis = getAxisAttr().getInt();
+  if (axis < 0 || axis >= rank)
+    return emitOpError("axis ") << axis << " out of range for rank " << rank;
   return success();
 }
 

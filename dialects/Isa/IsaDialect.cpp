@@ -47,8 +47,7 @@ LogicalResult checkRecord(Operation *op, OperandsAttr rec) {
 LogicalResult ProgramOp::verify() {
   std::set<std::pair<int32_t, int32_t>> seen;
   for (auto c : getBody().front().getOps<ClusterOp>()) {
-    if (c.getRow() < 0 || c.getRow() >= getRows() || c.getCol() < 0 ||
-        c.getCol() >= getCols())
+    if (c.getRow() >= getRows() || c.getCol() >= getCols()) // unsigned
       return c.emitOpError("cluster (")
              << c.getRow() << ", " << c.getCol() << ") is outside the "
              << getRows() << "x" << getCols() << " grid";

@@ -160,7 +160,7 @@ LogicalResult Importer::importConv(const Node &n) {
   if (failed(ws))
     return failure();
   int64_t rank = xs->size();
-  if (rank != ws->size() || rank < 3)
+  if (rank != int64_t(ws->size()) || rank < 3)
     return failNode(n, "expected input and weight of the same rank >= 3 "
                        "(NC... / OI...), got " +
                            shapeStr(*xs) + " and " + shapeStr(*ws));
@@ -229,7 +229,7 @@ LogicalResult Importer::importConvTranspose(const Node &n) {
   if (failed(ws))
     return failure();
   int64_t rank = xs->size();
-  if (rank != ws->size() || rank < 3)
+  if (rank != int64_t(ws->size()) || rank < 3)
     return failNode(n, "expected input and weight of the same rank >= 3, "
                        "got " +
                            shapeStr(*xs) + " and " + shapeStr(*ws));

@@ -63,12 +63,12 @@ struct FoldIntoConv : OpRewritePattern<graph::BatchNormOp> {
     auto wType = cast<RankedTensorType>(conv.getWeight().getType());
     auto bType = RankedTensorType::get({int64_t(channels)},
                                        rewriter.getF32Type());
-    Value newW = rewriter.create<arith::ConstantOp>(
-        conv.getLoc(), DenseElementsAttr::get(wType, llvm::ArrayRef(w)));
-    Value newBias = rewriter.create<arith::ConstantOp>(
-        conv.getLoc(), DenseElementsAttr::get(bType, llvm::ArrayRef(newB)));
-    auto folded = rewriter.create<graph::Conv2DOp>(
-        conv.getLoc(), bn.getResult().getType(), conv.getInput(), newW, newBias,
+    Value newW = arith::ConstantOp::create(
+        rewriter, conv.getLoc(), DenseElementsAttr::get(wType, llvm::ArrayRef(w)));
+    Value newBias = arith::ConstantOp::create(
+        rewriter, conv.getLoc(), DenseElementsAttr::get(bType, llvm::ArrayRef(newB)));
+    auto folded = graph::Conv2DOp::create(
+        rewriter, conv.getLoc(), bn.getResult().getType(), conv.getInput(), newW, newBias,
         conv.getStridesAttr(), conv.getPadsAttr(), conv.getDilationsAttr(),
         conv.getGroupsAttr());
     // Keep analysis attributes (e.g. accel.tiling) of the convolution.

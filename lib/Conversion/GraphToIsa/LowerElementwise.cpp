@@ -332,7 +332,7 @@ LogicalResult Lowering::lowerLargeReduce(graph::ReduceOp op,
 
 LogicalResult Lowering::lowerSoftmax(graph::SoftmaxOp op) {
   std::vector<int64_t> in = shapeOf(op.getInput());
-  std::vector<int64_t> axis{op.getAxis()};
+  std::vector<int64_t> axis{op.getAxisAttr().getInt()};
   ElementwiseLayer ew;
   ew.shape = permuteLast(in, axis);
   ew.rowDims = int(in.size()) - 1;

@@ -165,12 +165,12 @@ LogicalResult Lowering::lowerConvTranspose(graph::ConvTranspose2DOp op) {
   auto f32 = b.getF32Type();
   auto xzType = RankedTensorType::get({N, C, Hz, Wz}, f32);
   auto wfType = RankedTensorType::get({O, Cg, KH, KW}, f32);
-  Value xzVal = b.create<tensor::EmptyOp>(op.getLoc(), xzType.getShape(), f32);
-  Value wfVal = b.create<tensor::EmptyOp>(op.getLoc(), wfType.getShape(), f32);
+  Value xzVal = tensor::EmptyOp::create(b, op.getLoc(), xzType.getShape(), f32);
+  Value wfVal = tensor::EmptyOp::create(b, op.getLoc(), wfType.getShape(), f32);
   addr_[xzVal] = xz;
   addr_[wfVal] = wf;
-  auto conv = b.create<graph::Conv2DOp>(
-      op.getLoc(), op.getResult().getType(), xzVal, wfVal, op.getBias(),
+  auto conv = graph::Conv2DOp::create(
+      b, op.getLoc(), op.getResult().getType(), xzVal, wfVal, op.getBias(),
       b.getDenseI64ArrayAttr({1, 1}), b.getDenseI64ArrayAttr({0, 0, 0, 0}),
       b.getDenseI64ArrayAttr({dil[0], dil[1]}), b.getI64IntegerAttr(groups));
   addr_[conv.getResult()] = bufferFor(op.getResult());

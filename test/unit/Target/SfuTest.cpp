@@ -11,8 +11,9 @@ TEST(Sfu, TableMatchesIsaDialectEnum) {
     const SfuInfo *info = sfuInfo(uint8_t(code));
     auto isa = isa::symbolizeSfuFunc(code);
     ASSERT_EQ(info != nullptr, isa.has_value()) << "code " << code;
-    if (info)
+    if (info) {
       EXPECT_EQ(std::string(info->name), isa::stringifySfuFunc(*isa).str());
+    }
   }
 }
 
