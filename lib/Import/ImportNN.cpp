@@ -344,6 +344,49 @@ LogicalResult Importer::importConvTranspose(const Node &n) {
 // Pooling
 //===----------------------------------------------------------------------===//
 
+/// 3-D pooling as two 2-D poolings: over (H, W) with depth folded into the
+/// channels, then over D with H * W as the width. A box window is separable:
+/// the max of maxes is the max, and the average of averages is the average
+/// because the counted window is the product of per-axis counts (with or
+/// without padding, in ceil mode too).
+static LogicalResult importPool3D(Importer &im, const Node &n,
+                                  ArrayRef<int64_t> xs, Spatial &s, bool isMax) {
+  if (!s.hasKernel)
+    return im.failNode(n, "kernel_shape is required");
+  auto ceilMode = im.intAttr(n, "ceil_mode", 0);
+  auto countPad = failed(ceilMode) ? Fail()
+                                   : im.intAttr(n, "count_include_pad", 0);
+  if (failed(countPad))
+    return failure();
+  if (failed(im.resolveAutoPad(n, s.autoPad, s.hasPads, xs.drop_front(2), s.kernel,
+                            s.strides, s.dilations, s.pads)))
+    return failure();
+  int64_t N = xs[0], C = xs[1], D = xs[2], H = xs[3], W = xs[4];
+  std::string why;
+  auto extent = [&](int i) {
+    return graph::poolExtent(xs[2 + i], s.kernel[i], s.strides[i], s.pads[i],
+                             s.pads[i + 3], s.dilations[i], *ceilMode != 0, why);
+  };
+  auto od = extent(0), oh = extent(1), ow = extent(2);
+  if (!od || !oh || !ow)
+    return im.failNode(n, why);
+  auto kind = isMax ? graph::PoolKind::max : graph::PoolKind::avg;
+  auto x = operandReshaped(im, n, 0, {N, C * D, H, W});
+  if (failed(x))
+    return failure();
+  Value hw = graph::Pool2DOp::create(
+      im.builder, im.loc(), im.f32Tensor({N, C * D, *oh, *ow}), kind, *x,
+      {s.kernel[1], s.kernel[2]}, {s.strides[1], s.strides[2]},
+      {s.pads[1], s.pads[2], s.pads[4], s.pads[5]},
+      {s.dilations[1], s.dilations[2]}, *ceilMode != 0, *countPad != 0);
+  hw = im.reshape(hw, {N, C, D, *oh * *ow});
+  Value d = graph::Pool2DOp::create(
+      im.builder, im.loc(), im.f32Tensor({N, C, *od, *oh * *ow}), kind, hw,
+      {s.kernel[0], 1}, {s.strides[0], 1}, {s.pads[0], 0, s.pads[3], 0},
+      {s.dilations[0], 1}, *ceilMode != 0, *countPad != 0);
+  return im.define(n, 0, im.reshape(d, {N, C, *od, *oh, *ow}));
+}
+
 LogicalResult Importer::importPool(const Node &n) {
   bool isMax = n.op_type() == "MaxPool";
   if (failed(checkArity(n, 1, 1, isMax ? 2 : 1)))
@@ -357,14 +400,16 @@ LogicalResult Importer::importPool(const Node &n) {
   if (rank < 3)
     return failNode(n, "expected an N x C x ... input, got " + shapeStr(*xs));
   int64_t r = rank - 2;
-  if (r > 2)
+  if (r > 3)
     return failNode(n, std::to_string(r) +
-                           "-D pooling is not supported (1-D and 2-D only, "
+                           "-D pooling is not supported (1-D to 3-D only, "
                            "input " +
                            shapeStr(*xs) + ")");
   Spatial s;
   if (failed(readSpatial(*this, n, r, s)))
     return failure();
+  if (r == 3)
+    return importPool3D(*this, n, *xs, s, isMax);
   if (!s.hasKernel)
     return failNode(n, "kernel_shape is required");
   auto ceilMode = intAttr(n, "ceil_mode", 0);
