@@ -103,6 +103,12 @@ for axis in [0, 1, 3]:
 case("logsoftmax_axis2", f"%r = graph.softmax %a {{axis = 2, log = true}} : {ty((2, 3, 4, 5))}",
      [x2345], lambda v: softmax(v, 2, True), (2, 3, 4, 5))
 
+wide = (rng.standard_normal((3, 20000, 2)) * 3).astype(np.float32)  # axis 1 > one PE's share
+case("softmax_large_axis1", f"%r = graph.softmax %a {{axis = 1}} : {ty(wide.shape)}",
+     [wide], lambda v: softmax(v.astype(np.float64), 1), wide.shape)
+case("logsoftmax_large_axis1", f"%r = graph.softmax %a {{axis = 1, log = true}} : {ty(wide.shape)}",
+     [wide], lambda v: softmax(v.astype(np.float64), 1, True), wide.shape)
+
 cond = (rng.standard_normal((3, 4)) > 0).astype(np.float32)
 case("where", f"%r = graph.where %a, %b, %c : ({ty((3, 4), 'i1')}, {ty((3, 4))}, {ty((4,))}) -> {ty((3, 4))}",
      [cond, x34, x4], lambda c, a, b: np.where(c != 0, a, b), (3, 4))

@@ -281,17 +281,6 @@ LogicalResult Lowering::lowerLargeReduce(graph::ReduceOp op,
            << cap << ") and " << stringifyReduceFn(op.getFn())
            << " has no two-pass form yet";
   }
-  // Chunk size: the largest divisor of n that fits.
-  int64_t chunk = 1;
-  for (int64_t c = std::min(n, cap); c >= 1; --c)
-    if (n % c == 0) {
-      chunk = c;
-      break;
-    }
-  if (chunk * 16 < cap)
-    return op.emitOpError("a reduction over ")
-           << n << " elements has no chunking that fits the input buffer";
-  const int64_t nChunks = n / chunk;
   // Make the reduced elements of each row contiguous: [rows, n].
   std::vector<int64_t> rowsShape(whole.shape.begin(),
                                  whole.shape.begin() + whole.rowDims);
@@ -299,13 +288,38 @@ LogicalResult Lowering::lowerLargeReduce(graph::ReduceOp op,
   uint64_t dense = allocate(rows * n);
   emitCopyLayer(sb_, whole.shape, whole.inputs[0],
                 View{dense, denseStrides(whole.shape)});
+  // The output rows in the same order as the input's kept dimensions.
+  View out = whole.output;
+  out.strides.resize(whole.rowDims);
+  std::vector<int64_t> rowsCoalesced = coalesce(rowsShape, {&out});
+  if (rowsCoalesced.size() > 1)
+    return op.emitOpError("internal: reduction output is not contiguous");
+  return emitDenseRowReduce(op, dense, rows, n, cap, combine, pre, post,
+                            View{out.base, {1, 0}});
+}
+
+LogicalResult Lowering::emitDenseRowReduce(
+    Operation *op, uint64_t src, int64_t rows, int64_t n, int64_t cap,
+    SfuFunc combine, const std::vector<ElementwiseStep> &pre,
+    const std::vector<ElementwiseStep> &post, const View &out) {
+  // Chunk size: the largest divisor of n that fits.
+  int64_t chunk = 1;
+  for (int64_t c = std::min(n, cap); c >= 1; --c)
+    if (n % c == 0) {
+      chunk = c;
+      break;
+    }
+  if (chunk * 16 < cap && chunk < n)
+    return op->emitOpError("a reduction over ")
+           << n << " elements has no chunking that fits the input buffer";
+  const int64_t nChunks = n / chunk;
   uint64_t partial = allocate(rows * nChunks);
   ElementwiseLayer p1;
   p1.shape = {rows, nChunks, chunk};
   p1.rowDims = 2;
   p1.wholeRows = true;
   p1.rowResult = true;
-  p1.inputs = {View{dense, {n, chunk, 1}}};
+  p1.inputs = {View{src, {n, chunk, 1}}};
   p1.output = View{partial, {nChunks, 1, 0}};
   p1.steps = pre;
   p1.steps.push_back(step(SpuType::Reduce, combine, 0, 0, 0));
@@ -315,14 +329,7 @@ LogicalResult Lowering::lowerLargeReduce(graph::ReduceOp op,
   p2.wholeRows = true;
   p2.rowResult = true;
   p2.inputs = {View{partial, {nChunks, 1}}};
-  // The output rows in the same order as the input's kept dimensions.
-  std::vector<View *> outView{};
-  View out = whole.output;
-  out.strides.resize(whole.rowDims);
-  std::vector<int64_t> rowsCoalesced = coalesce(rowsShape, {&out});
-  if (rowsCoalesced.size() > 1)
-    return op.emitOpError("internal: reduction output is not contiguous");
-  p2.output = View{out.base, {1, 0}};
+  p2.output = out;
   p2.steps = {step(SpuType::Reduce, combine, 0, 0, 0)};
   p2.steps.insert(p2.steps.end(), post.begin(), post.end());
   if (failed(emitSfu(op, p1)))
@@ -358,6 +365,49 @@ LogicalResult Lowering::lowerSoftmax(graph::SoftmaxOp op) {
                 step(SpuType::Unary, SfuFunc::Log, 2, 2, 2, true),
                 step(SpuType::Binary, SfuFunc::SubRow, 0, 2, 0)};
   }
-  return emitSfu(op, ew);
+  const int64_t n = in[axis[0]];
+  const int64_t cap = int64_t(hw_.inputSlotBytes() * (16 / (1 + ew.scratch)) / 4);
+  if (n <= cap)
+    return emitSfu(op, ew);
+  // Rows longer than a PE's share: max, exp and sum in separate passes over
+  // a dense [rows, n] copy, the reductions in two passes each.
+  const int64_t rows = numElements(in) / n;
+  std::vector<int64_t> dense = denseStrides(ew.shape);
+  std::vector<int64_t> perRow(dense);
+  perRow.back() = 0; // one value per row, broadcast along the axis
+  for (auto &st : perRow)
+    st /= n; // row-major over the row dimensions only
+  uint64_t xd = allocate(rows * n), m = allocate(rows), t = allocate(rows * n),
+           e = allocate(rows * n), sum = allocate(rows);
+  emitCopyLayer(sb_, ew.shape, ew.inputs[0], View{xd, dense});
+  if (failed(emitDenseRowReduce(op, xd, rows, n, cap, SfuFunc::Max, {}, {},
+                                View{m, {1, 0}})))
+    return failure();
+  ElementwiseLayer shift; // t = x - max, e = exp(t)
+  shift.shape = ew.shape;
+  shift.inputs = {View{xd, dense}, View{m, perRow}};
+  shift.output = View{t, dense};
+  shift.steps = {step(SpuType::Binary, SfuFunc::Sub, 0, 1, 0)};
+  ElementwiseLayer ex;
+  ex.shape = ew.shape;
+  ex.inputs = {View{t, dense}};
+  ex.output = View{e, dense};
+  ex.steps = {unaryStep(SfuFunc::Exp)};
+  if (failed(emitSfu(op, shift)) || failed(emitSfu(op, ex)) ||
+      failed(emitDenseRowReduce(op, e, rows, n, cap, SfuFunc::Add, {}, {},
+                                View{sum, {1, 0}})))
+    return failure();
+  ElementwiseLayer fin; // e / sum, or t - log(sum)
+  fin.shape = ew.shape;
+  fin.output = ew.output;
+  if (!op.getLog()) {
+    fin.inputs = {View{e, dense}, View{sum, perRow}};
+    fin.steps = {step(SpuType::Binary, SfuFunc::Div, 0, 1, 0)};
+  } else {
+    fin.inputs = {View{t, dense}, View{sum, perRow}};
+    fin.steps = {step(SpuType::Unary, SfuFunc::Log, 1, 1, 1),
+                 step(SpuType::Binary, SfuFunc::Sub, 0, 1, 0)};
+  }
+  return emitSfu(op, fin);
 }
 

@@ -132,6 +132,13 @@ private:
   LogicalResult lowerLargeReduce(graph::ReduceOp op,
                                  const ElementwiseLayer &whole, int64_t n,
                                  int64_t cap);
+  /// Reduces each row of a dense [rows, n] buffer at `src` into `out` (one
+  /// value per row) in two passes: chunks of a row, then the partials.
+  LogicalResult emitDenseRowReduce(Operation *op, uint64_t src, int64_t rows,
+                                   int64_t n, int64_t cap, SfuFunc combine,
+                                   const std::vector<ElementwiseStep> &pre,
+                                   const std::vector<ElementwiseStep> &post,
+                                   const View &out);
   LogicalResult lowerSoftmax(graph::SoftmaxOp op);
   LogicalResult lowerConcat(graph::ConcatOp op);
   LogicalResult lowerSlice(graph::SliceOp op);
