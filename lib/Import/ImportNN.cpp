@@ -152,6 +152,80 @@ LogicalResult readSpatial(Importer &im, const Node &n, int64_t r,
 }
 } // namespace
 
+/// 3-D convolution as a sum over kernel depth of 2-D convolutions: for each
+/// kernel depth kd the (depth-padded) input is sliced at kd * dilation with
+/// the depth stride, depth is folded into the batch, and a 2-D convolution
+/// with w[:, :, kd] runs over H, W; the partial results are added.
+static LogicalResult importConv3D(Importer &im, const Node &n,
+                                  ArrayRef<int64_t> xs, ArrayRef<int64_t> ws,
+                                  Spatial &s, int64_t group) {
+  int64_t N = xs[0], C = xs[1], D = xs[2], H = xs[3], W = xs[4];
+  int64_t O = ws[0], Cg = ws[1], KD = ws[2], KH = ws[3], KW = ws[4];
+  int64_t sd = s.strides[0], dd = s.dilations[0];
+  int64_t Dp = D + s.pads[0] + s.pads[3];
+  int64_t span = dd * (KD - 1) + 1;
+  if (Dp < span)
+    return im.failNode(n, "kernel is larger than the padded input");
+  int64_t OD = (Dp - span) / sd + 1;
+  auto x = operandReshaped(im, n, 0, SmallVector<int64_t>(xs));
+  auto w = failed(x) ? Fail() : operandReshaped(im, n, 1, SmallVector<int64_t>(ws));
+  if (failed(w))
+    return failure();
+  OpBuilder &b = im.builder;
+  Location loc = im.loc();
+  Value xp = *x;
+  if (s.pads[0] || s.pads[3])
+    xp = graph::PadOp::create(
+        b, loc, im.f32Tensor({N, C, Dp, H, W}), xp,
+        b.getDenseI64ArrayAttr({0, 0, s.pads[0], 0, 0, 0, 0, s.pads[3], 0, 0}),
+        graph::PadModeAttr::get(b.getContext(), graph::PadMode::constant),
+        b.getF32FloatAttr(0.0f));
+  SmallVector<int64_t> strides2{s.strides[1], s.strides[2]},
+      dil2{s.dilations[1], s.dilations[2]},
+      pads2{s.pads[1], s.pads[2], s.pads[4], s.pads[5]};
+  std::string why;
+  SmallVector<int64_t> x2{N * OD, C, H, W}, w2{O, Cg, KH, KW};
+  auto shape2 = graph::conv2dShape(x2, w2, nullptr, strides2, pads2, dil2,
+                                   group, why);
+  if (!shape2)
+    return im.failNode(n, why);
+  int64_t OH = (*shape2)[2], OW = (*shape2)[3];
+  Value sum;
+  for (int64_t kd = 0; kd < KD; ++kd) {
+    Value xs5 = graph::SliceOp::create(
+        b, loc, im.f32Tensor({N, C, OD, H, W}), xp,
+        b.getDenseI64ArrayAttr({0, 0, kd * dd, 0, 0}),
+        b.getDenseI64ArrayAttr({1, 1, sd, 1, 1}));
+    Value xt = graph::TransposeOp::create(
+        b, loc, im.f32Tensor({N, OD, C, H, W}), xs5,
+        b.getDenseI64ArrayAttr({0, 2, 1, 3, 4}));
+    Value wk = graph::SliceOp::create(
+        b, loc, im.f32Tensor({O, Cg, 1, KH, KW}), *w,
+        b.getDenseI64ArrayAttr({0, 0, kd, 0, 0}),
+        b.getDenseI64ArrayAttr({1, 1, 1, 1, 1}));
+    Value y = graph::Conv2DOp::create(
+        b, loc, im.f32Tensor(*shape2), im.reshape(xt, x2), im.reshape(wk, w2),
+        Value(), strides2, pads2, dil2, (uint64_t)group);
+    sum = sum ? graph::AddOp::create(b, loc, im.f32Tensor(*shape2), sum, y)
+                    .getResult()
+              : y;
+  }
+  Value y = graph::TransposeOp::create(
+      b, loc, im.f32Tensor({N, O, OD, OH, OW}),
+      im.reshape(sum, {N, OD, O, OH, OW}),
+      b.getDenseI64ArrayAttr({0, 2, 1, 3, 4}));
+  if (im.hasInput(n, 2)) {
+    auto bias = im.operandF32(n, 2);
+    if (failed(bias))
+      return failure();
+    if (cast<RankedTensorType>(bias->getType()).getShape() != ArrayRef<int64_t>{O})
+      return im.failNode(n, "bias must be 1-D with one value per output channel");
+    y = graph::AddOp::create(b, loc, im.f32Tensor({N, O, OD, OH, OW}), y,
+                             im.reshape(*bias, {1, O, 1, 1, 1}));
+  }
+  return im.define(n, 0, y);
+}
+
 LogicalResult Importer::importConv(const Node &n) {
   if (failed(checkArity(n, 2, 3)))
     return failure();
@@ -165,9 +239,9 @@ LogicalResult Importer::importConv(const Node &n) {
                        "(NC... / OI...), got " +
                            shapeStr(*xs) + " and " + shapeStr(*ws));
   int64_t r = rank - 2;
-  if (r > 2)
+  if (r > 3)
     return failNode(n, std::to_string(r) +
-                           "-D convolution is not supported (1-D and 2-D "
+                           "-D convolution is not supported (1-D to 3-D "
                            "only, input " +
                            shapeStr(*xs) + ")");
   Spatial s;
@@ -186,6 +260,8 @@ LogicalResult Importer::importConv(const Node &n) {
                             s.strides, s.dilations, s.pads)))
     return failure();
 
+  if (r == 3)
+    return importConv3D(*this, n, *xs, *ws, s, *group);
   SmallVector<int64_t> x4(*xs), w4(*ws);
   SmallVector<int64_t> strides = s.strides, dil = s.dilations, pads = s.pads;
   if (r == 1) {
