@@ -3,7 +3,8 @@
 // Private to lib/Conversion/GraphToIsa: the Lowering class walks the entry
 // function; its operator lowerings live in one file per family
 // (GraphToIsa.cpp: planning, matmul / gemm / conv; LowerElementwise.cpp: SFU
-// layers; LowerLayout.cpp: copies; LowerWindow.cpp: pooling and friends).
+// layers, reductions, softmax; LowerLayout.cpp: copies; LowerWindow.cpp:
+// pooling, batch norm, transposed conv; LowerRecurrent.cpp: RNN / GRU / LSTM).
 //
 //===----------------------------------------------------------------------===//
 #ifndef ACCEL_LIB_CONVERSION_GRAPHTOISA_LOWERING_H
