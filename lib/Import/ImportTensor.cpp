@@ -663,6 +663,8 @@ LogicalResult Importer::importGather(const Node &n) {
     sliceOf(r, o, s, z);
     parts.push_back(slice(*x, o, s, z));
   }
+  if (parts.empty())
+    return failNode(n, "Gather selects no elements (empty indices)");
   Value v = parts[0];
   if (parts.size() > 1) {
     SmallVector<int64_t> shape(in);
