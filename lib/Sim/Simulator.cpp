@@ -817,23 +817,9 @@ bool Sim::doExecute(Cluster &c, const Command &cmd) {
     return fail("instruction buffer " + std::to_string(cmd.ibuf) +
                 " was never configured");
   auto &buf = c.ibufs[cmd.ibuf];
-  for (size_t i = 0; i < cmd.patches.size(); ++i) {
-    const RegPatch &pt = cmd.patches[i];
-    if (pt.instr >= buf.size())
-      return fail("patch " + std::to_string(i) + " names instruction " +
-                  std::to_string(pt.instr) + " but the buffer holds " +
-                  std::to_string(buf.size()));
-    OperandRecord &r = buf[pt.instr].operands;
-    switch (pt.field) {
-    case PatchField::Addr: r.addr = pt.value; break;
-    case PatchField::Rows: r.rows = pt.value; break;
-    case PatchField::Cols: r.cols = pt.value; break;
-    case PatchField::Depth: r.depth = pt.value; break;
-    default:
-      return fail("patch " + std::to_string(i) + " has invalid field " +
-                  std::to_string(unsigned(pt.field)));
-    }
-  }
+  std::string patchErr;
+  if (!applyPatches(buf, cmd.patches, patchErr))
+    return fail(patchErr);
   ExecInfo info;
   for (size_t i = 0; i < buf.size(); ++i)
     if (!doInstr(c, buf[i], i, cmd.last, info))

@@ -16,6 +16,31 @@ bool OperandRecord::operator==(const OperandRecord &o) const {
          queueMode == o.queueMode && func == o.func && a == b;
 }
 
+bool applyPatches(std::vector<Instruction> &buffer,
+                  const std::vector<RegPatch> &patches, std::string &err) {
+  for (size_t i = 0; i < patches.size(); ++i) {
+    const RegPatch &pt = patches[i];
+    if (pt.instr >= buffer.size()) {
+      err = "patch " + std::to_string(i) + " names instruction " +
+            std::to_string(pt.instr) + " but the buffer holds " +
+            std::to_string(buffer.size());
+      return false;
+    }
+    OperandRecord &r = buffer[pt.instr].operands;
+    switch (pt.field) {
+    case PatchField::Addr: r.addr = pt.value; break;
+    case PatchField::Rows: r.rows = pt.value; break;
+    case PatchField::Cols: r.cols = pt.value; break;
+    case PatchField::Depth: r.depth = pt.value; break;
+    default:
+      err = "patch " + std::to_string(i) + " has invalid field " +
+            std::to_string(unsigned(pt.field));
+      return false;
+    }
+  }
+  return true;
+}
+
 uint64_t Symbol::numElements() const {
   uint64_t n = 1;
   for (int64_t d : shape)

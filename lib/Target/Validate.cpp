@@ -350,23 +350,9 @@ bool Validator::run() {
           return fail("instruction buffer " + std::to_string(c.ibuf) +
                       " was never configured");
         auto &buf = bufs[c.ibuf];
-        for (size_t i = 0; i < c.patches.size(); ++i) {
-          const RegPatch &pt = c.patches[i];
-          if (pt.instr >= buf.size())
-            return fail("patch " + std::to_string(i) + " names instruction " +
-                        std::to_string(pt.instr) + " but the buffer holds " +
-                        std::to_string(buf.size()));
-          OperandRecord &r = buf[pt.instr].operands;
-          switch (pt.field) {
-          case PatchField::Addr: r.addr = pt.value; break;
-          case PatchField::Rows: r.rows = pt.value; break;
-          case PatchField::Cols: r.cols = pt.value; break;
-          case PatchField::Depth: r.depth = pt.value; break;
-          default:
-            return fail("patch " + std::to_string(i) + " has invalid field " +
-                        std::to_string(unsigned(pt.field)));
-          }
-        }
+        std::string patchErr;
+        if (!applyPatches(buf, c.patches, patchErr))
+          return fail(patchErr);
         for (size_t i = 0; i < buf.size(); ++i)
           if (!checkStatic(buf[i], i) || !checkTiles(buf[i], i))
             return false;

@@ -183,6 +183,12 @@ struct Command {
   uint32_t barrierId = 0;
 };
 
+/// Applies EXECUTE patches to a configured buffer's register file (the
+/// records persist). On an unknown instruction index or field returns false
+/// and sets `err`; patches before the bad one stay applied.
+bool applyPatches(std::vector<Instruction> &buffer,
+                  const std::vector<RegPatch> &patches, std::string &err);
+
 struct ClusterStream {
   std::vector<Command> commands;
 };
