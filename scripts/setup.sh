@@ -5,9 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-PKGS="cmake ninja-build ccache g++ libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools
-      libonnx-dev libonnx-testdata libprotobuf-dev protobuf-compiler nlohmann-json3-dev
-      libgtest-dev python3-numpy python3-onnx"
+PKGS=$(cat scripts/debian-packages.txt)
 missing=""
 for p in $PKGS; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
