@@ -150,6 +150,46 @@ LogicalResult readSpatial(Importer &im, const Node &n, int64_t r,
       return im.failNode(n, "pads must be >= 0");
   return success();
 }
+
+/// The common prologue of Conv and ConvTranspose: arity, input and weight
+/// shapes of the same rank >= 3 with at most `maxSpatial` spatial
+/// dimensions, the spatial attributes and `group`.
+struct ConvHeader {
+  SmallVector<int64_t> xs, ws;
+  int64_t r = 0;
+  Spatial s;
+  int64_t group = 1;
+};
+
+LogicalResult readConvHeader(Importer &im, const Node &n, int64_t maxSpatial,
+                             const char *what, ConvHeader &h) {
+  if (failed(im.checkArity(n, 2, 3)))
+    return failure();
+  auto xs = im.inputShape(n, 0);
+  auto ws = failed(xs) ? Fail() : im.inputShape(n, 1);
+  if (failed(ws))
+    return failure();
+  int64_t rank = xs->size();
+  if (rank != int64_t(ws->size()) || rank < 3)
+    return im.failNode(n, "expected input and weight of the same rank >= 3 "
+                          "(NC... / OI...), got " +
+                              shapeStr(*xs) + " and " + shapeStr(*ws));
+  h.r = rank - 2;
+  if (h.r > maxSpatial)
+    return im.failNode(n, std::to_string(h.r) + "-D " + what +
+                              " is not supported (1-D to " +
+                              std::to_string(maxSpatial) + "-D only, input " +
+                              shapeStr(*xs) + ")");
+  h.xs.assign(xs->begin(), xs->end());
+  h.ws.assign(ws->begin(), ws->end());
+  if (failed(readSpatial(im, n, h.r, h.s)))
+    return failure();
+  auto group = im.intAttr(n, "group", 1);
+  if (failed(group))
+    return failure();
+  h.group = *group;
+  return success();
+}
 } // namespace
 
 /// 3-D convolution as a sum over kernel depth of 2-D convolutions: for each
@@ -227,29 +267,13 @@ static LogicalResult importConv3D(Importer &im, const Node &n,
 }
 
 LogicalResult Importer::importConv(const Node &n) {
-  if (failed(checkArity(n, 2, 3)))
+  ConvHeader h;
+  if (failed(readConvHeader(*this, n, 3, "convolution", h)))
     return failure();
-  auto xs = inputShape(n, 0);
-  auto ws = failed(xs) ? Fail() : inputShape(n, 1);
-  if (failed(ws))
-    return failure();
-  int64_t rank = xs->size();
-  if (rank != int64_t(ws->size()) || rank < 3)
-    return failNode(n, "expected input and weight of the same rank >= 3 "
-                       "(NC... / OI...), got " +
-                           shapeStr(*xs) + " and " + shapeStr(*ws));
-  int64_t r = rank - 2;
-  if (r > 3)
-    return failNode(n, std::to_string(r) +
-                           "-D convolution is not supported (1-D to 3-D "
-                           "only, input " +
-                           shapeStr(*xs) + ")");
-  Spatial s;
-  if (failed(readSpatial(*this, n, r, s)))
-    return failure();
-  auto group = intAttr(n, "group", 1);
-  if (failed(group))
-    return failure();
+  const SmallVector<int64_t> *xs = &h.xs, *ws = &h.ws;
+  const int64_t r = h.r;
+  Spatial &s = h.s;
+  const int64_t *group = &h.group;
   ArrayRef<int64_t> wk = ArrayRef<int64_t>(*ws).drop_front(2);
   if (s.hasKernel && ArrayRef<int64_t>(s.kernel) != wk)
     return failNode(n, "kernel_shape " + shapeStr(s.kernel) +
@@ -298,27 +322,13 @@ LogicalResult Importer::importConv(const Node &n) {
 }
 
 LogicalResult Importer::importConvTranspose(const Node &n) {
-  if (failed(checkArity(n, 2, 3)))
+  ConvHeader h;
+  if (failed(readConvHeader(*this, n, 2, "transposed convolution", h)))
     return failure();
-  auto xs = inputShape(n, 0);
-  auto ws = failed(xs) ? Fail() : inputShape(n, 1);
-  if (failed(ws))
-    return failure();
-  int64_t rank = xs->size();
-  if (rank != int64_t(ws->size()) || rank < 3)
-    return failNode(n, "expected input and weight of the same rank >= 3, "
-                       "got " +
-                           shapeStr(*xs) + " and " + shapeStr(*ws));
-  int64_t r = rank - 2;
-  if (r > 2)
-    return failNode(n, std::to_string(r) +
-                           "-D transposed convolution is not supported (1-D "
-                           "and 2-D only, input " +
-                           shapeStr(*xs) + ")");
-  Spatial s;
-  if (failed(readSpatial(*this, n, r, s)))
-    return failure();
-  auto group = intAttr(n, "group", 1);
+  const SmallVector<int64_t> *xs = &h.xs, *ws = &h.ws;
+  const int64_t r = h.r, rank = r + 2;
+  Spatial &s = h.s;
+  FailureOr<int64_t> group = h.group;
   bool hasOutShape = false;
   auto outPad = failed(group) ? Fail()
                               : intsAttr(n, "output_padding",

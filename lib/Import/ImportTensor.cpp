@@ -189,15 +189,7 @@ LogicalResult Importer::importReshape(const Node &n) {
     return failNode(n, "cannot reshape " + shapeStr(in) + " (" +
                            std::to_string(total) + " elements) to " +
                            shapeStr(out));
-  auto c = constant(n, 0);
-  if (failed(c))
-    return failure();
-  if (*c)
-    return defineConst(n, 0, reshapeConst(**c, out));
-  auto x = operandF32(n, 0);
-  if (failed(x))
-    return failure();
-  return define(n, 0, reshape(*x, out));
+  return defineReshaped(n, out);
 }
 
 LogicalResult Importer::importFlatten(const Node &n) {
@@ -213,15 +205,7 @@ LogicalResult Importer::importFlatten(const Node &n) {
     return failure();
   SmallVector<int64_t> out{*numElements(in.take_front(*a)),
                            *numElements(in.drop_front(*a))};
-  auto c = constant(n, 0);
-  if (failed(c))
-    return failure();
-  if (*c)
-    return defineConst(n, 0, reshapeConst(**c, out));
-  auto x = operandF32(n, 0);
-  if (failed(x))
-    return failure();
-  return define(n, 0, reshape(*x, out));
+  return defineReshaped(n, out);
 }
 
 LogicalResult Importer::importSqueeze(const Node &n) {
@@ -260,15 +244,7 @@ LogicalResult Importer::importSqueeze(const Node &n) {
   for (size_t i = 0; i < in.size(); ++i)
     if (!drop[i])
       out.push_back(in[i]);
-  auto c = constant(n, 0);
-  if (failed(c))
-    return failure();
-  if (*c)
-    return defineConst(n, 0, reshapeConst(**c, out));
-  auto x = operandF32(n, 0);
-  if (failed(x))
-    return failure();
-  return define(n, 0, reshape(*x, out));
+  return defineReshaped(n, out);
 }
 
 LogicalResult Importer::importUnsqueeze(const Node &n) {
@@ -295,15 +271,7 @@ LogicalResult Importer::importUnsqueeze(const Node &n) {
   size_t k = 0;
   for (int64_t i = 0; i < rank; ++i)
     out.push_back(inserted[i] ? 1 : in[k++]);
-  auto c = constant(n, 0);
-  if (failed(c))
-    return failure();
-  if (*c)
-    return defineConst(n, 0, reshapeConst(**c, out));
-  auto x = operandF32(n, 0);
-  if (failed(x))
-    return failure();
-  return define(n, 0, reshape(*x, out));
+  return defineReshaped(n, out);
 }
 
 LogicalResult Importer::importTranspose(const Node &n) {

@@ -143,6 +143,9 @@ public:
 
   LogicalResult define(const Node &n, int out, Value v);
   LogicalResult defineConst(const Node &n, int out, ConstTensor c);
+  /// Defines output 0 of `n` as its input 0 with shape `shape` (a constant
+  /// stays a constant; same element count, checked by the caller).
+  LogicalResult defineReshaped(const Node &n, ArrayRef<int64_t> shape);
   LogicalResult checkArity(const Node &n, int minIn, int maxIn, int maxOut = 1);
 
   // --- tensor decoding --------------------------------------------------------

@@ -17,6 +17,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ImporterImpl.h"
+#include "ImportUtil.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -688,6 +689,19 @@ LogicalResult Importer::defineConst(const Node &n, int out, ConstTensor c) {
     values[n.output(out)] = s;
   }
   return success();
+}
+
+LogicalResult Importer::defineReshaped(const Node &n,
+                                       ArrayRef<int64_t> shape) {
+  auto c = constant(n, 0);
+  if (failed(c))
+    return failure();
+  if (*c)
+    return defineConst(n, 0, reshapeConst(**c, shape));
+  auto x = operandF32(n, 0);
+  if (failed(x))
+    return failure();
+  return define(n, 0, reshape(*x, shape));
 }
 
 LogicalResult Importer::checkArity(const Node &n, int minIn, int maxIn,
