@@ -35,6 +35,8 @@ const char *kUsage =
                         [--csv FILE] [--summary-only]
        accel-tile-bench --simulate [--hw FILE] [--suite all|bert|resnet]
                         [--max-macs N]
+       accel-tile-bench --machine-search [--hw FILE] [--suite ...]
+                        [--max-macs N] [--max-steps S]
 
 Prints per shape: selected vs exhaustive-optimal modelled cycles, selection
 and exhaustive-search time (microseconds, mean over repetitions), and the
@@ -46,6 +48,12 @@ selected tiling vs the naive baselines on one machine (default
 hw/bandwidth-starved.json) for the suite's shapes with at most N MACs
 (default 3e8; convolutions as their dense GEMM), the machine-level prediction
 and the geometric-mean speed-up.
+
+--machine-search: for the same shapes, the best mapping a search finds under
+the machine prediction (tiling::machineCycles) next to the selected tiling
+and the naive baselines, all priced by that prediction: how much speed-up a
+machine-aware choice could add on this kernel (mappings with more than S
+partition steps are skipped, default 20000).
 )";
 
 struct Config {
@@ -91,11 +99,14 @@ struct Summary {
 
 int runSimulatedBench(const std::string &hwPath, const std::string &suite,
                       double maxMacs);
+int runMachineSearch(const std::string &hwPath, const std::string &suite,
+                     double maxMacs, double maxSteps);
 
 int main(int argc, char **argv) {
   std::string hwDir = std::string(ACCEL_SOURCE_DIR) + "/hw";
   std::string suite = "all", csvPath;
-  bool summaryOnly = false, simulated = false;
+  bool summaryOnly = false, simulated = false, machineSearch = false;
+  double maxSteps = 20000;
   std::string simHw = std::string(ACCEL_SOURCE_DIR) + "/hw/bandwidth-starved.json";
   double maxMacs = 3e8;
   for (int i = 1; i < argc; ++i) {
@@ -118,6 +129,10 @@ int main(int argc, char **argv) {
       csvPath = value();
     } else if (a == "--simulate") {
       simulated = true;
+    } else if (a == "--machine-search") {
+      machineSearch = true;
+    } else if (a == "--max-steps") {
+      maxSteps = std::atof(value().c_str());
     } else if (a == "--hw") {
       simHw = value();
     } else if (a == "--max-macs") {
@@ -135,6 +150,8 @@ int main(int argc, char **argv) {
   }
   if (simulated)
     return runSimulatedBench(simHw, suite, maxMacs);
+  if (machineSearch)
+    return runMachineSearch(simHw, suite, maxMacs, maxSteps);
 
   // Hardware configurations: the default machine, the bandwidth-starved and
   // asymmetric presets (and the large one), all operands in DRAM.
