@@ -171,7 +171,7 @@ TEST(Binary, CorruptHeaderMessages) {
   b = full;
   b[8] = 7;
   EXPECT_EQ(readErr(b), "binary: unsupported format version 7 (this reader "
-                        "supports 1) at offset 8");
+                        "supports 2) at offset 8");
   b = full;
   b[200] ^= 0x40;
   EXPECT_EQ(readErr(b), "binary: checksum mismatch (corrupt binary) at "
