@@ -124,7 +124,8 @@ def Isa_DmaDirAttr : EnumAttr<Isa_Dialect, Isa_DmaDir, "dma_dir">;
 
 def Isa_PatchField : I32EnumAttr<"PatchField", "register-file field", [
     I32EnumAttrCase<"addr", 0>, I32EnumAttrCase<"rows", 1>,
-    I32EnumAttrCase<"cols", 2>, I32EnumAttrCase<"depth", 3>]> {
+    I32EnumAttrCase<"cols", 2>, I32EnumAttrCase<"depth", 3>,
+    I32EnumAttrCase<"base", 4>]> {
   let cppNamespace = "::accel::isa";
   let genSpecializedAttr = 0;
 }

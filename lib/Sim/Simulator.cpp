@@ -797,12 +797,11 @@ bool Sim::doInstr(Cluster &c, const Instruction &in, size_t idx, bool last,
     if (r.rowStride < 0)
       return bad("MAC input row pitch (rowStride) must be >= 0");
     const uint64_t pitch = r.rowStride > 0 ? uint64_t(r.rowStride) : depth;
-    if (uint64_t(r.base) + depth > pitch)
-      return bad("index-compare base " + std::to_string(r.base) +
-                 " + depth " + std::to_string(depth) +
-                 " exceeds the input row pitch " + std::to_string(pitch));
     uint64_t base = f.slot * slotFloats;
-    if (!fits("input tile (rows x pitch)", base, rmax * pitch, inbufFloats,
+    // Rows may overlap (pitch < base + depth: convolution windows); the
+    // last row's last activation bounds the read.
+    const uint64_t extent = (rmax - 1) * pitch + r.base + depth;
+    if (!fits("input tile (rows x pitch + base)", base, extent, inbufFloats,
               "input buffer") ||
         !fits("accumulator tile (rows x cols)", 0, rmax * cols, accFloats,
               "accumulation buffer"))

@@ -183,7 +183,7 @@ bool readCommand(Cursor &c, Command &cmd) {
         size_t fat = c.offset();
         if (!c.uint(field, "patch") || !c.uint(p.value, "patch"))
           return false;
-        if (field > uint8_t(PatchField::Depth))
+        if (field > uint8_t(PatchField::Base))
           return c.fail(fat, "invalid patch field " + std::to_string(field));
         p.field = PatchField(field);
       }

@@ -140,7 +140,7 @@ bool writeCommand(Writer &w, const Command &c, const std::string &where,
       w.u32(uint32_t(c.patches.size()));
       for (size_t i = 0; i < c.patches.size(); ++i) {
         const RegPatch &p = c.patches[i];
-        if (unsigned(p.field) > unsigned(PatchField::Depth))
+        if (unsigned(p.field) > unsigned(PatchField::Base))
           return fail(err, where + " patch " + std::to_string(i),
                       "invalid patch field " +
                           std::to_string(unsigned(p.field)));

@@ -34,6 +34,7 @@ bool applyPatches(std::vector<Instruction> &buffer,
     case PatchField::Rows: r.rows = pt.value; break;
     case PatchField::Cols: r.cols = pt.value; break;
     case PatchField::Depth: r.depth = pt.value; break;
+    case PatchField::Base: r.base = pt.value; break;
     default:
       err = "patch " + std::to_string(i) + " has invalid field " +
             std::to_string(unsigned(pt.field));

@@ -261,15 +261,12 @@ bool Validator::checkTilesOnce(const Instruction &in, const OperandRecord &r,
   case Opcode::MAC:
     if (r.depth < 1)
       return fail(pre + "MAC depth (K) must be >= 1");
-    if (r.rowStride > 0 && i128(r.base) + r.depth > r.rowStride)
-      return fail(pre + "MAC base " + std::to_string(r.base) + " + depth " +
-                  std::to_string(r.depth) + " exceeds the input row pitch " +
-                  std::to_string(r.rowStride));
-    if (r.rowStride == 0 && r.base != 0)
-      return fail(pre + "MAC base " + std::to_string(r.base) +
-                  " needs an input row pitch (rowStride > 0)");
-    return checkPe(pre + "input tile (rows x pitch)", slotBase(f.slot),
-                   peRows * (r.rowStride > 0 ? r.rowStride : r.depth) * 4,
+    // Rows may overlap (convolution windows): the last row's last
+    // activation bounds the read.
+    return checkPe(pre + "input tile (rows x pitch + base)", slotBase(f.slot),
+                   ((peRows - 1) * (r.rowStride > 0 ? r.rowStride : r.depth) +
+                    r.base + r.depth) *
+                       4,
                    inBuf, "input buffer") &&
            checkPe(pre + "weight tile (depth x cols)", 0,
                    i128(r.depth) * r.cols * 4, wq, "weight queue") &&

@@ -164,7 +164,13 @@ struct Instruction {
 //===----------------------------------------------------------------------===//
 
 /// Which register-file field an EXECUTE patch overwrites.
-enum class PatchField : uint8_t { Addr = 0, Rows = 1, Cols = 2, Depth = 3 };
+enum class PatchField : uint8_t {
+  Addr = 0,
+  Rows = 1,
+  Cols = 2,
+  Depth = 3,
+  Base = 4 ///< MAC index-compare base (resets a scalar-unit-advanced base)
+};
 struct RegPatch {
   uint8_t instr = 0;   ///< index of the instruction in the buffer
   PatchField field = PatchField::Addr;

@@ -186,13 +186,16 @@ TEST(SimPe, IndexCompareBaseAndPitch) {
   ASSERT_EQ(run(p, hw, {}, out, st), "");
   // Row 0: cols 2..4 = 3 4 5 -> [3 + 5, 4 + 5]; row 1: 4 3 2 -> [6, 5].
   EXPECT_EQ(out["c"].data, (std::vector<float>{8, 9, 6, 5}));
-  // base + depth beyond the pitch is an error, not an out-of-range read.
-  p.clusters[0].commands[3].instrs[2].operands.base = 4;
+  // A base that reads past the input buffer is an error, not an
+  // out-of-range read (16 KiB = 4096 floats; 4094 + 3 > 4096).
+  p.clusters[0].commands[3].instrs[2].operands.base = 4094;
   EXPECT_FALSE(validateProgram(p, hw, err));
-  EXPECT_NE(err.find("exceeds the input row pitch 6"), std::string::npos)
+  EXPECT_NE(err.find("input tile (rows x pitch + base)"), std::string::npos)
       << err;
-  EXPECT_NE(run(p, hw, {}, out, st).find("exceeds the input row pitch 6"),
-            std::string::npos);
+  std::string e = run(p, hw, {}, out, st);
+  EXPECT_NE(e.find("input tile (rows x pitch + base) of 4097 floats"),
+            std::string::npos)
+      << e;
 }
 
 TEST(SimPe, FourAccumulationBuffers) {
