@@ -98,7 +98,7 @@ bool sweep(const HardwareDesc &hw, const Layer &l, Sweep kind) {
   std::printf("| %s | dense queue | sparse (index compare) | sparse + LB | "
               "LB moved | effective MACs | speed-up | speed-up LB | total "
               "cycles dense / sparse+LB | identical |\n",
-              weights ? "weights 0 %" : "acts 0 %");
+              weights ? "weight zeros %" : "activation zeros %");
   std::printf("|---|---|---|---|---|---|---|---|---|---|\n");
   for (int pct = 0; pct <= 90; pct += 10) {
     std::mt19937 rng(1234 + pct);
