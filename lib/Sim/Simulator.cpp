@@ -145,6 +145,7 @@ struct WeightQueue {
   uint64_t denseFloats = 0; ///< floats the last dense LD weights wrote
   uint64_t head = 0;        ///< RQ rotation position (in tiles)
   bool resident = false;    ///< `source` names the queue's content
+  bool slidable = false;    ///< filled by an SW load (a window)
   uint8_t stream = 0;
   OperandRecord source;     ///< record of the LD that filled the queue
 };
@@ -653,6 +654,18 @@ bool Sim::doInstr(Cluster &c, const Instruction &in, size_t idx, bool last,
     for (bool &v : c.swValid)
       v = false;
   };
+  // SW: rows the tile `r` slid forward relative to the window `prev` (same
+  // shape, addr moved by d whole rows, 0 < d < limit); 0 = no slide.
+  auto slideRows = [&](const OperandRecord &prev, uint64_t limit) -> uint64_t {
+    int64_t rb = int64_t(r.rowStride) * 4;
+    int64_t diff = int64_t(r.addr) - int64_t(prev.addr);
+    if (prev.rows == r.rows && prev.cols == r.cols &&
+        prev.rowStride == r.rowStride && prev.colStride == r.colStride &&
+        prev.peRows == r.peRows && prev.peAddrs.empty() && rb != 0 &&
+        diff % rb == 0 && diff / rb > 0 && uint64_t(diff / rb) < limit)
+      return uint64_t(diff / rb);
+    return 0;
+  };
   // RQ: the queue still holds exactly what this LD would load.
   auto queueReusable = [&]() {
     return r.queueMode == QueueMode::RQ && c.wq.resident &&
@@ -675,16 +688,8 @@ bool Sim::doInstr(Cluster &c, const Instruction &in, size_t idx, bool last,
       // SW: the same window shifted forward by d whole rows keeps its
       // overlap in the buffer and fetches only the d new rows per PE.
       uint64_t d = 0;
-      if (r.queueMode == QueueMode::SW && !perPeAddrs && c.swValid[f.slot]) {
-        const OperandRecord &pv = c.swPrev[f.slot];
-        int64_t rb = int64_t(r.rowStride) * 4;
-        int64_t diff = int64_t(r.addr) - int64_t(pv.addr);
-        if (pv.rows == r.rows && pv.cols == r.cols &&
-            pv.rowStride == r.rowStride && pv.colStride == r.colStride &&
-            pv.peRows == r.peRows && pv.peAddrs.empty() && rb != 0 &&
-            diff % rb == 0 && diff / rb > 0 && uint64_t(diff / rb) < rmax)
-          d = uint64_t(diff / rb);
-      }
+      if (r.queueMode == QueueMode::SW && !perPeAddrs && c.swValid[f.slot])
+        d = slideRows(c.swPrev[f.slot], rmax);
       uint64_t fetchedRows = 0, reused = 0;
       for (uint64_t pe = 0; pe < P; ++pe) {
         uint64_t r0, r1;
@@ -729,12 +734,28 @@ bool Sim::doInstr(Cluster &c, const Instruction &in, size_t idx, bool last,
         stats.weightReloadsSkipped += rep;
         return true; // rotated back through the loop-back: no reload
       }
-      gather(0, 0, 0, rows, c.pes[0].wq.data());
-      roundBuffer(hw.computeType, c.pes[0].wq.data(), rows * cols);
+      // SW (the queue holds activations, e.g. depthwise convolution with
+      // weights and activations swapped): keep the overlap of the previous
+      // window, fetch only the d new rows.
+      uint64_t d = 0;
+      if (r.queueMode == QueueMode::SW && c.wq.slidable && !c.wq.sparse)
+        d = slideRows(c.wq.source, rows);
+      float *q = c.pes[0].wq.data();
+      if (d) {
+        std::memmove(q, q + d * cols, (rows - d) * cols * 4);
+        gather(0, 0, rows - d, rows, q + (rows - d) * cols);
+        roundBuffer(hw.computeType, q + (rows - d) * cols, d * cols);
+        loadBytes = d * cols * 4;
+        stats.slidingRowsReused += rows - d;
+      } else {
+        gather(0, 0, 0, rows, q);
+        roundBuffer(hw.computeType, q, rows * cols);
+      }
       for (uint64_t pe = 1; pe < P; ++pe)
-        std::memcpy(c.pes[pe].wq.data(), c.pes[0].wq.data(), tileBytes);
+        std::memcpy(c.pes[pe].wq.data(), q, tileBytes);
       c.wq = WeightQueue{};
       c.wq.denseFloats = rows * cols;
+      c.wq.slidable = r.queueMode == QueueMode::SW;
     } else if (f.sub == uint8_t(LoadStream::SparseWeights)) {
       bw = hw.weightLoadBytesPerCycle;
       loadBytes = rows * kSparsePairBytes;

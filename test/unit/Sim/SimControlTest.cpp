@@ -268,3 +268,40 @@ TEST(SimControl, ValidatorRejectsBadControlFields) {
   in.operands.repeat = 3;
   expectError(in, "outside the storage unit");
 }
+
+// Depthwise-style filter with weights and activations swapped (spec: "the
+// queue holds activations"): the input buffer holds the T filter taps, the
+// weight queue the T x 1 activation window x[o..o+T). Every EXECUTE the
+// scalar unit slides the window by one element (rowStride 1) and advances
+// the output address; in SW mode the queue keeps T-1 rows and fetches one.
+TEST(SimControl, SlidingWindowWeightQueueDepthwise) {
+  HardwareDesc hw = tinyHardware();
+  const int T = 3, L = 8, O = L - T + 1;
+  std::vector<float> data = {0.5f, -1, 2}; // taps at float 0
+  for (int i = 0; i < L; ++i)
+    data.push_back(float(i * i % 7) - 3); // x at float 3 = byte 12
+  for (QueueMode qm : {QueueMode::SQ, QueueMode::SW}) {
+    Instruction ldw = type2(ldWeights(rec(12, T, 1, 1)), 4);
+    ldw.operands.queueMode = qm;
+    Instruction st = type2(stAcc(0, rec(8192, 1, 1, 1)), 4);
+    SimStats s;
+    Program p = program(hw, data,
+                        {ldActs(0, rec(0, 1, T, T)), ldw,
+                         mac(0, 0, rec(0, 1, 1, 0, 1, 0, T)), st},
+                        O, O);
+    // Every EXECUTE stores (shift + last on each).
+    for (auto &c : p.clusters[0].commands)
+      if (c.kind == CommandKind::Execute)
+        c.shift = c.last = true;
+    std::vector<float> got = runOk(p, hw, s);
+    std::vector<float> want(O, 0.0f);
+    for (int o = 0; o < O; ++o)
+      for (int t = 0; t < T; ++t)
+        want[o] += data[t] * data[3 + o + t];
+    EXPECT_EQ(got, want);
+    // Weight bytes: SQ 6 x 12 B; SW 12 B + 5 x 4 B (2 rows kept each).
+    EXPECT_EQ(s.slidingRowsReused, qm == QueueMode::SW ? 10u : 0u);
+    EXPECT_EQ(s.storageBytesRead - 6 * 12 /*LD acts*/ - O * 4 /*DMA out*/,
+              qm == QueueMode::SW ? 32u : 72u);
+  }
+}
