@@ -35,11 +35,38 @@ LogicalResult checkRange(Operation *op, StringRef what, int64_t v, int64_t n) {
                              << ")";
   return success();
 }
-LogicalResult checkRecord(Operation *op, OperandsAttr rec) {
+/// What an instruction may use of the control-unit fields.
+struct RecordUse {
+  bool base = false, peAddrs = false, acrossPes = false;
+};
+LogicalResult checkRecord(Operation *op, OperandsAttr rec,
+                          RecordUse use = {}) {
   if (rec.getRepeat() < 1)
     return op->emitOpError("operand record repeat must be >= 1");
   if (rec.getRows() < 1 || rec.getCols() < 1)
     return op->emitOpError("operand record rows and cols must be >= 1");
+  if (rec.getPipeline() != 1 && rec.getPipeline() != 2)
+    return op->emitOpError("operand record pipeline ")
+           << rec.getPipeline() << " is invalid (1 = ID-FO, 2 = ID-FO-SU-WB)";
+  if (rec.getStep() != 0 && rec.getPipeline() != 2)
+    return op->emitOpError(
+        "operand record step needs pipeline 2 (the scalar unit)");
+  if (rec.getBase() != 0 && !use.base)
+    return op->emitOpError("operand record base is only used by MAC");
+  if (rec.getAcrossPes() && !use.acrossPes)
+    return op->emitOpError("operand record across_pes is only used by SPU "
+                           "reduce");
+  if (auto a = rec.getPeAddrs()) {
+    if (!use.peAddrs)
+      return op->emitOpError("operand record pe_addrs is only used by LD "
+                             "acts / psums and ST");
+    if (a.empty())
+      return op->emitOpError("operand record pe_addrs must not be empty");
+    for (int64_t v : a.asArrayRef())
+      if (v < 0 || v > int64_t(UINT32_MAX))
+        return op->emitOpError("operand record pe_addrs value ")
+               << v << " out of range [0, 2^32)";
+  }
   return success();
 }
 } // namespace
@@ -97,7 +124,13 @@ LogicalResult LdOp::verify() {
   if (getStream() == LoadStream::psums &&
       failed(checkRange(*this, "accumulation buffer", getSlot(), kNumAccs)))
     return failure();
-  return checkRecord(*this, getOperands());
+  if (getStream() == LoadStream::sparse_weights &&
+      getOperands().getDepth() < 1)
+    return emitOpError("LD sparse_weights needs depth (dense rows K) >= 1");
+  RecordUse use;
+  use.peAddrs = getStream() == LoadStream::acts ||
+                getStream() == LoadStream::psums;
+  return checkRecord(*this, getOperands(), use);
 }
 
 LogicalResult MacOp::verify() {
@@ -106,14 +139,18 @@ LogicalResult MacOp::verify() {
     return failure();
   if (getOperands().getDepth() < 1)
     return emitOpError("MAC needs depth (K) >= 1");
-  return checkRecord(*this, getOperands());
+  RecordUse use;
+  use.base = true;
+  return checkRecord(*this, getOperands(), use);
 }
 
 LogicalResult StOp::verify() {
   if (failed(checkRange(*this, "slot", getSlot(), kNumSlots)) ||
       failed(checkRange(*this, "acc", getAcc(), kNumAccs)))
     return failure();
-  return checkRecord(*this, getOperands());
+  RecordUse use;
+  use.peAddrs = true;
+  return checkRecord(*this, getOperands(), use);
 }
 
 LogicalResult SpuOp::verify() {
@@ -124,7 +161,9 @@ LogicalResult SpuOp::verify() {
       failed(checkRange(*this, "second slot (depth)",
                         getOperands().getDepth(), kNumSlots)))
     return failure();
-  return checkRecord(*this, getOperands());
+  RecordUse use;
+  use.acrossPes = getType() == SpuType::reduce;
+  return checkRecord(*this, getOperands(), use);
 }
 
 #define GET_OP_CLASSES

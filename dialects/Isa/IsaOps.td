@@ -28,7 +28,7 @@ def Isa_Dialect : Dialect {
 
 def Isa_LoadStream : I32EnumAttr<"LoadStream", "LD stream (bits 3-4)", [
     I32EnumAttrCase<"acts", 0>, I32EnumAttrCase<"weights", 1>,
-    I32EnumAttrCase<"psums", 2>]> {
+    I32EnumAttrCase<"psums", 2>, I32EnumAttrCase<"sparse_weights", 3>]> {
   let cppNamespace = "::accel::isa";
   let genSpecializedAttr = 0;
 }
@@ -124,7 +124,8 @@ def Isa_DmaDirAttr : EnumAttr<Isa_Dialect, Isa_DmaDir, "dma_dir">;
 
 def Isa_PatchField : I32EnumAttr<"PatchField", "register-file field", [
     I32EnumAttrCase<"addr", 0>, I32EnumAttrCase<"rows", 1>,
-    I32EnumAttrCase<"cols", 2>, I32EnumAttrCase<"depth", 3>]> {
+    I32EnumAttrCase<"cols", 2>, I32EnumAttrCase<"depth", 3>,
+    I32EnumAttrCase<"base", 4>]> {
   let cppNamespace = "::accel::isa";
   let genSpecializedAttr = 0;
 }
@@ -151,6 +152,11 @@ def Isa_OperandsAttr : Isa_Attr<"Operands", "operands"> {
     their defaults are omitted when printed:
     `#isa.operands<addr = 4096, rows = 64, cols = 32, row_stride = 32>`.
     `imm` is an f32 attribute (absent = 0.0): `imm = 5.000000e-01 : f32`.
+    Control-unit fields: `base` (MAC index-compare base), `step` (scalar-unit
+    increment, needs `pipeline = 2`), `pipeline` (1 = ID-FO, 2 =
+    ID-FO-SU-WB), `across_pes` (SPU reduce across the cluster's PEs,
+    decoupled SFU mode), `pe_addrs = array<i64: ...>` (per-PE storage
+    addresses precomputed by the compiler).
   }];
   let parameters = (ins
     DefaultValuedParameter<"uint32_t", "0">:$addr,
@@ -165,7 +171,13 @@ def Isa_OperandsAttr : Isa_Attr<"Operands", "operands"> {
                            "::accel::isa::QueueMode::SQ">:$queue_mode,
     DefaultValuedParameter<"::accel::isa::SfuFunc",
                            "::accel::isa::SfuFunc::none">:$func,
-    DefaultValuedParameter<"::mlir::FloatAttr", "::mlir::FloatAttr()">:$imm);
+    DefaultValuedParameter<"::mlir::FloatAttr", "::mlir::FloatAttr()">:$imm,
+    DefaultValuedParameter<"uint32_t", "0">:$base,
+    DefaultValuedParameter<"int32_t", "0">:$step,
+    DefaultValuedParameter<"uint32_t", "1">:$pipeline,
+    DefaultValuedParameter<"bool", "false">:$across_pes,
+    DefaultValuedParameter<"::mlir::DenseI64ArrayAttr",
+                           "::mlir::DenseI64ArrayAttr()">:$pe_addrs);
   let assemblyFormat = "`<` struct(params) `>`";
 }
 

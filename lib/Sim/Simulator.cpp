@@ -12,7 +12,8 @@
 #include "accel/Sim/Simulator.h"
 #include "accel/Target/Sfu.h"
 #include "accel/Sim/Numerics.h"
-#include "Trace.h"
+#include "SimImpl.h"
+#include "accel/Target/SparseWeights.h"
 
 #include <algorithm>
 #include <chrono>
@@ -22,211 +23,7 @@
 #include <set>
 
 namespace accel {
-namespace {
-
-constexpr unsigned kSlots = 16;
-constexpr unsigned kAccs = 4;
-constexpr unsigned kTags = 8;
-constexpr unsigned kMaxIbufs = 32;
-constexpr uint32_t kMaxRepeat = 1u << 16;
-constexpr uint32_t kMaxElemBytes = 64;
-
-using i128 = __int128;
-
-std::string str128(i128 v) {
-  if (v == 0)
-    return "0";
-  bool neg = v < 0;
-  unsigned __int128 u =
-      neg ? (unsigned __int128)(-(v + 1)) + 1 : (unsigned __int128)v;
-  std::string s;
-  while (u) {
-    s += char('0' + int(u % 10));
-    u /= 10;
-  }
-  if (neg)
-    s += '-';
-  return std::string(s.rbegin(), s.rend());
-}
-
-/// Byte range [lo, hi).
-struct Range {
-  i128 lo = 0, hi = 0;
-  bool empty() const { return hi <= lo; }
-  bool overlaps(const Range &o) const {
-    return !empty() && !o.empty() && lo < o.hi && o.lo < hi;
-  }
-  std::string str() const {
-    return "[" + str128(lo) + ", " + str128(hi) + ")";
-  }
-};
-
-/// Bytes touched by rows [r0, r1) of a tile (4-byte elements).
-Range tileRange(const OperandRecord &r, uint64_t r0, uint64_t r1) {
-  if (r1 <= r0 || r.cols == 0)
-    return {};
-  i128 a = i128(r0) * r.rowStride, b = i128(r1 - 1) * r.rowStride;
-  i128 lo = std::min(a, b), hi = std::max(a, b);
-  i128 ce = i128(r.cols - 1) * r.colStride;
-  lo += std::min<i128>(0, ce);
-  hi += std::max<i128>(0, ce);
-  return {i128(r.addr) + lo * 4, i128(r.addr) + hi * 4 + 4};
-}
-
-/// Bytes touched by a DMA box side.
-Range boxRange(uint64_t base, const uint32_t *shape, const int64_t *stride,
-               uint32_t elemBytes) {
-  i128 lo = 0, hi = 0;
-  for (int d = 0; d < 4; ++d) {
-    if (shape[d] == 0)
-      return {};
-    i128 ext = i128(shape[d] - 1) * stride[d];
-    if (ext < 0)
-      lo += ext;
-    else
-      hi += ext;
-  }
-  return {i128(base) + lo * elemBytes, i128(base) + hi * elemBytes + elemBytes};
-}
-
-uint64_t ceilDiv(double num, double den) {
-  if (num <= 0)
-    return 0;
-  return uint64_t(std::ceil(num / den));
-}
-
-const char *kindName(CommandKind k) {
-  switch (k) {
-  case CommandKind::Config: return "CONFIG";
-  case CommandKind::Execute: return "EXECUTE";
-  case CommandKind::Dma: return "DMA";
-  case CommandKind::Wait: return "WAIT";
-  case CommandKind::Barrier: return "BARRIER";
-  }
-  return "?";
-}
-const char *opName(Opcode op) {
-  switch (op) {
-  case Opcode::LD: return "LD";
-  case Opcode::MAC: return "MAC";
-  case Opcode::ST: return "ST";
-  case Opcode::SPU: return "SPU";
-  }
-  return "?";
-}
-const char *dirName(DmaDir d) {
-  switch (d) {
-  case DmaDir::Load: return "load";
-  case DmaDir::Store: return "store";
-  case DmaDir::DramCopy: return "dram_copy";
-  }
-  return "?";
-}
-
-struct PE {
-  std::vector<float> inbuf, wq, acc[kAccs];
-};
-
-struct Cluster {
-  uint32_t index = 0, row = 0, col = 0, channel = 0;
-  std::vector<uint8_t> storage;
-  std::vector<PE> pes;
-  std::vector<std::vector<Instruction>> ibufs;
-  std::vector<char> configured;
-  std::vector<uint64_t> ibufBusyUntil;
-  const std::vector<Command> *cmds = nullptr;
-  size_t pc = 0;
-  uint64_t t = 0, peFree = 0, lastDmaDone = 0;
-  uint64_t tagDone[kTags] = {};
-  bool atBarrier = false;
-  uint32_t barrierId = 0;
-  uint64_t barrierArrival = 0;
-  ClusterStats st;
-};
-
-/// One in-flight memory access for hazard detection.
-struct Access {
-  Range range;
-  uint64_t start = 0, end = 0;
-  bool write = false;
-  uint32_t cluster = 0;
-  size_t cmd = 0;
-  int instr = -1; ///< instruction index inside an EXECUTE, -1 = DMA
-};
-
-/// Per-EXECUTE accumulation of costs and accesses.
-struct ExecInfo {
-  uint64_t cycles = 0;
-  uint64_t macs = 0;
-  uint64_t storageRead = 0, storageWritten = 0;
-  struct Window {
-    uint64_t offset, dur; // relative to the EXECUTE start
-    Range range;
-    bool write;
-    int instr;
-  };
-  std::vector<Window> windows;
-};
-
-class Sim {
-public:
-  Sim(const Program &p, const HardwareDesc &hw, const SimOptions &opts,
-      SimStats &stats, std::string &err)
-      : p(p), hw(hw), opts(opts), stats(stats), err(err) {}
-
-  bool run(const std::map<std::string, Tensor> &inputs,
-           std::map<std::string, Tensor> &outputs);
-
-private:
-  bool fail(const std::string &msg) {
-    err = cur ? where() + msg : msg;
-    return false;
-  }
-  std::string clusterName(uint32_t i) const {
-    return "cluster (" + std::to_string(i / p.gridCols) + "," +
-           std::to_string(i % p.gridCols) + ")";
-  }
-  std::string where() const;
-  std::string instrWhere(size_t idx, const Instruction &in) const;
-  std::string describe(const Access &a) const;
-
-  bool checkProgram();
-  bool setupMemory(const std::map<std::string, Tensor> &inputs);
-  bool step(Cluster &c);
-  bool doConfig(Cluster &c, const Command &cmd);
-  bool doExecute(Cluster &c, const Command &cmd);
-  bool doDma(Cluster &c, const Command &cmd);
-  bool doInstr(Cluster &c, const Instruction &in, size_t idx, bool last,
-               ExecInfo &info);
-  bool releaseBarrier();
-  bool addAccess(std::vector<Access> &list, const Access &a, bool dram);
-  void prune(uint64_t now);
-  void finishStats(double wall);
-
-  const Program &p;
-  const HardwareDesc &hw;
-  const SimOptions &opts;
-  SimStats &stats;
-  std::string &err;
-
-  std::vector<uint8_t> dram;
-  std::vector<Cluster> clusters;
-  std::vector<uint64_t> chFree;
-  uint32_t numIbufs = 0;
-  uint64_t slotFloats = 0, inbufFloats = 0, wqFloats = 0, accFloats = 0;
-
-  // Current command (for messages).
-  Cluster *cur = nullptr;
-  size_t curCmd = 0;
-
-  // Hazard detection.
-  std::vector<std::vector<Access>> storageAccesses; // per cluster
-  std::vector<Access> dramAccesses;
-  uint64_t now = 0;
-  size_t accessesSincePrune = 0;
-
-  TraceRecorder trace;
-};
+namespace sim {
 
 std::string Sim::where() const {
   const Command &c = (*cur->cmds)[curCmd];
@@ -380,6 +177,7 @@ bool Sim::setupMemory(const std::map<std::string, Tensor> &inputs) {
       c.pes.resize(hw.pesPerCluster);
       for (PE &pe : c.pes) {
         pe.inbuf.assign(inbufFloats, 0.0f);
+        pe.mask.assign(inbufFloats, 0);
         pe.wq.assign(wqFloats, 0.0f);
         for (auto &a : pe.acc)
           a.assign(accFloats, 0.0f);
@@ -486,328 +284,6 @@ bool Sim::doConfig(Cluster &c, const Command &cmd) {
   return true;
 }
 
-bool Sim::doInstr(Cluster &c, const Instruction &in, size_t idx, bool last,
-                  ExecInfo &info) {
-  const InstrFields &f = in.fields;
-  const OperandRecord &r = in.operands;
-  auto bad = [&](const std::string &m) {
-    return fail(instrWhere(idx, in) + m);
-  };
-  if (r.repeat < 1)
-    return bad("repeat must be >= 1");
-  if (r.repeat > kMaxRepeat)
-    return bad("repeat " + std::to_string(r.repeat) +
-               " exceeds the simulator limit " + std::to_string(kMaxRepeat));
-  if (f.slot >= kSlots || f.outSlot >= kSlots)
-    return bad("slot out of range [0, 16)");
-  if (f.accId >= kAccs)
-    return bad("accumulation buffer " + std::to_string(f.accId) +
-               " out of range [0, 4)");
-  if (r.rows == 0 || r.cols == 0)
-    return true; // empty tile: nothing to do, no time
-
-  const uint64_t P = c.pes.size();
-  const uint64_t rows = r.rows, cols = r.cols;
-  const uint64_t rmax = r.peRows ? std::min<uint64_t>(r.peRows, rows) : rows;
-  const uint64_t rep = r.repeat;
-  auto peRange = [&](uint64_t pe, uint64_t &r0, uint64_t &r1) {
-    if (!r.peRows) {
-      r0 = 0;
-      r1 = rows;
-      return;
-    }
-    r0 = std::min<uint64_t>(pe * r.peRows, rows);
-    r1 = std::min<uint64_t>(r0 + r.peRows, rows);
-  };
-  const Range whole = tileRange(r, 0, rows);
-  auto checkStorage = [&]() {
-    if (whole.lo < 0 || whole.hi > i128(c.storage.size()))
-      return bad("storage tile " + whole.str() +
-                 " outside the storage unit [0, " +
-                 std::to_string(c.storage.size()) + ")");
-    return true;
-  };
-  auto fits = [&](const char *what, uint64_t base, uint64_t count,
-                  uint64_t cap, const char *capName) {
-    if (i128(base) + i128(count) > i128(cap))
-      return bad(std::string(what) + " of " + std::to_string(count) +
-                 " floats at float offset " + std::to_string(base) +
-                 " does not fit the " + capName + " of " +
-                 std::to_string(cap) + " floats");
-    return true;
-  };
-  // Gather rows [r0, r1) of the storage tile into dense `dst`.
-  auto gather = [&](uint64_t r0, uint64_t r1, float *dst) {
-    const uint8_t *s = c.storage.data();
-    for (uint64_t row = r0; row < r1; ++row) {
-      int64_t base = int64_t(r.addr) + int64_t(row) * r.rowStride * 4;
-      float *d = dst + (row - r0) * cols;
-      if (r.colStride == 1) {
-        std::memcpy(d, s + base, cols * 4);
-      } else {
-        for (uint64_t cc = 0; cc < cols; ++cc)
-          std::memcpy(d + cc, s + base + int64_t(cc) * r.colStride * 4, 4);
-      }
-    }
-  };
-  // Scatter dense rows (of rows [r0, r1)) into the storage tile, applying
-  // the chained SFU function.
-  std::vector<float> tmp;
-  auto scatter = [&](uint64_t r0, uint64_t r1, const float *src) {
-    uint8_t *s = c.storage.data();
-    tmp.resize(cols);
-    for (uint64_t row = r0; row < r1; ++row) {
-      int64_t base = int64_t(r.addr) + int64_t(row) * r.rowStride * 4;
-      const float *srow = src + (row - r0) * cols;
-      if (r.func != SfuFunc::None) {
-        for (uint64_t cc = 0; cc < cols; ++cc)
-          tmp[cc] = sfuUnary(r.func, srow[cc], r.imm);
-        srow = tmp.data();
-      }
-      if (r.colStride == 1) {
-        std::memcpy(s + base, srow, cols * 4);
-      } else {
-        for (uint64_t cc = 0; cc < cols; ++cc)
-          std::memcpy(s + base + int64_t(cc) * r.colStride * 4, srow + cc, 4);
-      }
-    }
-  };
-  auto window = [&](uint64_t dur, bool write) {
-    info.windows.push_back({info.cycles, dur, whole, write, int(idx)});
-  };
-
-  const uint64_t tileBytes = rows * cols * 4;
-  switch (f.op) {
-  case Opcode::LD: {
-    if (!checkStorage())
-      return false;
-    double bw = hw.actLoadBytesPerCycle;
-    if (f.sub == uint8_t(LoadStream::Activations)) {
-      uint64_t base = f.slot * slotFloats;
-      if (!fits("input-buffer tile", base, rmax * cols, inbufFloats,
-                "input buffer"))
-        return false;
-      for (uint64_t pe = 0; pe < P; ++pe) {
-        uint64_t r0, r1;
-        peRange(pe, r0, r1);
-        gather(r0, r1, c.pes[pe].inbuf.data() + base);
-        roundBuffer(hw.computeType, c.pes[pe].inbuf.data() + base,
-                    (r1 - r0) * cols);
-      }
-    } else if (f.sub == uint8_t(LoadStream::Weights)) {
-      bw = hw.weightLoadBytesPerCycle;
-      if (!fits("weight tile", 0, rows * cols, wqFloats, "weight queue"))
-        return false;
-      gather(0, rows, c.pes[0].wq.data());
-      roundBuffer(hw.computeType, c.pes[0].wq.data(), rows * cols);
-      for (uint64_t pe = 1; pe < P; ++pe)
-        std::memcpy(c.pes[pe].wq.data(), c.pes[0].wq.data(), tileBytes);
-    } else if (f.sub == uint8_t(LoadStream::PartialSums)) {
-      if (!fits("partial-sum tile", 0, rmax * cols, accFloats,
-                "accumulation buffer"))
-        return false;
-      for (uint64_t pe = 0; pe < P; ++pe) {
-        uint64_t r0, r1;
-        peRange(pe, r0, r1);
-        gather(r0, r1, c.pes[pe].acc[f.slot & 3].data());
-        roundBuffer(hw.accumulateType, c.pes[pe].acc[f.slot & 3].data(),
-                    (r1 - r0) * cols);
-      }
-    } else {
-      return bad("invalid LD stream " + std::to_string(f.sub));
-    }
-    uint64_t dur = ceilDiv(double(tileBytes), bw) * rep;
-    window(dur, false);
-    info.cycles += dur;
-    info.storageRead += tileBytes * rep;
-    stats.instructionCounts["LD"] += rep;
-    return true;
-  }
-  case Opcode::MAC: {
-    uint64_t depth = r.depth;
-    uint64_t base = f.slot * slotFloats;
-    if (!fits("input tile (rows x depth)", base, rmax * depth, inbufFloats,
-              "input buffer") ||
-        !fits("weight tile (depth x cols)", 0, depth * cols, wqFloats,
-              "weight queue") ||
-        !fits("accumulator tile (rows x cols)", 0, rmax * cols, accFloats,
-              "accumulation buffer"))
-      return false;
-    uint64_t macs = 0;
-    for (uint64_t pe = 0; pe < P; ++pe) {
-      uint64_t r0, r1;
-      peRange(pe, r0, r1);
-      uint64_t R = r1 - r0;
-      if (!R)
-        continue;
-      const float *__restrict A = c.pes[pe].inbuf.data() + base;
-      const float *__restrict W = c.pes[pe].wq.data();
-      float *__restrict C = c.pes[pe].acc[f.accId].data();
-      const DType accT = hw.accumulateType;
-      for (uint64_t it = 0; it < rep; ++it)
-        for (uint64_t i = 0; i < R; ++i) {
-          float *__restrict crow = C + i * cols;
-          const float *arow = A + i * depth;
-          for (uint64_t k = 0; k < depth; ++k) {
-            const float a = arow[k];
-            const float *__restrict wrow = W + k * cols;
-            if (accT == DType::F32) {
-              for (uint64_t j = 0; j < cols; ++j)
-                crow[j] += a * wrow[j];
-            } else { // narrow accumulator: round after every add
-              for (uint64_t j = 0; j < cols; ++j)
-                crow[j] = roundTo(accT, crow[j] + a * wrow[j]);
-            }
-          }
-        }
-      macs += R * depth * cols * rep;
-    }
-    uint64_t dur = 0;
-    if (depth)
-      dur = (ceilDiv(double(rmax * depth * cols), hw.macLanes) +
-             hw.macPipelineLatency) *
-            rep;
-    info.cycles += dur;
-    info.macs += macs;
-    stats.instructionCounts["MAC"] += rep;
-    return true;
-  }
-  case Opcode::ST: {
-    if (f.sub > uint8_t(StoreSource::InputBuffer))
-      return bad("invalid ST source " + std::to_string(f.sub));
-    if (!sfuAllowedInUnary(r.func))
-      return bad(std::string("ST cannot apply the SFU function ") +
-                 sfuFuncName(r.func) + " (unary functions only)");
-    bool fromAcc = f.sub == uint8_t(StoreSource::AccBuffer);
-    if (fromAcc && !last) {
-      ++stats.storesSkipped;
-      return true;
-    }
-    if (!checkStorage())
-      return false;
-    uint64_t base = fromAcc ? 0 : f.slot * slotFloats;
-    if (fromAcc ? !fits("accumulator tile", 0, rmax * cols, accFloats,
-                        "accumulation buffer")
-                : !fits("input-buffer tile", base, rmax * cols, inbufFloats,
-                        "input buffer"))
-      return false;
-    for (uint64_t pe = 0; pe < P; ++pe) {
-      uint64_t r0, r1;
-      peRange(pe, r0, r1);
-      if (r1 <= r0)
-        continue;
-      const float *src = fromAcc ? c.pes[pe].acc[f.accId].data()
-                                 : c.pes[pe].inbuf.data() + base;
-      scatter(r0, r1, src);
-    }
-    uint64_t dur =
-        (ceilDiv(double(tileBytes), hw.storageBytesPerCycle) +
-         (r.func != SfuFunc::None ? hw.sfuLatency : 0)) *
-        rep;
-    window(dur, true);
-    info.cycles += dur;
-    info.storageWritten += tileBytes * rep;
-    stats.instructionCounts["ST"] += rep;
-    return true;
-  }
-  case Opcode::SPU: {
-    uint64_t n = rmax * cols;
-    uint64_t in1 = f.slot * slotFloats, out = f.outSlot * slotFloats;
-    SpuType type = SpuType(f.sub);
-    uint64_t in2 = 0;
-    if (!fits("SPU input tile", in1, n, inbufFloats, "input buffer"))
-      return false;
-    switch (type) {
-    case SpuType::Unary:
-      if (!sfuAllowedInUnary(r.func))
-        return bad(std::string("SPU unary cannot apply the function ") +
-                   sfuFuncName(r.func));
-      break;
-    case SpuType::Binary:
-      if (!sfuAllowedInBinary(r.func))
-        return bad(std::string("SPU binary cannot apply the function ") +
-                   sfuFuncName(r.func));
-      if (r.depth >= kSlots)
-        return bad("SPU binary second slot (depth) " +
-                   std::to_string(r.depth) + " out of range [0, 16)");
-      in2 = r.depth * slotFloats;
-      if (!fits("SPU second input tile", in2,
-                sfuIsRowBinary(r.func) ? rmax : n, inbufFloats, "input buffer"))
-        return false;
-      break;
-    case SpuType::Reduce:
-      if (!sfuAllowedInReduce(r.func))
-        return bad(std::string("SPU reduce cannot apply the function ") +
-                   sfuFuncName(r.func));
-      break;
-    case SpuType::Copy:
-      break;
-    default:
-      return bad("invalid SPU type " + std::to_string(f.sub));
-    }
-    uint64_t outN = type == SpuType::Reduce ? rmax : n;
-    if (!fits("SPU output tile", out, outN, inbufFloats, "input buffer"))
-      return false;
-    std::vector<float> red;
-    for (uint64_t pe = 0; pe < P; ++pe) {
-      uint64_t r0, r1;
-      peRange(pe, r0, r1);
-      uint64_t R = r1 - r0, m = R * cols;
-      if (!R)
-        continue;
-      float *buf = c.pes[pe].inbuf.data();
-      for (uint64_t it = 0; it < rep; ++it) {
-        const float *a = buf + in1, *b = buf + in2;
-        float *o = buf + out;
-        switch (type) {
-        case SpuType::Unary:
-          if (r.func == SfuFunc::Relu)
-            for (uint64_t i = 0; i < m; ++i)
-              o[i] = a[i] > 0 ? a[i] : 0.0f;
-          else if (r.func == SfuFunc::None)
-            std::memmove(o, a, m * 4);
-          else
-            for (uint64_t i = 0; i < m; ++i)
-              o[i] = sfuUnary(r.func, a[i], r.imm);
-          break;
-        case SpuType::Binary:
-          if (sfuIsRowBinary(r.func)) {
-            // The second operand has one value per row (R x 1).
-            red.assign(b, b + R);
-            for (uint64_t i = 0; i < R; ++i)
-              for (uint64_t j = 0; j < cols; ++j)
-                o[i * cols + j] = sfuBinary(r.func, a[i * cols + j], red[i]);
-          } else if (r.func == SfuFunc::Add) {
-            for (uint64_t i = 0; i < m; ++i)
-              o[i] = a[i] + b[i];
-          } else {
-            for (uint64_t i = 0; i < m; ++i)
-              o[i] = sfuBinary(r.func, a[i], b[i]);
-          }
-          break;
-        case SpuType::Reduce:
-          red.assign(R, 0.0f);
-          for (uint64_t i = 0; i < R; ++i)
-            red[i] = sfuReduce(r.func, a + i * cols, cols, r.imm);
-          std::memcpy(o, red.data(), R * 4);
-          break;
-        case SpuType::Copy:
-          std::memmove(o, a, m * 4);
-          break;
-        }
-        // SFU results live in the input buffer (compute type).
-        roundBuffer(hw.computeType, o, type == SpuType::Reduce ? R : m);
-      }
-    }
-    uint64_t dur = (ceilDiv(double(n), hw.sfuLanes) + hw.sfuLatency) * rep;
-    info.cycles += dur;
-    stats.instructionCounts["SPU"] += rep;
-    return true;
-  }
-  }
-  return bad("invalid opcode " + std::to_string(unsigned(f.op)));
-}
-
 bool Sim::doExecute(Cluster &c, const Command &cmd) {
   if (cmd.ibuf >= numIbufs)
     return fail("instruction buffer " + std::to_string(cmd.ibuf) +
@@ -821,9 +297,36 @@ bool Sim::doExecute(Cluster &c, const Command &cmd) {
   if (!applyPatches(buf, cmd.patches, patchErr))
     return fail(patchErr);
   ExecInfo info;
-  for (size_t i = 0; i < buf.size(); ++i)
-    if (!doInstr(c, buf[i], i, cmd.last, info))
-      return false;
+  for (size_t i = 0; i < buf.size(); ++i) {
+    Instruction &ins = buf[i];
+    const OperandRecord rec = ins.operands;
+    const bool type2 = rec.pipeline == Pipeline::IdFoSuWb;
+    // Iterations differ when the scalar unit advances the operands or the
+    // RQ queue rotates between them: run them one by one.
+    const bool unroll =
+        rec.repeat > 1 && rec.repeat <= kMaxRepeat &&
+        ((type2 && rec.step != 0) ||
+         (ins.fields.op == Opcode::MAC && rec.queueMode == QueueMode::RQ));
+    if (!unroll) {
+      if (!doInstr(c, ins, i, cmd.last, info))
+        return false;
+    } else {
+      for (uint32_t it = 0; it < rec.repeat; ++it) {
+        Instruction one = ins;
+        one.operands = advancedOperands(rec, ins.fields, it);
+        one.operands.repeat = 1;
+        if (!doInstr(c, one, i, cmd.last, info))
+          return false;
+      }
+    }
+    if (type2) {
+      // SU + WB stages after every iteration; the write-back persists.
+      info.cycles += kScalarUnitCycles * rec.repeat;
+      if (rec.step != 0)
+        stats.scalarUnitOps += rec.repeat;
+      ins.operands = advancedOperands(rec, ins.fields, rec.repeat);
+    }
+  }
   if (cmd.shift)
     for (PE &pe : c.pes)
       for (auto &a : pe.acc)
@@ -1186,7 +689,7 @@ bool Sim::run(const std::map<std::string, Tensor> &inputs,
   return true;
 }
 
-} // namespace
+} // namespace sim
 
 uint64_t Tensor::numElements() const {
   uint64_t n = 1;
@@ -1207,7 +710,7 @@ bool simulate(const Program &prog, const HardwareDesc &hw,
               const SimOptions &opts, std::map<std::string, Tensor> &outputs,
               SimStats &stats, std::string &err) {
   try {
-    return Sim(prog, hw, opts, stats, err).run(inputs, outputs);
+    return sim::Sim(prog, hw, opts, stats, err).run(inputs, outputs);
   } catch (const std::bad_alloc &) {
     err = "simulator: out of host memory";
     return false;

@@ -31,6 +31,16 @@ std::string statsToJson(const SimStats &s) {
     instrs[kv.first] = kv.second;
   j["instructions"] = instrs;
   j["stores_skipped"] = s.storesSkipped;
+  j["effective_macs"] = s.effectiveMacs;
+  j["skipped_macs"] = s.skippedMacs;
+  j["balanced_macs"] = s.balancedMacs;
+  j["output_queue"] = {{"accesses", s.outputQueueAccesses},
+                       {"drains", s.outputQueueDrains},
+                       {"chained_results", s.chainedResults},
+                       {"decoupled_results", s.decoupledResults}};
+  j["control_unit"] = {{"scalar_unit_ops", s.scalarUnitOps},
+                       {"weight_reloads_skipped", s.weightReloadsSkipped},
+                       {"sliding_rows_reused", s.slidingRowsReused}};
   json cl = json::array();
   for (size_t i = 0; i < s.clusters.size(); ++i) {
     const ClusterStats &c = s.clusters[i];

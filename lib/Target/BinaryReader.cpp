@@ -141,6 +141,34 @@ bool readCommand(Cursor &c, Command &cmd) {
           return c.fail(qat + 2, "nonzero reserved operand-record bytes");
         r.queueMode = QueueMode(qm);
         r.func = SfuFunc(fn);
+        uint8_t pipe, flags;
+        uint16_t nAddrs;
+        if (!c.uint(r.base, "operand record") ||
+            !c.i32(r.step, "operand record"))
+          return false;
+        size_t pat = c.offset();
+        if (!c.uint(pipe, "operand record") ||
+            !c.uint(flags, "operand record") ||
+            !c.uint(nAddrs, "operand record"))
+          return false;
+        if (pipe != uint8_t(Pipeline::IdFo) &&
+            pipe != uint8_t(Pipeline::IdFoSuWb))
+          return c.fail(pat, "invalid pipeline type " + std::to_string(pipe) +
+                                 " (1 or 2)");
+        if (flags & ~1u)
+          return c.fail(pat + 1, "nonzero reserved operand-record flag bits");
+        if (size_t(nAddrs) * 4 > c.left())
+          return c.fail(pat + 2, "per-PE address count " +
+                                     std::to_string(nAddrs) +
+                                     " is more than the remaining " +
+                                     std::to_string(c.left()) +
+                                     " bytes can hold");
+        r.pipeline = Pipeline(pipe);
+        r.acrossPes = flags & 1;
+        r.peAddrs.resize(nAddrs);
+        for (uint32_t &a : r.peAddrs)
+          if (!c.uint(a, "operand record"))
+            return false;
       }
     } else {
       uint32_t n;
@@ -155,7 +183,7 @@ bool readCommand(Cursor &c, Command &cmd) {
         size_t fat = c.offset();
         if (!c.uint(field, "patch") || !c.uint(p.value, "patch"))
           return false;
-        if (field > uint8_t(PatchField::Depth))
+        if (field > uint8_t(PatchField::Base))
           return c.fail(fat, "invalid patch field " + std::to_string(field));
         p.field = PatchField(field);
       }

@@ -115,10 +115,24 @@ bool writeCommand(Writer &w, const Command &c, const std::string &where,
         w.u32(r.peRows);
         w.u32(r.depth);
         w.u32(r.repeat);
+        if (r.pipeline != Pipeline::IdFo && r.pipeline != Pipeline::IdFoSuWb)
+          return fail(err, where + " instruction " + std::to_string(i),
+                      "invalid pipeline type " +
+                          std::to_string(unsigned(r.pipeline)));
+        if (r.peAddrs.size() > UINT16_MAX)
+          return fail(err, where + " instruction " + std::to_string(i),
+                      "too many per-PE addresses");
         w.u8(uint8_t(r.queueMode));
         w.u8(uint8_t(r.func));
         w.u16(0);
         w.f32(r.imm);
+        w.u32(r.base);
+        w.i32(r.step);
+        w.u8(uint8_t(r.pipeline));
+        w.u8(r.acrossPes ? 1 : 0);
+        w.u16(uint16_t(r.peAddrs.size()));
+        for (uint32_t a : r.peAddrs)
+          w.u32(a);
       }
     } else {
       if (c.patches.size() > UINT32_MAX)
@@ -126,7 +140,7 @@ bool writeCommand(Writer &w, const Command &c, const std::string &where,
       w.u32(uint32_t(c.patches.size()));
       for (size_t i = 0; i < c.patches.size(); ++i) {
         const RegPatch &p = c.patches[i];
-        if (unsigned(p.field) > unsigned(PatchField::Depth))
+        if (unsigned(p.field) > unsigned(PatchField::Base))
           return fail(err, where + " patch " + std::to_string(i),
                       "invalid patch field " +
                           std::to_string(unsigned(p.field)));

@@ -79,9 +79,10 @@ bool encodeInstruction(const InstrFields &f, uint16_t &word, std::string &err) {
                uint16_t(f.slot << kInstrSlotShift);
   switch (f.op) {
   case Opcode::LD:
-    if (f.sub > unsigned(LoadStream::PartialSums))
+    if (f.sub > unsigned(LoadStream::SparseWeights))
       return fail(err, "LD instruction field stream " + std::to_string(f.sub) +
-                           " is invalid (0 acts, 1 weights, 2 psums)");
+                           " is invalid (0 acts, 1 weights, 2 psums, "
+                           "3 sparse_weights)");
     if (f.loadBalance) return unused("loadBalance");
     if (f.sfuActive) return unused("sfuActive");
     if (f.accId) return unused("accId");
@@ -141,8 +142,6 @@ bool decodeInstruction(uint16_t word, InstrFields &out, std::string &err) {
   const std::string pre = "instruction word " + hex(word, 4) + ": ";
   switch (f.op) {
   case Opcode::LD:
-    if (sub == 3)
-      return fail(err, pre + "LD field stream 3 is invalid");
     if (low4)
       return fail(err, pre + "LD reserved bits 9-12 must be 0");
     f.sub = uint8_t(sub);

@@ -13,7 +13,9 @@ bool OperandRecord::operator==(const OperandRecord &o) const {
   return addr == o.addr && rows == o.rows && cols == o.cols &&
          rowStride == o.rowStride && colStride == o.colStride &&
          peRows == o.peRows && depth == o.depth && repeat == o.repeat &&
-         queueMode == o.queueMode && func == o.func && a == b;
+         queueMode == o.queueMode && func == o.func && a == b &&
+         base == o.base && step == o.step && pipeline == o.pipeline &&
+         acrossPes == o.acrossPes && peAddrs == o.peAddrs;
 }
 
 bool applyPatches(std::vector<Instruction> &buffer,
@@ -32,6 +34,7 @@ bool applyPatches(std::vector<Instruction> &buffer,
     case PatchField::Rows: r.rows = pt.value; break;
     case PatchField::Cols: r.cols = pt.value; break;
     case PatchField::Depth: r.depth = pt.value; break;
+    case PatchField::Base: r.base = pt.value; break;
     default:
       err = "patch " + std::to_string(i) + " has invalid field " +
             std::to_string(unsigned(pt.field));
@@ -39,6 +42,24 @@ bool applyPatches(std::vector<Instruction> &buffer,
     }
   }
   return true;
+}
+
+OperandRecord advancedOperands(const OperandRecord &r, const InstrFields &f,
+                               uint64_t iterations) {
+  OperandRecord o = r;
+  if (r.pipeline != Pipeline::IdFoSuWb || r.step == 0 || iterations == 0)
+    return o;
+  // Register-file arithmetic is modulo 2^32 (the validator and the
+  // simulator reject the out-of-range addresses this may produce).
+  uint32_t delta = uint32_t(int64_t(r.step) * int64_t(iterations));
+  if (f.op == Opcode::MAC) {
+    o.base = r.base + delta;
+  } else {
+    o.addr = r.addr + delta;
+    for (uint32_t &a : o.peAddrs)
+      a += delta;
+  }
+  return o;
 }
 
 uint64_t Symbol::numElements() const {

@@ -78,6 +78,8 @@ private:
   }
   bool checkStatic(const Instruction &in, size_t idx);
   bool checkTiles(const Instruction &in, size_t idx);
+  bool checkTilesOnce(const Instruction &in, const OperandRecord &r,
+                      size_t idx);
   bool checkPe(const std::string &what, i128 base, i128 bytes, i128 cap,
                const std::string &capName);
   bool checkDma(const DmaDesc &d);
@@ -139,6 +141,32 @@ bool Validator::checkStatic(const Instruction &in, size_t idx) {
       in.fields.slot >= kNumAccs)
     return fail(pre + "LD psums slot " + std::to_string(in.fields.slot) +
                 " names no accumulation buffer (must be < 4)");
+  const InstrFields &f = in.fields;
+  if (r.pipeline != Pipeline::IdFo && r.pipeline != Pipeline::IdFoSuWb)
+    return fail(pre + "invalid pipeline type " +
+                std::to_string(unsigned(r.pipeline)) +
+                " (1 = ID-FO, 2 = ID-FO-SU-WB)");
+  if (r.step != 0 && r.pipeline != Pipeline::IdFoSuWb)
+    return fail(pre + "step needs pipeline 2 (the scalar unit)");
+  if (r.base != 0 && f.op != Opcode::MAC)
+    return fail(pre + "base is only used by MAC");
+  if (r.acrossPes &&
+      !(f.op == Opcode::SPU && f.sub == uint8_t(SpuType::Reduce)))
+    return fail(pre + "acrossPes is only used by SPU reduce");
+  if (!r.peAddrs.empty()) {
+    bool uses = f.op == Opcode::ST ||
+                (f.op == Opcode::LD &&
+                 (f.sub == uint8_t(LoadStream::Activations) ||
+                  f.sub == uint8_t(LoadStream::PartialSums)));
+    if (!uses)
+      return fail(pre + "peAddrs is only used by LD acts / psums and ST");
+    if (r.peAddrs.size() != hw.pesPerCluster)
+      return fail(pre + "peAddrs holds " + std::to_string(r.peAddrs.size()) +
+                  " addresses, the cluster has " +
+                  std::to_string(hw.pesPerCluster) + " PEs");
+  }
+  if (f.op == Opcode::MAC && r.rowStride < 0)
+    return fail(pre + "MAC input row pitch (rowStride) must be >= 0");
   if (in.fields.op == Opcode::SPU &&
       in.fields.sub == uint8_t(SpuType::Binary) && r.depth >= kNumSlots)
     return fail(pre + "SPU binary second slot (depth) " +
@@ -147,9 +175,22 @@ bool Validator::checkStatic(const Instruction &in, size_t idx) {
 }
 
 bool Validator::checkTiles(const Instruction &in, size_t idx) {
+  // A type-2 pipeline advances the operands linearly, so the first and the
+  // last loop-back iteration bound every access.
+  if (!checkTilesOnce(in, in.operands, idx))
+    return false;
+  if (in.operands.pipeline == Pipeline::IdFoSuWb && in.operands.step != 0 &&
+      in.operands.repeat > 1)
+    return checkTilesOnce(
+        in, advancedOperands(in.operands, in.fields, in.operands.repeat - 1),
+        idx);
+  return true;
+}
+
+bool Validator::checkTilesOnce(const Instruction &in, const OperandRecord &r,
+                               size_t idx) {
   std::string pre = "instruction " + std::to_string(idx) + " (" +
                     opcodeName(in.fields.op) + "): ";
-  const OperandRecord &r = in.operands;
   if (r.rows < 1 || r.cols < 1)
     return fail(pre + "rows and cols must be >= 1 (rows " +
                 std::to_string(r.rows) + ", cols " + std::to_string(r.cols) +
@@ -161,19 +202,44 @@ bool Validator::checkTiles(const Instruction &in, size_t idx) {
   auto slotBase = [&](unsigned s) { return i128(s) * slotBytes; };
   const InstrFields &f = in.fields;
 
-  auto storage = [&]() {
-    uint32_t shape[2] = {r.rows, r.cols};
-    int64_t stride[2] = {r.rowStride, r.colStride};
-    Range t = boxRange(r.addr, shape, stride, 2, 4);
+  auto inStorage = [&](Range t) {
     if (t.lo < 0 || t.hi > i128(hw.storageBytes))
       return fail(pre + "storage tile " + rangeStr(t) +
                   " outside the storage unit [0, " + str(hw.storageBytes) +
                   ")");
     return true;
   };
+  auto storage = [&]() {
+    if (r.peAddrs.empty()) {
+      uint32_t shape[2] = {r.rows, r.cols};
+      int64_t stride[2] = {r.rowStride, r.colStride};
+      return inStorage(boxRange(r.addr, shape, stride, 2, 4));
+    }
+    // Compiler-precomputed per-PE addresses: each PE's own rows.
+    for (size_t pe = 0; pe < r.peAddrs.size(); ++pe) {
+      i128 r0 = r.peRows ? std::min<i128>(i128(pe) * r.peRows, r.rows) : 0;
+      i128 r1 = r.peRows ? std::min<i128>(r0 + r.peRows, r.rows) : r.rows;
+      if (r1 <= r0)
+        continue;
+      uint32_t shape[2] = {uint32_t(r1 - r0), r.cols};
+      int64_t stride[2] = {r.rowStride, r.colStride};
+      if (!inStorage(boxRange(r.peAddrs[pe], shape, stride, 2, 4)))
+        return false;
+    }
+    return true;
+  };
 
   switch (f.op) {
   case Opcode::LD:
+    if (f.sub == uint8_t(LoadStream::SparseWeights)) {
+      // rows = (value, index) pairs of 8 bytes, contiguous at addr.
+      if (r.depth < 1)
+        return fail(pre + "LD sparse_weights needs depth (dense rows K) >= 1");
+      if (!inStorage({i128(r.addr), i128(r.addr) + i128(r.rows) * 8}))
+        return false;
+      return checkPe(pre + "sparse weight list", 0, i128(r.rows) * 8, wq,
+                     "weight queue");
+    }
     if (!storage())
       return false;
     if (f.sub == uint8_t(LoadStream::Activations))
@@ -195,8 +261,13 @@ bool Validator::checkTiles(const Instruction &in, size_t idx) {
   case Opcode::MAC:
     if (r.depth < 1)
       return fail(pre + "MAC depth (K) must be >= 1");
-    return checkPe(pre + "input tile (rows x depth)", slotBase(f.slot),
-                   peRows * r.depth * 4, inBuf, "input buffer") &&
+    // Rows may overlap (convolution windows): the last row's last
+    // activation bounds the read.
+    return checkPe(pre + "input tile (rows x pitch + base)", slotBase(f.slot),
+                   ((peRows - 1) * (r.rowStride > 0 ? r.rowStride : r.depth) +
+                    r.base + r.depth) *
+                       4,
+                   inBuf, "input buffer") &&
            checkPe(pre + "weight tile (depth x cols)", 0,
                    i128(r.depth) * r.cols * 4, wq, "weight queue") &&
            checkPe(pre + "accumulator tile (rows x cols)", 0,
@@ -353,9 +424,13 @@ bool Validator::run() {
         std::string patchErr;
         if (!applyPatches(buf, c.patches, patchErr))
           return fail(patchErr);
-        for (size_t i = 0; i < buf.size(); ++i)
+        for (size_t i = 0; i < buf.size(); ++i) {
           if (!checkStatic(buf[i], i) || !checkTiles(buf[i], i))
             return false;
+          // The scalar unit's write-back persists in the register file.
+          buf[i].operands = advancedOperands(buf[i].operands, buf[i].fields,
+                                             buf[i].operands.repeat);
+        }
         break;
       }
       case CommandKind::Dma:

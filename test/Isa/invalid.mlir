@@ -284,3 +284,81 @@ isa.program grid(1 x 1) dram 0 hw 0 {
     }
   }
 }
+
+// -----
+// Issue 5: control-unit fields of the operand record.
+
+isa.program grid(1 x 1) dram 0 hw 0 {
+  isa.cluster(0, 0) {
+    isa.config ibuf 0 {
+      // expected-error @+1 {{'isa.ld' op operand record step needs pipeline 2 (the scalar unit)}}
+      isa.ld acts slot 0 <step = 4>
+    }
+  }
+}
+
+// -----
+
+isa.program grid(1 x 1) dram 0 hw 0 {
+  isa.cluster(0, 0) {
+    isa.config ibuf 0 {
+      // expected-error @+1 {{'isa.ld' op operand record pipeline 3 is invalid (1 = ID-FO, 2 = ID-FO-SU-WB)}}
+      isa.ld acts slot 0 <pipeline = 3>
+    }
+  }
+}
+
+// -----
+
+isa.program grid(1 x 1) dram 0 hw 0 {
+  isa.cluster(0, 0) {
+    isa.config ibuf 0 {
+      // expected-error @+1 {{'isa.st' op operand record base is only used by MAC}}
+      isa.st acc slot 0 acc 0 <base = 2>
+    }
+  }
+}
+
+// -----
+
+isa.program grid(1 x 1) dram 0 hw 0 {
+  isa.cluster(0, 0) {
+    isa.config ibuf 0 {
+      // expected-error @+1 {{'isa.spu' op operand record across_pes is only used by SPU reduce}}
+      isa.spu unary in 0 out 1 <func = relu, across_pes = true>
+    }
+  }
+}
+
+// -----
+
+isa.program grid(1 x 1) dram 0 hw 0 {
+  isa.cluster(0, 0) {
+    isa.config ibuf 0 {
+      // expected-error @+1 {{'isa.ld' op operand record pe_addrs is only used by LD acts / psums and ST}}
+      isa.ld weights slot 0 <pe_addrs = [0, 4]>
+    }
+  }
+}
+
+// -----
+
+isa.program grid(1 x 1) dram 0 hw 0 {
+  isa.cluster(0, 0) {
+    isa.config ibuf 0 {
+      // expected-error @+1 {{'isa.ld' op operand record pe_addrs value -4 out of range [0, 2^32)}}
+      isa.ld acts slot 0 <pe_addrs = [0, -4]>
+    }
+  }
+}
+
+// -----
+
+isa.program grid(1 x 1) dram 0 hw 0 {
+  isa.cluster(0, 0) {
+    isa.config ibuf 0 {
+      // expected-error @+1 {{'isa.ld' op LD sparse_weights needs depth (dense rows K) >= 1}}
+      isa.ld sparse_weights slot 0 <rows = 3, cols = 2>
+    }
+  }
+}

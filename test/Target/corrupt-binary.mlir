@@ -28,7 +28,7 @@
 // Unsupported version.
 // RUN: %python -c "import sys; b=bytearray(open(sys.argv[1],'rb').read()); b[8]=9; open(sys.argv[2],'wb').write(b)" %t.bin %t.ver
 // RUN: not accel-translate --binary-to-isa %t.ver 2>&1 | FileCheck %s --check-prefix=VERSION
-// VERSION: error: binary: unsupported format version 9 (this reader supports 1) at offset 8
+// VERSION: error: binary: unsupported format version 9 (this reader supports 2) at offset 8
 //
 // A binary for other hardware is refused when a description is given.
 // RUN: not accel-translate --binary-to-isa --hw=default %t.bin 2>&1 | FileCheck %s --check-prefix=HW

@@ -63,6 +63,29 @@ module {
 
 // -----
 
+// Issue 5 fields: the dialect verifier rejects them before the writer.
+isa.program grid(1 x 1) dram 0 hw 0 {
+  isa.cluster(0, 0) {
+    isa.config ibuf 0 {
+      // expected-error @+1 {{'isa.mac' op operand record step needs pipeline 2 (the scalar unit)}}
+      isa.mac slot 0 acc 0 <depth = 1, base = 1, step = 1>
+    }
+  }
+}
+
+// -----
+
+isa.program grid(1 x 1) dram 0 hw 0 {
+  isa.cluster(0, 0) {
+    isa.config ibuf 0 {
+      // expected-error @+1 {{'isa.st' op operand record pe_addrs must not be empty}}
+      isa.st acc slot 0 acc 0 <pe_addrs = []>
+    }
+  }
+}
+
+// -----
+
 // Validation against a hardware description is opt-in (--hw); see
 // corrupt-binary.mlir. Without it any fingerprint is written.
 isa.program grid(1 x 1) dram 0 hw 0 {

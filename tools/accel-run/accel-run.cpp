@@ -303,6 +303,18 @@ int runMain(int argc, char **argv) {
               (unsigned long long)stats.cycles, stats.timeUs, hw.clockGHz);
   std::printf("MACs: %llu, MAC-array utilisation: %.2f %%\n",
               (unsigned long long)stats.macs, 100.0 * stats.macUtilisation);
+  if (stats.skippedMacs || stats.balancedMacs)
+    std::printf("sparsity: %llu MACs skipped (zero weights / activations), "
+                "%llu moved by load balancing\n",
+                (unsigned long long)stats.skippedMacs,
+                (unsigned long long)stats.balancedMacs);
+  if (stats.outputQueueAccesses)
+    std::printf("output queue: %llu accesses, %llu drains (SFU results: "
+                "%llu chained, %llu decoupled)\n",
+                (unsigned long long)stats.outputQueueAccesses,
+                (unsigned long long)stats.outputQueueDrains,
+                (unsigned long long)stats.chainedResults,
+                (unsigned long long)stats.decoupledResults);
   for (size_t i = 0; i < stats.clusters.size(); ++i) {
     const ClusterStats &c = stats.clusters[i];
     std::printf("  cluster (%u,%u): PE busy %.1f %%, MAC %.2f %%, DMA %s\n",

@@ -81,6 +81,19 @@ struct SimStats {
   /// Executed instructions by opcode (LD, MAC, ST, SPU), each repeat counted.
   std::map<std::string, uint64_t> instructionCounts;
   uint64_t storesSkipped = 0; ///< ST AccBuffer instructions of non-last EXECUTEs
+  /// PE sparsity (docs/simulator.md "PE: index compare"): multiply-adds the
+  /// MACs performed (= macs) and the dense-equivalent ones they skipped
+  /// (zero weights absent from a sparse list, zero activations masked out).
+  uint64_t effectiveMacs = 0, skippedMacs = 0;
+  /// Products a load-balancing MAC moved to a left neighbour PE.
+  uint64_t balancedMacs = 0;
+  /// Output queue: pushes + SFU pops (chained: 1 per result element,
+  /// decoupled: 3), and drains to the storage unit / input buffers.
+  uint64_t outputQueueAccesses = 0, outputQueueDrains = 0;
+  uint64_t chainedResults = 0, decoupledResults = 0; ///< elements through the SFU
+  /// Control unit: scalar-unit operand updates, LD weights skipped in RQ
+  /// mode (queue reused), activation rows kept by SW mode (not refetched).
+  uint64_t scalarUnitOps = 0, weightReloadsSkipped = 0, slidingRowsReused = 0;
   std::vector<ClusterStats> clusters; ///< row-major
   std::vector<ChannelStats> channels;
   uint64_t hazardCount = 0;

@@ -37,8 +37,9 @@ constexpr uint32_t kSectionStream = 0x4d525453;    ///< "STRM"
 constexpr uint8_t kPacketDma = 0x62;
 constexpr uint8_t kPacketWait = 0x63;
 constexpr uint8_t kPacketBarrier = 0x64;
-/// Size of one operand record in the binary.
-constexpr size_t kOperandRecordBytes = 40;
+/// Minimum size of one operand record in the binary (52 bytes + 4 per
+/// per-PE address).
+constexpr size_t kOperandRecordBytes = 52;
 
 /// Serialises `p`. Returns an empty vector if `p` holds a value that has no
 /// encoding (e.g. an instruction slot > 15 or an invalid enum); use the

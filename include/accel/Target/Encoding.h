@@ -6,7 +6,7 @@
 //   Command (8 bits):   CONFIG  0 rr bbbbb   (rr reserved = 0, b = ibuf id)
 //                       EXECUTE 1 s l bbbbb  (s = shift, l = last)
 //   Instruction (12 bits, low bits of a uint16_t, upper 4 bits 0):
-//                       LD   00 tt ssss 0000  (tt = stream, ssss = slot)
+//                       LD   00 tt ssss 0000  (tt = stream 0..3, ssss = slot)
 //                       MAC  01 b f ssss aa 00 (b = load balance, f = SFU)
 //                       ST   10 tt ssss aa 00  (tt = source)
 //                       SPU  11 tt iiii oooo   (tt = type, i/o = slots)

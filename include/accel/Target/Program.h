@@ -21,13 +21,26 @@ namespace accel {
 
 enum class Opcode : uint8_t { LD = 0, MAC = 1, ST = 2, SPU = 3 };
 /// LD bits 3-4: which PE storage the data goes to.
-enum class LoadStream : uint8_t { Activations = 0, Weights = 1, PartialSums = 2 };
+enum class LoadStream : uint8_t {
+  Activations = 0,
+  Weights = 1,
+  PartialSums = 2,
+  /// Sparse weights: (f32 value, u32 index) pairs, layout in
+  /// accel/Target/SparseWeights.h.
+  SparseWeights = 3
+};
 /// ST bits 3-4: where the stored data comes from.
 enum class StoreSource : uint8_t { AccBuffer = 0, InputBuffer = 1 };
 /// SPU bits 3-4.
 enum class SpuType : uint8_t { Unary = 0, Binary = 1, Reduce = 2, Copy = 3 };
-/// Register-file queue mode of the weight queue.
+/// Register-file queue mode of the weight queue (docs/isa.md, section 3).
 enum class QueueMode : uint8_t { SQ = 0, RQ = 1, SW = 2 };
+/// Control-unit pipeline type of an instruction.
+enum class Pipeline : uint8_t {
+  IdFo = 1,     ///< type 1: ID -> FO, operands never change
+  IdFoSuWb = 2, ///< type 2: ID -> FO -> SU -> WB, the scalar unit advances
+                ///< the operands after every loop-back iteration
+};
 
 /// SFU function numbers (operand record `func`); semantics and the
 /// instruction kinds each may appear in are in accel/Target/Sfu.h.
@@ -117,8 +130,29 @@ struct OperandRecord {
   QueueMode queueMode = QueueMode::SQ;
   SfuFunc func = SfuFunc::None; ///< SPU function / ST chained SFU function
   float imm = 0.0f;       ///< SFU scalar parameter
+  /// MAC index compare: weight index k meets activation column base + k
+  /// (input index = weight index + base). Type-2 pipelines advance it.
+  uint32_t base = 0;
+  /// Scalar unit (pipeline type 2 only): after each loop-back iteration the
+  /// scalar unit adds `step` to `addr` (LD / ST, and to every `peAddrs`
+  /// entry) or to `base` (MAC) and writes it back to the register file, so
+  /// the next iteration and the next EXECUTE see the advanced operand.
+  int32_t step = 0;
+  Pipeline pipeline = Pipeline::IdFo;
+  /// SPU reduce only: decoupled SFU mode, reduce the PEs' tiles elementwise
+  /// across the cluster (partial results tagged with their source PE).
+  bool acrossPes = false;
+  /// Per-PE operand derivation precomputed by the compiler (LD acts / psums,
+  /// ST): PE p's rows start at storage byte peAddrs[p] instead of
+  /// addr + p*peRows*rowStride*4. Empty = derived by the parser (peRows).
+  std::vector<uint32_t> peAddrs;
   bool operator==(const OperandRecord &o) const;
 };
+
+/// Operand record after `iterations` loop-back iterations of a type-2
+/// pipeline (the scalar unit's write-back); type 1 returns `r` unchanged.
+OperandRecord advancedOperands(const OperandRecord &r, const InstrFields &f,
+                               uint64_t iterations);
 
 struct Instruction {
   InstrFields fields;
@@ -130,7 +164,13 @@ struct Instruction {
 //===----------------------------------------------------------------------===//
 
 /// Which register-file field an EXECUTE patch overwrites.
-enum class PatchField : uint8_t { Addr = 0, Rows = 1, Cols = 2, Depth = 3 };
+enum class PatchField : uint8_t {
+  Addr = 0,
+  Rows = 1,
+  Cols = 2,
+  Depth = 3,
+  Base = 4 ///< MAC index-compare base (resets a scalar-unit-advanced base)
+};
 struct RegPatch {
   uint8_t instr = 0;   ///< index of the instruction in the buffer
   PatchField field = PatchField::Addr;
@@ -213,7 +253,7 @@ struct ConstSegment {
 };
 
 struct Program {
-  static constexpr uint32_t kFormatVersion = 1;
+  static constexpr uint32_t kFormatVersion = 2;
   uint64_t hwFingerprint = 0; ///< HardwareDesc::fingerprint() compiled for
   uint32_t gridRows = 1, gridCols = 1;
   uint64_t dramSize = 0;      ///< bytes of DRAM the program uses (zeroed)

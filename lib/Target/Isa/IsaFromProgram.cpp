@@ -33,10 +33,16 @@ isa::OperandsAttr recordAttr(MLIRContext *ctx, const OperandRecord &r) {
     imm = FloatAttr::get(Float32Type::get(ctx),
                          llvm::APFloat(llvm::APFloat::IEEEsingle(),
                                        llvm::APInt(32, bits)));
+  DenseI64ArrayAttr peAddrs;
+  if (!r.peAddrs.empty()) {
+    std::vector<int64_t> v(r.peAddrs.begin(), r.peAddrs.end());
+    peAddrs = DenseI64ArrayAttr::get(ctx, v);
+  }
   return isa::OperandsAttr::get(
       ctx, r.addr, r.rows, r.cols, r.rowStride, r.colStride, r.peRows,
       r.depth, r.repeat, isa::QueueMode(uint32_t(r.queueMode)),
-      isa::SfuFunc(uint32_t(r.func)), imm);
+      isa::SfuFunc(uint32_t(r.func)), imm, r.base, r.step,
+      uint32_t(r.pipeline), r.acrossPes, peAddrs);
 }
 
 DenseElementsAttr dataAttr(MLIRContext *ctx, const std::vector<uint8_t> &b) {

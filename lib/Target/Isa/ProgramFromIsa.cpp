@@ -46,6 +46,13 @@ OperandRecord recordFrom(isa::OperandsAttr a) {
     uint32_t bits = uint32_t(v.bitcastToAPInt().getZExtValue());
     std::memcpy(&r.imm, &bits, 4);
   }
+  r.base = a.getBase();
+  r.step = a.getStep();
+  r.pipeline = Pipeline(uint8_t(a.getPipeline()));
+  r.acrossPes = a.getAcrossPes();
+  if (auto pa = a.getPeAddrs())
+    for (int64_t v : pa.asArrayRef())
+      r.peAddrs.push_back(uint32_t(v));
   return r;
 }
 

@@ -1,4 +1,5 @@
 //===- BinaryTest.cpp - Binary container round trip and hostile input -----===//
+#include <algorithm>
 #include "TestPrograms.h"
 #include "accel/Target/Binary.h"
 #include <cstdio>
@@ -171,7 +172,7 @@ TEST(Binary, CorruptHeaderMessages) {
   b = full;
   b[8] = 7;
   EXPECT_EQ(readErr(b), "binary: unsupported format version 7 (this reader "
-                        "supports 1) at offset 8");
+                        "supports 2) at offset 8");
   b = full;
   b[200] ^= 0x40;
   EXPECT_EQ(readErr(b), "binary: checksum mismatch (corrupt binary) at "
@@ -283,4 +284,33 @@ TEST(Binary, RandomCorruptionNeverCrashes) {
 TEST(Binary, Crc32KnownValue) {
   const char *s = "123456789";
   EXPECT_EQ(crc32(reinterpret_cast<const uint8_t *>(s), 9), 0xCBF43926u);
+}
+
+TEST(Binary, ControlUnitFieldsAreCheckedByTheReader) {
+  // A pipeline byte other than 1 / 2 and set reserved flag bits are errors
+  // (the format stays canonical). Find the MAC record by its base (7) and
+  // step (2), the bytes before the pipeline byte.
+  std::vector<uint8_t> full = writeBinary(makeFullProgram());
+  const uint8_t key[8] = {7, 0, 0, 0, 2, 0, 0, 0};
+  auto it = std::search(full.begin(), full.end(), key, key + 8);
+  ASSERT_NE(it, full.end());
+  size_t pipe = size_t(it - full.begin()) + 8;
+  ASSERT_EQ(full[pipe], 2);
+  std::vector<uint8_t> b = full;
+  b[pipe] = 3;
+  fixHeader(b);
+  EXPECT_EQ(readErr(b), "binary: invalid pipeline type 3 (1 or 2) at offset " +
+                            std::to_string(pipe));
+  b = full;
+  b[pipe + 1] = 2;
+  fixHeader(b);
+  EXPECT_NE(readErr(b).find("nonzero reserved operand-record flag bits"),
+            std::string::npos);
+  // The writer refuses what the reader would refuse.
+  Program p = makeFullProgram();
+  p.clusters[0].commands[4].instrs[0].operands.pipeline = Pipeline(0);
+  std::vector<uint8_t> out;
+  std::string err;
+  EXPECT_FALSE(writeBinary(p, out, err));
+  EXPECT_NE(err.find("invalid pipeline type 0"), std::string::npos) << err;
 }

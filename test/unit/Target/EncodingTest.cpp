@@ -208,8 +208,20 @@ TEST(Encoding, EveryInstructionWord) {
     ASSERT_TRUE(encodeInstruction(f, again, err)) << err;
     EXPECT_EQ(again, w);
   }
-  // LD 3*16, MAC 2*2*16*4, ST 2*16*4, SPU 4*16*16.
-  EXPECT_EQ(valid, 48 + 256 + 128 + 1024);
+  // LD 4*16, MAC 2*2*16*4, ST 2*16*4, SPU 4*16*16.
+  EXPECT_EQ(valid, 64 + 256 + 128 + 1024);
+}
+
+TEST(Encoding, SparseWeightStream) {
+  // LD sparse_weights slot 2 = 00 11 0010 0000.
+  uint16_t w;
+  std::string err;
+  ASSERT_TRUE(encodeInstruction(fields(Opcode::LD, 3, 2), w, err)) << err;
+  EXPECT_EQ(w, 0x320);
+  InstrFields f;
+  ASSERT_TRUE(decodeInstruction(0x320, f, err)) << err;
+  EXPECT_EQ(f.sub, uint8_t(LoadStream::SparseWeights));
+  EXPECT_EQ(f.slot, 2);
 }
 
 TEST(Encoding, InstructionEncodeRejections) {
@@ -217,7 +229,7 @@ TEST(Encoding, InstructionEncodeRejections) {
   expectEncodeError(fields(Opcode::MAC, 0, 16), "slot");
   expectEncodeError(fields(Opcode::ST, 0, 200), "slot");
   expectEncodeError(fields(Opcode::SPU, 0, 16), "slot");
-  expectEncodeError(fields(Opcode::LD, 3), "stream 3");
+  expectEncodeError(fields(Opcode::LD, 4), "stream 4");
   expectEncodeError(fields(Opcode::ST, 2), "source 2");
   expectEncodeError(fields(Opcode::ST, 3), "source 3");
   expectEncodeError(fields(Opcode::SPU, 4), "type 4");
@@ -245,7 +257,6 @@ TEST(Encoding, InstructionEncodeRejections) {
 TEST(Encoding, InstructionDecodeRejections) {
   expectDecodeError(0x1000, "above the 12-bit word");
   expectDecodeError(0x8150, "above the 12-bit word");
-  expectDecodeError(0x0300, "stream 3");
   expectDecodeError(0x0101, "reserved bits 9-12");
   expectDecodeError(0x0108, "reserved bits 9-12");
   expectDecodeError(0x0401, "reserved bits 11-12");

@@ -92,7 +92,16 @@ inline Program makeFullProgram() {
   ld.operands.cols = 8;
   ld.operands.rowStride = 8;
   ld.operands.peRows = 4;
+  ld.operands.pipeline = Pipeline::IdFoSuWb; // issue 5 control-unit fields
+  ld.operands.step = -32;
+  ld.operands.peAddrs = {1024, 1152, 1280, 1408};
   cfg.instrs.push_back(ld);
+  Instruction lds = instr(Opcode::LD, 3, 0); // sparse weights
+  lds.operands.addr = 8192;
+  lds.operands.rows = 5;
+  lds.operands.cols = 4;
+  lds.operands.depth = 6;
+  cfg.instrs.push_back(lds);
   Instruction ldw = instr(Opcode::LD, 1, 0);
   ldw.operands.addr = 4096;
   ldw.operands.rows = 8;
@@ -111,6 +120,9 @@ inline Program makeFullProgram() {
   mac.operands.peRows = 4;
   mac.operands.queueMode = QueueMode::SW;
   mac.operands.func = SfuFunc::Relu;
+  mac.operands.base = 7;
+  mac.operands.step = 2;
+  mac.operands.pipeline = Pipeline::IdFoSuWb;
   cfg.instrs.push_back(mac);
   Instruction st = instr(Opcode::ST, 0, 0, 2);
   st.operands.addr = 2048;
@@ -142,7 +154,8 @@ inline Program makeFullProgram() {
   ex.patches = {{0, PatchField::Addr, 512},
                 {3, PatchField::Depth, 4},
                 {4, PatchField::Rows, 8},
-                {4, PatchField::Cols, 0xFFFFFFFFu}};
+                {4, PatchField::Cols, 0xFFFFFFFFu},
+                {4, PatchField::Base, 9}};
   s.push_back(ex);
   ex.shift = false;
   ex.last = true;
@@ -159,6 +172,10 @@ inline Program makeFullProgram() {
   cfg1.kind = CommandKind::Config;
   cfg1.ibuf = 31;
   cfg1.instrs.push_back(instr(Opcode::SPU, 0, 0, 0, 0));
+  Instruction red = instr(Opcode::SPU, 2, 1, 0, 3);
+  red.operands.acrossPes = true;
+  red.operands.func = SfuFunc::Max;
+  cfg1.instrs.push_back(red);
   p.clusters[1].commands.push_back(cfg1);
   Command ex1;
   ex1.kind = CommandKind::Execute;

@@ -186,8 +186,8 @@ TEST_F(ValidateTest, AccOutOfRange) {
 }
 
 TEST_F(ValidateTest, InvalidEnums) {
-  in(0).fields.sub = 3;
-  expectError("stream 3");
+  in(0).fields.sub = 4;
+  expectError("stream 4");
   SetUp();
   in(0).operands.queueMode = QueueMode(3);
   expectError("invalid queue mode");
@@ -290,7 +290,7 @@ TEST_F(ValidateTest, InputBufferFromSlotBase) {
   in(2).fields.slot = 15;
   expectOk();
   in(2).operands.depth = 65;
-  expectError("instruction 2 (MAC): input tile (rows x depth) [61440, 65600)");
+  expectError("instruction 2 (MAC): input tile (rows x pitch + base) [61440, 65600)");
 }
 
 TEST_F(ValidateTest, LdActivationsIntoSlot) {

@@ -1,0 +1,103 @@
+//===- PeKernels.cpp - PE datapath kernels --------------------------------===//
+#include "PeKernels.h"
+#include "accel/Sim/Numerics.h"
+#include <algorithm>
+
+namespace accel {
+namespace sim {
+
+void macDense(const float *A, const float *W, float *C, const MacGeom &g,
+              DType accT) {
+  const uint64_t N = g.N;
+  for (uint64_t i = 0; i < g.R; ++i) {
+    float *__restrict crow = C + i * N;
+    const float *arow = A + i * g.pitch + g.base;
+    for (uint64_t k = 0; k < g.K; ++k) {
+      const float a = arow[k];
+      const float *__restrict wrow = W + k * N;
+      if (accT == DType::F32) {
+        for (uint64_t j = 0; j < N; ++j)
+          crow[j] += a * wrow[j];
+      } else { // narrow accumulator: round after every add
+        for (uint64_t j = 0; j < N; ++j)
+          crow[j] = roundTo(accT, crow[j] + a * wrow[j]);
+      }
+    }
+  }
+}
+
+uint64_t macSparse(const float *A, const uint8_t *mask,
+                   const std::vector<SparsePair> &pairs, float *C,
+                   const MacGeom &g, DType accT) {
+  const uint64_t N = g.N;
+  std::vector<uint32_t> ks(pairs.size()), ns(pairs.size());
+  for (size_t p = 0; p < pairs.size(); ++p) {
+    ks[p] = uint32_t(pairs[p].index / N);
+    ns[p] = uint32_t(pairs[p].index % N);
+  }
+  uint64_t effective = 0;
+  for (uint64_t i = 0; i < g.R; ++i) {
+    const uint64_t rowBase = i * g.pitch + g.base;
+    float *crow = C + i * N;
+    for (size_t p = 0; p < pairs.size(); ++p) {
+      const uint64_t ai = rowBase + ks[p];
+      if (!mask[ai])
+        continue; // index compare: zero activation, no MAC
+      ++effective;
+      float &c = crow[ns[p]];
+      c = accT == DType::F32 ? c + A[ai] * pairs[p].value
+                             : roundTo(accT, c + A[ai] * pairs[p].value);
+    }
+  }
+  return effective;
+}
+
+void buildMask(const float *v, uint8_t *mask, uint64_t n) {
+  for (uint64_t i = 0; i < n; ++i)
+    mask[i] = v[i] != 0.0f;
+}
+
+namespace {
+/// Minimal pushes so that every PE's load is <= T; false if impossible.
+bool feasible(const std::vector<uint64_t> &work, uint64_t T,
+              uint64_t &moved) {
+  moved = 0;
+  uint64_t in = 0; // work received from the right neighbour
+  for (size_t p = work.size(); p-- > 0;) {
+    if (in > T)
+      return false; // received work alone exceeds T (it cannot move on)
+    uint64_t load = work[p] + in;
+    uint64_t push = load > T ? load - T : 0;
+    if (p == 0 && push)
+      return false;
+    moved += push;
+    in = push;
+  }
+  return true;
+}
+} // namespace
+
+uint64_t balancedMax(const std::vector<uint64_t> &work, uint64_t &moved) {
+  uint64_t hi = 0, total = 0;
+  for (uint64_t w : work) {
+    hi = std::max(hi, w);
+    total += w;
+  }
+  moved = 0;
+  if (work.empty() || hi == 0)
+    return hi;
+  uint64_t lo = (total + work.size() - 1) / work.size(); // perfect balance
+  // Invariant: hi is feasible (no pushes at all); lo - 1 is not.
+  while (lo < hi) {
+    uint64_t mid = lo + (hi - lo) / 2, m;
+    if (feasible(work, mid, m))
+      hi = mid;
+    else
+      lo = mid + 1;
+  }
+  feasible(work, hi, moved);
+  return hi;
+}
+
+} // namespace sim
+} // namespace accel

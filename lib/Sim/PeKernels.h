@@ -1,0 +1,53 @@
+//===- PeKernels.h - PE datapath kernels and the load-balancing model -----===//
+//
+// Host kernels of one PE's MAC (dense weight queue and sparse (value, index)
+// weight queue with index compare), the activation bitmask, and the
+// neighbour work-stealing model of the load-balancing MAC variant.
+// docs/simulator.md ("PE: index compare, zero-skipping, load balancing") is
+// the reference.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ACCEL_LIB_SIM_PEKERNELS_H
+#define ACCEL_LIB_SIM_PEKERNELS_H
+
+#include "accel/Hardware/HardwareDesc.h"
+#include "accel/Target/SparseWeights.h"
+#include <cstdint>
+#include <vector>
+
+namespace accel {
+namespace sim {
+
+/// One PE's MAC problem: R rows of activations with row pitch `pitch`
+/// (floats); weight index k meets activation column base + k; K x N weights;
+/// an R x N accumulator tile.
+struct MacGeom {
+  uint64_t R = 0, K = 0, N = 0, pitch = 0, base = 0;
+};
+
+/// acc[i][n] += sum_k A[i*pitch + base + k] * W[k*N + n] (k ascending). A
+/// narrow accumulate type rounds after every addition.
+void macDense(const float *A, const float *W, float *C, const MacGeom &g,
+              DType accT);
+
+/// Index compare: for every row i and every weight pair (v, k*N + n) in
+/// list order, the activation A[i*pitch + base + k] reaches the MAC only if
+/// its mask bit is 1; then acc[i][n] += a * v. Returns the number of
+/// products performed (the PE's effective work).
+uint64_t macSparse(const float *A, const uint8_t *mask,
+                   const std::vector<SparsePair> &pairs, float *C,
+                   const MacGeom &g, DType accT);
+
+/// Activation bitmask of the input buffer: 1 for a non-zero value.
+void buildMask(const float *v, uint8_t *mask, uint64_t n);
+
+/// Load balancing: PE p may hand any part of its own work to its left
+/// neighbour p-1 (one hop; PE 0 has no left neighbour). Returns the smallest
+/// achievable maximum per-PE work and sets `moved` to the products handed
+/// over in that schedule (the minimal pushes, computed right to left).
+uint64_t balancedMax(const std::vector<uint64_t> &work, uint64_t &moved);
+
+} // namespace sim
+} // namespace accel
+
+#endif

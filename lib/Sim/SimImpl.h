@@ -1,0 +1,257 @@
+//===- SimImpl.h - The simulator's internal state and the Sim class ------===//
+//
+// Shared by Simulator.cpp (commands, DMA, hazards, stats, the run loop) and
+// SimInstructions.cpp (LD / MAC / ST / SPU on the PE array). Internal to
+// lib/Sim; docs/simulator.md is the reference.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ACCEL_LIB_SIM_SIMIMPL_H
+#define ACCEL_LIB_SIM_SIMIMPL_H
+
+#include "accel/Sim/Simulator.h"
+#include "PeKernels.h"
+#include "Trace.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace accel {
+namespace sim {
+
+
+constexpr unsigned kSlots = 16;
+constexpr unsigned kAccs = 4;
+constexpr unsigned kTags = 8;
+constexpr unsigned kMaxIbufs = 32;
+constexpr uint32_t kMaxRepeat = 1u << 16;
+constexpr uint32_t kMaxElemBytes = 64;
+/// Extra cycles of a type-2 pipeline per loop-back iteration: the SU stage
+/// (operand arithmetic) and the WB stage (register-file write-back) run after
+/// the PEs finish the iteration.
+constexpr uint64_t kScalarUnitCycles = 2;
+
+using i128 = __int128;
+
+inline std::string str128(i128 v) {
+  if (v == 0)
+    return "0";
+  bool neg = v < 0;
+  unsigned __int128 u =
+      neg ? (unsigned __int128)(-(v + 1)) + 1 : (unsigned __int128)v;
+  std::string s;
+  while (u) {
+    s += char('0' + int(u % 10));
+    u /= 10;
+  }
+  if (neg)
+    s += '-';
+  return std::string(s.rbegin(), s.rend());
+}
+
+/// Byte range [lo, hi).
+struct Range {
+  i128 lo = 0, hi = 0;
+  bool empty() const { return hi <= lo; }
+  bool overlaps(const Range &o) const {
+    return !empty() && !o.empty() && lo < o.hi && o.lo < hi;
+  }
+  std::string str() const {
+    return "[" + str128(lo) + ", " + str128(hi) + ")";
+  }
+};
+
+/// Bytes touched by rows [r0, r1) of a tile (4-byte elements).
+inline Range tileRange(const OperandRecord &r, uint64_t r0, uint64_t r1) {
+  if (r1 <= r0 || r.cols == 0)
+    return {};
+  i128 a = i128(r0) * r.rowStride, b = i128(r1 - 1) * r.rowStride;
+  i128 lo = std::min(a, b), hi = std::max(a, b);
+  i128 ce = i128(r.cols - 1) * r.colStride;
+  lo += std::min<i128>(0, ce);
+  hi += std::max<i128>(0, ce);
+  return {i128(r.addr) + lo * 4, i128(r.addr) + hi * 4 + 4};
+}
+
+/// Bytes touched by a DMA box side.
+inline Range boxRange(uint64_t base, const uint32_t *shape, const int64_t *stride,
+               uint32_t elemBytes) {
+  i128 lo = 0, hi = 0;
+  for (int d = 0; d < 4; ++d) {
+    if (shape[d] == 0)
+      return {};
+    i128 ext = i128(shape[d] - 1) * stride[d];
+    if (ext < 0)
+      lo += ext;
+    else
+      hi += ext;
+  }
+  return {i128(base) + lo * elemBytes, i128(base) + hi * elemBytes + elemBytes};
+}
+
+inline uint64_t ceilDiv(double num, double den) {
+  if (num <= 0)
+    return 0;
+  return uint64_t(std::ceil(num / den));
+}
+
+inline const char *kindName(CommandKind k) {
+  switch (k) {
+  case CommandKind::Config: return "CONFIG";
+  case CommandKind::Execute: return "EXECUTE";
+  case CommandKind::Dma: return "DMA";
+  case CommandKind::Wait: return "WAIT";
+  case CommandKind::Barrier: return "BARRIER";
+  }
+  return "?";
+}
+inline const char *opName(Opcode op) {
+  switch (op) {
+  case Opcode::LD: return "LD";
+  case Opcode::MAC: return "MAC";
+  case Opcode::ST: return "ST";
+  case Opcode::SPU: return "SPU";
+  }
+  return "?";
+}
+inline const char *dirName(DmaDir d) {
+  switch (d) {
+  case DmaDir::Load: return "load";
+  case DmaDir::Store: return "store";
+  case DmaDir::DramCopy: return "dram_copy";
+  }
+  return "?";
+}
+
+struct PE {
+  std::vector<float> inbuf, wq, acc[kAccs];
+  std::vector<uint8_t> mask; ///< activation bitmask of the input buffer
+};
+
+/// The weight queue's state beyond its data (identical in every PE: LD
+/// weights broadcasts).
+struct WeightQueue {
+  bool sparse = false;           ///< holds (value, index) pairs
+  std::vector<SparsePair> pairs; ///< sparse list (real pairs only)
+  uint32_t sparseK = 0, sparseN = 0;
+  uint64_t denseFloats = 0; ///< floats the last dense LD weights wrote
+  uint64_t head = 0;        ///< RQ rotation position (in tiles)
+  bool resident = false;    ///< `source` names the queue's content
+  bool slidable = false;    ///< filled by an SW load (a window)
+  uint8_t stream = 0;
+  OperandRecord source;     ///< record of the LD that filled the queue
+};
+
+struct Cluster {
+  uint32_t index = 0, row = 0, col = 0, channel = 0;
+  std::vector<uint8_t> storage;
+  std::vector<PE> pes;
+  std::vector<std::vector<Instruction>> ibufs;
+  std::vector<char> configured;
+  std::vector<uint64_t> ibufBusyUntil;
+  WeightQueue wq;
+  bool accChained[kAccs] = {}; ///< last MAC into acc[a] had sfuActive
+  bool swValid[kSlots] = {};   ///< SW window resident at this slot
+  OperandRecord swPrev[kSlots];
+  const std::vector<Command> *cmds = nullptr;
+  size_t pc = 0;
+  uint64_t t = 0, peFree = 0, lastDmaDone = 0;
+  uint64_t tagDone[kTags] = {};
+  bool atBarrier = false;
+  uint32_t barrierId = 0;
+  uint64_t barrierArrival = 0;
+  ClusterStats st;
+};
+
+/// One in-flight memory access for hazard detection.
+struct Access {
+  Range range;
+  uint64_t start = 0, end = 0;
+  bool write = false;
+  uint32_t cluster = 0;
+  size_t cmd = 0;
+  int instr = -1; ///< instruction index inside an EXECUTE, -1 = DMA
+};
+
+/// Per-EXECUTE accumulation of costs and accesses.
+struct ExecInfo {
+  uint64_t cycles = 0;
+  uint64_t macs = 0;
+  uint64_t storageRead = 0, storageWritten = 0;
+  struct Window {
+    uint64_t offset, dur; // relative to the EXECUTE start
+    Range range;
+    bool write;
+    int instr;
+  };
+  std::vector<Window> windows;
+};
+
+class Sim {
+public:
+  Sim(const Program &p, const HardwareDesc &hw, const SimOptions &opts,
+      SimStats &stats, std::string &err)
+      : p(p), hw(hw), opts(opts), stats(stats), err(err) {}
+
+  bool run(const std::map<std::string, Tensor> &inputs,
+           std::map<std::string, Tensor> &outputs);
+
+private:
+  bool fail(const std::string &msg) {
+    err = cur ? where() + msg : msg;
+    return false;
+  }
+  std::string clusterName(uint32_t i) const {
+    return "cluster (" + std::to_string(i / p.gridCols) + "," +
+           std::to_string(i % p.gridCols) + ")";
+  }
+  std::string where() const;
+  std::string instrWhere(size_t idx, const Instruction &in) const;
+  std::string describe(const Access &a) const;
+
+  bool checkProgram();
+  bool setupMemory(const std::map<std::string, Tensor> &inputs);
+  bool step(Cluster &c);
+  bool doConfig(Cluster &c, const Command &cmd);
+  bool doExecute(Cluster &c, const Command &cmd);
+  bool doDma(Cluster &c, const Command &cmd);
+  bool doInstr(Cluster &c, const Instruction &in, size_t idx, bool last,
+               ExecInfo &info);
+  bool doSpu(Cluster &c, const Instruction &in, size_t idx, ExecInfo &info);
+  bool releaseBarrier();
+  bool addAccess(std::vector<Access> &list, const Access &a, bool dram);
+  void prune(uint64_t now);
+  void finishStats(double wall);
+
+  const Program &p;
+  const HardwareDesc &hw;
+  const SimOptions &opts;
+  SimStats &stats;
+  std::string &err;
+
+  std::vector<uint8_t> dram;
+  std::vector<Cluster> clusters;
+  std::vector<uint64_t> chFree;
+  uint32_t numIbufs = 0;
+  uint64_t slotFloats = 0, inbufFloats = 0, wqFloats = 0, accFloats = 0;
+
+  // Current command (for messages).
+  Cluster *cur = nullptr;
+  size_t curCmd = 0;
+
+  // Hazard detection.
+  std::vector<std::vector<Access>> storageAccesses; // per cluster
+  std::vector<Access> dramAccesses;
+  uint64_t now = 0;
+  size_t accessesSincePrune = 0;
+
+  TraceRecorder trace;
+};
+
+} // namespace sim
+} // namespace accel
+
+#endif
