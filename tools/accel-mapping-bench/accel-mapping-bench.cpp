@@ -125,15 +125,26 @@ chosen(MLIRContext &ctx, const std::string &hwPath, const Layer &l) {
   return r;
 }
 
-/// Simulated cycles of the layer under a forced mapping (0 on failure).
+/// Simulated cycles of the layer under a forced mapping, or without one
+/// (`c` null: select-tiling + convert-graph-to-isa, the kernel that deals
+/// outer partitions over the clusters); 0 on failure.
 uint64_t simulated(MLIRContext &ctx, const HardwareDesc &hw,
                    const std::string &hwPath, const Layer &l,
-                   const MappingChoice &c) {
-  OwningOpRef<ModuleOp> m = parseSourceString<ModuleOp>(moduleText(l, &c), &ctx);
+                   const MappingChoice *c) {
+  OwningOpRef<ModuleOp> m = parseSourceString<ModuleOp>(moduleText(l, c), &ctx);
   if (!m)
     return 0;
   PassManager pm(&ctx);
-  accel::buildDefaultPipeline(pm, hwPath);
+  if (c) {
+    accel::buildDefaultPipeline(pm, hwPath);
+  } else {
+    SelectTilingOptions t;
+    t.hwPath = hwPath;
+    pm.addPass(createSelectTiling(t));
+    ConvertGraphToIsaOptions o;
+    o.hwPath = hwPath;
+    pm.addPass(createConvertGraphToIsa(o));
+  }
   if (failed(pm.run(*m)))
     return 0;
   isa::ProgramOp po;
@@ -147,8 +158,8 @@ uint64_t simulated(MLIRContext &ctx, const HardwareDesc &hw,
   SimStats stats;
   std::string err;
   if (!simulate(prog, hw, in, {}, out, stats, err)) {
-    std::cerr << "accel-mapping-bench: " << l.name << " " << choiceName(c)
-              << ": simulation failed: " << err << "\n";
+    std::cerr << "accel-mapping-bench: " << l.name << " "
+              << (c ? choiceName(*c) : std::string("dealt")) << ": simulation failed: " << err << "\n";
     return 0;
   }
   return stats.cycles;
@@ -216,21 +227,22 @@ int main(int argc, char **argv) {
   std::printf("hardware %s (%ux%u clusters), batch %lld, simulate layers <= "
               "%.3g MACs\n\n",
               hw.name.c_str(), hw.rows, hw.cols, (long long)batch, maxMacs);
-  std::printf("%-28s %6s %6s %6s  %-30s %10s %10s %10s  %-30s %7s %s\n",
+  std::printf("%-36s %6s %6s %6s  %-30s %10s %10s %10s  %-30s %6s %4s %10s\n",
               "layer", "m", "k", "n", "model's choice", "modelled",
-              "sim(choice)", "best sim", "best pair", "ratio", "<=5%");
+              "sim(choice)", "best sim", "best pair", "ratio", "<=5%",
+              "sim(dealt)");
   int simulatedLayers = 0, within = 0;
   double sumRatio = 0, worst = 1;
-  std::vector<double> vsOs;
+  std::vector<double> vsOs, vsDealt, modelErr;
   for (const Layer &l : layers(batch)) {
     auto ch = chosen(ctx, hwPath, l);
     if (!ch) {
-      std::printf("%-28s selection failed\n", l.name.c_str());
+      std::printf("%-36s selection failed\n", l.name.c_str());
       continue;
     }
     double macs = double(l.m) * double(l.k) * double(l.n);
     if (macs > maxMacs) {
-      std::printf("%-28s %6lld %6lld %6lld  %-30s %10.0f %10s\n",
+      std::printf("%-36s %6lld %6lld %6lld  %-30s %10.0f %10s\n",
                   l.name.c_str(), (long long)l.m, (long long)l.k,
                   (long long)l.n, choiceName(ch->first).c_str(), ch->second,
                   "(skipped)");
@@ -240,14 +252,14 @@ int main(int argc, char **argv) {
     uint64_t best = 0, mine = 0;
     size_t bestIdx = 0;
     for (size_t i = 0; i < pairs.size(); ++i) {
-      sim[i] = simulated(ctx, hw, hwPath, l, pairs[i]);
+      sim[i] = simulated(ctx, hw, hwPath, l, &pairs[i]);
       if (sim[i] && (!best || sim[i] < best))
         best = sim[i], bestIdx = i;
       if (pairs[i] == ch->first)
         mine = sim[i];
     }
     if (!best || !mine) {
-      std::printf("%-28s simulation failed\n", l.name.c_str());
+      std::printf("%-36s simulation failed\n", l.name.c_str());
       continue;
     }
     double ratio = double(mine) / double(best);
@@ -263,13 +275,17 @@ int main(int argc, char **argv) {
                          pairs.begin());
     if (sim[osMn])
       vsOs.push_back(double(sim[osMn]) / double(mine));
-    std::printf("%-28s %6lld %6lld %6lld  %-30s %10.0f %10llu %10llu  %-30s "
-                "%7.3f %s\n",
+    uint64_t dealt = simulated(ctx, hw, hwPath, l, nullptr);
+    if (dealt)
+      vsDealt.push_back(double(dealt) / double(mine));
+    modelErr.push_back(std::fabs(ch->second - double(mine)) / double(mine));
+    std::printf("%-36s %6lld %6lld %6lld  %-30s %10.0f %10llu %10llu  %-30s "
+                "%6.3f %4s %10llu\n",
                 l.name.c_str(), (long long)l.m, (long long)l.k, (long long)l.n,
                 choiceName(ch->first).c_str(), ch->second,
                 (unsigned long long)mine, (unsigned long long)best,
                 choiceName(pairs[bestIdx]).c_str(), ratio,
-                ratio <= 1.05 ? "yes" : "NO");
+                ratio <= 1.05 ? "yes" : "NO", (unsigned long long)dealt);
     if (all) {
       for (size_t i = 0; i < pairs.size(); ++i)
         std::printf("    %-30s sim %10llu\n", choiceName(pairs[i]).c_str(),
@@ -279,16 +295,27 @@ int main(int argc, char **argv) {
   }
   double secs = std::chrono::duration<double>(
                     std::chrono::steady_clock::now() - t0).count();
-  double geo = 0;
-  for (double v : vsOs)
-    geo += std::log(v);
+  auto geomean = [](const std::vector<double> &v) {
+    double g = 0;
+    for (double x : v)
+      g += std::log(x);
+    return v.empty() ? 1.0 : std::exp(g / double(v.size()));
+  };
+  double meanErr = 0, maxErr = 0;
+  for (double e : modelErr)
+    meanErr += e, maxErr = std::max(maxErr, e);
+  if (!modelErr.empty())
+    meanErr /= double(modelErr.size());
   std::printf("\n%d simulated layers: model's choice within 5 %% of the best "
-              "simulated pair for %d (%.0f %%); mean ratio %.3f, worst %.3f; "
+              "simulated pair for %d (%.0f %%); mean ratio %.3f, worst %.3f\n"
+              "modelled vs simulated cycles of the choice: mean |error| "
+              "%.1f %%, max %.1f %%\n"
               "geomean speed-up of the choice over output_stationary [M,N] "
-              "%.2fx; %.0f s\n",
+              "%.2fx, over the dealt kernel (no accel.mapping) %.2fx; %.0f s\n",
               simulatedLayers, within,
               simulatedLayers ? 100.0 * within / simulatedLayers : 0.0,
               simulatedLayers ? sumRatio / simulatedLayers : 0.0, worst,
-              vsOs.empty() ? 1.0 : std::exp(geo / double(vsOs.size())), secs);
+              100 * meanErr, 100 * maxErr, geomean(vsOs), geomean(vsDealt),
+              secs);
   return 0;
 }
