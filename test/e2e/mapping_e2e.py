@@ -2,7 +2,8 @@
 """End-to-end numerical tests of the mapping (issue 5, items 1-2): every one
 of the 27 (dataflow, array partition) pairs on a matmul, a gemm with a bias
 row and alpha, a batched matmul, a strided / padded / dilated / grouped
-convolution with bias and fused ReLU, and a matmul with fused ReLU, all with
+convolution with bias and fused ReLU, a matmul with fused ReLU, and a gemm
+on a 3 x 2 grid, all with
 shapes that neither the tiles nor the 2 x 2 grid divide (hardware: the
 default machine with 16-element blocks, test/e2e/Inputs/mapping-block16.json,
 so that small forced tiles are legal). Each case runs
@@ -58,10 +59,11 @@ def conv_ref(x, w, b, stride, pad, dil, groups):
 
 
 MODELS = []
+HW3x2 = os.path.join(SRC, "test", "e2e", "Inputs", "mapping-grid3x2.json")
 
 
-def model(name, tiling, args, body, ref, out_shape):
-    MODELS.append((name, tiling, args, body, ref, out_shape))
+def model(name, tiling, args, body, ref, out_shape, hw=HW):
+    MODELS.append((name, tiling, args, body, ref, out_shape, hw))
 
 
 # Matmul, nothing divides: 2 x 2 grid slices of 37 / 45 / 333, tiles 16.
@@ -97,9 +99,17 @@ model("conv_s2_p_d2_g2_relu", "partition-m=16 partition-n=16 partition-k=16", [x
       lambda x, w, b: np.maximum(conv_ref(x, w, b, (2, 2), (1, 1, 2, 1), (2, 2), 2), 0),
       (2, 10, oh, ow))
 
+# A 3 x 2 grid: three K parts per column ([K,M]), six for [K,K] (one add
+# layer across each row, then two across the rows).
+a, b, c = rand(23, 200), rand(200, 41), rand(41)
+model("grid3x2_gemm_bias_23x200x41", "partition-m=16 partition-n=16 partition-k=32",
+      [a, b, c],
+      f"%r = graph.gemm %a, %b, %c : ({ty(a.shape)}, {ty(b.shape)}, {ty((41,))}) -> {ty((23, 41))}",
+      lambda x, y, z: x @ y + z, (23, 41), hw=HW3x2)
+
 failed = total = 0
 with tempfile.TemporaryDirectory() as work:
-    for name, tiling, args, body, ref, out_shape in MODELS:
+    for name, tiling, args, body, ref, out_shape, hw in MODELS:
         names = ["a", "b", "c"][:len(args)]
         sig = ", ".join(f"%{n}: {ty(v.shape)} {{accel.name = \"{n}\"}}"
                         for n, v in zip(names, args))
@@ -116,8 +126,8 @@ with tempfile.TemporaryDirectory() as work:
             tag = f"{name} {df} [{ar},{ac}]"
             mapped = os.path.join(work, f"{name}.{df}.{ar}{ac}.mlir")
             p = subprocess.run([os.path.join(BIN, "accel-opt"), src,
-                                f"--select-tiling=hw={HW} {tiling}",
-                                f"--select-mapping=hw={HW} dataflow={df} array={ar},{ac}",
+                                f"--select-tiling=hw={hw} {tiling}",
+                                f"--select-mapping=hw={hw} dataflow={df} array={ar},{ac}",
                                 "-o", mapped], capture_output=True, text=True)
             if p.returncode:
                 print(f"FAIL {tag}: select-mapping: {p.stderr.strip()}")
@@ -130,7 +140,7 @@ with tempfile.TemporaryDirectory() as work:
                 failed += 1
                 continue
             outs, error = compile_and_run(BIN, mapped, work, f"{name}_{df}_{ar}{ac}",
-                                          dict(zip(names, args)), ["r"], hw=HW,
+                                          dict(zip(names, args)), ["r"], hw=hw,
                                           run_args=["--strict-hazards"])
             if error:
                 print(f"FAIL {tag}: {error}")
