@@ -17,8 +17,8 @@
 //  - stationary B: for n, for k, for m (m fastest), symmetric.
 //
 // Resident operands alternate between two storage slots per group (a group
-// is the steps that reuse one resident tile), so the next group's loads
-// overlap the current group's compute; everything else goes through the two
+// is the steps that reuse one resident tile; one slot if there is a single
+// group), so the next group's loads overlap the current group's compute; everything else goes through the two
 // ping-pong halves (load of step s+1 while step s computes).
 //
 //===----------------------------------------------------------------------===//
@@ -51,9 +51,10 @@ struct MStep {
 };
 
 /// Tracks a resident operand: groups of steps reuse one tile set; groups
-/// alternate between slot 0 and 1.
+/// alternate between slot 0 and 1 (one slot when there is a single group).
 struct Residency {
   bool on = false;
+  int slots = 2;
   int64_t slotBytes = 0;
   std::tuple<const void *, int64_t, int64_t> group{nullptr, -1, -1};
   int ordinal = -1;
@@ -68,7 +69,7 @@ struct Residency {
     }
     load = !loaded[chunk];
     loaded[chunk] = true;
-    return ordinal % 2;
+    return ordinal % slots;
   }
 };
 
@@ -121,7 +122,20 @@ std::vector<MStep> clusterSteps(const HardwareDesc &hw,
     bool useful = inner > 1 || (t.outerM ? maxNm : maxNn) > 1;
     res.slotBytes = useful ? maxK * (residentA ? aTile : bTile) : 0;
   }
-  res.on = res.slotBytes > 0 && 2 * res.slotBytes <= stripBudget;
+  // Groups of the resident operand; one slot suffices for a single group.
+  int64_t nGroups = 0;
+  for (const GemmTiles &p : problems) {
+    int64_t nm = cdiv(p.m, mcMax), nn = int64_t(p.nTiles.size()),
+            nk = int64_t(p.kChunks.size());
+    if (st == StationaryOperand::A)
+      nGroups += nm * nk;
+    else if (st == StationaryOperand::B)
+      nGroups += nn * nk;
+    else
+      nGroups += (t.outerM ? maxNn : maxNm) > 1 ? (t.outerM ? nm : nn) : 1;
+  }
+  res.slots = nGroups > 1 ? 2 : 1;
+  res.on = res.slotBytes > 0 && res.slots * res.slotBytes <= stripBudget;
   slotBytes = res.on ? res.slotBytes : 0;
 
   for (const GemmTiles &p : problems) {

@@ -213,11 +213,11 @@ ClusterCost clusterCost(const MappingProblem &p, const HardwareDesc &hw,
         double perK = double(ck) / double(nk); // share of this k size
         switch (st) {
         case Stationary::A: // loops m, k, n: one A tile per (m, k)
-          if (2 * mc * kc * 4 <= stripBudget)
+          if ((count * nm * nk > 1 ? 2 : 1) * mc * kc * 4 <= stripBudget)
             aTimes = double(count * cm * ck);
           break;
         case Stationary::B: // loops n, k, m: one B tile per (n, k)
-          if (2 * kc * nc * 4 <= stripBudget)
+          if ((count * nn * nk > 1 ? 2 : 1) * kc * nc * 4 <= stripBudget)
             bTimes = double(count * cn * ck);
           break;
         case Stationary::C: {
@@ -226,15 +226,19 @@ ClusterCost clusterCost(const MappingProblem &p, const HardwareDesc &hw,
           bool outerM = p.outerM;
           int64_t inner = outerM ? nn : nm;
           int64_t aStrip = nk * mc * kc * 4, bStrip = nk * kc * nc * 4;
+          // Two slots, one when there is a single group (the inner strip
+          // of one instance).
+          int64_t innerSlots = count > 1 ? 2 : 1;
           if (inner > 1) {
-            if (outerM && 2 * aStrip <= stripBudget)
+            int64_t outerSlots = count * (outerM ? nm : nn) > 1 ? 2 : 1;
+            if (outerM && outerSlots * aStrip <= stripBudget)
               aTimes = double(count * cm * ck);
-            if (!outerM && 2 * bStrip <= stripBudget)
+            if (!outerM && outerSlots * bStrip <= stripBudget)
               bTimes = double(count * cn * ck);
           } else {
-            if (outerM && nm > 1 && 2 * bStrip <= stripBudget)
+            if (outerM && nm > 1 && innerSlots * bStrip <= stripBudget)
               bTimes = double(count * cn * ck);
-            if (!outerM && nn > 1 && 2 * aStrip <= stripBudget)
+            if (!outerM && nn > 1 && innerSlots * aStrip <= stripBudget)
               aTimes = double(count * cm * ck);
           }
           break;
