@@ -1,8 +1,8 @@
 //===- SelectMapping.cpp - Dataflow and array partition per GEMM op -------===//
 //
 // For every graph.matmul / graph.gemm / graph.conv2d: the GEMM problem the
-// lowering emits, the per-cluster tile sizes (accel.tiling, else the
-// lowering's own decision), the 27 (dataflow, partition) pairs priced by
+// lowering emits, the per-cluster tile sizes (the kernel tiling the lowering
+// derives from accel.tiling, else from its own decision), the 27 (dataflow, partition) pairs priced by
 // tiling::allMappingCosts, and the cheapest (or the forced parts) as
 // `accel.mapping`. An existing attribute is checked and kept. See
 // docs/mapping.md.
@@ -83,19 +83,20 @@ struct SelectMappingPass
         return WalkResult::advance();
       mp.withInit = withInit;
       mp.activationIsA = !isa<graph::Conv2DOp>(op);
+      // The tiles the kernel realises for accel.tiling (gemmTilingFor:
+      // the decision, narrowed to the accumulators and the storage halves),
+      // as the lowering will use them.
       std::optional<tiling::Mapping> tiles =
           readTilingAttr(op->getAttr(kTilingAttrName));
-      if (!tiles) {
-        tiling::TileDecision d = codegen::gemmDecision(hw, mp.gemm, withInit);
-        if (d.feasible)
-          tiles = d.mapping();
-      }
-      if (tiles) {
-        mp.tileM = tiles->partitionM;
-        mp.tileN = tiles->partitionN;
-        mp.tileK = tiles->partitionK;
-        mp.outerM = tiles->outerRowMajor;
-      }
+      int64_t chunkK = mp.gemm.k;
+      if (auto conv = dyn_cast<graph::Conv2DOp>(op))
+        chunkK = cast<RankedTensorType>(conv.getWeight().getType()).getDimSize(1);
+      codegen::GemmTiling gt = codegen::gemmTilingFor(
+          hw, mp.gemm, chunkK, withInit, tiles ? &*tiles : nullptr);
+      mp.tileM = gt.peRows * int64_t(hw.pesPerCluster);
+      mp.tileN = gt.nc;
+      mp.tileK = gt.kc;
+      mp.outerM = gt.outerM;
       tiling::MappingCost best = tiling::selectMapping(
           mp, hw, forceDf ? &*forceDf : nullptr, forceArr ? &*forceArr : nullptr);
       op->setAttr(kMappingAttrName,
