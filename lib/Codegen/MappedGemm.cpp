@@ -73,23 +73,6 @@ struct Residency {
   }
 };
 
-/// Shrinks the tiles until two halves (with an init region when `init`)
-/// and the resident slots fit the storage unit.
-GemmTiling fitTiling(const HardwareDesc &hw, GemmTiling t, bool init) {
-  auto shrink = [](int64_t v) { return std::max<int64_t>(1, v / 2); };
-  while (2 * halfBytes(hw, t, init) > int64_t(hw.storageBytes)) {
-    if (t.nc > 1 && t.nc >= t.kc)
-      t.nc = shrink(t.nc);
-    else if (t.kc > 1)
-      t.kc = shrink(t.kc);
-    else if (t.peRows > 1)
-      t.peRows = shrink(t.peRows);
-    else
-      break;
-  }
-  return t;
-}
-
 /// The steps of one cluster.
 std::vector<MStep> clusterSteps(const HardwareDesc &hw,
                                 const std::vector<GemmTiles> &problems,
@@ -220,6 +203,22 @@ int64_t sum(const std::vector<int64_t> &v) {
 }
 } // namespace
 
+GemmTiling accel::codegen::fitMappedTiling(const HardwareDesc &hw, GemmTiling t,
+                                           bool init) {
+  auto shrink = [](int64_t v) { return std::max<int64_t>(1, v / 2); };
+  while (2 * halfBytes(hw, t, init) > int64_t(hw.storageBytes)) {
+    if (t.nc > 1 && t.nc >= t.kc)
+      t.nc = shrink(t.nc);
+    else if (t.kc > 1)
+      t.kc = shrink(t.kc);
+    else if (t.peRows > 1)
+      t.peRows = shrink(t.peRows);
+    else
+      break;
+  }
+  return t;
+}
+
 int64_t accel::codegen::mappedPsumScratchElems(const ClusterGemmWork &w,
                                                StationaryOperand st) {
   if (st == StationaryOperand::C)
@@ -247,12 +246,12 @@ bool accel::codegen::emitMappedGemmLayer(
     for (const GemmTiles &p : problems)
       anyInit |= bool(p.initBox) || (st != StationaryOperand::C &&
                                      p.kChunks.size() > 1);
-    const GemmTiling t = fitTiling(hw, work[cl].tiling, anyInit);
+    const GemmTiling t = work[cl].tiling;
     const int64_t mcMax = t.peRows * hw.pesPerCluster;
     const int64_t half = halfBytes(hw, t, anyInit);
     const int64_t stripBudget = int64_t(hw.storageBytes) - 2 * half;
     if (stripBudget < 0) {
-      err = "GEMM tiles do not fit the storage unit";
+      err = "GEMM tiles do not fit the storage unit (fitMappedTiling)";
       return false;
     }
     const int64_t groupCols = std::min(t.nc, accCols(hw, t.peRows));

@@ -165,10 +165,27 @@ ClusterCost clusterCost(const MappingProblem &p, const HardwareDesc &hw,
   ClusterCost cc;
   const int64_t pes = std::max<uint32_t>(1, hw.pesPerCluster);
   const int64_t count = std::max<int64_t>(1, p.gemm.count);
-  const int64_t peRows = cdivI(std::min(std::max<int64_t>(1, p.tileM), ms), pes);
+  int64_t peRows = cdivI(std::min(std::max<int64_t>(1, p.tileM), ms), pes);
+  int64_t nc = std::min(std::max<int64_t>(1, p.tileN), ns);
+  int64_t kc = std::min(std::max<int64_t>(1, p.tileK), ks);
+  // Shrunk like codegen::fitMappedTiling when the halves need an init
+  // region (bias, or reloaded partial sums) and do not fit.
+  const bool initRegion = init || st != Stationary::C;
+  auto halfOf = [&](int64_t pr, int64_t n, int64_t k) {
+    int64_t m = pr * pes;
+    return (m * k + k * n + m * n * (initRegion ? 2 : 1)) * 4;
+  };
+  while (2 * halfOf(peRows, nc, kc) > int64_t(hw.storageBytes)) {
+    if (nc > 1 && nc >= kc)
+      nc = std::max<int64_t>(1, nc / 2);
+    else if (kc > 1)
+      kc = std::max<int64_t>(1, kc / 2);
+    else if (peRows > 1)
+      peRows = std::max<int64_t>(1, peRows / 2);
+    else
+      break;
+  }
   const int64_t mc = peRows * pes;
-  const int64_t nc = std::min(std::max<int64_t>(1, p.tileN), ns);
-  const int64_t kc = std::min(std::max<int64_t>(1, p.tileK), ks);
   const int64_t nm = cdivI(ms, mc), nn = cdivI(ns, nc), nk = cdivI(ks, kc);
   const MemoryChannel ch =
       hw.channels.empty() ? MemoryChannel{} : hw.channels[channel];

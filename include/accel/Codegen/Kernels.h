@@ -187,6 +187,10 @@ struct ClusterGemmWork {
   /// cluster's output tiles share the byte range being reloaded.
   uint64_t psumScratch = 0;
 };
+/// `t` shrunk (N, then K, then rows, halving) until two storage halves with
+/// an init region when `init` (bias, or partial sums reloaded by stationary
+/// A / B) fit the storage unit. The caller cuts its chunks with the result.
+GemmTiling fitMappedTiling(const HardwareDesc &hw, GemmTiling t, bool init);
 /// Elements of the partial-sum scratch a cluster needs (0 for stationary C).
 int64_t mappedPsumScratchElems(const ClusterGemmWork &w, StationaryOperand st);
 
@@ -195,9 +199,9 @@ int64_t mappedPsumScratchElems(const ClusterGemmWork &w, StationaryOperand st);
 /// for k, for n; stationary B = for n, for k, for m (both store partial sums
 /// after every chunk and reload them on the next); stationary C = for outer,
 /// for inner, for k (accumulators stay). Loads are double-buffered; the
-/// resident operand alternates between two storage slots. The tiling is
-/// shrunk when the halves (with an init region) do not fit. False with
-/// `err` when the slices cannot be realised.
+/// resident operand alternates between two storage slots. The tiling must
+/// fit (fitMappedTiling). False with `err` when the slices cannot be
+/// realised.
 bool emitMappedGemmLayer(StreamBuilder &sb,
                          const std::vector<ClusterGemmWork> &work,
                          StationaryOperand st, const GemmEpilogue &epi,

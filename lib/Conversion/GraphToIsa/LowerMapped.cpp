@@ -140,6 +140,8 @@ LogicalResult Lowering::emitMappedMatmuls(
                              "dense and consecutive");
   }
   const uint64_t partials = f.k > 1 ? allocate(f.k * outElems) : 0;
+  // Stationary A / B reload partial sums: the halves need an init region.
+  const bool reloads = mapping_->dataflow != tiling::Dataflow::OutputStationary;
 
   std::vector<ClusterGemmWork> work(size_t(R * C));
   for (int64_t r = 0; r < R; ++r)
@@ -148,7 +150,9 @@ LogicalResult Lowering::emitMappedMatmuls(
       if (s.empty())
         continue;
       ClusterGemmWork &w = work[size_t(r * C + cc)];
-      w.tiling = clampTiling(hw_, t, s.m.size, s.n.size, s.k.size);
+      w.tiling = fitMappedTiling(
+          hw_, clampTiling(hw_, t, s.m.size, s.n.size, s.k.size),
+          !init.empty() || reloads);
       std::vector<int64_t> kChunks = chunks(s.k.size, w.tiling.kc),
                            nTiles = chunks(s.n.size, w.tiling.nc);
       std::vector<int64_t> k0 = prefix(kChunks), n0 = prefix(nTiles);
@@ -214,6 +218,7 @@ LogicalResult Lowering::emitMappedConv(Operation *op, const ConvGeom &g,
   const uint64_t outBase = g.out;
   const int64_t outElems = g.N * g.O * g.OH * g.OW;
   const uint64_t partials = f.k > 1 ? allocate(f.k * outElems) : 0;
+  const bool reloads = mapping_->dataflow != tiling::Dataflow::OutputStationary;
 
   std::vector<ClusterGemmWork> work(size_t(R * C));
   for (int64_t r = 0; r < R; ++r)
@@ -223,7 +228,9 @@ LogicalResult Lowering::emitMappedConv(Operation *op, const ConvGeom &g,
       if (s.empty())
         continue;
       ClusterGemmWork &w = work[size_t(r * C + cc)];
-      w.tiling = clampTiling(hw_, t, s.m.size, s.n.size, s.k.size);
+      w.tiling = fitMappedTiling(
+          hw_, clampTiling(hw_, t, s.m.size, s.n.size, s.k.size),
+          g.hasBias || reloads);
       std::vector<ConvNTile> ntiles =
           convNTiles(g.OW, s.n.begin, s.n.begin + s.n.size, w.tiling.nc);
       std::vector<ConvKChunk> kchunks =
