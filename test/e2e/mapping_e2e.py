@@ -2,8 +2,9 @@
 """End-to-end numerical tests of the mapping (issue 5, items 1-2): every one
 of the 27 (dataflow, array partition) pairs on a matmul, a gemm with a bias
 row and alpha, a batched matmul, a strided / padded / dilated / grouped
-convolution with bias and fused ReLU, a matmul with fused ReLU, and a gemm
-on a 3 x 2 grid, all with
+convolution with bias and fused ReLU, a matmul with fused ReLU, a gemm on a
+3 x 2 grid, and a matmul with select-tiling's own (split-K) tiles on the
+bandwidth-starved machine, all with
 shapes that neither the tiles nor the 2 x 2 grid divide (hardware: the
 default machine with 16-element blocks, test/e2e/Inputs/mapping-block16.json,
 so that small forced tiles are legal). Each case runs
@@ -106,6 +107,13 @@ model("grid3x2_gemm_bias_23x200x41", "partition-m=16 partition-n=16 partition-k=
       [a, b, c],
       f"%r = graph.gemm %a, %b, %c : ({ty(a.shape)}, {ty(b.shape)}, {ty((41,))}) -> {ty((23, 41))}",
       lambda x, y, z: x @ y + z, (23, 41), hw=HW3x2)
+
+# Realistic tiles: select-tiling's own decision (split-K chunks of 128) on
+# the bandwidth-starved machine, 300x700x260.
+a, b = rand(300, 700), rand(700, 260)
+model("starved_selected_300x700x260", "", [a, b],
+      f"%r = graph.matmul %a, %b : ({ty(a.shape)}, {ty(b.shape)}) -> {ty((300, 260))}",
+      lambda x, y: x @ y, (300, 260), hw=os.path.join(SRC, "hw", "bandwidth-starved.json"))
 
 failed = total = 0
 with tempfile.TemporaryDirectory() as work:
