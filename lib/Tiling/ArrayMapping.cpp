@@ -13,7 +13,9 @@
 #include "accel/Hardware/HardwareDesc.h"
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
+#include <set>
 
 using namespace accel;
 using namespace accel::tiling;
@@ -156,12 +158,13 @@ enum class Stationary { A, B, C };
 struct ClusterCost {
   double compute = 0, channel = 0, head = 0, tail = 0, lastExec = 0;
   uint64_t bytes = 0;
+  int64_t ibufs = 0;
 };
 
 /// One cluster's slice (ms x ns x ks, `count` instances).
 ClusterCost clusterCost(const MappingProblem &p, const HardwareDesc &hw,
                         uint32_t channel, Stationary st, int64_t ms,
-                        int64_t ns, int64_t ks, bool init) {
+                        int64_t ns, int64_t ks, bool init, bool func) {
   ClusterCost cc;
   const int64_t pes = std::max<uint32_t>(1, hw.pesPerCluster);
   const int64_t count = std::max<int64_t>(1, p.gemm.count);
@@ -288,6 +291,17 @@ ClusterCost clusterCost(const MappingProblem &p, const HardwareDesc &hw,
       }
   cc.compute = comp;
   cc.channel = chan;
+  // Instruction-buffer variants (codegen::emitMappedGemmLayer): one per
+  // (initialises, fused function on) pair its steps use.
+  std::set<std::pair<bool, bool>> variants;
+  for (int64_t k = 0; k < nk; ++k) {
+    bool last = k + 1 == nk;
+    if (st == Stationary::C)
+      variants.insert({k == 0 && init, func});
+    else
+      variants.insert({k == 0 ? init : true, func && last});
+  }
+  cc.ibufs = int64_t(variants.size());
   // First loads (exposed) and the last store.
   cc.head = ch.latencyCycles + cdiv(double(mc * kc + kc * nc) * 4, ch.bytesPerCycle);
   cc.tail = ch.latencyCycles + cdiv(double(mc * nc) * 4, ch.bytesPerCycle);
@@ -339,7 +353,8 @@ MappingCost accel::tiling::mappingCost(const MappingProblem &p,
       uint32_t chn = hw.channels.empty() ? 0 : hw.channelOf(cl);
       bool init = p.withInit && s.part.k == 0;
       ClusterCost w = clusterCost(p, hw, chn, st, s.m.size, s.n.size,
-                                  s.k.size, init);
+                                  s.k.size, init, p.fusedFunc && !kSplit);
+      out.instructionBuffers = std::max(out.instructionBuffers, w.ibufs);
       channelTotal[chn] += w.channel;
       out.dmaBytes += w.bytes;
       ++out.activeClusters;
@@ -363,6 +378,10 @@ MappingCost accel::tiling::mappingCost(const MappingProblem &p,
       out.combineCycles += addLayerCycles(hw, elems);
   }
   out.cycles = layer + out.combineCycles;
+  if (out.instructionBuffers > int64_t(hw.instructionBuffers)) {
+    out.feasible = false;
+    out.cycles = std::numeric_limits<double>::infinity();
+  }
   return out;
 }
 
@@ -390,7 +409,7 @@ MappingCost accel::tiling::selectMapping(const MappingProblem &p,
       if (forcePartition && !(*forcePartition == a))
         continue;
       MappingCost c = mappingCost(p, hw, MappingChoice{d, a});
-      if (!have || c.cycles < best.cycles) {
+      if (!have || (c.feasible && (!best.feasible || c.cycles < best.cycles))) {
         best = c;
         have = true;
       }

@@ -83,6 +83,10 @@ struct SelectMappingPass
         return WalkResult::advance();
       mp.withInit = withInit;
       mp.activationIsA = !isa<graph::Conv2DOp>(op);
+      // The lowering fuses a ReLU that is the result's only user.
+      Value res = op->getResult(0);
+      mp.fusedFunc =
+          res.hasOneUse() && isa<graph::ReluOp>(*res.getUsers().begin());
       // The tiles the kernel realises for accel.tiling (gemmTilingFor:
       // the decision, narrowed to the accumulators and the storage halves),
       // as the lowering will use them.
@@ -99,6 +103,14 @@ struct SelectMappingPass
       mp.outerM = gt.outerM;
       tiling::MappingCost best = tiling::selectMapping(
           mp, hw, forceDf ? &*forceDf : nullptr, forceArr ? &*forceArr : nullptr);
+      if (!best.feasible) {
+        op->emitOpError("select-mapping: ")
+            << tiling::choiceName(best.choice) << " needs "
+            << best.instructionBuffers
+            << " instruction buffers, the hardware has "
+            << hw.instructionBuffers;
+        return WalkResult::interrupt();
+      }
       op->setAttr(kMappingAttrName,
                   mappingAttr(op->getContext(), best.choice,
                               int64_t(std::llround(best.cycles))));

@@ -101,6 +101,7 @@ struct MappingProblem {
   GemmProblem gemm;       ///< m, k, n, count (f32 in DRAM)
   bool activationIsA = true; ///< matmul / gemm: A; conv (implicit GEMM): B
   bool withInit = false;  ///< bias / C initialises the accumulators
+  bool fusedFunc = false; ///< an activation fused into the final store
   /// Per-cluster tile sizes (accel.tiling partitions), clamped to each slice.
   int64_t tileM = 64, tileN = 64, tileK = 64;
   bool outerM = true; ///< output stationary: m loop outside n
@@ -113,6 +114,11 @@ struct MappingCost {
   double channelCycles = 0; ///< busiest channel's DMA time
   double combineCycles = 0; ///< partial-sum add layers (K splits)
   int64_t activeClusters = 0;
+  /// Instruction buffers the mapped kernel needs on the busiest cluster
+  /// (one per (initialise, fused function) variant); more than the hardware
+  /// has makes the pair infeasible (cycles = infinity).
+  int64_t instructionBuffers = 0;
+  bool feasible = true;
   uint64_t dmaBytes = 0; ///< all clusters, GEMM layer only
 };
 
@@ -122,8 +128,8 @@ MappingCost mappingCost(const MappingProblem &p, const HardwareDesc &hw,
 /// All 27 pairs (dataflow-major, partitions in Fig. 9 order).
 std::vector<MappingCost> allMappingCosts(const MappingProblem &p,
                                          const HardwareDesc &hw);
-/// The cheapest pair, optionally with the dataflow and / or the partition
-/// fixed. Ties keep the earlier pair in the order output, input, weight
+/// The cheapest feasible pair, optionally with the dataflow and / or the
+/// partition fixed (a forced infeasible pair is returned as such). Ties keep the earlier pair in the order output, input, weight
 /// stationary; partitions in Fig. 9 order.
 MappingCost selectMapping(const MappingProblem &p, const HardwareDesc &hw,
                           const Dataflow *forceDataflow = nullptr,

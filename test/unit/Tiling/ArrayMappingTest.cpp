@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <set>
 
 using namespace accel;
@@ -217,4 +218,35 @@ TEST(ArrayMapping, WorkIsCoveredExactlyOnce) {
   }
 }
 
+} // namespace
+
+namespace {
+TEST(ArrayMapping, InstructionBufferLimit) {
+  HardwareDesc hw = defaultHardware();
+  // Input stationary with a bias, several K chunks and a fused ReLU needs
+  // two instruction buffers (init without / with the ReLU on the last
+  // chunk); output stationary with a bias two (first chunk with init).
+  MappingProblem p = problem(128, 1024, 128, 64);
+  p.withInit = true;
+  p.fusedFunc = true;
+  ArrayPartition mn = part(SplitDim::M, SplitDim::N);
+  EXPECT_EQ(mappingCost(p, hw, {Dataflow::InputStationary, mn}).instructionBuffers, 2);
+  EXPECT_EQ(mappingCost(p, hw, {Dataflow::OutputStationary, mn}).instructionBuffers, 2);
+  // Without bias the first chunk of input stationary differs as well.
+  p.withInit = false;
+  EXPECT_EQ(mappingCost(p, hw, {Dataflow::InputStationary, mn}).instructionBuffers, 3);
+  EXPECT_EQ(mappingCost(p, hw, {Dataflow::OutputStationary, mn}).instructionBuffers, 1);
+  // A machine with two buffers rules input / weight stationary out.
+  hw.instructionBuffers = 2;
+  MappingCost is = mappingCost(p, hw, {Dataflow::InputStationary, mn});
+  EXPECT_FALSE(is.feasible);
+  EXPECT_TRUE(std::isinf(is.cycles));
+  MappingCost best = selectMapping(p, hw);
+  EXPECT_TRUE(best.feasible);
+  EXPECT_LE(best.instructionBuffers, 2);
+  // K splits move the ReLU to the combine layer: one buffer suffices.
+  MappingCost kk = mappingCost(p, hw, {Dataflow::InputStationary,
+                                       part(SplitDim::K, SplitDim::K)});
+  EXPECT_TRUE(kk.feasible);
+}
 } // namespace
