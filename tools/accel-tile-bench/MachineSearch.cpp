@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 #include "accel/Codegen/Kernels.h"
 #include "accel/Tiling/TileSelection.h"
+#include "BenchShapes.h"
 
 #include <algorithm>
 #include <cmath>
@@ -38,20 +39,10 @@ std::vector<int64_t> candidates(int64_t extent, int64_t block) {
 int runMachineSearch(const std::string &hwPath, const std::string &suite,
                      double maxMacs, double maxSteps) {
   HardwareDesc hw;
-  std::string err;
-  if (!loadHardwareDesc(hwPath, hw, err)) {
-    std::cerr << "accel-tile-bench: " << err << "\n";
-    return 1;
-  }
-  TilingHardware th = codegen::kernelTilingHardware(hw, false);
-  unsigned eb = computeElemBytes(hw);
   std::vector<NamedProblem> shapes;
-  if (suite != "resnet")
-    for (auto &s : bertLargeGemms(eb))
-      shapes.push_back(s);
-  if (suite != "bert")
-    for (auto &s : resnet50Gemms(eb, {1}))
-      shapes.push_back(s);
+  if (!loadBenchMachine(hwPath, suite, hw, shapes))
+    return 1;
+  TilingHardware th = codegen::kernelTilingHardware(hw, false);
   std::printf("%-40s %12s %12s %12s %9s %9s %7s %7s  %s\n", "shape (m x k x n x count)",
               "selected", "search-best", "best naive", "sel", "search",
               "tried", "skipped", "best mapping (pm pn pk order)");

@@ -10,6 +10,7 @@
 #include "accel/Codegen/Kernels.h"
 #include "accel/Sim/Simulator.h"
 #include "accel/Tiling/TileSelection.h"
+#include "BenchShapes.h"
 
 #include <algorithm>
 #include <cmath>
@@ -60,19 +61,9 @@ SimResult simulateOne(const HardwareDesc &hw, const GemmProblem &p,
 int runSimulatedBench(const std::string &hwPath, const std::string &suite,
                       double maxMacs) {
   HardwareDesc hw;
-  std::string err;
-  if (!loadHardwareDesc(hwPath, hw, err)) {
-    std::cerr << "accel-tile-bench: " << err << "\n";
-    return 1;
-  }
-  unsigned eb = computeElemBytes(hw);
   std::vector<NamedProblem> shapes;
-  if (suite != "resnet")
-    for (auto &s : bertLargeGemms(eb))
-      shapes.push_back(s);
-  if (suite != "bert")
-    for (auto &s : resnet50Gemms(eb, {1}))
-      shapes.push_back(s);
+  if (!loadBenchMachine(hwPath, suite, hw, shapes))
+    return 1;
   std::printf("%-34s %16s %12s %12s %12s %12s %12s %8s %8s\n", "shape (m x k x n x count)",
               "selected", "machine", "naive-order", "naive-64", "square-sk",
               "best naive", "speedup", "pred err");
