@@ -49,12 +49,13 @@ const char *accel::tiling::splitDimName(SplitDim d) {
   case SplitDim::M: return "M";
   case SplitDim::N: return "N";
   case SplitDim::K: return "K";
+  case SplitDim::None: return "none";
   }
   return "?";
 }
 
 bool accel::tiling::parseSplitDim(const std::string &s, SplitDim &out) {
-  for (SplitDim d : {SplitDim::M, SplitDim::N, SplitDim::K})
+  for (SplitDim d : {SplitDim::M, SplitDim::N, SplitDim::K, SplitDim::None})
     if (s == splitDimName(d)) {
       out = d;
       return true;
@@ -67,6 +68,15 @@ std::vector<ArrayPartition> accel::tiling::allPartitions() {
   for (SplitDim r : {SplitDim::M, SplitDim::N, SplitDim::K})
     for (SplitDim c : {SplitDim::M, SplitDim::N, SplitDim::K})
       v.push_back(ArrayPartition{{r, c}});
+  return v;
+}
+
+std::vector<ArrayPartition> accel::tiling::candidatePartitions() {
+  std::vector<ArrayPartition> v = allPartitions();
+  for (SplitDim r : {SplitDim::M, SplitDim::N, SplitDim::K, SplitDim::None})
+    for (SplitDim c : {SplitDim::M, SplitDim::N, SplitDim::K, SplitDim::None})
+      if (r == SplitDim::None || c == SplitDim::None)
+        v.push_back(ArrayPartition{{r, c}});
   return v;
 }
 
@@ -93,7 +103,8 @@ SplitFactors accel::tiling::splitFactors(const ArrayPartition &p,
                                          int64_t gridRows, int64_t gridCols) {
   SplitFactors f;
   auto scale = [&](SplitDim d, int64_t by) {
-    (d == SplitDim::M ? f.m : d == SplitDim::N ? f.n : f.k) *= by;
+    if (d != SplitDim::None)
+      (d == SplitDim::M ? f.m : d == SplitDim::N ? f.n : f.k) *= by;
   };
   scale(p.dims[0], gridRows);
   scale(p.dims[1], gridCols);
@@ -106,10 +117,14 @@ PartIndex accel::tiling::partIndex(const ArrayPartition &p, int64_t gridRows,
                                    int64_t gridCols, int64_t r, int64_t c) {
   (void)gridRows;
   PartIndex idx;
+  int64_t unused = 0;
   auto ref = [&](SplitDim d) -> int64_t & {
-    return d == SplitDim::M ? idx.m : d == SplitDim::N ? idx.n : idx.k;
+    return d == SplitDim::M   ? idx.m
+           : d == SplitDim::N ? idx.n
+           : d == SplitDim::K ? idx.k
+                              : unused;
   };
-  if (p.dims[0] == p.dims[1]) {
+  if (p.dims[0] == p.dims[1] && p.dims[0] != SplitDim::None) {
     ref(p.dims[0]) = r * gridCols + c;
   } else {
     ref(p.dims[0]) = r;
@@ -127,6 +142,10 @@ ClusterSlice accel::tiling::clusterSlice(const ArrayPartition &p,
                                          int64_t n, int64_t k) {
   SplitFactors f = splitFactors(p, gridRows, gridCols);
   ClusterSlice s;
+  // A dimension that does not split leaves all but its first clusters idle.
+  if ((p.dims[0] == SplitDim::None && r > 0) ||
+      (p.dims[1] == SplitDim::None && c > 0))
+    return s;
   s.part = partIndex(p, gridRows, gridCols, r, c);
   s.m = splitRange(m, f.m, s.part.m);
   s.n = splitRange(n, f.n, s.part.n);
@@ -405,7 +424,7 @@ MappingCost accel::tiling::selectMapping(const MappingProblem &p,
                      Dataflow::WeightStationary}) {
     if (forceDataflow && *forceDataflow != d)
       continue;
-    for (const ArrayPartition &a : allPartitions()) {
+    for (const ArrayPartition &a : candidatePartitions()) {
       if (forcePartition && !(*forcePartition == a))
         continue;
       MappingCost c = mappingCost(p, hw, MappingChoice{d, a});

@@ -34,14 +34,14 @@ bool accel::parseMappingAttr(Attribute attr, tiling::MappingChoice &out,
   auto arr = dict.getAs<ArrayAttr>("array");
   if (!arr || arr.size() != 2) {
     err = "array must list two dimensions [<split by grid rows>, <split by "
-          "grid columns>], each \"M\", \"N\" or \"K\"";
+          "grid columns>], each \"M\", \"N\", \"K\" or \"none\"";
     return false;
   }
   for (unsigned i = 0; i < 2; ++i) {
     auto s = dyn_cast<StringAttr>(arr[i]);
     if (!s || !tiling::parseSplitDim(s.str(), out.array.dims[i])) {
       err = std::string("array[") + std::to_string(i) +
-            "] must be \"M\", \"N\" or \"K\"";
+            "] must be \"M\", \"N\", \"K\" or \"none\"";
       return false;
     }
   }

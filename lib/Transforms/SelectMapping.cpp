@@ -57,7 +57,7 @@ struct SelectMappingPass
       for (size_t i = 0; ok && i < 2; ++i)
         ok = tiling::parseSplitDim(array[i], a.dims[i]);
       if (!ok) {
-        module.emitError("select-mapping: array must be two of M, N, K "
+        module.emitError("select-mapping: array must be two of M, N, K, none "
                          "(grid rows, grid columns), e.g. array=K,N");
         return signalPassFailure();
       }

@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 """End-to-end numerical tests of the mapping (issue 5, items 1-2): every one
-of the 27 (dataflow, array partition) pairs on a matmul, a gemm with a bias
+of the 27 (dataflow, array partition) pairs (and the 21 with an unsplit
+grid dimension) on a matmul, a gemm with a bias
 row and alpha, a batched matmul, a strided / padded / dilated / grouped
 convolution with bias and fused ReLU, a matmul with fused ReLU, a gemm on a
 3 x 2 grid, and a matmul with select-tiling's own (split-K) tiles on the
@@ -29,7 +30,11 @@ SRC = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))
 HW = os.path.join(SRC, "test", "e2e", "Inputs", "mapping-block16.json")
 rng = np.random.default_rng(5)
 DATAFLOWS = ["input_stationary", "output_stationary", "weight_stationary"]
-ARRAYS = [(r, c) for r in "MNK" for c in "MNK"]
+# The spec's nine, then the seven that leave a grid dimension unsplit
+# ("none": only its first clusters work).
+ARRAYS = [(r, c) for r in "MNK" for c in "MNK"] + [
+    (r, c) for r in ("M", "N", "K", "none") for c in ("M", "N", "K", "none")
+    if "none" in (r, c)]
 
 
 def ty(shape):

@@ -32,12 +32,15 @@ struct HardwareDesc;
 namespace accel::tiling {
 
 enum class Dataflow { InputStationary, OutputStationary, WeightStationary };
-enum class SplitDim { M, N, K };
+/// What one grid dimension splits. `None` is outside the spec's nine: the
+/// dimension does not split and only the clusters at index 0 along it work
+/// (a small layer on fewer clusters pays fewer DMA latencies).
+enum class SplitDim { M, N, K, None };
 
 /// "input_stationary" | "output_stationary" | "weight_stationary".
 const char *dataflowName(Dataflow d);
 bool parseDataflow(const std::string &s, Dataflow &out);
-/// "M" | "N" | "K".
+/// "M" | "N" | "K" | "none".
 const char *splitDimName(SplitDim d);
 bool parseSplitDim(const std::string &s, SplitDim &out);
 
@@ -49,6 +52,9 @@ struct ArrayPartition {
 /// The nine partitions in the order of the spec's Figs. 9a-9i:
 /// [M,M] [M,N] [M,K] [N,M] [N,N] [N,K] [K,M] [K,N] [K,K].
 std::vector<ArrayPartition> allPartitions();
+/// The nine plus the seven with a `None` dimension ([M,none] ... [none,none]):
+/// what selectMapping chooses from.
+std::vector<ArrayPartition> candidatePartitions();
 /// "[M,N]".
 std::string partitionName(const ArrayPartition &p);
 
@@ -128,7 +134,7 @@ MappingCost mappingCost(const MappingProblem &p, const HardwareDesc &hw,
 /// All 27 pairs (dataflow-major, partitions in Fig. 9 order).
 std::vector<MappingCost> allMappingCosts(const MappingProblem &p,
                                          const HardwareDesc &hw);
-/// The cheapest feasible pair, optionally with the dataflow and / or the
+/// The cheapest feasible pair over candidatePartitions(), optionally with the dataflow and / or the
 /// partition fixed (a forced infeasible pair is returned as such). Ties keep the earlier pair in the order output, input, weight
 /// stationary; partitions in Fig. 9 order.
 MappingCost selectMapping(const MappingProblem &p, const HardwareDesc &hw,

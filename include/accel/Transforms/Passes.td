@@ -62,7 +62,7 @@ def SelectMapping : Pass<"select-mapping", "mlir::ModuleOp"> {
            "force the dataflow: input_stationary | output_stationary | "
            "weight_stationary (empty = chosen by cost)">,
     ListOption<"array", "array", "std::string",
-               "force the partition: two of M, N, K (grid rows, grid "
+               "force the partition: two of M, N, K, none (grid rows, grid "
                "columns), e.g. array=K,N (empty = chosen by cost)">,
   ];
 }

@@ -11,7 +11,7 @@ func.func @main(%a: tensor<4x8xf32>, %b: tensor<8x8xf32>) -> tensor<4x8xf32> {
 // -----
 
 func.func @main(%a: tensor<4x8xf32>, %b: tensor<8x8xf32>) -> tensor<4x8xf32> {
-  // expected-error @+1 {{invalid accel.mapping: array[1] must be "M", "N" or "K"}}
+  // expected-error @+1 {{invalid accel.mapping: array[1] must be "M", "N", "K" or "none"}}
   %0 = graph.matmul %a, %b {accel.mapping = {array = ["M", "X"], dataflow = "input_stationary"}}
       : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
   return %0 : tensor<4x8xf32>
