@@ -13,6 +13,7 @@
 // the four accumulation buffers between chunks (split-K).
 //
 //===----------------------------------------------------------------------===//
+#include "GemmCommon.h"
 #include "accel/Codegen/Kernels.h"
 #include "accel/Hardware/HardwareDesc.h"
 #include <algorithm>
@@ -104,7 +105,7 @@ accel::codegen::kernelTilingHardware(const HardwareDesc &hw, bool withInit,
   return t;
 }
 
-namespace {
+namespace accel::codegen::detail {
 /// Bytes of one ping-pong half.
 int64_t halfBytes(const HardwareDesc &hw, const GemmTiling &t, bool init) {
   int64_t mc = t.peRows * hw.pesPerCluster;
@@ -115,7 +116,8 @@ int64_t halfBytes(const HardwareDesc &hw, const GemmTiling &t, bool init) {
 int64_t accCols(const HardwareDesc &hw, int64_t peRows) {
   return int64_t(hw.accBufferBytes / 4) / std::max<int64_t>(1, peRows);
 }
-} // namespace
+} // namespace accel::codegen::detail
+using namespace accel::codegen::detail;
 
 bool accel::codegen::gemmTilingFromDecision(const HardwareDesc &hw,
                                             const tiling::TileDecision &d,
@@ -209,6 +211,9 @@ constexpr uint8_t kIbufInit = 0, kIbufMain = 1;
 uint8_t loadTag(int half) { return uint8_t(half); }
 uint8_t storeTag(int half) { return uint8_t(2 + half); }
 
+} // namespace
+
+namespace accel::codegen::detail {
 /// The instruction sequence: [LD psums x G], LD acts, [SPU scale],
 /// (LD weights, MAC) x G, ST x G. Records are filled per step.
 std::vector<Instruction> gemmSequence(const GemmTiling &t,
@@ -259,10 +264,6 @@ std::vector<Instruction> gemmSequence(const GemmTiling &t,
   }
   return seq;
 }
-
-struct Regions {
-  uint32_t a, b, c, init;
-};
 
 /// Records of one step.
 std::vector<OperandRecord>
@@ -316,7 +317,7 @@ stepRecords(const std::vector<Instruction> &seq, const Regions &l, int64_t mc,
   }
   return recs;
 }
-} // namespace
+} // namespace accel::codegen::detail
 
 void accel::codegen::emitGemmLayer(StreamBuilder &sb,
                                    const std::vector<GemmTiles> &problems,

@@ -2,7 +2,8 @@
 //
 // accel-default-pipeline: what `accel-compile` runs on graph-dialect input
 // (also after the ONNX importer). It legalises any TOSA / linalg left in the
-// module, canonicalises, selects the GEMM tilings (select-tiling) and lowers
+// module, canonicalises, selects the GEMM tilings (select-tiling) and the
+// dataflow / array partition (select-mapping), and lowers
 // to one isa.program.
 //
 //===----------------------------------------------------------------------===//
@@ -31,6 +32,9 @@ void accel::buildDefaultPipeline(OpPassManager &pm, const std::string &hwPath) {
   SelectTilingOptions tilingOpts;
   tilingOpts.hwPath = hwPath;
   pm.addPass(createSelectTiling(tilingOpts));
+  SelectMappingOptions mappingOpts;
+  mappingOpts.hwPath = hwPath;
+  pm.addPass(createSelectMapping(mappingOpts));
   ConvertGraphToIsaOptions opts;
   opts.hwPath = hwPath;
   pm.addPass(createConvertGraphToIsa(opts));

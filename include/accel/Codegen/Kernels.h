@@ -165,16 +165,65 @@ struct GemmEpilogue {
   SfuFunc func = SfuFunc::None; ///< applied on the final store (chained SFU)
 };
 
-/// Several independent GEMM problems (batches, groups) share one layer:
-/// their output tiles are dealt round-robin over the clusters.
-void emitGemmLayer(StreamBuilder &sb, const std::vector<GemmTiles> &problems,
-                   const GemmTiling &tiling, const GemmEpilogue &epi);
-
 /// An N-D view of f32 elements in DRAM (any rank), strides in elements.
 struct View {
   uint64_t base = 0;
   std::vector<int64_t> strides;
 };
+
+/// The operand that stays put in the loop nest of a mapped GEMM layer
+/// (docs/mapping.md): A (M x K, the input-buffer operand), B (K x N, the
+/// weight-queue operand) or C (the accumulator tile: output stationary).
+enum class StationaryOperand { A, B, C };
+
+/// One cluster's share of a mapped GEMM layer: its slices of every problem
+/// (empty = idle) and the tile sizes applied inside them.
+struct ClusterGemmWork {
+  std::vector<GemmTiles> problems;
+  GemmTiling tiling;
+  /// DRAM scratch (mappedPsumScratchElems f32) private to the cluster for
+  /// the long-lived partial sums of stationary A / B: stored after every K
+  /// chunk but the last and reloaded on the next, so that no other
+  /// cluster's output tiles share the byte range being reloaded.
+  uint64_t psumScratch = 0;
+};
+/// `t` shrunk (N, then K, then rows, halving) until two storage halves with
+/// an init region when `init` (bias, or partial sums reloaded by stationary
+/// A / B) fit the storage unit. The caller cuts its chunks with the result.
+GemmTiling fitMappedTiling(const HardwareDesc &hw, GemmTiling t, bool init);
+/// Elements of the partial-sum scratch a cluster needs (0 for stationary C).
+int64_t mappedPsumScratchElems(const ClusterGemmWork &w, StationaryOperand st);
+
+/// Emits a GEMM layer in which cluster `i` computes exactly `work[i]` with
+/// the loop nest of `st` (lib/Codegen/MappedGemm.cpp): stationary A = for m,
+/// for k, for n; stationary B = for n, for k, for m (both store partial sums
+/// after every chunk and reload them on the next); stationary C = for outer,
+/// for inner, for k (accumulators stay). Loads are double-buffered; the
+/// resident operand alternates between two storage slots. The tiling must
+/// fit (fitMappedTiling). False with `err` when the slices cannot be
+/// realised.
+bool emitMappedGemmLayer(StreamBuilder &sb,
+                         const std::vector<ClusterGemmWork> &work,
+                         StationaryOperand st, const GemmEpilogue &epi,
+                         std::string &err);
+
+/// The combine step of a K split: `kRows * kCols` dense partial-sum buffers
+/// of `elems` f32 each (part (kr, kc) at partials + 4 * elems * (kr * kCols
+/// + kc)) are added first across each grid row (one SFU add layer per extra
+/// column, all rows at once), then across rows, into `out`; `func` (a fused
+/// activation) is applied by the last layer. `allocate(elems)` provides
+/// DRAM for intermediate sums.
+bool emitPartialSumCombine(StreamBuilder &sb, uint64_t partials,
+                           int64_t elems, int64_t kRows, int64_t kCols,
+                           uint64_t out, SfuFunc func,
+                           const std::function<uint64_t(int64_t)> &allocate,
+                           std::string &err);
+
+/// Several independent GEMM problems (batches, groups) share one layer:
+/// their output tiles are dealt round-robin over the clusters.
+void emitGemmLayer(StreamBuilder &sb, const std::vector<GemmTiles> &problems,
+                   const GemmTiling &tiling, const GemmEpilogue &epi);
+
 
 /// SFU layers: a small program of SPU steps over tiles of an iteration
 /// space. The leading `rowDims` dimensions index tile rows (split over the

@@ -2,6 +2,7 @@
 #ifndef ACCEL_TRANSFORMS_PASSES_H
 #define ACCEL_TRANSFORMS_PASSES_H
 
+#include "accel/Tiling/ArrayMapping.h"
 #include "accel/Tiling/TileSelection.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -39,6 +40,21 @@ inline std::optional<tiling::Mapping> readTilingAttr(mlir::Attribute attr) {
     return std::nullopt;
   return m;
 }
+
+/// Name of the mapping attribute (docs/mapping.md, select-mapping):
+/// `{dataflow = "input_stationary" | "output_stationary" |
+/// "weight_stationary", array = ["M"|"N"|"K", "M"|"N"|"K"], cycles = N}`
+/// (`cycles`, the modelled cost, is optional and informational).
+inline constexpr const char *kMappingAttrName = "accel.mapping";
+
+/// Reads an `accel.mapping` attribute. False with `err` (a sentence naming
+/// the bad field and the accepted values) when it is malformed.
+bool parseMappingAttr(mlir::Attribute attr, tiling::MappingChoice &out,
+                      std::string &err);
+/// The attribute for `c` (with the modelled `cycles` when >= 0).
+mlir::DictionaryAttr mappingAttr(mlir::MLIRContext *ctx,
+                                 const tiling::MappingChoice &c,
+                                 int64_t cycles = -1);
 
 } // namespace accel
 

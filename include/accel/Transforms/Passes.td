@@ -35,6 +35,38 @@ def SelectTiling : Pass<"select-tiling", "mlir::ModuleOp"> {
   ];
 }
 
+def SelectMapping : Pass<"select-mapping", "mlir::ModuleOp"> {
+  let summary = "Choose the dataflow and the cluster-array partition of GEMM-shaped ops";
+  let description = [{
+    For every graph.matmul, graph.gemm and graph.conv2d, prices the 27
+    (dataflow, array partition) pairs of docs/mapping.md with the cost model
+    of AccelTiling (`allMappingCosts`: modelled machine cycles of the mapped
+    kernel, including the partial-sum combine of K splits and idle clusters)
+    and attaches the cheapest as
+    `accel.mapping = {dataflow = "input_stationary" | "output_stationary" |
+    "weight_stationary", array = [<dim split by the grid rows>, <dim split by
+    the grid columns>], cycles = <modelled>}` with dims "M", "N", "K".
+    convert-graph-to-isa follows the attribute: cluster (r, c) computes the
+    slice the partition gives it, K splits are combined by SFU add layers
+    (across each grid row, then across rows). The per-cluster tile sizes are
+    those of `accel.tiling` (select-tiling), clamped to the slice.
+
+    An op that already carries `accel.mapping` (set by another pass) keeps
+    it; a malformed one is an error. Options force the dataflow and / or the
+    partition (the rest is still chosen by cost).
+  }];
+  let options = [
+    Option<"hwPath", "hw", "std::string", /*default=*/"\"\"",
+           "hardware description JSON (empty = built-in default preset)">,
+    Option<"dataflow", "dataflow", "std::string", /*default=*/"\"\"",
+           "force the dataflow: input_stationary | output_stationary | "
+           "weight_stationary (empty = chosen by cost)">,
+    ListOption<"array", "array", "std::string",
+               "force the partition: two of M, N, K (grid rows, grid "
+               "columns), e.g. array=K,N (empty = chosen by cost)">,
+  ];
+}
+
 def FoldBatchNorm : Pass<"fold-batch-norm", "mlir::ModuleOp"> {
   let summary = "Fold inference batch normalisation into the preceding conv2d";
   let description = [{

@@ -79,14 +79,19 @@ LogicalResult Lowering::lowerConstant(Operation *op, DenseElementsAttr value) {
   return success();
 }
 
-void Lowering::emitMatmuls(const std::vector<std::array<Mat2D, 3>> &batches,
-                           int64_t m, int64_t n, int64_t k,
-                           const std::vector<Mat2D> &init,
-                           const GemmEpilogue &epi) {
+LogicalResult
+Lowering::emitMatmuls(Operation *op,
+                      const std::vector<std::array<Mat2D, 3>> &batches,
+                      int64_t m, int64_t n, int64_t k,
+                      const std::vector<Mat2D> &init, const GemmEpilogue &epi) {
   tiling::GemmProblem gp{m, k, n, tiling::computeElemBytes(hw_),
                          int64_t(batches.size())};
   GemmTiling t = gemmTilingFor(hw_, gp, k, !init.empty(),
                                gemmMapping_ ? &*gemmMapping_ : nullptr);
+  if (failed(readMapping(op)))
+    return failure();
+  if (mapping_)
+    return emitMappedMatmuls(op, batches, m, n, k, init, epi, t);
   std::vector<int64_t> kChunks = chunks(k, t.kc), nTiles = chunks(n, t.nc);
   std::vector<int64_t> k0 = prefix(kChunks), n0 = prefix(nTiles);
   std::vector<GemmTiles> problems;
@@ -126,6 +131,7 @@ void Lowering::emitMatmuls(const std::vector<std::array<Mat2D, 3>> &batches,
     problems.push_back(std::move(p));
   }
   emitGemmLayer(sb_, problems, t, epi);
+  return success();
 }
 
 LogicalResult Lowering::lowerMatMul(graph::MatMulOp op) {
@@ -172,8 +178,7 @@ LogicalResult Lowering::lowerMatMul(graph::MatMulOp op) {
     Mat2D C{out + uint64_t(b * m * n * 4), n, 1};
     batches.push_back({A, B, C});
   }
-  emitMatmuls(batches, m, n, k, {}, epi);
-  return success();
+  return emitMatmuls(op, batches, m, n, k, {}, epi);
 }
 
 LogicalResult Lowering::lowerGemm(graph::GemmOp op) {
@@ -204,12 +209,12 @@ LogicalResult Lowering::lowerGemm(graph::GemmOp op) {
     std::vector<Mat2D> init;
     if (c)
       init.push_back({cView.base, cs[0], cs[1]});
-    emitMatmuls({{A, B, Mat2D{out, n, 1}}}, m, n, k, init, epi);
-    return success();
+    return emitMatmuls(op, {{A, B, Mat2D{out, n, 1}}}, m, n, k, init, epi);
   }
   // beta != 1: Y = alpha*A*B into a temporary, then Y += beta*C.
   uint64_t tmp = allocate(m * n);
-  emitMatmuls({{A, B, Mat2D{tmp, n, 1}}}, m, n, k, {}, epi);
+  if (failed(emitMatmuls(op, {{A, B, Mat2D{tmp, n, 1}}}, m, n, k, {}, epi)))
+    return failure();
   ElementwiseLayer ew;
   ew.shape = {m, n};
   ew.inputs = {View{tmp, {n, 1}}, cView};
@@ -254,6 +259,17 @@ LogicalResult Lowering::lowerConv(graph::Conv2DOp op) {
   auto convMapping = readTilingAttr(op->getAttr(kTilingAttrName));
   GemmTiling t = gemmTilingFor(hw_, gp, Cg, hasBias,
                                convMapping ? &*convMapping : nullptr);
+  if (failed(readMapping(op)))
+    return failure();
+  if (mapping_) {
+    ConvGeom geom{N,          C,          Hp,     Wp,     O,      Cg,
+                  Og,         KH,         KW,     OH,     OW,     groups,
+                  strides[0], strides[1], dil[0], dil[1], x,      w,
+                  out,        bias,       hasBias};
+    GemmEpilogue epi;
+    epi.func = fuseRelu(op.getResult());
+    return emitMappedConv(op, geom, t, epi);
+  }
   // N tiles: blocks of whole output rows, or pieces of one row.
   struct NTile {
     int64_t oh0, ohc, ow0, owc;

@@ -112,7 +112,9 @@ LogicalResult Lowering::lowerRecurrent(graph::RecurrentOp op) {
     std::vector<Mat2D> inits;
     if (init)
       inits.push_back(*init);
-    emitMatmuls({{a, b, c}}, m, n, k, inits, GemmEpilogue{});
+    // No accel.mapping on the recurrent op: the dealt kernel, which cannot
+    // fail.
+    (void)emitMatmuls(op, {{a, b, c}}, m, n, k, inits, GemmEpilogue{});
   };
   // One SFU layer over a [B, H] tile: inputs are [B, H] views (row stride
   // given), the result is written to `out`.

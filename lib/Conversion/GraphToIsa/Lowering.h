@@ -13,6 +13,7 @@
 #include "Graph/GraphDialect.h"
 #include "accel/Codegen/Kernels.h"
 #include "accel/Hardware/HardwareDesc.h"
+#include "accel/Tiling/ArrayMapping.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/DenseMap.h"
@@ -94,6 +95,22 @@ struct Mat2D {
   int64_t s0, s1;
 };
 
+/// A convolution as the implicit-GEMM lowering sees it (padded input `x`).
+struct ConvGeom {
+  int64_t N, C, Hp, Wp, O, Cg, Og, KH, KW, OH, OW, groups;
+  int64_t sh, sw, dh, dw;
+  uint64_t x, w, out, bias;
+  bool hasBias;
+};
+/// An N tile of a convolution: a box of output rows / columns.
+struct ConvNTile {
+  int64_t oh0, ohc, ow0, owc;
+};
+/// A K chunk of a convolution: one kernel position, a channel range.
+struct ConvKChunk {
+  int64_t kh, kw, c0, cc;
+};
+
 class Lowering {
 public:
   Lowering(func::FuncOp func, const HardwareDesc &hw)
@@ -167,9 +184,34 @@ private:
   /// If `v`'s only user is a graph.relu, fuse it: the relu result shares
   /// v's buffer and the GEMM applies ReLU on its final store.
   SfuFunc fuseRelu(Value v);
-  void emitMatmuls(const std::vector<std::array<Mat2D, 3>> &batches,
-                   int64_t m, int64_t n, int64_t k,
-                   const std::vector<Mat2D> &init, const GemmEpilogue &epi);
+  LogicalResult emitMatmuls(Operation *op,
+                            const std::vector<std::array<Mat2D, 3>> &batches,
+                            int64_t m, int64_t n, int64_t k,
+                            const std::vector<Mat2D> &init,
+                            const GemmEpilogue &epi);
+
+  // Mapped GEMM layers (LowerMapped.cpp, docs/mapping.md).
+  /// Reads the op's accel.mapping into mapping_ (nullopt when absent); a
+  /// malformed attribute is an error on op.
+  LogicalResult readMapping(Operation *op);
+  /// Matmul batches (dense outputs, consecutive) under mapping_: per-cluster
+  /// slices, the mapped kernel, the partial-sum combine of a K split.
+  LogicalResult emitMappedMatmuls(
+      Operation *op, const std::vector<std::array<Mat2D, 3>> &batches,
+      int64_t m, int64_t n, int64_t k, const std::vector<Mat2D> &init,
+      const GemmEpilogue &epi, const GemmTiling &t);
+  /// Convolution under mapping_ (M = output channels of a group, N = output
+  /// pixels, K = kernel positions x channels of a group).
+  LogicalResult emitMappedConv(Operation *op, const ConvGeom &g,
+                               const GemmTiling &t, const GemmEpilogue &epi);
+  /// Launches the per-cluster work and, for a K split, the combine layers
+  /// over the dense output [outBase, outBase + 4 * outElems).
+  LogicalResult finishMapped(Operation *op,
+                             const std::vector<ClusterGemmWork> &work,
+                             bool activationIsA, const GemmEpilogue &epi,
+                             uint64_t partials, uint64_t outBase,
+                             int64_t outElems);
+  std::optional<tiling::MappingChoice> mapping_;
 
   /// The accel.tiling decision (select-tiling) of the GEMM op being lowered;
   /// set by lowerMatMul / lowerGemm, reset by GEMMs without one.

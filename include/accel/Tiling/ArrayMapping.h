@@ -1,0 +1,134 @@
+//===- ArrayMapping.h - Dataflow and cluster-array partition -----*- C++ -*-===//
+//
+// Pure C++ (no MLIR types): the mapping of one GEMM-shaped layer onto the
+// cluster array (spec/isa.md, "Mapping strategies" and "Partitioning a
+// matmul over the cluster array"; docs/mapping.md):
+//
+//  - the dataflow (loop nest inside a cluster): input stationary (an
+//    activation tile stays while weight tiles stream), weight stationary (a
+//    weight tile stays while activation tiles stream), output stationary
+//    (the accumulator tile stays while K streams);
+//  - the array partition: which GEMM dimension (M, N or K) the grid rows
+//    split and which the grid columns split (nine choices, Figs. 9a-9i), the
+//    slice each cluster computes, and the combine step (concatenate, or add
+//    partial sums first across the clusters of a row, then across rows);
+//  - a cost model pricing all 27 (dataflow, partition) pairs in modelled
+//    machine cycles, including the combine layers.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ACCEL_TILING_ARRAYMAPPING_H
+#define ACCEL_TILING_ARRAYMAPPING_H
+
+#include "accel/Tiling/TileSelection.h"
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace accel {
+struct HardwareDesc;
+} // namespace accel
+
+namespace accel::tiling {
+
+enum class Dataflow { InputStationary, OutputStationary, WeightStationary };
+enum class SplitDim { M, N, K };
+
+/// "input_stationary" | "output_stationary" | "weight_stationary".
+const char *dataflowName(Dataflow d);
+bool parseDataflow(const std::string &s, Dataflow &out);
+/// "M" | "N" | "K".
+const char *splitDimName(SplitDim d);
+bool parseSplitDim(const std::string &s, SplitDim &out);
+
+/// dims[0] is split by the grid rows, dims[1] by the grid columns.
+struct ArrayPartition {
+  std::array<SplitDim, 2> dims{SplitDim::M, SplitDim::N};
+  bool operator==(const ArrayPartition &o) const { return dims == o.dims; }
+};
+/// The nine partitions in the order of the spec's Figs. 9a-9i:
+/// [M,M] [M,N] [M,K] [N,M] [N,N] [N,K] [K,M] [K,N] [K,K].
+std::vector<ArrayPartition> allPartitions();
+/// "[M,N]".
+std::string partitionName(const ArrayPartition &p);
+
+struct MappingChoice {
+  Dataflow dataflow = Dataflow::OutputStationary;
+  ArrayPartition array;
+  bool operator==(const MappingChoice &o) const {
+    return dataflow == o.dataflow && array == o.array;
+  }
+};
+std::string choiceName(const MappingChoice &c); ///< "output_stationary [M,N]"
+
+/// Half-open element range [begin, begin + size).
+struct Range1 {
+  int64_t begin = 0, size = 0;
+};
+/// Part `i` of `parts` of [0, extent): balanced contiguous ranges (the first
+/// extent % parts parts are one element longer); empty when parts > extent.
+Range1 splitRange(int64_t extent, int64_t parts, int64_t i);
+
+/// How many parts each dimension is cut into on an R x C grid, and which
+/// part cluster (r, c) owns. A dimension split by both grid dimensions is
+/// cut into R*C parts, part r*C + c.
+struct SplitFactors {
+  int64_t m = 1, n = 1, k = 1;
+  /// K parts along the rows / the columns (kRows * kCols = k).
+  int64_t kRows = 1, kCols = 1;
+};
+SplitFactors splitFactors(const ArrayPartition &p, int64_t gridRows,
+                          int64_t gridCols);
+struct PartIndex {
+  int64_t m = 0, n = 0, k = 0;
+  int64_t kRow = 0, kCol = 0; ///< k = kRow * kCols + kCol
+};
+PartIndex partIndex(const ArrayPartition &p, int64_t gridRows,
+                    int64_t gridCols, int64_t r, int64_t c);
+
+/// The slice of an m x n x k problem that cluster (r, c) computes.
+struct ClusterSlice {
+  Range1 m, n, k;
+  PartIndex part;
+  bool empty() const { return m.size == 0 || n.size == 0 || k.size == 0; }
+};
+ClusterSlice clusterSlice(const ArrayPartition &p, int64_t gridRows,
+                          int64_t gridCols, int64_t r, int64_t c, int64_t m,
+                          int64_t n, int64_t k);
+
+/// What the cost model needs besides the problem.
+struct MappingProblem {
+  GemmProblem gemm;       ///< m, k, n, count (f32 in DRAM)
+  bool activationIsA = true; ///< matmul / gemm: A; conv (implicit GEMM): B
+  bool withInit = false;  ///< bias / C initialises the accumulators
+  /// Per-cluster tile sizes (accel.tiling partitions), clamped to each slice.
+  int64_t tileM = 64, tileN = 64, tileK = 64;
+  bool outerM = true; ///< output stationary: m loop outside n
+};
+
+struct MappingCost {
+  MappingChoice choice;
+  double cycles = 0;        ///< layer(s) total: max over clusters + combine
+  double computeCycles = 0; ///< busiest cluster's EXECUTE time
+  double channelCycles = 0; ///< busiest channel's DMA time
+  double combineCycles = 0; ///< partial-sum add layers (K splits)
+  int64_t activeClusters = 0;
+  uint64_t dmaBytes = 0; ///< all clusters, GEMM layer only
+};
+
+/// Modelled cycles of one (dataflow, partition) pair on `hw`.
+MappingCost mappingCost(const MappingProblem &p, const HardwareDesc &hw,
+                        const MappingChoice &c);
+/// All 27 pairs (dataflow-major, partitions in Fig. 9 order).
+std::vector<MappingCost> allMappingCosts(const MappingProblem &p,
+                                         const HardwareDesc &hw);
+/// The cheapest pair, optionally with the dataflow and / or the partition
+/// fixed. Ties keep the earlier pair in the order output, input, weight
+/// stationary; partitions in Fig. 9 order.
+MappingCost selectMapping(const MappingProblem &p, const HardwareDesc &hw,
+                          const Dataflow *forceDataflow = nullptr,
+                          const ArrayPartition *forcePartition = nullptr);
+
+} // namespace accel::tiling
+
+#endif

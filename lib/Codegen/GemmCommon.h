@@ -1,0 +1,38 @@
+//===- GemmCommon.h - Shared pieces of the GEMM kernels ----------*- C++ -*-===//
+//
+// Internal to lib/Codegen: the instruction sequence and per-step operand
+// records shared by the dealt GEMM kernel (GemmKernel.cpp) and the mapped
+// one (MappedGemm.cpp).
+//
+//===----------------------------------------------------------------------===//
+#ifndef ACCEL_LIB_CODEGEN_GEMMCOMMON_H
+#define ACCEL_LIB_CODEGEN_GEMMCOMMON_H
+
+#include "accel/Codegen/Kernels.h"
+#include <cstdint>
+#include <vector>
+
+namespace accel::codegen::detail {
+
+/// Storage addresses of the tiles of one step.
+struct Regions {
+  uint32_t a, b, c, init;
+};
+
+/// Bytes of one ping-pong half (A tile, B tile, C tile, init tile).
+int64_t halfBytes(const HardwareDesc &hw, const GemmTiling &t, bool init);
+/// Columns one accumulation buffer holds for `peRows` rows per PE.
+int64_t accCols(const HardwareDesc &hw, int64_t peRows);
+/// [LD psums x G], LD acts, [SPU scale], (LD weights, MAC) x G, ST x G.
+std::vector<Instruction> gemmSequence(const GemmTiling &t,
+                                      const GemmEpilogue &epi, bool withInit,
+                                      int groups);
+/// The operand records of one step (mc x kc x nc) with tiles at `l`.
+std::vector<OperandRecord> stepRecords(const std::vector<Instruction> &seq,
+                                       const Regions &l, int64_t mc,
+                                       int64_t kc, int64_t nc,
+                                       int64_t groupCols);
+
+} // namespace accel::codegen::detail
+
+#endif

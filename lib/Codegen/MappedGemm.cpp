@@ -1,0 +1,442 @@
+//===- MappedGemm.cpp - GEMM layer with a dataflow and an array partition -===//
+//
+// The kernel behind `accel.mapping` (docs/mapping.md). The caller has cut the
+// layer into per-cluster slices (array partition); every cluster runs its
+// slices with one of three loop nests:
+//
+//  - stationary C (output stationary): for outer, for inner, for k. The
+//    accumulator tile stays in the PEs while K streams; shift + store on the
+//    last chunk. The outer operand's strip (all K chunks) stays in a storage
+//    slot across the inner loop (the inner operand's when the inner loop has
+//    one partition).
+//  - stationary A: for m, for k, for n (n fastest). The A tile (m x k) is
+//    loaded into a storage slot once and reused by every N tile; the partial
+//    sums of each (m, n) tile are stored after every chunk but the last into
+//    a DRAM scratch private to the cluster and reloaded (LD psums) on the
+//    next one (long-lived partial sums); the last chunk stores the result.
+//  - stationary B: for n, for k, for m (m fastest), symmetric.
+//
+// Resident operands alternate between two storage slots per group (a group
+// is the steps that reuse one resident tile; one slot if there is a single
+// group), so the next group's loads overlap the current group's compute; everything else goes through the two
+// ping-pong halves (load of step s+1 while step s computes).
+//
+//===----------------------------------------------------------------------===//
+#include "GemmCommon.h"
+#include "accel/Codegen/Kernels.h"
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+using namespace accel;
+using namespace accel::codegen;
+using namespace accel::codegen::detail;
+
+namespace {
+int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+enum class Init { None, Bias, Reload };
+
+struct MStep {
+  const GemmTiles *p = nullptr;
+  size_t pi = 0; ///< problem index (partial-sum scratch)
+  int64_t m0 = 0, mc = 0;
+  size_t n = 0, k = 0;
+  int aSlot = -1, bSlot = -1; ///< resident slot, -1 = ping-pong half
+  int64_t aOff = 0, bOff = 0; ///< byte offset inside the slot
+  bool loadA = true, loadB = true;
+  Init init = Init::None;
+  bool store = false; ///< shift + last + ST + DMA store after this step
+  bool final = false; ///< the store writes the finished result
+};
+
+/// Tracks a resident operand: groups of steps reuse one tile set; groups
+/// alternate between slot 0 and 1 (one slot when there is a single group).
+struct Residency {
+  bool on = false;
+  int slots = 2;
+  int64_t slotBytes = 0;
+  std::tuple<const void *, int64_t, int64_t> group{nullptr, -1, -1};
+  int ordinal = -1;
+  std::map<int64_t, bool> loaded; ///< chunks of the current group
+  /// Slot for (group, chunk); sets `load` when the chunk is new.
+  int use(std::tuple<const void *, int64_t, int64_t> g, int64_t chunk,
+          bool &load) {
+    if (g != group) {
+      group = g;
+      ++ordinal;
+      loaded.clear();
+    }
+    load = !loaded[chunk];
+    loaded[chunk] = true;
+    return ordinal % slots;
+  }
+};
+
+/// The steps of one cluster.
+std::vector<MStep> clusterSteps(const HardwareDesc &hw,
+                                const std::vector<GemmTiles> &problems,
+                                const GemmTiling &t, StationaryOperand st,
+                                int64_t stripBudget, int64_t &slotBytes,
+                                bool &residentA) {
+  const int64_t mcMax = t.peRows * hw.pesPerCluster;
+  std::vector<MStep> steps;
+  // Resident operand and slot size (the largest over the problems).
+  Residency res;
+  residentA = st == StationaryOperand::A;
+  int64_t maxK = 0, maxNm = 0, maxNn = 0;
+  for (const GemmTiles &p : problems) {
+    maxK = std::max<int64_t>(maxK, int64_t(p.kChunks.size()));
+    maxNm = std::max<int64_t>(maxNm, cdiv(p.m, mcMax));
+    maxNn = std::max<int64_t>(maxNn, int64_t(p.nTiles.size()));
+  }
+  const int64_t aTile = mcMax * t.kc * 4, bTile = t.kc * t.nc * 4;
+  bool stripPerChunk = false; // slot holds all K chunks of a group
+  if (st == StationaryOperand::A) {
+    res.slotBytes = aTile;
+  } else if (st == StationaryOperand::B) {
+    res.slotBytes = bTile;
+  } else {
+    stripPerChunk = true;
+    int64_t inner = t.outerM ? maxNn : maxNm;
+    // Outer operand across the inner loop, else the inner operand across
+    // the outer loop.
+    residentA = (inner > 1) == t.outerM;
+    bool useful = inner > 1 || (t.outerM ? maxNm : maxNn) > 1;
+    res.slotBytes = useful ? maxK * (residentA ? aTile : bTile) : 0;
+  }
+  // Groups of the resident operand; one slot suffices for a single group.
+  int64_t nGroups = 0;
+  for (const GemmTiles &p : problems) {
+    int64_t nm = cdiv(p.m, mcMax), nn = int64_t(p.nTiles.size()),
+            nk = int64_t(p.kChunks.size());
+    if (st == StationaryOperand::A)
+      nGroups += nm * nk;
+    else if (st == StationaryOperand::B)
+      nGroups += nn * nk;
+    else
+      nGroups += (t.outerM ? maxNn : maxNm) > 1 ? (t.outerM ? nm : nn) : 1;
+  }
+  res.slots = nGroups > 1 ? 2 : 1;
+  res.on = res.slotBytes > 0 && res.slots * res.slotBytes <= stripBudget;
+  slotBytes = res.on ? res.slotBytes : 0;
+
+  for (const GemmTiles &p : problems) {
+    const int64_t nm = cdiv(p.m, mcMax), nn = int64_t(p.nTiles.size()),
+                  nk = int64_t(p.kChunks.size());
+    auto add = [&](int64_t mi, int64_t ni, int64_t k) {
+      MStep s;
+      s.p = &p;
+      s.pi = size_t(&p - problems.data());
+      s.m0 = mi * mcMax;
+      s.mc = std::min(mcMax, p.m - s.m0);
+      s.n = size_t(ni);
+      s.k = size_t(k);
+      bool last = k + 1 == nk;
+      if (st == StationaryOperand::C) {
+        s.init = k == 0 && p.initBox ? Init::Bias : Init::None;
+        s.store = s.final = last;
+      } else {
+        s.init = k == 0 ? (p.initBox ? Init::Bias : Init::None) : Init::Reload;
+        s.store = true;
+        s.final = last;
+      }
+      if (res.on) {
+        int64_t chunk = stripPerChunk ? k : 0;
+        int64_t tile = residentA ? aTile : bTile;
+        std::tuple<const void *, int64_t, int64_t> g;
+        if (st == StationaryOperand::A)
+          g = {&p, mi, k};
+        else if (st == StationaryOperand::B)
+          g = {&p, ni, k};
+        else
+          g = {&p, residentA ? mi : -1, residentA ? -1 : ni};
+        bool load;
+        int slot = res.use(g, chunk, load);
+        if (residentA) {
+          s.aSlot = slot, s.aOff = chunk * tile, s.loadA = load;
+        } else {
+          s.bSlot = slot, s.bOff = chunk * tile, s.loadB = load;
+        }
+      }
+      steps.push_back(s);
+    };
+    switch (st) {
+    case StationaryOperand::A:
+      for (int64_t mi = 0; mi < nm; ++mi)
+        for (int64_t k = 0; k < nk; ++k)
+          for (int64_t ni = 0; ni < nn; ++ni)
+            add(mi, ni, k);
+      break;
+    case StationaryOperand::B:
+      for (int64_t ni = 0; ni < nn; ++ni)
+        for (int64_t k = 0; k < nk; ++k)
+          for (int64_t mi = 0; mi < nm; ++mi)
+            add(mi, ni, k);
+      break;
+    case StationaryOperand::C:
+      if (t.outerM) {
+        for (int64_t mi = 0; mi < nm; ++mi)
+          for (int64_t ni = 0; ni < nn; ++ni)
+            for (int64_t k = 0; k < nk; ++k)
+              add(mi, ni, k);
+      } else {
+        for (int64_t ni = 0; ni < nn; ++ni)
+          for (int64_t mi = 0; mi < nm; ++mi)
+            for (int64_t k = 0; k < nk; ++k)
+              add(mi, ni, k);
+      }
+      break;
+    }
+  }
+  return steps;
+}
+
+uint8_t loadTag(int half) { return uint8_t(half); }
+uint8_t storeTag(int half) { return uint8_t(2 + half); }
+
+int64_t sum(const std::vector<int64_t> &v) {
+  int64_t s = 0;
+  for (int64_t x : v)
+    s += x;
+  return s;
+}
+} // namespace
+
+GemmTiling accel::codegen::fitMappedTiling(const HardwareDesc &hw, GemmTiling t,
+                                           bool init) {
+  auto shrink = [](int64_t v) { return std::max<int64_t>(1, v / 2); };
+  while (2 * halfBytes(hw, t, init) > int64_t(hw.storageBytes)) {
+    if (t.nc > 1 && t.nc >= t.kc)
+      t.nc = shrink(t.nc);
+    else if (t.kc > 1)
+      t.kc = shrink(t.kc);
+    else if (t.peRows > 1)
+      t.peRows = shrink(t.peRows);
+    else
+      break;
+  }
+  return t;
+}
+
+int64_t accel::codegen::mappedPsumScratchElems(const ClusterGemmWork &w,
+                                               StationaryOperand st) {
+  if (st == StationaryOperand::C)
+    return 0;
+  int64_t e = 0;
+  for (const GemmTiles &p : w.problems)
+    if (p.kChunks.size() > 1)
+      e += p.m * sum(p.nTiles);
+  return e;
+}
+
+bool accel::codegen::emitMappedGemmLayer(
+    StreamBuilder &sb, const std::vector<ClusterGemmWork> &work,
+    StationaryOperand st, const GemmEpilogue &epi, std::string &err) {
+  const HardwareDesc &hw = sb.hw();
+  if (work.size() > sb.numClusters()) {
+    err = "more cluster slices than clusters";
+    return false;
+  }
+  for (uint32_t cl = 0; cl < work.size(); ++cl) {
+    const std::vector<GemmTiles> &problems = work[cl].problems;
+    if (problems.empty())
+      continue;
+    bool anyInit = false;
+    for (const GemmTiles &p : problems)
+      anyInit |= bool(p.initBox) || (st != StationaryOperand::C &&
+                                     p.kChunks.size() > 1);
+    const GemmTiling t = work[cl].tiling;
+    const int64_t mcMax = t.peRows * hw.pesPerCluster;
+    const int64_t half = halfBytes(hw, t, anyInit);
+    const int64_t stripBudget = int64_t(hw.storageBytes) - 2 * half;
+    if (stripBudget < 0) {
+      err = "GEMM tiles do not fit the storage unit (fitMappedTiling)";
+      return false;
+    }
+    const int64_t groupCols = std::min(t.nc, accCols(hw, t.peRows));
+    const int groups = int(std::min<int64_t>(4, cdiv(t.nc, groupCols)));
+    if (groups * groupCols < t.nc) {
+      err = "the N tile exceeds the accumulation buffers";
+      return false;
+    }
+    int64_t slotBytes = 0;
+    bool residentA = false;
+    std::vector<MStep> steps =
+        clusterSteps(hw, problems, t, st, stripBudget, slotBytes, residentA);
+    for (const MStep &s : steps)
+      if (s.p->kChunks[s.k] > t.kc || s.p->nTiles[s.n] > t.nc) {
+        err = "a slice's K chunk or N tile exceeds the cluster tiling";
+        return false;
+      }
+
+    // Partial sums of problem i: a dense [m, sum(nTiles)] block of the
+    // cluster's scratch.
+    std::vector<int64_t> psumOff(problems.size() + 1, 0);
+    std::vector<std::vector<int64_t>> nOff(problems.size());
+    for (size_t i = 0; i < problems.size(); ++i) {
+      const GemmTiles &p = problems[i];
+      int64_t total = sum(p.nTiles);
+      bool used = st != StationaryOperand::C && p.kChunks.size() > 1;
+      psumOff[i + 1] = psumOff[i] + (used ? p.m * total : 0);
+      nOff[i].assign(1, 0);
+      for (int64_t w : p.nTiles)
+        nOff[i].push_back(nOff[i].back() + w);
+    }
+    if (psumOff.back() > 0 && work[cl].psumScratch == 0) {
+      err = "internal error: no partial-sum scratch for a stationary A / B "
+            "layer";
+      return false;
+    }
+    auto psumBox = [&](const MStep &s) {
+      int64_t total = nOff[s.pi].back();
+      DramBox b;
+      b.base = work[cl].psumScratch +
+               uint64_t((psumOff[s.pi] + s.m0 * total + nOff[s.pi][s.n]) * 4);
+      b.dim(s.mc, total).dim(s.p->nTiles[s.n], 1);
+      return b;
+    };
+
+    // Instruction buffers: one per (init, fused function on) variant used.
+    GemmEpilogue plain = epi;
+    plain.func = SfuFunc::None;
+    std::map<std::pair<bool, bool>, uint8_t> ibufOf;
+    auto key = [&](const MStep &s) {
+      bool funcOn = epi.func != SfuFunc::None &&
+                    (st == StationaryOperand::C || s.final);
+      return std::make_pair(s.init != Init::None, funcOn);
+    };
+    for (const MStep &s : steps)
+      ibufOf.emplace(key(s), 0);
+    if (ibufOf.size() > hw.instructionBuffers) {
+      err = "the mapped GEMM needs " + std::to_string(ibufOf.size()) +
+            " instruction buffers, the hardware has " +
+            std::to_string(hw.instructionBuffers);
+      return false;
+    }
+    std::map<uint8_t, std::vector<Instruction>> seqs;
+    uint8_t next = 0;
+    for (auto &[k, id] : ibufOf) {
+      id = next++;
+      std::vector<Instruction> seq =
+          gemmSequence(t, k.second ? epi : plain, k.first, groups);
+      Regions l0{uint32_t(stripBudget),
+                 uint32_t(stripBudget + mcMax * t.kc * 4),
+                 uint32_t(stripBudget + (mcMax + t.nc) * t.kc * 4),
+                 uint32_t(stripBudget + ((mcMax + t.nc) * t.kc + mcMax * t.nc) * 4)};
+      std::vector<OperandRecord> full =
+          stepRecords(seq, l0, mcMax, t.kc, t.nc, groupCols);
+      for (size_t i = 0; i < seq.size(); ++i)
+        seq[i].operands = full[i];
+      sb.config(cl, id, seq);
+      seqs[id] = std::move(seq);
+    }
+
+    auto regions = [&](const MStep &s, int h) {
+      uint32_t base = uint32_t(stripBudget + h * half);
+      Regions r;
+      r.a = base;
+      r.b = r.a + uint32_t(mcMax * t.kc * 4);
+      r.c = r.b + uint32_t(t.kc * t.nc * 4);
+      r.init = r.c + uint32_t(mcMax * t.nc * 4);
+      if (s.aSlot >= 0)
+        r.a = uint32_t(s.aSlot * slotBytes + s.aOff);
+      if (s.bSlot >= 0)
+        r.b = uint32_t(s.bSlot * slotBytes + s.bOff);
+      return r;
+    };
+    auto issueLoads = [&](size_t i) {
+      const MStep &s = steps[i];
+      int h = int(i % 2);
+      Regions l = regions(s, h);
+      if (s.loadA)
+        sb.dmaLoad(cl, loadTag(h), s.p->aBox(s.m0, s.mc, s.k), l.a, t.kc);
+      if (s.loadB)
+        sb.dmaLoad(cl, loadTag(h), s.p->bBox(s.k, s.n), l.b, t.nc);
+      if (s.init == Init::Bias)
+        sb.dmaLoad(cl, loadTag(h), s.p->initBox(s.m0, s.mc, s.n), l.init,
+                   t.nc);
+      else if (s.init == Init::Reload)
+        sb.dmaLoad(cl, loadTag(h), psumBox(s), l.init, t.nc);
+    };
+
+    issueLoads(0);
+    for (size_t i = 0; i < steps.size(); ++i) {
+      const MStep &s = steps[i];
+      int h = int(i % 2);
+      // A reload of the tile this step stores must follow its store.
+      bool deferNext = i + 1 < steps.size() &&
+                       steps[i + 1].init == Init::Reload &&
+                       steps[i + 1].p == s.p && steps[i + 1].m0 == s.m0 &&
+                       steps[i + 1].n == s.n;
+      if (i + 1 < steps.size() && !deferNext) {
+        sb.wait(cl, 0, /*pe=*/true); // EXECUTE i-1 used the other half
+        issueLoads(i + 1);
+      }
+      uint8_t mask = uint8_t(1u << loadTag(h));
+      if (s.store)
+        mask |= uint8_t(1u << storeTag(h)); // C region free again
+      sb.wait(cl, mask, false);
+      Regions l = regions(s, h);
+      int64_t kc = s.p->kChunks[s.k], nc = s.p->nTiles[s.n];
+      uint8_t id = ibufOf.at(key(s));
+      sb.execute(cl, id, stepRecords(seqs[id], l, s.mc, kc, nc, groupCols),
+                 /*shift=*/s.store, /*last=*/s.store);
+      if (s.store) {
+        sb.wait(cl, 0, /*pe=*/true);
+        sb.dmaStore(cl, storeTag(h), l.c, t.nc,
+                    s.final ? s.p->cBox(s.m0, s.mc, s.n) : psumBox(s));
+      }
+      if (deferNext) {
+        sb.wait(cl, 0, /*pe=*/true);
+        issueLoads(i + 1);
+      }
+    }
+  }
+  sb.layerBarrier();
+  return true;
+}
+
+bool accel::codegen::emitPartialSumCombine(
+    StreamBuilder &sb, uint64_t partials, int64_t elems, int64_t kRows,
+    int64_t kCols, uint64_t out, SfuFunc func,
+    const std::function<uint64_t(int64_t)> &allocate, std::string &err) {
+  const int64_t bytes = elems * 4;
+  auto partAddr = [&](int64_t kr, int64_t kc) {
+    return partials + uint64_t((kr * kCols + kc) * bytes);
+  };
+  auto addLayer = [&](int64_t rows, View a, View b, View dst, bool lastLayer) {
+    ElementwiseLayer ew;
+    ew.shape = {rows, elems};
+    ew.inputs = {a, b};
+    ew.output = dst;
+    ew.steps.push_back({SpuType::Binary, SfuFunc::Add, 0.0f, 0, 1, 0});
+    if (lastLayer && func != SfuFunc::None)
+      ew.steps.push_back({SpuType::Unary, func, 0.0f, 0, 0, 0});
+    return emitElementwiseLayer(sb, ew, err);
+  };
+  // Across the clusters of each grid row (all rows at once): row sums S.
+  // Row r's partials are at partAddr(r, c), rows kCols * bytes apart.
+  View rowSums{partAddr(0, 0), {kCols * elems, 1}};
+  for (int64_t c = 1; c < kCols; ++c) {
+    bool lastLayer = kRows == 1 && c + 1 == kCols;
+    View dst = lastLayer ? View{out, {elems, 1}}
+                         : View{allocate(kRows * elems), {elems, 1}};
+    if (!addLayer(kRows, rowSums, View{partAddr(0, c), {kCols * elems, 1}},
+                  dst, lastLayer))
+      return false;
+    rowSums = dst;
+  }
+  // Then across the rows.
+  View total{rowSums.base, {elems, 1}};
+  for (int64_t r = 1; r < kRows; ++r) {
+    bool lastLayer = r + 1 == kRows;
+    View dst = lastLayer ? View{out, {elems, 1}}
+                         : View{allocate(elems), {elems, 1}};
+    View row{rowSums.base + uint64_t(r * rowSums.strides[0] * 4), {elems, 1}};
+    if (!addLayer(1, total, row, dst, lastLayer))
+      return false;
+    total = dst;
+  }
+  return true;
+}

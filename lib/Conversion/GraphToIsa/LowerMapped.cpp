@@ -1,0 +1,289 @@
+//===- LowerMapped.cpp - GEMM-shaped ops under an accel.mapping -----------===//
+//
+// docs/mapping.md: the array partition of `accel.mapping` gives every
+// cluster (r, c) one slice of M, N and K (clusterSlice); the per-cluster
+// tile sizes are accel.tiling's, clamped to the slice; the dataflow picks
+// the loop nest of the mapped kernel (emitMappedGemmLayer). M and N splits
+// write disjoint parts of the output (concatenation in place); a K split
+// writes one dense partial-sum buffer per K part, which SFU add layers sum
+// first across each grid row, then across rows (emitPartialSumCombine), the
+// last one applying a fused ReLU. Bias / C initialises only K part 0.
+//
+//===----------------------------------------------------------------------===//
+#include "Lowering.h"
+#include "accel/Transforms/Passes.h"
+
+using namespace mlir;
+using namespace accel;
+using namespace accel::codegen;
+using namespace accel::lowering;
+
+namespace {
+int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+StationaryOperand stationaryFor(tiling::Dataflow d, bool activationIsA) {
+  switch (d) {
+  case tiling::Dataflow::InputStationary:
+    return activationIsA ? StationaryOperand::A : StationaryOperand::B;
+  case tiling::Dataflow::WeightStationary:
+    return activationIsA ? StationaryOperand::B : StationaryOperand::A;
+  case tiling::Dataflow::OutputStationary:
+    break;
+  }
+  return StationaryOperand::C;
+}
+
+/// The cluster's tiling: the layer's, clamped to the slice.
+GemmTiling clampTiling(const HardwareDesc &hw, GemmTiling t, int64_t ms,
+                       int64_t ns, int64_t ks) {
+  t.peRows = std::max<int64_t>(
+      1, std::min(t.peRows, cdiv(ms, std::max<uint32_t>(1, hw.pesPerCluster))));
+  t.nc = std::max<int64_t>(1, std::min(t.nc, ns));
+  t.kc = std::max<int64_t>(1, std::min(t.kc, ks));
+  return t;
+}
+
+/// N tiles covering output pixels [p0, p1) of an OH x OW image: a leading
+/// piece of a row, blocks of whole rows (or pieces of long rows), a trailing
+/// piece; each at most nc pixels.
+std::vector<ConvNTile> convNTiles(int64_t OW, int64_t p0, int64_t p1,
+                                  int64_t nc) {
+  std::vector<ConvNTile> v;
+  for (int64_t p = p0; p < p1;) {
+    int64_t oh = p / OW, ow = p % OW;
+    if (ow != 0 || p1 - p < OW || OW > nc) {
+      int64_t end = std::min(p1, (oh + 1) * OW);
+      int64_t w = std::min(nc, end - p);
+      v.push_back({oh, 1, ow, w});
+      p += w;
+    } else {
+      int64_t rows = std::min((p1 - p) / OW, nc / OW);
+      v.push_back({oh, rows, 0, OW});
+      p += rows * OW;
+    }
+  }
+  return v;
+}
+
+/// K chunks covering [k0, k1) of the (kh, kw, c) flattening (c fastest).
+std::vector<ConvKChunk> convKChunks(const ConvGeom &g, int64_t k0, int64_t k1,
+                                    int64_t kc) {
+  std::vector<ConvKChunk> v;
+  if (k1 <= k0)
+    return v;
+  for (int64_t pos = k0 / g.Cg; pos <= (k1 - 1) / g.Cg; ++pos) {
+    int64_t cBeg = std::max(k0, pos * g.Cg) - pos * g.Cg;
+    int64_t cEnd = std::min(k1, (pos + 1) * g.Cg) - pos * g.Cg;
+    for (int64_t c0 = cBeg; c0 < cEnd; c0 += kc)
+      v.push_back({pos / g.KW, pos % g.KW, c0, std::min(kc, cEnd - c0)});
+  }
+  return v;
+}
+} // namespace
+
+LogicalResult Lowering::readMapping(Operation *op) {
+  mapping_.reset();
+  Attribute a = op->getAttr(kMappingAttrName);
+  if (!a)
+    return success();
+  tiling::MappingChoice c;
+  std::string err;
+  if (!parseMappingAttr(a, c, err))
+    return op->emitOpError("invalid ") << kMappingAttrName << ": " << err;
+  mapping_ = c;
+  return success();
+}
+
+LogicalResult Lowering::finishMapped(Operation *op,
+                                     const std::vector<ClusterGemmWork> &work,
+                                     bool activationIsA,
+                                     const GemmEpilogue &epi, uint64_t partials,
+                                     uint64_t outBase, int64_t outElems) {
+  tiling::SplitFactors f =
+      tiling::splitFactors(mapping_->array, hw_.rows, hw_.cols);
+  std::vector<ClusterGemmWork> withScratch = work;
+  StationaryOperand st = stationaryFor(mapping_->dataflow, activationIsA);
+  for (ClusterGemmWork &w : withScratch)
+    if (int64_t e = mappedPsumScratchElems(w, st))
+      w.psumScratch = allocate(e);
+  GemmEpilogue clusterEpi = epi;
+  if (f.k > 1)
+    clusterEpi.func = SfuFunc::None; // applied after the partial sums
+  std::string err;
+  if (!emitMappedGemmLayer(sb_, withScratch, st, clusterEpi, err))
+    return op->emitOpError("cannot realise ")
+           << kMappingAttrName << ": " << err;
+  if (f.k > 1 &&
+      !emitPartialSumCombine(
+          sb_, partials, outElems, f.kRows, f.kCols, outBase, epi.func,
+          [&](int64_t n) { return allocate(n); }, err))
+    return op->emitOpError("cannot combine the partial sums of a K split: ")
+           << err;
+  return success();
+}
+
+LogicalResult Lowering::emitMappedMatmuls(
+    Operation *op, const std::vector<std::array<Mat2D, 3>> &batches, int64_t m,
+    int64_t n, int64_t k, const std::vector<Mat2D> &init,
+    const GemmEpilogue &epi, const GemmTiling &t) {
+  const int64_t R = hw_.rows, C = hw_.cols;
+  const tiling::ArrayPartition arr = mapping_->array;
+  tiling::SplitFactors f = tiling::splitFactors(arr, R, C);
+  // Outputs are dense [m, n] matrices, batch b at out + b * m * n.
+  const uint64_t outBase = batches.front()[2].base;
+  const int64_t outElems = int64_t(batches.size()) * m * n;
+  for (size_t b = 0; b < batches.size(); ++b) {
+    const Mat2D &c = batches[b][2];
+    if (c.s0 != n || c.s1 != 1 ||
+        c.base != outBase + uint64_t(int64_t(b) * m * n * 4))
+      return op->emitOpError("internal error: mapped GEMM outputs must be "
+                             "dense and consecutive");
+  }
+  const uint64_t partials = f.k > 1 ? allocate(f.k * outElems) : 0;
+  // Stationary A / B reload partial sums: the halves need an init region.
+  const bool reloads = mapping_->dataflow != tiling::Dataflow::OutputStationary;
+
+  std::vector<ClusterGemmWork> work(size_t(R * C));
+  for (int64_t r = 0; r < R; ++r)
+    for (int64_t cc = 0; cc < C; ++cc) {
+      tiling::ClusterSlice s = tiling::clusterSlice(arr, R, C, r, cc, m, n, k);
+      if (s.empty())
+        continue;
+      ClusterGemmWork &w = work[size_t(r * C + cc)];
+      w.tiling = fitMappedTiling(
+          hw_, clampTiling(hw_, t, s.m.size, s.n.size, s.k.size),
+          !init.empty() || reloads);
+      std::vector<int64_t> kChunks = chunks(s.k.size, w.tiling.kc),
+                           nTiles = chunks(s.n.size, w.tiling.nc);
+      std::vector<int64_t> k0 = prefix(kChunks), n0 = prefix(nTiles);
+      for (int64_t &v : k0)
+        v += s.k.begin;
+      for (int64_t &v : n0)
+        v += s.n.begin;
+      const int64_t mOff = s.m.begin;
+      // A K part writes its own partial-sum copy of the output.
+      const int64_t cShift =
+          f.k > 1 ? int64_t(partials + uint64_t(s.part.k * outElems * 4)) -
+                        int64_t(outBase)
+                  : 0;
+      for (size_t b = 0; b < batches.size(); ++b) {
+        Mat2D A = batches[b][0], B = batches[b][1], Cm = batches[b][2];
+        GemmTiles p;
+        p.m = s.m.size;
+        p.kChunks = kChunks;
+        p.nTiles = nTiles;
+        p.aBox = [=](int64_t m0, int64_t mc, size_t ki) {
+          DramBox box;
+          box.base = A.base + uint64_t(((mOff + m0) * A.s0 + k0[ki] * A.s1) * 4);
+          box.dim(mc, A.s0).dim(kChunks[ki], A.s1);
+          return box;
+        };
+        p.bBox = [=](size_t ki, size_t ni) {
+          DramBox box;
+          box.base = B.base + uint64_t((k0[ki] * B.s0 + n0[ni] * B.s1) * 4);
+          box.dim(kChunks[ki], B.s0).dim(nTiles[ni], B.s1);
+          return box;
+        };
+        p.cBox = [=](int64_t m0, int64_t mc, size_t ni) {
+          DramBox box;
+          box.base = uint64_t(int64_t(Cm.base) + cShift) +
+                     uint64_t(((mOff + m0) * Cm.s0 + n0[ni] * Cm.s1) * 4);
+          box.dim(mc, Cm.s0).dim(nTiles[ni], Cm.s1);
+          return box;
+        };
+        if (!init.empty() && s.part.k == 0) {
+          Mat2D I = init[b];
+          p.initBox = [=](int64_t m0, int64_t mc, size_t ni) {
+            DramBox box;
+            box.base =
+                I.base + uint64_t(((mOff + m0) * I.s0 + n0[ni] * I.s1) * 4);
+            box.dim(mc, I.s0).dim(nTiles[ni], I.s1);
+            return box;
+          };
+        }
+        w.problems.push_back(std::move(p));
+      }
+    }
+  return finishMapped(op, work, /*activationIsA=*/true, epi, partials, outBase,
+                      outElems);
+}
+
+LogicalResult Lowering::emitMappedConv(Operation *op, const ConvGeom &g,
+                                       const GemmTiling &t,
+                                       const GemmEpilogue &epi) {
+  const int64_t R = hw_.rows, C = hw_.cols;
+  const tiling::ArrayPartition arr = mapping_->array;
+  tiling::SplitFactors f = tiling::splitFactors(arr, R, C);
+  const int64_t M = g.Og, Npix = g.OH * g.OW, K = g.Cg * g.KH * g.KW;
+  const uint64_t outBase = g.out;
+  const int64_t outElems = g.N * g.O * g.OH * g.OW;
+  const uint64_t partials = f.k > 1 ? allocate(f.k * outElems) : 0;
+  const bool reloads = mapping_->dataflow != tiling::Dataflow::OutputStationary;
+
+  std::vector<ClusterGemmWork> work(size_t(R * C));
+  for (int64_t r = 0; r < R; ++r)
+    for (int64_t cc = 0; cc < C; ++cc) {
+      tiling::ClusterSlice s =
+          tiling::clusterSlice(arr, R, C, r, cc, M, Npix, K);
+      if (s.empty())
+        continue;
+      ClusterGemmWork &w = work[size_t(r * C + cc)];
+      w.tiling = fitMappedTiling(
+          hw_, clampTiling(hw_, t, s.m.size, s.n.size, s.k.size),
+          g.hasBias || reloads);
+      std::vector<ConvNTile> ntiles =
+          convNTiles(g.OW, s.n.begin, s.n.begin + s.n.size, w.tiling.nc);
+      std::vector<ConvKChunk> kchunks =
+          convKChunks(g, s.k.begin, s.k.begin + s.k.size, w.tiling.kc);
+      const int64_t mOff = s.m.begin;
+      const uint64_t out =
+          f.k > 1 ? partials + uint64_t(s.part.k * outElems * 4) : g.out;
+      const bool bias = g.hasBias && s.part.k == 0;
+      for (int64_t n = 0; n < g.N; ++n)
+        for (int64_t grp = 0; grp < g.groups; ++grp) {
+          GemmTiles p;
+          p.m = s.m.size;
+          for (const ConvNTile &nt : ntiles)
+            p.nTiles.push_back(nt.ohc * nt.owc);
+          for (const ConvKChunk &kc : kchunks)
+            p.kChunks.push_back(kc.cc);
+          p.aBox = [=](int64_t m0, int64_t mc, size_t ki) {
+            const ConvKChunk &c = kchunks[ki];
+            DramBox b;
+            b.base = g.w + uint64_t((((grp * g.Og + mOff + m0) * g.Cg + c.c0) *
+                                         g.KH + c.kh) * g.KW + c.kw) * 4;
+            b.dim(mc, g.Cg * g.KH * g.KW).dim(c.cc, g.KH * g.KW);
+            return b;
+          };
+          p.bBox = [=](size_t ki, size_t ni) {
+            const ConvKChunk &c = kchunks[ki];
+            const ConvNTile &t2 = ntiles[ni];
+            DramBox b;
+            b.base = g.x + uint64_t(((n * g.C + grp * g.Cg + c.c0) * g.Hp +
+                                     t2.oh0 * g.sh + c.kh * g.dh) * g.Wp +
+                                    t2.ow0 * g.sw + c.kw * g.dw) * 4;
+            b.dim(c.cc, g.Hp * g.Wp).dim(t2.ohc, g.sh * g.Wp).dim(t2.owc, g.sw);
+            return b;
+          };
+          p.cBox = [=](int64_t m0, int64_t mc, size_t ni) {
+            const ConvNTile &t2 = ntiles[ni];
+            DramBox b;
+            b.base = out + uint64_t(((n * g.O + grp * g.Og + mOff + m0) * g.OH +
+                                     t2.oh0) * g.OW + t2.ow0) * 4;
+            b.dim(mc, g.OH * g.OW).dim(t2.ohc, g.OW).dim(t2.owc, 1);
+            return b;
+          };
+          if (bias)
+            p.initBox = [=](int64_t m0, int64_t mc, size_t ni) {
+              const ConvNTile &t2 = ntiles[ni];
+              DramBox b;
+              b.base = g.bias + uint64_t((grp * g.Og + mOff + m0) * 4);
+              b.dim(mc, 1).dim(t2.ohc, 0).dim(t2.owc, 0);
+              return b;
+            };
+          w.problems.push_back(std::move(p));
+        }
+    }
+  return finishMapped(op, work, /*activationIsA=*/false, epi, partials,
+                      outBase, outElems);
+}

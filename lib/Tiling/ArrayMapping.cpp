@@ -1,0 +1,400 @@
+//===- ArrayMapping.cpp - Dataflow / array-partition cost model -----------===//
+//
+// Prices a (dataflow, array partition) pair the way the mapped GEMM kernel
+// (lib/Codegen/MappedGemm.cpp) realises it on the simulator's rules
+// (docs/mapping.md, "Cost model"): every cluster computes its slice with the
+// per-cluster tile sizes; its DMAs (latency + bytes / channel bandwidth) queue
+// on its memory channel together with those of the other clusters of that
+// channel; EXECUTE time from the instruction costs; a K split adds the
+// partial-sum combine layers.
+//
+//===----------------------------------------------------------------------===//
+#include "accel/Tiling/ArrayMapping.h"
+#include "accel/Hardware/HardwareDesc.h"
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+using namespace accel;
+using namespace accel::tiling;
+
+namespace {
+int64_t cdivI(int64_t a, int64_t b) { return (a + b - 1) / b; }
+double cdiv(double bytes, double bw) { return std::ceil(bytes / bw); }
+} // namespace
+
+const char *accel::tiling::dataflowName(Dataflow d) {
+  switch (d) {
+  case Dataflow::InputStationary: return "input_stationary";
+  case Dataflow::OutputStationary: return "output_stationary";
+  case Dataflow::WeightStationary: return "weight_stationary";
+  }
+  return "?";
+}
+
+bool accel::tiling::parseDataflow(const std::string &s, Dataflow &out) {
+  for (Dataflow d : {Dataflow::InputStationary, Dataflow::OutputStationary,
+                     Dataflow::WeightStationary})
+    if (s == dataflowName(d)) {
+      out = d;
+      return true;
+    }
+  return false;
+}
+
+const char *accel::tiling::splitDimName(SplitDim d) {
+  switch (d) {
+  case SplitDim::M: return "M";
+  case SplitDim::N: return "N";
+  case SplitDim::K: return "K";
+  }
+  return "?";
+}
+
+bool accel::tiling::parseSplitDim(const std::string &s, SplitDim &out) {
+  for (SplitDim d : {SplitDim::M, SplitDim::N, SplitDim::K})
+    if (s == splitDimName(d)) {
+      out = d;
+      return true;
+    }
+  return false;
+}
+
+std::vector<ArrayPartition> accel::tiling::allPartitions() {
+  std::vector<ArrayPartition> v;
+  for (SplitDim r : {SplitDim::M, SplitDim::N, SplitDim::K})
+    for (SplitDim c : {SplitDim::M, SplitDim::N, SplitDim::K})
+      v.push_back(ArrayPartition{{r, c}});
+  return v;
+}
+
+std::string accel::tiling::partitionName(const ArrayPartition &p) {
+  return std::string("[") + splitDimName(p.dims[0]) + "," +
+         splitDimName(p.dims[1]) + "]";
+}
+
+std::string accel::tiling::choiceName(const MappingChoice &c) {
+  return std::string(dataflowName(c.dataflow)) + " " + partitionName(c.array);
+}
+
+Range1 accel::tiling::splitRange(int64_t extent, int64_t parts, int64_t i) {
+  Range1 r;
+  if (parts <= 0 || i < 0 || i >= parts || extent <= 0)
+    return r;
+  int64_t base = extent / parts, extra = extent % parts;
+  r.begin = i * base + std::min(i, extra);
+  r.size = base + (i < extra ? 1 : 0);
+  return r;
+}
+
+SplitFactors accel::tiling::splitFactors(const ArrayPartition &p,
+                                         int64_t gridRows, int64_t gridCols) {
+  SplitFactors f;
+  auto scale = [&](SplitDim d, int64_t by) {
+    (d == SplitDim::M ? f.m : d == SplitDim::N ? f.n : f.k) *= by;
+  };
+  scale(p.dims[0], gridRows);
+  scale(p.dims[1], gridCols);
+  f.kRows = p.dims[0] == SplitDim::K ? gridRows : 1;
+  f.kCols = p.dims[1] == SplitDim::K ? gridCols : 1;
+  return f;
+}
+
+PartIndex accel::tiling::partIndex(const ArrayPartition &p, int64_t gridRows,
+                                   int64_t gridCols, int64_t r, int64_t c) {
+  (void)gridRows;
+  PartIndex idx;
+  auto ref = [&](SplitDim d) -> int64_t & {
+    return d == SplitDim::M ? idx.m : d == SplitDim::N ? idx.n : idx.k;
+  };
+  if (p.dims[0] == p.dims[1]) {
+    ref(p.dims[0]) = r * gridCols + c;
+  } else {
+    ref(p.dims[0]) = r;
+    ref(p.dims[1]) = c;
+  }
+  SplitFactors f = splitFactors(p, gridRows, gridCols);
+  idx.kRow = f.kRows > 1 ? r : 0;
+  idx.kCol = f.kCols > 1 ? c : 0;
+  return idx;
+}
+
+ClusterSlice accel::tiling::clusterSlice(const ArrayPartition &p,
+                                         int64_t gridRows, int64_t gridCols,
+                                         int64_t r, int64_t c, int64_t m,
+                                         int64_t n, int64_t k) {
+  SplitFactors f = splitFactors(p, gridRows, gridCols);
+  ClusterSlice s;
+  s.part = partIndex(p, gridRows, gridCols, r, c);
+  s.m = splitRange(m, f.m, s.part.m);
+  s.n = splitRange(n, f.n, s.part.n);
+  s.k = splitRange(k, f.k, s.part.k);
+  return s;
+}
+
+//===----------------------------------------------------------------------===//
+// Cost model
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Extents of the tiles of [0, extent) in pieces of `tile`: (size, count).
+std::vector<std::pair<int64_t, int64_t>> tileSizes(int64_t extent,
+                                                   int64_t tile) {
+  std::vector<std::pair<int64_t, int64_t>> v;
+  if (extent <= 0)
+    return v;
+  int64_t full = extent / tile, rem = extent % tile;
+  if (full)
+    v.push_back({tile, full});
+  if (rem)
+    v.push_back({rem, 1});
+  return v;
+}
+
+enum class Stationary { A, B, C };
+
+struct ClusterCost {
+  double compute = 0, channel = 0, head = 0, tail = 0, lastExec = 0;
+  uint64_t bytes = 0;
+};
+
+/// One cluster's slice (ms x ns x ks, `count` instances).
+ClusterCost clusterCost(const MappingProblem &p, const HardwareDesc &hw,
+                        uint32_t channel, Stationary st, int64_t ms,
+                        int64_t ns, int64_t ks, bool init) {
+  ClusterCost cc;
+  const int64_t pes = std::max<uint32_t>(1, hw.pesPerCluster);
+  const int64_t count = std::max<int64_t>(1, p.gemm.count);
+  int64_t peRows = cdivI(std::min(std::max<int64_t>(1, p.tileM), ms), pes);
+  int64_t nc = std::min(std::max<int64_t>(1, p.tileN), ns);
+  int64_t kc = std::min(std::max<int64_t>(1, p.tileK), ks);
+  // Shrunk like codegen::fitMappedTiling when the halves need an init
+  // region (bias, or reloaded partial sums) and do not fit.
+  const bool initRegion = init || st != Stationary::C;
+  auto halfOf = [&](int64_t pr, int64_t n, int64_t k) {
+    int64_t m = pr * pes;
+    return (m * k + k * n + m * n * (initRegion ? 2 : 1)) * 4;
+  };
+  while (2 * halfOf(peRows, nc, kc) > int64_t(hw.storageBytes)) {
+    if (nc > 1 && nc >= kc)
+      nc = std::max<int64_t>(1, nc / 2);
+    else if (kc > 1)
+      kc = std::max<int64_t>(1, kc / 2);
+    else if (peRows > 1)
+      peRows = std::max<int64_t>(1, peRows / 2);
+    else
+      break;
+  }
+  const int64_t mc = peRows * pes;
+  const int64_t nm = cdivI(ms, mc), nn = cdivI(ns, nc), nk = cdivI(ks, kc);
+  const MemoryChannel ch =
+      hw.channels.empty() ? MemoryChannel{} : hw.channels[channel];
+  auto dma = [&](double bytes, double times) {
+    cc.bytes += uint64_t(bytes * times);
+    return times * (ch.latencyCycles + cdiv(bytes, ch.bytesPerCycle));
+  };
+  // Storage: two slots of a resident operand beside two ping-pong halves
+  // (same rule as the kernel).
+  const bool reload = st != Stationary::C && nk > 1;
+  const int64_t half =
+      (mc * kc + kc * nc + mc * nc * ((init || reload) ? 2 : 1)) * 4;
+  const int64_t stripBudget = int64_t(hw.storageBytes) - 2 * half;
+  const int64_t accCols =
+      std::max<int64_t>(1, int64_t(hw.accBufferBytes / 4) / peRows);
+
+  // EXECUTE cost of an (m x n x k) step.
+  auto exec = [&](int64_t m, int64_t n, int64_t k, bool withInit, bool last) {
+    double e = cdiv(double(m * k) * 4, hw.actLoadBytesPerCycle);
+    int64_t rmax = std::min(peRows, m);
+    int64_t gc = std::min(nc, accCols);
+    for (int64_t c0 = 0; c0 < n; c0 += gc) {
+      int64_t cols = std::min(gc, n - c0);
+      e += cdiv(double(k * cols) * 4, hw.weightLoadBytesPerCycle);
+      e += cdiv(double(rmax * k * cols), hw.macLanes) + hw.macPipelineLatency;
+      if (withInit)
+        e += cdiv(double(m * cols) * 4, hw.actLoadBytesPerCycle);
+      if (last)
+        e += cdiv(double(m * cols) * 4, hw.storageBytesPerCycle);
+    }
+    return e;
+  };
+
+  double chan = 0;
+  double comp = 0;
+  for (auto [m, cm] : tileSizes(ms, mc))
+    for (auto [n, cn] : tileSizes(ns, nc))
+      for (auto [k, ck] : tileSizes(ks, kc)) {
+        double steps = double(count * cm * cn * ck);
+        // Per-step loads. A tile m x k, B tile k x n, C tile m x n.
+        double aTimes = steps, bTimes = steps;
+        double perK = double(ck) / double(nk); // share of this k size
+        switch (st) {
+        case Stationary::A: // loops m, k, n: one A tile per (m, k)
+          if ((count * nm * nk > 1 ? 2 : 1) * mc * kc * 4 <= stripBudget)
+            aTimes = double(count * cm * ck);
+          break;
+        case Stationary::B: // loops n, k, m: one B tile per (n, k)
+          if ((count * nn * nk > 1 ? 2 : 1) * kc * nc * 4 <= stripBudget)
+            bTimes = double(count * cn * ck);
+          break;
+        case Stationary::C: {
+          // Outer operand strip resident when the inner loop has several
+          // partitions; else the inner operand's strip.
+          bool outerM = p.outerM;
+          int64_t inner = outerM ? nn : nm;
+          int64_t aStrip = nk * mc * kc * 4, bStrip = nk * kc * nc * 4;
+          // Two slots, one when there is a single group (the inner strip
+          // of one instance).
+          int64_t innerSlots = count > 1 ? 2 : 1;
+          if (inner > 1) {
+            int64_t outerSlots = count * (outerM ? nm : nn) > 1 ? 2 : 1;
+            if (outerM && outerSlots * aStrip <= stripBudget)
+              aTimes = double(count * cm * ck);
+            if (!outerM && outerSlots * bStrip <= stripBudget)
+              bTimes = double(count * cn * ck);
+          } else {
+            if (outerM && nm > 1 && innerSlots * bStrip <= stripBudget)
+              bTimes = double(count * cn * ck);
+            if (!outerM && nn > 1 && innerSlots * aStrip <= stripBudget)
+              aTimes = double(count * cm * ck);
+          }
+          break;
+        }
+        }
+        chan += dma(double(m * k) * 4, aTimes);
+        chan += dma(double(k * n) * 4, bTimes);
+        double cTiles = double(count * cm * cn);
+        if (st == Stationary::C) {
+          // One store per output tile, the init on the first chunk.
+          chan += dma(double(m * n) * 4, cTiles * perK);
+          if (init)
+            chan += dma(double(m * n) * 4, cTiles * perK);
+          double plain = exec(m, n, k, false, false);
+          comp += steps * plain;
+          if (init)
+            comp += cTiles * perK * (exec(m, n, k, true, false) - plain);
+          comp += cTiles * perK * (exec(m, n, k, false, true) - plain);
+        } else {
+          // Every step stores; all but the first chunk reload.
+          chan += dma(double(m * n) * 4, steps);
+          double reloads = steps - cTiles * perK;
+          chan += dma(double(m * n) * 4, reloads + (init ? cTiles * perK : 0));
+          comp += (reloads + (init ? cTiles * perK : 0)) *
+                      exec(m, n, k, true, true) +
+                  (steps - reloads - (init ? cTiles * perK : 0)) *
+                      exec(m, n, k, false, true);
+        }
+        cc.lastExec = exec(m, n, k, false, true);
+      }
+  cc.compute = comp;
+  cc.channel = chan;
+  // First loads (exposed) and the last store.
+  cc.head = ch.latencyCycles + cdiv(double(mc * kc + kc * nc) * 4, ch.bytesPerCycle);
+  cc.tail = ch.latencyCycles + cdiv(double(mc * nc) * 4, ch.bytesPerCycle);
+  return cc;
+}
+
+/// Cycles of one elementwise add layer over `elems` elements (two inputs,
+/// one output, tiles dealt over all clusters).
+double addLayerCycles(const HardwareDesc &hw, double elems) {
+  const double nCl = std::max<uint32_t>(1, hw.numClusters());
+  const double nch = std::max<size_t>(1, hw.channels.size());
+  const MemoryChannel ch = hw.channels.empty() ? MemoryChannel{} : hw.channels[0];
+  // Tile: three operands in one storage half.
+  double tileElems = std::max(1.0, double(hw.storageBytes) / 2 / 4 / 3);
+  double tiles = std::ceil(elems / tileElems);
+  double perChannelTiles = std::ceil(tiles / nch);
+  double bytesPerTile = std::min(elems, tileElems) * 4;
+  double chan = perChannelTiles * 3 *
+                (ch.latencyCycles + std::ceil(bytesPerTile / ch.bytesPerCycle));
+  double sfu = std::ceil(tiles / nCl) *
+               std::ceil(std::min(elems, tileElems) /
+                         (double(hw.sfuLanes) * hw.pesPerCluster));
+  return std::max(chan, sfu) + hw.barrierLatency + ch.latencyCycles;
+}
+} // namespace
+
+MappingCost accel::tiling::mappingCost(const MappingProblem &p,
+                                       const HardwareDesc &hw,
+                                       const MappingChoice &c) {
+  MappingCost out;
+  out.choice = c;
+  const int64_t R = hw.rows, C = hw.cols;
+  Stationary st = Stationary::C;
+  if (c.dataflow == Dataflow::InputStationary)
+    st = p.activationIsA ? Stationary::A : Stationary::B;
+  else if (c.dataflow == Dataflow::WeightStationary)
+    st = p.activationIsA ? Stationary::B : Stationary::A;
+  SplitFactors f = splitFactors(c.array, R, C);
+  const bool kSplit = f.k > 1;
+  std::map<uint32_t, double> channelTotal;
+  std::vector<std::pair<uint32_t, ClusterCost>> costs;
+  for (int64_t r = 0; r < R; ++r)
+    for (int64_t cc = 0; cc < C; ++cc) {
+      ClusterSlice s = clusterSlice(c.array, R, C, r, cc, p.gemm.m, p.gemm.n,
+                                    p.gemm.k);
+      if (s.empty())
+        continue;
+      uint32_t cl = uint32_t(r * C + cc);
+      uint32_t chn = hw.channels.empty() ? 0 : hw.channelOf(cl);
+      bool init = p.withInit && s.part.k == 0;
+      ClusterCost w = clusterCost(p, hw, chn, st, s.m.size, s.n.size,
+                                  s.k.size, init);
+      channelTotal[chn] += w.channel;
+      out.dmaBytes += w.bytes;
+      ++out.activeClusters;
+      costs.push_back({chn, w});
+    }
+  double layer = 0;
+  for (auto &[chn, w] : costs) {
+    double computePath = w.head + w.compute + w.tail;
+    double channelPath = channelTotal[chn] + w.lastExec;
+    layer = std::max(layer, std::max(computePath, channelPath));
+    out.computeCycles = std::max(out.computeCycles, w.compute);
+    out.channelCycles = std::max(out.channelCycles, channelTotal[chn]);
+  }
+  layer += hw.barrierLatency;
+  if (kSplit) {
+    double elems = double(p.gemm.m * p.gemm.n * std::max<int64_t>(1, p.gemm.count));
+    // Across each row (all rows in one layer), then across rows.
+    for (int64_t i = 1; i < f.kCols; ++i)
+      out.combineCycles += addLayerCycles(hw, elems * double(f.kRows));
+    for (int64_t i = 1; i < f.kRows; ++i)
+      out.combineCycles += addLayerCycles(hw, elems);
+  }
+  out.cycles = layer + out.combineCycles;
+  return out;
+}
+
+std::vector<MappingCost>
+accel::tiling::allMappingCosts(const MappingProblem &p, const HardwareDesc &hw) {
+  std::vector<MappingCost> v;
+  for (Dataflow d : {Dataflow::InputStationary, Dataflow::OutputStationary,
+                     Dataflow::WeightStationary})
+    for (const ArrayPartition &a : allPartitions())
+      v.push_back(mappingCost(p, hw, MappingChoice{d, a}));
+  return v;
+}
+
+MappingCost accel::tiling::selectMapping(const MappingProblem &p,
+                                         const HardwareDesc &hw,
+                                         const Dataflow *forceDataflow,
+                                         const ArrayPartition *forcePartition) {
+  MappingCost best;
+  bool have = false;
+  for (Dataflow d : {Dataflow::OutputStationary, Dataflow::InputStationary,
+                     Dataflow::WeightStationary}) {
+    if (forceDataflow && *forceDataflow != d)
+      continue;
+    for (const ArrayPartition &a : allPartitions()) {
+      if (forcePartition && !(*forcePartition == a))
+        continue;
+      MappingCost c = mappingCost(p, hw, MappingChoice{d, a});
+      if (!have || c.cycles < best.cycles) {
+        best = c;
+        have = true;
+      }
+    }
+  }
+  return best;
+}

@@ -1,0 +1,111 @@
+//===- SelectMapping.cpp - Dataflow and array partition per GEMM op -------===//
+//
+// For every graph.matmul / graph.gemm / graph.conv2d: the GEMM problem the
+// lowering emits, the per-cluster tile sizes (the kernel tiling the lowering
+// derives from accel.tiling, else from its own decision), the 27 (dataflow, partition) pairs priced by
+// tiling::allMappingCosts, and the cheapest (or the forced parts) as
+// `accel.mapping`. An existing attribute is checked and kept. See
+// docs/mapping.md.
+//
+//===----------------------------------------------------------------------===//
+#include "GemmProblem.h"
+#include "Graph/GraphDialect.h"
+#include "accel/Codegen/Kernels.h"
+#include "accel/Hardware/HardwareDesc.h"
+#include "accel/Tiling/ArrayMapping.h"
+#include "accel/Transforms/Passes.h"
+#include <cmath>
+
+namespace accel {
+#define GEN_PASS_DEF_SELECTMAPPING
+#include "accel/Transforms/Passes.h.inc"
+} // namespace accel
+
+using namespace mlir;
+using namespace accel;
+
+namespace {
+struct SelectMappingPass
+    : public accel::impl::SelectMappingBase<SelectMappingPass> {
+  using SelectMappingBase::SelectMappingBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    HardwareDesc hw = defaultHardware();
+    if (!hwPath.empty()) {
+      std::string err;
+      if (!loadHardwareDesc(hwPath, hw, err)) {
+        module.emitError("hardware description ") << err;
+        return signalPassFailure();
+      }
+    }
+    std::optional<tiling::Dataflow> forceDf;
+    if (!dataflow.empty()) {
+      tiling::Dataflow d;
+      if (!tiling::parseDataflow(dataflow, d)) {
+        module.emitError("select-mapping: dataflow must be input_stationary, "
+                         "output_stationary or weight_stationary (got '")
+            << dataflow << "')";
+        return signalPassFailure();
+      }
+      forceDf = d;
+    }
+    std::optional<tiling::ArrayPartition> forceArr;
+    if (!array.empty()) {
+      tiling::ArrayPartition a;
+      bool ok = array.size() == 2;
+      for (size_t i = 0; ok && i < 2; ++i)
+        ok = tiling::parseSplitDim(array[i], a.dims[i]);
+      if (!ok) {
+        module.emitError("select-mapping: array must be two of M, N, K "
+                         "(grid rows, grid columns), e.g. array=K,N");
+        return signalPassFailure();
+      }
+      forceArr = a;
+    }
+
+    unsigned elemBytes = tiling::computeElemBytes(hw);
+    WalkResult r = module.walk([&](Operation *op) {
+      if (!isa<graph::MatMulOp, graph::GemmOp, graph::Conv2DOp>(op))
+        return WalkResult::advance();
+      if (Attribute existing = op->getAttr(kMappingAttrName)) {
+        tiling::MappingChoice c;
+        std::string err;
+        if (!parseMappingAttr(existing, c, err)) {
+          op->emitOpError("invalid ") << kMappingAttrName << ": " << err;
+          return WalkResult::interrupt();
+        }
+        return WalkResult::advance();
+      }
+      tiling::MappingProblem mp;
+      bool withInit = false;
+      if (!transforms::problemOf(op, elemBytes, mp.gemm, withInit))
+        return WalkResult::advance();
+      mp.withInit = withInit;
+      mp.activationIsA = !isa<graph::Conv2DOp>(op);
+      // The tiles the kernel realises for accel.tiling (gemmTilingFor:
+      // the decision, narrowed to the accumulators and the storage halves),
+      // as the lowering will use them.
+      std::optional<tiling::Mapping> tiles =
+          readTilingAttr(op->getAttr(kTilingAttrName));
+      int64_t chunkK = mp.gemm.k;
+      if (auto conv = dyn_cast<graph::Conv2DOp>(op))
+        chunkK = cast<RankedTensorType>(conv.getWeight().getType()).getDimSize(1);
+      codegen::GemmTiling gt = codegen::gemmTilingFor(
+          hw, mp.gemm, chunkK, withInit, tiles ? &*tiles : nullptr);
+      mp.tileM = gt.peRows * int64_t(hw.pesPerCluster);
+      mp.tileN = gt.nc;
+      mp.tileK = gt.kc;
+      mp.outerM = gt.outerM;
+      tiling::MappingCost best = tiling::selectMapping(
+          mp, hw, forceDf ? &*forceDf : nullptr, forceArr ? &*forceArr : nullptr);
+      op->setAttr(kMappingAttrName,
+                  mappingAttr(op->getContext(), best.choice,
+                              int64_t(std::llround(best.cycles))));
+      return WalkResult::advance();
+    });
+    if (r.wasInterrupted())
+      signalPassFailure();
+  }
+};
+} // namespace

@@ -1,0 +1,53 @@
+// Partitions of a convolution (implicit GEMM: M = output channels, N =
+// output pixels, K = kernel position x input channel, channels fastest).
+// x 1x2x5x4 padded by 1 into a 2x7x6 copy at 512, w 4x2x3x3 at 192, y
+// 1x4x5x4 at 896 (output pixel p of channel o at 896 + 4 (20 o + p)).
+// RUN: accel-opt %s --select-tiling --select-mapping="array=N,N dataflow=output_stationary" --convert-graph-to-isa | FileCheck %s --check-prefix=NN
+// RUN: accel-opt %s --select-tiling --select-mapping="array=M,K dataflow=output_stationary" --convert-graph-to-isa | FileCheck %s --check-prefix=MK
+
+// [N,N]: 20 pixels in four ranges of 5, across row boundaries (rows of 4):
+// cluster (0, 0) pixels 0-4 = row 0 + the first pixel of row 1; (0, 1)
+// pixels 5-9 = the rest of row 1 + the first two of row 2; ...
+// NN-LABEL: isa.cluster(0, 0)
+// NN: isa.dma store tag 2 {{.*}} dst 896 shape [4, 1, 4] {{.*}} dst_strides [20, 4, 1]
+// NN: isa.dma store tag 3 {{.*}} dst 912 shape [4, 1, 1]
+// NN-LABEL: isa.cluster(0, 1)
+// NN: isa.dma store tag 2 {{.*}} dst 916 shape [4, 1, 3]
+// NN: isa.dma store tag 3 {{.*}} dst 928 shape [4, 1, 2]
+// NN-LABEL: isa.cluster(1, 0)
+// NN: isa.dma store tag 2 {{.*}} dst 936 shape [4, 1, 2]
+// NN: isa.dma store tag 3 {{.*}} dst 944 shape [4, 1, 3]
+// NN-LABEL: isa.cluster(1, 1)
+// NN: isa.dma store tag 2 {{.*}} dst 956 shape [4, 1, 1]
+// NN: isa.dma store tag 3 {{.*}} dst 960 shape [4, 1, 4]
+
+// [M,K]: grid rows split the output channels (2 each), grid columns split
+// K = 18 into [0, 9) and [9, 18). Column 1 starts at kernel position
+// (1, 1), channel 1: filter slice at 192 + 4 * 13, image box at
+// 512 + 4 * (42 + 6 + 1). Each cluster writes its partial sums (K part c,
+// channels 2r..2r+1) to 1216 + 320 c + 160 r; one add layer sums the two
+// parts into y.
+// MK-LABEL: isa.cluster(0, 0)
+// MK: isa.dma load tag 0 src 192 dst {{[0-9]+}} shape [2, 2] src_strides [18, 9]
+// MK: isa.dma store tag 2 {{.*}} dst 1216 shape [2, 5, 4]
+// MK: isa.barrier 1
+// MK: isa.spu binary in 0 out 0 {{.*}}func = add
+// MK: isa.dma load tag 0 src 1216 dst {{[0-9]+}} shape [80]
+// MK-NEXT: isa.dma load tag 0 src 1536 dst {{[0-9]+}} shape [80]
+// MK: isa.dma store tag 2 src {{[0-9]+}} dst 896 shape [80]
+// MK-LABEL: isa.cluster(0, 1)
+// MK: isa.dma load tag 0 src 244 dst {{[0-9]+}} shape [2, 1] src_strides [18, 9]
+// MK-NEXT: isa.dma load tag 0 src 708 dst {{[0-9]+}} shape [1, 5, 4] src_strides [42, 6, 1]
+// MK: isa.dma store tag 2 {{.*}} dst 1536 shape [2, 5, 4]
+// MK-LABEL: isa.cluster(1, 0)
+// MK: isa.dma load tag 0 src 336 dst {{[0-9]+}} shape [2, 2] src_strides [18, 9]
+// MK: isa.dma store tag 2 {{.*}} dst 1376 shape [2, 5, 4]
+// MK-LABEL: isa.cluster(1, 1)
+// MK: isa.dma store tag 2 {{.*}} dst 1696 shape [2, 5, 4]
+
+func.func @main(%x: tensor<1x2x5x4xf32> {accel.name = "x"}, %w: tensor<4x2x3x3xf32> {accel.name = "w"})
+    -> (tensor<1x4x5x4xf32> {accel.name = "y"}) {
+  %y = graph.conv2d %x, %w {pads = array<i64: 1, 1, 1, 1>}
+      : (tensor<1x2x5x4xf32>, tensor<4x2x3x3xf32>) -> tensor<1x4x5x4xf32>
+  return %y : tensor<1x4x5x4xf32>
+}

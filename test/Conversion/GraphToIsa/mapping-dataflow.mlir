@@ -1,0 +1,71 @@
+// The loop nest of each dataflow inside one cluster. 128x128x128 matmul,
+// 64-element tiles, array [M,M]: cluster (0, 0) computes rows 0-31 with two
+// N tiles (n0 = 0, 64) and two K chunks (k0 = 0, 64). a at 0, b at 65536
+// (B tile (k0, n0) at 65536 + 4 (128 k0 + n0)), y at 131072.
+// RUN: accel-opt %s --select-tiling="partition-m=64 partition-n=64 partition-k=64" --select-mapping="array=M,M dataflow=output_stationary" --convert-graph-to-isa | FileCheck %s --check-prefix=OS
+// RUN: accel-opt %s --select-tiling="partition-m=64 partition-n=64 partition-k=64" --select-mapping="array=M,M dataflow=input_stationary" --convert-graph-to-isa | FileCheck %s --check-prefix=IS
+// RUN: accel-opt %s --select-tiling="partition-m=64 partition-n=64 partition-k=64" --select-mapping="array=M,M dataflow=weight_stationary" --convert-graph-to-isa | FileCheck %s --check-prefix=WS
+
+// Output stationary: m, n, k (k fastest). The A strip (both K chunks) is
+// loaded once into a storage slot; B tiles (k0,n0) (k1,n0) (k0,n1) (k1,n1);
+// the accumulators are shifted out and stored only after the last chunk.
+// OS-LABEL: isa.cluster(0, 0)
+// OS: isa.dma load tag 0 src 0 dst 0 shape [32, 64]
+// OS: isa.dma load tag 0 src 65536 dst
+// OS: isa.dma load tag 1 src 256 dst 8192 shape [32, 64]
+// OS: isa.dma load tag 1 src 98304 dst
+// OS: isa.execute ibuf 0 patches
+// OS: isa.wait
+// OS: isa.dma load tag 0 src 65792 dst
+// OS: isa.execute ibuf 0 shift last
+// OS: isa.dma store tag 3 {{.*}} dst 131072 shape [32, 64]
+// OS: isa.dma load tag 1 src 98560 dst
+// OS: isa.execute ibuf 0 patches
+// OS: isa.execute ibuf 0 shift last
+// OS: isa.dma store tag 3 {{.*}} dst 131328 shape [32, 64]
+// OS: isa.barrier 0
+
+// Input stationary: m, k, n (n fastest). A (k0) stays in slot 0 while
+// B (k0,n0) and (k0,n1) stream; every step stores its partial sums (to the
+// cluster's scratch at 196608 until the last chunk), then A (k1) in slot 1
+// and B (k1, n) with the partial sums reloaded (LD psums, ibuf 1).
+// IS-LABEL: isa.cluster(0, 0)
+// IS: isa.dma load tag 0 src 0 dst 0 shape [32, 64]
+// IS: isa.dma load tag 0 src 65536 dst
+// IS: isa.dma load tag 1 src 65792 dst
+// IS: isa.execute ibuf 0 shift last
+// IS: isa.dma store tag 2 {{.*}} dst 196608 shape [32, 64]
+// IS: isa.dma load tag 0 src 256 dst 8192 shape [32, 64]
+// IS: isa.dma load tag 0 src 98304 dst
+// IS: isa.dma load tag 0 src 196608 dst
+// IS: isa.dma store tag 3 {{.*}} dst 196864 shape [32, 64]
+// IS: isa.dma load tag 1 src 98560 dst
+// IS: isa.dma load tag 1 src 196864 dst
+// IS: isa.execute ibuf 1 shift last
+// IS: isa.dma store tag 2 {{.*}} dst 131072 shape [32, 64]
+// IS: isa.execute ibuf 1 shift last
+// IS: isa.dma store tag 3 {{.*}} dst 131328 shape [32, 64]
+// IS: isa.barrier 0
+
+// Weight stationary: n, k, m (m fastest; one M tile here). B (k0,n0) stays
+// in slot 0 (storage address 0) while the A tile streams; then B (k1,n0) in
+// slot 1 with the partial sums reloaded; then the second N tile.
+// WS-LABEL: isa.cluster(0, 0)
+// WS: isa.dma load tag 0 src 0 dst {{[0-9]+}} shape [32, 64]
+// WS: isa.dma load tag 0 src 65536 dst 0 shape [64, 64]
+// WS: isa.dma store tag 2 {{.*}} dst 196608 shape [32, 64]
+// WS: isa.dma load tag 1 src 256 dst
+// WS: isa.dma load tag 1 src 98304 dst 16384 shape [64, 64]
+// WS: isa.dma load tag 1 src 196608 dst
+// WS: isa.dma load tag 0 src 0 dst
+// WS: isa.dma load tag 0 src 65792 dst 0 shape [64, 64]
+// WS: isa.dma store tag 3 {{.*}} dst 131072 shape [32, 64]
+// WS: isa.dma load tag 1 src 98560 dst 16384
+// WS: isa.dma store tag 3 {{.*}} dst 131328 shape [32, 64]
+// WS: isa.barrier 0
+
+func.func @main(%a: tensor<128x128xf32> {accel.name = "a"}, %b: tensor<128x128xf32> {accel.name = "b"})
+    -> (tensor<128x128xf32> {accel.name = "y"}) {
+  %0 = graph.matmul %a, %b : (tensor<128x128xf32>, tensor<128x128xf32>) -> tensor<128x128xf32>
+  return %0 : tensor<128x128xf32>
+}

@@ -1,0 +1,220 @@
+//===- ArrayMappingTest.cpp - Dataflow / array partition cost model -------===//
+//
+// The nine partitions and the slice each cluster computes on the spec's
+// I(4x8) . W(8x8) example, balanced splits of non-divisible extents, idle
+// clusters of an M split of an SpMV, the combine cost of K splits, the DMA
+// volumes per dataflow, and the selection with forced parts.
+//
+//===----------------------------------------------------------------------===//
+#include "accel/Hardware/HardwareDesc.h"
+#include "accel/Tiling/ArrayMapping.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
+
+using namespace accel;
+using namespace accel::tiling;
+
+namespace {
+
+ArrayPartition part(SplitDim r, SplitDim c) { return ArrayPartition{{r, c}}; }
+
+MappingProblem problem(int64_t m, int64_t k, int64_t n, int64_t tile = 64) {
+  MappingProblem p;
+  p.gemm.m = m, p.gemm.k = k, p.gemm.n = n;
+  p.tileM = p.tileN = p.tileK = tile;
+  return p;
+}
+
+TEST(ArrayMapping, NamesAndParsing) {
+  std::vector<ArrayPartition> all = allPartitions();
+  ASSERT_EQ(all.size(), 9u);
+  std::vector<std::string> names;
+  for (const ArrayPartition &a : all)
+    names.push_back(partitionName(a));
+  EXPECT_EQ(names, (std::vector<std::string>{"[M,M]", "[M,N]", "[M,K]", "[N,M]",
+                                             "[N,N]", "[N,K]", "[K,M]", "[K,N]",
+                                             "[K,K]"}));
+  Dataflow d;
+  EXPECT_TRUE(parseDataflow("weight_stationary", d));
+  EXPECT_EQ(d, Dataflow::WeightStationary);
+  EXPECT_FALSE(parseDataflow("row_stationary", d));
+  SplitDim s;
+  EXPECT_TRUE(parseSplitDim("K", s));
+  EXPECT_EQ(s, SplitDim::K);
+  EXPECT_FALSE(parseSplitDim("k", s));
+  EXPECT_EQ(choiceName({Dataflow::InputStationary, part(SplitDim::K, SplitDim::N)}),
+            "input_stationary [K,N]");
+}
+
+TEST(ArrayMapping, BalancedSplitRanges) {
+  // 10 over 4: 3, 3, 2, 2.
+  std::vector<int64_t> sizes, begins;
+  for (int i = 0; i < 4; ++i) {
+    Range1 r = splitRange(10, 4, i);
+    sizes.push_back(r.size);
+    begins.push_back(r.begin);
+  }
+  EXPECT_EQ(sizes, (std::vector<int64_t>{3, 3, 2, 2}));
+  EXPECT_EQ(begins, (std::vector<int64_t>{0, 3, 6, 8}));
+  // More parts than elements: the last parts are empty.
+  EXPECT_EQ(splitRange(2, 4, 1).size, 1);
+  EXPECT_EQ(splitRange(2, 4, 2).size, 0);
+  EXPECT_EQ(splitRange(2, 4, 3).size, 0);
+}
+
+// Spec Figs. 8 / 9: I (4x8) . W (8x8) = O (4x8) on a 2 x 2 array.
+TEST(ArrayMapping, SpecExampleSlices) {
+  auto slice = [](ArrayPartition p, int r, int c) {
+    return clusterSlice(p, 2, 2, r, c, /*m=*/4, /*n=*/8, /*k=*/8);
+  };
+  // [M,N] (rows split M, columns split N): cluster (1,0) computes rows 2-3,
+  // columns 0-3 with the whole K.
+  ClusterSlice s = slice(part(SplitDim::M, SplitDim::N), 1, 0);
+  EXPECT_EQ(s.m.begin, 2);
+  EXPECT_EQ(s.m.size, 2);
+  EXPECT_EQ(s.n.begin, 0);
+  EXPECT_EQ(s.n.size, 4);
+  EXPECT_EQ(s.k.size, 8);
+  // [M,M]: one row per cluster, in row-major cluster order.
+  for (int r = 0; r < 2; ++r)
+    for (int c = 0; c < 2; ++c) {
+      ClusterSlice mm = slice(part(SplitDim::M, SplitDim::M), r, c);
+      EXPECT_EQ(mm.m.begin, r * 2 + c);
+      EXPECT_EQ(mm.m.size, 1);
+      EXPECT_EQ(mm.n.size, 8);
+    }
+  // [M,K] (Fig. 9c-like): K halves along the columns, summed across a row.
+  ClusterSlice mk = slice(part(SplitDim::M, SplitDim::K), 0, 1);
+  EXPECT_EQ(mk.k.begin, 4);
+  EXPECT_EQ(mk.k.size, 4);
+  EXPECT_EQ(mk.part.kCol, 1);
+  EXPECT_EQ(mk.part.kRow, 0);
+  // [K,K] (Fig. 9i): four K quarters, all four summed.
+  std::set<int64_t> kBegins;
+  for (int r = 0; r < 2; ++r)
+    for (int c = 0; c < 2; ++c) {
+      ClusterSlice kk = slice(part(SplitDim::K, SplitDim::K), r, c);
+      EXPECT_EQ(kk.k.size, 2);
+      EXPECT_EQ(kk.part.k, r * 2 + c);
+      EXPECT_EQ(kk.m.size, 4);
+      EXPECT_EQ(kk.n.size, 8);
+      kBegins.insert(kk.k.begin);
+    }
+  EXPECT_EQ(kBegins, (std::set<int64_t>{0, 2, 4, 6}));
+  SplitFactors f = splitFactors(part(SplitDim::K, SplitDim::K), 2, 2);
+  EXPECT_EQ(f.k, 4);
+  EXPECT_EQ(f.kRows, 2);
+  EXPECT_EQ(f.kCols, 2);
+}
+
+TEST(ArrayMapping, MSplitOfSpmvLeavesClustersIdle) {
+  HardwareDesc hw = defaultHardware();
+  MappingProblem p = problem(/*m=*/1, /*k=*/2048, /*n=*/1024);
+  MappingChoice mm{Dataflow::OutputStationary, part(SplitDim::M, SplitDim::M)};
+  MappingChoice nn{Dataflow::OutputStationary, part(SplitDim::N, SplitDim::N)};
+  MappingCost cm = mappingCost(p, hw, mm), cn = mappingCost(p, hw, nn);
+  EXPECT_EQ(cm.activeClusters, 1);
+  EXPECT_EQ(cn.activeClusters, 4);
+  // Memory bound: one cluster streams all of W over one channel, four
+  // clusters use both channels.
+  EXPECT_GT(cm.cycles, 1.8 * cn.cycles);
+  // The selection never splits M over both grid dimensions for an SpMV and
+  // keeps both channels busy (one active cluster per channel suffices).
+  MappingCost best = selectMapping(p, hw);
+  EXPECT_FALSE(best.choice.array.dims[0] == SplitDim::M &&
+               best.choice.array.dims[1] == SplitDim::M);
+  EXPECT_GE(best.activeClusters, 2);
+  EXPECT_LT(best.cycles, 0.55 * cm.cycles);
+}
+
+TEST(ArrayMapping, OnlyKSplitsPayTheCombine) {
+  HardwareDesc hw = defaultHardware();
+  MappingProblem p = problem(256, 512, 256);
+  for (const MappingCost &c : allMappingCosts(p, hw)) {
+    bool k = c.choice.array.dims[0] == SplitDim::K ||
+             c.choice.array.dims[1] == SplitDim::K;
+    EXPECT_EQ(c.combineCycles > 0, k) << choiceName(c.choice);
+    EXPECT_GE(c.cycles, c.combineCycles);
+  }
+  // [K,K] needs two add layers (across a row, then across rows), [K,M] one.
+  MappingCost kk = mappingCost(p, hw, {Dataflow::OutputStationary,
+                                       part(SplitDim::K, SplitDim::K)});
+  MappingCost km = mappingCost(p, hw, {Dataflow::OutputStationary,
+                                       part(SplitDim::K, SplitDim::M)});
+  EXPECT_GT(kk.combineCycles, km.combineCycles);
+}
+
+TEST(ArrayMapping, DmaVolumesPerDataflow) {
+  HardwareDesc hw = defaultHardware();
+  // Everything fits one tile per cluster: each operand is loaded once and C
+  // stored once: per cluster (32x64 + 64x32 + 32x32) f32.
+  MappingProblem p = problem(64, 64, 64);
+  MappingCost os = mappingCost(p, hw, {Dataflow::OutputStationary,
+                                       part(SplitDim::M, SplitDim::N)});
+  EXPECT_EQ(os.dmaBytes, 4u * (32 * 64 + 64 * 32 + 32 * 32) * 4);
+  EXPECT_EQ(os.activeClusters, 4);
+  // With several K chunks, input / weight stationary store and reload the
+  // partial sums: more traffic than output stationary.
+  MappingProblem q = problem(128, 1024, 128, 64);
+  ArrayPartition mn = part(SplitDim::M, SplitDim::N);
+  MappingCost o = mappingCost(q, hw, {Dataflow::OutputStationary, mn});
+  MappingCost i = mappingCost(q, hw, {Dataflow::InputStationary, mn});
+  MappingCost w = mappingCost(q, hw, {Dataflow::WeightStationary, mn});
+  EXPECT_GT(i.dmaBytes, o.dmaBytes);
+  EXPECT_GT(w.dmaBytes, o.dmaBytes);
+  // Input stationary on a matmul (activation = A) is weight stationary on a
+  // convolution (activation = B) with the roles of A and B swapped.
+  MappingProblem conv = q;
+  conv.activationIsA = false;
+  MappingCost ws = mappingCost(conv, hw, {Dataflow::WeightStationary, mn});
+  EXPECT_EQ(ws.dmaBytes, i.dmaBytes);
+  EXPECT_DOUBLE_EQ(ws.cycles, i.cycles);
+}
+
+TEST(ArrayMapping, SelectionIsTheMinimumAndHonoursForcedParts) {
+  HardwareDesc hw = defaultHardware();
+  for (MappingProblem p : {problem(1, 2048, 1000), problem(3136, 576, 64),
+                           problem(64, 4608, 512), problem(100, 333, 77)}) {
+    std::vector<MappingCost> all = allMappingCosts(p, hw);
+    ASSERT_EQ(all.size(), 27u);
+    double lo = all.front().cycles;
+    for (const MappingCost &c : all) {
+      EXPECT_GT(c.cycles, 0);
+      lo = std::min(lo, c.cycles);
+    }
+    MappingCost best = selectMapping(p, hw);
+    EXPECT_DOUBLE_EQ(best.cycles, lo);
+    Dataflow ws = Dataflow::WeightStationary;
+    MappingCost f = selectMapping(p, hw, &ws);
+    EXPECT_EQ(f.choice.dataflow, ws);
+    ArrayPartition kn = part(SplitDim::K, SplitDim::N);
+    MappingCost g = selectMapping(p, hw, nullptr, &kn);
+    EXPECT_EQ(g.choice.array, kn);
+    MappingCost both = selectMapping(p, hw, &ws, &kn);
+    EXPECT_EQ(both.choice, (MappingChoice{ws, kn}));
+  }
+}
+
+TEST(ArrayMapping, WorkIsCoveredExactlyOnce) {
+  // Every (m, n, k) point belongs to exactly one cluster for every
+  // partition, also on a 3 x 2 grid with extents no split divides.
+  for (const ArrayPartition &a : allPartitions()) {
+    int64_t m = 7, n = 5, k = 11;
+    std::vector<int> hits(size_t(m * n * k), 0);
+    for (int r = 0; r < 3; ++r)
+      for (int c = 0; c < 2; ++c) {
+        ClusterSlice s = clusterSlice(a, 3, 2, r, c, m, n, k);
+        for (int64_t i = s.m.begin; i < s.m.begin + s.m.size; ++i)
+          for (int64_t j = s.n.begin; j < s.n.begin + s.n.size; ++j)
+            for (int64_t l = s.k.begin; l < s.k.begin + s.k.size; ++l)
+              ++hits[size_t((i * n + j) * k + l)];
+      }
+    for (int h : hits)
+      ASSERT_EQ(h, 1) << partitionName(a);
+  }
+}
+
+} // namespace
