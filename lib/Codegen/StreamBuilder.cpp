@@ -161,6 +161,11 @@ void StreamBuilder::dmaDramCopy(uint32_t cluster, uint8_t tag,
   push(cluster, std::move(c));
 }
 
+void StreamBuilder::noteAddrWriteBack(uint32_t cluster, uint8_t ibuf,
+                                      size_t instr, uint32_t addr) {
+  regs_.at(cluster).at(ibuf).at(instr).addr = addr;
+}
+
 void StreamBuilder::wait(uint32_t cluster, uint8_t tagMask, bool pe) {
   Command c;
   c.kind = CommandKind::Wait;

@@ -248,6 +248,19 @@ LogicalResult Lowering::lowerConv(graph::Conv2DOp op) {
   bool hasBias = bool(op.getBias());
   uint64_t bias = hasBias ? bufferFor(op.getBias()) : 0;
 
+  // Depthwise: the SW weight-queue kernel (LowerDepthwise.cpp).
+  if (depthwiseSW_ && groups == C && O == C) {
+    bool handled = false;
+    ConvGeom dg{N,          C,          Hp,     Wp,     O,      Cg,
+                Og,         KH,         KW,     OH,     OW,     groups,
+                strides[0], strides[1], dil[0], dil[1], x,      w,
+                out,        bias,       hasBias};
+    if (failed(lowerDepthwise(op, dg, handled)))
+      return failure();
+    if (handled)
+      return success();
+  }
+
   // The decision (accel.tiling, else selected) on the spec's mapping.
   tiling::ConvShape cshape{1,       C,       H,       W,       O,      KH,
                            KW,      strides[0], strides[1], pads[0], pads[1],
@@ -487,7 +500,14 @@ struct ConvertGraphToIsaPass
       target.emitError("the entry function must have a single block");
       return signalPassFailure();
     }
+    if (depthwise != "sw" && depthwise != "gemm") {
+      module.emitError("convert-graph-to-isa: depthwise must be 'sw' or "
+                       "'gemm', got '")
+          << depthwise << "'";
+      return signalPassFailure();
+    }
     Lowering lowering(target, hw);
+    lowering.setDepthwiseSW(depthwise == "sw");
     if (failed(lowering.run()))
       return signalPassFailure();
     OwningOpRef<ModuleOp> isa = isaFromProgram(lowering.program(),
