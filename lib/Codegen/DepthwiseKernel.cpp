@@ -91,8 +91,10 @@ bool accel::codegen::planDepthwise(const HardwareDesc &hw,
       owc /= 2;
     if (owc < 1 || R < 1)
       break;
-    R = std::min(R, l.OH);
-    if (R > G)
+    // A band is the whole plane or a multiple of G rows.
+    if (R >= l.OH)
+      R = l.OH;
+    else if (R > G)
       R = R / G * G;
     const int64_t chunksW = ceilDiv(l.OW, owc), bands = ceilDiv(l.OH, R);
     // Per group: MAC (+ pipeline latency), the slid queue rows, the
@@ -115,6 +117,17 @@ bool accel::codegen::planDepthwise(const HardwareDesc &hw,
       plan.slideKeep = std::max<int64_t>(0, Kbig - G * a);
     }
   }
+  if (found && plan.bandRows == l.OH && plan.owc == l.OW) {
+    // Whole planes: several per tile (as many as fit a storage half, but
+    // enough tiles for every cluster to overlap loads with compute).
+    const int64_t E = (l.KH - 1) * l.dh + 1;
+    const int64_t perPlane = ((l.OH - 1) * l.sh + E) * l.KW * plan.owc +
+                             roundUp(plan.zeroElems, 16) + l.OH * plan.owc + 1;
+    const int64_t fit = std::max<int64_t>(1, (halfF - 64) / perPlane);
+    const int64_t spread = ceilDiv(l.planes, 4 * int64_t(hw.numClusters()));
+    plan.planesPerTile = std::max<int64_t>(1, std::min(fit, spread));
+    plan.tiles = ceilDiv(l.planes, plan.planesPerTile);
+  }
   if (!found) {
     err = "a " + std::to_string(l.KH) + "x" + std::to_string(l.KW) +
           " depthwise window (dilation " + std::to_string(l.dh) +
@@ -130,41 +143,44 @@ void accel::codegen::emitDepthwiseLayer(StreamBuilder &sb,
   const HardwareDesc &hw = sb.hw();
   const int64_t G = plan.G, a = plan.a, K = plan.K, owc = plan.owc;
   const int64_t R = plan.bandRows, E = (l.KH - 1) * l.dh + 1;
-  const int64_t L = (G - 1) * a;
-  const int64_t xRowsMax = ((R - 1) * l.sh + E) * l.KW;
+  const int64_t L = (G - 1) * a, pp = plan.planesPerTile;
+  // Per plane of a tile: the expanded band (xPl floats), a tap region (zF),
+  // one bias float, the output band (R x owc).
+  const int64_t xPl = ((R - 1) * l.sh + E) * l.KW * owc;
   const int64_t zF = roundUp(plan.zeroElems, 16);
   const uint32_t halfBytes = uint32_t(hw.storageBytes / 2);
   HalfLayout half[2];
   for (int h = 0; h < 2; ++h) {
     half[h].x = uint32_t(h) * halfBytes;
-    half[h].z = half[h].x + uint32_t(roundUp(xRowsMax * owc, 16) * 4);
-    half[h].bias = half[h].z + uint32_t(zF * 4);
-    half[h].out = half[h].bias + 64;
+    half[h].z = half[h].x + uint32_t(roundUp(pp * xPl, 16) * 4);
+    half[h].bias = half[h].z + uint32_t(pp * zF * 4);
+    half[h].out = half[h].bias + uint32_t(roundUp(pp, 16) * 4);
   }
 
   struct Tile {
-    int64_t p, oh0, rows, ow0, wc;
+    int64_t p0, np, oh0, rows, ow0, wc;
   };
   std::vector<Tile> tiles;
-  for (int64_t p = 0; p < l.planes; ++p)
+  for (int64_t p0 = 0; p0 < l.planes; p0 += pp)
     for (int64_t oh0 = 0; oh0 < l.OH; oh0 += R)
       for (int64_t ow0 = 0; ow0 < l.OW; ow0 += owc)
-        tiles.push_back(
-            {p, oh0, std::min(R, l.OH - oh0), ow0, std::min(owc, l.OW - ow0)});
+        tiles.push_back({p0, std::min(pp, l.planes - p0), oh0,
+                         std::min(R, l.OH - oh0), ow0,
+                         std::min(owc, l.OW - ow0)});
 
   const int32_t ldwStep = int32_t(G * a * owc * 4);
   const int32_t stStep = int32_t(G * owc * 4);
   const size_t iPsum = 0, iLdw = l.hasBias ? 1 : 0, iMac = iLdw + 1,
                iSt = iLdw + 2;
 
-  // Records of group j (g rows) of a tile in half h.
-  auto groupRecords = [&](const HalfLayout &hl, int64_t j, int64_t g,
-                          int64_t wc) {
+  // Records of group j (g rows) of plane q of a tile in half hl.
+  auto groupRecords = [&](const HalfLayout &hl, int64_t q, int64_t j,
+                          int64_t g, int64_t wc) {
     std::vector<OperandRecord> recs;
     const uint32_t depth = uint32_t((g - 1) * a + K);
     if (l.hasBias) {
       OperandRecord r;
-      r.addr = hl.bias;
+      r.addr = hl.bias + uint32_t(q * 4);
       r.rows = uint32_t(g);
       r.cols = uint32_t(wc);
       r.rowStride = 0;
@@ -173,7 +189,7 @@ void accel::codegen::emitDepthwiseLayer(StreamBuilder &sb,
       recs.push_back(r);
     }
     OperandRecord w;
-    w.addr = hl.x + uint32_t(j * G * a * owc * 4);
+    w.addr = hl.x + uint32_t((q * xPl + j * G * a * owc) * 4);
     w.rows = depth;
     w.cols = uint32_t(wc);
     w.rowStride = int32_t(owc);
@@ -189,7 +205,7 @@ void accel::codegen::emitDepthwiseLayer(StreamBuilder &sb,
     m.depth = depth;
     recs.push_back(m);
     OperandRecord s;
-    s.addr = hl.out + uint32_t(j * G * owc * 4);
+    s.addr = hl.out + uint32_t((q * R * owc + j * G * owc) * 4);
     s.rows = uint32_t(g);
     s.cols = uint32_t(wc);
     s.rowStride = int32_t(owc);
@@ -201,9 +217,9 @@ void accel::codegen::emitDepthwiseLayer(StreamBuilder &sb,
     recs.push_back(s);
     return recs;
   };
-  auto tapRecord = [&](const HalfLayout &hl) {
+  auto tapRecord = [&](const HalfLayout &hl, int64_t q) {
     OperandRecord r;
-    r.addr = hl.z + uint32_t(L * 4);
+    r.addr = hl.z + uint32_t((q * zF + L) * 4);
     r.rows = uint32_t(G);
     r.cols = uint32_t(plan.Kbig);
     r.rowStride = int32_t(-a);
@@ -221,7 +237,7 @@ void accel::codegen::emitDepthwiseLayer(StreamBuilder &sb,
       continue;
     // CONFIG: ibuf 0 = one group, ibuf 1 = the per-PE tap vectors.
     std::vector<OperandRecord> first =
-        groupRecords(half[0], 0, std::min(G, mine[0].rows), mine[0].wc);
+        groupRecords(half[0], 0, 0, std::min(G, mine[0].rows), mine[0].wc);
     std::vector<Instruction> seq;
     if (l.hasBias)
       seq.push_back(instr(Opcode::LD, uint8_t(LoadStream::PartialSums), 0, 0,
@@ -234,35 +250,47 @@ void accel::codegen::emitDepthwiseLayer(StreamBuilder &sb,
     sb.config(c, 0, seq);
     sb.config(c, 1,
               {instr(Opcode::LD, uint8_t(LoadStream::Activations), 0, 0,
-                     tapRecord(half[0]))});
+                     tapRecord(half[0], 0))});
 
-    // Zero both tap regions once (the taps DMA writes only tap positions).
+    // Zero the tap regions of both halves once (the taps DMA writes only
+    // the tap positions; dilation gaps and the shifts stay zero).
     for (int h = 0; h < 2; ++h) {
       DramBox zb;
       zb.base = l.zeros;
-      zb.dim(1, 0).dim(plan.zeroElems, 1);
-      sb.dmaLoad(c, 4, zb, half[h].z, plan.zeroElems);
+      zb.dim(pp, 0).dim(plan.zeroElems, 1);
+      sb.dmaLoad(c, 4, zb, half[h].z, zF);
     }
     sb.wait(c, 1u << 4, false);
 
     auto load = [&](const Tile &t, int h) {
       const HalfLayout &hl = half[h];
-      const int64_t ch = t.p % l.C;
       DramBox xb;
-      xb.base = l.x + uint64_t(((t.p * l.Hp + t.oh0 * l.sh) * l.Wp +
+      xb.base = l.x + uint64_t(((t.p0 * l.Hp + t.oh0 * l.sh) * l.Wp +
                                 t.ow0 * l.sw) * 4);
-      xb.dim((t.rows - 1) * l.sh + E, l.Wp).dim(l.KW, l.dw).dim(t.wc, l.sw);
-      xb.rowDims = 2;
+      xb.dim(t.np, l.Hp * l.Wp)
+          .dim((t.rows - 1) * l.sh + E, l.Wp)
+          .dim(l.KW, l.dw)
+          .dim(t.wc, l.sw);
+      xb.rowDims = 3;
       sb.dmaLoad(c, uint8_t(h), xb, hl.x, owc);
-      DramBox wb;
-      wb.base = l.w + uint64_t(ch * l.KH * l.KW * 4);
-      wb.dim(l.KH, l.KW).dim(l.KW, 1);
-      sb.dmaLoad(c, uint8_t(h), wb, hl.z + uint32_t(L * 4), l.dh * l.KW);
+      for (int64_t q = 0; q < t.np; ++q) {
+        DramBox wb;
+        wb.base = l.w + uint64_t(((t.p0 + q) % l.C) * l.KH * l.KW * 4);
+        wb.dim(l.KH, l.KW).dim(l.KW, 1);
+        sb.dmaLoad(c, uint8_t(h), wb, hl.z + uint32_t((q * zF + L) * 4),
+                   l.dh * l.KW);
+      }
       if (l.hasBias) {
-        DramBox bb;
-        bb.base = l.bias + uint64_t(ch * 4);
-        bb.dim(1, 1).dim(1, 1);
-        sb.dmaLoad(c, uint8_t(h), bb, hl.bias, 1);
+        // Planes p0.. of one batch image are consecutive channels; a tile
+        // crossing an image boundary wraps around the bias vector.
+        for (int64_t q = 0; q < t.np;) {
+          int64_t ch = (t.p0 + q) % l.C, n = std::min(t.np - q, l.C - ch);
+          DramBox bb;
+          bb.base = l.bias + uint64_t(ch * 4);
+          bb.dim(1, 0).dim(n, 1);
+          sb.dmaLoad(c, uint8_t(h), bb, hl.bias + uint32_t(q * 4), n);
+          q += n;
+        }
       }
     };
     load(mine[0], 0);
@@ -274,20 +302,24 @@ void accel::codegen::emitDepthwiseLayer(StreamBuilder &sb,
       const HalfLayout &hl = half[h];
       // This tile's inputs are in; the store of tile i-2 left the half.
       sb.wait(c, uint8_t((1u << h) | (1u << (2 + h))), false);
-      sb.execute(c, 1, {tapRecord(hl)}, false, false);
-      for (int64_t j = 0; j * G < t.rows; ++j) {
-        const int64_t g = std::min(G, t.rows - j * G);
-        std::vector<OperandRecord> recs = groupRecords(hl, j, g, t.wc);
-        sb.execute(c, 0, recs, true, true);
-        // The scalar unit wrote the advanced addresses back.
-        sb.noteAddrWriteBack(c, 0, iLdw, recs[iLdw].addr + uint32_t(ldwStep));
-        sb.noteAddrWriteBack(c, 0, iSt, recs[iSt].addr + uint32_t(stStep));
+      for (int64_t q = 0; q < t.np; ++q) {
+        sb.execute(c, 1, {tapRecord(hl, q)}, false, false);
+        for (int64_t j = 0; j * G < t.rows; ++j) {
+          const int64_t g = std::min(G, t.rows - j * G);
+          std::vector<OperandRecord> recs = groupRecords(hl, q, j, g, t.wc);
+          sb.execute(c, 0, recs, true, true);
+          // The scalar unit wrote the advanced addresses back.
+          sb.noteAddrWriteBack(c, 0, iLdw,
+                               recs[iLdw].addr + uint32_t(ldwStep));
+          sb.noteAddrWriteBack(c, 0, iSt, recs[iSt].addr + uint32_t(stStep));
+        }
       }
       sb.wait(c, 0, true);
       DramBox ob;
       ob.base = l.out +
-                uint64_t(((t.p * l.OH + t.oh0) * l.OW + t.ow0) * 4);
-      ob.dim(t.rows, l.OW).dim(t.wc, 1);
+                uint64_t(((t.p0 * l.OH + t.oh0) * l.OW + t.ow0) * 4);
+      ob.dim(t.np, l.OH * l.OW).dim(t.rows, l.OW).dim(t.wc, 1);
+      ob.rowDims = 2;
       sb.dmaStore(c, uint8_t(2 + h), hl.out, owc, ob);
       if (i + 2 < mine.size())
         load(mine[i + 2], h);

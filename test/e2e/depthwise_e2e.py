@@ -17,6 +17,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from e2e_common import compile_and_run  # noqa: E402
+from depthwise_e2e_ref import out_hw, ref  # noqa: E402
 
 BIN, SRC = sys.argv[1], sys.argv[2]
 rng = np.random.default_rng(11)
@@ -24,27 +25,6 @@ rng = np.random.default_rng(11)
 
 def ty(shape):
     return "tensor<" + "".join(f"{d}x" for d in shape) + "f32>"
-
-
-def out_hw(h, k, s, p0, p1, d):
-    return (h + p0 + p1 - d * (k - 1) - 1) // s + 1
-
-
-def ref(x, w, b, s, p, d, relu):
-    n, c, h, wd = x.shape
-    kh, kw = w.shape[2:]
-    xp = np.pad(x.astype(np.float64), ((0, 0), (0, 0), (p[0], p[2]), (p[1], p[3])))
-    oh = out_hw(h, kh, s[0], p[0], p[2], d[0])
-    ow = out_hw(wd, kw, s[1], p[1], p[3], d[1])
-    y = np.zeros((n, c, oh, ow))
-    for i in range(kh):
-        for j in range(kw):
-            win = xp[:, :, i * d[0]:i * d[0] + s[0] * (oh - 1) + 1:s[0],
-                     j * d[1]:j * d[1] + s[1] * (ow - 1) + 1:s[1]]
-            y += win * w[None, :, 0, i, j, None, None]
-    if b is not None:
-        y += b[None, :, None, None]
-    return np.maximum(y, 0) if relu else y
 
 
 # (name, N, C, H, W, KH, KW, strides, pads [t, l, b, r], dilations, bias, relu)
@@ -61,9 +41,12 @@ CASES = [
     ("c1_5x6_k3_s3", 1, 1, 5, 6, 3, 3, (3, 3), (1, 1, 1, 1), (1, 1), True, False),
     ("c16_56x56_k3_s1_p1_bias_relu", 1, 16, 56, 56, 3, 3, (1, 1), (1, 1, 1, 1), (1, 1), True, True),
     ("c12_28x28_k3_s2_p1_bias", 1, 12, 28, 28, 3, 3, (2, 2), (1, 1, 1, 1), (1, 1), True, False),
+    ("c36_n2_7x7_k3_s1_p1_bias_relu_planes", 2, 36, 7, 7, 3, 3, (1, 1), (1, 1, 1, 1), (1, 1), True, True),
+    ("c64_9x8_k3_s2_p1_bias_planes", 1, 64, 9, 8, 3, 3, (2, 2), (1, 1, 1, 1), (1, 1), True, False),
     ("c2_6x1000_k3_s1_p1_colchunks", 1, 2, 6, 1000, 3, 3, (1, 1), (1, 1, 1, 1), (1, 1), False, False),
 ]
-GEMM_CROSSCHECK = {"c6_11x13_k3_s2_p1_bias_relu", "c7_12x9_k3_s1_dil2_p2"}
+GEMM_CROSSCHECK = {"c6_11x13_k3_s2_p1_bias_relu", "c7_12x9_k3_s1_dil2_p2",
+                   "c36_n2_7x7_k3_s1_p1_bias_relu_planes"}
 HWS = [("default", None), ("bandwidth-starved", os.path.join(SRC, "hw", "bandwidth-starved.json"))]
 
 
