@@ -21,6 +21,7 @@
 //===----------------------------------------------------------------------===//
 #include "accel/Codegen/Depthwise.h"
 #include <algorithm>
+#include <array>
 
 using namespace accel;
 using namespace accel::codegen;
@@ -264,15 +265,56 @@ void accel::codegen::emitDepthwiseLayer(StreamBuilder &sb,
 
     auto load = [&](const Tile &t, int h) {
       const HalfLayout &hl = half[h];
-      DramBox xb;
-      xb.base = l.x + uint64_t(((t.p0 * l.Hp + t.oh0 * l.sh) * l.Wp +
-                                t.ow0 * l.sw) * 4);
-      xb.dim(t.np, l.Hp * l.Wp)
-          .dim((t.rows - 1) * l.sh + E, l.Wp)
-          .dim(l.KW, l.dw)
-          .dim(t.wc, l.sw);
-      xb.rowDims = 3;
-      sb.dmaLoad(c, uint8_t(h), xb, hl.x, owc);
+      // The expanded band X'[hh*KW + kw][j] = xpad[oh0*sh + hh][(ow0 + j)*sw
+      // + kw*dw]: per kernel column one DMA of the valid input box, zero
+      // boxes (broadcast from one zero float) where the window is padding.
+      const int64_t hrows = (t.rows - 1) * l.sh + E;
+      const int64_t r0 = t.oh0 * l.sh - l.padT; // input row of hh = 0
+      const int64_t hh0 = std::clamp<int64_t>(-r0, 0, hrows),
+                    hh1 = std::clamp<int64_t>(l.H - r0, hh0, hrows);
+      const std::array<int64_t, 4> suStrides{xPl, l.KW * owc, 1, 0};
+      auto zeroBox = [&](int64_t hhA, int64_t hhB, int64_t kw, int64_t jA,
+                         int64_t jB) {
+        if (hhB <= hhA || jB <= jA)
+          return;
+        DramBox zb;
+        zb.base = l.zeros;
+        zb.dim(t.np, 0).dim(hhB - hhA, 0).dim(jB - jA, 0);
+        sb.dmaLoadStrided(c, uint8_t(h), zb,
+                          hl.x + uint32_t(((hhA * l.KW + kw) * owc + jA) * 4),
+                          suStrides);
+      };
+      // No padding inside this band: one 4-D DMA for all kernel columns.
+      const int64_t cFirst = t.ow0 * l.sw - l.padL,
+                    cLast = cFirst + (t.wc - 1) * l.sw + (l.KW - 1) * l.dw;
+      if (hh0 == 0 && hh1 == hrows && cFirst >= 0 && cLast < l.W) {
+        DramBox xb;
+        xb.base = l.x + uint64_t(((t.p0 * l.H + r0) * l.W + cFirst) * 4);
+        xb.dim(t.np, l.H * l.W).dim(hrows, l.W).dim(l.KW, l.dw).dim(t.wc, l.sw);
+        xb.rowDims = 3;
+        sb.dmaLoad(c, uint8_t(h), xb, hl.x, owc);
+      }
+      for (int64_t kw = 0; kw < l.KW; ++kw) {
+        if (hh0 == 0 && hh1 == hrows && cFirst >= 0 && cLast < l.W)
+          break;
+        const int64_t c0 = t.ow0 * l.sw + kw * l.dw - l.padL; // col of j = 0
+        const int64_t j0 = std::clamp<int64_t>(ceilDiv(std::max<int64_t>(-c0, 0), l.sw), 0, t.wc);
+        const int64_t j1 = std::clamp<int64_t>(
+            l.W - c0 > 0 ? ceilDiv(l.W - c0, l.sw) : 0, j0, t.wc);
+        zeroBox(0, hh0, kw, 0, t.wc);
+        zeroBox(hh1, hrows, kw, 0, t.wc);
+        zeroBox(hh0, hh1, kw, 0, j0);
+        zeroBox(hh0, hh1, kw, j1, t.wc);
+        if (hh1 > hh0 && j1 > j0) {
+          DramBox xb;
+          xb.base = l.x + uint64_t(((t.p0 * l.H + r0 + hh0) * l.W + c0 +
+                                    j0 * l.sw) * 4);
+          xb.dim(t.np, l.H * l.W).dim(hh1 - hh0, l.W).dim(j1 - j0, l.sw);
+          sb.dmaLoadStrided(c, uint8_t(h), xb,
+                            hl.x + uint32_t(((hh0 * l.KW + kw) * owc + j0) * 4),
+                            suStrides);
+        }
+      }
       for (int64_t q = 0; q < t.np; ++q) {
         DramBox wb;
         wb.base = l.w + uint64_t(((t.p0 + q) % l.C) * l.KH * l.KW * 4);

@@ -20,10 +20,14 @@ namespace accel::codegen {
 /// the taps and bias of channel p % C). All DRAM tensors dense f32.
 struct DepthwiseLayer {
   int64_t planes = 0, C = 0;
-  int64_t Hp = 0, Wp = 0; ///< input plane as stored (already zero padded)
+  int64_t Hp = 0, Wp = 0; ///< input plane with its zero padding
+  /// The stored (unpadded) plane and the padding before it: x holds
+  /// [planes][H][W]; padded row r / column c is x[r - padT][c - padL] or 0.
+  /// H = Hp, W = Wp, padT = padL = 0 for an input that is already padded.
+  int64_t H = 0, W = 0, padT = 0, padL = 0;
   int64_t KH = 0, KW = 0, OH = 0, OW = 0;
   int64_t sh = 1, sw = 1, dh = 1, dw = 1;
-  uint64_t x = 0;    ///< input [planes][Hp][Wp]
+  uint64_t x = 0;    ///< input [planes][H][W]
   uint64_t w = 0;    ///< taps [C][KH][KW]
   uint64_t bias = 0; ///< [C], when hasBias
   bool hasBias = false;

@@ -57,6 +57,10 @@ public:
   /// `rowStride` elements at `suAddr`.
   void dmaLoad(uint32_t cluster, uint8_t tag, const DramBox &src,
                uint32_t suAddr, int64_t suRowStride);
+  /// DMA from a DRAM box to storage with explicit storage strides
+  /// (elements, one per box dimension).
+  void dmaLoadStrided(uint32_t cluster, uint8_t tag, const DramBox &src,
+                      uint32_t suAddr, const std::array<int64_t, 4> &suStrides);
   void dmaStore(uint32_t cluster, uint8_t tag, uint32_t suAddr,
                 int64_t suRowStride, const DramBox &dst);
   void dmaDramCopy(uint32_t cluster, uint8_t tag, const DramBox &src,

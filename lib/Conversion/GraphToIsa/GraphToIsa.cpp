@@ -234,6 +234,24 @@ LogicalResult Lowering::lowerConv(graph::Conv2DOp op) {
   int64_t OH = os[2], OW = os[3], Og = O / groups;
   int64_t Hp = H + pads[0] + pads[2], Wp = W + pads[1] + pads[3];
 
+  // Depthwise: the SW weight-queue kernel (LowerDepthwise.cpp), which
+  // reads the unpadded input and zero-fills the padding itself.
+  if (depthwiseSW_ && groups == C && O == C) {
+    bool handled = false;
+    uint64_t b = op.getBias() ? bufferFor(op.getBias()) : 0;
+    ConvGeom dg{N,          C,          Hp,
+                Wp,         O,          Cg,
+                Og,         KH,         KW,
+                OH,         OW,         groups,
+                strides[0], strides[1], dil[0],
+                dil[1],     bufferFor(op.getInput()), bufferFor(op.getWeight()),
+                bufferFor(op.getResult()), b, bool(op.getBias())};
+    if (failed(lowerDepthwise(op, dg, H, W, pads[0], pads[1], handled)))
+      return failure();
+    if (handled)
+      return success();
+  }
+
   // Zero padding: copy the input into the interior of a fresh (zeroed)
   // DRAM buffer.
   uint64_t x = bufferFor(op.getInput());
@@ -247,19 +265,6 @@ LogicalResult Lowering::lowerConv(graph::Conv2DOp op) {
   uint64_t w = bufferFor(op.getWeight()), out = bufferFor(op.getResult());
   bool hasBias = bool(op.getBias());
   uint64_t bias = hasBias ? bufferFor(op.getBias()) : 0;
-
-  // Depthwise: the SW weight-queue kernel (LowerDepthwise.cpp).
-  if (depthwiseSW_ && groups == C && O == C) {
-    bool handled = false;
-    ConvGeom dg{N,          C,          Hp,     Wp,     O,      Cg,
-                Og,         KH,         KW,     OH,     OW,     groups,
-                strides[0], strides[1], dil[0], dil[1], x,      w,
-                out,        bias,       hasBias};
-    if (failed(lowerDepthwise(op, dg, handled)))
-      return failure();
-    if (handled)
-      return success();
-  }
 
   // The decision (accel.tiling, else selected) on the spec's mapping.
   tiling::ConvShape cshape{1,       C,       H,       W,       O,      KH,

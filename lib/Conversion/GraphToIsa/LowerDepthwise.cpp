@@ -3,8 +3,9 @@
 // graph.conv2d with groups == input channels == output channels (MobileNet
 // depthwise layers) under convert-graph-to-isa{depthwise=sw} (the default):
 // the kernel of accel/Codegen/Depthwise.h instead of one implicit GEMM per
-// group (m = 1, one kernel position per K chunk). Stride, padding (the
-// caller's zero-padded copy), dilation, bias and a fused relu are supported.
+// group (m = 1, one kernel position per K chunk). Stride, padding (zero
+// boxes in the kernel's band DMA, no padded DRAM copy), dilation, bias and a
+// fused relu are supported.
 // A shape whose window does not fit the weight queue / a storage half falls
 // back to the implicit GEMM.
 //
@@ -23,7 +24,8 @@ using namespace accel::codegen;
 using namespace accel::lowering;
 
 LogicalResult Lowering::lowerDepthwise(graph::Conv2DOp op, const ConvGeom &g,
-                                       bool &handled) {
+                                       int64_t H, int64_t W, int64_t padT,
+                                       int64_t padL, bool &handled) {
   handled = false;
   if (g.groups != g.C || g.O != g.C || g.Cg != 1 || g.Og != 1)
     return success();
@@ -32,6 +34,10 @@ LogicalResult Lowering::lowerDepthwise(graph::Conv2DOp op, const ConvGeom &g,
   l.C = g.C;
   l.Hp = g.Hp;
   l.Wp = g.Wp;
+  l.H = H;
+  l.W = W;
+  l.padT = padT;
+  l.padL = padL;
   l.KH = g.KH;
   l.KW = g.KW;
   l.OH = g.OH;

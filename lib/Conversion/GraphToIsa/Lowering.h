@@ -145,10 +145,12 @@ private:
   LogicalResult lowerConv(graph::Conv2DOp op);
   /// Depthwise conv2d (groups == C == O) on the SW-queue kernel; sets
   /// `handled` = false (and emits nothing) when the kernel does not apply,
-  /// so the caller falls back to the implicit GEMM. `g.x` is the padded
-  /// input.
+  /// so the caller falls back to the implicit GEMM. `g.x` is the unpadded
+  /// H x W input, g.Hp / g.Wp the padded extents, padT / padL the padding
+  /// before the first row / column.
   LogicalResult lowerDepthwise(graph::Conv2DOp op, const ConvGeom &g,
-                               bool &handled);
+                               int64_t H, int64_t W, int64_t padT,
+                               int64_t padL, bool &handled);
   LogicalResult lowerAdd(graph::AddOp op);
   LogicalResult lowerRelu(graph::ReluOp op);
   LogicalResult lowerTranspose(graph::TransposeOp op);

@@ -27,6 +27,8 @@ DepthwiseLayer layer(int64_t planes, int64_t Hp, int64_t Wp, int64_t k,
   l.C = planes;
   l.Hp = Hp;
   l.Wp = Wp;
+  l.H = Hp; // already padded
+  l.W = Wp;
   l.KH = l.KW = k;
   l.sh = l.sw = s;
   l.OH = (Hp - k) / s + 1;
