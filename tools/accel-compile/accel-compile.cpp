@@ -76,6 +76,9 @@ static int fail(const std::string &msg) {
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   cl::ParseCommandLineOptions(argc, argv, "accel model compiler\n");
+  if (depthwiseMode != "sw" && depthwiseMode != "gemm")
+    return fail("--depthwise must be 'sw' or 'gemm', got '" + depthwiseMode +
+                "'");
 
   DialectRegistry registry;
   registry.insert<accel::graph::GraphDialect, accel::isa::IsaDialect,
