@@ -294,15 +294,31 @@ void accel::codegen::emitDepthwiseLayer(StreamBuilder &sb,
         xb.rowDims = 3;
         sb.dmaLoad(c, uint8_t(h), xb, hl.x, owc);
       }
+      const bool padded = !(hh0 == 0 && hh1 == hrows && cFirst >= 0 &&
+                            cLast < l.W);
+      if (padded) {
+        // Padding rows: all kernel columns of a row are consecutive X'
+        // rows, one zero box above and one below the input.
+        auto zeroRows = [&](int64_t hhA, int64_t hhB) {
+          if (hhB <= hhA)
+            return;
+          DramBox zb;
+          zb.base = l.zeros;
+          zb.dim(t.np, 0).dim((hhB - hhA) * l.KW, 0).dim(t.wc, 0);
+          sb.dmaLoadStrided(c, uint8_t(h), zb,
+                            hl.x + uint32_t(hhA * l.KW * owc * 4),
+                            {xPl, owc, 1, 0});
+        };
+        zeroRows(0, hh0);
+        zeroRows(hh1, hrows);
+      }
       for (int64_t kw = 0; kw < l.KW; ++kw) {
-        if (hh0 == 0 && hh1 == hrows && cFirst >= 0 && cLast < l.W)
+        if (!padded)
           break;
         const int64_t c0 = t.ow0 * l.sw + kw * l.dw - l.padL; // col of j = 0
         const int64_t j0 = std::clamp<int64_t>(ceilDiv(std::max<int64_t>(-c0, 0), l.sw), 0, t.wc);
         const int64_t j1 = std::clamp<int64_t>(
             l.W - c0 > 0 ? ceilDiv(l.W - c0, l.sw) : 0, j0, t.wc);
-        zeroBox(0, hh0, kw, 0, t.wc);
-        zeroBox(hh1, hrows, kw, 0, t.wc);
         zeroBox(hh0, hh1, kw, 0, j0);
         zeroBox(hh0, hh1, kw, j1, t.wc);
         if (hh1 > hh0 && j1 > j0) {

@@ -31,17 +31,18 @@
 // CHECK-NEXT: isa.dma load tag 4 src [[ZERO]] dst {{[0-9]+}} shape [1, 21] src_strides [0, 1]
 // CHECK-NEXT: isa.wait tags [4]
 // The band expanded by kernel column, X'[h*3 + kw][j] = xpad[h][j + kw]
-// (11 rows h of the padded plane, pitch 3*6 = 18 floats per h): kernel
-// column 0 = zero row h = 0 and h = 10, zero column j = 0, x[0..9) x [0..5)
-// at j = 1..5; column 1 = zero rows, the whole plane.
-// CHECK-NEXT: isa.dma load tag 0 src [[ZERO]] dst 0 shape [1, 1, 6] src_strides [0, 0, 0] dst_strides [198, 18, 1]
-// CHECK-NEXT: isa.dma load tag 0 src [[ZERO]] dst 720 shape [1, 1, 6] src_strides [0, 0, 0] dst_strides [198, 18, 1]
+// (11 rows h of the padded plane, pitch 3*6 = 18 floats per h): zero rows
+// h = 0 and h = 10 (all three kernel columns, one box each); kernel column
+// 0: zero column j = 0, x[0..9) x [0..5) at j = 1..5; column 1: the whole
+// plane; column 2: x[0..9) x [1..6) at j = 0..4, zero column j = 5.
+// CHECK-NEXT: isa.dma load tag 0 src [[ZERO]] dst 0 shape [1, 3, 6] src_strides [0, 0, 0] dst_strides [198, 6, 1]
+// CHECK-NEXT: isa.dma load tag 0 src [[ZERO]] dst 720 shape [1, 3, 6] src_strides [0, 0, 0] dst_strides [198, 6, 1]
 // CHECK-NEXT: isa.dma load tag 0 src [[ZERO]] dst 72 shape [1, 9, 1] src_strides [0, 0, 0] dst_strides [198, 18, 1]
 // CHECK-NEXT: isa.dma load tag 0 src 0 dst 76 shape [1, 9, 5] src_strides [54, 6, 1] dst_strides [198, 18, 1]
-// CHECK-NEXT: isa.dma load tag 0 src [[ZERO]] dst 24 shape [1, 1, 6]
-// CHECK-NEXT: isa.dma load tag 0 src [[ZERO]] dst 744 shape [1, 1, 6]
 // CHECK-NEXT: isa.dma load tag 0 src 0 dst 96 shape [1, 9, 6] src_strides [54, 6, 1] dst_strides [198, 18, 1]
-// CHECK: isa.dma load tag 0 src 448 dst [[TAPS]] shape [3, 3] src_strides [3, 1] dst_strides [3, 1]
+// CHECK-NEXT: isa.dma load tag 0 src [[ZERO]] dst 140 shape [1, 9, 1] src_strides [0, 0, 0] dst_strides [198, 18, 1]
+// CHECK-NEXT: isa.dma load tag 0 src 4 dst 120 shape [1, 9, 5] src_strides [54, 6, 1] dst_strides [198, 18, 1]
+// CHECK-NEXT: isa.dma load tag 0 src 448 dst [[TAPS]] shape [3, 3] src_strides [3, 1] dst_strides [3, 1]
 // CHECK-NEXT: isa.dma load tag 0 src 576 dst [[BIAS]] shape [1, 1]
 // CHECK-NEXT: isa.wait tags [0, 2]
 // CHECK-NEXT: isa.execute ibuf 1
