@@ -131,6 +131,21 @@ void StreamBuilder::dmaLoad(uint32_t cluster, uint8_t tag, const DramBox &src,
   push(cluster, std::move(c));
 }
 
+void StreamBuilder::dmaLoadStrided(uint32_t cluster, uint8_t tag,
+                                   const DramBox &src, uint32_t suAddr,
+                                   const std::array<int64_t, 4> &suStrides) {
+  Command c;
+  c.kind = CommandKind::Dma;
+  c.dma = boxDesc(DmaDir::Load, tag, src);
+  c.dma.src = src.base;
+  c.dma.dst = suAddr;
+  for (int i = 0; i < src.rank; ++i) {
+    c.dma.srcStride[slotOf(src, i)] = src.stride[i];
+    c.dma.dstStride[slotOf(src, i)] = suStrides[size_t(i)];
+  }
+  push(cluster, std::move(c));
+}
+
 void StreamBuilder::dmaStore(uint32_t cluster, uint8_t tag, uint32_t suAddr,
                              int64_t suRowStride, const DramBox &dst) {
   Command c;
@@ -159,6 +174,11 @@ void StreamBuilder::dmaDramCopy(uint32_t cluster, uint8_t tag,
     c.dma.dstStride[slotOf(src, i)] = dst.stride[i];
   }
   push(cluster, std::move(c));
+}
+
+void StreamBuilder::noteAddrWriteBack(uint32_t cluster, uint8_t ibuf,
+                                      size_t instr, uint32_t addr) {
+  regs_.at(cluster).at(ibuf).at(instr).addr = addr;
 }
 
 void StreamBuilder::wait(uint32_t cluster, uint8_t tagMask, bool pe) {

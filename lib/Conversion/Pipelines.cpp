@@ -22,10 +22,16 @@ struct DefaultPipelineOptions
                          llvm::cl::desc("hardware description JSON "
                                         "(empty = built-in default)"),
                          llvm::cl::init("")};
+  Option<std::string> depthwise{
+      *this, "depthwise",
+      llvm::cl::desc("depthwise conv2d: sw (sliding-window queue kernel) or "
+                     "gemm (implicit GEMM per group)"),
+      llvm::cl::init("sw")};
 };
 } // namespace
 
-void accel::buildDefaultPipeline(OpPassManager &pm, const std::string &hwPath) {
+void accel::buildDefaultPipeline(OpPassManager &pm, const std::string &hwPath,
+                                 const std::string &depthwise) {
   pm.addPass(createConvertTosaLinalgToGraph());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createFoldBatchNorm());
@@ -37,6 +43,7 @@ void accel::buildDefaultPipeline(OpPassManager &pm, const std::string &hwPath) {
   pm.addPass(createSelectMapping(mappingOpts));
   ConvertGraphToIsaOptions opts;
   opts.hwPath = hwPath;
+  opts.depthwise = depthwise;
   pm.addPass(createConvertGraphToIsa(opts));
 }
 
@@ -45,6 +52,6 @@ void accel::registerAccelPipelines() {
       "accel-default-pipeline",
       "Import legalisation, canonicalisation and lowering to the ISA",
       [](OpPassManager &pm, const DefaultPipelineOptions &o) {
-        buildDefaultPipeline(pm, o.hw);
+        buildDefaultPipeline(pm, o.hw, o.depthwise);
       });
 }

@@ -7,12 +7,13 @@ import numpy as np
 
 
 def compile_and_run(bin_dir, model, work, name, inputs, outputs, hw=None,
-                    run_args=()):
+                    run_args=(), compile_args=()):
     """Compiles `model` (.mlir / .onnx) and runs it with `inputs`
     ({name: array}). Returns (arrays for `outputs`, None) or (None, error)."""
     binary = os.path.join(work, name + ".bin")
     hw_args = ["--hw", hw] if hw else []
-    p = subprocess.run([os.path.join(bin_dir, "accel-compile"), model, "-o", binary] + hw_args,
+    p = subprocess.run([os.path.join(bin_dir, "accel-compile"), model, "-o", binary] + hw_args
+                       + list(compile_args),
                        capture_output=True, text=True)
     if p.returncode:
         return None, "compile: " + (p.stderr.strip() or str(p.returncode))

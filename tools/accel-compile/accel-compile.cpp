@@ -54,6 +54,12 @@ static cl::list<std::string>
                cl::desc("freeze an ONNX input to the values of a TensorProto "
                         ".pb file (shapes, axes, indices): NAME=FILE"),
                cl::value_desc("name=file"));
+static cl::opt<std::string>
+    depthwiseMode("depthwise",
+                  cl::desc("depthwise conv2d lowering: sw (sliding-window "
+                           "weight queue, default) or gemm (implicit GEMM "
+                           "per group)"),
+                  cl::value_desc("sw|gemm"), cl::init("sw"));
 enum class Emit { Bin, Isa, Graph };
 static cl::opt<Emit> emit(
     "emit", cl::desc("what to write"), cl::init(Emit::Bin),
@@ -70,6 +76,9 @@ static int fail(const std::string &msg) {
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   cl::ParseCommandLineOptions(argc, argv, "accel model compiler\n");
+  if (depthwiseMode != "sw" && depthwiseMode != "gemm")
+    return fail("--depthwise must be 'sw' or 'gemm', got '" + depthwiseMode +
+                "'");
 
   DialectRegistry registry;
   registry.insert<accel::graph::GraphDialect, accel::isa::IsaDialect,
@@ -141,7 +150,7 @@ int main(int argc, char **argv) {
     llvm::SourceMgr sm;
     SourceMgrDiagnosticHandler handler(sm, &ctx);
     PassManager pm(&ctx);
-    accel::buildDefaultPipeline(pm, hwPath);
+    accel::buildDefaultPipeline(pm, hwPath, depthwiseMode);
     if (failed(pm.run(*module)))
       return 1; // diagnostics already printed
   }

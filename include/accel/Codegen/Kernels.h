@@ -57,11 +57,20 @@ public:
   /// `rowStride` elements at `suAddr`.
   void dmaLoad(uint32_t cluster, uint8_t tag, const DramBox &src,
                uint32_t suAddr, int64_t suRowStride);
+  /// DMA from a DRAM box to storage with explicit storage strides
+  /// (elements, one per box dimension).
+  void dmaLoadStrided(uint32_t cluster, uint8_t tag, const DramBox &src,
+                      uint32_t suAddr, const std::array<int64_t, 4> &suStrides);
   void dmaStore(uint32_t cluster, uint8_t tag, uint32_t suAddr,
                 int64_t suRowStride, const DramBox &dst);
   void dmaDramCopy(uint32_t cluster, uint8_t tag, const DramBox &src,
                    const DramBox &dst);
   void wait(uint32_t cluster, uint8_t tagMask, bool pe);
+  /// Records that the scalar unit (pipeline type 2) wrote `addr` back into
+  /// the record of instruction `instr` of `ibuf`, so that the next execute()
+  /// patches only what differs from the advanced register file.
+  void noteAddrWriteBack(uint32_t cluster, uint8_t ibuf, size_t instr,
+                         uint32_t addr);
   /// Ends a layer: every cluster waits for all its DMAs and its PE array,
   /// then all clusters meet at a barrier.
   void layerBarrier();

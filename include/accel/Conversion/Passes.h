@@ -17,8 +17,10 @@ namespace accel {
 #define GEN_PASS_REGISTRATION
 #include "accel/Conversion/Passes.h.inc"
 
-/// Adds the default pipeline (what accel-compile runs) to `pm`.
-void buildDefaultPipeline(mlir::OpPassManager &pm, const std::string &hwPath);
+/// Adds the default pipeline (what accel-compile runs) to `pm`;
+/// `depthwise` is convert-graph-to-isa's depthwise option ("sw" / "gemm").
+void buildDefaultPipeline(mlir::OpPassManager &pm, const std::string &hwPath,
+                          const std::string &depthwise = "sw");
 
 /// Registers `accel-default-pipeline` (graph -> isa, what accel-compile runs)
 ///.

@@ -33,6 +33,10 @@ def ConvertGraphToIsa : Pass<"convert-graph-to-isa", "mlir::ModuleOp"> {
            "hardware description JSON (empty = built-in default preset)">,
     Option<"entry", "entry", "std::string", /*default=*/"\"\"",
            "function to lower (empty = the only public function)">,
+    Option<"depthwise", "depthwise", "std::string", /*default=*/"\"sw\"",
+           "depthwise conv2d (groups == C == O): 'sw' = sliding-window "
+           "weight-queue kernel (weights and activations swapped, "
+           "docs/depthwise.md), 'gemm' = implicit GEMM per group">,
   ];
   let dependentDialects = ["::accel::isa::IsaDialect"];
 }

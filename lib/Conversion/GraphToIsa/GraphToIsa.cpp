@@ -234,6 +234,24 @@ LogicalResult Lowering::lowerConv(graph::Conv2DOp op) {
   int64_t OH = os[2], OW = os[3], Og = O / groups;
   int64_t Hp = H + pads[0] + pads[2], Wp = W + pads[1] + pads[3];
 
+  // Depthwise: the SW weight-queue kernel (LowerDepthwise.cpp), which
+  // reads the unpadded input and zero-fills the padding itself.
+  if (depthwiseSW_ && groups == C && O == C) {
+    bool handled = false;
+    uint64_t b = op.getBias() ? bufferFor(op.getBias()) : 0;
+    ConvGeom dg{N,          C,          Hp,
+                Wp,         O,          Cg,
+                Og,         KH,         KW,
+                OH,         OW,         groups,
+                strides[0], strides[1], dil[0],
+                dil[1],     bufferFor(op.getInput()), bufferFor(op.getWeight()),
+                bufferFor(op.getResult()), b, bool(op.getBias())};
+    if (failed(lowerDepthwise(op, dg, H, W, pads[0], pads[1], handled)))
+      return failure();
+    if (handled)
+      return success();
+  }
+
   // Zero padding: copy the input into the interior of a fresh (zeroed)
   // DRAM buffer.
   uint64_t x = bufferFor(op.getInput());
@@ -487,7 +505,14 @@ struct ConvertGraphToIsaPass
       target.emitError("the entry function must have a single block");
       return signalPassFailure();
     }
+    if (depthwise != "sw" && depthwise != "gemm") {
+      module.emitError("convert-graph-to-isa: depthwise must be 'sw' or "
+                       "'gemm', got '")
+          << depthwise << "'";
+      return signalPassFailure();
+    }
     Lowering lowering(target, hw);
+    lowering.setDepthwiseSW(depthwise == "sw");
     if (failed(lowering.run()))
       return signalPassFailure();
     OwningOpRef<ModuleOp> isa = isaFromProgram(lowering.program(),

@@ -118,6 +118,9 @@ public:
 
   LogicalResult run();
   Program &program() { return program_; }
+  /// depthwise=sw (default): depthwise conv2d uses the SW-queue kernel
+  /// (LowerDepthwise.cpp); false = implicit GEMM per group like any conv.
+  void setDepthwiseSW(bool on) { depthwiseSW_ = on; }
 
 private:
   uint64_t allocate(int64_t elements) {
@@ -140,6 +143,14 @@ private:
   LogicalResult lowerMatMul(graph::MatMulOp op);
   LogicalResult lowerGemm(graph::GemmOp op);
   LogicalResult lowerConv(graph::Conv2DOp op);
+  /// Depthwise conv2d (groups == C == O) on the SW-queue kernel; sets
+  /// `handled` = false (and emits nothing) when the kernel does not apply,
+  /// so the caller falls back to the implicit GEMM. `g.x` is the unpadded
+  /// H x W input, g.Hp / g.Wp the padded extents, padT / padL the padding
+  /// before the first row / column.
+  LogicalResult lowerDepthwise(graph::Conv2DOp op, const ConvGeom &g,
+                               int64_t H, int64_t W, int64_t padT,
+                               int64_t padL, bool &handled);
   LogicalResult lowerAdd(graph::AddOp op);
   LogicalResult lowerRelu(graph::ReluOp op);
   LogicalResult lowerTranspose(graph::TransposeOp op);
@@ -216,6 +227,7 @@ private:
   /// The accel.tiling decision (select-tiling) of the GEMM op being lowered;
   /// set by lowerMatMul / lowerGemm, reset by GEMMs without one.
   std::optional<tiling::Mapping> gemmMapping_;
+  bool depthwiseSW_ = true;
   func::FuncOp func_;
   HardwareDesc hw_;
   Program program_;

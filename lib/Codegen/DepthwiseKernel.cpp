@@ -1,0 +1,387 @@
+//===- DepthwiseKernel.cpp - Depthwise convolution, SW queue mode ---------===//
+//
+// Weights and activations swapped (docs/isa.md, queue mode SW; the layout is
+// described in docs/depthwise.md):
+//
+//   * storage (per tile, one of two ping-pong halves): the band of one input
+//     plane expanded by kernel column, X'[hh*KW + kw][j] =
+//     x[oh0*sh + hh][(ow0 + j)*sw + kw*dw], row pitch owc; the tap region
+//     Z = [(G-1)*a zeros, taps (K = ((KH-1)*dh + 1)*KW, dilation gaps zero),
+//     (G-1)*a zeros] with a = sh*KW; the bias; the output band.
+//   * input buffer of PE q (q < G): Z from (G-1-q)*a, i.e. q*a zeros, the
+//     taps, then zeros (one LD acts of G rows with row stride -a).
+//   * weight queue (broadcast): the Kbig = (G-1)*a + K rows of X' that the G
+//     output rows oh..oh+G-1 need; PE q's MAC (1 x Kbig times Kbig x owc)
+//     meets exactly the rows of output row oh+q.
+//   * the next group is the same window moved forward by G*a rows: in SW
+//     mode the queue keeps Kbig - G*a rows and fetches G*a; the scalar unit
+//     (pipeline 2) advances LD weights and ST acc, so a group's EXECUTE
+//     sends no patches.
+//
+//===----------------------------------------------------------------------===//
+#include "accel/Codegen/Depthwise.h"
+#include <algorithm>
+#include <array>
+
+using namespace accel;
+using namespace accel::codegen;
+
+namespace {
+
+int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+int64_t roundUp(int64_t a, int64_t b) { return ceilDiv(a, b) * b; }
+
+Instruction instr(Opcode op, uint8_t sub, uint8_t slot, uint8_t acc,
+                  const OperandRecord &r) {
+  Instruction in;
+  in.fields.op = op;
+  in.fields.sub = sub;
+  in.fields.slot = slot;
+  in.fields.accId = acc;
+  in.operands = r;
+  return in;
+}
+
+/// Storage addresses of one half.
+struct HalfLayout {
+  uint32_t x, z, bias, out;
+};
+
+/// Output rows of a band that fit a storage half of `halfF` floats with
+/// `owc` columns (0 = not even one).
+int64_t bandRowsFor(const DepthwiseLayer &l, int64_t owc, int64_t zF,
+                    int64_t halfF) {
+  const int64_t E = (l.KH - 1) * l.dh + 1;
+  // fixed + ((R-1)*sh + E)*KW*owc + R*owc <= halfF
+  int64_t avail = halfF - zF - 32 - (E - l.sh) * l.KW * owc;
+  if (avail <= 0)
+    return 0;
+  return avail / (owc * (l.sh * l.KW + 1));
+}
+
+} // namespace
+
+bool accel::codegen::planDepthwise(const HardwareDesc &hw,
+                                   const DepthwiseLayer &l, DepthwisePlan &plan,
+                                   std::string &err) {
+  if (l.planes < 1 || l.KH < 1 || l.KW < 1 || l.OH < 1 || l.OW < 1 ||
+      l.sh < 1 || l.sw < 1 || l.dh < 1 || l.dw < 1) {
+    err = "degenerate depthwise shape";
+    return false;
+  }
+  const int64_t K = ((l.KH - 1) * l.dh + 1) * l.KW, a = l.sh * l.KW;
+  const int64_t P = hw.pesPerCluster, lanes = std::max<int64_t>(1, hw.macLanes);
+  const int64_t wqF = int64_t(hw.weightQueueBytes / 4),
+                accF = int64_t(hw.accBufferBytes / 4),
+                inF = int64_t(hw.inputBufferBytes / 4),
+                halfF = int64_t(hw.storageBytes / 8);
+  bool found = false;
+  double bestCost = 0;
+  for (int64_t G = 1; G <= std::min(P, l.OH); ++G) {
+    // More PEs pay (G-1)*a extra MAC depth each; that only helps while
+    // consecutive output rows share input rows (a < K).
+    if (G > 1 && a >= K)
+      break;
+    const int64_t Kbig = (G - 1) * a + K;
+    const int64_t zF = roundUp(2 * (G - 1) * a + K, 16);
+    if (Kbig > inF)
+      break;
+    int64_t owc = std::min({l.OW, wqF / Kbig, accF});
+    int64_t R = 0;
+    while (owc >= 1 && (R = bandRowsFor(l, owc, zF, halfF)) < 1)
+      owc /= 2;
+    if (owc < 1 || R < 1)
+      break;
+    // A band is the whole plane or a multiple of G rows.
+    if (R >= l.OH)
+      R = l.OH;
+    else if (R > G)
+      R = R / G * G;
+    const int64_t chunksW = ceilDiv(l.OW, owc), bands = ceilDiv(l.OH, R);
+    // Per group: MAC (+ pipeline latency), the slid queue rows, the
+    // scalar-unit cycles of the two type-2 instructions, command issue.
+    double group = double(ceilDiv(Kbig * owc, lanes) + hw.macPipelineLatency) +
+                   double(G * a * owc * 4) / hw.weightLoadBytesPerCycle + 8.0;
+    double cost = double(chunksW) * double(ceilDiv(l.OH, G)) * group +
+                  double(chunksW * bands) * 50.0;
+    if (!found || cost < bestCost) {
+      found = true;
+      bestCost = cost;
+      plan.K = K;
+      plan.a = a;
+      plan.G = G;
+      plan.Kbig = Kbig;
+      plan.owc = owc;
+      plan.bandRows = R;
+      plan.zeroElems = 2 * (G - 1) * a + K;
+      plan.tiles = l.planes * bands * chunksW;
+      plan.slideKeep = std::max<int64_t>(0, Kbig - G * a);
+    }
+  }
+  if (found && plan.bandRows == l.OH && plan.owc == l.OW) {
+    // Whole planes: several per tile (as many as fit a storage half, but
+    // enough tiles for every cluster to overlap loads with compute).
+    const int64_t E = (l.KH - 1) * l.dh + 1;
+    const int64_t perPlane = ((l.OH - 1) * l.sh + E) * l.KW * plan.owc +
+                             roundUp(plan.zeroElems, 16) + l.OH * plan.owc + 1;
+    const int64_t fit = std::max<int64_t>(1, (halfF - 64) / perPlane);
+    const int64_t spread = ceilDiv(l.planes, 4 * int64_t(hw.numClusters()));
+    plan.planesPerTile = std::max<int64_t>(1, std::min(fit, spread));
+    plan.tiles = ceilDiv(l.planes, plan.planesPerTile);
+  }
+  if (!found) {
+    err = "a " + std::to_string(l.KH) + "x" + std::to_string(l.KW) +
+          " depthwise window (dilation " + std::to_string(l.dh) +
+          ") does not fit the weight queue / storage half";
+    return false;
+  }
+  return true;
+}
+
+void accel::codegen::emitDepthwiseLayer(StreamBuilder &sb,
+                                        const DepthwiseLayer &l,
+                                        const DepthwisePlan &plan) {
+  const HardwareDesc &hw = sb.hw();
+  const int64_t G = plan.G, a = plan.a, K = plan.K, owc = plan.owc;
+  const int64_t R = plan.bandRows, E = (l.KH - 1) * l.dh + 1;
+  const int64_t L = (G - 1) * a, pp = plan.planesPerTile;
+  // Per plane of a tile: the expanded band (xPl floats), a tap region (zF),
+  // one bias float, the output band (R x owc).
+  const int64_t xPl = ((R - 1) * l.sh + E) * l.KW * owc;
+  const int64_t zF = roundUp(plan.zeroElems, 16);
+  const uint32_t halfBytes = uint32_t(hw.storageBytes / 2);
+  HalfLayout half[2];
+  for (int h = 0; h < 2; ++h) {
+    half[h].x = uint32_t(h) * halfBytes;
+    half[h].z = half[h].x + uint32_t(roundUp(pp * xPl, 16) * 4);
+    half[h].bias = half[h].z + uint32_t(pp * zF * 4);
+    half[h].out = half[h].bias + uint32_t(roundUp(pp, 16) * 4);
+  }
+
+  struct Tile {
+    int64_t p0, np, oh0, rows, ow0, wc;
+  };
+  std::vector<Tile> tiles;
+  for (int64_t p0 = 0; p0 < l.planes; p0 += pp)
+    for (int64_t oh0 = 0; oh0 < l.OH; oh0 += R)
+      for (int64_t ow0 = 0; ow0 < l.OW; ow0 += owc)
+        tiles.push_back({p0, std::min(pp, l.planes - p0), oh0,
+                         std::min(R, l.OH - oh0), ow0,
+                         std::min(owc, l.OW - ow0)});
+
+  const int32_t ldwStep = int32_t(G * a * owc * 4);
+  const int32_t stStep = int32_t(G * owc * 4);
+  const size_t iPsum = 0, iLdw = l.hasBias ? 1 : 0, iMac = iLdw + 1,
+               iSt = iLdw + 2;
+
+  // Records of group j (g rows) of plane q of a tile in half hl.
+  auto groupRecords = [&](const HalfLayout &hl, int64_t q, int64_t j,
+                          int64_t g, int64_t wc) {
+    std::vector<OperandRecord> recs;
+    const uint32_t depth = uint32_t((g - 1) * a + K);
+    if (l.hasBias) {
+      OperandRecord r;
+      r.addr = hl.bias + uint32_t(q * 4);
+      r.rows = uint32_t(g);
+      r.cols = uint32_t(wc);
+      r.rowStride = 0;
+      r.colStride = 0;
+      r.peRows = 1;
+      recs.push_back(r);
+    }
+    OperandRecord w;
+    w.addr = hl.x + uint32_t((q * xPl + j * G * a * owc) * 4);
+    w.rows = depth;
+    w.cols = uint32_t(wc);
+    w.rowStride = int32_t(owc);
+    w.colStride = 1;
+    w.queueMode = QueueMode::SW;
+    w.pipeline = Pipeline::IdFoSuWb;
+    w.step = ldwStep;
+    recs.push_back(w);
+    OperandRecord m;
+    m.rows = uint32_t(g);
+    m.cols = uint32_t(wc);
+    m.peRows = 1;
+    m.depth = depth;
+    recs.push_back(m);
+    OperandRecord s;
+    s.addr = hl.out + uint32_t((q * R * owc + j * G * owc) * 4);
+    s.rows = uint32_t(g);
+    s.cols = uint32_t(wc);
+    s.rowStride = int32_t(owc);
+    s.colStride = 1;
+    s.peRows = 1;
+    s.func = l.func;
+    s.pipeline = Pipeline::IdFoSuWb;
+    s.step = stStep;
+    recs.push_back(s);
+    return recs;
+  };
+  auto tapRecord = [&](const HalfLayout &hl, int64_t q) {
+    OperandRecord r;
+    r.addr = hl.z + uint32_t((q * zF + L) * 4);
+    r.rows = uint32_t(G);
+    r.cols = uint32_t(plan.Kbig);
+    r.rowStride = int32_t(-a);
+    r.colStride = 1;
+    r.peRows = 1;
+    return r;
+  };
+
+  const uint32_t nc = sb.numClusters();
+  for (uint32_t c = 0; c < nc; ++c) {
+    std::vector<Tile> mine;
+    for (size_t i = c; i < tiles.size(); i += nc)
+      mine.push_back(tiles[i]);
+    if (mine.empty())
+      continue;
+    // CONFIG: ibuf 0 = one group, ibuf 1 = the per-PE tap vectors.
+    std::vector<OperandRecord> first =
+        groupRecords(half[0], 0, 0, std::min(G, mine[0].rows), mine[0].wc);
+    std::vector<Instruction> seq;
+    if (l.hasBias)
+      seq.push_back(instr(Opcode::LD, uint8_t(LoadStream::PartialSums), 0, 0,
+                          first[iPsum]));
+    seq.push_back(
+        instr(Opcode::LD, uint8_t(LoadStream::Weights), 0, 0, first[iLdw]));
+    seq.push_back(instr(Opcode::MAC, 0, 0, 0, first[iMac]));
+    seq.push_back(instr(Opcode::ST, uint8_t(StoreSource::AccBuffer), 0, 0,
+                        first[iSt]));
+    sb.config(c, 0, seq);
+    sb.config(c, 1,
+              {instr(Opcode::LD, uint8_t(LoadStream::Activations), 0, 0,
+                     tapRecord(half[0], 0))});
+
+    // Zero the tap regions of both halves once (the taps DMA writes only
+    // the tap positions; dilation gaps and the shifts stay zero).
+    for (int h = 0; h < 2; ++h) {
+      DramBox zb;
+      zb.base = l.zeros;
+      zb.dim(pp, 0).dim(plan.zeroElems, 1);
+      sb.dmaLoad(c, 4, zb, half[h].z, zF);
+    }
+    sb.wait(c, 1u << 4, false);
+
+    auto load = [&](const Tile &t, int h) {
+      const HalfLayout &hl = half[h];
+      // The expanded band X'[hh*KW + kw][j] = xpad[oh0*sh + hh][(ow0 + j)*sw
+      // + kw*dw]: per kernel column one DMA of the valid input box, zero
+      // boxes (broadcast from one zero float) where the window is padding.
+      const int64_t hrows = (t.rows - 1) * l.sh + E;
+      const int64_t r0 = t.oh0 * l.sh - l.padT; // input row of hh = 0
+      const int64_t hh0 = std::clamp<int64_t>(-r0, 0, hrows),
+                    hh1 = std::clamp<int64_t>(l.H - r0, hh0, hrows);
+      const std::array<int64_t, 4> suStrides{xPl, l.KW * owc, 1, 0};
+      auto zeroBox = [&](int64_t hhA, int64_t hhB, int64_t kw, int64_t jA,
+                         int64_t jB) {
+        if (hhB <= hhA || jB <= jA)
+          return;
+        DramBox zb;
+        zb.base = l.zeros;
+        zb.dim(t.np, 0).dim(hhB - hhA, 0).dim(jB - jA, 0);
+        sb.dmaLoadStrided(c, uint8_t(h), zb,
+                          hl.x + uint32_t(((hhA * l.KW + kw) * owc + jA) * 4),
+                          suStrides);
+      };
+      // No padding inside this band: one 4-D DMA for all kernel columns.
+      const int64_t cFirst = t.ow0 * l.sw - l.padL,
+                    cLast = cFirst + (t.wc - 1) * l.sw + (l.KW - 1) * l.dw;
+      if (hh0 == 0 && hh1 == hrows && cFirst >= 0 && cLast < l.W) {
+        DramBox xb;
+        xb.base = l.x + uint64_t(((t.p0 * l.H + r0) * l.W + cFirst) * 4);
+        xb.dim(t.np, l.H * l.W).dim(hrows, l.W).dim(l.KW, l.dw).dim(t.wc, l.sw);
+        xb.rowDims = 3;
+        sb.dmaLoad(c, uint8_t(h), xb, hl.x, owc);
+      }
+      const bool padded = !(hh0 == 0 && hh1 == hrows && cFirst >= 0 &&
+                            cLast < l.W);
+      if (padded) {
+        // Padding rows: all kernel columns of a row are consecutive X'
+        // rows, one zero box above and one below the input.
+        auto zeroRows = [&](int64_t hhA, int64_t hhB) {
+          if (hhB <= hhA)
+            return;
+          DramBox zb;
+          zb.base = l.zeros;
+          zb.dim(t.np, 0).dim((hhB - hhA) * l.KW, 0).dim(t.wc, 0);
+          sb.dmaLoadStrided(c, uint8_t(h), zb,
+                            hl.x + uint32_t(hhA * l.KW * owc * 4),
+                            {xPl, owc, 1, 0});
+        };
+        zeroRows(0, hh0);
+        zeroRows(hh1, hrows);
+      }
+      for (int64_t kw = 0; kw < l.KW; ++kw) {
+        if (!padded)
+          break;
+        const int64_t c0 = t.ow0 * l.sw + kw * l.dw - l.padL; // col of j = 0
+        const int64_t j0 = std::clamp<int64_t>(ceilDiv(std::max<int64_t>(-c0, 0), l.sw), 0, t.wc);
+        const int64_t j1 = std::clamp<int64_t>(
+            l.W - c0 > 0 ? ceilDiv(l.W - c0, l.sw) : 0, j0, t.wc);
+        zeroBox(hh0, hh1, kw, 0, j0);
+        zeroBox(hh0, hh1, kw, j1, t.wc);
+        if (hh1 > hh0 && j1 > j0) {
+          DramBox xb;
+          xb.base = l.x + uint64_t(((t.p0 * l.H + r0 + hh0) * l.W + c0 +
+                                    j0 * l.sw) * 4);
+          xb.dim(t.np, l.H * l.W).dim(hh1 - hh0, l.W).dim(j1 - j0, l.sw);
+          sb.dmaLoadStrided(c, uint8_t(h), xb,
+                            hl.x + uint32_t(((hh0 * l.KW + kw) * owc + j0) * 4),
+                            suStrides);
+        }
+      }
+      for (int64_t q = 0; q < t.np; ++q) {
+        DramBox wb;
+        wb.base = l.w + uint64_t(((t.p0 + q) % l.C) * l.KH * l.KW * 4);
+        wb.dim(l.KH, l.KW).dim(l.KW, 1);
+        sb.dmaLoad(c, uint8_t(h), wb, hl.z + uint32_t((q * zF + L) * 4),
+                   l.dh * l.KW);
+      }
+      if (l.hasBias) {
+        // Planes p0.. of one batch image are consecutive channels; a tile
+        // crossing an image boundary wraps around the bias vector.
+        for (int64_t q = 0; q < t.np;) {
+          int64_t ch = (t.p0 + q) % l.C, n = std::min(t.np - q, l.C - ch);
+          DramBox bb;
+          bb.base = l.bias + uint64_t(ch * 4);
+          bb.dim(1, 0).dim(n, 1);
+          sb.dmaLoad(c, uint8_t(h), bb, hl.bias + uint32_t(q * 4), n);
+          q += n;
+        }
+      }
+    };
+    load(mine[0], 0);
+    if (mine.size() > 1)
+      load(mine[1], 1);
+    for (size_t i = 0; i < mine.size(); ++i) {
+      const Tile &t = mine[i];
+      const int h = int(i % 2);
+      const HalfLayout &hl = half[h];
+      // This tile's inputs are in; the store of tile i-2 left the half.
+      sb.wait(c, uint8_t((1u << h) | (1u << (2 + h))), false);
+      for (int64_t q = 0; q < t.np; ++q) {
+        sb.execute(c, 1, {tapRecord(hl, q)}, false, false);
+        for (int64_t j = 0; j * G < t.rows; ++j) {
+          const int64_t g = std::min(G, t.rows - j * G);
+          std::vector<OperandRecord> recs = groupRecords(hl, q, j, g, t.wc);
+          sb.execute(c, 0, recs, true, true);
+          // The scalar unit wrote the advanced addresses back.
+          sb.noteAddrWriteBack(c, 0, iLdw,
+                               recs[iLdw].addr + uint32_t(ldwStep));
+          sb.noteAddrWriteBack(c, 0, iSt, recs[iSt].addr + uint32_t(stStep));
+        }
+      }
+      sb.wait(c, 0, true);
+      DramBox ob;
+      ob.base = l.out +
+                uint64_t(((t.p0 * l.OH + t.oh0) * l.OW + t.ow0) * 4);
+      ob.dim(t.np, l.OH * l.OW).dim(t.rows, l.OW).dim(t.wc, 1);
+      ob.rowDims = 2;
+      sb.dmaStore(c, uint8_t(2 + h), hl.out, owc, ob);
+      if (i + 2 < mine.size())
+        load(mine[i + 2], h);
+    }
+  }
+  sb.layerBarrier();
+}

@@ -1,0 +1,65 @@
+//===- LowerDepthwise.cpp - Depthwise conv2d on the SW weight queue -------===//
+//
+// graph.conv2d with groups == input channels == output channels (MobileNet
+// depthwise layers) under convert-graph-to-isa{depthwise=sw} (the default):
+// the kernel of accel/Codegen/Depthwise.h instead of one implicit GEMM per
+// group (m = 1, one kernel position per K chunk). Stride, padding (zero
+// boxes in the kernel's band DMA, no padded DRAM copy), dilation, bias and a
+// fused relu are supported.
+// A shape whose window does not fit the weight queue / a storage half falls
+// back to the implicit GEMM.
+//
+// accel.mapping (select-mapping) describes a partition of the implicit GEMM;
+// the SW kernel does not use it (it deals its tiles, one channel plane band
+// each, round-robin over all clusters). The attribute is still checked for
+// well-formedness; depthwise=gemm makes the mapped GEMM path honour it.
+//
+//===----------------------------------------------------------------------===//
+#include "Lowering.h"
+#include "accel/Codegen/Depthwise.h"
+
+using namespace mlir;
+using namespace accel;
+using namespace accel::codegen;
+using namespace accel::lowering;
+
+LogicalResult Lowering::lowerDepthwise(graph::Conv2DOp op, const ConvGeom &g,
+                                       int64_t H, int64_t W, int64_t padT,
+                                       int64_t padL, bool &handled) {
+  handled = false;
+  if (g.groups != g.C || g.O != g.C || g.Cg != 1 || g.Og != 1)
+    return success();
+  DepthwiseLayer l;
+  l.planes = g.N * g.C;
+  l.C = g.C;
+  l.Hp = g.Hp;
+  l.Wp = g.Wp;
+  l.H = H;
+  l.W = W;
+  l.padT = padT;
+  l.padL = padL;
+  l.KH = g.KH;
+  l.KW = g.KW;
+  l.OH = g.OH;
+  l.OW = g.OW;
+  l.sh = g.sh;
+  l.sw = g.sw;
+  l.dh = g.dh;
+  l.dw = g.dw;
+  l.x = g.x;
+  l.w = g.w;
+  l.bias = g.bias;
+  l.hasBias = g.hasBias;
+  l.out = g.out;
+  DepthwisePlan plan;
+  std::string err;
+  if (!planDepthwise(hw_, l, plan, err))
+    return success(); // implicit GEMM instead
+  if (failed(readMapping(op)))
+    return failure();
+  l.func = fuseRelu(op.getResult());
+  l.zeros = allocate(plan.zeroElems); // DRAM starts zeroed
+  emitDepthwiseLayer(sb_, l, plan);
+  handled = true;
+  return success();
+}

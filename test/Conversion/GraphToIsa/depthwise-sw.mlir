@@ -1,0 +1,73 @@
+// RUN: accel-opt --convert-graph-to-isa %s | FileCheck %s
+// RUN: accel-opt --convert-graph-to-isa=depthwise=gemm %s | FileCheck %s --check-prefix=GEMM
+// RUN: not accel-opt --convert-graph-to-isa=depthwise=spmv %s 2>&1 | FileCheck %s --check-prefix=BAD
+
+// A 3x3 depthwise conv (2 channels, 9x6, pad 1, bias, fused relu) on the
+// sliding-window weight queue (docs/depthwise.md): weights and activations
+// swapped, one layer (no padding copy: the kernel zero-fills the padding in
+// storage). Each cluster takes one channel plane. G = 3 output rows per MAC
+// (PEs 0..2): LD acts gives PE q the taps shifted by q*a (a = stride 1 x KW
+// 3 rows: row_stride = -3, 3 rows of Kbig = 2*3 + 9 = 15); LD weights puts
+// 15 rows of the column-expanded input band (row pitch 6 = OW) into the
+// queue in SW mode, and the scalar unit (pipeline 2) slides it by G*a = 9
+// rows (9*6*4 = 216 bytes) per EXECUTE, so 6 of the 15 rows are kept; ST acc
+// advances by 3 output rows (72 bytes). Three EXECUTEs of ibuf 0 cover the 9
+// output rows without patches.
+
+// CHECK-LABEL: isa.program grid(2 x 2)
+// CHECK: isa.io input "x" at 0 : tensor<1x2x9x6xf32>
+// CHECK: isa.cluster(0, 0) {
+// CHECK-NEXT: isa.config ibuf 0 {
+// CHECK-NEXT: isa.ld psums slot 0 <addr = [[BIAS:[0-9]+]], rows = 3, cols = 6, col_stride = 0, pe_rows = 1>
+// CHECK-NEXT: isa.ld weights slot 0 <rows = 15, cols = 6, row_stride = 6, queue_mode = SW, step = 216, pipeline = 2>
+// CHECK-NEXT: isa.mac slot 0 acc 0 <rows = 3, cols = 6, pe_rows = 1, depth = 15>
+// CHECK-NEXT: isa.st acc slot 0 acc 0 <addr = [[OUT:[0-9]+]], rows = 3, cols = 6, row_stride = 6, pe_rows = 1, func = relu, step = 72, pipeline = 2>
+// CHECK-NEXT: }
+// CHECK-NEXT: isa.config ibuf 1 {
+// CHECK-NEXT: isa.ld acts slot 0 <addr = [[TAPS:[0-9]+]], rows = 3, cols = 15, row_stride = -3, pe_rows = 1>
+// CHECK-NEXT: }
+// The tap regions of both storage halves are zeroed once (2*6 + 9 floats).
+// CHECK-NEXT: isa.dma load tag 4 src [[ZERO:[0-9]+]] dst {{[0-9]+}} shape [1, 21] src_strides [0, 1]
+// CHECK-NEXT: isa.dma load tag 4 src [[ZERO]] dst {{[0-9]+}} shape [1, 21] src_strides [0, 1]
+// CHECK-NEXT: isa.wait tags [4]
+// The band expanded by kernel column, X'[h*3 + kw][j] = xpad[h][j + kw]
+// (11 rows h of the padded plane, pitch 3*6 = 18 floats per h): zero rows
+// h = 0 and h = 10 (all three kernel columns, one box each); kernel column
+// 0: zero column j = 0, x[0..9) x [0..5) at j = 1..5; column 1: the whole
+// plane; column 2: x[0..9) x [1..6) at j = 0..4, zero column j = 5.
+// CHECK-NEXT: isa.dma load tag 0 src [[ZERO]] dst 0 shape [1, 3, 6] src_strides [0, 0, 0] dst_strides [198, 6, 1]
+// CHECK-NEXT: isa.dma load tag 0 src [[ZERO]] dst 720 shape [1, 3, 6] src_strides [0, 0, 0] dst_strides [198, 6, 1]
+// CHECK-NEXT: isa.dma load tag 0 src [[ZERO]] dst 72 shape [1, 9, 1] src_strides [0, 0, 0] dst_strides [198, 18, 1]
+// CHECK-NEXT: isa.dma load tag 0 src 0 dst 76 shape [1, 9, 5] src_strides [54, 6, 1] dst_strides [198, 18, 1]
+// CHECK-NEXT: isa.dma load tag 0 src 0 dst 96 shape [1, 9, 6] src_strides [54, 6, 1] dst_strides [198, 18, 1]
+// CHECK-NEXT: isa.dma load tag 0 src [[ZERO]] dst 140 shape [1, 9, 1] src_strides [0, 0, 0] dst_strides [198, 18, 1]
+// CHECK-NEXT: isa.dma load tag 0 src 4 dst 120 shape [1, 9, 5] src_strides [54, 6, 1] dst_strides [198, 18, 1]
+// CHECK-NEXT: isa.dma load tag 0 src 448 dst [[TAPS]] shape [3, 3] src_strides [3, 1] dst_strides [3, 1]
+// CHECK-NEXT: isa.dma load tag 0 src 576 dst [[BIAS]] shape [1, 1]
+// CHECK-NEXT: isa.wait tags [0, 2]
+// CHECK-NEXT: isa.execute ibuf 1
+// CHECK-NEXT: isa.execute ibuf 0 shift last
+// CHECK-NEXT: isa.execute ibuf 0 shift last
+// CHECK-NEXT: isa.execute ibuf 0 shift last
+// CHECK-NEXT: isa.wait tags [] pe
+// CHECK-NEXT: isa.dma store tag 2 src [[OUT]] dst {{[0-9]+}} shape [1, 9, 6]
+// CHECK: isa.barrier 0
+// CHECK: isa.cluster(0, 1) {
+// CHECK: isa.ld weights slot 0 <rows = 15, cols = 6, row_stride = 6, queue_mode = SW, step = 216, pipeline = 2>
+// CHECK: isa.execute ibuf 0 shift last
+// CHECK: isa.cluster(1, 0) {
+// CHECK-NEXT: isa.wait tags [0, 1, 2, 3, 4, 5, 6, 7] pe
+// CHECK-NEXT: isa.barrier 0
+
+// GEMM-LABEL: isa.program
+// GEMM-NOT: queue_mode = SW
+// GEMM: isa.ld weights slot 0
+// GEMM-NOT: queue_mode = SW
+
+// BAD: convert-graph-to-isa: depthwise must be 'sw' or 'gemm', got 'spmv'
+
+func.func @main(%x: tensor<1x2x9x6xf32> {accel.name = "x"}, %w: tensor<2x1x3x3xf32> {accel.name = "w"}, %b: tensor<2xf32> {accel.name = "b"}) -> (tensor<1x2x9x6xf32> {accel.name = "y"}) {
+  %y = graph.conv2d %x, %w, %b {groups = 2, pads = array<i64: 1, 1, 1, 1>} : (tensor<1x2x9x6xf32>, tensor<2x1x3x3xf32>, tensor<2xf32>) -> tensor<1x2x9x6xf32>
+  %r = graph.relu %y : tensor<1x2x9x6xf32>
+  return %r : tensor<1x2x9x6xf32>
+}
