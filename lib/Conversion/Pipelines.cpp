@@ -22,10 +22,25 @@ struct DefaultPipelineOptions
                          llvm::cl::desc("hardware description JSON "
                                         "(empty = built-in default)"),
                          llvm::cl::init("")};
+  Option<std::string> sparseWeights{
+      *this, "sparse-weights",
+      llvm::cl::desc("off | auto (convert-graph-to-isa)"),
+      llvm::cl::init("auto")};
+  Option<double> sparseThreshold{
+      *this, "sparse-threshold",
+      llvm::cl::desc("minimum zero fraction for sparse weights"),
+      llvm::cl::init(0.5)};
+  Option<bool> loadBalance{*this, "load-balance",
+                           llvm::cl::desc("MAC load-balancing bit"),
+                           llvm::cl::init(false)};
+  Option<std::string> sfuMode{*this, "sfu-mode",
+                              llvm::cl::desc("chained | decoupled"),
+                              llvm::cl::init("chained")};
 };
 } // namespace
 
-void accel::buildDefaultPipeline(OpPassManager &pm, const std::string &hwPath) {
+void accel::buildDefaultPipeline(OpPassManager &pm, const std::string &hwPath,
+                                 const ConvertGraphToIsaOptions &lowering) {
   pm.addPass(createConvertTosaLinalgToGraph());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createFoldBatchNorm());
@@ -35,7 +50,7 @@ void accel::buildDefaultPipeline(OpPassManager &pm, const std::string &hwPath) {
   SelectMappingOptions mappingOpts;
   mappingOpts.hwPath = hwPath;
   pm.addPass(createSelectMapping(mappingOpts));
-  ConvertGraphToIsaOptions opts;
+  ConvertGraphToIsaOptions opts = lowering;
   opts.hwPath = hwPath;
   pm.addPass(createConvertGraphToIsa(opts));
 }
@@ -45,6 +60,11 @@ void accel::registerAccelPipelines() {
       "accel-default-pipeline",
       "Import legalisation, canonicalisation and lowering to the ISA",
       [](OpPassManager &pm, const DefaultPipelineOptions &o) {
-        buildDefaultPipeline(pm, o.hw);
+        ConvertGraphToIsaOptions lo;
+        lo.sparseWeights = o.sparseWeights;
+        lo.sparseThreshold = o.sparseThreshold;
+        lo.loadBalance = o.loadBalance;
+        lo.sfuMode = o.sfuMode;
+        buildDefaultPipeline(pm, o.hw, lo);
       });
 }

@@ -7,12 +7,15 @@ import numpy as np
 
 
 def compile_and_run(bin_dir, model, work, name, inputs, outputs, hw=None,
-                    run_args=()):
-    """Compiles `model` (.mlir / .onnx) and runs it with `inputs`
-    ({name: array}). Returns (arrays for `outputs`, None) or (None, error)."""
+                    run_args=(), compile_args=()):
+    """Compiles `model` (.mlir / .onnx) with extra accel-compile flags
+    `compile_args` and runs it with `inputs` ({name: array}). Returns (arrays
+    for `outputs`, None) or (None, error); the run's stats.json is in
+    WORK/NAME_out."""
     binary = os.path.join(work, name + ".bin")
     hw_args = ["--hw", hw] if hw else []
-    p = subprocess.run([os.path.join(bin_dir, "accel-compile"), model, "-o", binary] + hw_args,
+    p = subprocess.run([os.path.join(bin_dir, "accel-compile"), model, "-o", binary] + hw_args
+                       + list(compile_args),
                        capture_output=True, text=True)
     if p.returncode:
         return None, "compile: " + (p.stderr.strip() or str(p.returncode))

@@ -17,8 +17,11 @@ namespace accel {
 #define GEN_PASS_REGISTRATION
 #include "accel/Conversion/Passes.h.inc"
 
-/// Adds the default pipeline (what accel-compile runs) to `pm`.
-void buildDefaultPipeline(mlir::OpPassManager &pm, const std::string &hwPath);
+/// Adds the default pipeline (what accel-compile runs) to `pm`. `lowering`
+/// carries the machine options of convert-graph-to-isa (sparse weights,
+/// load balancing, SFU mode); its hwPath is replaced by `hwPath`.
+void buildDefaultPipeline(mlir::OpPassManager &pm, const std::string &hwPath,
+                          const ConvertGraphToIsaOptions &lowering = {});
 
 /// Registers `accel-default-pipeline` (graph -> isa, what accel-compile runs)
 ///.

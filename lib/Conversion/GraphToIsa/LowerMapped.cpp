@@ -110,7 +110,8 @@ LogicalResult Lowering::finishMapped(Operation *op,
   if (f.k > 1)
     clusterEpi.func = SfuFunc::None; // applied after the partial sums
   std::string err;
-  if (!emitMappedGemmLayer(sb_, withScratch, st, clusterEpi, err))
+  if (!emitMappedGemmLayer(sb_, withScratch, st, kernelEpilogue(clusterEpi),
+                           err))
     return op->emitOpError("cannot realise ")
            << kMappingAttrName << ": " << err;
   if (f.k > 1 &&

@@ -111,10 +111,18 @@ struct ConvKChunk {
   int64_t kh, kw, c0, cc;
 };
 
+/// Machine options of the lowering (convert-graph-to-isa, docs/passes.md).
+struct LoweringOptions {
+  bool sparseWeights = true;    ///< sparse-weights=auto
+  double sparseThreshold = 0.5; ///< minimum zero fraction
+  bool loadBalance = false;     ///< MAC bit 3
+  bool sfuChained = true;       ///< sfu-mode=chained
+};
+
 class Lowering {
 public:
-  Lowering(func::FuncOp func, const HardwareDesc &hw)
-      : func_(func), hw_(hw), sb_(program_, hw) {}
+  Lowering(func::FuncOp func, const HardwareDesc &hw,
+           const LoweringOptions &opts = {});
 
   LogicalResult run();
   Program &program() { return program_; }
@@ -137,6 +145,11 @@ private:
   View denseView(Value v) { return {bufferFor(v), denseStrides(shapeOf(v))}; }
 
   LogicalResult lowerConstant(Operation *op, DenseElementsAttr value);
+  /// `epi` with the machine options (load balance, SFU mode, sparse
+  /// weights) the GEMM kernels apply.
+  GemmEpilogue kernelEpilogue(GemmEpilogue epi) const;
+  /// The f32 value of a compile-time constant at a DRAM byte address.
+  bool constantAt(uint64_t addr, float &value);
   LogicalResult lowerMatMul(graph::MatMulOp op);
   LogicalResult lowerGemm(graph::GemmOp op);
   LogicalResult lowerConv(graph::Conv2DOp op);
@@ -218,6 +231,9 @@ private:
   std::optional<tiling::Mapping> gemmMapping_;
   func::FuncOp func_;
   HardwareDesc hw_;
+  LoweringOptions opts_;
+  SparseWeightSource sparseSource_;
+  size_t lastConstant_ = 0; ///< constantAt's cache
   Program program_;
   StreamBuilder sb_;
   llvm::DenseMap<Value, uint64_t> addr_;
