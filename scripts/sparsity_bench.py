@@ -10,6 +10,7 @@ Layers: a 4096 -> 4096 FC (Gemm + bias + Relu, batch --batch) and the
 ResNet-50 layer3 3x3 convolution (256 -> 256 channels, 14x14, pad 1, bias,
 Relu).
 Usage: sparsity_bench.py BIN_DIR [--hw FILE] [--batch N] [--threshold F]
+                         [--sparsities 0,50,90] [--conv-sparsities ...]
                          [--quick]"""
 import argparse
 import json
@@ -28,10 +29,22 @@ ap.add_argument("bin")
 ap.add_argument("--hw", default=None)
 ap.add_argument("--batch", type=int, default=16)
 ap.add_argument("--threshold", type=float, default=0.5)
+ap.add_argument("--sparsities", default="0,10,30,50,60,70,80,90",
+                help="weight zero percentages, comma separated")
+ap.add_argument("--conv-sparsities", default=None,
+                help="for the convolution (default: --sparsities)")
 ap.add_argument("--quick", action="store_true")
 args = ap.parse_args()
 rng = np.random.default_rng(7)
-SPARSITIES = [0.0, 0.5, 0.9] if args.quick else [0.0, 0.1, 0.3, 0.5, 0.6, 0.7, 0.8, 0.9]
+
+
+def percents(text):
+    return [int(v) / 100.0 for v in text.split(",")]
+
+
+SPARSITIES = [0.0, 0.5, 0.9] if args.quick else percents(args.sparsities)
+CONV_SPARSITIES = (SPARSITIES if args.quick or not args.conv_sparsities
+                   else percents(args.conv_sparsities))
 
 
 def prune(w, s):
@@ -64,13 +77,13 @@ def run(model, work, name, x, flags):
     return np.load(os.path.join(out, "y.npy")), st, t1 - t0
 
 
-def layer(title, build, x):
+def layer(title, build, x, sparsities):
     print(f"\n{title}")
     print("| weight zeros % | dense cycles | sparse-weights=auto cycles | auto + load balance "
           "| speed-up | skipped MACs | effective MACs | identical |")
     print("|---|---|---|---|---|---|---|---|")
     with tempfile.TemporaryDirectory() as work:
-        for s in SPARSITIES:
+        for s in sparsities:
             model = os.path.join(work, "m.onnx")
             build(s, model)
             thr = [f"--sparse-threshold={args.threshold}"]
@@ -111,5 +124,6 @@ def conv(s, path):
 
 print(f"hardware: {args.hw or 'built-in default (hw/default.json)'}; "
       f"sparse-threshold {args.threshold}")
-layer(f"FC 4096 -> 4096, batch {B} (Gemm + bias + Relu)", fc, fc_x)
-layer("ResNet-50 layer3 conv 3x3, 256 -> 256, 14x14, pad 1 (+ bias + Relu)", conv, conv_x)
+layer(f"FC 4096 -> 4096, batch {B} (Gemm + bias + Relu)", fc, fc_x, SPARSITIES)
+layer("ResNet-50 layer3 conv 3x3, 256 -> 256, 14x14, pad 1 (+ bias + Relu)", conv, conv_x,
+      CONV_SPARSITIES)
