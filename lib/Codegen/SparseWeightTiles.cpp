@@ -2,6 +2,8 @@
 #include "SparseWeightTiles.h"
 #include "accel/Target/SparseWeights.h"
 #include <algorithm>
+#include <map>
+#include <tuple>
 
 using namespace accel;
 using namespace accel::codegen;
@@ -9,9 +11,9 @@ using namespace accel::codegen::detail;
 
 const SparseBTile &SparseLayerTiles::at(size_t problem, size_t k,
                                         size_t n) const {
-  const std::vector<SparseBTile> &p = tiles.at(problem);
+  const auto &p = tiles.at(problem);
   size_t nTiles = p.size() / std::max<size_t>(1, kChunks(problem));
-  return p.at(k * nTiles + n);
+  return *p.at(k * nTiles + n);
 }
 
 namespace {
@@ -48,8 +50,11 @@ bool accel::codegen::detail::encodeSparseTiles(
   std::vector<float> w;
   std::vector<SparsePair> pairs;
   std::vector<uint8_t> bytes;
+  using Key = std::tuple<uint64_t, int, int, std::array<int64_t, 4>,
+                         std::array<int64_t, 4>>;
+  std::map<Key, std::shared_ptr<SparseBTile>> seen;
   for (const GemmTiles &p : problems) {
-    std::vector<SparseBTile> tiles;
+    std::vector<std::shared_ptr<SparseBTile>> tiles;
     const size_t nk = p.kChunks.size(), nn = p.nTiles.size();
     for (size_t k = 0; k < nk; ++k)
       for (size_t n = 0; n < nn; ++n) {
@@ -59,6 +64,11 @@ bool accel::codegen::detail::encodeSparseTiles(
           reason = "a weight tile box does not match its K chunk x N tile";
           return false;
         }
+        Key key{box.base, box.rank, box.rowDims, box.shape, box.stride};
+        if (auto it = seen.find(key); it != seen.end()) {
+          tiles.push_back(it->second);
+          continue;
+        }
         if (!readBox(box, src, w)) {
           reason = "the weight-queue operand is not a compile-time constant";
           return false;
@@ -66,7 +76,8 @@ bool accel::codegen::detail::encodeSparseTiles(
         for (float v : w)
           out.zeros += v == 0.0f;
         out.total += int64_t(w.size());
-        SparseBTile tile;
+        auto shared = std::make_shared<SparseBTile>();
+        SparseBTile &tile = *shared;
         for (int g = 0; g < groups; ++g) {
           int64_t c0 = g * groupCols;
           int64_t width = std::max<int64_t>(1, std::min(groupCols, N - c0));
@@ -94,7 +105,8 @@ bool accel::codegen::detail::encodeSparseTiles(
                    std::to_string(regionBytes) + " bytes): too dense";
           return false;
         }
-        tiles.push_back(std::move(tile));
+        seen.emplace(key, shared);
+        tiles.push_back(std::move(shared));
       }
     out.tiles.push_back(std::move(tiles));
     out.kChunkCounts.push_back(nk);
@@ -105,8 +117,11 @@ bool accel::codegen::detail::encodeSparseTiles(
 void accel::codegen::detail::placeSparseTiles(SparseLayerTiles &layer,
                                               const SparseWeightSource &src) {
   for (auto &p : layer.tiles)
-    for (SparseBTile &tile : p)
-      tile.dram = src.place(tile.bytes);
+    for (auto &tile : p)
+      if (!tile->placed) {
+        tile->dram = src.place(tile->bytes);
+        tile->placed = true;
+      }
 }
 
 DramBox accel::codegen::detail::sparseTileBox(const SparseBTile &tile) {

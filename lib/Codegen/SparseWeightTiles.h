@@ -10,6 +10,7 @@
 #define ACCEL_LIB_CODEGEN_SPARSEWEIGHTTILES_H
 
 #include "GemmCommon.h"
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -19,15 +20,18 @@ namespace accel::codegen::detail {
 /// 1-D into the tile's B region.
 struct SparseBTile {
   uint64_t dram = 0;              ///< set by placeSparseTiles
+  bool placed = false;
   std::vector<uint8_t> bytes;     ///< serialised pairs of every group
   std::vector<SparseGroup> groups; ///< one per accumulation group
 };
 
-/// Every B tile of a set of problems, [problem][k * nTiles + n].
+/// Every B tile of a set of problems, [problem][k * nTiles + n]. Tiles
+/// that read the same DRAM box (problems sharing a weight matrix: batches,
+/// convolution row pieces) share one encoding and one DRAM segment.
 struct SparseLayerTiles {
-  std::vector<std::vector<SparseBTile>> tiles;
+  std::vector<std::vector<std::shared_ptr<SparseBTile>>> tiles;
   std::vector<size_t> kChunkCounts; ///< K chunks of each problem
-  int64_t zeros = 0, total = 0; ///< over the distinct tiles
+  int64_t zeros = 0, total = 0; ///< over the distinct boxes
   size_t kChunks(size_t problem) const { return kChunkCounts.at(problem); }
   const SparseBTile &at(size_t problem, size_t k, size_t n) const;
 };
