@@ -23,15 +23,24 @@ struct Regions {
 int64_t halfBytes(const HardwareDesc &hw, const GemmTiling &t, bool init);
 /// Columns one accumulation buffer holds for `peRows` rows per PE.
 int64_t accCols(const HardwareDesc &hw, int64_t peRows);
-/// [LD psums x G], LD acts, [SPU scale], (LD weights, MAC) x G, ST x G.
+/// [LD psums x G], LD acts, [SPU scale], (LD weights, MAC) x G, ST x G;
+/// `sparse` loads the weights as LD sparse_weights lists.
 std::vector<Instruction> gemmSequence(const GemmTiling &t,
                                       const GemmEpilogue &epi, bool withInit,
-                                      int groups);
-/// The operand records of one step (mc x kc x nc) with tiles at `l`.
+                                      int groups, bool sparse = false);
+/// One accumulation group's sparse weight list inside a B tile region:
+/// byte offset from the region start and pair count (LD rows).
+struct SparseGroup {
+  uint32_t offset = 0, pairs = 1;
+};
+/// The operand records of one step (mc x kc x nc) with tiles at `l`;
+/// `sparse` (one entry per group) when the sequence loads sparse weights.
 std::vector<OperandRecord> stepRecords(const std::vector<Instruction> &seq,
                                        const Regions &l, int64_t mc,
                                        int64_t kc, int64_t nc,
-                                       int64_t groupCols);
+                                       int64_t groupCols,
+                                       const std::vector<SparseGroup> *sparse =
+                                           nullptr);
 
 } // namespace accel::codegen::detail
 

@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "GemmCommon.h"
+#include "SparseWeightTiles.h"
 #include "accel/Codegen/Kernels.h"
 #include "accel/Hardware/HardwareDesc.h"
 #include <algorithm>
@@ -218,7 +219,7 @@ namespace accel::codegen::detail {
 /// (LD weights, MAC) x G, ST x G. Records are filled per step.
 std::vector<Instruction> gemmSequence(const GemmTiling &t,
                                       const GemmEpilogue &epi, bool withInit,
-                                      int groups) {
+                                      int groups, bool sparse) {
   std::vector<Instruction> seq;
   auto add = [&](Opcode op, uint8_t sub, OperandRecord rec, int acc) {
     Instruction i;
@@ -252,9 +253,12 @@ std::vector<Instruction> gemmSequence(const GemmTiling &t,
   for (int g = 0; g < groups; ++g) {
     OperandRecord r;
     r.rowStride = int32_t(t.nc);
-    add(Opcode::LD, uint8_t(LoadStream::Weights), r, 0);
+    add(Opcode::LD,
+        uint8_t(sparse ? LoadStream::SparseWeights : LoadStream::Weights), r,
+        0);
     Instruction *mac = add(Opcode::MAC, 0, rec, g);
-    mac->fields.sfuActive = epi.func != SfuFunc::None;
+    mac->fields.sfuActive = epi.func != SfuFunc::None && epi.sfuChained;
+    mac->fields.loadBalance = epi.loadBalance;
   }
   for (int g = 0; g < groups; ++g) {
     OperandRecord r = rec;
@@ -268,7 +272,8 @@ std::vector<Instruction> gemmSequence(const GemmTiling &t,
 /// Records of one step.
 std::vector<OperandRecord>
 stepRecords(const std::vector<Instruction> &seq, const Regions &l, int64_t mc,
-            int64_t kc, int64_t nc, int64_t groupCols) {
+            int64_t kc, int64_t nc, int64_t groupCols,
+            const std::vector<SparseGroup> *sparse) {
   std::vector<OperandRecord> recs;
   int gLd = 0, gMac = 0, gSt = 0, gInit = 0;
   auto cols = [&](int g) {
@@ -288,6 +293,15 @@ stepRecords(const std::vector<Instruction> &seq, const Regions &l, int64_t mc,
         r.rows = uint32_t(mc);
       } else if (f.sub == uint8_t(LoadStream::Activations)) {
         r.addr = l.a, r.rows = uint32_t(mc), r.cols = uint32_t(kc);
+      } else if (f.sub == uint8_t(LoadStream::SparseWeights)) {
+        // rows = pairs of the group's list, depth = the dense K. Without
+        // lists (CONFIG) one pair; EXECUTEs patch the real counts.
+        int g = gLd++;
+        SparseGroup sg = sparse ? sparse->at(size_t(g)) : SparseGroup{};
+        r.addr = l.b + sg.offset;
+        r.cols = cols(g);
+        r.rows = sg.pairs;
+        r.depth = uint32_t(kc);
       } else {
         int g = gLd++;
         r.addr = l.b + uint32_t(g * groupCols * 4);
@@ -404,8 +418,27 @@ void accel::codegen::emitGemmLayer(StreamBuilder &sb,
   }
   (void)innerCount;
 
-  std::vector<Instruction> seqInit = gemmSequence(t, epi, true, groups);
-  std::vector<Instruction> seqMain = gemmSequence(t, epi, false, groups);
+  // Constant, sparse enough weight-queue tiles: LD sparse_weights.
+  SparseLayerTiles sparseTiles;
+  bool sparse = false;
+  if (epi.sparse) {
+    std::string why;
+    sparse = encodeSparseTiles(hw, problems, t, groupCols, groups,
+                               *epi.sparse, sparseTiles, why) &&
+             sparseTiles.total > 0 &&
+             double(sparseTiles.zeros) >=
+                 epi.sparse->threshold * double(sparseTiles.total);
+    if (sparse)
+      placeSparseTiles(sparseTiles, *epi.sparse);
+  }
+  auto problemIndex = [&](const Step &st) {
+    return size_t(st.problem - problems.data());
+  };
+
+  std::vector<Instruction> seqInit =
+      gemmSequence(t, epi, true, groups, sparse);
+  std::vector<Instruction> seqMain =
+      gemmSequence(t, epi, false, groups, sparse);
   // CONFIG carries full-tile operands (half 0); EXECUTEs patch the edges.
   for (auto *sq : {&seqInit, &seqMain}) {
     Regions l0{uint32_t(stripBudget), uint32_t(stripBudget + mcMax * t.kc * 4),
@@ -446,7 +479,11 @@ void accel::codegen::emitGemmLayer(StreamBuilder &sb,
       if (st.loadA)
         sb.dmaLoad(cl, loadTag(h), st.problem->aBox(st.m0, st.mc, st.k), l.a,
                    t.kc);
-      if (st.loadB)
+      if (st.loadB && sparse)
+        sb.dmaLoad(cl, loadTag(h),
+                   sparseTileBox(sparseTiles.at(problemIndex(st), st.k, st.n)),
+                   l.b, 1);
+      else if (st.loadB)
         sb.dmaLoad(cl, loadTag(h), st.problem->bBox(st.k, st.n), l.b, t.nc);
       if (st.first() && st.problem->initBox)
         sb.dmaLoad(cl, loadTag(h), st.problem->initBox(st.m0, st.mc, st.n),
@@ -473,8 +510,11 @@ void accel::codegen::emitGemmLayer(StreamBuilder &sb,
       int64_t kc = st.problem->kChunks[st.k], nc = st.problem->nTiles[st.n];
       bool init = st.first() && bool(st.problem->initBox);
       const auto &seq = init ? seqInit : seqMain;
+      const std::vector<SparseGroup> *lists =
+          sparse ? &sparseTiles.at(problemIndex(st), st.k, st.n).groups
+                 : nullptr;
       sb.execute(cl, init ? kIbufInit : kIbufMain,
-                 stepRecords(seq, l, st.mc, kc, nc, groupCols),
+                 stepRecords(seq, l, st.mc, kc, nc, groupCols, lists),
                  /*shift=*/st.last(), /*last=*/st.last());
       if (st.last()) {
         sb.wait(cl, 0, /*pe=*/true);

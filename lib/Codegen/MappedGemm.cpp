@@ -23,6 +23,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "GemmCommon.h"
+#include "SparseWeightTiles.h"
 #include "accel/Codegen/Kernels.h"
 #include <algorithm>
 #include <map>
@@ -238,6 +239,31 @@ bool accel::codegen::emitMappedGemmLayer(
     err = "more cluster slices than clusters";
     return false;
   }
+  // Sparse weight lists: decided for the whole layer (every cluster's B
+  // tiles constant and fitting, the zero fraction over all of them).
+  std::vector<SparseLayerTiles> sparseTiles(work.size());
+  bool sparse = false;
+  if (epi.sparse) {
+    sparse = true;
+    int64_t zeros = 0, total = 0;
+    std::string why;
+    for (uint32_t cl = 0; sparse && cl < work.size(); ++cl) {
+      const GemmTiling &t = work[cl].tiling;
+      if (work[cl].problems.empty())
+        continue;
+      int64_t gc = std::min(t.nc, accCols(hw, t.peRows));
+      int g = int(std::min<int64_t>(4, cdiv(t.nc, gc)));
+      sparse = encodeSparseTiles(hw, work[cl].problems, t, gc, g, *epi.sparse,
+                                 sparseTiles[cl], why);
+      zeros += sparseTiles[cl].zeros;
+      total += sparseTiles[cl].total;
+    }
+    sparse = sparse && total > 0 &&
+             double(zeros) >= epi.sparse->threshold * double(total);
+    if (sparse)
+      for (SparseLayerTiles &l : sparseTiles)
+        placeSparseTiles(l, *epi.sparse);
+  }
   for (uint32_t cl = 0; cl < work.size(); ++cl) {
     const std::vector<GemmTiles> &problems = work[cl].problems;
     if (problems.empty())
@@ -319,7 +345,7 @@ bool accel::codegen::emitMappedGemmLayer(
     for (auto &[k, id] : ibufOf) {
       id = next++;
       std::vector<Instruction> seq =
-          gemmSequence(t, k.second ? epi : plain, k.first, groups);
+          gemmSequence(t, k.second ? epi : plain, k.first, groups, sparse);
       Regions l0{uint32_t(stripBudget),
                  uint32_t(stripBudget + mcMax * t.kc * 4),
                  uint32_t(stripBudget + (mcMax + t.nc) * t.kc * 4),
@@ -351,7 +377,10 @@ bool accel::codegen::emitMappedGemmLayer(
       Regions l = regions(s, h);
       if (s.loadA)
         sb.dmaLoad(cl, loadTag(h), s.p->aBox(s.m0, s.mc, s.k), l.a, t.kc);
-      if (s.loadB)
+      if (s.loadB && sparse)
+        sb.dmaLoad(cl, loadTag(h),
+                   sparseTileBox(sparseTiles[cl].at(s.pi, s.k, s.n)), l.b, 1);
+      else if (s.loadB)
         sb.dmaLoad(cl, loadTag(h), s.p->bBox(s.k, s.n), l.b, t.nc);
       if (s.init == Init::Bias)
         sb.dmaLoad(cl, loadTag(h), s.p->initBox(s.m0, s.mc, s.n), l.init,
@@ -380,7 +409,10 @@ bool accel::codegen::emitMappedGemmLayer(
       Regions l = regions(s, h);
       int64_t kc = s.p->kChunks[s.k], nc = s.p->nTiles[s.n];
       uint8_t id = ibufOf.at(key(s));
-      sb.execute(cl, id, stepRecords(seqs[id], l, s.mc, kc, nc, groupCols),
+      const std::vector<SparseGroup> *lists =
+          sparse ? &sparseTiles[cl].at(s.pi, s.k, s.n).groups : nullptr;
+      sb.execute(cl, id,
+                 stepRecords(seqs[id], l, s.mc, kc, nc, groupCols, lists),
                  /*shift=*/s.store, /*last=*/s.store);
       if (s.store) {
         sb.wait(cl, 0, /*pe=*/true);

@@ -27,11 +27,25 @@ struct DefaultPipelineOptions
       llvm::cl::desc("depthwise conv2d: sw (sliding-window queue kernel) or "
                      "gemm (implicit GEMM per group)"),
       llvm::cl::init("sw")};
+  Option<std::string> sparseWeights{
+      *this, "sparse-weights",
+      llvm::cl::desc("off | auto (convert-graph-to-isa)"),
+      llvm::cl::init("auto")};
+  Option<double> sparseThreshold{
+      *this, "sparse-threshold",
+      llvm::cl::desc("minimum zero fraction for sparse weights"),
+      llvm::cl::init(0.5)};
+  Option<bool> loadBalance{*this, "load-balance",
+                           llvm::cl::desc("MAC load-balancing bit"),
+                           llvm::cl::init(false)};
+  Option<std::string> sfuMode{*this, "sfu-mode",
+                              llvm::cl::desc("chained | decoupled"),
+                              llvm::cl::init("chained")};
 };
 } // namespace
 
 void accel::buildDefaultPipeline(OpPassManager &pm, const std::string &hwPath,
-                                 const std::string &depthwise) {
+                                 const ConvertGraphToIsaOptions &lowering) {
   pm.addPass(createConvertTosaLinalgToGraph());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createFoldBatchNorm());
@@ -41,9 +55,8 @@ void accel::buildDefaultPipeline(OpPassManager &pm, const std::string &hwPath,
   SelectMappingOptions mappingOpts;
   mappingOpts.hwPath = hwPath;
   pm.addPass(createSelectMapping(mappingOpts));
-  ConvertGraphToIsaOptions opts;
+  ConvertGraphToIsaOptions opts = lowering;
   opts.hwPath = hwPath;
-  opts.depthwise = depthwise;
   pm.addPass(createConvertGraphToIsa(opts));
 }
 
@@ -52,6 +65,12 @@ void accel::registerAccelPipelines() {
       "accel-default-pipeline",
       "Import legalisation, canonicalisation and lowering to the ISA",
       [](OpPassManager &pm, const DefaultPipelineOptions &o) {
-        buildDefaultPipeline(pm, o.hw, o.depthwise);
+        ConvertGraphToIsaOptions lo;
+        lo.depthwise = o.depthwise;
+        lo.sparseWeights = o.sparseWeights;
+        lo.sparseThreshold = o.sparseThreshold;
+        lo.loadBalance = o.loadBalance;
+        lo.sfuMode = o.sfuMode;
+        buildDefaultPipeline(pm, o.hw, lo);
       });
 }

@@ -8,8 +8,10 @@ import numpy as np
 
 def compile_and_run(bin_dir, model, work, name, inputs, outputs, hw=None,
                     run_args=(), compile_args=()):
-    """Compiles `model` (.mlir / .onnx) and runs it with `inputs`
-    ({name: array}). Returns (arrays for `outputs`, None) or (None, error)."""
+    """Compiles `model` (.mlir / .onnx) with extra accel-compile flags
+    `compile_args` and runs it with `inputs` ({name: array}). Returns (arrays
+    for `outputs`, None) or (None, error); the run's stats.json is in
+    WORK/NAME_out."""
     binary = os.path.join(work, name + ".bin")
     hw_args = ["--hw", hw] if hw else []
     p = subprocess.run([os.path.join(bin_dir, "accel-compile"), model, "-o", binary] + hw_args

@@ -2,6 +2,8 @@
 //
 //   accel-compile MODEL -o OUT [--hw FILE] [--input-shape NAME=1x3x224x224]...
 //                 [--bind NAME=FILE]... [--emit=bin|isa|graph]
+//                 [--sparse-weights=off|auto] [--sparse-threshold=F]
+//                 [--load-balance] [--sfu-mode=chained|decoupled]
 //
 // MODEL is an .onnx file (imported with the ONNX library) or an .mlir file in
 // the graph dialect or ONNX-lowered TOSA / linalg. The default pipeline
@@ -60,6 +62,24 @@ static cl::opt<std::string>
                            "weight queue, default) or gemm (implicit GEMM "
                            "per group)"),
                   cl::value_desc("sw|gemm"), cl::init("sw"));
+static cl::opt<std::string> sparseWeights(
+    "sparse-weights",
+    cl::desc("off | auto (default): load constant weights whose zero fraction "
+             "reaches --sparse-threshold as sparse (value, index) lists"),
+    cl::value_desc("off|auto"), cl::init("auto"));
+static cl::opt<double> sparseThreshold(
+    "sparse-threshold",
+    cl::desc("minimum zero fraction of a layer's weights for sparse lists "
+             "(default 0.5)"),
+    cl::value_desc("F"), cl::init(0.5));
+static cl::opt<bool> loadBalance(
+    "load-balance", cl::desc("set the MAC load-balancing bit on GEMM MACs"),
+    cl::init(false));
+static cl::opt<std::string>
+    sfuMode("sfu-mode",
+            cl::desc("chained (default) | decoupled: how fused activations "
+                     "leave the accumulators"),
+            cl::value_desc("chained|decoupled"), cl::init("chained"));
 enum class Emit { Bin, Isa, Graph };
 static cl::opt<Emit> emit(
     "emit", cl::desc("what to write"), cl::init(Emit::Bin),
@@ -86,6 +106,16 @@ int main(int argc, char **argv) {
                   tosa::TosaDialect, linalg::LinalgDialect>();
   MLIRContext ctx(registry);
   ctx.loadAllAvailableDialects();
+
+  if (sparseWeights != "off" && sparseWeights != "auto")
+    return fail("--sparse-weights expects off or auto, got '" +
+                sparseWeights + "'");
+  if (!(sparseThreshold >= 0.0 && sparseThreshold <= 1.0))
+    return fail("--sparse-threshold expects a zero fraction in [0, 1], got " +
+                std::to_string(sparseThreshold));
+  if (sfuMode != "chained" && sfuMode != "decoupled")
+    return fail("--sfu-mode expects chained or decoupled, got '" + sfuMode +
+                "'");
 
   accel::HardwareDesc hw = accel::defaultHardware();
   if (!hwPath.empty()) {
@@ -150,7 +180,13 @@ int main(int argc, char **argv) {
     llvm::SourceMgr sm;
     SourceMgrDiagnosticHandler handler(sm, &ctx);
     PassManager pm(&ctx);
-    accel::buildDefaultPipeline(pm, hwPath, depthwiseMode);
+    accel::ConvertGraphToIsaOptions lowering;
+    lowering.depthwise = depthwiseMode;
+    lowering.sparseWeights = sparseWeights;
+    lowering.sparseThreshold = sparseThreshold;
+    lowering.loadBalance = loadBalance;
+    lowering.sfuMode = sfuMode;
+    accel::buildDefaultPipeline(pm, hwPath, lowering);
     if (failed(pm.run(*module)))
       return 1; // diagnostics already printed
   }

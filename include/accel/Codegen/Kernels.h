@@ -169,9 +169,34 @@ Program matmulLayerProgram(const HardwareDesc &hw, const tiling::GemmProblem &p,
 GemmTiling chooseGemmTiling(const HardwareDesc &hw, int64_t m, int64_t n,
                             int64_t k, bool withInit);
 
+/// Compile-time constant weights the GEMM kernels may load as sparse
+/// (value, index) lists (`LD sparse_weights`, docs/passes.md "Sparse
+/// weights"): when every element of every weight-queue tile (GemmTiles::bBox)
+/// of a layer is a constant and at least `threshold` of them are zero, each
+/// tile the loop nest loads is encoded per accumulation group
+/// (encodeSparseTile) and placed in DRAM as a constant segment.
+struct SparseWeightSource {
+  double threshold = 0.5; ///< minimum zero fraction of the layer's B tiles
+  /// The f32 constant at DRAM byte address `addr`; false when no
+  /// compile-time constant lives there.
+  std::function<bool(uint64_t addr, float &value)> constantAt;
+  /// Places `bytes` as a constant DRAM segment; returns its address.
+  std::function<uint64_t(std::vector<uint8_t> bytes)> place;
+};
+
+/// Per-layer options of the GEMM kernels: the fused epilogue and the
+/// machine features the MACs use.
 struct GemmEpilogue {
   float alpha = 1.0f;         ///< scales A tiles in the input buffer
-  SfuFunc func = SfuFunc::None; ///< applied on the final store (chained SFU)
+  SfuFunc func = SfuFunc::None; ///< applied on the final store
+  /// MAC sfu bit when `func` is fused: true = chained SFU (the ST applies
+  /// the function on its way out, 1 output-queue access per element), false
+  /// = decoupled (3 accesses + an SFU pass).
+  bool sfuChained = true;
+  bool loadBalance = false; ///< MAC bit 3 on every MAC
+  /// Non-null: try `LD sparse_weights` for constant weight-queue operands
+  /// (falls back to dense LD weights when not applicable).
+  const SparseWeightSource *sparse = nullptr;
 };
 
 /// An N-D view of f32 elements in DRAM (any rank), strides in elements.

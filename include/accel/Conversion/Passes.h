@@ -17,10 +17,11 @@ namespace accel {
 #define GEN_PASS_REGISTRATION
 #include "accel/Conversion/Passes.h.inc"
 
-/// Adds the default pipeline (what accel-compile runs) to `pm`;
-/// `depthwise` is convert-graph-to-isa's depthwise option ("sw" / "gemm").
+/// Adds the default pipeline (what accel-compile runs) to `pm`. `lowering`
+/// carries the options of convert-graph-to-isa (depthwise kernel, sparse
+/// weights, load balancing, SFU mode); its hwPath is replaced by `hwPath`.
 void buildDefaultPipeline(mlir::OpPassManager &pm, const std::string &hwPath,
-                          const std::string &depthwise = "sw");
+                          const ConvertGraphToIsaOptions &lowering = {});
 
 /// Registers `accel-default-pipeline` (graph -> isa, what accel-compile runs)
 ///.

@@ -37,6 +37,18 @@ def ConvertGraphToIsa : Pass<"convert-graph-to-isa", "mlir::ModuleOp"> {
            "depthwise conv2d (groups == C == O): 'sw' = sliding-window "
            "weight-queue kernel (weights and activations swapped, "
            "docs/depthwise.md), 'gemm' = implicit GEMM per group">,
+    Option<"sparseWeights", "sparse-weights", "std::string",
+           /*default=*/"\"auto\"",
+           "off | auto: load constant weight-queue operands whose zero "
+           "fraction reaches sparse-threshold as LD sparse_weights lists">,
+    Option<"sparseThreshold", "sparse-threshold", "double", /*default=*/"0.5",
+           "minimum zero fraction (0..1) of a layer's weight tiles for "
+           "sparse-weights=auto">,
+    Option<"loadBalance", "load-balance", "bool", /*default=*/"false",
+           "set the load-balancing bit (MAC bit 3) on every GEMM MAC">,
+    Option<"sfuMode", "sfu-mode", "std::string", /*default=*/"\"chained\"",
+           "chained | decoupled: how a fused activation leaves the "
+           "accumulators (MAC sfu bit set / clear)">,
   ];
   let dependentDialects = ["::accel::isa::IsaDialect"];
 }

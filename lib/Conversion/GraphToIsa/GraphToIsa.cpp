@@ -34,6 +34,51 @@ using namespace accel::lowering;
 using llvm::SmallVector;
 
 
+Lowering::Lowering(func::FuncOp func, const HardwareDesc &hw,
+                   const LoweringOptions &opts)
+    : func_(func), hw_(hw), opts_(opts), sb_(program_, hw) {
+  sparseSource_.threshold = opts.sparseThreshold;
+  sparseSource_.constantAt = [this](uint64_t addr, float &v) {
+    return constantAt(addr, v);
+  };
+  sparseSource_.place = [this](std::vector<uint8_t> bytes) {
+    ConstSegment seg;
+    seg.dramAddr = allocate(int64_t((bytes.size() + 3) / 4));
+    seg.bytes = std::move(bytes);
+    program_.constants.push_back(std::move(seg));
+    return program_.constants.back().dramAddr;
+  };
+}
+
+GemmEpilogue Lowering::kernelEpilogue(GemmEpilogue epi) const {
+  epi.loadBalance = opts_.loadBalance;
+  epi.sfuChained = opts_.sfuChained;
+  epi.sparse = opts_.sparseWeights ? &sparseSource_ : nullptr;
+  return epi;
+}
+
+bool Lowering::constantAt(uint64_t addr, float &value) {
+  // Segments are appended in increasing address order (bump allocator).
+  const auto &segs = program_.constants;
+  auto inside = [&](size_t i) {
+    return addr >= segs[i].dramAddr &&
+           addr + 4 <= segs[i].dramAddr + segs[i].bytes.size();
+  };
+  if (lastConstant_ >= segs.size() || !inside(lastConstant_)) {
+    auto it = std::upper_bound(
+        segs.begin(), segs.end(), addr,
+        [](uint64_t a, const ConstSegment &s) { return a < s.dramAddr; });
+    if (it == segs.begin())
+      return false;
+    lastConstant_ = size_t(it - segs.begin()) - 1;
+    if (!inside(lastConstant_))
+      return false;
+  }
+  const ConstSegment &s = segs[lastConstant_];
+  std::memcpy(&value, s.bytes.data() + (addr - s.dramAddr), 4);
+  return true;
+}
+
 SfuFunc Lowering::fuseRelu(Value v) {
   if (!v.hasOneUse())
     return SfuFunc::None;
@@ -130,7 +175,7 @@ Lowering::emitMatmuls(Operation *op,
     }
     problems.push_back(std::move(p));
   }
-  emitGemmLayer(sb_, problems, t, epi);
+  emitGemmLayer(sb_, problems, t, kernelEpilogue(epi));
   return success();
 }
 
@@ -360,7 +405,7 @@ LogicalResult Lowering::lowerConv(graph::Conv2DOp op) {
     }
   GemmEpilogue epi;
   epi.func = fuseRelu(op.getResult());
-  emitGemmLayer(sb_, problems, t, epi);
+  emitGemmLayer(sb_, problems, t, kernelEpilogue(epi));
   return success();
 }
 
@@ -511,7 +556,29 @@ struct ConvertGraphToIsaPass
           << depthwise << "'";
       return signalPassFailure();
     }
-    Lowering lowering(target, hw);
+    LoweringOptions lo;
+    if (sparseWeights == "off" || sparseWeights == "auto") {
+      lo.sparseWeights = sparseWeights == "auto";
+    } else {
+      module.emitError("invalid sparse-weights='")
+          << sparseWeights << "' (expected off or auto)";
+      return signalPassFailure();
+    }
+    if (!(sparseThreshold >= 0.0 && sparseThreshold <= 1.0)) {
+      module.emitError("invalid sparse-threshold=")
+          << sparseThreshold << " (expected a zero fraction in [0, 1])";
+      return signalPassFailure();
+    }
+    lo.sparseThreshold = sparseThreshold;
+    lo.loadBalance = loadBalance;
+    if (sfuMode == "chained" || sfuMode == "decoupled") {
+      lo.sfuChained = sfuMode == "chained";
+    } else {
+      module.emitError("invalid sfu-mode='")
+          << sfuMode << "' (expected chained or decoupled)";
+      return signalPassFailure();
+    }
+    Lowering lowering(target, hw, lo);
     lowering.setDepthwiseSW(depthwise == "sw");
     if (failed(lowering.run()))
       return signalPassFailure();

@@ -46,8 +46,10 @@ GemmTiling clampTiling(const HardwareDesc &hw, GemmTiling t, int64_t ms,
 /// N tiles covering output pixels [p0, p1) of an OH x OW image: a leading
 /// piece of a row, blocks of whole rows (or pieces of long rows), a trailing
 /// piece; each at most nc pixels.
-std::vector<ConvNTile> convNTiles(int64_t OW, int64_t p0, int64_t p1,
-                                  int64_t nc) {
+} // namespace
+
+std::vector<ConvNTile> accel::lowering::convNTiles(int64_t OW, int64_t p0,
+                                                   int64_t p1, int64_t nc) {
   std::vector<ConvNTile> v;
   for (int64_t p = p0; p < p1;) {
     int64_t oh = p / OW, ow = p % OW;
@@ -65,9 +67,13 @@ std::vector<ConvNTile> convNTiles(int64_t OW, int64_t p0, int64_t p1,
   return v;
 }
 
-/// K chunks covering [k0, k1) of the (kh, kw, c) flattening (c fastest).
-std::vector<ConvKChunk> convKChunks(const ConvGeom &g, int64_t k0, int64_t k1,
-                                    int64_t kc) {
+namespace {
+
+} // namespace
+
+std::vector<ConvKChunk> accel::lowering::convKChunks(const ConvGeom &g,
+                                                     int64_t k0, int64_t k1,
+                                                     int64_t kc) {
   std::vector<ConvKChunk> v;
   if (k1 <= k0)
     return v;
@@ -79,7 +85,6 @@ std::vector<ConvKChunk> convKChunks(const ConvGeom &g, int64_t k0, int64_t k1,
   }
   return v;
 }
-} // namespace
 
 LogicalResult Lowering::readMapping(Operation *op) {
   mapping_.reset();
@@ -110,7 +115,8 @@ LogicalResult Lowering::finishMapped(Operation *op,
   if (f.k > 1)
     clusterEpi.func = SfuFunc::None; // applied after the partial sums
   std::string err;
-  if (!emitMappedGemmLayer(sb_, withScratch, st, clusterEpi, err))
+  if (!emitMappedGemmLayer(sb_, withScratch, st, kernelEpilogue(clusterEpi),
+                           err))
     return op->emitOpError("cannot realise ")
            << kMappingAttrName << ": " << err;
   if (f.k > 1 &&
@@ -211,6 +217,8 @@ LogicalResult Lowering::emitMappedMatmuls(
 LogicalResult Lowering::emitMappedConv(Operation *op, const ConvGeom &g,
                                        const GemmTiling &t,
                                        const GemmEpilogue &epi) {
+  if (convWeightsToQueue(g))
+    return emitMappedConvWeightsInQueue(op, g, t, epi);
   const int64_t R = hw_.rows, C = hw_.cols;
   const tiling::ArrayPartition arr = mapping_->array;
   tiling::SplitFactors f = tiling::splitFactors(arr, R, C);

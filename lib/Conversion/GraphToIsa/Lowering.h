@@ -110,11 +110,28 @@ struct ConvNTile {
 struct ConvKChunk {
   int64_t kh, kw, c0, cc;
 };
+/// Pixel boxes of at most nc pixels covering output pixels [p0, p1) of an
+/// OH x OW image: a leading piece of a row, blocks of whole rows (or pieces
+/// of long rows), a trailing piece (LowerMapped.cpp).
+std::vector<ConvNTile> convNTiles(int64_t OW, int64_t p0, int64_t p1,
+                                  int64_t nc);
+/// K chunks of at most kc covering [k0, k1) of the (kh, kw, c) flattening
+/// (c fastest) (LowerMapped.cpp).
+std::vector<ConvKChunk> convKChunks(const ConvGeom &g, int64_t k0, int64_t k1,
+                                    int64_t kc);
+
+/// Machine options of the lowering (convert-graph-to-isa, docs/passes.md).
+struct LoweringOptions {
+  bool sparseWeights = true;    ///< sparse-weights=auto
+  double sparseThreshold = 0.5; ///< minimum zero fraction
+  bool loadBalance = false;     ///< MAC bit 3
+  bool sfuChained = true;       ///< sfu-mode=chained
+};
 
 class Lowering {
 public:
-  Lowering(func::FuncOp func, const HardwareDesc &hw)
-      : func_(func), hw_(hw), sb_(program_, hw) {}
+  Lowering(func::FuncOp func, const HardwareDesc &hw,
+           const LoweringOptions &opts = {});
 
   LogicalResult run();
   Program &program() { return program_; }
@@ -140,6 +157,11 @@ private:
   View denseView(Value v) { return {bufferFor(v), denseStrides(shapeOf(v))}; }
 
   LogicalResult lowerConstant(Operation *op, DenseElementsAttr value);
+  /// `epi` with the machine options (load balance, SFU mode, sparse
+  /// weights) the GEMM kernels apply.
+  GemmEpilogue kernelEpilogue(GemmEpilogue epi) const;
+  /// The f32 value of a compile-time constant at a DRAM byte address.
+  bool constantAt(uint64_t addr, float &value);
   LogicalResult lowerMatMul(graph::MatMulOp op);
   LogicalResult lowerGemm(graph::GemmOp op);
   LogicalResult lowerConv(graph::Conv2DOp op);
@@ -215,6 +237,17 @@ private:
   /// pixels, K = kernel positions x channels of a group).
   LogicalResult emitMappedConv(Operation *op, const ConvGeom &g,
                                const GemmTiling &t, const GemmEpilogue &epi);
+  /// True when sparse weights are on and the filter is a compile-time
+  /// constant with a zero fraction >= the threshold: the convolution is
+  /// then lowered with the filter in the weight queue
+  /// (LowerConvWeightQueue.cpp).
+  bool convWeightsToQueue(const ConvGeom &g);
+  /// The mapped convolution as the transposed implicit GEMM: rows = output
+  /// pixels of one output row piece, columns = output channels, the filter
+  /// is the weight-queue operand (so its tiles can be sparse lists).
+  LogicalResult emitMappedConvWeightsInQueue(Operation *op, const ConvGeom &g,
+                                             const GemmTiling &t,
+                                             const GemmEpilogue &epi);
   /// Launches the per-cluster work and, for a K split, the combine layers
   /// over the dense output [outBase, outBase + 4 * outElems).
   LogicalResult finishMapped(Operation *op,
@@ -230,6 +263,9 @@ private:
   bool depthwiseSW_ = true;
   func::FuncOp func_;
   HardwareDesc hw_;
+  LoweringOptions opts_;
+  SparseWeightSource sparseSource_;
+  size_t lastConstant_ = 0; ///< constantAt's cache
   Program program_;
   StreamBuilder sb_;
   llvm::DenseMap<Value, uint64_t> addr_;

@@ -1,0 +1,32 @@
+// A convolution whose filter is a constant with 4 non-zeros of 36 (89 %
+// zeros): under accel.mapping it is lowered as the transposed implicit GEMM
+// (LowerConvWeightQueue.cpp): rows = output pixels (A: a 3-D DMA of the
+// padded image window, 4 rows x 4 pixels x channels), columns = output
+// channels, the filter in the weight queue as LD sparse_weights lists
+// (2-word lists: one pair each), the output stored pixels x channels
+// (channel stride OH * OW = 16). select-mapping picks [K, K] here, so each
+// cluster computes a K part. With sparse-weights=off it stays in the normal
+// form (filter in the input buffer, image in the weight queue).
+// RUN: accel-opt --accel-default-pipeline %s | FileCheck %s
+// RUN: accel-opt --accel-default-pipeline="sparse-weights=off" %s | FileCheck %s --check-prefix=DENSE
+
+// CHECK: isa.cluster(0, 0) {
+// CHECK: isa.ld acts slot 0 <{{.*}}rows = 16, cols = 2, row_stride = 2, pe_rows = 4>
+// CHECK-NEXT: isa.ld sparse_weights slot 0 <{{.*}}cols = 2, row_stride = 2, depth = 2>
+// CHECK-NEXT: isa.mac slot 0 acc 0 <rows = 16, cols = 2, pe_rows = 4, depth = 2>
+// CHECK: isa.dma load tag 0 src {{[0-9]+}} dst {{[0-9]+}} shape [4, 4, 2] src_strides [6, 1, 36] dst_strides [8, 2, 1]
+// CHECK-NEXT: isa.dma load tag 0 src {{[0-9]+}} dst {{[0-9]+}} shape [2] src_strides [1] dst_strides [1]
+// CHECK: isa.dma store tag 2 src {{[0-9]+}} dst {{[0-9]+}} shape [4, 4, 2] src_strides [8, 2, 1] dst_strides [4, 1, 16]
+
+// DENSE-NOT: sparse_weights
+// DENSE: isa.ld weights slot 0
+// DENSE-NOT: sparse_weights
+
+func.func @main(%x: tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32> {
+  %w = arith.constant dense<[[[[0.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 0.0]],
+                              [[0.0, 0.0, 0.0], [0.0, 0.0, 0.0], [2.0, 0.0, 0.0]]],
+                             [[[0.0, 3.0, 0.0], [0.0, 0.0, 0.0], [0.0, 0.0, 0.0]],
+                              [[0.0, 0.0, 0.0], [0.0, 0.0, 4.0], [0.0, 0.0, 0.0]]]]> : tensor<2x2x3x3xf32>
+  %y = graph.conv2d %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x2x4x4xf32>, tensor<2x2x3x3xf32>) -> tensor<1x2x4x4xf32>
+  return %y : tensor<1x2x4x4xf32>
+}
