@@ -12,9 +12,10 @@
 // RUN: accel-opt --convert-graph-to-isa="load-balance=true" %s | FileCheck %s --check-prefix=LB
 // RUN: accel-opt --convert-graph-to-isa="sfu-mode=decoupled" %s | FileCheck %s --check-prefix=DEC
 // RUN: accel-opt --convert-graph-to-isa="load-balance=true sfu-mode=decoupled" %s | FileCheck %s --check-prefix=LBDEC
-// The mapped kernel (default pipeline): every cluster's K x 2-column slice
-// gets its own lists; cluster (0, 0) computes columns 0-1, whose non-zeros
-// are 1, 3, 4, 6 -> 4 pairs.
+// The mapped kernel (default pipeline, which picks [M,none] for this tiny
+// layer): clusters (0, 0) and (1, 0) each compute two rows with all four
+// columns and place their own copy of the 7-pair list; the second grid
+// column idles.
 // RUN: accel-opt --accel-default-pipeline %s | FileCheck %s --check-prefix=MAPPED
 // RUN: accel-opt --accel-default-pipeline="sparse-weights=off load-balance=true sfu-mode=decoupled" %s | FileCheck %s --check-prefix=MAPPED-DENSE
 // Bad values are errors.
@@ -47,11 +48,14 @@
 // LBDEC: isa.mac slot 0 acc 0 load_balance <
 
 // MAPPED: isa.cluster(0, 0) {
-// MAPPED: isa.ld sparse_weights slot 0 <{{.*}}cols = 2, row_stride = 2, depth = 8>
+// MAPPED: isa.ld sparse_weights slot 0 <{{.*}}cols = 4, row_stride = 4, depth = 8>
 // MAPPED-NEXT: isa.mac slot 0 acc 0 sfu
-// MAPPED: isa.dma load tag 0 src {{[0-9]+}} dst {{[0-9]+}} shape [8] src_strides [1] dst_strides [1]
-// MAPPED: isa.execute ibuf 0 shift last patches [{{.*}}#isa.patch<1, rows, 4>
+// MAPPED: isa.dma load tag 0 src {{[0-9]+}} dst {{[0-9]+}} shape [14] src_strides [1] dst_strides [1]
+// MAPPED: isa.execute ibuf 0 shift last patches [{{.*}}#isa.patch<1, rows, 7>
 // MAPPED: isa.cluster(0, 1) {
+// MAPPED-NOT: isa.dma
+// MAPPED: isa.cluster(1, 0) {
+// MAPPED: isa.ld sparse_weights slot 0
 
 // MAPPED-DENSE-NOT: sparse_weights
 // MAPPED-DENSE: isa.ld weights slot 0
