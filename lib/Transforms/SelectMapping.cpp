@@ -68,6 +68,16 @@ struct SelectMappingPass
     WalkResult r = module.walk([&](Operation *op) {
       if (!isa<graph::MatMulOp, graph::GemmOp, graph::Conv2DOp>(op))
         return WalkResult::advance();
+      // Depthwise convs (groups == channels) run on the SW weight-queue
+      // kernel, which has no GEMM to partition (docs/depthwise.md).
+      if (auto conv = dyn_cast<graph::Conv2DOp>(op)) {
+        auto in = cast<RankedTensorType>(conv.getInput().getType());
+        auto out = cast<RankedTensorType>(conv.getResult().getType());
+        int64_t groups = int64_t(conv.getGroups());
+        if (groups == in.getDimSize(1) &&
+            groups == out.getDimSize(1) && !op->hasAttr(kMappingAttrName))
+          return WalkResult::advance();
+      }
       if (Attribute existing = op->getAttr(kMappingAttrName)) {
         tiling::MappingChoice c;
         std::string err;

@@ -280,8 +280,12 @@ LogicalResult Lowering::lowerConv(graph::Conv2DOp op) {
   int64_t Hp = H + pads[0] + pads[2], Wp = W + pads[1] + pads[3];
 
   // Depthwise: the SW weight-queue kernel (LowerDepthwise.cpp), which
-  // reads the unpadded input and zero-fills the padding itself.
-  if (depthwiseSW_ && groups == C && O == C) {
+  // reads the unpadded input and zero-fills the padding itself. An
+  // accel.mapping (select-mapping skips depthwise convs, so another pass or
+  // the user set it) partitions the implicit GEMM: the GEMM path below
+  // follows it.
+  if (depthwiseSW_ && groups == C && O == C &&
+      !op->hasAttr(kMappingAttrName)) {
     bool handled = false;
     uint64_t b = op.getBias() ? bufferFor(op.getBias()) : 0;
     ConvGeom dg{N,          C,          Hp,

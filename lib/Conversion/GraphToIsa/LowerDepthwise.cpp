@@ -9,10 +9,11 @@
 // A shape whose window does not fit the weight queue / a storage half falls
 // back to the implicit GEMM.
 //
-// accel.mapping (select-mapping) describes a partition of the implicit GEMM;
-// the SW kernel does not use it (it deals its tiles, one channel plane band
-// each, round-robin over all clusters). The attribute is still checked for
-// well-formedness; depthwise=gemm makes the mapped GEMM path honour it.
+// accel.mapping describes a partition of the implicit GEMM, which this
+// kernel does not have: select-mapping leaves depthwise convs without it,
+// and a conv that carries one anyway takes the mapped GEMM path (lowerConv).
+// The SW kernel deals its tiles, one channel plane band each, round-robin
+// over all clusters.
 //
 //===----------------------------------------------------------------------===//
 #include "Lowering.h"
@@ -55,8 +56,6 @@ LogicalResult Lowering::lowerDepthwise(graph::Conv2DOp op, const ConvGeom &g,
   std::string err;
   if (!planDepthwise(hw_, l, plan, err))
     return success(); // implicit GEMM instead
-  if (failed(readMapping(op)))
-    return failure();
   l.func = fuseRelu(op.getResult());
   l.zeros = allocate(plan.zeroElems); // DRAM starts zeroed
   emitDepthwiseLayer(sb_, l, plan);

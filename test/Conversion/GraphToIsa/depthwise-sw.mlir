@@ -1,6 +1,12 @@
 // RUN: accel-opt --convert-graph-to-isa %s | FileCheck %s
 // RUN: accel-opt --convert-graph-to-isa=depthwise=gemm %s | FileCheck %s --check-prefix=GEMM
 // RUN: not accel-opt --convert-graph-to-isa=depthwise=spmv %s 2>&1 | FileCheck %s --check-prefix=BAD
+// select-mapping leaves the depthwise conv alone, so the default pipeline
+// runs the SW kernel; a conv that carries accel.mapping takes the mapped
+// GEMM path, which follows the attribute:
+// RUN: accel-opt --select-tiling --select-mapping %s | FileCheck %s --check-prefix=MAPSEL
+// RUN: accel-opt --accel-default-pipeline %s | FileCheck %s --check-prefix=MAPDEF
+// RUN: sed 's/{groups = 2,/{accel.mapping = {array = ["M", "N"], dataflow = "output_stationary"}, groups = 2,/' %s | accel-opt --convert-graph-to-isa | FileCheck %s --check-prefix=GEMM
 
 // A 3x3 depthwise conv (2 channels, 9x6, pad 1, bias, fused relu) on the
 // sliding-window weight queue (docs/depthwise.md): weights and activations
@@ -63,6 +69,11 @@
 // GEMM-NOT: queue_mode = SW
 // GEMM: isa.ld weights slot 0
 // GEMM-NOT: queue_mode = SW
+
+// MAPSEL-NOT: accel.mapping
+// MAPSEL: graph.conv2d
+// MAPSEL-NOT: accel.mapping
+// MAPDEF: queue_mode = SW
 
 // BAD: convert-graph-to-isa: depthwise must be 'sw' or 'gemm', got 'spmv'
 
