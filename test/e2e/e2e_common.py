@@ -30,3 +30,24 @@ def compile_and_run(bin_dir, model, work, name, inputs, outputs, hw=None,
     if p.returncode:
         return None, "run: " + p.stderr.strip()
     return [np.load(os.path.join(out_dir, o + ".npy")) for o in outputs], None
+
+
+def conv_ref(x, w, b, stride, pad, dil, groups):
+    """NCHW convolution (pads: top, left, bottom, right) in float64, the
+    reference of the conv e2e tests."""
+    n, c, h, wd = x.shape
+    o, cg, kh, kw = w.shape
+    xp = np.pad(x, ((0, 0), (0, 0), (pad[0], pad[2]), (pad[1], pad[3])))
+    oh = (h + pad[0] + pad[2] - dil[0] * (kh - 1) - 1) // stride[0] + 1
+    ow = (wd + pad[1] + pad[3] - dil[1] * (kw - 1) - 1) // stride[1] + 1
+    y = np.zeros((n, o, oh, ow))
+    og = o // groups
+    for g in range(groups):
+        for i in range(kh):
+            for j in range(kw):
+                patch = xp[:, g * cg:(g + 1) * cg,
+                           i * dil[0]: i * dil[0] + stride[0] * (oh - 1) + 1: stride[0],
+                           j * dil[1]: j * dil[1] + stride[1] * (ow - 1) + 1: stride[1]]
+                y[:, g * og:(g + 1) * og] += np.einsum("nchw,oc->nohw", patch,
+                                                       w[g * og:(g + 1) * og, :, i, j])
+    return y + b.reshape(1, -1, 1, 1)

@@ -21,7 +21,7 @@ import tempfile
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2e_common import compile_and_run  # noqa: E402
+from e2e_common import compile_and_run, conv_ref  # noqa: E402
 
 BIN = sys.argv[1]
 SRC = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -29,26 +29,6 @@ HW = os.path.join(SRC, "test", "e2e", "Inputs", "mapping-block16.json")
 rng = np.random.default_rng(9)
 DATAFLOWS = ["input_stationary", "output_stationary", "weight_stationary"]
 ARRAYS = [(r, c) for r in "MNK" for c in "MNK"]
-
-
-# Same reference as mapping_e2e.py.
-def conv_ref(x, w, b, stride, pad, dil, groups):
-    n, c, h, wd = x.shape
-    o, cg, kh, kw = w.shape
-    xp = np.pad(x, ((0, 0), (0, 0), (pad[0], pad[2]), (pad[1], pad[3])))
-    oh = (h + pad[0] + pad[2] - dil[0] * (kh - 1) - 1) // stride[0] + 1
-    ow = (wd + pad[1] + pad[3] - dil[1] * (kw - 1) - 1) // stride[1] + 1
-    y = np.zeros((n, o, oh, ow))
-    og = o // groups
-    for g in range(groups):
-        for i in range(kh):
-            for j in range(kw):
-                patch = xp[:, g * cg:(g + 1) * cg,
-                           i * dil[0]: i * dil[0] + stride[0] * (oh - 1) + 1: stride[0],
-                           j * dil[1]: j * dil[1] + stride[1] * (ow - 1) + 1: stride[1]]
-                y[:, g * og:(g + 1) * og] += np.einsum("nchw,oc->nohw", patch,
-                                                       w[g * og:(g + 1) * og, :, i, j])
-    return y + b.reshape(1, -1, 1, 1)
 
 
 def ty(shape):
