@@ -76,7 +76,9 @@ void StreamBuilder::execute(uint32_t cluster, uint8_t ibuf,
     patch(PatchField::Rows, regs[i].rows, records[i].rows);
     patch(PatchField::Cols, regs[i].cols, records[i].cols);
     patch(PatchField::Depth, regs[i].depth, records[i].depth);
+    patch(PatchField::Base, regs[i].base, records[i].base);
     regs[i].addr = records[i].addr;
+    regs[i].base = records[i].base;
     regs[i].rows = records[i].rows;
     regs[i].cols = records[i].cols;
     regs[i].depth = records[i].depth;
@@ -179,6 +181,11 @@ void StreamBuilder::dmaDramCopy(uint32_t cluster, uint8_t tag,
 void StreamBuilder::noteAddrWriteBack(uint32_t cluster, uint8_t ibuf,
                                       size_t instr, uint32_t addr) {
   regs_.at(cluster).at(ibuf).at(instr).addr = addr;
+}
+
+void StreamBuilder::noteBaseWriteBack(uint32_t cluster, uint8_t ibuf,
+                                      size_t instr, uint32_t base) {
+  regs_.at(cluster).at(ibuf).at(instr).base = base;
 }
 
 void StreamBuilder::wait(uint32_t cluster, uint8_t tagMask, bool pe) {

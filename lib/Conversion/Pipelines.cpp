@@ -27,6 +27,11 @@ struct DefaultPipelineOptions
       llvm::cl::desc("depthwise conv2d: sw (sliding-window queue kernel) or "
                      "gemm (implicit GEMM per group)"),
       llvm::cl::init("sw")};
+  Option<std::string> conv{
+      *this, "conv",
+      llvm::cl::desc("regular conv2d: gemm (implicit GEMM) or rq (rotating "
+                     "weight-queue kernel, falls back to gemm)"),
+      llvm::cl::init("gemm")};
   Option<std::string> sparseWeights{
       *this, "sparse-weights",
       llvm::cl::desc("off | auto (convert-graph-to-isa)"),
@@ -67,6 +72,7 @@ void accel::registerAccelPipelines() {
       [](OpPassManager &pm, const DefaultPipelineOptions &o) {
         ConvertGraphToIsaOptions lo;
         lo.depthwise = o.depthwise;
+        lo.conv = o.conv;
         lo.sparseWeights = o.sparseWeights;
         lo.sparseThreshold = o.sparseThreshold;
         lo.loadBalance = o.loadBalance;

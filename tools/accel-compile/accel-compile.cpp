@@ -62,6 +62,12 @@ static cl::opt<std::string>
                            "weight queue, default) or gemm (implicit GEMM "
                            "per group)"),
                   cl::value_desc("sw|gemm"), cl::init("sw"));
+static cl::opt<std::string>
+    convMode("conv",
+             cl::desc("regular conv2d (groups == 1) lowering: gemm (implicit "
+                      "GEMM, default) or rq (rotating weight-queue kernel; "
+                      "layers it cannot take fall back to gemm)"),
+             cl::value_desc("gemm|rq"), cl::init("gemm"));
 static cl::opt<std::string> sparseWeights(
     "sparse-weights",
     cl::desc("off | auto (default): load constant weights whose zero fraction "
@@ -99,6 +105,8 @@ int main(int argc, char **argv) {
   if (depthwiseMode != "sw" && depthwiseMode != "gemm")
     return fail("--depthwise must be 'sw' or 'gemm', got '" + depthwiseMode +
                 "'");
+  if (convMode != "gemm" && convMode != "rq")
+    return fail("--conv must be 'gemm' or 'rq', got '" + convMode + "'");
 
   DialectRegistry registry;
   registry.insert<accel::graph::GraphDialect, accel::isa::IsaDialect,
@@ -182,6 +190,7 @@ int main(int argc, char **argv) {
     PassManager pm(&ctx);
     accel::ConvertGraphToIsaOptions lowering;
     lowering.depthwise = depthwiseMode;
+    lowering.conv = convMode;
     lowering.sparseWeights = sparseWeights;
     lowering.sparseThreshold = sparseThreshold;
     lowering.loadBalance = loadBalance;

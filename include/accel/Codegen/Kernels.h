@@ -48,7 +48,7 @@ public:
 
   void config(uint32_t cluster, uint8_t ibuf, std::vector<Instruction> instrs);
   /// EXECUTE `ibuf` with the records replaced by `records` (same length as
-  /// the configured sequence); only differing addr/rows/cols/depth fields
+  /// the configured sequence); only differing addr/rows/cols/depth/base fields
   /// are sent as patches.
   void execute(uint32_t cluster, uint8_t ibuf,
                const std::vector<OperandRecord> &records, bool shift,
@@ -71,6 +71,10 @@ public:
   /// patches only what differs from the advanced register file.
   void noteAddrWriteBack(uint32_t cluster, uint8_t ibuf, size_t instr,
                          uint32_t addr);
+  /// The same for a MAC's index-compare `base` advanced by the scalar unit
+  /// (the next execute() sends a base patch to reset it).
+  void noteBaseWriteBack(uint32_t cluster, uint8_t ibuf, size_t instr,
+                         uint32_t base);
   /// Ends a layer: every cluster waits for all its DMAs and its PE array,
   /// then all clusters meet at a barrier.
   void layerBarrier();

@@ -37,6 +37,11 @@ def ConvertGraphToIsa : Pass<"convert-graph-to-isa", "mlir::ModuleOp"> {
            "depthwise conv2d (groups == C == O): 'sw' = sliding-window "
            "weight-queue kernel (weights and activations swapped, "
            "docs/depthwise.md), 'gemm' = implicit GEMM per group">,
+    Option<"conv", "conv", "std::string", /*default=*/"\"gemm\"",
+           "regular conv2d (groups == 1): 'gemm' = implicit GEMM (tiling / "
+           "mapping attributes apply), 'rq' = rotating weight-queue kernel "
+           "(all taps of a channel block in the queue, docs/depthwise.md); "
+           "falls back to 'gemm' when no block fits">,
     Option<"sparseWeights", "sparse-weights", "std::string",
            /*default=*/"\"auto\"",
            "off | auto: load constant weight-queue operands whose zero "

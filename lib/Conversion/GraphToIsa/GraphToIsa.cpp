@@ -328,6 +328,20 @@ LogicalResult Lowering::lowerConv(graph::Conv2DOp op) {
                                convMapping ? &*convMapping : nullptr);
   if (failed(readMapping(op)))
     return failure();
+  // conv=rq: the RQ weight-queue kernel (LowerRqConv.cpp) for groups == 1
+  // when a block fits; it takes precedence over accel.mapping / accel.tiling
+  // (parsed above, they describe the implicit GEMM).
+  if (convRQ_ && groups == 1) {
+    bool handled = false;
+    ConvGeom rg{N,          C,          Hp,     Wp,     O,      Cg,
+                Og,         KH,         KW,     OH,     OW,     groups,
+                strides[0], strides[1], dil[0], dil[1], x,      w,
+                out,        bias,       hasBias};
+    if (failed(lowerRqConv(op, rg, handled)))
+      return failure();
+    if (handled)
+      return success();
+  }
   if (mapping_) {
     ConvGeom geom{N,          C,          Hp,     Wp,     O,      Cg,
                   Og,         KH,         KW,     OH,     OW,     groups,
@@ -560,6 +574,12 @@ struct ConvertGraphToIsaPass
           << depthwise << "'";
       return signalPassFailure();
     }
+    if (conv != "gemm" && conv != "rq") {
+      module.emitError("convert-graph-to-isa: conv must be 'gemm' or 'rq', "
+                       "got '")
+          << conv << "'";
+      return signalPassFailure();
+    }
     LoweringOptions lo;
     if (sparseWeights == "off" || sparseWeights == "auto") {
       lo.sparseWeights = sparseWeights == "auto";
@@ -584,6 +604,7 @@ struct ConvertGraphToIsaPass
     }
     Lowering lowering(target, hw, lo);
     lowering.setDepthwiseSW(depthwise == "sw");
+    lowering.setConvRQ(conv == "rq");
     if (failed(lowering.run()))
       return signalPassFailure();
     OwningOpRef<ModuleOp> isa = isaFromProgram(lowering.program(),

@@ -138,6 +138,9 @@ public:
   /// depthwise=sw (default): depthwise conv2d uses the SW-queue kernel
   /// (LowerDepthwise.cpp); false = implicit GEMM per group like any conv.
   void setDepthwiseSW(bool on) { depthwiseSW_ = on; }
+  /// conv=rq: groups == 1 conv2d uses the RQ-queue kernel
+  /// (LowerRqConv.cpp) when it fits; false (conv=gemm) = implicit GEMM.
+  void setConvRQ(bool on) { convRQ_ = on; }
 
 private:
   uint64_t allocate(int64_t elements) {
@@ -173,6 +176,11 @@ private:
   LogicalResult lowerDepthwise(graph::Conv2DOp op, const ConvGeom &g,
                                int64_t H, int64_t W, int64_t padT,
                                int64_t padL, bool &handled);
+  /// Regular (groups == 1) conv2d on the RQ-queue kernel; sets `handled`
+  /// (false = not applicable / does not fit: the caller falls back to the
+  /// implicit GEMM). `g.x` is the padded input.
+  LogicalResult lowerRqConv(graph::Conv2DOp op, const ConvGeom &g,
+                            bool &handled);
   LogicalResult lowerAdd(graph::AddOp op);
   LogicalResult lowerRelu(graph::ReluOp op);
   LogicalResult lowerTranspose(graph::TransposeOp op);
@@ -261,6 +269,7 @@ private:
   /// set by lowerMatMul / lowerGemm, reset by GEMMs without one.
   std::optional<tiling::Mapping> gemmMapping_;
   bool depthwiseSW_ = true;
+  bool convRQ_ = false;
   func::FuncOp func_;
   HardwareDesc hw_;
   LoweringOptions opts_;
