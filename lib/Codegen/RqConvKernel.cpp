@@ -20,6 +20,8 @@
 //     pitch macPitch, depth cib, repeat T, RQ (iteration t uses tile t),
 //     pipeline 2 with step Cin (the scalar unit moves the index-compare
 //     base to the next tap's activations). The base is reset by a patch.
+//     pe_rows cannot be patched, so every unit runs owc rows per PE; a
+//     narrower last column chunk computes rows it does not store.
 //
 //===----------------------------------------------------------------------===//
 #include "accel/Codegen/RqConv.h"
@@ -192,11 +194,11 @@ void accel::codegen::emitRqConvLayer(StreamBuilder &sb, const RqConvLayer &l,
   auto biasRecord = [&](const Unit &u) {
     OperandRecord r;
     r.addr = biasAddr;
-    r.rows = uint32_t(u.g * u.wc);
+    r.rows = uint32_t(u.g * owc);
     r.cols = uint32_t(coCount(u.cb));
     r.rowStride = 0;
     r.colStride = 1;
-    r.peRows = uint32_t(u.wc);
+    r.peRows = uint32_t(owc);
     return r;
   };
   // LD weights, MAC, ST acc of input-channel block b.
@@ -212,11 +214,11 @@ void accel::codegen::emitRqConvLayer(StreamBuilder &sb, const RqConvLayer &l,
     w.queueMode = QueueMode::RQ;
     recs.push_back(w);
     OperandRecord m;
-    m.rows = uint32_t(u.g * u.wc);
+    m.rows = uint32_t(u.g * owc);
     m.cols = uint32_t(co);
     m.rowStride = int32_t(plan.macPitch);
     m.colStride = 1;
-    m.peRows = uint32_t(u.wc);
+    m.peRows = uint32_t(owc);
     m.depth = uint32_t(ci);
     m.repeat = uint32_t(T);
     m.queueMode = QueueMode::RQ;
@@ -226,11 +228,11 @@ void accel::codegen::emitRqConvLayer(StreamBuilder &sb, const RqConvLayer &l,
     recs.push_back(m);
     OperandRecord s;
     s.addr = hf.o;
-    s.rows = uint32_t(u.g * u.wc);
+    s.rows = uint32_t(u.g * owc);
     s.cols = uint32_t(co);
     s.rowStride = int32_t(cob);
     s.colStride = 1;
-    s.peRows = uint32_t(u.wc);
+    s.peRows = uint32_t(owc);
     s.func = l.func;
     recs.push_back(s);
     return recs;
@@ -340,9 +342,20 @@ void accel::codegen::emitRqConvLayer(StreamBuilder &sb, const RqConvLayer &l,
       DramBox ob;
       ob.base = l.out + uint64_t((((u.n * l.Cout + u.cb * cob) * l.OH +
                                    u.oh0) * l.OW + u.ow0) * 4);
-      ob.dim(u.g, l.OW).dim(u.wc, 1).dim(coCount(u.cb), l.OH * l.OW);
-      ob.rowDims = 2;
-      sb.dmaStore(c, uint8_t(2 + h), hf.o, cob, ob);
+      if (u.wc == owc) {
+        ob.dim(u.g, l.OW).dim(u.wc, 1).dim(coCount(u.cb), l.OH * l.OW);
+        ob.rowDims = 2;
+        sb.dmaStore(c, uint8_t(2 + h), hf.o, cob, ob);
+      } else {
+        // A narrower last column chunk: PE p's rows still start at p*owc.
+        for (int64_t r = 0; r < u.g; ++r) {
+          DramBox rb;
+          rb.base = ob.base + uint64_t(r * l.OW * 4);
+          rb.dim(u.wc, 1).dim(coCount(u.cb), l.OH * l.OW);
+          sb.dmaStore(c, uint8_t(2 + h), hf.o + uint32_t(r * owc * cob * 4),
+                      cob, rb);
+        }
+      }
       if (i + 2 < mine.size())
         load(mine[i + 2], h);
     }
