@@ -96,45 +96,56 @@ bool accel::codegen::planRqConv(const HardwareDesc &hw, const RqConvLayer &l,
     const int64_t nci = ceilDiv(l.Cin, cibMax), cib = ceilDiv(l.Cin, nci);
     const int64_t realNco = ceilDiv(l.Cout, cob);
     const int64_t wRegion = nci * T * cib * cob + roundUp(cob, 16);
-    int64_t owc = std::min(l.OW, accF / cob);
-    for (; owc >= 1; --owc) {
-      const int64_t rf = rowFloatsFor(l, compact, owc);
+    int64_t owcMax = std::min(l.OW, accF / cob);
+    for (; owcMax >= 1; --owcMax) {
+      const int64_t rf = rowFloatsFor(l, compact, owcMax);
       if (rf > inF)
         continue;
-      const int64_t half = P * roundUp(rf, 16) + roundUp(P * owc * cob, 16);
+      const int64_t half = P * roundUp(rf, 16) + roundUp(P * owcMax * cob, 16);
       if (wRegion + 2 * half + 64 <= sF)
         break;
     }
-    if (owc < 1)
+    if (owcMax < 1)
       continue;
-    const int64_t rf = rowFloatsFor(l, compact, owc);
-    const int64_t units =
-        l.N * realNco * ceilDiv(l.OH, P) * ceilDiv(l.OW, owc);
-    double compute =
-        double(nci * T * (ceilDiv(owc * cob * cib, lanes) +
-                          hw.macPipelineLatency + 2)) +
-        double(ceilDiv(P * rf * 4, int64_t(hw.actLoadBytesPerCycle))) +
-        (nci > 1 ? double(nci * ceilDiv(T * cib * cob * 4,
-                                        int64_t(hw.weightLoadBytesPerCycle)))
-                 : 0.0);
-    double dma = double(P * rf * 4 + P * owc * cob * 4) / dmaBwPerCluster;
-    double perUnit = std::max(compute, dma) + 30.0;
-    double est = double(ceilDiv(units, nc)) * perUnit +
-                 double(realNco) * double(T * l.Cin * cob * 4) / chBw;
-    if (!found || est < plan.estCycles) {
-      found = true;
-      plan.T = T;
-      plan.compact = compact;
-      plan.cob = cob;
-      plan.cib = cib;
-      plan.owc = owc;
-      plan.rowFloats = rf;
-      plan.rowPitch = roundUp(rf, 16);
-      plan.macPitch = compact ? l.sw * l.KH * l.Cin : T * l.Cin;
-      plan.coBlocks = realNco;
-      plan.ciBlocks = nci;
-      plan.tiles = units;
-      plan.estCycles = est;
+    // Column chunks of equal width (pe_rows is fixed for the layer, so a
+    // narrower last chunk would still compute owc columns).
+    const int64_t minChunks = ceilDiv(l.OW, owcMax);
+    for (int64_t chunks = minChunks; chunks <= minChunks + 3; ++chunks) {
+      const int64_t owc = ceilDiv(l.OW, chunks);
+      if (chunks > minChunks && owc == ceilDiv(l.OW, chunks - 1))
+        continue;
+      const int64_t rf = rowFloatsFor(l, compact, owc);
+      const int64_t units =
+          l.N * realNco * ceilDiv(l.OH, P) * ceilDiv(l.OW, owc);
+      double compute =
+          double(nci * T * (ceilDiv(owc * cob * cib, lanes) +
+                            hw.macPipelineLatency + 2)) +
+          double(ceilDiv(P * rf * 4, int64_t(hw.actLoadBytesPerCycle))) +
+          (nci > 1 ? double(nci * ceilDiv(T * cib * cob * 4,
+                                          int64_t(hw.weightLoadBytesPerCycle)))
+                   : 0.0);
+      double dma = double(P * rf * 4 + P * owc * cob * 4) / dmaBwPerCluster;
+      double perUnit = std::max(compute, dma) + 30.0;
+      // Units of a cluster run back to back; the weights of each output
+      // block a cluster meets are a blocking DMA.
+      double est = double(ceilDiv(units, nc)) * perUnit +
+                   double(ceilDiv(realNco, nc) + 1) *
+                       (double(T * l.Cin * cob * 4) / dmaBwPerCluster + 100.0);
+      if (!found || est < plan.estCycles) {
+        found = true;
+        plan.T = T;
+        plan.compact = compact;
+        plan.cob = cob;
+        plan.cib = cib;
+        plan.owc = owc;
+        plan.rowFloats = rf;
+        plan.rowPitch = roundUp(rf, 16);
+        plan.macPitch = compact ? l.sw * l.KH * l.Cin : T * l.Cin;
+        plan.coBlocks = realNco;
+        plan.ciBlocks = nci;
+        plan.tiles = units;
+        plan.estCycles = est;
+      }
     }
   }
   if (!found) {
