@@ -154,6 +154,55 @@ with tempfile.TemporaryDirectory() as work:
                 print(f"{'PASS' if ok else 'FAIL'} {tag} (max error {e:.3g}, "
                       f"{st['cycles']} cycles{info})")
                 failed += not ok
+    # Two identical RQ convs back to back (relu between): the second layer's
+    # first RQ weight load has the same record as the first layer's, so the
+    # kernel's SQ flush must make it refetch.
+    t2 = ty((1, 16, 8, 8))
+    tw = ty((16, 16, 3, 3))
+    attrs = ("groups = 1, strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, "
+             "dilations = array<i64: 1, 1>")
+    src = os.path.join(work, "two_layers.mlir")
+    with open(src, "w") as f:
+        f.write(f'func.func @main(%x: {t2} {{accel.name = "x"}}, %w1: {tw} {{accel.name = "w1"}}, '
+                f'%w2: {tw} {{accel.name = "w2"}}) -> ({t2} {{accel.name = "y"}}) {{\n'
+                f'  %a = graph.conv2d %x, %w1 {{{attrs}}} : ({t2}, {tw}) -> {t2}\n'
+                f'  %r = graph.relu %a : {t2}\n'
+                f'  %y = graph.conv2d %r, %w2 {{{attrs}}} : ({t2}, {tw}) -> {t2}\n'
+                f'  return %y : {t2}\n}}\n')
+    x = rng.standard_normal((1, 16, 8, 8)).astype(np.float32)
+    w1 = rng.standard_normal((16, 16, 3, 3)).astype(np.float32)
+    w2 = rng.standard_normal((16, 16, 3, 3)).astype(np.float32)
+    z = np.zeros(16)
+    exp = conv_ref(np.maximum(conv_ref(x.astype(np.float64), w1.astype(np.float64), z, (1, 1),
+                                       (1, 1, 1, 1), (1, 1), 1), 0),
+                   w2.astype(np.float64), z, (1, 1), (1, 1, 1, 1), (1, 1), 1)
+    multi = [("two identical layers", src, {"x": x, "w1": w1, "w2": w2}, "y", exp)]
+    # examples/small_cnn.onnx: two convs (relu fused), flatten, gemm, add.
+    ex = os.path.join(SRC, "examples")
+    multi.append(("examples/small_cnn.onnx", os.path.join(ex, "small_cnn.onnx"),
+                  {"image": np.load(os.path.join(ex, "small_cnn_image.npy"))}, "logits",
+                  np.load(os.path.join(ex, "small_cnn_expected.npy")).astype(np.float64)))
+    for label, src, inputs, out, exp in multi:
+        for hw_name, hw in HWS:
+            total += 1
+            tag = f"{label} [{hw_name}, conv=rq]"
+            run_name = f"multi{total}"
+            outs, err = compile_and_run(BIN, src, work, run_name, inputs, [out], hw=hw,
+                                        compile_args=["--conv", "rq"])
+            if err:
+                print(f"FAIL {tag}: {err.splitlines()[0]}")
+                failed += 1
+                continue
+            got = outs[0].astype(np.float64)
+            ok = got.shape == exp.shape and np.allclose(got, exp, rtol=1e-4, atol=1e-4)
+            with open(os.path.join(work, run_name + "_out", "stats.json")) as f:
+                st = json.load(f)
+            if st["hazards"]["count"] or st["control_unit"]["scalar_unit_ops"] == 0:
+                ok = False
+                print(f"FAIL {tag}: hazards or no RQ MAC")
+            e = float(np.max(np.abs(got - exp))) if got.shape == exp.shape else float("inf")
+            print(f"{'PASS' if ok else 'FAIL'} {tag} (max error {e:.3g}, {st['cycles']} cycles)")
+            failed += not ok
 for what, seen in (("input-channel", ci_split), ("output-channel", co_split)):
     total += 1
     if not seen:
