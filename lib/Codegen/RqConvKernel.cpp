@@ -37,13 +37,7 @@ int64_t roundUp(int64_t a, int64_t b) { return ceilDiv(a, b) * b; }
 
 Instruction instr(Opcode op, uint8_t sub, uint8_t slot, uint8_t acc,
                   const OperandRecord &r) {
-  Instruction in;
-  in.fields.op = op;
-  in.fields.sub = sub;
-  in.fields.slot = slot;
-  in.fields.accId = acc;
-  in.operands = r;
-  return in;
+  return makeInstruction(op, sub, slot, acc, r);
 }
 
 /// Floats of one expanded input row of `wc` output columns.
