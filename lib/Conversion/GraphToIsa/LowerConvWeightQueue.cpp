@@ -79,12 +79,8 @@ LogicalResult Lowering::emitMappedConvWeightsInQueue(Operation *op,
                                                      const GemmEpilogue &epi) {
   const int64_t R = hw_.rows, C = hw_.cols;
   const tiling::ArrayPartition arr = mapping_->array;
-  tiling::SplitFactors f = tiling::splitFactors(arr, R, C);
   const int64_t M = g.Og, Npix = g.OH * g.OW, K = g.Cg * g.KH * g.KW;
-  const uint64_t outBase = g.out;
-  const int64_t outElems = g.N * g.O * g.OH * g.OW;
-  const uint64_t partials = f.k > 1 ? allocate(f.k * outElems) : 0;
-  const bool reloads = mapping_->dataflow != tiling::Dataflow::OutputStationary;
+  const MappedOutput mo = beginMapped(g.out, g.N * g.O * g.OH * g.OW);
 
   std::vector<ClusterGemmWork> work(size_t(R * C));
   for (int64_t r = 0; r < R; ++r)
@@ -95,7 +91,7 @@ LogicalResult Lowering::emitMappedConvWeightsInQueue(Operation *op,
         continue;
       ClusterGemmWork &w = work[size_t(r * C + cc)];
       w.tiling = transposedTiling(hw_, t, s.n.size, s.m.size,
-                                  g.hasBias || reloads);
+                                  g.hasBias || mo.reloads);
       // Pixel boxes of at most one M partition each.
       std::vector<ConvNTile> pieces =
           convNTiles(g.OW, s.n.begin, s.n.begin + s.n.size,
@@ -105,8 +101,7 @@ LogicalResult Lowering::emitMappedConvWeightsInQueue(Operation *op,
       std::vector<int64_t> nTiles = chunks(s.m.size, w.tiling.nc);
       std::vector<int64_t> n0 = prefix(nTiles);
       const int64_t mOff = s.m.begin;
-      const uint64_t out =
-          f.k > 1 ? partials + uint64_t(s.part.k * outElems * 4) : g.out;
+      const uint64_t out = mo.partOut(s.part.k);
       const bool bias = g.hasBias && s.part.k == 0;
       for (int64_t n = 0; n < g.N; ++n)
         for (int64_t grp = 0; grp < g.groups; ++grp)
@@ -160,6 +155,5 @@ LogicalResult Lowering::emitMappedConvWeightsInQueue(Operation *op,
             w.problems.push_back(std::move(p));
           }
     }
-  return finishMapped(op, work, /*activationIsA=*/true, epi, partials,
-                      outBase, outElems);
+  return finishMapped(op, work, /*activationIsA=*/true, epi, mo);
 }

@@ -99,13 +99,23 @@ LogicalResult Lowering::readMapping(Operation *op) {
   return success();
 }
 
+Lowering::MappedOutput Lowering::beginMapped(uint64_t out,
+                                             int64_t outElems) {
+  MappedOutput mo;
+  mo.f = tiling::splitFactors(mapping_->array, hw_.rows, hw_.cols);
+  mo.out = out;
+  mo.outElems = outElems;
+  mo.partials = mo.f.k > 1 ? allocate(mo.f.k * outElems) : 0;
+  mo.reloads = mapping_->dataflow != tiling::Dataflow::OutputStationary;
+  return mo;
+}
+
 LogicalResult Lowering::finishMapped(Operation *op,
                                      const std::vector<ClusterGemmWork> &work,
                                      bool activationIsA,
-                                     const GemmEpilogue &epi, uint64_t partials,
-                                     uint64_t outBase, int64_t outElems) {
-  tiling::SplitFactors f =
-      tiling::splitFactors(mapping_->array, hw_.rows, hw_.cols);
+                                     const GemmEpilogue &epi,
+                                     const MappedOutput &mo) {
+  const tiling::SplitFactors &f = mo.f;
   std::vector<ClusterGemmWork> withScratch = work;
   StationaryOperand st = stationaryFor(mapping_->dataflow, activationIsA);
   for (ClusterGemmWork &w : withScratch)
@@ -121,7 +131,7 @@ LogicalResult Lowering::finishMapped(Operation *op,
            << kMappingAttrName << ": " << err;
   if (f.k > 1 &&
       !emitPartialSumCombine(
-          sb_, partials, outElems, f.kRows, f.kCols, outBase, epi.func,
+          sb_, mo.partials, mo.outElems, f.kRows, f.kCols, mo.out, epi.func,
           [&](int64_t n) { return allocate(n); }, err))
     return op->emitOpError("cannot combine the partial sums of a K split: ")
            << err;
@@ -134,10 +144,8 @@ LogicalResult Lowering::emitMappedMatmuls(
     const GemmEpilogue &epi, const GemmTiling &t) {
   const int64_t R = hw_.rows, C = hw_.cols;
   const tiling::ArrayPartition arr = mapping_->array;
-  tiling::SplitFactors f = tiling::splitFactors(arr, R, C);
   // Outputs are dense [m, n] matrices, batch b at out + b * m * n.
   const uint64_t outBase = batches.front()[2].base;
-  const int64_t outElems = int64_t(batches.size()) * m * n;
   for (size_t b = 0; b < batches.size(); ++b) {
     const Mat2D &c = batches[b][2];
     if (c.s0 != n || c.s1 != 1 ||
@@ -145,9 +153,8 @@ LogicalResult Lowering::emitMappedMatmuls(
       return op->emitOpError("internal error: mapped GEMM outputs must be "
                              "dense and consecutive");
   }
-  const uint64_t partials = f.k > 1 ? allocate(f.k * outElems) : 0;
-  // Stationary A / B reload partial sums: the halves need an init region.
-  const bool reloads = mapping_->dataflow != tiling::Dataflow::OutputStationary;
+  const MappedOutput mo =
+      beginMapped(outBase, int64_t(batches.size()) * m * n);
 
   std::vector<ClusterGemmWork> work(size_t(R * C));
   for (int64_t r = 0; r < R; ++r)
@@ -158,7 +165,7 @@ LogicalResult Lowering::emitMappedMatmuls(
       ClusterGemmWork &w = work[size_t(r * C + cc)];
       w.tiling = fitMappedTiling(
           hw_, clampTiling(hw_, t, s.m.size, s.n.size, s.k.size),
-          !init.empty() || reloads);
+          !init.empty() || mo.reloads);
       std::vector<int64_t> kChunks = chunks(s.k.size, w.tiling.kc),
                            nTiles = chunks(s.n.size, w.tiling.nc);
       std::vector<int64_t> k0 = prefix(kChunks), n0 = prefix(nTiles);
@@ -169,9 +176,7 @@ LogicalResult Lowering::emitMappedMatmuls(
       const int64_t mOff = s.m.begin;
       // A K part writes its own partial-sum copy of the output.
       const int64_t cShift =
-          f.k > 1 ? int64_t(partials + uint64_t(s.part.k * outElems * 4)) -
-                        int64_t(outBase)
-                  : 0;
+          int64_t(mo.partOut(s.part.k)) - int64_t(outBase);
       for (size_t b = 0; b < batches.size(); ++b) {
         Mat2D A = batches[b][0], B = batches[b][1], Cm = batches[b][2];
         GemmTiles p;
@@ -210,8 +215,7 @@ LogicalResult Lowering::emitMappedMatmuls(
         w.problems.push_back(std::move(p));
       }
     }
-  return finishMapped(op, work, /*activationIsA=*/true, epi, partials, outBase,
-                      outElems);
+  return finishMapped(op, work, /*activationIsA=*/true, epi, mo);
 }
 
 LogicalResult Lowering::emitMappedConv(Operation *op, const ConvGeom &g,
@@ -221,12 +225,8 @@ LogicalResult Lowering::emitMappedConv(Operation *op, const ConvGeom &g,
     return emitMappedConvWeightsInQueue(op, g, t, epi);
   const int64_t R = hw_.rows, C = hw_.cols;
   const tiling::ArrayPartition arr = mapping_->array;
-  tiling::SplitFactors f = tiling::splitFactors(arr, R, C);
   const int64_t M = g.Og, Npix = g.OH * g.OW, K = g.Cg * g.KH * g.KW;
-  const uint64_t outBase = g.out;
-  const int64_t outElems = g.N * g.O * g.OH * g.OW;
-  const uint64_t partials = f.k > 1 ? allocate(f.k * outElems) : 0;
-  const bool reloads = mapping_->dataflow != tiling::Dataflow::OutputStationary;
+  const MappedOutput mo = beginMapped(g.out, g.N * g.O * g.OH * g.OW);
 
   std::vector<ClusterGemmWork> work(size_t(R * C));
   for (int64_t r = 0; r < R; ++r)
@@ -238,14 +238,13 @@ LogicalResult Lowering::emitMappedConv(Operation *op, const ConvGeom &g,
       ClusterGemmWork &w = work[size_t(r * C + cc)];
       w.tiling = fitMappedTiling(
           hw_, clampTiling(hw_, t, s.m.size, s.n.size, s.k.size),
-          g.hasBias || reloads);
+          g.hasBias || mo.reloads);
       std::vector<ConvNTile> ntiles =
           convNTiles(g.OW, s.n.begin, s.n.begin + s.n.size, w.tiling.nc);
       std::vector<ConvKChunk> kchunks =
           convKChunks(g, s.k.begin, s.k.begin + s.k.size, w.tiling.kc);
       const int64_t mOff = s.m.begin;
-      const uint64_t out =
-          f.k > 1 ? partials + uint64_t(s.part.k * outElems * 4) : g.out;
+      const uint64_t out = mo.partOut(s.part.k);
       const bool bias = g.hasBias && s.part.k == 0;
       for (int64_t n = 0; n < g.N; ++n)
         for (int64_t grp = 0; grp < g.groups; ++grp) {
@@ -292,6 +291,5 @@ LogicalResult Lowering::emitMappedConv(Operation *op, const ConvGeom &g,
           w.problems.push_back(std::move(p));
         }
     }
-  return finishMapped(op, work, /*activationIsA=*/false, epi, partials,
-                      outBase, outElems);
+  return finishMapped(op, work, /*activationIsA=*/false, epi, mo);
 }

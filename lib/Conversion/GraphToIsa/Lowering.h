@@ -256,13 +256,29 @@ private:
   LogicalResult emitMappedConvWeightsInQueue(Operation *op, const ConvGeom &g,
                                              const GemmTiling &t,
                                              const GemmEpilogue &epi);
+  /// What a mapped layer derives from mapping_ before its per-cluster work:
+  /// the split factors, the dense output [out, out + 4 * outElems), one
+  /// partial-sum copy of it per K part (K split only) and whether the
+  /// dataflow reloads partial sums (the storage halves need an init region).
+  struct MappedOutput {
+    tiling::SplitFactors f;
+    uint64_t out = 0;
+    int64_t outElems = 0;
+    uint64_t partials = 0; ///< K part j at partials + 4 * outElems * j
+    bool reloads = false;
+    /// Where K part `kPart` writes the output: its partial-sum copy under a
+    /// K split, else the output itself.
+    uint64_t partOut(int64_t kPart) const {
+      return f.k > 1 ? partials + uint64_t(kPart * outElems * 4) : out;
+    }
+  };
+  MappedOutput beginMapped(uint64_t out, int64_t outElems);
   /// Launches the per-cluster work and, for a K split, the combine layers
-  /// over the dense output [outBase, outBase + 4 * outElems).
+  /// over the dense output of `mo`.
   LogicalResult finishMapped(Operation *op,
                              const std::vector<ClusterGemmWork> &work,
                              bool activationIsA, const GemmEpilogue &epi,
-                             uint64_t partials, uint64_t outBase,
-                             int64_t outElems);
+                             const MappedOutput &mo);
   std::optional<tiling::MappingChoice> mapping_;
 
   /// The accel.tiling decision (select-tiling) of the GEMM op being lowered;
