@@ -16,15 +16,11 @@ import tempfile
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2e_common import compile_and_run  # noqa: E402
+from e2e_common import compile_and_run, ty  # noqa: E402
 from depthwise_e2e_ref import out_hw, ref  # noqa: E402
 
 BIN, SRC = sys.argv[1], sys.argv[2]
 rng = np.random.default_rng(11)
-
-
-def ty(shape):
-    return "tensor<" + "".join(f"{d}x" for d in shape) + "f32>"
 
 
 # (name, N, C, H, W, KH, KW, strides, pads [t, l, b, r], dilations, bias, relu)

@@ -1,9 +1,7 @@
 """numpy reference of a depthwise conv2d (NCHW, weights [C, 1, KH, KW])."""
 import numpy as np
 
-
-def out_hw(h, k, s, p0, p1, d):
-    return (h + p0 + p1 - d * (k - 1) - 1) // s + 1
+from e2e_common import out_hw
 
 
 def ref(x, w, b, s, p, d, relu):

@@ -6,6 +6,16 @@ import subprocess
 import numpy as np
 
 
+def ty(shape, et="f32"):
+    """MLIR ranked tensor type: ty((2, 3)) == "tensor<2x3xf32>"."""
+    return "tensor<" + "".join(f"{d}x" for d in shape) + et + ">"
+
+
+def out_hw(h, k, s, p0, p1, d):
+    """Output extent of a convolution / pooling window along one axis."""
+    return (h + p0 + p1 - d * (k - 1) - 1) // s + 1
+
+
 def compile_and_run(bin_dir, model, work, name, inputs, outputs, hw=None,
                     run_args=(), compile_args=()):
     """Compiles `model` (.mlir / .onnx) with extra accel-compile flags

@@ -11,14 +11,10 @@ import tempfile
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2e_common import compile_and_run  # noqa: E402
+from e2e_common import compile_and_run, ty  # noqa: E402
 
 BIN = sys.argv[1]
 rng = np.random.default_rng(3)
-
-
-def ty(shape, et="f32"):
-    return "tensor<" + "".join(f"{d}x" for d in shape) + et + ">"
 
 
 def erf(x):

@@ -22,7 +22,7 @@ import tempfile
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2e_common import compile_and_run, conv_ref  # noqa: E402
+from e2e_common import compile_and_run, conv_ref, ty  # noqa: E402
 
 BIN = sys.argv[1]
 QUICK = "--quick" in sys.argv
@@ -35,10 +35,6 @@ DATAFLOWS = ["input_stationary", "output_stationary", "weight_stationary"]
 ARRAYS = [(r, c) for r in "MNK" for c in "MNK"] + [
     (r, c) for r in ("M", "N", "K", "none") for c in ("M", "N", "K", "none")
     if "none" in (r, c)]
-
-
-def ty(shape):
-    return "tensor<" + "".join(f"{d}x" for d in shape) + "f32>"
 
 
 def rand(*shape):

@@ -21,18 +21,10 @@ import tempfile
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2e_common import compile_and_run, conv_ref  # noqa: E402
+from e2e_common import compile_and_run, conv_ref, ty, out_hw  # noqa: E402
 
 BIN, SRC = sys.argv[1], sys.argv[2]
 rng = np.random.default_rng(23)
-
-
-def ty(shape):
-    return "tensor<" + "".join(f"{d}x" for d in shape) + "f32>"
-
-
-def out_hw(h, k, s, p0, p1, d):
-    return (h + p0 + p1 - d * (k - 1) - 1) // s + 1
 
 
 # (name, N, Cin, Cout, H, W, KH, KW, strides, pads [t, l, b, r], dilations,

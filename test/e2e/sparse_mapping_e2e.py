@@ -21,7 +21,7 @@ import tempfile
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2e_common import compile_and_run, conv_ref  # noqa: E402
+from e2e_common import compile_and_run, conv_ref, ty  # noqa: E402
 
 BIN = sys.argv[1]
 SRC = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -29,10 +29,6 @@ HW = os.path.join(SRC, "test", "e2e", "Inputs", "mapping-block16.json")
 rng = np.random.default_rng(9)
 DATAFLOWS = ["input_stationary", "output_stationary", "weight_stationary"]
 ARRAYS = [(r, c) for r in "MNK" for c in "MNK"]
-
-
-def ty(shape):
-    return "tensor<" + "".join(f"{d}x" for d in shape) + "f32>"
 
 
 def rand(*shape):

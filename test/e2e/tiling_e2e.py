@@ -16,16 +16,12 @@ import tempfile
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2e_common import compile_and_run  # noqa: E402
+from e2e_common import compile_and_run, ty  # noqa: E402
 
 BIN = sys.argv[1]
 SRC = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 HW = {"default": None, "starved": os.path.join(SRC, "hw", "bandwidth-starved.json")}
 rng = np.random.default_rng(4)
-
-
-def ty(shape):
-    return "tensor<" + "".join(f"{d}x" for d in shape) + "f32>"
 
 
 def rand(*shape):
