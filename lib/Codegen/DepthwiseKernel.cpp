@@ -28,14 +28,6 @@ using namespace accel::codegen;
 
 namespace {
 
-int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
-int64_t roundUp(int64_t a, int64_t b) { return ceilDiv(a, b) * b; }
-
-Instruction instr(Opcode op, uint8_t sub, uint8_t slot, uint8_t acc,
-                  const OperandRecord &r) {
-  return makeInstruction(op, sub, slot, acc, r);
-}
-
 /// Storage addresses of one half.
 struct HalfLayout {
   uint32_t x, z, bias, out;
@@ -235,17 +227,17 @@ void accel::codegen::emitDepthwiseLayer(StreamBuilder &sb,
         groupRecords(half[0], 0, 0, std::min(G, mine[0].rows), mine[0].wc);
     std::vector<Instruction> seq;
     if (l.hasBias)
-      seq.push_back(instr(Opcode::LD, uint8_t(LoadStream::PartialSums), 0, 0,
-                          first[iPsum]));
-    seq.push_back(
-        instr(Opcode::LD, uint8_t(LoadStream::Weights), 0, 0, first[iLdw]));
-    seq.push_back(instr(Opcode::MAC, 0, 0, 0, first[iMac]));
-    seq.push_back(instr(Opcode::ST, uint8_t(StoreSource::AccBuffer), 0, 0,
-                        first[iSt]));
+      seq.push_back(makeInstruction(
+          Opcode::LD, uint8_t(LoadStream::PartialSums), 0, 0, first[iPsum]));
+    seq.push_back(makeInstruction(Opcode::LD, uint8_t(LoadStream::Weights), 0,
+                                  0, first[iLdw]));
+    seq.push_back(makeInstruction(Opcode::MAC, 0, 0, 0, first[iMac]));
+    seq.push_back(makeInstruction(Opcode::ST, uint8_t(StoreSource::AccBuffer),
+                                  0, 0, first[iSt]));
     sb.config(c, 0, seq);
     sb.config(c, 1,
-              {instr(Opcode::LD, uint8_t(LoadStream::Activations), 0, 0,
-                     tapRecord(half[0], 0))});
+              {makeInstruction(Opcode::LD, uint8_t(LoadStream::Activations), 0,
+                               0, tapRecord(half[0], 0))});
 
     // Zero the tap regions of both halves once (the taps DMA writes only
     // the tap positions; dilation gaps and the shifts stay zero).

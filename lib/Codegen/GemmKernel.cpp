@@ -26,7 +26,6 @@ using namespace accel;
 using namespace accel::codegen;
 
 namespace {
-int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 std::vector<int64_t> candidates(int64_t limit) {
   std::vector<int64_t> c;

@@ -34,7 +34,6 @@ using namespace accel::codegen;
 using namespace accel::codegen::detail;
 
 namespace {
-int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 enum class Init { None, Bias, Reload };
 
@@ -88,7 +87,7 @@ std::vector<MStep> clusterSteps(const HardwareDesc &hw,
   int64_t maxK = 0, maxNm = 0, maxNn = 0;
   for (const GemmTiles &p : problems) {
     maxK = std::max<int64_t>(maxK, int64_t(p.kChunks.size()));
-    maxNm = std::max<int64_t>(maxNm, cdiv(p.m, mcMax));
+    maxNm = std::max<int64_t>(maxNm, ceilDiv(p.m, mcMax));
     maxNn = std::max<int64_t>(maxNn, int64_t(p.nTiles.size()));
   }
   const int64_t aTile = mcMax * t.kc * 4, bTile = t.kc * t.nc * 4;
@@ -109,7 +108,7 @@ std::vector<MStep> clusterSteps(const HardwareDesc &hw,
   // Groups of the resident operand; one slot suffices for a single group.
   int64_t nGroups = 0;
   for (const GemmTiles &p : problems) {
-    int64_t nm = cdiv(p.m, mcMax), nn = int64_t(p.nTiles.size()),
+    int64_t nm = ceilDiv(p.m, mcMax), nn = int64_t(p.nTiles.size()),
             nk = int64_t(p.kChunks.size());
     if (st == StationaryOperand::A)
       nGroups += nm * nk;
@@ -123,7 +122,7 @@ std::vector<MStep> clusterSteps(const HardwareDesc &hw,
   slotBytes = res.on ? res.slotBytes : 0;
 
   for (const GemmTiles &p : problems) {
-    const int64_t nm = cdiv(p.m, mcMax), nn = int64_t(p.nTiles.size()),
+    const int64_t nm = ceilDiv(p.m, mcMax), nn = int64_t(p.nTiles.size()),
                   nk = int64_t(p.kChunks.size());
     auto add = [&](int64_t mi, int64_t ni, int64_t k) {
       MStep s;
@@ -252,7 +251,7 @@ bool accel::codegen::emitMappedGemmLayer(
       if (work[cl].problems.empty())
         continue;
       int64_t gc = std::min(t.nc, accCols(hw, t.peRows));
-      int g = int(std::min<int64_t>(4, cdiv(t.nc, gc)));
+      int g = int(std::min<int64_t>(4, ceilDiv(t.nc, gc)));
       sparse = encodeSparseTiles(hw, work[cl].problems, t, gc, g, *epi.sparse,
                                  sparseTiles[cl], why);
       zeros += sparseTiles[cl].zeros;
@@ -281,7 +280,7 @@ bool accel::codegen::emitMappedGemmLayer(
       return false;
     }
     const int64_t groupCols = std::min(t.nc, accCols(hw, t.peRows));
-    const int groups = int(std::min<int64_t>(4, cdiv(t.nc, groupCols)));
+    const int groups = int(std::min<int64_t>(4, ceilDiv(t.nc, groupCols)));
     if (groups * groupCols < t.nc) {
       err = "the N tile exceeds the accumulation buffers";
       return false;

@@ -32,14 +32,6 @@ using namespace accel::codegen;
 
 namespace {
 
-int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
-int64_t roundUp(int64_t a, int64_t b) { return ceilDiv(a, b) * b; }
-
-Instruction instr(Opcode op, uint8_t sub, uint8_t slot, uint8_t acc,
-                  const OperandRecord &r) {
-  return makeInstruction(op, sub, slot, acc, r);
-}
-
 /// Floats of one expanded input row of `wc` output columns.
 int64_t rowFloatsFor(const RqConvLayer &l, bool compact, int64_t wc) {
   if (compact)
@@ -255,20 +247,22 @@ void accel::codegen::emitRqConvLayer(StreamBuilder &sb, const RqConvLayer &l,
       continue;
     std::vector<Unit> mine(units.begin() + long(u0), units.begin() + long(u1));
     sb.config(c, kIbufActs,
-              {instr(Opcode::LD, uint8_t(LoadStream::Activations), 0, 0,
-                     actsRecord(half[0], mine[0]))});
+              {makeInstruction(Opcode::LD, uint8_t(LoadStream::Activations), 0,
+                               0, actsRecord(half[0], mine[0]))});
     std::vector<OperandRecord> first = macRecords(half[0], mine[0], 0);
     sb.config(c, kIbufMac,
-              {instr(Opcode::LD, uint8_t(LoadStream::Weights), 0, 0, first[0]),
-               instr(Opcode::MAC, 0, 0, 0, first[1]),
-               instr(Opcode::ST, uint8_t(StoreSource::AccBuffer), 0, 0,
-                     first[2])});
+              {makeInstruction(Opcode::LD, uint8_t(LoadStream::Weights), 0, 0,
+                               first[0]),
+               makeInstruction(Opcode::MAC, 0, 0, 0, first[1]),
+               makeInstruction(Opcode::ST, uint8_t(StoreSource::AccBuffer), 0,
+                               0, first[2])});
     if (l.hasBias)
       sb.config(c, kIbufBias,
-                {instr(Opcode::LD, uint8_t(LoadStream::PartialSums), 0, 0,
-                       biasRecord(mine[0]))});
+                {makeInstruction(Opcode::LD, uint8_t(LoadStream::PartialSums),
+                                 0, 0, biasRecord(mine[0]))});
     sb.config(c, kIbufFlush,
-              {instr(Opcode::LD, uint8_t(LoadStream::Weights), 0, 0, flush)});
+              {makeInstruction(Opcode::LD, uint8_t(LoadStream::Weights), 0, 0,
+                               flush)});
 
     auto load = [&](const Unit &u, int h) {
       const Half &hf = half[h];

@@ -38,6 +38,10 @@ struct DramBox {
   DramBox &dim(int64_t extent, int64_t strideElems);
 };
 
+/// Integer ceil(a / b) and a rounded up to a multiple of b (b > 0).
+inline int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+inline int64_t roundUp(int64_t a, int64_t b) { return ceilDiv(a, b) * b; }
+
 /// One instruction with its operand record (fields the opcode does not use
 /// stay zero).
 inline Instruction makeInstruction(Opcode op, uint8_t sub, uint8_t slot,

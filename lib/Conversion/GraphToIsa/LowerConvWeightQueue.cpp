@@ -25,7 +25,6 @@ using namespace accel::codegen;
 using namespace accel::lowering;
 
 namespace {
-int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 /// Tiles of the transposed problem: rows = the slice's pixels (as many as
 /// fit), columns = channels, shrunk until the PE buffers and the storage
@@ -35,7 +34,7 @@ GemmTiling transposedTiling(const HardwareDesc &hw, const GemmTiling &t,
   const int64_t pes = std::max<int64_t>(1, hw.pesPerCluster);
   GemmTiling tt = t;
   tt.outerM = true;
-  tt.peRows = std::max<int64_t>(1, cdiv(pixels, pes));
+  tt.peRows = std::max<int64_t>(1, ceilDiv(pixels, pes));
   tt.nc = std::max<int64_t>(1, std::min(channels, t.peRows * pes));
   tt.kc = std::max<int64_t>(1, t.kc);
   const int64_t accFloats = int64_t(hw.accBufferBytes / 4);

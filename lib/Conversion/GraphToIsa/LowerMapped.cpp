@@ -19,8 +19,6 @@ using namespace accel::codegen;
 using namespace accel::lowering;
 
 namespace {
-int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
-
 StationaryOperand stationaryFor(tiling::Dataflow d, bool activationIsA) {
   switch (d) {
   case tiling::Dataflow::InputStationary:
@@ -37,7 +35,8 @@ StationaryOperand stationaryFor(tiling::Dataflow d, bool activationIsA) {
 GemmTiling clampTiling(const HardwareDesc &hw, GemmTiling t, int64_t ms,
                        int64_t ns, int64_t ks) {
   t.peRows = std::max<int64_t>(
-      1, std::min(t.peRows, cdiv(ms, std::max<uint32_t>(1, hw.pesPerCluster))));
+      1,
+      std::min(t.peRows, ceilDiv(ms, std::max<uint32_t>(1, hw.pesPerCluster))));
   t.nc = std::max<int64_t>(1, std::min(t.nc, ns));
   t.kc = std::max<int64_t>(1, std::min(t.kc, ks));
   return t;
@@ -66,10 +65,6 @@ std::vector<ConvNTile> accel::lowering::convNTiles(int64_t OW, int64_t p0,
   }
   return v;
 }
-
-namespace {
-
-} // namespace
 
 std::vector<ConvKChunk> accel::lowering::convKChunks(const ConvGeom &g,
                                                      int64_t k0, int64_t k1,
