@@ -13,6 +13,7 @@
 #include "accel/Codegen/Kernels.h"
 #include "accel/Hardware/HardwareDesc.h"
 #include "accel/Tiling/ArrayMapping.h"
+#include "accel/Transforms/PassHardware.h"
 #include "accel/Transforms/Passes.h"
 #include <cmath>
 
@@ -31,14 +32,9 @@ struct SelectMappingPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    HardwareDesc hw = defaultHardware();
-    if (!hwPath.empty()) {
-      std::string err;
-      if (!loadHardwareDesc(hwPath, hw, err)) {
-        module.emitError("hardware description ") << err;
-        return signalPassFailure();
-      }
-    }
+    HardwareDesc hw;
+    if (failed(loadPassHardware(module, hwPath, hw)))
+      return signalPassFailure();
     std::optional<tiling::Dataflow> forceDf;
     if (!dataflow.empty()) {
       tiling::Dataflow d;

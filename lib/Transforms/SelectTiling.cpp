@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "GemmProblem.h"
+#include "accel/Transforms/PassHardware.h"
 #include "accel/Transforms/Passes.h"
 #include "Graph/GraphDialect.h"
 #include "accel/Codegen/Kernels.h"
@@ -30,14 +31,9 @@ struct SelectTilingPass : public accel::impl::SelectTilingBase<SelectTilingPass>
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    HardwareDesc hw = defaultHardware();
-    if (!hwPath.empty()) {
-      std::string err;
-      if (!loadHardwareDesc(hwPath, hw, err)) {
-        module.emitError("hardware description ") << err; // err names the file
-        return signalPassFailure();
-      }
-    }
+    HardwareDesc hw;
+    if (failed(loadPassHardware(module, hwPath, hw)))
+      return signalPassFailure();
     if (!outer.empty() && outer != "m" && outer != "n") {
       module.emitError("select-tiling: outer must be 'm' or 'n'");
       return signalPassFailure();

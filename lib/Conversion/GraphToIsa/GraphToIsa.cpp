@@ -11,6 +11,7 @@
 #include "accel/Codegen/Kernels.h"
 #include "accel/Conversion/Passes.h"
 #include "accel/Hardware/HardwareDesc.h"
+#include "accel/Transforms/PassHardware.h"
 #include "accel/Transforms/Passes.h"
 #include "accel/Target/IsaProgram.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -537,14 +538,9 @@ struct ConvertGraphToIsaPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    HardwareDesc hw = defaultHardware();
-    if (!hwPath.empty()) {
-      std::string err;
-      if (!loadHardwareDesc(hwPath, hw, err)) {
-        module.emitError("hardware description ") << err; // err names the file
-        return signalPassFailure();
-      }
-    }
+    HardwareDesc hw;
+    if (failed(loadPassHardware(module, hwPath, hw)))
+      return signalPassFailure();
     func::FuncOp target;
     for (auto f : module.getOps<func::FuncOp>()) {
       if (f.isExternal())
