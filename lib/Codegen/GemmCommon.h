@@ -19,8 +19,16 @@ struct Regions {
   uint32_t a, b, c, init;
 };
 
-/// Bytes of one ping-pong half (A tile, B tile, C tile, init tile).
+/// Bytes of one ping-pong half (A tile, B tile, and unless t.sharedC the C
+/// tile and the init tile).
 int64_t halfBytes(const HardwareDesc &hw, const GemmTiling &t, bool init);
+/// Bytes of the C and init regions outside the halves (t.sharedC), else 0.
+int64_t sharedCBytes(const HardwareDesc &hw, const GemmTiling &t, bool init);
+/// The tiles of ping-pong half h when the halves start at `halvesStart`
+/// (`half` bytes each): A, B, then C and init in the half, or (t.sharedC) C
+/// and init in the shared region after both halves.
+Regions halfRegions(const HardwareDesc &hw, const GemmTiling &t,
+                    int64_t halvesStart, int64_t half, int h);
 /// Columns one accumulation buffer holds for `peRows` rows per PE.
 int64_t accCols(const HardwareDesc &hw, int64_t peRows);
 /// [LD psums x G], LD acts, [SPU scale], (LD weights, MAC) x G, ST x G;

@@ -101,7 +101,10 @@ accel::codegen::kernelTilingHardware(const HardwareDesc &hw, bool withInit,
   uint64_t u = hw.storageBytes / 8;
   t.aBufferBytes = std::min<uint64_t>(t.aBufferBytes, u);
   t.bBufferBytes = std::min<uint64_t>(t.bBufferBytes, u);
-  t.accBufferBytes = std::min<uint64_t>(t.accBufferBytes, withInit ? u / 2 : u);
+  // Split-K partial sums live in the accumulators; the storage only needs
+  // the shared C (and init) region next to the two A + B halves (S/2).
+  t.accBufferBytes =
+      std::min<uint64_t>(t.accBufferBytes, withInit ? 2 * u : 4 * u);
   return t;
 }
 
@@ -109,7 +112,24 @@ namespace accel::codegen::detail {
 /// Bytes of one ping-pong half.
 int64_t halfBytes(const HardwareDesc &hw, const GemmTiling &t, bool init) {
   int64_t mc = t.peRows * hw.pesPerCluster;
+  if (t.sharedC)
+    return (mc * t.kc + t.kc * t.nc) * 4;
   return halfFloatsNeeded(mc, t.kc, t.nc, init) * 4;
+}
+int64_t sharedCBytes(const HardwareDesc &hw, const GemmTiling &t, bool init) {
+  int64_t mc = t.peRows * hw.pesPerCluster;
+  return t.sharedC ? mc * t.nc * (init ? 2 : 1) * 4 : 0;
+}
+Regions halfRegions(const HardwareDesc &hw, const GemmTiling &t,
+                    int64_t halvesStart, int64_t half, int h) {
+  int64_t mc = t.peRows * hw.pesPerCluster;
+  Regions r;
+  r.a = uint32_t(halvesStart + h * half);
+  r.b = r.a + uint32_t(mc * t.kc * 4);
+  r.c = t.sharedC ? uint32_t(halvesStart + 2 * half)
+                  : r.b + uint32_t(t.kc * t.nc * 4);
+  r.init = r.c + uint32_t(mc * t.nc * 4);
+  return r;
 }
 /// Columns one EXECUTE can accumulate: four accumulation buffers of
 /// accFloats / peRows columns each.
@@ -131,17 +151,20 @@ bool accel::codegen::gemmTilingFromDecision(const HardwareDesc &hw,
   GemmTiling t;
   t.outerM = d.outerRowMajor;
   t.keepStrips = true;
+  t.sharedC = d.partitionK < p.k;
   t.kc = std::max<int64_t>(1, d.partitionK);
   int64_t pm = std::max<int64_t>(1, d.partitionM);
   t.nc = std::max<int64_t>(1, d.partitionN);
   t.peRows = ceilDiv(pm, pes);
   auto fits = [&](const GemmTiling &x) {
     int64_t mc = x.peRows * pes;
-    return x.nc <= 4 * accCols(hw, x.peRows) && mc * x.nc <= cFloats &&
+    return x.nc <= 4 * accCols(hw, x.peRows) &&
+           (x.sharedC || mc * x.nc <= cFloats) &&
            x.peRows * x.kc <= int64_t(hw.inputBufferBytes / 4) &&
            x.kc * std::min(x.nc, accCols(hw, x.peRows)) <=
                int64_t(hw.weightQueueBytes / 4) &&
-           2 * halfBytes(hw, x, withInit) <= int64_t(hw.storageBytes);
+           2 * halfBytes(hw, x, withInit) + sharedCBytes(hw, x, withInit) <=
+               int64_t(hw.storageBytes);
   };
   // Narrow the inner dimension (its operand is streamed once per outer
   // partition whatever the tile, so the load counts do not change).
@@ -157,7 +180,6 @@ bool accel::codegen::gemmTilingFromDecision(const HardwareDesc &hw,
     else
       return false;
   }
-  (void)p;
   out = t;
   return true;
 }
@@ -343,9 +365,10 @@ void accel::codegen::emitGemmLayer(StreamBuilder &sb,
   for (const GemmTiles &p : problems)
     anyInit |= bool(p.initBox);
 
-  // Storage: [strip A | strip B | half 0 | half 1].
+  // Storage: [strip A | strip B | half 0 | half 1 | (sharedC) C | init].
   const int64_t half = halfBytes(hw, t, anyInit);
-  const int64_t stripBudget = int64_t(hw.storageBytes) - 2 * half;
+  const int64_t stripBudget = int64_t(hw.storageBytes) - 2 * half -
+                              sharedCBytes(hw, t, anyInit);
   assert(stripBudget >= 0 && "GEMM tiles do not fit the storage unit");
   const int64_t groupCols = std::min(t.nc, accCols(hw, t.peRows));
   const int groups = int(std::min<int64_t>(4, ceilDiv(t.nc, groupCols)));
@@ -438,24 +461,21 @@ void accel::codegen::emitGemmLayer(StreamBuilder &sb,
       gemmSequence(t, epi, true, groups, sparse);
   std::vector<Instruction> seqMain =
       gemmSequence(t, epi, false, groups, sparse);
+  // The tiles of ping-pong half h.
+  auto halfRegions = [&](int h) {
+    return detail::halfRegions(hw, t, stripBudget, half, h);
+  };
   // CONFIG carries full-tile operands (half 0); EXECUTEs patch the edges.
   for (auto *sq : {&seqInit, &seqMain}) {
-    Regions l0{uint32_t(stripBudget), uint32_t(stripBudget + mcMax * t.kc * 4),
-               uint32_t(stripBudget + (mcMax + t.nc) * t.kc * 4),
-               uint32_t(stripBudget + ((mcMax + t.nc) * t.kc + mcMax * t.nc) * 4)};
     std::vector<OperandRecord> full =
-        stepRecords(*sq, l0, mcMax, t.kc, t.nc, groupCols);
+        stepRecords(*sq, halfRegions(0), mcMax, t.kc, t.nc, groupCols);
     for (size_t i = 0; i < sq->size(); ++i)
       (*sq)[i].operands = full[i];
   }
-  const int64_t stripEnd = stripBudget;
+  // With one shared C region every C store uses the same tag.
+  auto cTag = [&](int h) { return storeTag(t.sharedC ? 0 : h); };
   auto regions = [&](const Step &st, int h) {
-    uint32_t base = uint32_t(stripEnd + h * half);
-    Regions r;
-    r.a = base;
-    r.b = r.a + uint32_t(mcMax * t.kc * 4);
-    r.c = r.b + uint32_t(t.kc * t.nc * 4);
-    r.init = r.c + uint32_t(mcMax * t.nc * 4);
+    Regions r = halfRegions(h);
     if (st.aAddr >= 0)
       r.a = uint32_t(st.aAddr);
     if (st.bAddr >= 0)
@@ -494,16 +514,22 @@ void accel::codegen::emitGemmLayer(StreamBuilder &sb,
       const Step &st = steps[s];
       int h = int(s % 2);
       // A strip region is rewritten for a new outer partition only once the
-      // PE array has finished with the previous one.
-      bool deferNext = s + 1 < steps.size() && steps[s + 1].writesStrip() &&
-                       steps[s + 1].outerKey != st.outerKey;
+      // PE array has finished with the previous one; so is the shared init
+      // region while this step reads it.
+      bool deferNext =
+          s + 1 < steps.size() &&
+          ((steps[s + 1].writesStrip() &&
+            steps[s + 1].outerKey != st.outerKey) ||
+           (t.sharedC && steps[s + 1].first() &&
+            steps[s + 1].problem->initBox && st.first() &&
+            st.problem->initBox));
       if (s + 1 < steps.size() && !deferNext) {
         sb.wait(cl, 0, /*pe=*/true); // EXECUTE s-1 used the other half
         issueLoads(s + 1);
       }
       uint8_t mask = uint8_t(1u << loadTag(h));
       if (st.last())
-        mask |= uint8_t(1u << storeTag(h)); // C region free again
+        mask |= uint8_t(1u << cTag(h)); // C region free again
       sb.wait(cl, mask, false);
       Regions l = regions(st, h);
       int64_t kc = st.problem->kChunks[st.k], nc = st.problem->nTiles[st.n];
@@ -517,7 +543,7 @@ void accel::codegen::emitGemmLayer(StreamBuilder &sb,
                  /*shift=*/st.last(), /*last=*/st.last());
       if (st.last()) {
         sb.wait(cl, 0, /*pe=*/true);
-        sb.dmaStore(cl, storeTag(h), l.c, t.nc,
+        sb.dmaStore(cl, cTag(h), l.c, t.nc,
                     st.problem->cBox(st.m0, st.mc, st.n));
       }
       if (deferNext) {

@@ -204,9 +204,11 @@ int64_t sum(const std::vector<int64_t> &v) {
 } // namespace
 
 GemmTiling accel::codegen::fitMappedTiling(const HardwareDesc &hw, GemmTiling t,
-                                           bool init) {
+                                           bool init, bool sharedC) {
   auto shrink = [](int64_t v) { return std::max<int64_t>(1, v / 2); };
-  while (2 * halfBytes(hw, t, init) > int64_t(hw.storageBytes)) {
+  t.sharedC = t.sharedC && sharedC;
+  while (2 * halfBytes(hw, t, init) + sharedCBytes(hw, t, init) >
+         int64_t(hw.storageBytes)) {
     if (t.nc > 1 && t.nc >= t.kc)
       t.nc = shrink(t.nc);
     else if (t.kc > 1)
@@ -273,8 +275,14 @@ bool accel::codegen::emitMappedGemmLayer(
                                      p.kChunks.size() > 1);
     const GemmTiling t = work[cl].tiling;
     const int64_t mcMax = t.peRows * hw.pesPerCluster;
+    // Storage: [resident slots | half 0 | half 1 | (sharedC) C | init].
     const int64_t half = halfBytes(hw, t, anyInit);
-    const int64_t stripBudget = int64_t(hw.storageBytes) - 2 * half;
+    const int64_t stripBudget = int64_t(hw.storageBytes) - 2 * half -
+                                sharedCBytes(hw, t, anyInit);
+    if (t.sharedC && st != StationaryOperand::C) {
+      err = "internal error: a shared C region needs stationary C";
+      return false;
+    }
     if (stripBudget < 0) {
       err = "GEMM tiles do not fit the storage unit (fitMappedTiling)";
       return false;
@@ -339,18 +347,19 @@ bool accel::codegen::emitMappedGemmLayer(
             std::to_string(hw.instructionBuffers);
       return false;
     }
+    // The tiles of ping-pong half h (C and init shared with t.sharedC).
+    auto halfRegions = [&](int h) {
+      return detail::halfRegions(hw, t, stripBudget, half, h);
+    };
+    auto cTag = [&](int h) { return storeTag(t.sharedC ? 0 : h); };
     std::map<uint8_t, std::vector<Instruction>> seqs;
     uint8_t next = 0;
     for (auto &[k, id] : ibufOf) {
       id = next++;
       std::vector<Instruction> seq =
           gemmSequence(t, k.second ? epi : plain, k.first, groups, sparse);
-      Regions l0{uint32_t(stripBudget),
-                 uint32_t(stripBudget + mcMax * t.kc * 4),
-                 uint32_t(stripBudget + (mcMax + t.nc) * t.kc * 4),
-                 uint32_t(stripBudget + ((mcMax + t.nc) * t.kc + mcMax * t.nc) * 4)};
       std::vector<OperandRecord> full =
-          stepRecords(seq, l0, mcMax, t.kc, t.nc, groupCols);
+          stepRecords(seq, halfRegions(0), mcMax, t.kc, t.nc, groupCols);
       for (size_t i = 0; i < seq.size(); ++i)
         seq[i].operands = full[i];
       sb.config(cl, id, seq);
@@ -358,12 +367,7 @@ bool accel::codegen::emitMappedGemmLayer(
     }
 
     auto regions = [&](const MStep &s, int h) {
-      uint32_t base = uint32_t(stripBudget + h * half);
-      Regions r;
-      r.a = base;
-      r.b = r.a + uint32_t(mcMax * t.kc * 4);
-      r.c = r.b + uint32_t(t.kc * t.nc * 4);
-      r.init = r.c + uint32_t(mcMax * t.nc * 4);
+      Regions r = halfRegions(h);
       if (s.aSlot >= 0)
         r.a = uint32_t(s.aSlot * slotBytes + s.aOff);
       if (s.bSlot >= 0)
@@ -392,18 +396,21 @@ bool accel::codegen::emitMappedGemmLayer(
     for (size_t i = 0; i < steps.size(); ++i) {
       const MStep &s = steps[i];
       int h = int(i % 2);
-      // A reload of the tile this step stores must follow its store.
-      bool deferNext = i + 1 < steps.size() &&
-                       steps[i + 1].init == Init::Reload &&
-                       steps[i + 1].p == s.p && steps[i + 1].m0 == s.m0 &&
-                       steps[i + 1].n == s.n;
+      // A reload of the tile this step stores must follow its store; the
+      // shared init region is rewritten only after this step has read it.
+      bool deferNext =
+          i + 1 < steps.size() &&
+          ((steps[i + 1].init == Init::Reload && steps[i + 1].p == s.p &&
+            steps[i + 1].m0 == s.m0 && steps[i + 1].n == s.n) ||
+           (t.sharedC && steps[i + 1].init != Init::None &&
+            s.init != Init::None));
       if (i + 1 < steps.size() && !deferNext) {
         sb.wait(cl, 0, /*pe=*/true); // EXECUTE i-1 used the other half
         issueLoads(i + 1);
       }
       uint8_t mask = uint8_t(1u << loadTag(h));
       if (s.store)
-        mask |= uint8_t(1u << storeTag(h)); // C region free again
+        mask |= uint8_t(1u << cTag(h)); // C region free again
       sb.wait(cl, mask, false);
       Regions l = regions(s, h);
       int64_t kc = s.p->kChunks[s.k], nc = s.p->nTiles[s.n];
@@ -415,7 +422,7 @@ bool accel::codegen::emitMappedGemmLayer(
                  /*shift=*/s.store, /*last=*/s.store);
       if (s.store) {
         sb.wait(cl, 0, /*pe=*/true);
-        sb.dmaStore(cl, storeTag(h), l.c, t.nc,
+        sb.dmaStore(cl, cTag(h), l.c, t.nc,
                     s.final ? s.p->cBox(s.m0, s.mc, s.n) : psumBox(s));
       }
       if (deferNext) {

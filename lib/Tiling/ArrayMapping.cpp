@@ -191,13 +191,20 @@ ClusterCost clusterCost(const MappingProblem &p, const HardwareDesc &hw,
   int64_t nc = std::min(std::max<int64_t>(1, p.tileN), ns);
   int64_t kc = std::min(std::max<int64_t>(1, p.tileK), ks);
   // Shrunk like codegen::fitMappedTiling when the halves need an init
-  // region (bias, or reloaded partial sums) and do not fit.
+  // region (bias, or reloaded partial sums) and do not fit. Output
+  // stationary tiles with several K chunks keep one shared C (and init)
+  // region beside the halves (as LowerMapped decides).
   const bool initRegion = init || st != Stationary::C;
+  const bool shared = p.sharedC && st == Stationary::C && ks > kc;
+  auto cOf = [&](int64_t pr, int64_t n) {
+    return pr * pes * n * (initRegion ? 2 : 1) * 4;
+  };
   auto halfOf = [&](int64_t pr, int64_t n, int64_t k) {
     int64_t m = pr * pes;
-    return (m * k + k * n + m * n * (initRegion ? 2 : 1)) * 4;
+    return (m * k + k * n) * 4 + (shared ? 0 : cOf(pr, n));
   };
-  while (2 * halfOf(peRows, nc, kc) > int64_t(hw.storageBytes)) {
+  while (2 * halfOf(peRows, nc, kc) + (shared ? cOf(peRows, nc) : 0) >
+         int64_t(hw.storageBytes)) {
     if (nc > 1 && nc >= kc)
       nc = std::max<int64_t>(1, nc / 2);
     else if (kc > 1)
@@ -218,9 +225,10 @@ ClusterCost clusterCost(const MappingProblem &p, const HardwareDesc &hw,
   // Storage: two slots of a resident operand beside two ping-pong halves
   // (same rule as the kernel).
   const bool reload = st != Stationary::C && nk > 1;
-  const int64_t half =
-      (mc * kc + kc * nc + mc * nc * ((init || reload) ? 2 : 1)) * 4;
-  const int64_t stripBudget = int64_t(hw.storageBytes) - 2 * half;
+  const int64_t cBytes = mc * nc * ((init || reload) ? 2 : 1) * 4;
+  const int64_t half = (mc * kc + kc * nc) * 4 + (shared ? 0 : cBytes);
+  const int64_t stripBudget =
+      int64_t(hw.storageBytes) - 2 * half - (shared ? cBytes : 0);
   const int64_t accCols =
       std::max<int64_t>(1, int64_t(hw.accBufferBytes / 4) / peRows);
 

@@ -71,10 +71,15 @@ MachineEstimate accel::tiling::machineCycles(const GemmProblem &p,
   // inner operand's strip when the inner loop has one partition.
   const int64_t nK = ceilDiv(p.k, d.partitionK);
   const int64_t mc = peRows * pes;
+  // Split-K: the C and init tiles have one region beside the halves
+  // (codegen GemmTiling::sharedC), else one copy in each half.
+  const bool sharedC = d.partitionK < p.k;
+  const int64_t cBytes = mc * d.partitionN * (withInit ? 2 : 1) * 4;
   const int64_t halfBytes =
-      (mc * d.partitionK + d.partitionK * d.partitionN +
-       mc * d.partitionN * (withInit ? 2 : 1)) * 4;
-  const int64_t stripBudget = int64_t(hw.storageBytes) - 2 * halfBytes;
+      (mc * d.partitionK + d.partitionK * d.partitionN) * 4 +
+      (sharedC ? 0 : cBytes);
+  const int64_t stripBudget =
+      int64_t(hw.storageBytes) - 2 * halfBytes - (sharedC ? cBytes : 0);
   const int64_t aStrip = nK * mc * d.partitionK * 4,
                 bStrip = nK * d.partitionK * d.partitionN * 4;
   const int64_t nInner = d.outerRowMajor ? nN : nM;

@@ -107,6 +107,7 @@ struct SelectMappingPass
       mp.tileN = gt.nc;
       mp.tileK = gt.kc;
       mp.outerM = gt.outerM;
+      mp.sharedC = gt.sharedC;
       tiling::MappingCost best = tiling::selectMapping(
           mp, hw, forceDf ? &*forceDf : nullptr, forceArr ? &*forceArr : nullptr);
       if (!best.feasible) {

@@ -137,13 +137,21 @@ struct GemmTiling {
   /// single partition. A strip that does not fit the free storage is
   /// streamed.
   bool keepStrips = false;
+  /// Split-K layout: every partition writes its C tile once (after its last
+  /// K chunk), so the C tile and the initial values get one region each
+  /// beside the two ping-pong halves instead of a copy in each half. That is
+  /// what lets a split-K partition use the whole accumulators (four buffers
+  /// per PE) instead of an eighth of the storage unit.
+  bool sharedC = false;
 };
 
 /// The tile-selection parameters (docs/tiling.md) the GEMM kernel can
-/// honour: deriveTilingHardware(hw, opts) with the buffers capped by the
-/// storage unit S, which holds a strip region (S/4) and two ping-pong halves
-/// (A tile S/8, B tile S/8, C tile and partial sums S/8, or S/16 + S/16
-/// initial values with `withInit`).
+/// honour: deriveTilingHardware(hw, opts) with the A and B buffers capped to
+/// S/8 (S = storage bytes; two ping-pong halves of an A and a B tile take
+/// S/2) and the split-K partial sums to S/2 (S/4 with `withInit`): a split-K
+/// partition's C tile (and its initial values) has one region outside the
+/// halves (GemmTiling::sharedC), and its partial sums stay in the PE
+/// accumulation buffers.
 tiling::TilingHardware kernelTilingHardware(const HardwareDesc &hw,
                                             bool withInit,
                                             const tiling::DeriveOptions &opts = {});
@@ -244,8 +252,12 @@ struct ClusterGemmWork {
 };
 /// `t` shrunk (N, then K, then rows, halving) until two storage halves with
 /// an init region when `init` (bias, or partial sums reloaded by stationary
-/// A / B) fit the storage unit. The caller cuts its chunks with the result.
-GemmTiling fitMappedTiling(const HardwareDesc &hw, GemmTiling t, bool init);
+/// A / B) fit the storage unit. `sharedC` keeps t.sharedC (one C and init
+/// region beside the halves); only worth it for stationary C with several K
+/// chunks per tile, which the caller knows; otherwise the C tile goes into
+/// each half. The caller cuts its chunks with the result.
+GemmTiling fitMappedTiling(const HardwareDesc &hw, GemmTiling t, bool init,
+                           bool sharedC = false);
 /// Elements of the partial-sum scratch a cluster needs (0 for stationary C).
 int64_t mappedPsumScratchElems(const ClusterGemmWork &w, StationaryOperand st);
 

@@ -111,6 +111,9 @@ struct MappingProblem {
   /// Per-cluster tile sizes (accel.tiling partitions), clamped to each slice.
   int64_t tileM = 64, tileN = 64, tileK = 64;
   bool outerM = true; ///< output stationary: m loop outside n
+  /// The tiles keep one C (and init) region beside the storage halves
+  /// (codegen GemmTiling::sharedC; output stationary with several K chunks).
+  bool sharedC = false;
 };
 
 struct MappingCost {

@@ -47,6 +47,15 @@ GemmTiling clampTiling(const HardwareDesc &hw, GemmTiling t, int64_t ms,
 /// piece; each at most nc pixels.
 } // namespace
 
+/// A shared C region (GemmTiling::sharedC) pays off for output stationary
+/// slices with several K chunks per tile (every chunk is at most kc deep);
+/// with one chunk each tile would wait for the previous tile's store.
+bool Lowering::sharedCUseful(const tiling::ClusterSlice &s,
+                             const GemmTiling &t) const {
+  return mapping_->dataflow == tiling::Dataflow::OutputStationary &&
+         s.k.size > t.kc;
+}
+
 std::vector<ConvNTile> accel::lowering::convNTiles(int64_t OW, int64_t p0,
                                                    int64_t p1, int64_t nc) {
   std::vector<ConvNTile> v;
@@ -158,9 +167,9 @@ LogicalResult Lowering::emitMappedMatmuls(
       if (s.empty())
         continue;
       ClusterGemmWork &w = work[size_t(r * C + cc)];
-      w.tiling = fitMappedTiling(
-          hw_, clampTiling(hw_, t, s.m.size, s.n.size, s.k.size),
-          !init.empty() || mo.reloads);
+      GemmTiling ct = clampTiling(hw_, t, s.m.size, s.n.size, s.k.size);
+      w.tiling = fitMappedTiling(hw_, ct, !init.empty() || mo.reloads,
+                                 sharedCUseful(s, ct));
       std::vector<int64_t> kChunks = chunks(s.k.size, w.tiling.kc),
                            nTiles = chunks(s.n.size, w.tiling.nc);
       std::vector<int64_t> k0 = prefix(kChunks), n0 = prefix(nTiles);
@@ -231,9 +240,9 @@ LogicalResult Lowering::emitMappedConv(Operation *op, const ConvGeom &g,
       if (s.empty())
         continue;
       ClusterGemmWork &w = work[size_t(r * C + cc)];
-      w.tiling = fitMappedTiling(
-          hw_, clampTiling(hw_, t, s.m.size, s.n.size, s.k.size),
-          g.hasBias || mo.reloads);
+      GemmTiling ct = clampTiling(hw_, t, s.m.size, s.n.size, s.k.size);
+      w.tiling = fitMappedTiling(hw_, ct, g.hasBias || mo.reloads,
+                                 sharedCUseful(s, ct));
       std::vector<ConvNTile> ntiles =
           convNTiles(g.OW, s.n.begin, s.n.begin + s.n.size, w.tiling.nc);
       std::vector<ConvKChunk> kchunks =

@@ -273,6 +273,9 @@ private:
     }
   };
   MappedOutput beginMapped(uint64_t out, int64_t outElems);
+  /// Whether cluster slice `s` under tiling `t` keeps one shared C region
+  /// (GemmTiling::sharedC, fitMappedTiling).
+  bool sharedCUseful(const tiling::ClusterSlice &s, const GemmTiling &t) const;
   /// Launches the per-cluster work and, for a K split, the combine layers
   /// over the dense output of `mo`.
   LogicalResult finishMapped(Operation *op,

@@ -9,6 +9,8 @@
 // Output stationary: m, n, k (k fastest). The A strip (both K chunks) is
 // loaded once into a storage slot; B tiles (k0,n0) (k1,n0) (k0,n1) (k1,n1);
 // the accumulators are shifted out and stored only after the last chunk.
+// Output stationary with two K chunks per tile: one shared C region after the
+// two ping-pong halves, so every C store uses tag 2.
 // OS-LABEL: isa.cluster(0, 0)
 // OS: isa.dma load tag 0 src 0 dst 0 shape [32, 64]
 // OS: isa.dma load tag 0 src 65536 dst
@@ -18,11 +20,11 @@
 // OS: isa.wait
 // OS: isa.dma load tag 0 src 65792 dst
 // OS: isa.execute ibuf 0 shift last
-// OS: isa.dma store tag 3 {{.*}} dst 131072 shape [32, 64]
+// OS: isa.dma store tag 2 {{.*}} dst 131072 shape [32, 64]
 // OS: isa.dma load tag 1 src 98560 dst
 // OS: isa.execute ibuf 0 patches
 // OS: isa.execute ibuf 0 shift last
-// OS: isa.dma store tag 3 {{.*}} dst 131328 shape [32, 64]
+// OS: isa.dma store tag 2 {{.*}} dst 131328 shape [32, 64]
 // OS: isa.barrier 0
 
 // Input stationary: m, k, n (n fastest). A (k0) stays in slot 0 while

@@ -17,8 +17,9 @@ func.func @main(%a: tensor<512x1024xf32> {accel.name = "a"}, %b: tensor<1024x512
 // CHECK: graph.matmul %arg0, %arg1 {accel.tiling = {acc_bytes = 16384 : i64, cycles = 1048576 : i64, loads_a = 8 : i64, loads_b = 8 : i64, outer = "m", partition_k = 256 : i64, partition_m = 64 : i64, partition_n = 64 : i64, split_k = true, strategy = "split-k", tile_m = 64 : i64, tile_n = 64 : i64, util = 1.000000e+00 : f64}}
 // CHECK: graph.matmul %arg2, %arg3 {accel.tiling = {acc_bytes = 0 : i64, {{.*}}loads_a = 1 : i64, loads_b = 1 : i64, outer = "m", partition_k = 37 : i64, partition_m = 100 : i64, partition_n = 384 : i64, split_k = false, strategy = "resident-a"
 
-// Bandwidth-starved: a larger split partition (128x128, 64 KiB of partial sums).
-// STARVED: {accel.tiling = {acc_bytes = 65536 : i64, {{.*}}loads_a = 4 : i64, loads_b = 4 : i64, outer = "m", partition_k = 128 : i64, partition_m = 128 : i64, partition_n = 128 : i64, split_k = true
+// Bandwidth-starved: a larger split partition (256x256, 256 KiB of partial
+// sums: the whole accumulation buffers, C in its own storage region).
+// STARVED: {accel.tiling = {acc_bytes = 262144 : i64, {{.*}}loads_a = 2 : i64, loads_b = 2 : i64, outer = "m", partition_k = 64 : i64, partition_m = 256 : i64, partition_n = 256 : i64, split_k = true
 // STARVED: strategy = "resident-a"
 
 // FORCED: {accel.tiling = {{{.*}}outer = "n", {{.*}}split_k = true
