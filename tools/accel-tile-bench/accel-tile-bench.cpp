@@ -7,6 +7,7 @@
 // with the time each search takes; then a summary per preset.
 //
 //===----------------------------------------------------------------------===//
+#include "accel/Codegen/Kernels.h"
 #include "accel/Hardware/HardwareDesc.h"
 #include "accel/Tiling/TileSelection.h"
 
@@ -182,6 +183,13 @@ int main(int argc, char **argv) {
       return 1;
     }
     configs.push_back({"starved+b-onchip", deriveTilingHardware(starved, o),
+                       computeElemBytes(starved)});
+    // The parameters the lowering selects with (the GEMM kernel's storage
+    // layout caps the buffers: codegen::kernelTilingHardware).
+    configs.push_back({"default (kernel)", codegen::kernelTilingHardware(def, false),
+                       computeElemBytes(def)});
+    configs.push_back({"starved (kernel)",
+                       codegen::kernelTilingHardware(starved, false),
                        computeElemBytes(starved)});
   }
 
