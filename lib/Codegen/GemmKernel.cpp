@@ -367,8 +367,8 @@ void accel::codegen::emitGemmLayer(StreamBuilder &sb,
 
   // Storage: [strip A | strip B | half 0 | half 1 | (sharedC) C | init].
   const int64_t half = halfBytes(hw, t, anyInit);
-  const int64_t stripBudget = int64_t(hw.storageBytes) - 2 * half -
-                              sharedCBytes(hw, t, anyInit);
+  const int64_t stripBudget =
+      int64_t(hw.storageBytes) - 2 * half - sharedCBytes(hw, t, anyInit);
   assert(stripBudget >= 0 && "GEMM tiles do not fit the storage unit");
   const int64_t groupCols = std::min(t.nc, accCols(hw, t.peRows));
   const int groups = int(std::min<int64_t>(4, ceilDiv(t.nc, groupCols)));
@@ -516,13 +516,15 @@ void accel::codegen::emitGemmLayer(StreamBuilder &sb,
       // A strip region is rewritten for a new outer partition only once the
       // PE array has finished with the previous one; so is the shared init
       // region while this step reads it.
-      bool deferNext =
-          s + 1 < steps.size() &&
-          ((steps[s + 1].writesStrip() &&
-            steps[s + 1].outerKey != st.outerKey) ||
-           (t.sharedC && steps[s + 1].first() &&
-            steps[s + 1].problem->initBox && st.first() &&
-            st.problem->initBox));
+      auto readsInit = [](const Step &x) {
+        return x.first() && bool(x.problem->initBox);
+      };
+      bool deferNext = false;
+      if (s + 1 < steps.size()) {
+        const Step &next = steps[s + 1];
+        deferNext = (next.writesStrip() && next.outerKey != st.outerKey) ||
+                    (t.sharedC && readsInit(next) && readsInit(st));
+      }
       if (s + 1 < steps.size() && !deferNext) {
         sb.wait(cl, 0, /*pe=*/true); // EXECUTE s-1 used the other half
         issueLoads(s + 1);

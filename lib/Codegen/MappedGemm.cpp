@@ -277,8 +277,8 @@ bool accel::codegen::emitMappedGemmLayer(
     const int64_t mcMax = t.peRows * hw.pesPerCluster;
     // Storage: [resident slots | half 0 | half 1 | (sharedC) C | init].
     const int64_t half = halfBytes(hw, t, anyInit);
-    const int64_t stripBudget = int64_t(hw.storageBytes) - 2 * half -
-                                sharedCBytes(hw, t, anyInit);
+    const int64_t stripBudget =
+        int64_t(hw.storageBytes) - 2 * half - sharedCBytes(hw, t, anyInit);
     if (t.sharedC && st != StationaryOperand::C) {
       err = "internal error: a shared C region needs stationary C";
       return false;

@@ -186,7 +186,8 @@ int main(int argc, char **argv) {
                        computeElemBytes(starved)});
     // The parameters the lowering selects with (the GEMM kernel's storage
     // layout caps the buffers: codegen::kernelTilingHardware).
-    configs.push_back({"default (kernel)", codegen::kernelTilingHardware(def, false),
+    configs.push_back({"default (kernel)",
+                       codegen::kernelTilingHardware(def, false),
                        computeElemBytes(def)});
     configs.push_back({"starved (kernel)",
                        codegen::kernelTilingHardware(starved, false),

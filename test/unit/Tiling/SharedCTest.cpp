@@ -11,8 +11,8 @@
 #include "accel/Codegen/Kernels.h"
 #include "accel/Sim/Simulator.h"
 #include "accel/Tiling/TileSelection.h"
-#include <gtest/gtest.h>
 #include <cmath>
+#include <gtest/gtest.h>
 #include <random>
 
 using namespace accel;
@@ -22,9 +22,8 @@ namespace {
 HardwareDesc starved() {
   HardwareDesc hw;
   std::string err;
-  EXPECT_TRUE(loadHardwareDesc(std::string(ACCEL_SOURCE_DIR) +
-                                   "/hw/bandwidth-starved.json",
-                               hw, err))
+  EXPECT_TRUE(loadHardwareDesc(
+      std::string(ACCEL_SOURCE_DIR) + "/hw/bandwidth-starved.json", hw, err))
       << err;
   return hw;
 }
@@ -41,11 +40,10 @@ std::vector<float> randomData(size_t n, unsigned seed) {
 /// Simulates matmulLayerProgram with random operands (strict hazards) and
 /// compares with a double-precision reference.
 void expectMatmulNumbers(const HardwareDesc &hw, const GemmProblem &p,
-                         bool bias, const Mapping *forced,
-                         bool expectShared) {
-  SCOPED_TRACE(hw.name + " " + std::to_string(p.m) + "x" +
-               std::to_string(p.k) + "x" + std::to_string(p.n) + " x" +
-               std::to_string(p.count) + (bias ? " bias" : ""));
+                         bool bias, const Mapping *forced, bool expectShared) {
+  SCOPED_TRACE(hw.name + " " + std::to_string(p.m) + "x" + std::to_string(p.k) +
+               "x" + std::to_string(p.n) + " x" + std::to_string(p.count) +
+               (bias ? " bias" : ""));
   TileDecision used;
   Program prog = codegen::matmulLayerProgram(hw, p, bias, forced, &used);
   codegen::GemmTiling t;
