@@ -42,6 +42,17 @@ struct SelectTilingPass : public accel::impl::SelectTilingBase<SelectTilingPass>
       module.emitError("select-tiling: split-k must be 'on' or 'off'");
       return signalPassFailure();
     }
+    if (!refine.empty() && refine != "machine") {
+      module.emitError("select-tiling: refine must be 'machine' or empty");
+      return signalPassFailure();
+    }
+    if (!refine.empty() && (!outer.empty() || !splitK.empty() ||
+                            partitionM || partitionN || partitionK ||
+                            !baseline.empty())) {
+      module.emitError("select-tiling: refine cannot be combined with a "
+                       "forced decision or a baseline");
+      return signalPassFailure();
+    }
     if (!baseline.empty() && baseline != "naive-order" &&
         baseline != "naive-64" && baseline != "square-sk") {
       module.emitError("select-tiling: unknown baseline '") << baseline << "'";
@@ -63,6 +74,10 @@ struct SelectTilingPass : public accel::impl::SelectTilingBase<SelectTilingPass>
         op->emitOpError("select-tiling: ") << d.error;
         return WalkResult::interrupt();
       }
+      // The machine prediction models the dense GEMM kernel; convolutions
+      // (implicit GEMM, bLoadBytes set) keep the spec's decision.
+      if (refine == "machine" && p.aLoadBytes == 0 && p.bLoadBytes == 0)
+        d = tiling::refineForMachine(p, th, hw, d, withInit);
       op->setAttr(kTilingAttrName, toAttr(op->getContext(), d));
       return WalkResult::advance();
     });

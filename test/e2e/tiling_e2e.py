@@ -60,6 +60,10 @@ OUTER_N = r'outer = "n"'
 for hw in ("default", "starved"):
     # Split-K chosen by the selection (divisible and not).
     matmul(f"{hw}_split_256x1024x256", 256, 1024, 256, hw, "", [SPLIT])
+    # The selection refined under the machine prediction (refine=machine).
+    matmul(f"{hw}_refined_256x1024x256", 256, 1024, 256, hw, "refine=machine",
+           [r"partition_m = (64|128)"])
+    gemm(f"{hw}_refined_gemm_300x500x260", 300, 500, 260, hw, "refine=machine")
     matmul(f"{hw}_split_odd_200x700x300", 200, 700, 300, hw, "", [SPLIT])
     # Forced split-K with a chunk that does not divide k, odd m / n.
     matmul(f"{hw}_forced_split_100x333x77", 100, 333, 77, hw,

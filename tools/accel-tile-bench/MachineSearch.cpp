@@ -1,14 +1,12 @@
 //===- MachineSearch.cpp - accel-tile-bench --machine-search --------------===//
 //
 // How much of the simulated speed-up is left on the table by the spec's
-// procedure on a given machine? For every shape this searches mappings
-// (both loop orders, partitions at every block multiple up to 8 blocks and
-// powers of two beyond, every K chunk of the same form) under the machine
-// prediction (tiling::machineCycles, within ~1-2 % of the simulator) instead
-// of the spec's one-cluster cost model, and prints the best found next to
-// the selected tiling and the naive baselines, all priced by the machine
-// model. Mappings whose schedule has more than --max-steps partition steps
-// are skipped (the walk is linear in steps); the count is printed.
+// procedure on a given machine? For every shape tiling::machineSearch looks
+// for a cheaper mapping under the machine prediction (tiling::machineCycles,
+// within ~1-2 % of the simulator) than the selected tiling; the best found
+// is printed next to the selected tiling and the naive baselines, all priced
+// by the machine model. Mappings whose schedule has more than --max-steps
+// partition steps are skipped; the count is printed.
 //
 //===----------------------------------------------------------------------===//
 #include "accel/Codegen/Kernels.h"
@@ -23,18 +21,6 @@
 using namespace accel;
 using namespace accel::tiling;
 
-namespace {
-/// Block multiples up to 8 blocks, then powers of two, then the extent.
-std::vector<int64_t> candidates(int64_t extent, int64_t block) {
-  std::vector<int64_t> v;
-  for (int64_t b = 1; b <= 8 && b * block < extent; ++b)
-    v.push_back(b * block);
-  for (int64_t s = 16 * block; s < extent; s *= 2)
-    v.push_back(s);
-  v.push_back(extent);
-  return v;
-}
-} // namespace
 
 int runMachineSearch(const std::string &hwPath, const std::string &suite,
                      double maxMacs, double maxSteps) {
@@ -63,31 +49,10 @@ int runMachineSearch(const std::string &hwPath, const std::string &suite,
       if (d.feasible)
         naive = std::min(naive, machineCycles(p, th, hw, d).cycles);
     }
-    double best = selC;
-    Mapping bestMap = sel.mapping();
-    int tried = 0, skipped = 0;
-    for (bool rowMajor : {true, false})
-      for (int64_t pm : candidates(p.m, th.blockSize))
-        for (int64_t pn : candidates(p.n, th.blockSize))
-          for (int64_t pk : candidates(p.k, th.blockSize)) {
-            Mapping m{rowMajor, pm, pn, pk};
-            TileDecision d = decisionFromMapping(p, th, m);
-            if (!d.feasible)
-              continue;
-            double steps = std::ceil(double(p.m) / pm) *
-                           std::ceil(double(p.n) / pn) *
-                           std::ceil(double(p.k) / pk);
-            if (steps > maxSteps) {
-              ++skipped;
-              continue;
-            }
-            ++tried;
-            double c = machineCycles(p, th, hw, d).cycles;
-            if (c < best) {
-              best = c;
-              bestMap = m;
-            }
-          }
+    MachineSearchStats ms;
+    Mapping bestMap = machineSearch(p, th, hw, sel, false, maxSteps, &ms).mapping();
+    double best = ms.bestCycles;
+    int tried = ms.tried, skipped = ms.skipped;
     char name[96];
     std::snprintf(name, sizeof name, "%s %lldx%lldx%lldx%lld", s.name.c_str(),
                   (long long)p.m, (long long)p.k, (long long)p.n,

@@ -29,7 +29,7 @@ struct SimResult {
 };
 
 SimResult simulateOne(const HardwareDesc &hw, const GemmProblem &p,
-                      const char *which) {
+                      const char *which, bool refine = false) {
   SimResult r;
   TilingHardware th = codegen::kernelTilingHardware(hw, false);
   std::string w = which;
@@ -40,6 +40,8 @@ SimResult simulateOne(const HardwareDesc &hw, const GemmProblem &p,
                                       : selectTiling(p, th);
   if (!d.feasible)
     return r;
+  if (refine && w == "selected")
+    d = refineForMachine(p, th, hw, d);
   Mapping forced = d.mapping();
   Program prog = codegen::matmulLayerProgram(hw, p, false, &forced, &r.d);
   std::map<std::string, Tensor> in, out;
@@ -59,7 +61,7 @@ SimResult simulateOne(const HardwareDesc &hw, const GemmProblem &p,
 } // namespace
 
 int runSimulatedBench(const std::string &hwPath, const std::string &suite,
-                      double maxMacs) {
+                      double maxMacs, bool refine) {
   HardwareDesc hw;
   std::vector<NamedProblem> shapes;
   if (!loadBenchMachine(hwPath, suite, hw, shapes))
@@ -75,7 +77,7 @@ int runSimulatedBench(const std::string &hwPath, const std::string &suite,
     p.aLoadBytes = p.bLoadBytes = 0; // dense GEMM
     if (double(p.m) * p.k * p.n * p.count > maxMacs)
       continue;
-    SimResult sel = simulateOne(hw, p, "selected");
+    SimResult sel = simulateOne(hw, p, "selected", refine);
     SimResult no = simulateOne(hw, p, "naive-order");
     SimResult n64 = simulateOne(hw, p, "naive-64");
     SimResult sq = simulateOne(hw, p, "square-sk");
@@ -106,11 +108,12 @@ int runSimulatedBench(const std::string &hwPath, const std::string &suite,
     std::printf("no shape within --max-macs\n");
     return 1;
   }
-  std::printf("\n%s: %d shapes; simulated speed-up of the selected tiling "
+  std::printf("\n%s: %d shapes; simulated speed-up of the selected tiling%s "
               "(geometric mean): vs best naive (naive-order / naive-64) "
               "%.2fx, vs naive-order %.2fx, vs naive-64 %.2fx, vs square-sk "
               "%.2fx; machine prediction error mean %.2f %%, max %.2f %%\n",
-              hw.name.c_str(), n, std::exp(logBest / n), std::exp(logOrder / n),
+              hw.name.c_str(), n, refine ? " (refine=machine)" : "",
+              std::exp(logBest / n), std::exp(logOrder / n),
               std::exp(log64 / n), std::exp(logSquare / n), 100 * errSum / n,
               100 * errMax);
   return 0;

@@ -35,7 +35,7 @@ const char *kUsage =
     R"(usage: accel-tile-bench [--hw-dir DIR] [--suite all|bert|resnet]
                         [--csv FILE] [--summary-only]
        accel-tile-bench --simulate [--hw FILE] [--suite all|bert|resnet]
-                        [--max-macs N]
+                        [--max-macs N] [--refine]
        accel-tile-bench --machine-search [--hw FILE] [--suite ...]
                         [--max-macs N] [--max-steps S]
 
@@ -48,7 +48,9 @@ summary per hardware configuration.
 selected tiling vs the naive baselines on one machine (default
 hw/bandwidth-starved.json) for the suite's shapes with at most N MACs
 (default 3e8; convolutions as their dense GEMM), the machine-level prediction
-and the geometric-mean speed-up.
+and the geometric-mean speed-up. --refine: the selected tiling refined under
+the machine prediction (tiling::refineForMachine, select-tiling
+refine=machine).
 
 --machine-search: for the same shapes, the best mapping a search finds under
 the machine prediction (tiling::machineCycles) next to the selected tiling
@@ -99,14 +101,15 @@ struct Summary {
 } // namespace
 
 int runSimulatedBench(const std::string &hwPath, const std::string &suite,
-                      double maxMacs);
+                      double maxMacs, bool refine);
 int runMachineSearch(const std::string &hwPath, const std::string &suite,
                      double maxMacs, double maxSteps);
 
 int main(int argc, char **argv) {
   std::string hwDir = std::string(ACCEL_SOURCE_DIR) + "/hw";
   std::string suite = "all", csvPath;
-  bool summaryOnly = false, simulated = false, machineSearch = false;
+  bool summaryOnly = false, simulated = false, machineSearch = false,
+       refine = false;
   double maxSteps = 20000;
   std::string simHw = std::string(ACCEL_SOURCE_DIR) + "/hw/bandwidth-starved.json";
   double maxMacs = 3e8;
@@ -130,6 +133,8 @@ int main(int argc, char **argv) {
       csvPath = value();
     } else if (a == "--simulate") {
       simulated = true;
+    } else if (a == "--refine") {
+      refine = true;
     } else if (a == "--machine-search") {
       machineSearch = true;
     } else if (a == "--max-steps") {
@@ -150,7 +155,7 @@ int main(int argc, char **argv) {
     return 1;
   }
   if (simulated)
-    return runSimulatedBench(simHw, suite, maxMacs);
+    return runSimulatedBench(simHw, suite, maxMacs, refine);
   if (machineSearch)
     return runMachineSearch(simHw, suite, maxMacs, maxSteps);
 

@@ -320,6 +320,31 @@ MachineEstimate machineCycles(const GemmProblem &p, const TilingHardware &th,
                               const HardwareDesc &hw, const TileDecision &d,
                               bool withInit = false);
 
+/// What machineSearch looked at.
+struct MachineSearchStats {
+  double startCycles = 0, bestCycles = 0; ///< machineCycles of start / result
+  int tried = 0;   ///< legal mappings priced
+  int skipped = 0; ///< mappings with more than maxSteps partition steps
+};
+
+/// The cheapest mapping under machineCycles among `start` and a compact
+/// slice of the legal space (both orders; partitions and K chunks at every
+/// block multiple up to 8 blocks, powers of two beyond, and the extent).
+/// Mappings whose schedule has more than `maxSteps` partition steps (all
+/// instances) are skipped: the walk is linear in steps. Returns `start` when
+/// nothing is cheaper.
+TileDecision machineSearch(const GemmProblem &p, const TilingHardware &th,
+                           const HardwareDesc &hw, const TileDecision &start,
+                           bool withInit = false, double maxSteps = 3e5,
+                           MachineSearchStats *stats = nullptr);
+
+/// `d` replaced by machineSearch's result when that is at least 1 % cheaper
+/// under machineCycles (select-tiling refine=machine): the spec's model
+/// prices one cluster, the kernel deals partitions over all of them.
+TileDecision refineForMachine(const GemmProblem &p, const TilingHardware &th,
+                              const HardwareDesc &hw, const TileDecision &d,
+                              bool withInit = false);
+
 /// The decision as a JSON object (one line per field, 2-space indent).
 std::string toJson(const TileDecision &d);
 std::string toJson(const TilingHardware &hw);

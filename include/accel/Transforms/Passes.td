@@ -32,6 +32,10 @@ def SelectTiling : Pass<"select-tiling", "mlir::ModuleOp"> {
            "force partition_k (0 = selected)">,
     Option<"baseline", "baseline", "std::string", /*default=*/"\"\"",
            "use a naive baseline instead: naive-order | naive-64 | square-sk">,
+    Option<"refine", "refine", "std::string", /*default=*/"\"\"",
+           "after the spec's selection: machine = take the cheapest mapping "
+           "under the machine prediction (tiling::machineSearch) when it is "
+           "at least 1 % cheaper (dense matmul / gemm only; empty = off)">,
   ];
 }
 

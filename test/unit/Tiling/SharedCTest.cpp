@@ -127,3 +127,31 @@ TEST(SharedC, DealtKernelNumbersWithRandomData) {
   Mapping big{true, 256, 128, 64};
   expectMatmulNumbers(def, {512, 384, 512, 4, 1}, true, &big, true);
 }
+
+TEST(MachineSearch, RefinementUsesEveryClusterAndIsNeverWorse) {
+  HardwareDesc hw = starved();
+  TilingHardware th = codegen::kernelTilingHardware(hw, false);
+  // One 256x256 partition (the spec's choice) keeps one cluster busy; the
+  // refinement deals 128x128 partitions over all four.
+  GemmProblem p{256, 1024, 256, 4, 1};
+  TileDecision spec = selectTiling(p, th);
+  ASSERT_EQ(spec.partitionM, 256);
+  MachineSearchStats ms;
+  TileDecision best = machineSearch(p, th, hw, spec, false, 3e5, &ms);
+  EXPECT_GT(ms.tried, 0);
+  EXPECT_LT(ms.bestCycles, 0.99 * ms.startCycles);
+  EXPECT_EQ(machineCycles(p, th, hw, best).cycles, ms.bestCycles);
+  TileDecision r = refineForMachine(p, th, hw, spec);
+  EXPECT_EQ(r.partitionM, 128);
+  EXPECT_EQ(r.partitionN, 128);
+  // Never worse than the start, on a few shapes; the result is legal.
+  for (GemmProblem q : {GemmProblem{512, 128, 784, 4, 1},
+                        GemmProblem{4096, 1024, 1024, 4, 1},
+                        GemmProblem{128, 64, 128, 4, 16}}) {
+    TileDecision s = selectTiling(q, th);
+    TileDecision x = refineForMachine(q, th, hw, s);
+    ASSERT_TRUE(x.feasible);
+    EXPECT_LE(machineCycles(q, th, hw, x).cycles,
+              machineCycles(q, th, hw, s).cycles);
+  }
+}
