@@ -184,6 +184,21 @@ bool accel::codegen::gemmTilingFromDecision(const HardwareDesc &hw,
   return true;
 }
 
+tiling::TileDecision
+accel::codegen::realisedDecision(const HardwareDesc &hw,
+                                 const tiling::TileDecision &d,
+                                 const tiling::GemmProblem &p, bool withInit) {
+  GemmTiling t;
+  if (!gemmTilingFromDecision(hw, d, p, withInit, t))
+    return d;
+  int64_t pm = std::min<int64_t>(p.m, t.peRows * int64_t(hw.pesPerCluster));
+  if (pm == d.partitionM && t.nc == d.partitionN && t.kc == d.partitionK)
+    return d;
+  tiling::TileDecision r = tiling::decisionFromMapping(
+      p, kernelTilingHardware(hw, withInit), {t.outerM, pm, t.nc, t.kc});
+  return r.feasible ? r : d;
+}
+
 tiling::TileDecision accel::codegen::gemmDecision(const HardwareDesc &hw,
                                                   const tiling::GemmProblem &p,
                                                   bool withInit,

@@ -28,19 +28,18 @@ std::vector<int64_t> sizes(int64_t extent, int64_t block) {
 }
 } // namespace
 
-TileDecision accel::tiling::machineSearch(const GemmProblem &p,
-                                          const TilingHardware &th,
-                                          const HardwareDesc &hw,
-                                          const TileDecision &start,
-                                          bool withInit, double maxSteps,
-                                          MachineSearchStats *stats) {
+TileDecision accel::tiling::machineSearch(
+    const GemmProblem &p, const TilingHardware &th, const HardwareDesc &hw,
+    const TileDecision &start, bool withInit, double maxSteps,
+    MachineSearchStats *stats, const RealiseFn &realise) {
   MachineSearchStats local;
   MachineSearchStats &st = stats ? *stats : local;
   st = {};
+  auto price = [&](const TileDecision &d) {
+    return machineCycles(p, th, hw, realise ? realise(d) : d, withInit).cycles;
+  };
   TileDecision best = start;
-  st.startCycles = start.feasible
-                       ? machineCycles(p, th, hw, start, withInit).cycles
-                       : INFINITY;
+  st.startCycles = start.feasible ? price(start) : INFINITY;
   st.bestCycles = st.startCycles;
   const int64_t block = std::max<int64_t>(1, int64_t(th.blockSize));
   for (bool rowMajor : {true, false})
@@ -59,7 +58,7 @@ TileDecision accel::tiling::machineSearch(const GemmProblem &p,
           if (!d.feasible)
             continue;
           ++st.tried;
-          double c = machineCycles(p, th, hw, d, withInit).cycles;
+          double c = price(d);
           if (c < st.bestCycles) {
             st.bestCycles = c;
             best = d;
@@ -68,12 +67,11 @@ TileDecision accel::tiling::machineSearch(const GemmProblem &p,
   return best;
 }
 
-TileDecision accel::tiling::refineForMachine(const GemmProblem &p,
-                                             const TilingHardware &th,
-                                             const HardwareDesc &hw,
-                                             const TileDecision &d,
-                                             bool withInit) {
+TileDecision
+accel::tiling::refineForMachine(const GemmProblem &p, const TilingHardware &th,
+                                const HardwareDesc &hw, const TileDecision &d,
+                                bool withInit, const RealiseFn &realise) {
   MachineSearchStats ms;
-  TileDecision r = machineSearch(p, th, hw, d, withInit, 3e5, &ms);
+  TileDecision r = machineSearch(p, th, hw, d, withInit, 3e5, &ms, realise);
   return ms.bestCycles < 0.99 * ms.startCycles ? r : d;
 }

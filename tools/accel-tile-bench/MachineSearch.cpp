@@ -42,15 +42,19 @@ int runMachineSearch(const std::string &hwPath, const std::string &suite,
     TileDecision sel = selectTiling(p, th);
     if (!sel.feasible)
       continue;
-    double selC = machineCycles(p, th, hw, sel).cycles;
+    auto realise = [&](const TileDecision &x) {
+      return codegen::realisedDecision(hw, x, p, false);
+    };
+    double selC = machineCycles(p, th, hw, realise(sel)).cycles;
     double naive = INFINITY;
     for (Baseline b : {Baseline::FixedOrderNoSplit, Baseline::FixedBlockTiles}) {
       TileDecision d = baselineTiling(p, th, b);
       if (d.feasible)
-        naive = std::min(naive, machineCycles(p, th, hw, d).cycles);
+        naive = std::min(naive, machineCycles(p, th, hw, realise(d)).cycles);
     }
     MachineSearchStats ms;
-    Mapping bestMap = machineSearch(p, th, hw, sel, false, maxSteps, &ms).mapping();
+    Mapping bestMap =
+        machineSearch(p, th, hw, sel, false, maxSteps, &ms, realise).mapping();
     double best = ms.bestCycles;
     int tried = ms.tried, skipped = ms.skipped;
     char name[96];

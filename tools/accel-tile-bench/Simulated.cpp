@@ -40,8 +40,11 @@ SimResult simulateOne(const HardwareDesc &hw, const GemmProblem &p,
                                       : selectTiling(p, th);
   if (!d.feasible)
     return r;
+  auto realise = [&](const TileDecision &x) {
+    return codegen::realisedDecision(hw, x, p, false);
+  };
   if (refine && w == "selected")
-    d = refineForMachine(p, th, hw, d);
+    d = refineForMachine(p, th, hw, d, false, realise);
   Mapping forced = d.mapping();
   Program prog = codegen::matmulLayerProgram(hw, p, false, &forced, &r.d);
   std::map<std::string, Tensor> in, out;
@@ -55,7 +58,7 @@ SimResult simulateOne(const HardwareDesc &hw, const GemmProblem &p,
   }
   r.ok = true;
   r.cycles = stats.cycles;
-  r.machine = machineCycles(p, th, hw, r.d, false).cycles;
+  r.machine = machineCycles(p, th, hw, realise(r.d), false).cycles;
   return r;
 }
 } // namespace

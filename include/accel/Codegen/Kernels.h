@@ -167,6 +167,16 @@ bool gemmTilingFromDecision(const HardwareDesc &hw,
                             const tiling::GemmProblem &p, bool withInit,
                             GemmTiling &out);
 
+/// Decision `d` as the kernel runs it: the partitions of the realised
+/// GemmTiling (partition_m = peRows * pes, at most m; partition_n = nc;
+/// partition_k = kc), priced by decisionFromMapping. `d` itself when nothing
+/// was narrowed or the narrowed tiles are not a legal mapping. This is what
+/// tiling::machineCycles should price.
+tiling::TileDecision realisedDecision(const HardwareDesc &hw,
+                                      const tiling::TileDecision &d,
+                                      const tiling::GemmProblem &p,
+                                      bool withInit);
+
 /// The decision for a GEMM-shaped problem: `forced` (a mapping from the
 /// accel.tiling attribute) when given and legal, else selectTiling on
 /// kernelTilingHardware.

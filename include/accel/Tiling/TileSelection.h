@@ -333,17 +333,23 @@ struct MachineSearchStats {
 /// Mappings whose schedule has more than `maxSteps` partition steps (all
 /// instances) are skipped: the walk is linear in steps. Returns `start` when
 /// nothing is cheaper.
+/// `realise` maps a decision to the partitions the kernel actually runs
+/// (codegen::realisedDecision narrows an inner tile that does not fit); it
+/// is what machineCycles prices. Empty = the decision as is.
+using RealiseFn = std::function<TileDecision(const TileDecision &)>;
 TileDecision machineSearch(const GemmProblem &p, const TilingHardware &th,
                            const HardwareDesc &hw, const TileDecision &start,
                            bool withInit = false, double maxSteps = 3e5,
-                           MachineSearchStats *stats = nullptr);
+                           MachineSearchStats *stats = nullptr,
+                           const RealiseFn &realise = {});
 
 /// `d` replaced by machineSearch's result when that is at least 1 % cheaper
 /// under machineCycles (select-tiling refine=machine): the spec's model
 /// prices one cluster, the kernel deals partitions over all of them.
 TileDecision refineForMachine(const GemmProblem &p, const TilingHardware &th,
                               const HardwareDesc &hw, const TileDecision &d,
-                              bool withInit = false);
+                              bool withInit = false,
+                              const RealiseFn &realise = {});
 
 /// The decision as a JSON object (one line per field, 2-space indent).
 std::string toJson(const TileDecision &d);
