@@ -27,6 +27,11 @@ double cdiv(double bytes, double bw) { return std::ceil(bytes / bw); }
 struct ClusterWork {
   double compute = 0, channel = 0;
   double head = -1, tail = 0, lastExec = 0;
+  /// Exposed loads: a resident strip of a new outer partition is loaded only
+  /// after the PE array has finished with the previous one (the kernel's
+  /// deferred loads), so its DMA does not overlap an EXECUTE.
+  double exposed = 0;
+  int64_t lastOuter = -1;
   uint64_t bytes = 0, transfers = 0;
   bool used = false;
   std::set<std::tuple<int64_t, int64_t, int64_t>> haveA, haveB;
@@ -113,20 +118,27 @@ MachineEstimate accel::tiling::machineCycles(const GemmProblem &p,
       w.used = true;
       // DMAs of the step (f32 in DRAM and storage).
       double loads = 0;
+      bool stripLoad = false;
       auto keyA = std::make_tuple(inst, s.m0, s.k0);
       auto keyB = std::make_tuple(inst, s.n0, s.k0);
       if (!keepA || !w.haveA.count(keyA)) {
         loads += dma(w, cl, double(s.m * s.k) * 4);
         w.haveA.insert(keyA);
+        stripLoad |= keepA;
       }
       if (!keepB || !w.haveB.count(keyB)) {
         loads += dma(w, cl, double(s.k * s.n) * 4);
         w.haveB.insert(keyB);
+        stripLoad |= keepB;
       }
       if (withInit && s.firstK)
         loads += dma(w, cl, double(s.m * s.n) * 4);
+      const int64_t outerKey = inst * nOuter + outer;
       if (w.head < 0)
         w.head = loads;
+      else if (stripLoad && outerKey != w.lastOuter)
+        w.exposed += loads;
+      w.lastOuter = outerKey;
 
       // EXECUTE.
       int64_t rmax = std::min<int64_t>(peRows, s.m);
@@ -160,7 +172,7 @@ MachineEstimate accel::tiling::machineCycles(const GemmProblem &p,
     e.dmaBytes += w.bytes;
     e.dmaTransfers += w.transfers;
     double ch = channel[chanOf(cl)];
-    double computePath = std::max(0.0, w.head) + w.compute + w.tail;
+    double computePath = std::max(0.0, w.head) + w.compute + w.exposed + w.tail;
     double channelPath = ch + w.lastExec;
     e.computeCycles = std::max(e.computeCycles, w.compute);
     e.channelCycles = std::max(e.channelCycles, ch);
