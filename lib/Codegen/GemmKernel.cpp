@@ -10,7 +10,10 @@
 // chunk), LD activations, per accumulation buffer LD weights + MAC, ST. The
 // ST only writes back on the last chunk (EXECUTE `last`), which also shifts
 // the accumulators out (`shift`); partial sums of the whole partition stay in
-// the four accumulation buffers between chunks (split-K).
+// the four accumulation buffers between chunks (split-K). A split-K tiling
+// keeps one C and one init region after the two halves (GemmTiling::sharedC)
+// instead of a copy in each half, so its partitions can fill the
+// accumulators.
 //
 //===----------------------------------------------------------------------===//
 #include "GemmCommon.h"
