@@ -141,41 +141,10 @@ Lowering::emitMatmuls(Operation *op,
   std::vector<int64_t> kChunks = chunks(k, t.kc), nTiles = chunks(n, t.nc);
   std::vector<int64_t> k0 = prefix(kChunks), n0 = prefix(nTiles);
   std::vector<GemmTiles> problems;
-  for (size_t b = 0; b < batches.size(); ++b) {
-    Mat2D A = batches[b][0], B = batches[b][1], C = batches[b][2];
-    GemmTiles p;
-    p.m = m;
-    p.kChunks = kChunks;
-    p.nTiles = nTiles;
-    p.aBox = [=](int64_t m0, int64_t mc, size_t ki) {
-      DramBox box;
-      box.base = A.base + uint64_t((m0 * A.s0 + k0[ki] * A.s1) * 4);
-      box.dim(mc, A.s0).dim(kChunks[ki], A.s1);
-      return box;
-    };
-    p.bBox = [=](size_t ki, size_t ni) {
-      DramBox box;
-      box.base = B.base + uint64_t((k0[ki] * B.s0 + n0[ni] * B.s1) * 4);
-      box.dim(kChunks[ki], B.s0).dim(nTiles[ni], B.s1);
-      return box;
-    };
-    p.cBox = [=](int64_t m0, int64_t mc, size_t ni) {
-      DramBox box;
-      box.base = C.base + uint64_t((m0 * C.s0 + n0[ni] * C.s1) * 4);
-      box.dim(mc, C.s0).dim(nTiles[ni], C.s1);
-      return box;
-    };
-    if (!init.empty()) {
-      Mat2D I = init[b];
-      p.initBox = [=](int64_t m0, int64_t mc, size_t ni) {
-        DramBox box;
-        box.base = I.base + uint64_t((m0 * I.s0 + n0[ni] * I.s1) * 4);
-        box.dim(mc, I.s0).dim(nTiles[ni], I.s1);
-        return box;
-      };
-    }
-    problems.push_back(std::move(p));
-  }
+  for (size_t b = 0; b < batches.size(); ++b)
+    problems.push_back(matrixGemmTiles(
+        batches[b][0], batches[b][1], batches[b][2],
+        init.empty() ? nullptr : &init[b], m, 0, kChunks, k0, nTiles, n0));
   emitGemmLayer(sb_, problems, t, kernelEpilogue(epi));
   return success();
 }

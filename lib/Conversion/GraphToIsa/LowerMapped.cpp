@@ -142,6 +142,42 @@ LogicalResult Lowering::finishMapped(Operation *op,
   return success();
 }
 
+GemmTiles accel::lowering::matrixGemmTiles(
+    const Mat2D &A, const Mat2D &B, const Mat2D &C, const Mat2D *I, int64_t m,
+    int64_t mOff, const std::vector<int64_t> &kChunks,
+    const std::vector<int64_t> &k0, const std::vector<int64_t> &nTiles,
+    const std::vector<int64_t> &n0, int64_t cShift) {
+  // Rows [mOff + m0, + mc) and columns [c0, + cols) of a matrix.
+  auto box = [](uint64_t base, const Mat2D &x, int64_t r0, int64_t rows,
+                int64_t c0, int64_t cols) {
+    DramBox b;
+    b.base = base + uint64_t((r0 * x.s0 + c0 * x.s1) * 4);
+    b.dim(rows, x.s0).dim(cols, x.s1);
+    return b;
+  };
+  GemmTiles p;
+  p.m = m;
+  p.kChunks = kChunks;
+  p.nTiles = nTiles;
+  p.aBox = [=](int64_t m0, int64_t mc, size_t ki) {
+    return box(A.base, A, mOff + m0, mc, k0[ki], kChunks[ki]);
+  };
+  p.bBox = [=](size_t ki, size_t ni) {
+    return box(B.base, B, k0[ki], kChunks[ki], n0[ni], nTiles[ni]);
+  };
+  const uint64_t cBase = uint64_t(int64_t(C.base) + cShift);
+  p.cBox = [=](int64_t m0, int64_t mc, size_t ni) {
+    return box(cBase, C, mOff + m0, mc, n0[ni], nTiles[ni]);
+  };
+  if (I) {
+    Mat2D init = *I;
+    p.initBox = [=](int64_t m0, int64_t mc, size_t ni) {
+      return box(init.base, init, mOff + m0, mc, n0[ni], nTiles[ni]);
+    };
+  }
+  return p;
+}
+
 LogicalResult Lowering::emitMappedMatmuls(
     Operation *op, const std::vector<std::array<Mat2D, 3>> &batches, int64_t m,
     int64_t n, int64_t k, const std::vector<Mat2D> &init,
@@ -181,43 +217,13 @@ LogicalResult Lowering::emitMappedMatmuls(
       // A K part writes its own partial-sum copy of the output.
       const int64_t cShift =
           int64_t(mo.partOut(s.part.k)) - int64_t(outBase);
-      for (size_t b = 0; b < batches.size(); ++b) {
-        Mat2D A = batches[b][0], B = batches[b][1], Cm = batches[b][2];
-        GemmTiles p;
-        p.m = s.m.size;
-        p.kChunks = kChunks;
-        p.nTiles = nTiles;
-        p.aBox = [=](int64_t m0, int64_t mc, size_t ki) {
-          DramBox box;
-          box.base = A.base + uint64_t(((mOff + m0) * A.s0 + k0[ki] * A.s1) * 4);
-          box.dim(mc, A.s0).dim(kChunks[ki], A.s1);
-          return box;
-        };
-        p.bBox = [=](size_t ki, size_t ni) {
-          DramBox box;
-          box.base = B.base + uint64_t((k0[ki] * B.s0 + n0[ni] * B.s1) * 4);
-          box.dim(kChunks[ki], B.s0).dim(nTiles[ni], B.s1);
-          return box;
-        };
-        p.cBox = [=](int64_t m0, int64_t mc, size_t ni) {
-          DramBox box;
-          box.base = uint64_t(int64_t(Cm.base) + cShift) +
-                     uint64_t(((mOff + m0) * Cm.s0 + n0[ni] * Cm.s1) * 4);
-          box.dim(mc, Cm.s0).dim(nTiles[ni], Cm.s1);
-          return box;
-        };
-        if (!init.empty() && s.part.k == 0) {
-          Mat2D I = init[b];
-          p.initBox = [=](int64_t m0, int64_t mc, size_t ni) {
-            DramBox box;
-            box.base =
-                I.base + uint64_t(((mOff + m0) * I.s0 + n0[ni] * I.s1) * 4);
-            box.dim(mc, I.s0).dim(nTiles[ni], I.s1);
-            return box;
-          };
-        }
-        w.problems.push_back(std::move(p));
-      }
+      // Only K part 0 starts from the initial values.
+      const bool withInit = !init.empty() && s.part.k == 0;
+      for (size_t b = 0; b < batches.size(); ++b)
+        w.problems.push_back(
+            matrixGemmTiles(batches[b][0], batches[b][1], batches[b][2],
+                            withInit ? &init[b] : nullptr, s.m.size, mOff,
+                            kChunks, k0, nTiles, n0, cShift));
     }
   return finishMapped(op, work, /*activationIsA=*/true, epi, mo);
 }

@@ -95,6 +95,18 @@ struct Mat2D {
   int64_t s0, s1;
 };
 
+/// The GEMM tiles of C (+)= A B over strided matrices in DRAM, for rows
+/// [mOff, mOff + m) of A, C and I: K chunks `kChunks` starting at element
+/// offsets `k0`, N tiles `nTiles` starting at `n0` (offsets into the whole
+/// matrices); C is written `cShift` bytes away from `C.base` (a K part's
+/// partial-sum copy); `I` (initial values) is optional (LowerMapped.cpp).
+GemmTiles matrixGemmTiles(const Mat2D &A, const Mat2D &B, const Mat2D &C,
+                          const Mat2D *I, int64_t m, int64_t mOff,
+                          const std::vector<int64_t> &kChunks,
+                          const std::vector<int64_t> &k0,
+                          const std::vector<int64_t> &nTiles,
+                          const std::vector<int64_t> &n0, int64_t cShift = 0);
+
 /// A convolution as the implicit-GEMM lowering sees it (padded input `x`).
 struct ConvGeom {
   int64_t N, C, Hp, Wp, O, Cg, Og, KH, KW, OH, OW, groups;
