@@ -8,9 +8,10 @@
 #ifndef ACCEL_LIB_SIM_SIMIMPL_H
 #define ACCEL_LIB_SIM_SIMIMPL_H
 
-#include "accel/Sim/Simulator.h"
 #include "PeKernels.h"
 #include "Trace.h"
+#include "accel/Sim/Simulator.h"
+#include "accel/Target/Encoding.h"
 
 #include <algorithm>
 #include <cmath>
@@ -36,22 +37,6 @@ constexpr uint64_t kScalarUnitCycles = 2;
 
 using i128 = __int128;
 
-inline std::string str128(i128 v) {
-  if (v == 0)
-    return "0";
-  bool neg = v < 0;
-  unsigned __int128 u =
-      neg ? (unsigned __int128)(-(v + 1)) + 1 : (unsigned __int128)v;
-  std::string s;
-  while (u) {
-    s += char('0' + int(u % 10));
-    u /= 10;
-  }
-  if (neg)
-    s += '-';
-  return std::string(s.rbegin(), s.rend());
-}
-
 /// Byte range [lo, hi).
 struct Range {
   i128 lo = 0, hi = 0;
@@ -60,7 +45,7 @@ struct Range {
     return !empty() && !o.empty() && lo < o.hi && o.lo < hi;
   }
   std::string str() const {
-    return "[" + str128(lo) + ", " + str128(hi) + ")";
+    return "[" + int128String(lo) + ", " + int128String(hi) + ")";
   }
 };
 
@@ -96,34 +81,6 @@ inline uint64_t ceilDiv(double num, double den) {
   if (num <= 0)
     return 0;
   return uint64_t(std::ceil(num / den));
-}
-
-inline const char *kindName(CommandKind k) {
-  switch (k) {
-  case CommandKind::Config: return "CONFIG";
-  case CommandKind::Execute: return "EXECUTE";
-  case CommandKind::Dma: return "DMA";
-  case CommandKind::Wait: return "WAIT";
-  case CommandKind::Barrier: return "BARRIER";
-  }
-  return "?";
-}
-inline const char *opName(Opcode op) {
-  switch (op) {
-  case Opcode::LD: return "LD";
-  case Opcode::MAC: return "MAC";
-  case Opcode::ST: return "ST";
-  case Opcode::SPU: return "SPU";
-  }
-  return "?";
-}
-inline const char *dirName(DmaDir d) {
-  switch (d) {
-  case DmaDir::Load: return "load";
-  case DmaDir::Store: return "store";
-  case DmaDir::DramCopy: return "dram_copy";
-  }
-  return "?";
 }
 
 struct PE {

@@ -28,15 +28,15 @@ namespace sim {
 std::string Sim::where() const {
   const Command &c = (*cur->cmds)[curCmd];
   std::string s = clusterName(cur->index) + " command " +
-                  std::to_string(curCmd) + " (" + kindName(c.kind);
+                  std::to_string(curCmd) + " (" + commandKindName(c.kind);
   if (c.kind == CommandKind::Config || c.kind == CommandKind::Execute)
     s += " ibuf " + std::to_string(c.ibuf);
   return s + "): ";
 }
 
 std::string Sim::instrWhere(size_t idx, const Instruction &in) const {
-  return "instruction " + std::to_string(idx) + " (" + opName(in.fields.op) +
-         "): ";
+  return "instruction " + std::to_string(idx) + " (" +
+         opcodeName(in.fields.op) + "): ";
 }
 
 std::string Sim::describe(const Access &a) const {
@@ -46,7 +46,7 @@ std::string Sim::describe(const Access &a) const {
     s += " (EXECUTE ibuf " + std::to_string(c.ibuf) + " instruction " +
          std::to_string(a.instr) + ")";
   else
-    s += std::string(" (DMA ") + dirName(c.dma.dir) + " tag " +
+    s += std::string(" (DMA ") + dmaDirName(c.dma.dir) + " tag " +
          std::to_string(c.dma.tag) + ")";
   return s;
 }
@@ -394,15 +394,15 @@ bool Sim::doDma(Cluster &c, const Command &cmd) {
     if (src.lo < 0 || src.hi > srcCap)
       return fail("source box " + src.str() + " outside " +
                   (srcDram ? "DRAM [0, " : "the storage unit [0, ") +
-                  str128(srcCap) + ")");
+                  int128String(srcCap) + ")");
     if (dst.lo < 0 || dst.hi > dstCap)
       return fail("destination box " + dst.str() + " outside " +
                   (dstDram ? "DRAM [0, " : "the storage unit [0, ") +
-                  str128(dstCap) + ")");
+                  int128String(dstCap) + ")");
     if (bytes > dstCap)
-      return fail("transfer of " + str128(bytes) +
+      return fail("transfer of " + int128String(bytes) +
                   " bytes exceeds the size of its destination memory (" +
-                  str128(dstCap) + " bytes)");
+                  int128String(dstCap) + " bytes)");
   }
 
   // Functional copy. Overlapping DRAM->DRAM copies read the whole source box
@@ -481,13 +481,13 @@ bool Sim::doDma(Cluster &c, const Command &cmd) {
   else
     stats.storageBytesWritten += ub;
   if (trace.enabled()) {
-    std::string name = std::string("DMA ") + dirName(d.dir) + " tag " +
+    std::string name = std::string("DMA ") + dmaDirName(d.dir) + " tag " +
                        std::to_string(d.tag);
     std::string args = "{\"command\":" + std::to_string(curCmd) +
                        ",\"bytes\":" + std::to_string(ub) +
                        ",\"channel\":" + std::to_string(c.channel) + "}";
     trace.complete(name, c.index, 2, start, dur, args);
-    trace.complete(clusterName(c.index) + " " + dirName(d.dir),
+    trace.complete(clusterName(c.index) + " " + dmaDirName(d.dir),
                    clusters.size(), c.channel, start, dur, args);
   }
   return true;
@@ -500,7 +500,7 @@ bool Sim::step(Cluster &c) {
   uint64_t t0 = c.t;
   now = std::max(now, t0);
   ++c.st.commands;
-  ++stats.commandCounts[kindName(cmd.kind)];
+  ++stats.commandCounts[commandKindName(cmd.kind)];
   switch (cmd.kind) {
   case CommandKind::Config:
     if (!doConfig(c, cmd))
@@ -539,11 +539,11 @@ bool Sim::step(Cluster &c) {
     return fail("invalid command kind " + std::to_string(unsigned(cmd.kind)));
   }
   if (trace.enabled() && cmd.kind != CommandKind::Barrier) {
-    std::string name = kindName(cmd.kind);
+    std::string name = commandKindName(cmd.kind);
     if (cmd.kind == CommandKind::Config || cmd.kind == CommandKind::Execute)
       name += " ibuf " + std::to_string(cmd.ibuf);
     else if (cmd.kind == CommandKind::Dma)
-      name += std::string(" ") + dirName(cmd.dma.dir) + " tag " +
+      name += std::string(" ") + dmaDirName(cmd.dma.dir) + " tag " +
               std::to_string(cmd.dma.tag);
     trace.complete(name, c.index, 0, t0, c.t - t0,
                    "{\"command\":" + std::to_string(curCmd) + "}");

@@ -69,4 +69,48 @@ uint64_t Symbol::numElements() const {
   return n;
 }
 
+const char *commandKindName(CommandKind k) {
+  switch (k) {
+  case CommandKind::Config:
+    return "CONFIG";
+  case CommandKind::Execute:
+    return "EXECUTE";
+  case CommandKind::Dma:
+    return "DMA";
+  case CommandKind::Wait:
+    return "WAIT";
+  case CommandKind::Barrier:
+    return "BARRIER";
+  }
+  return "?";
+}
+
+const char *dmaDirName(DmaDir d) {
+  switch (d) {
+  case DmaDir::Load:
+    return "load";
+  case DmaDir::Store:
+    return "store";
+  case DmaDir::DramCopy:
+    return "dram_copy";
+  }
+  return "?";
+}
+
+std::string int128String(__int128 v) {
+  if (v == 0)
+    return "0";
+  bool neg = v < 0;
+  unsigned __int128 u =
+      neg ? (unsigned __int128)(-(v + 1)) + 1 : (unsigned __int128)v;
+  std::string s;
+  while (u) {
+    s += char('0' + int(u % 10));
+    u /= 10;
+  }
+  if (neg)
+    s += '-';
+  return std::string(s.rbegin(), s.rend());
+}
+
 } // namespace accel

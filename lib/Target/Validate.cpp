@@ -11,22 +11,6 @@ namespace {
 
 using i128 = __int128;
 
-std::string str(i128 v) {
-  if (v == 0)
-    return "0";
-  bool neg = v < 0;
-  unsigned __int128 u = neg ? (unsigned __int128)(-(v + 1)) + 1
-                            : (unsigned __int128)v;
-  std::string s;
-  while (u) {
-    s += char('0' + int(u % 10));
-    u /= 10;
-  }
-  if (neg)
-    s += '-';
-  return std::string(s.rbegin(), s.rend());
-}
-
 std::string hex64(uint64_t v) {
   std::ostringstream os;
   os << "0x" << std::hex << v;
@@ -50,18 +34,7 @@ Range boxRange(i128 base, const uint32_t *shape, const int64_t *stride, int n,
   return {base + minOff * elemBytes, base + maxOff * elemBytes + elemBytes};
 }
 std::string rangeStr(Range r) {
-  return "[" + str(r.lo) + ", " + str(r.hi) + ")";
-}
-
-const char *kindName(CommandKind k) {
-  switch (k) {
-  case CommandKind::Config: return "CONFIG";
-  case CommandKind::Execute: return "EXECUTE";
-  case CommandKind::Dma: return "DMA";
-  case CommandKind::Wait: return "WAIT";
-  case CommandKind::Barrier: return "BARRIER";
-  }
-  return "?";
+  return "[" + int128String(r.lo) + ", " + int128String(r.hi) + ")";
 }
 
 class Validator {
@@ -93,9 +66,9 @@ private:
 bool Validator::checkPe(const std::string &what, i128 base, i128 bytes,
                         i128 cap, const std::string &capName) {
   if (base + bytes > cap)
-    return fail(what + " [" + str(base) + ", " + str(base + bytes) +
-                ") does not fit the " + capName + " of " + str(cap) +
-                " bytes");
+    return fail(what + " [" + int128String(base) + ", " +
+                int128String(base + bytes) + ") does not fit the " + capName +
+                " of " + int128String(cap) + " bytes");
   return true;
 }
 
@@ -205,8 +178,8 @@ bool Validator::checkTilesOnce(const Instruction &in, const OperandRecord &r,
   auto inStorage = [&](Range t) {
     if (t.lo < 0 || t.hi > i128(hw.storageBytes))
       return fail(pre + "storage tile " + rangeStr(t) +
-                  " outside the storage unit [0, " + str(hw.storageBytes) +
-                  ")");
+                  " outside the storage unit [0, " +
+                  int128String(hw.storageBytes) + ")");
     return true;
   };
   auto storage = [&]() {
@@ -308,8 +281,8 @@ bool Validator::checkDma(const DmaDesc &d) {
     i128 cap = dram ? i128(p.dramSize) : i128(hw.storageBytes);
     if (r.lo < 0 || r.hi > cap)
       return fail(std::string(side) + " box " + rangeStr(r) + " outside " +
-                  (dram ? "DRAM [0, " : "the storage unit [0, ") + str(cap) +
-                  ")");
+                  (dram ? "DRAM [0, " : "the storage unit [0, ") +
+                  int128String(cap) + ")");
     return true;
   };
   return check("source", src, srcDram) &&
@@ -380,7 +353,8 @@ bool Validator::run() {
     const auto &cmds = p.clusters[ci].commands;
     for (size_t k = 0; k < cmds.size(); ++k) {
       const Command &c = cmds[k];
-      where = cl + "command " + std::to_string(k) + " (" + kindName(c.kind);
+      where =
+          cl + "command " + std::to_string(k) + " (" + commandKindName(c.kind);
       if (c.kind == CommandKind::Config || c.kind == CommandKind::Execute)
         where += " ibuf " + std::to_string(c.ibuf);
       where += "): ";

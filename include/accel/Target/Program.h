@@ -262,6 +262,15 @@ struct Program {
   std::vector<ClusterStream> clusters; ///< row-major, gridRows*gridCols
 };
 
+/// Command names as messages and statistics print them: "CONFIG",
+/// "EXECUTE", "DMA", "WAIT", "BARRIER".
+const char *commandKindName(CommandKind k);
+/// DMA directions: "load", "store", "dram_copy".
+const char *dmaDirName(DmaDir d);
+/// Decimal text of a 128-bit integer (the validator and the simulator do
+/// address arithmetic in 128 bits so that no product overflows).
+std::string int128String(__int128 v);
+
 } // namespace accel
 
 #endif
