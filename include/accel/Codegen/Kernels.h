@@ -42,19 +42,6 @@ struct DramBox {
 inline int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 inline int64_t roundUp(int64_t a, int64_t b) { return ceilDiv(a, b) * b; }
 
-/// One instruction with its operand record (fields the opcode does not use
-/// stay zero).
-inline Instruction makeInstruction(Opcode op, uint8_t sub, uint8_t slot,
-                                   uint8_t acc, const OperandRecord &r) {
-  Instruction in;
-  in.fields.op = op;
-  in.fields.sub = sub;
-  in.fields.slot = slot;
-  in.fields.accId = acc;
-  in.operands = r;
-  return in;
-}
-
 /// Appends commands to the cluster streams of a Program, tracking each
 /// cluster's register file so EXECUTE sends only the fields that changed.
 class StreamBuilder {

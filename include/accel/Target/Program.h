@@ -262,6 +262,19 @@ struct Program {
   std::vector<ClusterStream> clusters; ///< row-major, gridRows*gridCols
 };
 
+/// One instruction with its operand record (fields the opcode does not use
+/// stay zero).
+inline Instruction makeInstruction(Opcode op, uint8_t sub, uint8_t slot,
+                                   uint8_t acc, const OperandRecord &r) {
+  Instruction in;
+  in.fields.op = op;
+  in.fields.sub = sub;
+  in.fields.slot = slot;
+  in.fields.accId = acc;
+  in.operands = r;
+  return in;
+}
+
 /// Command names as messages and statistics print them: "CONFIG",
 /// "EXECUTE", "DMA", "WAIT", "BARRIER".
 const char *commandKindName(CommandKind k);

@@ -30,11 +30,7 @@ OperandRecord rec(uint32_t addr, uint32_t rows, uint32_t cols,
 }
 
 static Instruction instr(Opcode op, uint8_t sub, OperandRecord r) {
-  Instruction in;
-  in.fields.op = op;
-  in.fields.sub = sub;
-  in.operands = r;
-  return in;
+  return makeInstruction(op, sub, 0, 0, r);
 }
 
 Instruction ldActs(uint8_t slot, OperandRecord r) {

@@ -8,6 +8,7 @@
 // checking, the numbers of the dealt kernel (matmulLayerProgram).
 //
 //===----------------------------------------------------------------------===//
+#include "TilingTestUtil.h"
 #include "accel/Codegen/Kernels.h"
 #include "accel/Sim/Simulator.h"
 #include "accel/Tiling/TileSelection.h"
@@ -17,16 +18,10 @@
 
 using namespace accel;
 using namespace accel::tiling;
+using namespace accel::tiling::test;
 
 namespace {
-HardwareDesc starved() {
-  HardwareDesc hw;
-  std::string err;
-  EXPECT_TRUE(loadHardwareDesc(
-      std::string(ACCEL_SOURCE_DIR) + "/hw/bandwidth-starved.json", hw, err))
-      << err;
-  return hw;
-}
+HardwareDesc starved() { return presetHardware("bandwidth-starved"); }
 
 std::vector<float> randomData(size_t n, unsigned seed) {
   std::mt19937 gen(seed);

@@ -7,29 +7,19 @@
 // docs/tiling.md ("Model vs simulator") and enforced here.
 //
 //===----------------------------------------------------------------------===//
+#include "TilingTestUtil.h"
 #include "accel/Codegen/Kernels.h"
 #include "accel/Sim/Simulator.h"
 #include "accel/Tiling/TileSelection.h"
-#include <gtest/gtest.h>
 #include <cmath>
 #include <cstdio>
+#include <gtest/gtest.h>
 
 using namespace accel;
 using namespace accel::tiling;
+using namespace accel::tiling::test;
 
 namespace {
-HardwareDesc preset(const char *name) {
-  if (std::string(name) == "default")
-    return defaultHardware();
-  HardwareDesc hw;
-  std::string err;
-  EXPECT_TRUE(loadHardwareDesc(std::string(ACCEL_SOURCE_DIR) + "/hw/" + name +
-                                   ".json",
-                               hw, err))
-      << err;
-  return hw;
-}
-
 struct Case {
   const char *hw;
   int64_t m, k, n, count;
@@ -79,7 +69,7 @@ TEST(TilingSimAgreement, MachineModelMatchesSimulator) {
   double worst = 0, sumAbs = 0;
   int n = 0;
   for (const Case &c : kCases) {
-    HardwareDesc hw = preset(c.hw);
+    HardwareDesc hw = presetHardware(c.hw);
     GemmProblem p{c.m, c.k, c.n, computeElemBytes(hw), c.count};
     TileDecision forcedDecision = decide(hw, p, c.bias, c.baseline);
     ASSERT_TRUE(forcedDecision.feasible);

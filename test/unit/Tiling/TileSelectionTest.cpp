@@ -840,17 +840,6 @@ TEST(TilingConv, StrideDilationPaddingGroups) {
 // Hardware description -> parameters
 //===----------------------------------------------------------------------===//
 
-namespace {
-HardwareDesc preset(const char *name) {
-  HardwareDesc hw;
-  std::string err;
-  EXPECT_TRUE(loadHardwareDesc(
-      std::string(ACCEL_SOURCE_DIR) + "/hw/" + name + ".json", hw, err))
-      << err;
-  return hw;
-}
-} // namespace
-
 TEST(TilingHardwareDerivation, Presets) {
   TilingHardware t = deriveTilingHardware(defaultHardware());
   EXPECT_DOUBLE_EQ(t.macsPerCycle, 4 * 64);
@@ -875,17 +864,17 @@ TEST(TilingHardwareDerivation, Presets) {
   t = deriveTilingHardware(defaultHardware(), alone);
   EXPECT_DOUBLE_EQ(t.aBytesPerCycle, 64);
 
-  t = deriveTilingHardware(preset("bandwidth-starved"));
+  t = deriveTilingHardware(presetHardware("bandwidth-starved"));
   EXPECT_DOUBLE_EQ(t.aBytesPerCycle, 2);
   EXPECT_DOUBLE_EQ(t.bBytesPerCycle, 2);
   // Asymmetric channels (128 and 16 B/cycle): the slow pair bounds a layer.
-  t = deriveTilingHardware(preset("asymmetric"));
+  t = deriveTilingHardware(presetHardware("asymmetric"));
   EXPECT_DOUBLE_EQ(t.aBytesPerCycle, 8);
   EXPECT_DOUBLE_EQ(t.bBytesPerCycle, 8);
   alone.activeClusters = 2; // clusters 0 and 1: the fast channel
-  t = deriveTilingHardware(preset("asymmetric"), alone);
+  t = deriveTilingHardware(presetHardware("asymmetric"), alone);
   EXPECT_DOUBLE_EQ(t.aBytesPerCycle, 64);
-  t = deriveTilingHardware(preset("large"));
+  t = deriveTilingHardware(presetHardware("large"));
   EXPECT_DOUBLE_EQ(t.macsPerCycle, 8 * 64);
   EXPECT_EQ(t.aBufferBytes, 8u * 128 * 1024);
   EXPECT_DOUBLE_EQ(t.aBytesPerCycle, 32); // 128 B/cycle over 4 clusters

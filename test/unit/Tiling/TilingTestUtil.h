@@ -2,12 +2,27 @@
 #ifndef ACCEL_TEST_UNIT_TILING_TILINGTESTUTIL_H
 #define ACCEL_TEST_UNIT_TILING_TILINGTESTUTIL_H
 
+#include "accel/Hardware/HardwareDesc.h"
 #include "accel/Tiling/TileSelection.h"
 
 #include <cstdint>
+#include <gtest/gtest.h>
 #include <random>
+#include <string>
 
 namespace accel::tiling::test {
+
+/// A hardware preset of hw/ by name ("default" = the built-in default).
+inline HardwareDesc presetHardware(const std::string &name) {
+  if (name == "default")
+    return defaultHardware();
+  HardwareDesc hw;
+  std::string err;
+  EXPECT_TRUE(loadHardwareDesc(
+      std::string(ACCEL_SOURCE_DIR) + "/hw/" + name + ".json", hw, err))
+      << err;
+  return hw;
+}
 
 /// The parameters of the spec's worked example: d_s = 2 B, hw_power =
 /// 32768 "MACs x d_s" = 16384 MACs/cycle, mata_bw = 64, matb_bw = 256
