@@ -16,6 +16,30 @@ def out_hw(h, k, s, p0, p1, d):
     return (h + p0 + p1 - d * (k - 1) - 1) // s + 1
 
 
+def conv_module(n, ci, co, h, w, kh, kw, s, p, d, groups, bias, relu):
+    """A graph.conv2d model (inputs "x", "w" and optionally "b"; output "y",
+    optionally through graph.relu); pads are top, left, bottom, right.
+    Returns (text, x shape, w shape)."""
+    oh, ow = out_hw(h, kh, s[0], p[0], p[2], d[0]), out_hw(w, kw, s[1], p[1], p[3], d[1])
+    xs, ws, os_ = (n, ci, h, w), (co, ci // groups, kh, kw), (n, co, oh, ow)
+    args = [f'%x: {ty(xs)} {{accel.name = "x"}}', f'%w: {ty(ws)} {{accel.name = "w"}}']
+    ops = "%x, %w"
+    tys = f"{ty(xs)}, {ty(ws)}"
+    if bias:
+        args.append(f'%b: {ty((co,))} {{accel.name = "b"}}')
+        ops += ", %b"
+        tys += f", {ty((co,))}"
+    attrs = (f"groups = {groups}, strides = array<i64: {s[0]}, {s[1]}>, "
+             f"pads = array<i64: {', '.join(map(str, p))}>, dilations = array<i64: {d[0]}, {d[1]}>")
+    body = f"  %y = graph.conv2d {ops} {{{attrs}}} : ({tys}) -> {ty(os_)}\n"
+    res = "%y"
+    if relu:
+        body += f"  %r = graph.relu %y : {ty(os_)}\n"
+        res = "%r"
+    return (f"func.func @main({', '.join(args)}) -> ({ty(os_)} {{accel.name = \"y\"}}) {{\n"
+            f"{body}  return {res} : {ty(os_)}\n}}\n"), xs, ws
+
+
 def compile_and_run(bin_dir, model, work, name, inputs, outputs, hw=None,
                     run_args=(), compile_args=()):
     """Compiles `model` (.mlir / .onnx) with extra accel-compile flags

@@ -14,7 +14,6 @@ checks the accel.mapping attribute, compiles, simulates with
 accel-run --strict-hazards and compares with numpy. Exits 1 on any failure.
 Usage: mapping_e2e.py BIN_DIR [--quick]"""
 import os
-import re
 import subprocess
 import sys
 import tempfile

@@ -21,7 +21,7 @@ import tempfile
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2e_common import compile_and_run, conv_ref, ty, out_hw  # noqa: E402
+from e2e_common import compile_and_run, conv_module, conv_ref, ty  # noqa: E402
 
 BIN, SRC = sys.argv[1], sys.argv[2]
 rng = np.random.default_rng(23)
@@ -53,24 +53,7 @@ HWS = [("default", None), ("bandwidth-starved", os.path.join(SRC, "hw", "bandwid
 
 def module(c):
     name, n, ci, co, h, w, kh, kw, s, p, d, g, bias, relu = c
-    oh, ow = out_hw(h, kh, s[0], p[0], p[2], d[0]), out_hw(w, kw, s[1], p[1], p[3], d[1])
-    xs, ws, os_ = (n, ci, h, w), (co, ci // g, kh, kw), (n, co, oh, ow)
-    args = [f'%x: {ty(xs)} {{accel.name = "x"}}', f'%w: {ty(ws)} {{accel.name = "w"}}']
-    ops = "%x, %w"
-    tys = f"{ty(xs)}, {ty(ws)}"
-    if bias:
-        args.append(f'%b: {ty((co,))} {{accel.name = "b"}}')
-        ops += ", %b"
-        tys += f", {ty((co,))}"
-    attrs = (f"groups = {g}, strides = array<i64: {s[0]}, {s[1]}>, "
-             f"pads = array<i64: {', '.join(map(str, p))}>, dilations = array<i64: {d[0]}, {d[1]}>")
-    body = f"  %y = graph.conv2d {ops} {{{attrs}}} : ({tys}) -> {ty(os_)}\n"
-    res = "%y"
-    if relu:
-        body += f"  %r = graph.relu %y : {ty(os_)}\n"
-        res = "%r"
-    return (f"func.func @main({', '.join(args)}) -> ({ty(os_)} {{accel.name = \"y\"}}) {{\n"
-            f"{body}  return {res} : {ty(os_)}\n}}\n"), xs, ws
+    return conv_module(n, ci, co, h, w, kh, kw, s, p, d, g, bias, relu)
 
 
 def rq_macs(isa_text):
