@@ -18,24 +18,17 @@ namespace accel::codegen {
 
 /// One depthwise layer over `planes` = N * C channel planes (plane p uses
 /// the taps and bias of channel p % C). All DRAM tensors dense f32.
-struct DepthwiseLayer {
+/// x: input [planes][H][W]; w: taps [C][KH][KW]; bias: [C]; out: output
+/// [planes][OH][OW].
+struct DepthwiseLayer : ConvLayerBase {
   int64_t planes = 0, C = 0;
-  int64_t Hp = 0, Wp = 0; ///< input plane with its zero padding
   /// The stored (unpadded) plane and the padding before it: x holds
   /// [planes][H][W]; padded row r / column c is x[r - padT][c - padL] or 0.
   /// H = Hp, W = Wp, padT = padL = 0 for an input that is already padded.
   int64_t H = 0, W = 0, padT = 0, padL = 0;
-  int64_t KH = 0, KW = 0, OH = 0, OW = 0;
-  int64_t sh = 1, sw = 1, dh = 1, dw = 1;
-  uint64_t x = 0;    ///< input [planes][H][W]
-  uint64_t w = 0;    ///< taps [C][KH][KW]
-  uint64_t bias = 0; ///< [C], when hasBias
-  bool hasBias = false;
-  uint64_t out = 0;  ///< output [planes][OH][OW]
   /// DRAM holding at least DepthwisePlan::zeroElems zero floats (the
   /// zero padding of the per-PE tap vectors).
   uint64_t zeros = 0;
-  SfuFunc func = SfuFunc::None; ///< fused activation on the final store
 };
 
 /// How the kernel tiles a layer (planDepthwise).

@@ -42,6 +42,20 @@ struct DramBox {
 inline int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 inline int64_t roundUp(int64_t a, int64_t b) { return ceilDiv(a, b) * b; }
 
+/// What the convolution kernels that bypass the implicit GEMM (depthwise,
+/// RQ) share: the window over a zero-padded Hp x Wp input plane and the DRAM
+/// operands (their layouts are the derived layer's).
+struct ConvLayerBase {
+  int64_t Hp = 0, Wp = 0; ///< input plane with its zero padding
+  int64_t KH = 0, KW = 0, OH = 0, OW = 0;
+  int64_t sh = 1, sw = 1, dh = 1, dw = 1;
+  uint64_t x = 0, w = 0;
+  uint64_t bias = 0; ///< per output channel, when hasBias
+  bool hasBias = false;
+  uint64_t out = 0;
+  SfuFunc func = SfuFunc::None; ///< fused activation on the final store
+};
+
 /// Appends commands to the cluster streams of a Program, tracking each
 /// cluster's register file so EXECUTE sends only the fields that changed.
 class StreamBuilder {

@@ -22,18 +22,10 @@ namespace accel::codegen {
 /// One groups == 1 convolution. The input is read through `x` with element
 /// (n, c, h, w) of the **padded** input at x + 4*(n*xsN + c*xsC + h*xsH +
 /// w*xsW) (the caller provides a zeroed padded copy when there is padding).
-struct RqConvLayer {
+/// w: weights [Cout][Cin][KH][KW]; bias: [Cout]; out: [N][Cout][OH][OW].
+struct RqConvLayer : ConvLayerBase {
   int64_t N = 0, Cin = 0, Cout = 0;
-  int64_t Hp = 0, Wp = 0; ///< padded input extent
-  int64_t KH = 0, KW = 0, OH = 0, OW = 0;
-  int64_t sh = 1, sw = 1, dh = 1, dw = 1;
-  uint64_t x = 0;
   int64_t xsN = 0, xsC = 0, xsH = 0, xsW = 1;
-  uint64_t w = 0;    ///< weights [Cout][Cin][KH][KW]
-  uint64_t bias = 0; ///< [Cout] when hasBias
-  bool hasBias = false;
-  uint64_t out = 0;  ///< output [N][Cout][OH][OW]
-  SfuFunc func = SfuFunc::None; ///< fused activation on the final store
 };
 
 /// How the kernel tiles a layer (planRqConv).

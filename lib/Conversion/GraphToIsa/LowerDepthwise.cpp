@@ -31,27 +31,13 @@ LogicalResult Lowering::lowerDepthwise(graph::Conv2DOp op, const ConvGeom &g,
   if (g.groups != g.C || g.O != g.C || g.Cg != 1 || g.Og != 1)
     return success();
   DepthwiseLayer l;
+  static_cast<ConvLayerBase &>(l) = g.kernelBase();
   l.planes = g.N * g.C;
   l.C = g.C;
-  l.Hp = g.Hp;
-  l.Wp = g.Wp;
   l.H = H;
   l.W = W;
   l.padT = padT;
   l.padL = padL;
-  l.KH = g.KH;
-  l.KW = g.KW;
-  l.OH = g.OH;
-  l.OW = g.OW;
-  l.sh = g.sh;
-  l.sw = g.sw;
-  l.dh = g.dh;
-  l.dw = g.dw;
-  l.x = g.x;
-  l.w = g.w;
-  l.bias = g.bias;
-  l.hasBias = g.hasBias;
-  l.out = g.out;
   DepthwisePlan plan;
   std::string err;
   if (!planDepthwise(hw_, l, plan, err))

@@ -28,28 +28,14 @@ LogicalResult Lowering::lowerRqConv(graph::Conv2DOp op, const ConvGeom &g,
   if (g.groups != 1)
     return success();
   RqConvLayer l;
+  static_cast<ConvLayerBase &>(l) = g.kernelBase();
   l.N = g.N;
   l.Cin = g.C;
   l.Cout = g.O;
-  l.Hp = g.Hp;
-  l.Wp = g.Wp;
-  l.KH = g.KH;
-  l.KW = g.KW;
-  l.OH = g.OH;
-  l.OW = g.OW;
-  l.sh = g.sh;
-  l.sw = g.sw;
-  l.dh = g.dh;
-  l.dw = g.dw;
-  l.x = g.x;
   l.xsN = g.C * g.Hp * g.Wp;
   l.xsC = g.Hp * g.Wp;
   l.xsH = g.Wp;
   l.xsW = 1;
-  l.w = g.w;
-  l.bias = g.bias;
-  l.hasBias = g.hasBias;
-  l.out = g.out;
   RqConvPlan plan;
   std::string err;
   if (!planRqConv(hw_, l, plan, err))

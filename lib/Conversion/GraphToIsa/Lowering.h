@@ -113,6 +113,14 @@ struct ConvGeom {
   int64_t sh, sw, dh, dw;
   uint64_t x, w, out, bias;
   bool hasBias;
+  /// The window and operands as the depthwise / RQ kernels take them.
+  ConvLayerBase kernelBase() const {
+    ConvLayerBase b;
+    b.Hp = Hp, b.Wp = Wp, b.KH = KH, b.KW = KW, b.OH = OH, b.OW = OW;
+    b.sh = sh, b.sw = sw, b.dh = dh, b.dw = dw;
+    b.x = x, b.w = w, b.bias = bias, b.hasBias = hasBias, b.out = out;
+    return b;
+  }
 };
 /// An N tile of a convolution: a box of output rows / columns.
 struct ConvNTile {
