@@ -76,83 +76,78 @@ LogicalResult Lowering::emitMappedConvWeightsInQueue(Operation *op,
                                                      const ConvGeom &g,
                                                      const GemmTiling &t,
                                                      const GemmEpilogue &epi) {
-  const int64_t R = hw_.rows, C = hw_.cols;
-  const tiling::ArrayPartition arr = mapping_->array;
   const int64_t M = g.Og, Npix = g.OH * g.OW, K = g.Cg * g.KH * g.KW;
   const MappedOutput mo = beginMapped(g.out, g.N * g.O * g.OH * g.OW);
 
-  std::vector<ClusterGemmWork> work(size_t(R * C));
-  for (int64_t r = 0; r < R; ++r)
-    for (int64_t cc = 0; cc < C; ++cc) {
-      tiling::ClusterSlice s =
-          tiling::clusterSlice(arr, R, C, r, cc, M, Npix, K);
-      if (s.empty())
-        continue;
-      ClusterGemmWork &w = work[size_t(r * C + cc)];
-      w.tiling = transposedTiling(hw_, t, s.n.size, s.m.size,
-                                  g.hasBias || mo.reloads);
-      // Pixel boxes of at most one M partition each.
-      std::vector<ConvNTile> pieces =
-          convNTiles(g.OW, s.n.begin, s.n.begin + s.n.size,
-                     w.tiling.peRows * int64_t(hw_.pesPerCluster));
-      std::vector<ConvKChunk> kchunks =
-          convKChunks(g, s.k.begin, s.k.begin + s.k.size, w.tiling.kc);
-      std::vector<int64_t> nTiles = chunks(s.m.size, w.tiling.nc);
-      std::vector<int64_t> n0 = prefix(nTiles);
-      const int64_t mOff = s.m.begin;
-      const uint64_t out = mo.partOut(s.part.k);
-      const bool bias = g.hasBias && s.part.k == 0;
-      for (int64_t n = 0; n < g.N; ++n)
-        for (int64_t grp = 0; grp < g.groups; ++grp)
-          for (const ConvNTile &pc : pieces) {
-            GemmTiles p;
-            p.m = pc.ohc * pc.owc;
-            p.nTiles = nTiles;
-            for (const ConvKChunk &kc : kchunks)
-              p.kChunks.push_back(kc.cc);
-            // One M partition per box (m0 = 0, mc = ohc * owc).
-            p.aBox = [=](int64_t m0, int64_t mc, size_t ki) {
+  auto fill = [&](const tiling::ClusterSlice &s, ClusterGemmWork &w) {
+    w.tiling =
+        transposedTiling(hw_, t, s.n.size, s.m.size, g.hasBias || mo.reloads);
+    // Pixel boxes of at most one M partition each.
+    std::vector<ConvNTile> pieces =
+        convNTiles(g.OW, s.n.begin, s.n.begin + s.n.size,
+                   w.tiling.peRows * int64_t(hw_.pesPerCluster));
+    std::vector<ConvKChunk> kchunks =
+        convKChunks(g, s.k.begin, s.k.begin + s.k.size, w.tiling.kc);
+    std::vector<int64_t> nTiles = chunks(s.m.size, w.tiling.nc);
+    std::vector<int64_t> n0 = prefix(nTiles);
+    const int64_t mOff = s.m.begin;
+    const uint64_t out = mo.partOut(s.part.k);
+    const bool bias = g.hasBias && s.part.k == 0;
+    for (int64_t n = 0; n < g.N; ++n)
+      for (int64_t grp = 0; grp < g.groups; ++grp)
+        for (const ConvNTile &pc : pieces) {
+          GemmTiles p;
+          p.m = pc.ohc * pc.owc;
+          p.nTiles = nTiles;
+          for (const ConvKChunk &kc : kchunks)
+            p.kChunks.push_back(kc.cc);
+          // One M partition per box (m0 = 0, mc = ohc * owc).
+          p.aBox = [=](int64_t m0, int64_t mc, size_t ki) {
+            (void)m0, (void)mc;
+            const ConvKChunk &c = kchunks[ki];
+            DramBox b;
+            b.base = g.x + uint64_t(((n * g.C + grp * g.Cg + c.c0) * g.Hp +
+                                     pc.oh0 * g.sh + c.kh * g.dh) *
+                                        g.Wp +
+                                    pc.ow0 * g.sw + c.kw * g.dw) *
+                               4;
+            b.rowDims = 2;
+            b.dim(pc.ohc, g.sh * g.Wp).dim(pc.owc, g.sw).dim(c.cc, g.Hp * g.Wp);
+            return b;
+          };
+          p.bBox = [=](size_t ki, size_t ni) {
+            const ConvKChunk &c = kchunks[ki];
+            int64_t o0 = grp * g.Og + mOff + n0[ni];
+            DramBox b;
+            b.base =
+                g.w +
+                uint64_t(((o0 * g.Cg + c.c0) * g.KH + c.kh) * g.KW + c.kw) * 4;
+            b.dim(c.cc, g.KH * g.KW).dim(nTiles[ni], g.Cg * g.KH * g.KW);
+            return b;
+          };
+          p.cBox = [=](int64_t m0, int64_t mc, size_t ni) {
+            (void)m0, (void)mc;
+            int64_t o0 = grp * g.Og + mOff + n0[ni];
+            DramBox b;
+            b.base =
+                out +
+                uint64_t(((n * g.O + o0) * g.OH + pc.oh0) * g.OW + pc.ow0) * 4;
+            b.rowDims = 2;
+            b.dim(pc.ohc, g.OW).dim(pc.owc, 1).dim(nTiles[ni], g.OH * g.OW);
+            return b;
+          };
+          if (bias)
+            p.initBox = [=](int64_t m0, int64_t mc, size_t ni) {
               (void)m0, (void)mc;
-              const ConvKChunk &c = kchunks[ki];
               DramBox b;
-              b.base = g.x + uint64_t(((n * g.C + grp * g.Cg + c.c0) * g.Hp +
-                                       pc.oh0 * g.sh + c.kh * g.dh) * g.Wp +
-                                      pc.ow0 * g.sw + c.kw * g.dw) * 4;
+              b.base = g.bias + uint64_t((grp * g.Og + mOff + n0[ni]) * 4);
               b.rowDims = 2;
-              b.dim(pc.ohc, g.sh * g.Wp).dim(pc.owc, g.sw)
-                  .dim(c.cc, g.Hp * g.Wp);
+              b.dim(pc.ohc, 0).dim(pc.owc, 0).dim(nTiles[ni], 1);
               return b;
             };
-            p.bBox = [=](size_t ki, size_t ni) {
-              const ConvKChunk &c = kchunks[ki];
-              int64_t o0 = grp * g.Og + mOff + n0[ni];
-              DramBox b;
-              b.base = g.w + uint64_t(((o0 * g.Cg + c.c0) * g.KH + c.kh) *
-                                          g.KW + c.kw) * 4;
-              b.dim(c.cc, g.KH * g.KW).dim(nTiles[ni], g.Cg * g.KH * g.KW);
-              return b;
-            };
-            p.cBox = [=](int64_t m0, int64_t mc, size_t ni) {
-              (void)m0, (void)mc;
-              int64_t o0 = grp * g.Og + mOff + n0[ni];
-              DramBox b;
-              b.base = out + uint64_t(((n * g.O + o0) * g.OH + pc.oh0) * g.OW +
-                                      pc.ow0) * 4;
-              b.rowDims = 2;
-              b.dim(pc.ohc, g.OW).dim(pc.owc, 1).dim(nTiles[ni], g.OH * g.OW);
-              return b;
-            };
-            if (bias)
-              p.initBox = [=](int64_t m0, int64_t mc, size_t ni) {
-                (void)m0, (void)mc;
-                DramBox b;
-                b.base = g.bias + uint64_t((grp * g.Og + mOff + n0[ni]) * 4);
-                b.rowDims = 2;
-                b.dim(pc.ohc, 0).dim(pc.owc, 0).dim(nTiles[ni], 1);
-                return b;
-              };
-            w.problems.push_back(std::move(p));
-          }
-    }
-  return finishMapped(op, work, /*activationIsA=*/true, epi, mo);
+          w.problems.push_back(std::move(p));
+        }
+  };
+  return finishMapped(op, mappedSlices(M, Npix, K, fill),
+                      /*activationIsA=*/true, epi, mo);
 }

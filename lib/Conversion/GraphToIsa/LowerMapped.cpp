@@ -47,13 +47,31 @@ GemmTiling clampTiling(const HardwareDesc &hw, GemmTiling t, int64_t ms,
 /// piece; each at most nc pixels.
 } // namespace
 
-/// A shared C region (GemmTiling::sharedC) pays off for output stationary
-/// slices with several K chunks per tile (every chunk is at most kc deep);
-/// with one chunk each tile would wait for the previous tile's store.
-bool Lowering::sharedCUseful(const tiling::ClusterSlice &s,
-                             const GemmTiling &t) const {
-  return mapping_->dataflow == tiling::Dataflow::OutputStationary &&
-         s.k.size > t.kc;
+std::vector<ClusterGemmWork> Lowering::mappedSlices(
+    int64_t M, int64_t N, int64_t K,
+    llvm::function_ref<void(const tiling::ClusterSlice &, ClusterGemmWork &)>
+        fill) const {
+  const int64_t R = hw_.rows, C = hw_.cols;
+  std::vector<ClusterGemmWork> work(size_t(R * C));
+  for (int64_t r = 0; r < R; ++r)
+    for (int64_t c = 0; c < C; ++c) {
+      tiling::ClusterSlice s =
+          tiling::clusterSlice(mapping_->array, R, C, r, c, M, N, K);
+      if (!s.empty())
+        fill(s, work[size_t(r * C + c)]);
+    }
+  return work;
+}
+
+GemmTiling Lowering::sliceTiling(const tiling::ClusterSlice &s,
+                                 const GemmTiling &t, bool init) const {
+  GemmTiling ct = clampTiling(hw_, t, s.m.size, s.n.size, s.k.size);
+  // A shared C region (GemmTiling::sharedC) pays off for output stationary
+  // slices with several K chunks per tile (every chunk is at most kc deep);
+  // with one chunk each tile would wait for the previous tile's store.
+  bool shared = mapping_->dataflow == tiling::Dataflow::OutputStationary &&
+                s.k.size > ct.kc;
+  return fitMappedTiling(hw_, ct, init, shared);
 }
 
 std::vector<ConvNTile> accel::lowering::convNTiles(int64_t OW, int64_t p0,
@@ -182,8 +200,6 @@ LogicalResult Lowering::emitMappedMatmuls(
     Operation *op, const std::vector<std::array<Mat2D, 3>> &batches, int64_t m,
     int64_t n, int64_t k, const std::vector<Mat2D> &init,
     const GemmEpilogue &epi, const GemmTiling &t) {
-  const int64_t R = hw_.rows, C = hw_.cols;
-  const tiling::ArrayPartition arr = mapping_->array;
   // Outputs are dense [m, n] matrices, batch b at out + b * m * n.
   const uint64_t outBase = batches.front()[2].base;
   for (size_t b = 0; b < batches.size(); ++b) {
@@ -196,36 +212,28 @@ LogicalResult Lowering::emitMappedMatmuls(
   const MappedOutput mo =
       beginMapped(outBase, int64_t(batches.size()) * m * n);
 
-  std::vector<ClusterGemmWork> work(size_t(R * C));
-  for (int64_t r = 0; r < R; ++r)
-    for (int64_t cc = 0; cc < C; ++cc) {
-      tiling::ClusterSlice s = tiling::clusterSlice(arr, R, C, r, cc, m, n, k);
-      if (s.empty())
-        continue;
-      ClusterGemmWork &w = work[size_t(r * C + cc)];
-      GemmTiling ct = clampTiling(hw_, t, s.m.size, s.n.size, s.k.size);
-      w.tiling = fitMappedTiling(hw_, ct, !init.empty() || mo.reloads,
-                                 sharedCUseful(s, ct));
-      std::vector<int64_t> kChunks = chunks(s.k.size, w.tiling.kc),
-                           nTiles = chunks(s.n.size, w.tiling.nc);
-      std::vector<int64_t> k0 = prefix(kChunks), n0 = prefix(nTiles);
-      for (int64_t &v : k0)
-        v += s.k.begin;
-      for (int64_t &v : n0)
-        v += s.n.begin;
-      const int64_t mOff = s.m.begin;
-      // A K part writes its own partial-sum copy of the output.
-      const int64_t cShift =
-          int64_t(mo.partOut(s.part.k)) - int64_t(outBase);
-      // Only K part 0 starts from the initial values.
-      const bool withInit = !init.empty() && s.part.k == 0;
-      for (size_t b = 0; b < batches.size(); ++b)
-        w.problems.push_back(
-            matrixGemmTiles(batches[b][0], batches[b][1], batches[b][2],
-                            withInit ? &init[b] : nullptr, s.m.size, mOff,
-                            kChunks, k0, nTiles, n0, cShift));
-    }
-  return finishMapped(op, work, /*activationIsA=*/true, epi, mo);
+  auto fill = [&](const tiling::ClusterSlice &s, ClusterGemmWork &w) {
+    w.tiling = sliceTiling(s, t, !init.empty() || mo.reloads);
+    std::vector<int64_t> kChunks = chunks(s.k.size, w.tiling.kc),
+                         nTiles = chunks(s.n.size, w.tiling.nc);
+    std::vector<int64_t> k0 = prefix(kChunks), n0 = prefix(nTiles);
+    for (int64_t &v : k0)
+      v += s.k.begin;
+    for (int64_t &v : n0)
+      v += s.n.begin;
+    const int64_t mOff = s.m.begin;
+    // A K part writes its own partial-sum copy of the output.
+    const int64_t cShift = int64_t(mo.partOut(s.part.k)) - int64_t(outBase);
+    // Only K part 0 starts from the initial values.
+    const bool withInit = !init.empty() && s.part.k == 0;
+    for (size_t b = 0; b < batches.size(); ++b)
+      w.problems.push_back(
+          matrixGemmTiles(batches[b][0], batches[b][1], batches[b][2],
+                          withInit ? &init[b] : nullptr, s.m.size, mOff,
+                          kChunks, k0, nTiles, n0, cShift));
+  };
+  return finishMapped(op, mappedSlices(m, n, k, fill), /*activationIsA=*/true,
+                      epi, mo);
 }
 
 LogicalResult Lowering::emitMappedConv(Operation *op, const ConvGeom &g,
@@ -233,73 +241,73 @@ LogicalResult Lowering::emitMappedConv(Operation *op, const ConvGeom &g,
                                        const GemmEpilogue &epi) {
   if (convWeightsToQueue(g))
     return emitMappedConvWeightsInQueue(op, g, t, epi);
-  const int64_t R = hw_.rows, C = hw_.cols;
-  const tiling::ArrayPartition arr = mapping_->array;
   const int64_t M = g.Og, Npix = g.OH * g.OW, K = g.Cg * g.KH * g.KW;
   const MappedOutput mo = beginMapped(g.out, g.N * g.O * g.OH * g.OW);
 
-  std::vector<ClusterGemmWork> work(size_t(R * C));
-  for (int64_t r = 0; r < R; ++r)
-    for (int64_t cc = 0; cc < C; ++cc) {
-      tiling::ClusterSlice s =
-          tiling::clusterSlice(arr, R, C, r, cc, M, Npix, K);
-      if (s.empty())
-        continue;
-      ClusterGemmWork &w = work[size_t(r * C + cc)];
-      GemmTiling ct = clampTiling(hw_, t, s.m.size, s.n.size, s.k.size);
-      w.tiling = fitMappedTiling(hw_, ct, g.hasBias || mo.reloads,
-                                 sharedCUseful(s, ct));
-      std::vector<ConvNTile> ntiles =
-          convNTiles(g.OW, s.n.begin, s.n.begin + s.n.size, w.tiling.nc);
-      std::vector<ConvKChunk> kchunks =
-          convKChunks(g, s.k.begin, s.k.begin + s.k.size, w.tiling.kc);
-      const int64_t mOff = s.m.begin;
-      const uint64_t out = mo.partOut(s.part.k);
-      const bool bias = g.hasBias && s.part.k == 0;
-      for (int64_t n = 0; n < g.N; ++n)
-        for (int64_t grp = 0; grp < g.groups; ++grp) {
-          GemmTiles p;
-          p.m = s.m.size;
-          for (const ConvNTile &nt : ntiles)
-            p.nTiles.push_back(nt.ohc * nt.owc);
-          for (const ConvKChunk &kc : kchunks)
-            p.kChunks.push_back(kc.cc);
-          p.aBox = [=](int64_t m0, int64_t mc, size_t ki) {
-            const ConvKChunk &c = kchunks[ki];
-            DramBox b;
-            b.base = g.w + uint64_t((((grp * g.Og + mOff + m0) * g.Cg + c.c0) *
-                                         g.KH + c.kh) * g.KW + c.kw) * 4;
-            b.dim(mc, g.Cg * g.KH * g.KW).dim(c.cc, g.KH * g.KW);
-            return b;
-          };
-          p.bBox = [=](size_t ki, size_t ni) {
-            const ConvKChunk &c = kchunks[ki];
+  auto fill = [&](const tiling::ClusterSlice &s, ClusterGemmWork &w) {
+    w.tiling = sliceTiling(s, t, g.hasBias || mo.reloads);
+    std::vector<ConvNTile> ntiles =
+        convNTiles(g.OW, s.n.begin, s.n.begin + s.n.size, w.tiling.nc);
+    std::vector<ConvKChunk> kchunks =
+        convKChunks(g, s.k.begin, s.k.begin + s.k.size, w.tiling.kc);
+    const int64_t mOff = s.m.begin;
+    const uint64_t out = mo.partOut(s.part.k);
+    const bool bias = g.hasBias && s.part.k == 0;
+    for (int64_t n = 0; n < g.N; ++n)
+      for (int64_t grp = 0; grp < g.groups; ++grp) {
+        GemmTiles p;
+        p.m = s.m.size;
+        for (const ConvNTile &nt : ntiles)
+          p.nTiles.push_back(nt.ohc * nt.owc);
+        for (const ConvKChunk &kc : kchunks)
+          p.kChunks.push_back(kc.cc);
+        p.aBox = [=](int64_t m0, int64_t mc, size_t ki) {
+          const ConvKChunk &c = kchunks[ki];
+          DramBox b;
+          b.base =
+              g.w + uint64_t((((grp * g.Og + mOff + m0) * g.Cg + c.c0) * g.KH +
+                              c.kh) *
+                                 g.KW +
+                             c.kw) *
+                        4;
+          b.dim(mc, g.Cg * g.KH * g.KW).dim(c.cc, g.KH * g.KW);
+          return b;
+        };
+        p.bBox = [=](size_t ki, size_t ni) {
+          const ConvKChunk &c = kchunks[ki];
+          const ConvNTile &t2 = ntiles[ni];
+          DramBox b;
+          b.base = g.x + uint64_t(((n * g.C + grp * g.Cg + c.c0) * g.Hp +
+                                   t2.oh0 * g.sh + c.kh * g.dh) *
+                                      g.Wp +
+                                  t2.ow0 * g.sw + c.kw * g.dw) *
+                             4;
+          b.dim(c.cc, g.Hp * g.Wp).dim(t2.ohc, g.sh * g.Wp).dim(t2.owc, g.sw);
+          return b;
+        };
+        p.cBox = [=](int64_t m0, int64_t mc, size_t ni) {
+          const ConvNTile &t2 = ntiles[ni];
+          DramBox b;
+          b.base =
+              out +
+              uint64_t(((n * g.O + grp * g.Og + mOff + m0) * g.OH + t2.oh0) *
+                           g.OW +
+                       t2.ow0) *
+                  4;
+          b.dim(mc, g.OH * g.OW).dim(t2.ohc, g.OW).dim(t2.owc, 1);
+          return b;
+        };
+        if (bias)
+          p.initBox = [=](int64_t m0, int64_t mc, size_t ni) {
             const ConvNTile &t2 = ntiles[ni];
             DramBox b;
-            b.base = g.x + uint64_t(((n * g.C + grp * g.Cg + c.c0) * g.Hp +
-                                     t2.oh0 * g.sh + c.kh * g.dh) * g.Wp +
-                                    t2.ow0 * g.sw + c.kw * g.dw) * 4;
-            b.dim(c.cc, g.Hp * g.Wp).dim(t2.ohc, g.sh * g.Wp).dim(t2.owc, g.sw);
+            b.base = g.bias + uint64_t((grp * g.Og + mOff + m0) * 4);
+            b.dim(mc, 1).dim(t2.ohc, 0).dim(t2.owc, 0);
             return b;
           };
-          p.cBox = [=](int64_t m0, int64_t mc, size_t ni) {
-            const ConvNTile &t2 = ntiles[ni];
-            DramBox b;
-            b.base = out + uint64_t(((n * g.O + grp * g.Og + mOff + m0) * g.OH +
-                                     t2.oh0) * g.OW + t2.ow0) * 4;
-            b.dim(mc, g.OH * g.OW).dim(t2.ohc, g.OW).dim(t2.owc, 1);
-            return b;
-          };
-          if (bias)
-            p.initBox = [=](int64_t m0, int64_t mc, size_t ni) {
-              const ConvNTile &t2 = ntiles[ni];
-              DramBox b;
-              b.base = g.bias + uint64_t((grp * g.Og + mOff + m0) * 4);
-              b.dim(mc, 1).dim(t2.ohc, 0).dim(t2.owc, 0);
-              return b;
-            };
-          w.problems.push_back(std::move(p));
-        }
-    }
-  return finishMapped(op, work, /*activationIsA=*/false, epi, mo);
+        w.problems.push_back(std::move(p));
+      }
+  };
+  return finishMapped(op, mappedSlices(M, Npix, K, fill),
+                      /*activationIsA=*/false, epi, mo);
 }

@@ -293,9 +293,17 @@ private:
     }
   };
   MappedOutput beginMapped(uint64_t out, int64_t outElems);
-  /// Whether cluster slice `s` under tiling `t` keeps one shared C region
-  /// (GemmTiling::sharedC, fitMappedTiling).
-  bool sharedCUseful(const tiling::ClusterSlice &s, const GemmTiling &t) const;
+  /// The per-cluster work of a mapped M x N x K layer: `fill(slice, work)`
+  /// for every cluster whose slice under mapping_->array is not empty.
+  std::vector<ClusterGemmWork> mappedSlices(
+      int64_t M, int64_t N, int64_t K,
+      llvm::function_ref<void(const tiling::ClusterSlice &, ClusterGemmWork &)>
+          fill) const;
+  /// The tiling of slice `s`: `t` clamped to it and fitted to the storage
+  /// (fitMappedTiling; `init`: an init region), with one shared C region
+  /// for output stationary slices deeper than one K chunk.
+  GemmTiling sliceTiling(const tiling::ClusterSlice &s, const GemmTiling &t,
+                         bool init) const;
   /// Launches the per-cluster work and, for a K split, the combine layers
   /// over the dense output of `mo`.
   LogicalResult finishMapped(Operation *op,
