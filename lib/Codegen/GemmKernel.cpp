@@ -20,6 +20,7 @@
 #include "SparseWeightTiles.h"
 #include "accel/Codegen/Kernels.h"
 #include "accel/Hardware/HardwareDesc.h"
+#include "accel/Tiling/GemmStorage.h"
 #include <algorithm>
 #include <cassert>
 #include <cmath>
@@ -36,11 +37,6 @@ std::vector<int64_t> candidates(int64_t limit) {
     c.push_back(v);
   c.push_back(limit);
   return c;
-}
-
-/// Floats of one storage half used by a tiling.
-int64_t halfFloatsNeeded(int64_t mc, int64_t kc, int64_t nc, bool init) {
-  return mc * kc + kc * nc + mc * nc * (init ? 2 : 1);
 }
 
 } // namespace
@@ -68,7 +64,8 @@ GemmTiling accel::codegen::chooseGemmTiling(const HardwareDesc &hw, int64_t m,
         continue;
       for (int64_t nc : candidates(n)) {
         if (kc * nc > wqFloats || r * nc > accFloats ||
-            halfFloatsNeeded(mc, kc, nc, withInit) > halfFloats)
+            tiling::gemmStorage(mc, kc, nc, withInit, false).half / 4 >
+                halfFloats)
           continue;
         int64_t tiles = ceilDiv(m, mc) * ceilDiv(n, nc);
         int64_t stepsPerCluster =
@@ -114,14 +111,14 @@ accel::codegen::kernelTilingHardware(const HardwareDesc &hw, bool withInit,
 namespace accel::codegen::detail {
 /// Bytes of one ping-pong half.
 int64_t halfBytes(const HardwareDesc &hw, const GemmTiling &t, bool init) {
-  int64_t mc = t.peRows * hw.pesPerCluster;
-  if (t.sharedC)
-    return (mc * t.kc + t.kc * t.nc) * 4;
-  return halfFloatsNeeded(mc, t.kc, t.nc, init) * 4;
+  return tiling::gemmStorage(t.peRows * hw.pesPerCluster, t.kc, t.nc, init,
+                             t.sharedC)
+      .half;
 }
 int64_t sharedCBytes(const HardwareDesc &hw, const GemmTiling &t, bool init) {
-  int64_t mc = t.peRows * hw.pesPerCluster;
-  return t.sharedC ? mc * t.nc * (init ? 2 : 1) * 4 : 0;
+  return tiling::gemmStorage(t.peRows * hw.pesPerCluster, t.kc, t.nc, init,
+                             t.sharedC)
+      .shared;
 }
 Regions halfRegions(const HardwareDesc &hw, const GemmTiling &t,
                     int64_t halvesStart, int64_t half, int h) {

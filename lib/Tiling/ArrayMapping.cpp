@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 #include "accel/Tiling/ArrayMapping.h"
 #include "accel/Hardware/HardwareDesc.h"
+#include "accel/Tiling/GemmStorage.h"
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -196,14 +197,7 @@ ClusterCost clusterCost(const MappingProblem &p, const HardwareDesc &hw,
   // region beside the halves (as LowerMapped decides).
   const bool initRegion = init || st != Stationary::C;
   const bool shared = p.sharedC && st == Stationary::C && ks > kc;
-  auto cOf = [&](int64_t pr, int64_t n) {
-    return pr * pes * n * (initRegion ? 2 : 1) * 4;
-  };
-  auto halfOf = [&](int64_t pr, int64_t n, int64_t k) {
-    int64_t m = pr * pes;
-    return (m * k + k * n) * 4 + (shared ? 0 : cOf(pr, n));
-  };
-  while (2 * halfOf(peRows, nc, kc) + (shared ? cOf(peRows, nc) : 0) >
+  while (gemmStorage(peRows * pes, kc, nc, initRegion, shared).total() >
          int64_t(hw.storageBytes)) {
     if (nc > 1 && nc >= kc)
       nc = std::max<int64_t>(1, nc / 2);
@@ -225,10 +219,9 @@ ClusterCost clusterCost(const MappingProblem &p, const HardwareDesc &hw,
   // Storage: two slots of a resident operand beside two ping-pong halves
   // (same rule as the kernel).
   const bool reload = st != Stationary::C && nk > 1;
-  const int64_t cBytes = mc * nc * ((init || reload) ? 2 : 1) * 4;
-  const int64_t half = (mc * kc + kc * nc) * 4 + (shared ? 0 : cBytes);
   const int64_t stripBudget =
-      int64_t(hw.storageBytes) - 2 * half - (shared ? cBytes : 0);
+      int64_t(hw.storageBytes) -
+      gemmStorage(mc, kc, nc, init || reload, shared).total();
   const int64_t accCols =
       std::max<int64_t>(1, int64_t(hw.accBufferBytes / 4) / peRows);
 

@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 #include "Internal.h"
 #include "accel/Hardware/HardwareDesc.h"
+#include "accel/Tiling/GemmStorage.h"
 #include <algorithm>
 #include <cmath>
 #include <set>
@@ -78,13 +79,10 @@ MachineEstimate accel::tiling::machineCycles(const GemmProblem &p,
   const int64_t mc = peRows * pes;
   // Split-K: the C and init tiles have one region beside the halves
   // (codegen GemmTiling::sharedC), else one copy in each half.
-  const bool sharedC = d.partitionK < p.k;
-  const int64_t cBytes = mc * d.partitionN * (withInit ? 2 : 1) * 4;
-  const int64_t halfBytes =
-      (mc * d.partitionK + d.partitionK * d.partitionN) * 4 +
-      (sharedC ? 0 : cBytes);
   const int64_t stripBudget =
-      int64_t(hw.storageBytes) - 2 * halfBytes - (sharedC ? cBytes : 0);
+      int64_t(hw.storageBytes) -
+      gemmStorage(mc, d.partitionK, d.partitionN, withInit, d.partitionK < p.k)
+          .total();
   const int64_t aStrip = nK * mc * d.partitionK * 4,
                 bStrip = nK * d.partitionK * d.partitionN * 4;
   const int64_t nInner = d.outerRowMajor ? nN : nM;
