@@ -40,6 +40,17 @@ def conv_module(n, ci, co, h, w, kh, kw, s, p, d, groups, bias, relu):
             f"{body}  return {res} : {ty(os_)}\n}}\n"), xs, ws
 
 
+def force_mapping(bin_dir, src, out, hw, tiling, dataflow, array):
+    """accel-opt: select-tiling (options `tiling`) and select-mapping forced to
+    `dataflow` and `array` = (rows, cols) on `src`, written to `out`. Returns
+    None or the error text."""
+    p = subprocess.run([os.path.join(bin_dir, "accel-opt"), src,
+                        f"--select-tiling=hw={hw} {tiling}",
+                        f"--select-mapping=hw={hw} dataflow={dataflow} "
+                        f"array={array[0]},{array[1]}",
+                        "-o", out], capture_output=True, text=True)
+    return "select-mapping: " + p.stderr.strip() if p.returncode else None
+
 def compile_and_run(bin_dir, model, work, name, inputs, outputs, hw=None,
                     run_args=(), compile_args=()):
     """Compiles `model` (.mlir / .onnx) with extra accel-compile flags

@@ -14,14 +14,13 @@ checks the accel.mapping attribute, compiles, simulates with
 accel-run --strict-hazards and compares with numpy. Exits 1 on any failure.
 Usage: mapping_e2e.py BIN_DIR [--quick]"""
 import os
-import subprocess
 import sys
 import tempfile
 
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2e_common import compile_and_run, conv_ref, ty  # noqa: E402
+from e2e_common import compile_and_run, conv_ref, force_mapping, ty  # noqa: E402
 
 BIN = sys.argv[1]
 QUICK = "--quick" in sys.argv
@@ -114,12 +113,9 @@ with tempfile.TemporaryDirectory() as work:
             total += 1
             tag = f"{name} {df} [{ar},{ac}]"
             mapped = os.path.join(work, f"{name}.{df}.{ar}{ac}.mlir")
-            p = subprocess.run([os.path.join(BIN, "accel-opt"), src,
-                                f"--select-tiling=hw={hw} {tiling}",
-                                f"--select-mapping=hw={hw} dataflow={df} array={ar},{ac}",
-                                "-o", mapped], capture_output=True, text=True)
-            if p.returncode:
-                print(f"FAIL {tag}: select-mapping: {p.stderr.strip()}")
+            error = force_mapping(BIN, src, mapped, hw, tiling, df, (ar, ac))
+            if error:
+                print(f"FAIL {tag}: {error}")
                 failed += 1
                 continue
             text = open(mapped).read()

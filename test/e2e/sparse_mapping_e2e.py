@@ -14,14 +14,13 @@ failure.
 Usage: sparse_mapping_e2e.py BIN_DIR"""
 import json
 import os
-import subprocess
 import sys
 import tempfile
 
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2e_common import compile_and_run, conv_ref, ty  # noqa: E402
+from e2e_common import compile_and_run, conv_ref, force_mapping, ty  # noqa: E402
 
 BIN = sys.argv[1]
 SRC = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -79,12 +78,9 @@ with tempfile.TemporaryDirectory() as work:
                 total += 1
                 tag = f"{name} {df} [{ar},{ac}]"
                 mapped = os.path.join(work, f"{name}.{df}.{ar}{ac}.mlir")
-                p = subprocess.run([os.path.join(BIN, "accel-opt"), src,
-                                    f"--select-tiling=hw={HW} {tiling}",
-                                    f"--select-mapping=hw={HW} dataflow={df} array={ar},{ac}",
-                                    "-o", mapped], capture_output=True, text=True)
-                if p.returncode:
-                    print(f"FAIL {tag}: select-mapping: {p.stderr.strip()}")
+                error = force_mapping(BIN, src, mapped, HW, tiling, df, (ar, ac))
+                if error:
+                    print(f"FAIL {tag}: {error}")
                     failed += 1
                     continue
                 run = f"{name}_{df}_{ar}{ac}"
