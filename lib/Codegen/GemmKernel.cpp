@@ -199,6 +199,22 @@ accel::codegen::realisedDecision(const HardwareDesc &hw,
   return r.feasible ? r : d;
 }
 
+tiling::RealiseFn accel::codegen::kernelRealiser(const HardwareDesc &hw,
+                                                 const tiling::GemmProblem &p,
+                                                 bool withInit) {
+  return [&hw, p, withInit](const tiling::TileDecision &d) {
+    return realisedDecision(hw, d, p, withInit);
+  };
+}
+
+tiling::TileDecision
+accel::codegen::refineForKernel(const HardwareDesc &hw,
+                                const tiling::GemmProblem &p,
+                                const tiling::TileDecision &d, bool withInit) {
+  return tiling::refineForMachine(p, kernelTilingHardware(hw, withInit), hw, d,
+                                  withInit, kernelRealiser(hw, p, withInit));
+}
+
 tiling::TileDecision accel::codegen::gemmDecision(const HardwareDesc &hw,
                                                   const tiling::GemmProblem &p,
                                                   bool withInit,

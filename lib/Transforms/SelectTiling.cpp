@@ -77,10 +77,7 @@ struct SelectTilingPass : public accel::impl::SelectTilingBase<SelectTilingPass>
       // The machine prediction models the dense GEMM kernel; convolutions
       // (implicit GEMM, bLoadBytes set) keep the spec's decision.
       if (refine == "machine" && p.aLoadBytes == 0 && p.bLoadBytes == 0)
-        d = tiling::refineForMachine(
-            p, th, hw, d, withInit, [&](const tiling::TileDecision &x) {
-              return codegen::realisedDecision(hw, x, p, withInit);
-            });
+        d = codegen::refineForKernel(hw, p, d, withInit);
       op->setAttr(kTilingAttrName, toAttr(op->getContext(), d));
       return WalkResult::advance();
     });

@@ -42,9 +42,7 @@ int runMachineSearch(const std::string &hwPath, const std::string &suite,
     TileDecision sel = selectTiling(p, th);
     if (!sel.feasible)
       continue;
-    auto realise = [&](const TileDecision &x) {
-      return codegen::realisedDecision(hw, x, p, false);
-    };
+    RealiseFn realise = codegen::kernelRealiser(hw, p, false);
     double selC = machineCycles(p, th, hw, realise(sel)).cycles;
     double naive = INFINITY;
     for (Baseline b : {Baseline::FixedOrderNoSplit, Baseline::FixedBlockTiles}) {

@@ -40,11 +40,8 @@ SimResult simulateOne(const HardwareDesc &hw, const GemmProblem &p,
                                       : selectTiling(p, th);
   if (!d.feasible)
     return r;
-  auto realise = [&](const TileDecision &x) {
-    return codegen::realisedDecision(hw, x, p, false);
-  };
   if (refine && w == "selected")
-    d = refineForMachine(p, th, hw, d, false, realise);
+    d = codegen::refineForKernel(hw, p, d, false);
   Mapping forced = d.mapping();
   Program prog = codegen::matmulLayerProgram(hw, p, false, &forced, &r.d);
   std::map<std::string, Tensor> in, out;
@@ -58,7 +55,9 @@ SimResult simulateOne(const HardwareDesc &hw, const GemmProblem &p,
   }
   r.ok = true;
   r.cycles = stats.cycles;
-  r.machine = machineCycles(p, th, hw, realise(r.d), false).cycles;
+  r.machine =
+      machineCycles(p, th, hw, codegen::realisedDecision(hw, r.d, p, false))
+          .cycles;
   return r;
 }
 } // namespace

@@ -177,6 +177,17 @@ tiling::TileDecision realisedDecision(const HardwareDesc &hw,
                                       const tiling::TileDecision &d,
                                       const tiling::GemmProblem &p,
                                       bool withInit);
+/// realisedDecision for problem `p`, as tiling::machineSearch takes it
+/// (`hw` must outlive the function).
+tiling::RealiseFn kernelRealiser(const HardwareDesc &hw,
+                                 const tiling::GemmProblem &p, bool withInit);
+/// `d` refined for this kernel on the whole machine
+/// (tiling::refineForMachine on kernelTilingHardware, pricing the realised
+/// tiles): what select-tiling refine=machine attaches.
+tiling::TileDecision refineForKernel(const HardwareDesc &hw,
+                                     const tiling::GemmProblem &p,
+                                     const tiling::TileDecision &d,
+                                     bool withInit);
 
 /// The decision for a GEMM-shaped problem: `forced` (a mapping from the
 /// accel.tiling attribute) when given and legal, else selectTiling on
