@@ -16,12 +16,6 @@ using namespace accel::test;
 
 namespace {
 
-std::vector<uint8_t> bytesOf(const std::vector<float> &v) {
-  std::vector<uint8_t> b(v.size() * 4);
-  std::memcpy(b.data(), v.data(), b.size());
-  return b;
-}
-
 /// Cluster 0 loads DRAM [0, n floats) into storage [0, ...), configures
 /// `seq` in buffer 0, runs `executes` EXECUTEs (the last one with `last`),
 /// stores storage [8192, +outFloats) to DRAM 8192 as output "c".

@@ -21,12 +21,6 @@ using namespace accel::test;
 
 namespace {
 
-std::vector<uint8_t> bytesOf(const std::vector<float> &v) {
-  std::vector<uint8_t> b(v.size() * 4);
-  std::memcpy(b.data(), v.data(), b.size());
-  return b;
-}
-
 Instruction ldSparse(OperandRecord r) {
   Instruction in = ldWeights(r);
   in.fields.sub = uint8_t(LoadStream::SparseWeights);

@@ -1,5 +1,6 @@
 //===- SimTestUtil.cpp ----------------------------------------------------===//
 #include "SimTestUtil.h"
+#include <cstring>
 
 #include <cmath>
 
@@ -135,6 +136,12 @@ Symbol sym(const std::string &name, bool input, std::vector<int64_t> shape,
   s.shape = std::move(shape);
   s.dramAddr = addr;
   return s;
+}
+
+std::vector<uint8_t> bytesOf(const std::vector<float> &v) {
+  std::vector<uint8_t> b(v.size() * 4);
+  std::memcpy(b.data(), v.data(), b.size());
+  return b;
 }
 
 std::vector<float> pattern(size_t n, unsigned seed) {

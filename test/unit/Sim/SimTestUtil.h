@@ -46,6 +46,8 @@ Symbol sym(const std::string &name, bool input, std::vector<int64_t> shape,
 
 /// Deterministic non-trivial values in [-1, 1).
 std::vector<float> pattern(size_t n, unsigned seed);
+/// The bytes of `v` (a constant segment's contents).
+std::vector<uint8_t> bytesOf(const std::vector<float> &v);
 Tensor tensor(std::vector<int64_t> shape, unsigned seed);
 
 /// Reference row-major matmul (M x K) * (K x N).

@@ -21,12 +21,6 @@ void expectNear(const std::vector<float> &got, const std::vector<float> &want,
     ASSERT_NEAR(got[i], want[i], tol) << "element " << i;
 }
 
-std::vector<uint8_t> bytesOf(const std::vector<float> &v) {
-  std::vector<uint8_t> b(v.size() * 4);
-  std::memcpy(b.data(), v.data(), b.size());
-  return b;
-}
-
 RegPatch patch(uint8_t instr, PatchField f, uint32_t v) {
   RegPatch p;
   p.instr = instr;
