@@ -46,12 +46,11 @@ std::optional<int64_t> poolExtent(int64_t in, int64_t kernel, int64_t stride,
                                   int64_t padBegin, int64_t padEnd,
                                   int64_t dilation, bool ceilMode,
                                   std::string &why);
-std::optional<llvm::SmallVector<int64_t>>
-convTranspose2dShape(llvm::ArrayRef<int64_t> input,
-                     llvm::ArrayRef<int64_t> weight, llvm::ArrayRef<int64_t> strides,
-                     llvm::ArrayRef<int64_t> pads, llvm::ArrayRef<int64_t> dilations,
-                     llvm::ArrayRef<int64_t> outputPadding, int64_t groups,
-                     std::string &why);
+std::optional<llvm::SmallVector<int64_t>> convTranspose2dShape(
+    llvm::ArrayRef<int64_t> input, llvm::ArrayRef<int64_t> weight,
+    llvm::ArrayRef<int64_t> strides, llvm::ArrayRef<int64_t> pads,
+    llvm::ArrayRef<int64_t> dilations, llvm::ArrayRef<int64_t> outputPadding,
+    int64_t groups, std::string &why);
 
 } // namespace accel::graph
 

@@ -28,8 +28,8 @@ accel::graph::broadcastShapes(ArrayRef<int64_t> a, ArrayRef<int64_t> b,
     int64_t da = i < rank - a.size() ? 1 : a[i - (rank - a.size())];
     int64_t db = i < rank - b.size() ? 1 : b[i - (rank - b.size())];
     if (da != db && da != 1 && db != 1) {
-      why = "shapes " + shapeStr(a) + " and " + shapeStr(b) +
-            " do not broadcast";
+      why =
+          "shapes " + shapeStr(a) + " and " + shapeStr(b) + " do not broadcast";
       return std::nullopt;
     }
     out[i] = da == 1 ? db : da;
@@ -79,8 +79,8 @@ accel::graph::gemmShape(ArrayRef<int64_t> a, ArrayRef<int64_t> b,
   int64_t m = transA ? a[1] : a[0], ka = transA ? a[0] : a[1];
   int64_t kb = transB ? b[1] : b[0], n = transB ? b[0] : b[1];
   if (ka != kb) {
-    why = "gemm contracting dimensions differ (" + std::to_string(ka) +
-          " vs " + std::to_string(kb) + ")";
+    why = "gemm contracting dimensions differ (" + std::to_string(ka) + " vs " +
+          std::to_string(kb) + ")";
     return std::nullopt;
   }
   SmallVector<int64_t> out{m, n};
@@ -91,8 +91,8 @@ accel::graph::gemmShape(ArrayRef<int64_t> a, ArrayRef<int64_t> b,
     }
     auto bc = broadcastShapes(out, *c, why);
     if (!bc || *bc != out) {
-      why = "gemm C " + shapeStr(*c) + " does not broadcast to " +
-            shapeStr(out);
+      why =
+          "gemm C " + shapeStr(*c) + " does not broadcast to " + shapeStr(out);
       return std::nullopt;
     }
   }
@@ -169,8 +169,8 @@ LogicalResult checkResult(Operation *op,
 
 LogicalResult MatMulOp::verify() {
   std::string why;
-  return checkResult(*this, matmulShape(shapeOf(getLhs()), shapeOf(getRhs()), why),
-                     why);
+  return checkResult(
+      *this, matmulShape(shapeOf(getLhs()), shapeOf(getRhs()), why), why);
 }
 
 LogicalResult GemmOp::verify() {
@@ -199,17 +199,16 @@ LogicalResult Conv2DOp::verify() {
 
 LogicalResult AddOp::verify() {
   std::string why;
-  return checkResult(*this,
-                     broadcastShapes(shapeOf(getLhs()), shapeOf(getRhs()), why),
-                     why);
+  return checkResult(
+      *this, broadcastShapes(shapeOf(getLhs()), shapeOf(getRhs()), why), why);
 }
 
 LogicalResult TransposeOp::verify() {
   auto in = shapeOf(getInput());
   auto perm = getPerm();
   if (perm.size() != in.size())
-    return emitOpError("perm has ") << perm.size() << " entries for rank "
-                                    << in.size();
+    return emitOpError("perm has ")
+           << perm.size() << " entries for rank " << in.size();
   SmallVector<int64_t> expect;
   SmallVector<bool> used(in.size(), false);
   for (int64_t p : perm) {
@@ -268,8 +267,8 @@ std::optional<int64_t> accel::graph::poolExtent(int64_t in, int64_t k,
     why = "window is larger than the padded input";
     return std::nullopt;
   }
-  int64_t out = ceilMode ? (padded - span + s - 1) / s + 1
-                         : (padded - span) / s + 1;
+  int64_t out =
+      ceilMode ? (padded - span + s - 1) / s + 1 : (padded - span) / s + 1;
   // The last window must start inside the input or the begin padding.
   if (ceilMode && (out - 1) * s >= in + p0)
     --out;
@@ -308,14 +307,16 @@ bool isComparison(BinaryFn fn) {
          fn == BinaryFn::greater || fn == BinaryFn::less_equal ||
          fn == BinaryFn::greater_equal;
 }
-Type elemOf(Value v) { return cast<RankedTensorType>(v.getType()).getElementType(); }
+Type elemOf(Value v) {
+  return cast<RankedTensorType>(v.getType()).getElementType();
+}
 } // namespace
 
 LogicalResult BinaryOp::verify() {
   std::string why;
-  if (failed(checkResult(*this,
-                         broadcastShapes(shapeOf(getLhs()), shapeOf(getRhs()), why),
-                         why)))
+  if (failed(checkResult(
+          *this, broadcastShapes(shapeOf(getLhs()), shapeOf(getRhs()), why),
+          why)))
     return failure();
   Type want = isComparison(getFn()) ? Type(IntegerType::get(getContext(), 1))
                                     : elemOf(getLhs());
@@ -339,9 +340,9 @@ LogicalResult ReduceOp::verify() {
     return emitOpError("argmax / argmin reduce exactly one axis");
   if (arg != elemOf(getResult()).isInteger(64))
     return emitOpError("argmax / argmin produce i64, other reductions f32");
-  return checkResult(*this,
-                     reduceShape(shapeOf(getInput()), getAxes(), getKeepdims(), why),
-                     why);
+  return checkResult(
+      *this, reduceShape(shapeOf(getInput()), getAxes(), getKeepdims(), why),
+      why);
 }
 
 LogicalResult SoftmaxOp::verify() {
@@ -359,13 +360,14 @@ LogicalResult Pool2DOp::verify() {
     return emitOpError("expects NCHW input");
   if (getKernel().size() != 2 || getStrides().size() != 2 ||
       getPads().size() != 4 || getDilations().size() != 2)
-    return emitOpError("needs 2 kernel extents, 2 strides, 4 pads, 2 dilations");
+    return emitOpError(
+        "needs 2 kernel extents, 2 strides, 4 pads, 2 dilations");
   std::string why;
   SmallVector<int64_t> out{in[0], in[1], 0, 0};
   for (int i = 0; i < 2; ++i) {
-    auto e = poolExtent(in[2 + i], getKernel()[i], getStrides()[i],
-                        getPads()[i], getPads()[i + 2], getDilations()[i],
-                        getCeilMode(), why);
+    auto e =
+        poolExtent(in[2 + i], getKernel()[i], getStrides()[i], getPads()[i],
+                   getPads()[i + 2], getDilations()[i], getCeilMode(), why);
     if (!e)
       return emitOpError(why);
     out[2 + i] = *e;
@@ -397,7 +399,8 @@ LogicalResult SliceOp::verify() {
   auto out = shapeOf(getResult());
   if (getOffsets().size() != in.size() || getStrides().size() != in.size() ||
       out.size() != in.size())
-    return emitOpError("offsets, strides and result need one entry per dimension");
+    return emitOpError(
+        "offsets, strides and result need one entry per dimension");
   for (size_t i = 0; i < in.size(); ++i) {
     int64_t o = getOffsets()[i], st = getStrides()[i], n = out[i];
     if (st == 0)
@@ -453,8 +456,9 @@ LogicalResult BatchNormOp::verify() {
 LogicalResult ConvTranspose2DOp::verify() {
   std::string why;
   return checkResult(*this,
-                     convTranspose2dShape(shapeOf(getInput()), shapeOf(getWeight()),
-                                          getStrides(), getPads(), getDilations(),
+                     convTranspose2dShape(shapeOf(getInput()),
+                                          shapeOf(getWeight()), getStrides(),
+                                          getPads(), getDilations(),
                                           getOutputPadding(), getGroups(), why),
                      why);
 }
@@ -467,7 +471,9 @@ LogicalResult RecurrentOp::verify() {
   if (dir != "forward" && dir != "reverse" && dir != "bidirectional")
     return emitOpError("direction must be forward, reverse or bidirectional");
   int64_t dirs = dir == "bidirectional" ? 2 : 1, h = getHiddenSize();
-  int64_t gates = getKind() == RnnKind::lstm ? 4 : getKind() == RnnKind::gru ? 3 : 1;
+  int64_t gates = getKind() == RnnKind::lstm  ? 4
+                  : getKind() == RnnKind::gru ? 3
+                                              : 1;
   if (shapeOf(getW()) != ArrayRef<int64_t>{dirs, gates * h, x[2]})
     return emitOpError("W must be [dirs, gates*hidden, input]");
   if (shapeOf(getR()) != ArrayRef<int64_t>{dirs, gates * h, h})

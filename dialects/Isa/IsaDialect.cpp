@@ -31,16 +31,15 @@ constexpr int kNumIbufs = 32, kNumSlots = 16, kNumAccs = 4, kNumTags = 8;
 
 LogicalResult checkRange(Operation *op, StringRef what, int64_t v, int64_t n) {
   if (v < 0 || v >= n)
-    return op->emitOpError() << what << " " << v << " out of range [0, " << n
-                             << ")";
+    return op->emitOpError()
+           << what << " " << v << " out of range [0, " << n << ")";
   return success();
 }
 /// What an instruction may use of the control-unit fields.
 struct RecordUse {
   bool base = false, peAddrs = false, acrossPes = false;
 };
-LogicalResult checkRecord(Operation *op, OperandsAttr rec,
-                          RecordUse use = {}) {
+LogicalResult checkRecord(Operation *op, OperandsAttr rec, RecordUse use = {}) {
   if (rec.getRepeat() < 1)
     return op->emitOpError("operand record repeat must be >= 1");
   if (rec.getRows() < 1 || rec.getCols() < 1)
@@ -124,12 +123,11 @@ LogicalResult LdOp::verify() {
   if (getStream() == LoadStream::psums &&
       failed(checkRange(*this, "accumulation buffer", getSlot(), kNumAccs)))
     return failure();
-  if (getStream() == LoadStream::sparse_weights &&
-      getOperands().getDepth() < 1)
+  if (getStream() == LoadStream::sparse_weights && getOperands().getDepth() < 1)
     return emitOpError("LD sparse_weights needs depth (dense rows K) >= 1");
   RecordUse use;
-  use.peAddrs = getStream() == LoadStream::acts ||
-                getStream() == LoadStream::psums;
+  use.peAddrs =
+      getStream() == LoadStream::acts || getStream() == LoadStream::psums;
   return checkRecord(*this, getOperands(), use);
 }
 
@@ -158,8 +156,8 @@ LogicalResult SpuOp::verify() {
       failed(checkRange(*this, "out slot", getOutSlot(), kNumSlots)))
     return failure();
   if (getType() == SpuType::binary &&
-      failed(checkRange(*this, "second slot (depth)",
-                        getOperands().getDepth(), kNumSlots)))
+      failed(checkRange(*this, "second slot (depth)", getOperands().getDepth(),
+                        kNumSlots)))
     return failure();
   RecordUse use;
   use.acrossPes = getType() == SpuType::reduce;

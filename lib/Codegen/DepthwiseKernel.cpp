@@ -161,8 +161,8 @@ void accel::codegen::emitDepthwiseLayer(StreamBuilder &sb,
                iSt = iLdw + 2;
 
   // Records of group j (g rows) of plane q of a tile in half hl.
-  auto groupRecords = [&](const HalfLayout &hl, int64_t q, int64_t j,
-                          int64_t g, int64_t wc) {
+  auto groupRecords = [&](const HalfLayout &hl, int64_t q, int64_t j, int64_t g,
+                          int64_t wc) {
     std::vector<OperandRecord> recs;
     const uint32_t depth = uint32_t((g - 1) * a + K);
     if (l.hasBias) {
@@ -280,8 +280,8 @@ void accel::codegen::emitDepthwiseLayer(StreamBuilder &sb,
         xb.rowDims = 3;
         sb.dmaLoad(c, uint8_t(h), xb, hl.x, owc);
       }
-      const bool padded = !(hh0 == 0 && hh1 == hrows && cFirst >= 0 &&
-                            cLast < l.W);
+      const bool padded =
+          !(hh0 == 0 && hh1 == hrows && cFirst >= 0 && cLast < l.W);
       if (padded) {
         // Padding rows: all kernel columns of a row are consecutive X'
         // rows, one zero box above and one below the input.
@@ -302,15 +302,17 @@ void accel::codegen::emitDepthwiseLayer(StreamBuilder &sb,
         if (!padded)
           break;
         const int64_t c0 = t.ow0 * l.sw + kw * l.dw - l.padL; // col of j = 0
-        const int64_t j0 = std::clamp<int64_t>(ceilDiv(std::max<int64_t>(-c0, 0), l.sw), 0, t.wc);
+        const int64_t j0 = std::clamp<int64_t>(
+            ceilDiv(std::max<int64_t>(-c0, 0), l.sw), 0, t.wc);
         const int64_t j1 = std::clamp<int64_t>(
             l.W - c0 > 0 ? ceilDiv(l.W - c0, l.sw) : 0, j0, t.wc);
         zeroBox(hh0, hh1, kw, 0, j0);
         zeroBox(hh0, hh1, kw, j1, t.wc);
         if (hh1 > hh0 && j1 > j0) {
           DramBox xb;
-          xb.base = l.x + uint64_t(((t.p0 * l.H + r0 + hh0) * l.W + c0 +
-                                    j0 * l.sw) * 4);
+          xb.base =
+              l.x +
+              uint64_t(((t.p0 * l.H + r0 + hh0) * l.W + c0 + j0 * l.sw) * 4);
           xb.dim(t.np, l.H * l.W).dim(hh1 - hh0, l.W).dim(j1 - j0, l.sw);
           sb.dmaLoadStrided(c, uint8_t(h), xb,
                             hl.x + uint32_t(((hh0 * l.KW + kw) * owc + j0) * 4),
@@ -353,15 +355,13 @@ void accel::codegen::emitDepthwiseLayer(StreamBuilder &sb,
           std::vector<OperandRecord> recs = groupRecords(hl, q, j, g, t.wc);
           sb.execute(c, 0, recs, true, true);
           // The scalar unit wrote the advanced addresses back.
-          sb.noteAddrWriteBack(c, 0, iLdw,
-                               recs[iLdw].addr + uint32_t(ldwStep));
+          sb.noteAddrWriteBack(c, 0, iLdw, recs[iLdw].addr + uint32_t(ldwStep));
           sb.noteAddrWriteBack(c, 0, iSt, recs[iSt].addr + uint32_t(stStep));
         }
       }
       sb.wait(c, 0, true);
       DramBox ob;
-      ob.base = l.out +
-                uint64_t(((t.p0 * l.OH + t.oh0) * l.OW + t.ow0) * 4);
+      ob.base = l.out + uint64_t(((t.p0 * l.OH + t.oh0) * l.OW + t.ow0) * 4);
       ob.dim(t.np, l.OH * l.OW).dim(t.rows, l.OW).dim(t.wc, 1);
       ob.rowDims = 2;
       sb.dmaStore(c, uint8_t(2 + h), hl.out, owc, ob);

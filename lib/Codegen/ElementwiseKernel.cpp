@@ -321,17 +321,18 @@ void accel::codegen::emitCopyLayer(StreamBuilder &sb,
                                    const View &src, const View &dst) {
   const uint32_t nCl = sb.numClusters();
   size_t next = 0;
-  forEachRank4(shape, {src, dst}, [&](const std::vector<int64_t> &s,
-                                      const std::vector<View> &v) {
-    // Split the outermost dimension over the clusters.
-    int64_t per = (s[0] + nCl - 1) / nCl;
-    for (int64_t o = 0; o < s[0]; o += per) {
-      std::vector<int64_t> origin(s.size(), 0), extent(s);
-      origin[0] = o;
-      extent[0] = std::min(per, s[0] - o);
-      sb.dmaDramCopy(uint32_t(next++ % nCl), 0, boxOf(v[0], origin, extent),
-                     boxOf(v[1], origin, extent));
-    }
-  });
+  forEachRank4(shape, {src, dst},
+               [&](const std::vector<int64_t> &s, const std::vector<View> &v) {
+                 // Split the outermost dimension over the clusters.
+                 int64_t per = (s[0] + nCl - 1) / nCl;
+                 for (int64_t o = 0; o < s[0]; o += per) {
+                   std::vector<int64_t> origin(s.size(), 0), extent(s);
+                   origin[0] = o;
+                   extent[0] = std::min(per, s[0] - o);
+                   sb.dmaDramCopy(uint32_t(next++ % nCl), 0,
+                                  boxOf(v[0], origin, extent),
+                                  boxOf(v[1], origin, extent));
+                 }
+               });
   sb.layerBarrier();
 }

@@ -1,4 +1,5 @@
-//===- GemmCommon.h - Shared pieces of the GEMM kernels ----------*- C++ -*-===//
+//===- GemmCommon.h - Shared pieces of the GEMM kernels ----------*- C++
+//-*-===//
 //
 // Internal to lib/Codegen: the instruction sequence and per-step operand
 // records shared by the dealt GEMM kernel (GemmKernel.cpp) and the mapped
@@ -43,12 +44,10 @@ struct SparseGroup {
 };
 /// The operand records of one step (mc x kc x nc) with tiles at `l`;
 /// `sparse` (one entry per group) when the sequence loads sparse weights.
-std::vector<OperandRecord> stepRecords(const std::vector<Instruction> &seq,
-                                       const Regions &l, int64_t mc,
-                                       int64_t kc, int64_t nc,
-                                       int64_t groupCols,
-                                       const std::vector<SparseGroup> *sparse =
-                                           nullptr);
+std::vector<OperandRecord>
+stepRecords(const std::vector<Instruction> &seq, const Regions &l, int64_t mc,
+            int64_t kc, int64_t nc, int64_t groupCols,
+            const std::vector<SparseGroup> *sparse = nullptr);
 
 } // namespace accel::codegen::detail
 

@@ -49,10 +49,12 @@ GemmTiling accel::codegen::chooseGemmTiling(const HardwareDesc &hw, int64_t m,
   const int64_t ibFloats = int64_t(hw.inputBufferBytes / 4);
   const int64_t wqFloats = int64_t(hw.weightQueueBytes / 4);
   const int64_t accFloats = int64_t(hw.accBufferBytes / 4);
-  const double chanBw = hw.channels.empty() ? 1.0 : hw.channels[0].bytesPerCycle;
-  const double clustersPerChannel =
-      std::max(1.0, double(hw.numClusters()) / std::max<size_t>(1, hw.channels.size()));
-  const double dmaLatency = hw.channels.empty() ? 0 : hw.channels[0].latencyCycles;
+  const double chanBw =
+      hw.channels.empty() ? 1.0 : hw.channels[0].bytesPerCycle;
+  const double clustersPerChannel = std::max(
+      1.0, double(hw.numClusters()) / std::max<size_t>(1, hw.channels.size()));
+  const double dmaLatency =
+      hw.channels.empty() ? 0 : hw.channels[0].latencyCycles;
 
   GemmTiling best;
   double bestCost = std::numeric_limits<double>::infinity();
@@ -88,7 +90,6 @@ GemmTiling accel::codegen::chooseGemmTiling(const HardwareDesc &hw, int64_t m,
   assert(bestVolume > 0 && "hardware buffers cannot hold a 1x1x1 tile");
   return best;
 }
-
 
 //===----------------------------------------------------------------------===//
 // Decision -> kernel tiling
@@ -215,10 +216,10 @@ accel::codegen::refineForKernel(const HardwareDesc &hw,
                                   withInit, kernelRealiser(hw, p, withInit));
 }
 
-tiling::TileDecision accel::codegen::gemmDecision(const HardwareDesc &hw,
-                                                  const tiling::GemmProblem &p,
-                                                  bool withInit,
-                                                  const tiling::Mapping *forced) {
+tiling::TileDecision
+accel::codegen::gemmDecision(const HardwareDesc &hw,
+                             const tiling::GemmProblem &p, bool withInit,
+                             const tiling::Mapping *forced) {
   tiling::TilingHardware th = kernelTilingHardware(hw, withInit);
   if (forced) {
     tiling::TileDecision d = tiling::decisionFromMapping(p, th, *forced);
@@ -322,16 +323,17 @@ std::vector<Instruction> gemmSequence(const GemmTiling &t,
 }
 
 /// Records of one step.
-std::vector<OperandRecord>
-stepRecords(const std::vector<Instruction> &seq, const Regions &l, int64_t mc,
-            int64_t kc, int64_t nc, int64_t groupCols,
-            const std::vector<SparseGroup> *sparse) {
+std::vector<OperandRecord> stepRecords(const std::vector<Instruction> &seq,
+                                       const Regions &l, int64_t mc, int64_t kc,
+                                       int64_t nc, int64_t groupCols,
+                                       const std::vector<SparseGroup> *sparse) {
   std::vector<OperandRecord> recs;
   int gLd = 0, gMac = 0, gSt = 0, gInit = 0;
   auto cols = [&](int g) {
     // A group past the tile's edge computes one dummy column inside the
     // C region that the store does not read (the validator wants >= 1).
-    return uint32_t(std::max<int64_t>(1, std::min(groupCols, nc - g * groupCols)));
+    return uint32_t(
+        std::max<int64_t>(1, std::min(groupCols, nc - g * groupCols)));
   };
   for (const Instruction &ins : seq) {
     OperandRecord r = ins.operands;
@@ -436,8 +438,8 @@ void accel::codegen::emitGemmLayer(StreamBuilder &sb,
     // Outer operand resident across the inner loop; the inner operand when
     // the inner loop has a single partition (and the problem has several
     // outer partitions).
-    bool keepOuter = t.keepStrips && ni > 1 &&
-                     (t.outerM ? aStrip : bStrip) <= stripBudget;
+    bool keepOuter =
+        t.keepStrips && ni > 1 && (t.outerM ? aStrip : bStrip) <= stripBudget;
     int64_t left = stripBudget - (keepOuter ? (t.outerM ? aStrip : bStrip) : 0);
     int64_t no = t.outerM ? nm : nn;
     bool keepInner = t.keepStrips && ni == 1 && no > 1 && !dealPairs &&
@@ -459,8 +461,14 @@ void accel::codegen::emitGemmLayer(StreamBuilder &sb,
             firstUseB = false;
         }
       for (size_t k = 0; k < nk; ++k) {
-        Step st{&p, o.key, m0, std::min(mcMax, p.m - m0), n, k,
-                !keepA || firstUseA, !keepB || firstUseB};
+        Step st{&p,
+                o.key,
+                m0,
+                std::min(mcMax, p.m - m0),
+                n,
+                k,
+                !keepA || firstUseA,
+                !keepB || firstUseB};
         if (keepA)
           st.aAddr = int64_t(k) * mcMax * t.kc * 4;
         if (keepB)
@@ -476,8 +484,8 @@ void accel::codegen::emitGemmLayer(StreamBuilder &sb,
   bool sparse = false;
   if (epi.sparse) {
     std::string why;
-    sparse = encodeSparseTiles(hw, problems, t, groupCols, groups,
-                               *epi.sparse, sparseTiles, why) &&
+    sparse = encodeSparseTiles(hw, problems, t, groupCols, groups, *epi.sparse,
+                               sparseTiles, why) &&
              sparseTiles.total > 0 &&
              double(sparseTiles.zeros) >=
                  epi.sparse->threshold * double(sparseTiles.total);
@@ -488,8 +496,7 @@ void accel::codegen::emitGemmLayer(StreamBuilder &sb,
     return size_t(st.problem - problems.data());
   };
 
-  std::vector<Instruction> seqInit =
-      gemmSequence(t, epi, true, groups, sparse);
+  std::vector<Instruction> seqInit = gemmSequence(t, epi, true, groups, sparse);
   std::vector<Instruction> seqMain =
       gemmSequence(t, epi, false, groups, sparse);
   // The tiles of ping-pong half h.

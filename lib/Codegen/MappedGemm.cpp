@@ -18,8 +18,9 @@
 //
 // Resident operands alternate between two storage slots per group (a group
 // is the steps that reuse one resident tile; one slot if there is a single
-// group), so the next group's loads overlap the current group's compute; everything else goes through the two
-// ping-pong halves (load of step s+1 while step s computes).
+// group), so the next group's loads overlap the current group's compute;
+// everything else goes through the two ping-pong halves (load of step s+1 while
+// step s computes).
 //
 //===----------------------------------------------------------------------===//
 #include "GemmCommon.h"
@@ -271,8 +272,8 @@ bool accel::codegen::emitMappedGemmLayer(
       continue;
     bool anyInit = false;
     for (const GemmTiles &p : problems)
-      anyInit |= bool(p.initBox) || (st != StationaryOperand::C &&
-                                     p.kChunks.size() > 1);
+      anyInit |= bool(p.initBox) ||
+                 (st != StationaryOperand::C && p.kChunks.size() > 1);
     const GemmTiling t = work[cl].tiling;
     const int64_t mcMax = t.peRows * hw.pesPerCluster;
     // Storage: [resident slots | half 0 | half 1 | (sharedC) C | init].
@@ -335,8 +336,8 @@ bool accel::codegen::emitMappedGemmLayer(
     plain.func = SfuFunc::None;
     std::map<std::pair<bool, bool>, uint8_t> ibufOf;
     auto key = [&](const MStep &s) {
-      bool funcOn = epi.func != SfuFunc::None &&
-                    (st == StationaryOperand::C || s.final);
+      bool funcOn =
+          epi.func != SfuFunc::None && (st == StationaryOperand::C || s.final);
       return std::make_pair(s.init != Init::None, funcOn);
     };
     for (const MStep &s : steps)
@@ -386,8 +387,7 @@ bool accel::codegen::emitMappedGemmLayer(
       else if (s.loadB)
         sb.dmaLoad(cl, loadTag(h), s.p->bBox(s.k, s.n), l.b, t.nc);
       if (s.init == Init::Bias)
-        sb.dmaLoad(cl, loadTag(h), s.p->initBox(s.m0, s.mc, s.n), l.init,
-                   t.nc);
+        sb.dmaLoad(cl, loadTag(h), s.p->initBox(s.m0, s.mc, s.n), l.init, t.nc);
       else if (s.init == Init::Reload)
         sb.dmaLoad(cl, loadTag(h), psumBox(s), l.init, t.nc);
     };
@@ -460,8 +460,8 @@ bool accel::codegen::emitPartialSumCombine(
     bool lastLayer = kRows == 1 && c + 1 == kCols;
     View dst = lastLayer ? View{out, {elems, 1}}
                          : View{allocate(kRows * elems), {elems, 1}};
-    if (!addLayer(kRows, rowSums, View{partAddr(0, c), {kCols * elems, 1}},
-                  dst, lastLayer))
+    if (!addLayer(kRows, rowSums, View{partAddr(0, c), {kCols * elems, 1}}, dst,
+                  lastLayer))
       return false;
     rowSums = dst;
   }
@@ -469,8 +469,8 @@ bool accel::codegen::emitPartialSumCombine(
   View total{rowSums.base, {elems, 1}};
   for (int64_t r = 1; r < kRows; ++r) {
     bool lastLayer = r + 1 == kRows;
-    View dst = lastLayer ? View{out, {elems, 1}}
-                         : View{allocate(elems), {elems, 1}};
+    View dst =
+        lastLayer ? View{out, {elems, 1}} : View{allocate(elems), {elems, 1}};
     View row{rowSums.base + uint64_t(r * rowSums.strides[0] * 4), {elems, 1}};
     if (!addLayer(1, total, row, dst, lastLayer))
       return false;

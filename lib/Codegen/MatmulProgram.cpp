@@ -30,7 +30,8 @@ Program accel::codegen::matmulLayerProgram(const HardwareDesc &hw,
                                            bool bias,
                                            const tiling::Mapping *forced,
                                            tiling::TileDecision *used) {
-  const int64_t m = gp.m, n = gp.n, k = gp.k, cnt = std::max<int64_t>(1, gp.count);
+  const int64_t m = gp.m, n = gp.n, k = gp.k,
+                cnt = std::max<int64_t>(1, gp.count);
   Program prog;
   prog.hwFingerprint = hw.fingerprint();
   prog.gridRows = hw.rows;
@@ -48,7 +49,8 @@ Program accel::codegen::matmulLayerProgram(const HardwareDesc &hw,
   if (used)
     *used = gemmDecision(hw, gp, bias, forced);
   GemmTiling t = gemmTilingFor(hw, gp, k, bias, forced);
-  std::vector<int64_t> kChunks = splitInto(k, t.kc), nTiles = splitInto(n, t.nc);
+  std::vector<int64_t> kChunks = splitInto(k, t.kc),
+                       nTiles = splitInto(n, t.nc);
   std::vector<int64_t> k0 = offsets(kChunks), n0 = offsets(nTiles);
   std::vector<GemmTiles> problems;
   for (int64_t q = 0; q < cnt; ++q) {

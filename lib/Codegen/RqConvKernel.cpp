@@ -40,15 +40,14 @@ int64_t rowFloatsFor(const RqConvLayer &l, bool compact, int64_t wc) {
 }
 
 // Instruction buffers of the kernel.
-constexpr uint8_t kIbufActs = 0, kIbufMac = 1, kIbufBias = 2,
-                  kIbufFlush = 3;
+constexpr uint8_t kIbufActs = 0, kIbufMac = 1, kIbufBias = 2, kIbufFlush = 3;
 
 } // namespace
 
 bool accel::codegen::planRqConv(const HardwareDesc &hw, const RqConvLayer &l,
                                 RqConvPlan &plan, std::string &err) {
-  if (l.N < 1 || l.Cin < 1 || l.Cout < 1 || l.KH < 1 || l.KW < 1 ||
-      l.OH < 1 || l.OW < 1 || l.sh < 1 || l.sw < 1 || l.dh < 1 || l.dw < 1) {
+  if (l.N < 1 || l.Cin < 1 || l.Cout < 1 || l.KH < 1 || l.KW < 1 || l.OH < 1 ||
+      l.OW < 1 || l.sh < 1 || l.sw < 1 || l.dh < 1 || l.dw < 1) {
     err = "degenerate convolution shape";
     return false;
   }
@@ -104,8 +103,9 @@ bool accel::codegen::planRqConv(const HardwareDesc &hw, const RqConvLayer &l,
       const int64_t units =
           l.N * realNco * ceilDiv(l.OH, P) * ceilDiv(l.OW, owc);
       double compute =
-          double(nci * T * (ceilDiv(owc * cob * cib, lanes) +
-                            hw.macPipelineLatency + 2)) +
+          double(
+              nci * T *
+              (ceilDiv(owc * cob * cib, lanes) + hw.macPipelineLatency + 2)) +
           double(ceilDiv(P * rf * 4, int64_t(hw.actLoadBytesPerCycle))) +
           (nci > 1 ? double(nci * ceilDiv(T * cib * cob * 4,
                                           int64_t(hw.weightLoadBytesPerCycle)))
@@ -267,8 +267,9 @@ void accel::codegen::emitRqConvLayer(StreamBuilder &sb, const RqConvLayer &l,
     auto load = [&](const Unit &u, int h) {
       const Half &hf = half[h];
       const uint64_t base =
-          l.x + uint64_t((u.n * l.xsN + u.oh0 * l.sh * l.xsH +
-                          u.ow0 * l.sw * l.xsW) * 4);
+          l.x +
+          uint64_t((u.n * l.xsN + u.oh0 * l.sh * l.xsH + u.ow0 * l.sw * l.xsW) *
+                   4);
       if (plan.compact) {
         DramBox b;
         b.base = base;
@@ -286,8 +287,7 @@ void accel::codegen::emitRqConvLayer(StreamBuilder &sb, const RqConvLayer &l,
               .dim(l.KW, l.dw * l.xsW)
               .dim(l.KH, l.dh * l.xsH)
               .dim(l.Cin, l.xsC);
-          sb.dmaLoadStrided(c, uint8_t(h), b,
-                            hf.e + uint32_t(r * rowPitch * 4),
+          sb.dmaLoadStrided(c, uint8_t(h), b, hf.e + uint32_t(r * rowPitch * 4),
                             {l.KW * l.KH * l.Cin, l.KH * l.Cin, l.Cin, 1});
         }
       }
@@ -339,8 +339,10 @@ void accel::codegen::emitRqConvLayer(StreamBuilder &sb, const RqConvLayer &l,
       }
       sb.wait(c, 0, true);
       DramBox ob;
-      ob.base = l.out + uint64_t((((u.n * l.Cout + u.cb * cob) * l.OH +
-                                   u.oh0) * l.OW + u.ow0) * 4);
+      ob.base = l.out +
+                uint64_t((((u.n * l.Cout + u.cb * cob) * l.OH + u.oh0) * l.OW +
+                          u.ow0) *
+                         4);
       if (u.wc == owc) {
         ob.dim(u.g, l.OW).dim(u.wc, 1).dim(coCount(u.cb), l.OH * l.OW);
         ob.rowDims = 2;

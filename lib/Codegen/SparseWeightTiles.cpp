@@ -82,9 +82,9 @@ bool accel::codegen::detail::encodeSparseTiles(
           int64_t c0 = g * groupCols;
           int64_t width = std::max<int64_t>(1, std::min(groupCols, N - c0));
           pairs.clear();
-          if (c0 < N && !encodeSparseTile(w.data() + c0, uint32_t(K),
-                                          uint32_t(width), uint64_t(N), pairs,
-                                          reason))
+          if (c0 < N &&
+              !encodeSparseTile(w.data() + c0, uint32_t(K), uint32_t(width),
+                                uint64_t(N), pairs, reason))
             return false;
           // An empty list still carries one padding pair (rows >= 1).
           uint32_t count = uint32_t(std::max<size_t>(1, pairs.size()));

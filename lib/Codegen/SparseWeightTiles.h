@@ -19,9 +19,9 @@ namespace accel::codegen::detail {
 /// The lists of one (K chunk, N tile) B tile: all groups back to back, DMA'd
 /// 1-D into the tile's B region.
 struct SparseBTile {
-  uint64_t dram = 0;              ///< set by placeSparseTiles
+  uint64_t dram = 0; ///< set by placeSparseTiles
   bool placed = false;
-  std::vector<uint8_t> bytes;     ///< serialised pairs of every group
+  std::vector<uint8_t> bytes;      ///< serialised pairs of every group
   std::vector<SparseGroup> groups; ///< one per accumulation group
 };
 
@@ -31,7 +31,7 @@ struct SparseBTile {
 struct SparseLayerTiles {
   std::vector<std::vector<std::shared_ptr<SparseBTile>>> tiles;
   std::vector<size_t> kChunkCounts; ///< K chunks of each problem
-  int64_t zeros = 0, total = 0; ///< over the distinct boxes
+  int64_t zeros = 0, total = 0;     ///< over the distinct boxes
   size_t kChunks(size_t problem) const { return kChunkCounts.at(problem); }
   const SparseBTile &at(size_t problem, size_t k, size_t n) const;
 };

@@ -1,4 +1,5 @@
-//===- HardwareDesc.cpp - JSON hardware description ------------------------===//
+//===- HardwareDesc.cpp - JSON hardware description
+//------------------------===//
 //
 // One table (forEachField) names every scalar field with its JSON path and
 // its constraint; parsing, validation, serialisation, equality and the
@@ -25,26 +26,40 @@ using namespace accel;
 
 const char *accel::dtypeName(DType t) {
   switch (t) {
-  case DType::F32: return "f32";
-  case DType::F16: return "f16";
-  case DType::BF16: return "bf16";
-  case DType::I8: return "i8";
-  case DType::I32: return "i32";
-  case DType::I1: return "i1";
-  case DType::I64: return "i64";
+  case DType::F32:
+    return "f32";
+  case DType::F16:
+    return "f16";
+  case DType::BF16:
+    return "bf16";
+  case DType::I8:
+    return "i8";
+  case DType::I32:
+    return "i32";
+  case DType::I1:
+    return "i1";
+  case DType::I64:
+    return "i64";
   }
   return "?";
 }
 
 unsigned accel::dtypeBytes(DType t) {
   switch (t) {
-  case DType::F32: return 4;
-  case DType::F16: return 2;
-  case DType::BF16: return 2;
-  case DType::I8: return 1;
-  case DType::I32: return 4;
-  case DType::I1: return 1;
-  case DType::I64: return 8;
+  case DType::F32:
+    return 4;
+  case DType::F16:
+    return 2;
+  case DType::BF16:
+    return 2;
+  case DType::I8:
+    return 1;
+  case DType::I32:
+    return 4;
+  case DType::I1:
+    return 1;
+  case DType::I64:
+    return 8;
   }
   return 0;
 }
@@ -52,8 +67,8 @@ unsigned accel::dtypeBytes(DType t) {
 bool accel::parseDType(const std::string &s, DType &out) {
   static const std::pair<const char *, DType> names[] = {
       {"f32", DType::F32}, {"f16", DType::F16}, {"bf16", DType::BF16},
-      {"i8", DType::I8},   {"i32", DType::I32},
-      {"i1", DType::I1},   {"i64", DType::I64}};
+      {"i8", DType::I8},   {"i32", DType::I32}, {"i1", DType::I1},
+      {"i64", DType::I64}};
   for (auto &n : names)
     if (s == n.first) {
       out = n.second;
@@ -144,8 +159,7 @@ template <class HW, class V> void forEachField(HW &hw, V &&v) {
   v("rnn", "ep_max", hw.rnnEpMax, pow2Rule(1, 1u << 30));
   v("rnn", "cat_width", hw.rnnCatWidth, pow2Rule(1, 1u << 30));
   v("rnn", "multiplier_latency", hw.rnnMultiplierLatency, atLeast(0));
-  v("rnn", "adder_tree_level_latency", hw.rnnAdderTreeLevelLatency,
-    atLeast(0));
+  v("rnn", "adder_tree_level_latency", hw.rnnAdderTreeLevelLatency, atLeast(0));
   v("rnn", "accumulator_latency", hw.rnnAccumulatorLatency, atLeast(0));
   v("rnn", "activation_latency", hw.rnnActivationLatency, atLeast(0));
   v("rnn", "tail_latency", hw.rnnTailLatency, atLeast(0));
@@ -192,8 +206,8 @@ bool checkInt(const std::string &p, uint64_t v, const IntRule &r,
   }
   if (r.multipleOf && v % r.multipleOf) {
     err = p + ": must be a multiple of " + std::to_string(r.multipleOf) +
-          (r.why ? std::string(" (") + r.why + ")" : std::string()) +
-          " (got " + std::to_string(v) + ")";
+          (r.why ? std::string(" (") + r.why + ")" : std::string()) + " (got " +
+          std::to_string(v) + ")";
     return false;
   }
   return true;
@@ -349,8 +363,8 @@ struct Reader {
     // i1 / i64 are interface types only, never a machine's numerics.
     if (!parseDType(j->get<std::string>(), v) || v == DType::I1 ||
         v == DType::I64) {
-      err = path(g, k) + ": unknown element type \"" +
-            j->get<std::string>() + "\" (expected f32, f16, bf16, i8 or i32)";
+      err = path(g, k) + ": unknown element type \"" + j->get<std::string>() +
+            "\" (expected f32, f16, bf16, i8 or i32)";
       ok = false;
     }
   }
@@ -447,15 +461,16 @@ bool crossChecks(const HardwareDesc &hw, std::string &err) {
   }
   if (hw.rnnCatWidth > hw.rnnEpMax) {
     err = "rnn.cat_width: must be <= rnn.ep_max (" +
-          std::to_string(hw.rnnCatWidth) + " > " +
-          std::to_string(hw.rnnEpMax) + ")";
+          std::to_string(hw.rnnCatWidth) + " > " + std::to_string(hw.rnnEpMax) +
+          ")";
     return false;
   }
   // Accumulation must be at least as wide as compute and of the same kind
   // (integer compute accumulates in i32, float compute in a float type).
   bool cInt = hw.computeType == DType::I8 || hw.computeType == DType::I32;
   bool aInt = hw.accumulateType == DType::I8 || hw.accumulateType == DType::I32;
-  if (cInt != aInt || dtypeBytes(hw.accumulateType) < dtypeBytes(hw.computeType) ||
+  if (cInt != aInt ||
+      dtypeBytes(hw.accumulateType) < dtypeBytes(hw.computeType) ||
       hw.accumulateType == DType::I8) {
     err = std::string("numerics.accumulate: ") + dtypeName(hw.accumulateType) +
           " cannot accumulate " + dtypeName(hw.computeType) +
@@ -517,8 +532,7 @@ bool accel::parseHardwareDesc(const std::string &jsonText, HardwareDesc &out,
     return false;
   }
   if (!root.is_object()) {
-    err = "hardware description: expected a JSON object, got " +
-          typeName(root);
+    err = "hardware description: expected a JSON object, got " + typeName(root);
     return false;
   }
 
@@ -665,16 +679,16 @@ std::string accel::hardwareToJson(const HardwareDesc &hw) {
     root["description"] = hw.description;
   Writer w{root};
   // Reserve the memory group's position so channels come first in it.
-  forEachField(hw, [&](const char *g, const char *k, const auto &v,
-                       const auto &r) {
-    if (std::string(g) == "memory" && !root.contains("memory")) {
-      auto chs = nlohmann::ordered_json::array();
-      for (auto &c : hw.channels)
-        chs.push_back({{"bytes_per_cycle", c.bytesPerCycle},
-                       {"latency_cycles", c.latencyCycles}});
-      root["memory"]["channels"] = chs;
-    }
-    w(g, k, v, r);
-  });
+  forEachField(hw,
+               [&](const char *g, const char *k, const auto &v, const auto &r) {
+                 if (std::string(g) == "memory" && !root.contains("memory")) {
+                   auto chs = nlohmann::ordered_json::array();
+                   for (auto &c : hw.channels)
+                     chs.push_back({{"bytes_per_cycle", c.bytesPerCycle},
+                                    {"latency_cycles", c.latencyCycles}});
+                   root["memory"]["channels"] = chs;
+                 }
+                 w(g, k, v, r);
+               });
   return root.dump(2) + "\n";
 }

@@ -5,8 +5,8 @@
 // graph.softmax. See docs/operators.md.
 //
 //===----------------------------------------------------------------------===//
-#include "ImporterImpl.h"
 #include "ImportUtil.h"
+#include "ImporterImpl.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -162,8 +162,7 @@ LogicalResult Importer::importUnary(const Node &n) {
       {"Celu", UnaryFn::celu, "alpha", 1.0f, nullptr, 0},
       {"HardSigmoid", UnaryFn::hard_sigmoid, "alpha", 0.2f, "beta", 0.5f},
       {"HardSwish", UnaryFn::hard_swish, nullptr, 0, nullptr, 0},
-      {"ThresholdedRelu", UnaryFn::thresholded_relu, "alpha", 1.0f, nullptr,
-       0},
+      {"ThresholdedRelu", UnaryFn::thresholded_relu, "alpha", 1.0f, nullptr, 0},
   };
   const Spec *spec = nullptr;
   for (const Spec &s : specs)
@@ -213,7 +212,7 @@ LogicalResult Importer::importPRelu(const Node &n) {
   std::string why;
   auto b = graph::broadcastShapes(xs, ss, why);
   if (ss.size() == 1 && xs.size() >= 2 && ss[0] == xs[1] && ss[0] != 1 &&
-      (!b || *b != SmallVector<int64_t>(xs)) ) {
+      (!b || *b != SmallVector<int64_t>(xs))) {
     SmallVector<int64_t> shape{ss[0]};
     shape.append(xs.size() - 2, 1);
     s = reshape(s, shape);
@@ -221,8 +220,7 @@ LogicalResult Importer::importPRelu(const Node &n) {
   }
   if (!b || ArrayRef<int64_t>(*b) != xs)
     return failNode(n, "slope " + shapeStr(shapeOf(s)) +
-                           " does not broadcast to the input " +
-                           shapeStr(xs));
+                           " does not broadcast to the input " + shapeStr(xs));
   auto r = binary(n, BinaryFn::prelu, *x, s);
   return failed(r) ? Fail() : define(n, 0, *r);
 }
@@ -368,8 +366,8 @@ LogicalResult Importer::importHardmax(const Node &n) {
   if (failed(eq))
     return failure();
   Value one = splatF32({}, 1.0f), zero = splatF32({}, 0.0f);
-  Value r = graph::WhereOp::create(builder, loc(), f32Tensor(vs), *eq, one,
-                                   zero);
+  Value r =
+      graph::WhereOp::create(builder, loc(), f32Tensor(vs), *eq, one, zero);
   return define(n, 0, reshape(r, shape));
 }
 
@@ -402,8 +400,8 @@ LogicalResult Importer::importCast(const Node &n) {
     return failure();
   if (*c) {
     if ((*c)->dtype == onnx::TensorProto::STRING)
-      return fail("unsupported element type STRING for '" + n.input(0) +
-                  "' (" + nodeDesc(n) + ")");
+      return fail("unsupported element type STRING for '" + n.input(0) + "' (" +
+                  nodeDesc(n) + ")");
     return defineConst(n, 0, castConst(**c, to));
   }
   auto from = inputType(n, 0);
@@ -417,9 +415,8 @@ LogicalResult Importer::importCast(const Node &n) {
     return success();
   }
   if (to == onnx::TensorProto::FLOAT && *from == onnx::TensorProto::BOOL) {
-    Value r = graph::WhereOp::create(builder, loc(), f32Tensor(shapeOf(*x)),
-                                     *x, splatF32({}, 1.0f),
-                                     splatF32({}, 0.0f));
+    Value r = graph::WhereOp::create(builder, loc(), f32Tensor(shapeOf(*x)), *x,
+                                     splatF32({}, 1.0f), splatF32({}, 0.0f));
     return define(n, 0, r);
   }
   if (to == onnx::TensorProto::BOOL && *from == onnx::TensorProto::FLOAT) {
@@ -427,8 +424,8 @@ LogicalResult Importer::importCast(const Node &n) {
     if (failed(isZero))
       return failure();
     auto falseTy = RankedTensorType::get({}, builder.getI1Type());
-    Value f = arith::ConstantOp::create(
-        builder, loc(), DenseElementsAttr::get(falseTy, false));
+    Value f = arith::ConstantOp::create(builder, loc(),
+                                        DenseElementsAttr::get(falseTy, false));
     auto r = binary(n, BinaryFn::equal, *isZero, f);
     return failed(r) ? Fail() : define(n, 0, *r);
   }

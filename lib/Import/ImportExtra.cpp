@@ -36,11 +36,10 @@ FailureOr<Value> boolOperand(Importer &im, const Node &n, int i) {
 }
 
 /// Broadcast shape of the where's three operands, as graph.where infers it.
-FailureOr<Value> where(Importer &im, const Node &n, Value c, Value x,
-                       Value y) {
+FailureOr<Value> where(Importer &im, const Node &n, Value c, Value x, Value y) {
   std::string why;
-  auto xy = graph::broadcastShapes(Importer::shapeOf(x), Importer::shapeOf(y),
-                                   why);
+  auto xy =
+      graph::broadcastShapes(Importer::shapeOf(x), Importer::shapeOf(y), why);
   auto shape = xy ? graph::broadcastShapes(Importer::shapeOf(c), *xy, why) : xy;
   if (!shape)
     return im.failNode(n, why);
@@ -126,9 +125,9 @@ LogicalResult Importer::importIsNaNInf(const Node &n) {
   FailureOr<Value> r = failure();
   if (n.op_type() == "IsNaN") {
     auto self = binary(n, BinaryFn::equal, *x, *x); // false only for NaN
-    r = failed(self) ? Fail()
-                     : binary(n, BinaryFn::equal, *self,
-                              boolScalar(*this, false));
+    r = failed(self)
+            ? Fail()
+            : binary(n, BinaryFn::equal, *self, boolScalar(*this, false));
   } else {
     auto pos = intAttr(n, "detect_positive", 1);
     auto neg = failed(pos) ? Fail() : intAttr(n, "detect_negative", 1);
@@ -229,8 +228,8 @@ LogicalResult Importer::importLRN(const Node &n) {
       pads{before, 0, after, 0};
   // The padded window keeps the channel extent: same shape as `sq`.
   Value avg = graph::Pool2DOp::create(builder, loc(), sq.getType(),
-                                      graph::PoolKind::avg, sq, kernel,
-                                      strides, pads, dil, false, true);
+                                      graph::PoolKind::avg, sq, kernel, strides,
+                                      pads, dil, false, true);
   // bias + alpha / size * (size * avg) = bias + alpha * avg
   Value den = unary(UnaryFn::affine, reshape(avg, s), *alpha, *bias);
   auto p = binary(n, BinaryFn::pow, den, splatF32({}, *beta));
@@ -260,8 +259,8 @@ LogicalResult Importer::importMVN(const Node &n) {
   auto d = binary(n, BinaryFn::sub, *x, mean);
   if (failed(d))
     return failure();
-  Value var = reduce(graph::ReduceFn::mean, unary(UnaryFn::square, *d), norm,
-                     true);
+  Value var =
+      reduce(graph::ReduceFn::mean, unary(UnaryFn::square, *d), norm, true);
   Value sd = unary(UnaryFn::affine, unary(UnaryFn::sqrt, var), 1.0f, 1e-9f);
   auto r = binary(n, BinaryFn::div, *d, sd);
   return failed(r) ? failure() : define(n, 0, *r);
@@ -331,7 +330,7 @@ LogicalResult Importer::importGatherElements(const Node &n) {
   if (!*idx)
     return failNode(n, "indices must be compile-time constants: the DMA "
                        "engine has no indirect addressing (input '" +
-                       n.input(1) + "')");
+                           n.input(1) + "')");
   auto r = gatherElements(*this, n, *x, **idx, *axis);
   return failed(r) ? failure() : define(n, 0, *r);
 }
@@ -358,7 +357,7 @@ LogicalResult Importer::importLoss(const Node &n) {
   if (!*tgt)
     return failNode(n, "the target must be a compile-time constant: the DMA "
                        "engine has no indirect addressing (bind '" +
-                       n.input(1) + "' with --bind)");
+                           n.input(1) + "' with --bind)");
   SmallVector<int64_t> xs(shapeOf(*x));
   if (xs.size() < 2)
     return failNode(n, "the input must be [N, C, ...]");
@@ -383,8 +382,8 @@ LogicalResult Importer::importLoss(const Node &n) {
     if (hasIgnore && c == *ignore)
       continue;
     if (c < 0 || c >= C)
-      return failNode(n, "target " + std::to_string(c) +
-                             " is outside [0, " + std::to_string(C) + ")");
+      return failNode(n, "target " + std::to_string(c) + " is outside [0, " +
+                             std::to_string(C) + ")");
     int64_t nIdx = k / inner, in = k % inner;
     mask[(nIdx * C + c) * inner + in] = 1.0f;
   }
@@ -407,8 +406,8 @@ LogicalResult Importer::importLoss(const Node &n) {
   auto picked = binary(n, BinaryFn::mul, logp, w);
   if (failed(picked))
     return failure();
-  Value loss = unary(UnaryFn::neg,
-                     reduce(graph::ReduceFn::sum, *picked, {1}, false));
+  Value loss =
+      unary(UnaryFn::neg, reduce(graph::ReduceFn::sum, *picked, {1}, false));
   SmallVector<int64_t> all;
   for (size_t d = 0; d < ts.size(); ++d)
     all.push_back(d);
@@ -416,14 +415,15 @@ LogicalResult Importer::importLoss(const Node &n) {
     loss = reduce(graph::ReduceFn::sum, loss, all, false);
   } else if (*reduction == "mean") {
     Value total = reduce(graph::ReduceFn::sum, loss, all, false);
-    Value wsum = reduce(graph::ReduceFn::sum, w,
-                        [&] {
-                          SmallVector<int64_t> a;
-                          for (size_t d = 0; d < xs.size(); ++d)
-                            a.push_back(d);
-                          return a;
-                        }(),
-                        false);
+    Value wsum = reduce(
+        graph::ReduceFn::sum, w,
+        [&] {
+          SmallVector<int64_t> a;
+          for (size_t d = 0; d < xs.size(); ++d)
+            a.push_back(d);
+          return a;
+        }(),
+        false);
     auto m = binary(n, BinaryFn::div, total, wsum);
     if (failed(m))
       return failure();
@@ -454,8 +454,8 @@ struct ResizeAttrs {
 /// the left pixel, exclude_outside renormalising). `outside[o]` is set
 /// when tf_crop_and_resize samples outside the input (extrapolation).
 SmallVector<double> resizeMatrix(const ResizeAttrs &a, int64_t in, int64_t out,
-                                 double scale, double roiStart,
-                                 double roiEnd, SmallVector<bool> &outside) {
+                                 double scale, double roiStart, double roiEnd,
+                                 SmallVector<bool> &outside) {
   SmallVector<double> m(out * in, 0.0);
   outside.assign(out, false);
   double outWidth = scale * in;
@@ -535,11 +535,11 @@ LogicalResult Importer::importResize(const Node &n) {
     return failure();
   ResizeAttrs a;
   auto mode = stringAttr(n, "mode", "nearest");
-  auto ctm = failed(mode) ? Fail()
-                          : stringAttr(n, "coordinate_transformation_mode",
-                                       (upsample || opsetVersion < 11)
-                                           ? "asymmetric"
-                                           : "half_pixel");
+  auto ctm = failed(mode)
+                 ? Fail()
+                 : stringAttr(n, "coordinate_transformation_mode",
+                              (upsample || opsetVersion < 11) ? "asymmetric"
+                                                              : "half_pixel");
   auto nm = failed(ctm) ? Fail()
                         : stringAttr(n, "nearest_mode",
                                      (upsample || opsetVersion < 11)

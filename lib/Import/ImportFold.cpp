@@ -11,8 +11,8 @@
 // importers, which share the shape logic with the runtime path.
 //
 //===----------------------------------------------------------------------===//
-#include "ImporterImpl.h"
 #include "ImportUtil.h"
+#include "ImporterImpl.h"
 
 #include <cmath>
 
@@ -87,13 +87,26 @@ ConstTensor accel::onnximport::castConst(const ConstTensor &c, int to) {
         r.i[k] = c.i[k];
       }
       switch (to) {
-      case onnx::TensorProto::INT32: r.i[k] = (int32_t)r.i[k]; break;
-      case onnx::TensorProto::INT16: r.i[k] = (int16_t)r.i[k]; break;
-      case onnx::TensorProto::INT8: r.i[k] = (int8_t)r.i[k]; break;
-      case onnx::TensorProto::UINT8: r.i[k] = (uint8_t)r.i[k]; break;
-      case onnx::TensorProto::UINT16: r.i[k] = (uint16_t)r.i[k]; break;
-      case onnx::TensorProto::UINT32: r.i[k] = (uint32_t)r.i[k]; break;
-      default: break;
+      case onnx::TensorProto::INT32:
+        r.i[k] = (int32_t)r.i[k];
+        break;
+      case onnx::TensorProto::INT16:
+        r.i[k] = (int16_t)r.i[k];
+        break;
+      case onnx::TensorProto::INT8:
+        r.i[k] = (int8_t)r.i[k];
+        break;
+      case onnx::TensorProto::UINT8:
+        r.i[k] = (uint8_t)r.i[k];
+        break;
+      case onnx::TensorProto::UINT16:
+        r.i[k] = (uint16_t)r.i[k];
+        break;
+      case onnx::TensorProto::UINT32:
+        r.i[k] = (uint32_t)r.i[k];
+        break;
+      default:
+        break;
       }
     }
   }
@@ -163,7 +176,8 @@ ConstTensor accel::onnximport::concatConst(ArrayRef<const ConstTensor *> parts,
   int64_t outer = *numElements(ArrayRef<int64_t>(r.shape).take_front(axis));
   for (int64_t o = 0; o < outer; ++o)
     for (const ConstTensor *p : parts) {
-      int64_t inner = *numElements(ArrayRef<int64_t>(p->shape).drop_front(axis));
+      int64_t inner =
+          *numElements(ArrayRef<int64_t>(p->shape).drop_front(axis));
       for (int64_t k = 0; k < inner; ++k) {
         if (isFloatType(dtype))
           r.f.push_back(p->getF(o * inner + k));
@@ -177,10 +191,16 @@ ConstTensor accel::onnximport::concatConst(ArrayRef<const ConstTensor *> parts,
 /// Evaluates elementwise / comparison / logic nodes on constants.
 FailureOr<bool> Importer::tryFold(const Node &n) {
   static const std::set<std::string> foldable = {
-      "Add", "Sub", "Mul", "Div", "Neg", "Abs", "Sqrt", "Reciprocal",
-      "Floor", "Ceil", "Sign", "Max", "Min", "Equal", "Less", "Greater",
-      "LessOrEqual", "GreaterOrEqual", "Where", "Not", "And", "Or", "Xor",
-      "Mod", "Range", "Pow", "Exp", "Log", "Relu"};
+      "Add",     "Sub",         "Mul",
+      "Div",     "Neg",         "Abs",
+      "Sqrt",    "Reciprocal",  "Floor",
+      "Ceil",    "Sign",        "Max",
+      "Min",     "Equal",       "Less",
+      "Greater", "LessOrEqual", "GreaterOrEqual",
+      "Where",   "Not",         "And",
+      "Or",      "Xor",         "Mod",
+      "Range",   "Pow",         "Exp",
+      "Log",     "Relu"};
   const std::string &op = n.op_type();
   if (!foldable.count(op))
     return false;
@@ -244,8 +264,8 @@ FailureOr<bool> Importer::tryFold(const Node &n) {
   ConstTensor r;
   r.shape = shape;
   r.dtype = inType;
-  bool boolOut = isComparison(op) || op == "Not" || op == "And" ||
-                 op == "Or" || op == "Xor";
+  bool boolOut = isComparison(op) || op == "Not" || op == "And" || op == "Or" ||
+                 op == "Xor";
   if (boolOut)
     r.dtype = onnx::TensorProto::BOOL;
   if (op == "Where") {
@@ -258,10 +278,16 @@ FailureOr<bool> Importer::tryFold(const Node &n) {
     int64_t ia = args[0].getI(k), ib = args.size() > 1 ? args[1].getI(k) : 0;
     double fv = 0;
     int64_t iv = 0;
-    if (op == "Add") { fv = a + b; iv = ia + ib; }
-    else if (op == "Sub") { fv = a - b; iv = ia - ib; }
-    else if (op == "Mul") { fv = a * b; iv = ia * ib; }
-    else if (op == "Div") {
+    if (op == "Add") {
+      fv = a + b;
+      iv = ia + ib;
+    } else if (op == "Sub") {
+      fv = a - b;
+      iv = ia - ib;
+    } else if (op == "Mul") {
+      fv = a * b;
+      iv = ia * ib;
+    } else if (op == "Div") {
       fv = a / b;
       if (!isF && ib == 0)
         return failNode(n, "integer division by zero");
@@ -274,36 +300,67 @@ FailureOr<bool> Importer::tryFold(const Node &n) {
       if (!isF && iv != 0 && ((iv < 0) != (ib < 0)) &&
           !(attr(n, "fmod") && attr(n, "fmod")->i()))
         iv += ib;
-    } else if (op == "Pow") { fv = std::pow(a, b); iv = (int64_t)std::pow((double)ia, b); }
-    else if (op == "Neg") { fv = -a; iv = -ia; }
-    else if (op == "Abs") { fv = std::fabs(a); iv = ia < 0 ? -ia : ia; }
-    else if (op == "Sqrt") { fv = std::sqrt(a); iv = (int64_t)std::sqrt((double)ia); }
-    else if (op == "Exp") { fv = std::exp(a); iv = (int64_t)std::exp((double)ia); }
-    else if (op == "Log") { fv = std::log(a); iv = (int64_t)std::log((double)ia); }
-    else if (op == "Relu") { fv = a > 0 ? a : 0; iv = ia > 0 ? ia : 0; }
-    else if (op == "Reciprocal") { fv = 1.0 / a; iv = ia ? 1 / ia : 0; }
-    else if (op == "Floor") { fv = std::floor(a); iv = ia; }
-    else if (op == "Ceil") { fv = std::ceil(a); iv = ia; }
-    else if (op == "Sign") { fv = a > 0 ? 1 : a < 0 ? -1 : 0; iv = ia > 0 ? 1 : ia < 0 ? -1 : 0; }
-    else if (op == "Max" || op == "Min") {
+    } else if (op == "Pow") {
+      fv = std::pow(a, b);
+      iv = (int64_t)std::pow((double)ia, b);
+    } else if (op == "Neg") {
+      fv = -a;
+      iv = -ia;
+    } else if (op == "Abs") {
+      fv = std::fabs(a);
+      iv = ia < 0 ? -ia : ia;
+    } else if (op == "Sqrt") {
+      fv = std::sqrt(a);
+      iv = (int64_t)std::sqrt((double)ia);
+    } else if (op == "Exp") {
+      fv = std::exp(a);
+      iv = (int64_t)std::exp((double)ia);
+    } else if (op == "Log") {
+      fv = std::log(a);
+      iv = (int64_t)std::log((double)ia);
+    } else if (op == "Relu") {
+      fv = a > 0 ? a : 0;
+      iv = ia > 0 ? ia : 0;
+    } else if (op == "Reciprocal") {
+      fv = 1.0 / a;
+      iv = ia ? 1 / ia : 0;
+    } else if (op == "Floor") {
+      fv = std::floor(a);
+      iv = ia;
+    } else if (op == "Ceil") {
+      fv = std::ceil(a);
+      iv = ia;
+    } else if (op == "Sign") {
+      fv = a > 0 ? 1 : a < 0 ? -1 : 0;
+      iv = ia > 0 ? 1 : ia < 0 ? -1 : 0;
+    } else if (op == "Max" || op == "Min") {
       bool mx = op == "Max";
-      fv = a; iv = ia;
+      fv = a;
+      iv = ia;
       for (size_t j = 1; j < args.size(); ++j) {
         double x = args[j].getF(k);
         int64_t ix = args[j].getI(k);
         fv = mx ? std::max(fv, x) : std::min(fv, x);
         iv = mx ? std::max(iv, ix) : std::min(iv, ix);
       }
-    }
-    else if (op == "Equal") iv = isF ? a == b : ia == ib;
-    else if (op == "Less") iv = isF ? a < b : ia < ib;
-    else if (op == "Greater") iv = isF ? a > b : ia > ib;
-    else if (op == "LessOrEqual") iv = isF ? a <= b : ia <= ib;
-    else if (op == "GreaterOrEqual") iv = isF ? a >= b : ia >= ib;
-    else if (op == "Not") iv = !ia;
-    else if (op == "And") iv = ia && ib;
-    else if (op == "Or") iv = ia || ib;
-    else if (op == "Xor") iv = (ia != 0) != (ib != 0);
+    } else if (op == "Equal")
+      iv = isF ? a == b : ia == ib;
+    else if (op == "Less")
+      iv = isF ? a < b : ia < ib;
+    else if (op == "Greater")
+      iv = isF ? a > b : ia > ib;
+    else if (op == "LessOrEqual")
+      iv = isF ? a <= b : ia <= ib;
+    else if (op == "GreaterOrEqual")
+      iv = isF ? a >= b : ia >= ib;
+    else if (op == "Not")
+      iv = !ia;
+    else if (op == "And")
+      iv = ia && ib;
+    else if (op == "Or")
+      iv = ia || ib;
+    else if (op == "Xor")
+      iv = (ia != 0) != (ib != 0);
     else if (op == "Where") {
       bool c = ia != 0;
       fv = c ? args[1].getF(k) : args[2].getF(k);

@@ -7,8 +7,8 @@
 // 1-D convolutions and pooling run as 2-D ones with a unit height.
 //
 //===----------------------------------------------------------------------===//
-#include "ImporterImpl.h"
 #include "ImportUtil.h"
+#include "ImporterImpl.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "llvm/ADT/STLExtras.h"
@@ -114,8 +114,7 @@ struct Spatial {
   std::string autoPad;
 };
 
-LogicalResult readSpatial(Importer &im, const Node &n, int64_t r,
-                          Spatial &s) {
+LogicalResult readSpatial(Importer &im, const Node &n, int64_t r, Spatial &s) {
   SmallVector<int64_t> ones(r, 1), zeros(2 * r, 0);
   auto kernel = im.intsAttr(n, "kernel_shape", {}, &s.hasKernel);
   auto strides = im.intsAttr(n, "strides", ones);
@@ -208,7 +207,8 @@ static LogicalResult importConv3D(Importer &im, const Node &n,
     return im.failNode(n, "kernel is larger than the padded input");
   int64_t OD = (Dp - span) / sd + 1;
   auto x = operandReshaped(im, n, 0, SmallVector<int64_t>(xs));
-  auto w = failed(x) ? Fail() : operandReshaped(im, n, 1, SmallVector<int64_t>(ws));
+  auto w =
+      failed(x) ? Fail() : operandReshaped(im, n, 1, SmallVector<int64_t>(ws));
   if (failed(w))
     return failure();
   OpBuilder &b = im.builder;
@@ -225,24 +225,24 @@ static LogicalResult importConv3D(Importer &im, const Node &n,
       pads2{s.pads[1], s.pads[2], s.pads[4], s.pads[5]};
   std::string why;
   SmallVector<int64_t> x2{N * OD, C, H, W}, w2{O, Cg, KH, KW};
-  auto shape2 = graph::conv2dShape(x2, w2, nullptr, strides2, pads2, dil2,
-                                   group, why);
+  auto shape2 =
+      graph::conv2dShape(x2, w2, nullptr, strides2, pads2, dil2, group, why);
   if (!shape2)
     return im.failNode(n, why);
   int64_t OH = (*shape2)[2], OW = (*shape2)[3];
   Value sum;
   for (int64_t kd = 0; kd < KD; ++kd) {
-    Value xs5 = graph::SliceOp::create(
-        b, loc, im.f32Tensor({N, C, OD, H, W}), xp,
-        b.getDenseI64ArrayAttr({0, 0, kd * dd, 0, 0}),
-        b.getDenseI64ArrayAttr({1, 1, sd, 1, 1}));
-    Value xt = graph::TransposeOp::create(
-        b, loc, im.f32Tensor({N, OD, C, H, W}), xs5,
-        b.getDenseI64ArrayAttr({0, 2, 1, 3, 4}));
-    Value wk = graph::SliceOp::create(
-        b, loc, im.f32Tensor({O, Cg, 1, KH, KW}), *w,
-        b.getDenseI64ArrayAttr({0, 0, kd, 0, 0}),
-        b.getDenseI64ArrayAttr({1, 1, 1, 1, 1}));
+    Value xs5 =
+        graph::SliceOp::create(b, loc, im.f32Tensor({N, C, OD, H, W}), xp,
+                               b.getDenseI64ArrayAttr({0, 0, kd * dd, 0, 0}),
+                               b.getDenseI64ArrayAttr({1, 1, sd, 1, 1}));
+    Value xt =
+        graph::TransposeOp::create(b, loc, im.f32Tensor({N, OD, C, H, W}), xs5,
+                                   b.getDenseI64ArrayAttr({0, 2, 1, 3, 4}));
+    Value wk =
+        graph::SliceOp::create(b, loc, im.f32Tensor({O, Cg, 1, KH, KW}), *w,
+                               b.getDenseI64ArrayAttr({0, 0, kd, 0, 0}),
+                               b.getDenseI64ArrayAttr({1, 1, 1, 1, 1}));
     Value y = graph::Conv2DOp::create(
         b, loc, im.f32Tensor(*shape2), im.reshape(xt, x2), im.reshape(wk, w2),
         Value(), strides2, pads2, dil2, (uint64_t)group);
@@ -250,16 +250,17 @@ static LogicalResult importConv3D(Importer &im, const Node &n,
                     .getResult()
               : y;
   }
-  Value y = graph::TransposeOp::create(
-      b, loc, im.f32Tensor({N, O, OD, OH, OW}),
-      im.reshape(sum, {N, OD, O, OH, OW}),
-      b.getDenseI64ArrayAttr({0, 2, 1, 3, 4}));
+  Value y = graph::TransposeOp::create(b, loc, im.f32Tensor({N, O, OD, OH, OW}),
+                                       im.reshape(sum, {N, OD, O, OH, OW}),
+                                       b.getDenseI64ArrayAttr({0, 2, 1, 3, 4}));
   if (im.hasInput(n, 2)) {
     auto bias = im.operandF32(n, 2);
     if (failed(bias))
       return failure();
-    if (cast<RankedTensorType>(bias->getType()).getShape() != ArrayRef<int64_t>{O})
-      return im.failNode(n, "bias must be 1-D with one value per output channel");
+    if (cast<RankedTensorType>(bias->getType()).getShape() !=
+        ArrayRef<int64_t>{O})
+      return im.failNode(n,
+                         "bias must be 1-D with one value per output channel");
     y = graph::AddOp::create(b, loc, im.f32Tensor({N, O, OD, OH, OW}), y,
                              im.reshape(*bias, {1, O, 1, 1, 1}));
   }
@@ -280,8 +281,8 @@ LogicalResult Importer::importConv(const Node &n) {
                            " does not match the weight's spatial dimensions " +
                            shapeStr(wk));
   if (failed(resolveAutoPad(n, s.autoPad, s.hasPads,
-                            ArrayRef<int64_t>(*xs).drop_front(2), wk,
-                            s.strides, s.dilations, s.pads)))
+                            ArrayRef<int64_t>(*xs).drop_front(2), wk, s.strides,
+                            s.dilations, s.pads)))
     return failure();
 
   if (r == 3)
@@ -314,8 +315,7 @@ LogicalResult Importer::importConv(const Node &n) {
   if (!shape)
     return failNode(n, why);
   Value y = graph::Conv2DOp::create(builder, loc(), f32Tensor(*shape), *x, *w,
-                                    bias, strides, pads, dil,
-                                    (uint64_t)*group);
+                                    bias, strides, pads, dil, (uint64_t)*group);
   if (r == 1)
     y = reshape(y, {(*shape)[0], (*shape)[1], (*shape)[3]});
   return define(n, 0, y);
@@ -330,12 +330,11 @@ LogicalResult Importer::importConvTranspose(const Node &n) {
   Spatial &s = h.s;
   FailureOr<int64_t> group = h.group;
   bool hasOutShape = false;
-  auto outPad = failed(group) ? Fail()
-                              : intsAttr(n, "output_padding",
-                                         SmallVector<int64_t>(r, 0));
-  auto outShape = failed(outPad)
-                      ? Fail()
-                      : intsAttr(n, "output_shape", {}, &hasOutShape);
+  auto outPad = failed(group)
+                    ? Fail()
+                    : intsAttr(n, "output_padding", SmallVector<int64_t>(r, 0));
+  auto outShape =
+      failed(outPad) ? Fail() : intsAttr(n, "output_shape", {}, &hasOutShape);
   if (failed(outShape))
     return failure();
   if ((int64_t)outPad->size() != r)
@@ -412,15 +411,15 @@ LogicalResult Importer::importConvTranspose(const Node &n) {
     bias = *bv;
   }
   std::string why;
-  auto shape = graph::convTranspose2dShape(x4, w4, strides, pads, dil, op2,
-                                           *group, why);
+  auto shape =
+      graph::convTranspose2dShape(x4, w4, strides, pads, dil, op2, *group, why);
   if (!shape)
     return failNode(n, why);
   if (bias && shapeOf(bias) != ArrayRef<int64_t>{(*shape)[1]})
     return failNode(n, "bias must be 1-D with one value per output channel");
-  Value y = graph::ConvTranspose2DOp::create(
-      builder, loc(), f32Tensor(*shape), *x, *w, bias, strides, pads, dil, op2,
-      (uint64_t)*group);
+  Value y = graph::ConvTranspose2DOp::create(builder, loc(), f32Tensor(*shape),
+                                             *x, *w, bias, strides, pads, dil,
+                                             op2, (uint64_t)*group);
   if (r == 1)
     y = reshape(y, {(*shape)[0], (*shape)[1], (*shape)[3]});
   return define(n, 0, y);
@@ -436,22 +435,24 @@ LogicalResult Importer::importConvTranspose(const Node &n) {
 /// because the counted window is the product of per-axis counts (with or
 /// without padding, in ceil mode too).
 static LogicalResult importPool3D(Importer &im, const Node &n,
-                                  ArrayRef<int64_t> xs, Spatial &s, bool isMax) {
+                                  ArrayRef<int64_t> xs, Spatial &s,
+                                  bool isMax) {
   if (!s.hasKernel)
     return im.failNode(n, "kernel_shape is required");
   auto ceilMode = im.intAttr(n, "ceil_mode", 0);
-  auto countPad = failed(ceilMode) ? Fail()
-                                   : im.intAttr(n, "count_include_pad", 0);
+  auto countPad =
+      failed(ceilMode) ? Fail() : im.intAttr(n, "count_include_pad", 0);
   if (failed(countPad))
     return failure();
-  if (failed(im.resolveAutoPad(n, s.autoPad, s.hasPads, xs.drop_front(2), s.kernel,
-                            s.strides, s.dilations, s.pads)))
+  if (failed(im.resolveAutoPad(n, s.autoPad, s.hasPads, xs.drop_front(2),
+                               s.kernel, s.strides, s.dilations, s.pads)))
     return failure();
   int64_t N = xs[0], C = xs[1], D = xs[2], H = xs[3], W = xs[4];
   std::string why;
   auto extent = [&](int i) {
     return graph::poolExtent(xs[2 + i], s.kernel[i], s.strides[i], s.pads[i],
-                             s.pads[i + 3], s.dilations[i], *ceilMode != 0, why);
+                             s.pads[i + 3], s.dilations[i], *ceilMode != 0,
+                             why);
   };
   auto od = extent(0), oh = extent(1), ow = extent(2);
   if (!od || !oh || !ow)
@@ -499,8 +500,8 @@ LogicalResult Importer::importPool(const Node &n) {
   if (!s.hasKernel)
     return failNode(n, "kernel_shape is required");
   auto ceilMode = intAttr(n, "ceil_mode", 0);
-  auto countPad = failed(ceilMode) ? Fail()
-                                   : intAttr(n, "count_include_pad", 0);
+  auto countPad =
+      failed(ceilMode) ? Fail() : intAttr(n, "count_include_pad", 0);
   if (failed(countPad))
     return failure();
   ArrayRef<int64_t> in = ArrayRef<int64_t>(*xs).drop_front(2);
@@ -691,8 +692,8 @@ FailureOr<Normalized> normalize(Importer &im, const Node &n, Value x,
   auto d = im.binary(n, BinaryFn::sub, x, mean);
   if (failed(d))
     return failure();
-  Value var = im.reduce(ReduceFn::mean, im.unary(UnaryFn::square, *d), axes,
-                        true);
+  Value var =
+      im.reduce(ReduceFn::mean, im.unary(UnaryFn::square, *d), axes, true);
   Value inv = im.unary(
       UnaryFn::reciprocal,
       im.unary(UnaryFn::sqrt, im.unary(UnaryFn::affine, var, 1.0f, eps)));
@@ -982,16 +983,15 @@ LogicalResult Importer::importRecurrent(const Node &n) {
   auto dirAttr = stringAttr(n, "direction", "forward");
   auto layout = failed(dirAttr) ? Fail() : intAttr(n, "layout", 0);
   auto hidden = failed(layout) ? Fail() : intAttr(n, "hidden_size", -1);
-  auto inputForget =
-      failed(hidden) ? Fail() : intAttr(n, "input_forget", 0);
-  auto lbr = failed(inputForget) ? Fail()
-                                 : intAttr(n, "linear_before_reset", 0);
+  auto inputForget = failed(hidden) ? Fail() : intAttr(n, "input_forget", 0);
+  auto lbr =
+      failed(inputForget) ? Fail() : intAttr(n, "linear_before_reset", 0);
   bool hasActs = false, hasAlpha = false, hasBeta = false;
   auto acts = failed(lbr) ? Fail() : stringsAttr(n, "activations", &hasActs);
-  auto alphas = failed(acts) ? Fail()
-                             : floatsAttr(n, "activation_alpha", {}, &hasAlpha);
-  auto betas = failed(alphas) ? Fail()
-                              : floatsAttr(n, "activation_beta", {}, &hasBeta);
+  auto alphas =
+      failed(acts) ? Fail() : floatsAttr(n, "activation_alpha", {}, &hasAlpha);
+  auto betas =
+      failed(alphas) ? Fail() : floatsAttr(n, "activation_beta", {}, &hasBeta);
   if (failed(betas))
     return failure();
   StringRef dir = *dirAttr;
@@ -1092,9 +1092,11 @@ LogicalResult Importer::importRecurrent(const Node &n) {
 
   // Activations with their parameters, defaults filled in.
   SmallVector<std::string> defaults =
-      kind == graph::RnnKind::lstm  ? SmallVector<std::string>{"Sigmoid", "Tanh", "Tanh"}
-      : kind == graph::RnnKind::gru ? SmallVector<std::string>{"Sigmoid", "Tanh"}
-                                    : SmallVector<std::string>{"Tanh"};
+      kind == graph::RnnKind::lstm
+          ? SmallVector<std::string>{"Sigmoid", "Tanh", "Tanh"}
+      : kind == graph::RnnKind::gru
+          ? SmallVector<std::string>{"Sigmoid", "Tanh"}
+          : SmallVector<std::string>{"Tanh"};
   size_t perDir = defaults.size();
   SmallVector<std::string> names;
   if (hasActs) {
@@ -1103,8 +1105,7 @@ LogicalResult Importer::importRecurrent(const Node &n) {
       names.append(SmallVector<std::string>(*acts));
     if (names.size() != perDir * dirs)
       return failNode(n, "activations needs " + std::to_string(perDir * dirs) +
-                             " functions, got " +
-                             std::to_string(acts->size()));
+                             " functions, got " + std::to_string(acts->size()));
   } else {
     for (int64_t d = 0; d < dirs; ++d)
       names.append(defaults.begin(), defaults.end());
@@ -1115,11 +1116,16 @@ LogicalResult Importer::importRecurrent(const Node &n) {
     float alpha, beta;
   };
   static const ActDefault known[] = {
-      {"Relu", false, false, 0, 0},       {"Tanh", false, false, 0, 0},
-      {"Sigmoid", false, false, 0, 0},    {"Affine", true, true, 1.0f, 0.0f},
-      {"LeakyRelu", true, false, 0.01f, 0}, {"ThresholdedRelu", true, false, 1.0f, 0},
-      {"ScaledTanh", true, true, 1.0f, 1.0f}, {"HardSigmoid", true, true, 0.2f, 0.5f},
-      {"Elu", true, false, 1.0f, 0},      {"Softsign", false, false, 0, 0},
+      {"Relu", false, false, 0, 0},
+      {"Tanh", false, false, 0, 0},
+      {"Sigmoid", false, false, 0, 0},
+      {"Affine", true, true, 1.0f, 0.0f},
+      {"LeakyRelu", true, false, 0.01f, 0},
+      {"ThresholdedRelu", true, false, 1.0f, 0},
+      {"ScaledTanh", true, true, 1.0f, 1.0f},
+      {"HardSigmoid", true, true, 0.2f, 0.5f},
+      {"Elu", true, false, 1.0f, 0},
+      {"Softsign", false, false, 0, 0},
       {"Softplus", false, false, 0, 0},
   };
   SmallVector<float> alphaOut, betaOut;
@@ -1159,9 +1165,8 @@ LogicalResult Importer::importRecurrent(const Node &n) {
                            shapeStr(shapeOf(*w)));
   if (shapeOf(*r) != ArrayRef<int64_t>{dirs, gates * h, h})
     return failNode(n, "R must be [" + std::to_string(dirs) + "," +
-                           std::to_string(gates * h) + "," +
-                           std::to_string(h) + "], got " +
-                           shapeStr(shapeOf(*r)));
+                           std::to_string(gates * h) + "," + std::to_string(h) +
+                           "], got " + shapeStr(shapeOf(*r)));
   if (B && shapeOf(B) != ArrayRef<int64_t>{dirs, 2 * gates * h})
     return failNode(n, "B must be [" + std::to_string(dirs) + "," +
                            std::to_string(2 * gates * h) + "]");
@@ -1172,13 +1177,12 @@ LogicalResult Importer::importRecurrent(const Node &n) {
   auto hTy = f32Tensor({dirs, batch, h});
   auto rec = graph::RecurrentOp::create(
       builder, loc(), TypeRange{yTy, hTy, hTy},
-      graph::RnnKindAttr::get(&ctx, kind), X, *w, *r, B, seqLens,
-      h0, c0, P, builder.getI64IntegerAttr(h), builder.getStringAttr(dir),
+      graph::RnnKindAttr::get(&ctx, kind), X, *w, *r, B, seqLens, h0, c0, P,
+      builder.getI64IntegerAttr(h), builder.getStringAttr(dir),
       builder.getStrArrayAttr(nameRefs), builder.getF32ArrayAttr(alphaOut),
       builder.getF32ArrayAttr(betaOut),
       clip ? builder.getF32FloatAttr(*clip) : FloatAttr(),
-      builder.getBoolAttr(*inputForget != 0),
-      builder.getBoolAttr(*lbr != 0));
+      builder.getBoolAttr(*inputForget != 0), builder.getBoolAttr(*lbr != 0));
   Value Y = rec.getY(), Yh = rec.getYH(), Yc = rec.getYC();
   if (*layout) {
     Y = transpose(Y, {2, 0, 1, 3});

@@ -7,8 +7,8 @@
 // transpose / concat / slice / pad / broadcast / tile.
 //
 //===----------------------------------------------------------------------===//
-#include "ImporterImpl.h"
 #include "ImportUtil.h"
+#include "ImporterImpl.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "llvm/ADT/STLExtras.h"
@@ -161,15 +161,14 @@ LogicalResult Importer::importReshape(const Node &n) {
                                " has a zero-sized dimension (allowzero = 1); "
                                "empty tensors are not supported");
       if (i >= in.size())
-        return failNode(n, "shape " + shapeStr(*target) +
-                               " copies dimension " + std::to_string(i) +
-                               " of a rank-" + std::to_string(in.size()) +
-                               " input");
+        return failNode(n, "shape " + shapeStr(*target) + " copies dimension " +
+                               std::to_string(i) + " of a rank-" +
+                               std::to_string(in.size()) + " input");
       out[i] = in[i];
     } else if (out[i] == -1) {
       if (inferred >= 0)
-        return failNode(n, "shape " + shapeStr(*target) +
-                               " has more than one -1");
+        return failNode(n,
+                        "shape " + shapeStr(*target) + " has more than one -1");
       inferred = (int)i;
     } else if (out[i] < 0) {
       return failNode(n, "invalid shape " + shapeStr(*target));
@@ -411,8 +410,8 @@ LogicalResult Importer::importSplit(const Node &n) {
     int64_t chunk = (dim + outputs - 1) / outputs;
     if (!attr(n, "num_outputs") && dim % outputs)
       return failNode(n, "dimension " + std::to_string(dim) +
-                             " does not split into " +
-                             std::to_string(outputs) + " equal parts");
+                             " does not split into " + std::to_string(outputs) +
+                             " equal parts");
     for (int64_t k = 0, left = dim; k < outputs; ++k) {
       sizes.push_back(std::min(chunk, left));
       left -= sizes.back();
@@ -440,8 +439,7 @@ LogicalResult Importer::importSplit(const Node &n) {
   }
   int64_t offset = 0;
   for (int64_t k = 0; k < outputs; ++k) {
-    SmallVector<int64_t> offs(in.size(), 0), strides(in.size(), 1),
-        shape(in);
+    SmallVector<int64_t> offs(in.size(), 0), strides(in.size(), 1), shape(in);
     offs[*axis] = offset;
     shape[*axis] = sizes[k];
     offset += sizes[k];
@@ -557,7 +555,7 @@ LogicalResult Importer::importGather(const Node &n) {
   if (!*idxC)
     return failNode(n, "indices must be compile-time constants: the DMA "
                        "engine has no indirect addressing (input '" +
-                       n.input(1) + "')");
+                           n.input(1) + "')");
   const ConstTensor &idx = **idxC;
   if (idx.isFloat())
     return failNode(n, "indices must be integers");
@@ -566,10 +564,9 @@ LogicalResult Importer::importGather(const Node &n) {
   for (int64_t v : idx.i) {
     int64_t j = v < 0 ? v + dim : v;
     if (j < 0 || j >= dim)
-      return failNode(n, "index " + std::to_string(v) +
-                             " is out of range for dimension " +
-                             std::to_string(*axis) + " of size " +
-                             std::to_string(dim));
+      return failNode(
+          n, "index " + std::to_string(v) + " is out of range for dimension " +
+                 std::to_string(*axis) + " of size " + std::to_string(dim));
     indices.push_back(j);
   }
   SmallVector<int64_t> out(in.take_front(*axis));
@@ -810,8 +807,8 @@ LogicalResult Importer::importExpand(const Node &n) {
     return failure();
   if (shapeOf(*x) == ArrayRef<int64_t>(*out))
     return define(n, 0, *x);
-  auto op = graph::BroadcastOp::create(builder, loc(), tensorLike(*out, *x),
-                                       *x);
+  auto op =
+      graph::BroadcastOp::create(builder, loc(), tensorLike(*out, *x), *x);
   return define(n, 0, op);
 }
 
@@ -851,8 +848,8 @@ LogicalResult Importer::importTile(const Node &n) {
     return failure();
   if (out == SmallVector<int64_t>(in))
     return define(n, 0, *x);
-  auto op = graph::TileOp::create(builder, loc(), tensorLike(out, *x), *x,
-                                  *repeats);
+  auto op =
+      graph::TileOp::create(builder, loc(), tensorLike(out, *x), *x, *repeats);
   return define(n, 0, op);
 }
 
@@ -862,8 +859,9 @@ LogicalResult Importer::importShape(const Node &n) {
     return failure();
   auto inShape = inputShape(n, 0);
   auto start = failed(inShape) ? Fail() : intAttr(n, "start", 0);
-  auto end = failed(start) ? Fail()
-                           : intAttr(n, "end", std::numeric_limits<int64_t>::max());
+  auto end = failed(start)
+                 ? Fail()
+                 : intAttr(n, "end", std::numeric_limits<int64_t>::max());
   if (failed(end))
     return failure();
   int64_t rank = inShape->size();

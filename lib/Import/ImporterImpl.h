@@ -52,7 +52,9 @@ using Node = onnx::NodeProto;
 /// A failure convertible to any FailureOr<T> (for `failed(a) ? Fail() : f()`
 /// chains that stop at the first error).
 struct Fail {
-  template <typename T> operator FailureOr<T>() const { return mlir::failure(); }
+  template <typename T> operator FailureOr<T>() const {
+    return mlir::failure();
+  }
   operator LogicalResult() const { return mlir::failure(); }
 };
 
@@ -73,16 +75,18 @@ struct ConstTensor {
   std::vector<double> f;
   std::vector<int64_t> i;
   bool isFloat() const { return isFloatType(dtype); }
-  int64_t size() const { return isFloat() ? (int64_t)f.size() : (int64_t)i.size(); }
+  int64_t size() const {
+    return isFloat() ? (int64_t)f.size() : (int64_t)i.size();
+  }
   double getF(int64_t k) const { return isFloat() ? f[k] : (double)i[k]; }
   int64_t getI(int64_t k) const { return isFloat() ? (int64_t)f[k] : i[k]; }
 };
 using ConstPtr = std::shared_ptr<const ConstTensor>;
 
 struct Slot {
-  Value value;                              // runtime value, or materialised
+  Value value;                               // runtime value, or materialised
   const onnx::TensorProto *tensor = nullptr; // initializer (decoded lazily)
-  ConstPtr cst;                             // decoded / folded constant
+  ConstPtr cst;                              // decoded / folded constant
   /// A graph input whose type the accelerator cannot hold: usable only
   /// through its shape (Shape / Size), any other use is an error.
   int badType = 0;
@@ -100,7 +104,8 @@ public:
 
   std::string err;
 
-  // --- errors / naming --------------------------------------------------------
+  // --- errors / naming
+  // --------------------------------------------------------
   LogicalResult fail(const std::string &msg) {
     if (err.empty())
       err = msg;
@@ -108,14 +113,17 @@ public:
   }
   std::string nodeDesc(const Node &n) const;
   /// "<OpType> node 'name'" prefix for messages about a node.
-  std::string what(const Node &n) const { return n.op_type() + " " + nodeDesc(n); }
+  std::string what(const Node &n) const {
+    return n.op_type() + " " + nodeDesc(n);
+  }
   LogicalResult failNode(const Node &n, const std::string &msg) {
     return fail(what(n) + ": " + msg);
   }
   mlir::Location nodeLoc(const Node &n);
   mlir::Location loc() { return curLoc; }
 
-  // --- values -----------------------------------------------------------------
+  // --- values
+  // -----------------------------------------------------------------
   static bool hasInput(const Node &n, int i) {
     return i < n.input_size() && !n.input(i).empty();
   }
@@ -148,7 +156,8 @@ public:
   LogicalResult defineReshaped(const Node &n, ArrayRef<int64_t> shape);
   LogicalResult checkArity(const Node &n, int minIn, int maxIn, int maxOut = 1);
 
-  // --- tensor decoding --------------------------------------------------------
+  // --- tensor decoding
+  // --------------------------------------------------------
   FailureOr<mlir::DenseElementsAttr> tensorToAttr(const onnx::TensorProto &t,
                                                   const std::string &what);
   FailureOr<ConstPtr> decodeTensor(const onnx::TensorProto &t,
@@ -158,7 +167,8 @@ public:
   LogicalResult tensorBytes(const onnx::TensorProto &t, const std::string &what,
                             std::string &storage, StringRef &bytes);
 
-  // --- attributes -------------------------------------------------------------
+  // --- attributes
+  // -------------------------------------------------------------
   const onnx::AttributeProto *attr(const Node &n, StringRef name) {
     for (const auto &a : n.attribute())
       if (a.name() == name)
@@ -180,13 +190,15 @@ public:
   FailureOr<SmallVector<std::string>> stringsAttr(const Node &n, StringRef name,
                                                   bool *present = nullptr);
 
-  // --- building helpers (insert at the current node's location) ---------------
+  // --- building helpers (insert at the current node's location)
+  // ---------------
   mlir::RankedTensorType f32Tensor(ArrayRef<int64_t> shape) {
     return mlir::RankedTensorType::get(shape, builder.getF32Type());
   }
   mlir::RankedTensorType tensorLike(ArrayRef<int64_t> shape, Value v) {
     return mlir::RankedTensorType::get(
-        shape, mlir::cast<mlir::RankedTensorType>(v.getType()).getElementType());
+        shape,
+        mlir::cast<mlir::RankedTensorType>(v.getType()).getElementType());
   }
   static ArrayRef<int64_t> shapeOf(Value v) {
     return mlir::cast<mlir::RankedTensorType>(v.getType()).getShape();
@@ -270,7 +282,8 @@ public:
   LogicalResult importResize(const Node &n);
   LogicalResult importMod(const Node &n);
 
-  // --- shared shape logic -----------------------------------------------------
+  // --- shared shape logic
+  // -----------------------------------------------------
   /// Normalises a possibly negative axis against `rank` (error names node).
   FailureOr<int64_t> normAxis(const Node &n, int64_t axis, int64_t rank,
                               bool allowRank = false);
@@ -281,7 +294,8 @@ public:
                                ArrayRef<int64_t> dilations,
                                SmallVector<int64_t> &pads);
 
-  // --- state ------------------------------------------------------------------
+  // --- state
+  // ------------------------------------------------------------------
   mlir::MLIRContext &ctx;
   const OnnxImportOptions &opts;
   std::string sourceName, baseDir;
@@ -300,7 +314,8 @@ private:
   LogicalResult collectInputs(const onnx::GraphProto &g,
                               SmallVector<mlir::Type> &argTypes,
                               SmallVector<std::string> &argNames);
-  LogicalResult sortNodes(const onnx::GraphProto &g, SmallVector<size_t> &order);
+  LogicalResult sortNodes(const onnx::GraphProto &g,
+                          SmallVector<size_t> &order);
   FailureOr<Value> outputValue(const onnx::ValueInfoProto &vi);
 };
 

@@ -16,8 +16,8 @@
 // See docs/importer.md and docs/operators.md.
 //
 //===----------------------------------------------------------------------===//
-#include "ImporterImpl.h"
 #include "ImportUtil.h"
+#include "ImporterImpl.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -125,8 +125,8 @@ std::string Importer::nodeDesc(const Node &n) const {
     return "node '" + n.name() + "'";
   auto it = nodeIndex.find(&n);
   std::string d =
-      "node #" + (it == nodeIndex.end() ? std::string("?")
-                                        : std::to_string(it->second));
+      "node #" +
+      (it == nodeIndex.end() ? std::string("?") : std::to_string(it->second));
   for (const std::string &o : n.output())
     if (!o.empty())
       return d + " producing '" + o + "'";
@@ -258,8 +258,7 @@ LogicalResult Importer::tensorBytes(const onnx::TensorProto &t,
       else if (kv.key() == "length")
         length = std::stoll(kv.value());
     } catch (...) {
-      return fail(what + ": malformed external_data entry '" + kv.key() +
-                  "'");
+      return fail(what + ": malformed external_data entry '" + kv.key() + "'");
     }
   }
   if (location.empty())
@@ -314,9 +313,8 @@ FailureOr<ConstPtr> Importer::decodeTensor(const onnx::TensorProto &t,
   };
   auto checkCount = [&](int64_t have) -> LogicalResult {
     if (have != n)
-      return fail(what + " has " + std::to_string(have) +
-                  " values, expected " + std::to_string(n) + " for shape " +
-                  shapeStr(c->shape));
+      return fail(what + " has " + std::to_string(have) + " values, expected " +
+                  std::to_string(n) + " for shape " + shapeStr(c->shape));
     return success();
   };
   // Typed raw decoding.
@@ -423,13 +421,27 @@ FailureOr<ConstPtr> Importer::decodeTensor(const onnx::TensorProto &t,
     if (useRaw) {
       LogicalResult r = success();
       switch (dt) {
-      case onnx::TensorProto::INT32: r = rawInts(int32_t()); break;
-      case onnx::TensorProto::INT16: r = rawInts(int16_t()); break;
-      case onnx::TensorProto::INT8: r = rawInts(int8_t()); break;
-      case onnx::TensorProto::UINT16: r = rawInts(uint16_t()); break;
-      case onnx::TensorProto::UINT8: r = rawInts(uint8_t()); break;
-      case onnx::TensorProto::BOOL: r = rawInts(uint8_t()); break;
-      default: r = rawInts(uint32_t()); break;
+      case onnx::TensorProto::INT32:
+        r = rawInts(int32_t());
+        break;
+      case onnx::TensorProto::INT16:
+        r = rawInts(int16_t());
+        break;
+      case onnx::TensorProto::INT8:
+        r = rawInts(int8_t());
+        break;
+      case onnx::TensorProto::UINT16:
+        r = rawInts(uint16_t());
+        break;
+      case onnx::TensorProto::UINT8:
+        r = rawInts(uint8_t());
+        break;
+      case onnx::TensorProto::BOOL:
+        r = rawInts(uint8_t());
+        break;
+      default:
+        r = rawInts(uint32_t());
+        break;
       }
       if (failed(r))
         return failure();
@@ -454,8 +466,8 @@ FailureOr<ConstPtr> Importer::decodeTensor(const onnx::TensorProto &t,
 }
 
 /// The f32 elements attribute of a FLOAT tensor (fast path for weights).
-FailureOr<DenseElementsAttr>
-Importer::tensorToAttr(const onnx::TensorProto &t, const std::string &what) {
+FailureOr<DenseElementsAttr> Importer::tensorToAttr(const onnx::TensorProto &t,
+                                                    const std::string &what) {
   auto c = decodeTensor(t, what);
   if (failed(c))
     return failure();
@@ -535,7 +547,8 @@ FailureOr<Value> Importer::materializeSlot(const std::string &name, Slot &s,
     return fail("value '" + name + "'" + where + " has no definition");
   const ConstTensor &t = **c;
   if (!t.isFloat() && t.dtype != onnx::TensorProto::BOOL &&
-      t.dtype != onnx::TensorProto::INT64 && t.dtype != onnx::TensorProto::INT32)
+      t.dtype != onnx::TensorProto::INT64 &&
+      t.dtype != onnx::TensorProto::INT32)
     return fail("unsupported element type " + dataTypeName(t.dtype) +
                 " for tensor '" + name + "'" + where);
   if (t.isFloat() && t.dtype != onnx::TensorProto::FLOAT)
@@ -589,8 +602,8 @@ FailureOr<Value> Importer::operandF32(const Node &n, int i, bool convertInts) {
     return failure();
   if (!elemOf(*v).isF32())
     return fail("unsupported element type " + dataTypeName(onnxTypeOf(*v)) +
-                " for '" + n.input(i) + "' (" + nodeDesc(n) + "): " +
-                n.op_type() + " computes on f32 tensors only");
+                " for '" + n.input(i) + "' (" + nodeDesc(n) +
+                "): " + n.op_type() + " computes on f32 tensors only");
   return v;
 }
 
@@ -637,7 +650,8 @@ FailureOr<SmallVector<int64_t>> Importer::constInts(const Node &n, int i) {
       return fail("input " + std::to_string(i) + " ('" + n.input(i) + "') of " +
                   nodeDesc(n) + " (" + n.op_type() +
                   ") must be a compile-time constant; it is a graph input: "
-                  "bind it to a constant (--bind " + n.input(i) + "=FILE.pb)");
+                  "bind it to a constant (--bind " +
+                  n.input(i) + "=FILE.pb)");
     return fail("input " + std::to_string(i) + " ('" +
                 (i < n.input_size() ? n.input(i) : "") + "') of " +
                 nodeDesc(n) + " (" + n.op_type() +
@@ -657,8 +671,8 @@ FailureOr<SmallVector<double>> Importer::constFloats(const Node &n, int i) {
   if (!*c) {
     Slot *s = slot(n, i);
     if (s && s->value && isa<BlockArgument>(s->value))
-      return fail("input " + std::to_string(i) + " ('" + n.input(i) +
-                  "') of " + nodeDesc(n) + " (" + n.op_type() +
+      return fail("input " + std::to_string(i) + " ('" + n.input(i) + "') of " +
+                  nodeDesc(n) + " (" + n.op_type() +
                   ") must be a compile-time constant; it is a graph input: "
                   "bind it to a constant (--bind " +
                   n.input(i) + "=FILE.pb)");
@@ -675,8 +689,8 @@ FailureOr<SmallVector<double>> Importer::constFloats(const Node &n, int i) {
 
 LogicalResult Importer::define(const Node &n, int out, Value v) {
   if (!numElements(shapeOf(v)))
-    return failNode(n, "result shape " + shapeStr(shapeOf(v)) +
-                           " is too large");
+    return failNode(n,
+                    "result shape " + shapeStr(shapeOf(v)) + " is too large");
   if (out < n.output_size() && !n.output(out).empty())
     values[n.output(out)] = Slot{v, nullptr, nullptr, 0, {}};
   return success();
@@ -691,8 +705,7 @@ LogicalResult Importer::defineConst(const Node &n, int out, ConstTensor c) {
   return success();
 }
 
-LogicalResult Importer::defineReshaped(const Node &n,
-                                       ArrayRef<int64_t> shape) {
+LogicalResult Importer::defineReshaped(const Node &n, ArrayRef<int64_t> shape) {
   auto c = constant(n, 0);
   if (failed(c))
     return failure();
@@ -711,9 +724,9 @@ LogicalResult Importer::checkArity(const Node &n, int minIn, int maxIn,
   while (count > 0 && n.input(count - 1).empty())
     --count;
   if (count < minIn || count > maxIn) {
-    std::string expect = minIn == maxIn ? std::to_string(minIn)
-                                        : std::to_string(minIn) + " to " +
-                                              std::to_string(maxIn);
+    std::string expect =
+        minIn == maxIn ? std::to_string(minIn)
+                       : std::to_string(minIn) + " to " + std::to_string(maxIn);
     if (maxIn == INT32_MAX)
       expect = "at least " + std::to_string(minIn);
     return fail(what(n) + " has " + std::to_string(count) +
@@ -770,8 +783,8 @@ FailureOr<Value> Importer::binary(const Node &n, graph::BinaryFn fn, Value a,
              fn == graph::BinaryFn::greater_equal;
   if (elemOf(a) != elemOf(b))
     return failNode(n, "operand element types differ");
-  auto type = RankedTensorType::get(
-      *shape, cmp ? Type(builder.getI1Type()) : elemOf(a));
+  auto type = RankedTensorType::get(*shape, cmp ? Type(builder.getI1Type())
+                                                : elemOf(a));
   return graph::BinaryOp::create(builder, loc(), type, fn, a, b).getResult();
 }
 
@@ -789,8 +802,8 @@ Value Importer::reduce(graph::ReduceFn fn, Value v, ArrayRef<int64_t> axes,
   std::string why;
   auto shape = *graph::reduceShape(shapeOf(v), axes, keepdims, why);
   bool arg = fn == graph::ReduceFn::argmax || fn == graph::ReduceFn::argmin;
-  auto type = RankedTensorType::get(
-      shape, arg ? Type(builder.getI64Type()) : builder.getF32Type());
+  auto type = RankedTensorType::get(shape, arg ? Type(builder.getI64Type())
+                                               : builder.getF32Type());
   return graph::ReduceOp::create(builder, loc(), type, fn, v, axes, keepdims,
                                  false)
       .getResult();
@@ -798,7 +811,8 @@ Value Importer::reduce(graph::ReduceFn fn, Value v, ArrayRef<int64_t> axes,
 
 Value Importer::slice(Value v, ArrayRef<int64_t> offsets,
                       ArrayRef<int64_t> strides, ArrayRef<int64_t> sizes) {
-  if (sizes == shapeOf(v) && llvm::all_of(offsets, [](int64_t o) { return o == 0; }) &&
+  if (sizes == shapeOf(v) &&
+      llvm::all_of(offsets, [](int64_t o) { return o == 0; }) &&
       llvm::all_of(strides, [](int64_t s) { return s == 1; }))
     return v;
   return graph::SliceOp::create(builder, loc(), tensorLike(sizes, v), v,
@@ -817,8 +831,8 @@ Value Importer::constF32(ArrayRef<int64_t> shape, ArrayRef<float> data) {
                                    DenseElementsAttr::get(type, data));
 }
 
-FailureOr<int64_t> Importer::normAxis(const Node &n, int64_t axis,
-                                      int64_t rank, bool allowRank) {
+FailureOr<int64_t> Importer::normAxis(const Node &n, int64_t axis, int64_t rank,
+                                      bool allowRank) {
   int64_t hi = allowRank ? rank + 1 : rank;
   int64_t a = axis < 0 ? axis + rank : axis;
   if (a < 0 || a >= hi)
@@ -869,8 +883,7 @@ LogicalResult Importer::resolveAutoPad(const Node &n, StringRef mode,
 LogicalResult Importer::collectInitializers(const onnx::GraphProto &g) {
   if (g.sparse_initializer_size())
     return fail("sparse initializer '" +
-                g.sparse_initializer(0).values().name() +
-                "' is not supported");
+                g.sparse_initializer(0).values().name() + "' is not supported");
   for (const auto &t : g.initializer()) {
     if (t.name().empty())
       return fail("an initializer has no name");
@@ -908,16 +921,14 @@ LogicalResult Importer::collectInputs(const onnx::GraphProto &g,
       auto buf = llvm::MemoryBuffer::getFile(bound->second, /*IsText=*/false,
                                              /*RequiresNullTerminator=*/false);
       if (!buf)
-        return fail("cannot read the tensor bound to input '" + name +
-                    "' ('" + bound->second +
-                    "'): " + buf.getError().message());
+        return fail("cannot read the tensor bound to input '" + name + "' ('" +
+                    bound->second + "'): " + buf.getError().message());
       ownedTensors.emplace_back();
       onnx::TensorProto &t = ownedTensors.back();
       if (!t.ParseFromArray((*buf)->getBufferStart(),
                             (int)(*buf)->getBufferSize()) ||
           t.data_type() == onnx::TensorProto::UNDEFINED)
-        return fail("'" + bound->second +
-                    "' (bound to input '" + name +
+        return fail("'" + bound->second + "' (bound to input '" + name +
                     "') is not a serialized ONNX TensorProto");
       if (tt.elem_type() != onnx::TensorProto::UNDEFINED &&
           tt.elem_type() != t.data_type())
@@ -932,10 +943,10 @@ LogicalResult Importer::collectInputs(const onnx::GraphProto &g,
               dims.Get(i).dim_value() != t.dims(i))
             ok = false;
         if (!ok)
-          return fail("the tensor bound to input '" + name + "' has shape " +
-                      shapeStr(SmallVector<int64_t>(t.dims().begin(),
-                                                    t.dims().end())) +
-                      ", which does not match the model's declaration");
+          return fail(
+              "the tensor bound to input '" + name + "' has shape " +
+              shapeStr(SmallVector<int64_t>(t.dims().begin(), t.dims().end())) +
+              ", which does not match the model's declaration");
       }
       values[name] = Slot{Value(), &t, nullptr, 0, {}};
       continue;
@@ -954,11 +965,10 @@ LogicalResult Importer::collectInputs(const onnx::GraphProto &g,
       const auto &dims = tt.shape().dim();
       if (given != opts.inputShapes.end() &&
           given->second.size() != (size_t)dims.size())
-        return fail("input shape " + shapeStr(given->second) + " given for '" +
-                    name + "' has rank " +
-                    std::to_string(given->second.size()) +
-                    " but the model declares rank " +
-                    std::to_string(dims.size()));
+        return fail(
+            "input shape " + shapeStr(given->second) + " given for '" + name +
+            "' has rank " + std::to_string(given->second.size()) +
+            " but the model declares rank " + std::to_string(dims.size()));
       for (int i = 0; i < dims.size(); ++i) {
         const auto &d = dims.Get(i);
         bool known = d.has_dim_value() && d.dim_value() > 0;
@@ -974,8 +984,10 @@ LogicalResult Importer::collectInputs(const onnx::GraphProto &g,
         }
         if (!known) {
           if (d.has_dim_value() && d.dim_value() == 0)
-            return fail("graph input '" + name + "' has a zero-sized "
-                        "dimension " + std::to_string(i) +
+            return fail("graph input '" + name +
+                        "' has a zero-sized "
+                        "dimension " +
+                        std::to_string(i) +
                         " (empty tensors are not supported)");
           std::string sym =
               d.has_dim_param() ? " ('" + d.dim_param() + "')" : "";
@@ -1008,7 +1020,7 @@ LogicalResult Importer::collectInputs(const onnx::GraphProto &g,
       continue;
     }
     Type elem = et == onnx::TensorProto::BOOL ? Type(builder.getI1Type())
-                                               : Type(builder.getF32Type());
+                                              : Type(builder.getF32Type());
     argTypes.push_back(RankedTensorType::get(shape, elem));
     argNames.push_back(name);
   }
@@ -1023,11 +1035,9 @@ LogicalResult Importer::collectInputs(const onnx::GraphProto &g,
   }
   for (const auto &kv : opts.boundInputs)
     if (!inputNames.count(kv.first))
-      return fail("--bind given for '" + kv.first +
-                  "', which is not a graph input" +
-                  (initializerNames.count(kv.first)
-                       ? " (it is an initializer)"
-                       : ""));
+      return fail(
+          "--bind given for '" + kv.first + "', which is not a graph input" +
+          (initializerNames.count(kv.first) ? " (it is an initializer)" : ""));
   return success();
 }
 
@@ -1439,7 +1449,8 @@ OwningOpRef<ModuleOp> accel::importOnnxBytes(const void *data, size_t size,
   err.clear();
   onnx::ModelProto model;
   if (size > (size_t)std::numeric_limits<int>::max()) {
-    err = "'" + sourceName + "' is larger than 2 GiB, which protobuf cannot "
+    err = "'" + sourceName +
+          "' is larger than 2 GiB, which protobuf cannot "
           "parse (store the weights as external data)";
     return nullptr;
   }
@@ -1478,8 +1489,8 @@ OwningOpRef<ModuleOp> accel::importOnnxFile(const std::string &path,
   llvm::sys::path::remove_filename(dir);
   if (dir.empty())
     dir = ".";
-  return importOnnxBytes((*buf)->getBufferStart(), (*buf)->getBufferSize(),
-                         ctx, opts, err, path, std::string(dir));
+  return importOnnxBytes((*buf)->getBufferStart(), (*buf)->getBufferSize(), ctx,
+                         opts, err, path, std::string(dir));
 }
 
 //===----------------------------------------------------------------------===//
@@ -1548,25 +1559,25 @@ bool accel::onnxConstantInputs(const std::string &path,
   // a constant position through them must be constant too.
   std::map<std::string, std::vector<std::string>> producers;
   static const std::set<std::string> passThrough = {
-      "Identity", "Cast", "Concat", "Squeeze", "Unsqueeze", "Gather",
-      "Slice", "Reshape", "Add", "Sub", "Mul", "Div", "Neg", "Abs"};
+      "Identity", "Cast", "Concat", "Squeeze", "Unsqueeze", "Gather", "Slice",
+      "Reshape",  "Add",  "Sub",    "Mul",     "Div",       "Neg",    "Abs"};
   for (const auto &n : g.node())
     if (passThrough.count(n.op_type()))
       for (const auto &o : n.output())
         producers[o].assign(n.input().begin(), n.input().end());
-  std::function<void(const std::string &, int)> need =
-      [&](const std::string &v, int depth) {
-        if (v.empty() || depth > 64)
-          return;
-        if (inputs.count(v)) {
-          wanted.insert(v);
-          return;
-        }
-        auto it = producers.find(v);
-        if (it != producers.end())
-          for (const auto &in : it->second)
-            need(in, depth + 1);
-      };
+  std::function<void(const std::string &, int)> need = [&](const std::string &v,
+                                                           int depth) {
+    if (v.empty() || depth > 64)
+      return;
+    if (inputs.count(v)) {
+      wanted.insert(v);
+      return;
+    }
+    auto it = producers.find(v);
+    if (it != producers.end())
+      for (const auto &in : it->second)
+        need(in, depth + 1);
+  };
   for (const auto &n : g.node()) {
     if (!n.domain().empty() && n.domain() != "ai.onnx")
       continue;

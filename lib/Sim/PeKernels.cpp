@@ -59,8 +59,7 @@ void buildMask(const float *v, uint8_t *mask, uint64_t n) {
 
 namespace {
 /// Minimal pushes so that every PE's load is <= T; false if impossible.
-bool feasible(const std::vector<uint64_t> &work, uint64_t T,
-              uint64_t &moved) {
+bool feasible(const std::vector<uint64_t> &work, uint64_t T, uint64_t &moved) {
   moved = 0;
   uint64_t in = 0; // work received from the right neighbour
   for (size_t p = work.size(); p-- > 0;) {

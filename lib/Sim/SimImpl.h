@@ -23,7 +23,6 @@
 namespace accel {
 namespace sim {
 
-
 constexpr unsigned kSlots = 16;
 constexpr unsigned kAccs = 4;
 constexpr unsigned kTags = 8;
@@ -62,8 +61,8 @@ inline Range tileRange(const OperandRecord &r, uint64_t r0, uint64_t r1) {
 }
 
 /// Bytes touched by a DMA box side.
-inline Range boxRange(uint64_t base, const uint32_t *shape, const int64_t *stride,
-               uint32_t elemBytes) {
+inline Range boxRange(uint64_t base, const uint32_t *shape,
+                      const int64_t *stride, uint32_t elemBytes) {
   i128 lo = 0, hi = 0;
   for (int d = 0; d < 4; ++d) {
     if (shape[d] == 0)
@@ -99,7 +98,7 @@ struct WeightQueue {
   bool resident = false;    ///< `source` names the queue's content
   bool slidable = false;    ///< filled by an SW load (a window)
   uint8_t stream = 0;
-  OperandRecord source;     ///< record of the LD that filled the queue
+  OperandRecord source; ///< record of the LD that filled the queue
 };
 
 struct Cluster {

@@ -36,18 +36,19 @@ bool Sim::doInstr(Cluster &c, const Instruction &in, size_t idx, bool last,
     return bad("invalid queue mode " + std::to_string(unsigned(r.queueMode)));
   const bool perPeAddrs = !r.peAddrs.empty();
   if (perPeAddrs) {
-    bool uses = f.op == Opcode::ST ||
-                (f.op == Opcode::LD &&
-                 (f.sub == uint8_t(LoadStream::Activations) ||
-                  f.sub == uint8_t(LoadStream::PartialSums)));
+    bool uses =
+        f.op == Opcode::ST ||
+        (f.op == Opcode::LD && (f.sub == uint8_t(LoadStream::Activations) ||
+                                f.sub == uint8_t(LoadStream::PartialSums)));
     if (!uses)
       return bad("peAddrs is only used by LD acts / psums and ST");
     if (r.peAddrs.size() != c.pes.size())
       return bad("peAddrs holds " + std::to_string(r.peAddrs.size()) +
-                 " addresses, the cluster has " +
-                 std::to_string(c.pes.size()) + " PEs");
+                 " addresses, the cluster has " + std::to_string(c.pes.size()) +
+                 " PEs");
   }
-  if (r.acrossPes && !(f.op == Opcode::SPU && f.sub == uint8_t(SpuType::Reduce)))
+  if (r.acrossPes &&
+      !(f.op == Opcode::SPU && f.sub == uint8_t(SpuType::Reduce)))
     return bad("acrossPes is only used by SPU reduce");
   if (r.rows == 0 || r.cols == 0)
     return true; // empty tile: nothing to do, no time
@@ -86,8 +87,8 @@ bool Sim::doInstr(Cluster &c, const Instruction &in, size_t idx, bool last,
       OperandRecord q = r;
       q.addr = r.peAddrs[pe];
       Range t = tileRange(q, 0, r1 - r0);
-      whole = any ? Range{std::min(whole.lo, t.lo), std::max(whole.hi, t.hi)}
-                  : t;
+      whole =
+          any ? Range{std::min(whole.lo, t.lo), std::max(whole.hi, t.hi)} : t;
       any = true;
     }
   }
@@ -98,13 +99,13 @@ bool Sim::doInstr(Cluster &c, const Instruction &in, size_t idx, bool last,
                  std::to_string(c.storage.size()) + ")");
     return true;
   };
-  auto fits = [&](const char *what, uint64_t base, uint64_t count,
-                  uint64_t cap, const char *capName) {
+  auto fits = [&](const char *what, uint64_t base, uint64_t count, uint64_t cap,
+                  const char *capName) {
     if (i128(base) + i128(count) > i128(cap))
       return bad(std::string(what) + " of " + std::to_string(count) +
                  " floats at float offset " + std::to_string(base) +
-                 " does not fit the " + capName + " of " +
-                 std::to_string(cap) + " floats");
+                 " does not fit the " + capName + " of " + std::to_string(cap) +
+                 " floats");
     return true;
   };
   // Gather rows [g0, g1) (of the rows [r0, ..) PE `pe` owns) of the storage
@@ -330,13 +331,15 @@ bool Sim::doInstr(Cluster &c, const Instruction &in, size_t idx, bool last,
     if (sparse) {
       if (c.wq.sparseK != depth || c.wq.sparseN != cols)
         return bad("MAC depth x cols " + std::to_string(depth) + " x " +
-                   std::to_string(cols) + " does not match the sparse "
+                   std::to_string(cols) +
+                   " does not match the sparse "
                    "weight list in the queue (" +
                    std::to_string(c.wq.sparseK) + " x " +
                    std::to_string(c.wq.sparseN) + ")");
     } else {
       const uint64_t tile = depth * cols;
-      uint64_t tiles = tile ? std::max<uint64_t>(1, c.wq.denseFloats / tile) : 1;
+      uint64_t tiles =
+          tile ? std::max<uint64_t>(1, c.wq.denseFloats / tile) : 1;
       if (r.queueMode == QueueMode::RQ)
         wOff = (c.wq.head % tiles) * tile;
       if (!fits("weight tile (depth x cols)", wOff, tile, wqFloats,
@@ -378,8 +381,8 @@ bool Sim::doInstr(Cluster &c, const Instruction &in, size_t idx, bool last,
                            : *std::max_element(work.begin(), work.end());
     uint64_t dur = 0;
     if (depth)
-      dur = (ceilDiv(double(busiest), hw.macLanes) + hw.macPipelineLatency) *
-            rep;
+      dur =
+          (ceilDiv(double(busiest), hw.macLanes) + hw.macPipelineLatency) * rep;
     c.accChained[f.accId] = f.sfuActive;
     info.cycles += dur;
     info.macs += effective * rep;
@@ -447,8 +450,7 @@ bool Sim::doInstr(Cluster &c, const Instruction &in, size_t idx, bool last,
   return bad("invalid opcode " + std::to_string(unsigned(f.op)));
 }
 
-bool Sim::doSpu(Cluster &c, const Instruction &in, size_t idx,
-                ExecInfo &info) {
+bool Sim::doSpu(Cluster &c, const Instruction &in, size_t idx, ExecInfo &info) {
   const InstrFields &f = in.fields;
   const OperandRecord &r = in.operands;
   auto bad = [&](const std::string &m) {
@@ -526,7 +528,8 @@ bool Sim::doSpu(Cluster &c, const Instruction &in, size_t idx,
           for (uint64_t pe = 0; pe < P; ++pe)
             if (i < peRows(pe))
               vals.push_back(c.pes[pe].inbuf[in1 + i * cols + j]);
-          res[i * cols + j] = sfuReduce(r.func, vals.data(), vals.size(), r.imm);
+          res[i * cols + j] =
+              sfuReduce(r.func, vals.data(), vals.size(), r.imm);
         }
       roundBuffer(hw.computeType, res.data(), n);
       for (uint64_t pe = 0; pe < P; ++pe) {

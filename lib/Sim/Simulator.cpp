@@ -1,4 +1,5 @@
-//===- Simulator.cpp - Functional + cycle model ----------------------------===//
+//===- Simulator.cpp - Functional + cycle model
+//----------------------------===//
 //
 // One Sim object runs one Program. Clusters are stepped one command at a
 // time, always the cluster whose control unit is earliest, so shared memory
@@ -10,9 +11,9 @@
 //
 //===----------------------------------------------------------------------===//
 #include "accel/Sim/Simulator.h"
-#include "accel/Target/Sfu.h"
-#include "accel/Sim/Numerics.h"
 #include "SimImpl.h"
+#include "accel/Sim/Numerics.h"
+#include "accel/Target/Sfu.h"
 #include "accel/Target/SparseWeights.h"
 
 #include <algorithm>
@@ -93,11 +94,10 @@ bool Sim::setupMemory(const std::map<std::string, Tensor> &inputs) {
   for (size_t i = 0; i < p.constants.size(); ++i) {
     const ConstSegment &s = p.constants[i];
     if (i128(s.dramAddr) + i128(s.bytes.size()) > i128(dram.size()))
-      return fail("constant segment " + std::to_string(i) + " at " +
-                  std::to_string(s.dramAddr) + " (" +
-                  std::to_string(s.bytes.size()) +
-                  " bytes) lies outside DRAM [0, " +
-                  std::to_string(dram.size()) + ")");
+      return fail(
+          "constant segment " + std::to_string(i) + " at " +
+          std::to_string(s.dramAddr) + " (" + std::to_string(s.bytes.size()) +
+          " bytes) lies outside DRAM [0, " + std::to_string(dram.size()) + ")");
     if (!s.bytes.empty())
       std::memcpy(dram.data() + s.dramAddr, s.bytes.data(), s.bytes.size());
   }
@@ -111,8 +111,8 @@ bool Sim::setupMemory(const std::map<std::string, Tensor> &inputs) {
       inputList += (inputList.empty() ? "" : ", ") + s.name;
     // i1 / i64 interface values live in DRAM as f32 words.
     if (s.dtype != DType::F32 && s.dtype != DType::I1 && s.dtype != DType::I64)
-      return fail(std::string(s.isInput ? "input" : "output") + " '" +
-                  s.name + "': dtype " + dtypeName(s.dtype) +
+      return fail(std::string(s.isInput ? "input" : "output") + " '" + s.name +
+                  "': dtype " + dtypeName(s.dtype) +
                   " is not supported (f32, or i1 / i64 held as f32)");
     i128 n = 1;
     for (int64_t d : s.shape) {
@@ -146,17 +146,15 @@ bool Sim::setupMemory(const std::map<std::string, Tensor> &inputs) {
                   shapeToString(s.shape) + ")");
     const Tensor &t = it->second;
     if (t.shape != s.shape)
-      return fail("input '" + s.name + "' has shape " +
-                  shapeToString(t.shape) + " but the program expects " +
-                  shapeToString(s.shape));
+      return fail("input '" + s.name + "' has shape " + shapeToString(t.shape) +
+                  " but the program expects " + shapeToString(s.shape));
     if (t.data.size() != s.numElements())
       return fail("input '" + s.name + "' holds " +
                   std::to_string(t.data.size()) + " values but shape " +
                   shapeToString(s.shape) + " needs " +
                   std::to_string(s.numElements()));
     if (!t.data.empty())
-      std::memcpy(dram.data() + s.dramAddr, t.data.data(),
-                  t.data.size() * 4);
+      std::memcpy(dram.data() + s.dramAddr, t.data.data(), t.data.size() * 4);
   }
 
   numIbufs = std::min<uint32_t>(hw.instructionBuffers, kMaxIbufs);
@@ -227,12 +225,11 @@ bool Sim::addAccess(std::vector<Access> &list, const Access &a, bool dram) {
     std::string mem = dram ? std::string("DRAM")
                            : "the storage unit of " + clusterName(o.cluster);
     std::string msg =
-        "hazard: " + describe(a) + " " + (a.write ? "writes" : "reads") +
-        " " + mem + " bytes " + a.range.str() + " at cycle " +
+        "hazard: " + describe(a) + " " + (a.write ? "writes" : "reads") + " " +
+        mem + " bytes " + a.range.str() + " at cycle " +
         std::to_string(a.start) + " while " + describe(o) + " " +
         (o.write ? "writes" : "reads") + " bytes " + o.range.str() +
-        " until cycle " + std::to_string(o.end) +
-        " (missing WAIT or BARRIER?)";
+        " until cycle " + std::to_string(o.end) + " (missing WAIT or BARRIER?)";
     if (opts.hazardsAreErrors) {
       err = msg;
       return false;
@@ -266,12 +263,11 @@ bool Sim::doConfig(Cluster &c, const Command &cmd) {
   uint64_t issue = c.t;
   if (c.ibufBusyUntil[cmd.ibuf] > issue) {
     ++stats.hazardCount;
-    std::string msg = "hazard: " + where() + "overwrites instruction buffer " +
-                      std::to_string(cmd.ibuf) + " at cycle " +
-                      std::to_string(issue) +
-                      " while the PE array runs it until cycle " +
-                      std::to_string(c.ibufBusyUntil[cmd.ibuf]) +
-                      " (missing WAIT pe?)";
+    std::string msg =
+        "hazard: " + where() + "overwrites instruction buffer " +
+        std::to_string(cmd.ibuf) + " at cycle " + std::to_string(issue) +
+        " while the PE array runs it until cycle " +
+        std::to_string(c.ibufBusyUntil[cmd.ibuf]) + " (missing WAIT pe?)";
     if (opts.hazardsAreErrors) {
       err = msg;
       return false;
@@ -433,9 +429,9 @@ bool Sim::doDma(Cluster &c, const Command &cmd) {
           std::memmove(dstMem + dof, srcBase + so, d.shape[3] * eb);
         } else {
           for (uint64_t i3 = 0; i3 < d.shape[3]; ++i3)
-            std::memmove(dstMem + dof + int64_t(i3) * d.dstStride[3] * int64_t(eb),
-                         srcBase + so + int64_t(i3) * d.srcStride[3] * int64_t(eb),
-                         eb);
+            std::memmove(
+                dstMem + dof + int64_t(i3) * d.dstStride[3] * int64_t(eb),
+                srcBase + so + int64_t(i3) * d.srcStride[3] * int64_t(eb), eb);
         }
       }
 
@@ -445,8 +441,8 @@ bool Sim::doDma(Cluster &c, const Command &cmd) {
   const MemoryChannel &ch = hw.channels[c.channel];
   uint64_t issued = c.t + hw.commandIssueCycles;
   uint64_t start = std::max(issued, chFree[c.channel]);
-  uint64_t dur = ch.latencyCycles + ceilDiv(double(channelBytes),
-                                            ch.bytesPerCycle);
+  uint64_t dur =
+      ch.latencyCycles + ceilDiv(double(channelBytes), ch.bytesPerCycle);
   uint64_t done = start + dur;
   chFree[c.channel] = done;
   c.tagDone[d.tag] = std::max(c.tagDone[d.tag], done);
@@ -680,9 +676,9 @@ bool Sim::run(const std::map<std::string, Tensor> &inputs,
       std::memcpy(t.data.data(), dram.data() + s.dramAddr, t.data.size() * 4);
     outputs[s.name] = std::move(t);
   }
-  double wall = std::chrono::duration<double>(
-                    std::chrono::steady_clock::now() - t0)
-                    .count();
+  double wall =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
+          .count();
   finishStats(wall);
   if (trace.enabled() && !trace.write(opts.tracePath, err))
     return false;

@@ -1,4 +1,5 @@
-//===- TensorIO.cpp - .npy and ONNX TensorProto files ----------------------===//
+//===- TensorIO.cpp - .npy and ONNX TensorProto files
+//----------------------===//
 #include "accel/Sim/TensorIO.h"
 #include "accel/Sim/Numerics.h"
 
@@ -40,16 +41,25 @@ enum class Elem { F16, F32, F64, I8, I16, I32, I64, U8, U16, U32, U64, Bool };
 
 unsigned elemSize(Elem e) {
   switch (e) {
-  case Elem::I8: case Elem::U8: case Elem::Bool: return 1;
-  case Elem::F16: case Elem::I16: case Elem::U16: return 2;
-  case Elem::F32: case Elem::I32: case Elem::U32: return 4;
-  default: return 8;
+  case Elem::I8:
+  case Elem::U8:
+  case Elem::Bool:
+    return 1;
+  case Elem::F16:
+  case Elem::I16:
+  case Elem::U16:
+    return 2;
+  case Elem::F32:
+  case Elem::I32:
+  case Elem::U32:
+    return 4;
+  default:
+    return 8;
   }
 }
 
 /// Converts `n` packed elements (byte order `little`) to f32.
-void convert(const uint8_t *src, uint64_t n, Elem e, bool little,
-             float *dst) {
+void convert(const uint8_t *src, uint64_t n, Elem e, bool little, float *dst) {
   unsigned sz = elemSize(e);
   uint8_t b[8];
   for (uint64_t i = 0; i < n; ++i) {
@@ -61,7 +71,9 @@ void convert(const uint8_t *src, uint64_t n, Elem e, bool little,
       u |= uint64_t(b[k]) << (8 * k);
     float v = 0;
     switch (e) {
-    case Elem::F16: v = halfToFloat(uint16_t(u)); break;
+    case Elem::F16:
+      v = halfToFloat(uint16_t(u));
+      break;
     case Elem::F32: {
       uint32_t w = uint32_t(u);
       std::memcpy(&v, &w, 4);
@@ -73,14 +85,27 @@ void convert(const uint8_t *src, uint64_t n, Elem e, bool little,
       v = float(d);
       break;
     }
-    case Elem::I8: v = float(int8_t(u)); break;
-    case Elem::I16: v = float(int16_t(u)); break;
-    case Elem::I32: v = float(int32_t(u)); break;
-    case Elem::I64: v = float(int64_t(u)); break;
-    case Elem::U8: case Elem::U16: case Elem::U32: case Elem::U64:
+    case Elem::I8:
+      v = float(int8_t(u));
+      break;
+    case Elem::I16:
+      v = float(int16_t(u));
+      break;
+    case Elem::I32:
+      v = float(int32_t(u));
+      break;
+    case Elem::I64:
+      v = float(int64_t(u));
+      break;
+    case Elem::U8:
+    case Elem::U16:
+    case Elem::U32:
+    case Elem::U64:
       v = float(u);
       break;
-    case Elem::Bool: v = u ? 1.0f : 0.0f; break;
+    case Elem::Bool:
+      v = u ? 1.0f : 0.0f;
+      break;
     }
     dst[i] = v;
   }
@@ -187,8 +212,7 @@ bool parseDescr(const std::string &d, Elem &e, bool &little) {
 
 } // namespace
 
-bool parseNpy(const uint8_t *data, size_t size, Tensor &out,
-              std::string &err) {
+bool parseNpy(const uint8_t *data, size_t size, Tensor &out, std::string &err) {
   if (size < 10 || std::memcmp(data, kNpyMagic, 6) != 0) {
     err = "not a .npy file (bad magic)";
     return false;
@@ -212,8 +236,8 @@ bool parseNpy(const uint8_t *data, size_t size, Tensor &out,
     return false;
   }
   if (hlen > size - hstart) {
-    err = ".npy header length " + std::to_string(hlen) +
-          " exceeds the file size";
+    err =
+        ".npy header length " + std::to_string(hlen) + " exceeds the file size";
     return false;
   }
   std::string header(reinterpret_cast<const char *>(data + hstart), hlen);
@@ -251,16 +275,16 @@ bool parseNpy(const uint8_t *data, size_t size, Tensor &out,
         if (!hp.integer(v))
           return bad("bad shape dimension");
         shape.push_back(v);
-        if (!hp.eat(',') && !(hp.ws(), hp.pos < header.size() &&
-                                          header[hp.pos] == ')'))
+        if (!hp.eat(',') &&
+            !(hp.ws(), hp.pos < header.size() && header[hp.pos] == ')'))
           return bad("expected ',' or ')' in shape");
       }
       haveShape = true;
     } else {
       return bad("unknown key '" + key + "'");
     }
-    if (!hp.eat(',') && !(hp.ws(), hp.pos < header.size() &&
-                                       header[hp.pos] == '}'))
+    if (!hp.eat(',') &&
+        !(hp.ws(), hp.pos < header.size() && header[hp.pos] == '}'))
       return bad("expected ',' or '}'");
   }
   if (!haveDescr || !haveShape)
@@ -283,8 +307,8 @@ bool parseNpy(const uint8_t *data, size_t size, Tensor &out,
   if (!countElements(shape, avail, n) || n * elemSize(e) != avail) {
     uint64_t need;
     countElements(shape, UINT64_MAX / 16, need);
-    err = ".npy data size mismatch: shape " + shapeToString(shape) +
-          " of '" + descr + "' needs " + std::to_string(need * elemSize(e)) +
+    err = ".npy data size mismatch: shape " + shapeToString(shape) + " of '" +
+          descr + "' needs " + std::to_string(need * elemSize(e)) +
           " bytes, the file holds " + std::to_string(avail);
     return false;
   }
@@ -378,18 +402,42 @@ bool parseTensorProto(const uint8_t *data, size_t size, Tensor &out,
   }
   Elem e;
   switch (tp.data_type()) {
-  case onnx::TensorProto::FLOAT: e = Elem::F32; break;
-  case onnx::TensorProto::DOUBLE: e = Elem::F64; break;
-  case onnx::TensorProto::FLOAT16: e = Elem::F16; break;
-  case onnx::TensorProto::INT8: e = Elem::I8; break;
-  case onnx::TensorProto::INT16: e = Elem::I16; break;
-  case onnx::TensorProto::INT32: e = Elem::I32; break;
-  case onnx::TensorProto::INT64: e = Elem::I64; break;
-  case onnx::TensorProto::UINT8: e = Elem::U8; break;
-  case onnx::TensorProto::UINT16: e = Elem::U16; break;
-  case onnx::TensorProto::UINT32: e = Elem::U32; break;
-  case onnx::TensorProto::UINT64: e = Elem::U64; break;
-  case onnx::TensorProto::BOOL: e = Elem::Bool; break;
+  case onnx::TensorProto::FLOAT:
+    e = Elem::F32;
+    break;
+  case onnx::TensorProto::DOUBLE:
+    e = Elem::F64;
+    break;
+  case onnx::TensorProto::FLOAT16:
+    e = Elem::F16;
+    break;
+  case onnx::TensorProto::INT8:
+    e = Elem::I8;
+    break;
+  case onnx::TensorProto::INT16:
+    e = Elem::I16;
+    break;
+  case onnx::TensorProto::INT32:
+    e = Elem::I32;
+    break;
+  case onnx::TensorProto::INT64:
+    e = Elem::I64;
+    break;
+  case onnx::TensorProto::UINT8:
+    e = Elem::U8;
+    break;
+  case onnx::TensorProto::UINT16:
+    e = Elem::U16;
+    break;
+  case onnx::TensorProto::UINT32:
+    e = Elem::U32;
+    break;
+  case onnx::TensorProto::UINT64:
+    e = Elem::U64;
+    break;
+  case onnx::TensorProto::BOOL:
+    e = Elem::Bool;
+    break;
   default:
     err = "TensorProto data type " + std::to_string(tp.data_type()) +
           " is not supported";

@@ -1,4 +1,5 @@
-//===- Trace.cpp - Chrome trace event recorder -----------------------------===//
+//===- Trace.cpp - Chrome trace event recorder
+//-----------------------------===//
 #include "Trace.h"
 
 #include <cstdio>
@@ -10,10 +11,18 @@ std::string jsonQuote(const std::string &s) {
   std::string o = "\"";
   for (unsigned char c : s) {
     switch (c) {
-    case '"': o += "\\\""; break;
-    case '\\': o += "\\\\"; break;
-    case '\n': o += "\\n"; break;
-    case '\t': o += "\\t"; break;
+    case '"':
+      o += "\\\"";
+      break;
+    case '\\':
+      o += "\\\\";
+      break;
+    case '\n':
+      o += "\\n";
+      break;
+    case '\t':
+      o += "\\t";
+      break;
     default:
       if (c < 0x20) {
         char buf[8];
@@ -43,12 +52,10 @@ void TraceRecorder::process(uint64_t pid, const std::string &name,
 void TraceRecorder::complete(const std::string &name, uint64_t pid,
                              uint64_t tid, uint64_t ts, uint64_t dur,
                              const std::string &args) {
-  events.push_back("{\"name\":" + jsonQuote(name) +
-                   ",\"ph\":\"X\",\"pid\":" + std::to_string(pid) +
-                   ",\"tid\":" + std::to_string(tid) +
-                   ",\"ts\":" + std::to_string(ts) +
-                   ",\"dur\":" + std::to_string(dur) + ",\"args\":" + args +
-                   "}");
+  events.push_back("{\"name\":" + jsonQuote(name) + ",\"ph\":\"X\",\"pid\":" +
+                   std::to_string(pid) + ",\"tid\":" + std::to_string(tid) +
+                   ",\"ts\":" + std::to_string(ts) + ",\"dur\":" +
+                   std::to_string(dur) + ",\"args\":" + args + "}");
 }
 
 bool TraceRecorder::write(const std::string &path, std::string &err) const {

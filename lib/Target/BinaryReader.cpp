@@ -6,9 +6,9 @@
 // allocation.
 //
 //===----------------------------------------------------------------------===//
-#include "accel/Target/Sfu.h"
 #include "accel/Target/Binary.h"
 #include "accel/Target/Encoding.h"
+#include "accel/Target/Sfu.h"
 #include <cstring>
 #include <fstream>
 
@@ -131,7 +131,8 @@ bool readCommand(Cursor &c, Command &cmd) {
           return false;
         size_t qat = c.offset();
         if (!c.uint(qm, "operand record") || !c.uint(fn, "operand record") ||
-            !c.uint(reserved, "operand record") || !c.f32(r.imm, "operand record"))
+            !c.uint(reserved, "operand record") ||
+            !c.f32(r.imm, "operand record"))
           return false;
         if (qm > uint8_t(QueueMode::SW))
           return c.fail(qat, "invalid queue mode " + std::to_string(qm));
@@ -158,11 +159,10 @@ bool readCommand(Cursor &c, Command &cmd) {
         if (flags & ~1u)
           return c.fail(pat + 1, "nonzero reserved operand-record flag bits");
         if (size_t(nAddrs) * 4 > c.left())
-          return c.fail(pat + 2, "per-PE address count " +
-                                     std::to_string(nAddrs) +
-                                     " is more than the remaining " +
-                                     std::to_string(c.left()) +
-                                     " bytes can hold");
+          return c.fail(pat + 2,
+                        "per-PE address count " + std::to_string(nAddrs) +
+                            " is more than the remaining " +
+                            std::to_string(c.left()) + " bytes can hold");
         r.pipeline = Pipeline(pipe);
         r.acrossPes = flags & 1;
         r.peAddrs.resize(nAddrs);
@@ -255,8 +255,8 @@ bool openSection(Cursor &c, uint32_t kind, uint32_t index, const char *name,
       !c.uint(size, "section header"))
     return false;
   if (k != kind)
-    return c.fail(at, std::string("expected section ") + name +
-                          " (kind " + std::to_string(kind) + "), found kind " +
+    return c.fail(at, std::string("expected section ") + name + " (kind " +
+                          std::to_string(kind) + "), found kind " +
                           std::to_string(k));
   if (idx != index)
     return c.fail(at + 4, std::string("section ") + name + " has index " +
@@ -309,17 +309,18 @@ bool readBinary(const uint8_t *data, size_t size, Program &p,
     return c.fail(12, "header size " + std::to_string(headerBytes) +
                           " is not " + std::to_string(kBinaryHeaderBytes));
   if (p.gridRows == 0 || p.gridCols == 0)
-    return c.fail(24, "empty cluster grid " + std::to_string(p.gridRows) +
-                          "x" + std::to_string(p.gridCols));
+    return c.fail(24, "empty cluster grid " + std::to_string(p.gridRows) + "x" +
+                          std::to_string(p.gridCols));
   if (total != size)
     return c.fail(40, "header declares " + std::to_string(total) +
-                          " bytes but the input has " + std::to_string(size) + " bytes" +
+                          " bytes but the input has " + std::to_string(size) +
+                          " bytes" +
                           (total > size ? " (truncated)" : " (trailing data)"));
   uint64_t numClusters = uint64_t(p.gridRows) * p.gridCols;
   if (uint64_t(sections) != numClusters + 2)
     return c.fail(48, "section count " + std::to_string(sections) +
-                          " does not match 2 + " +
-                          std::to_string(numClusters) + " cluster streams");
+                          " does not match 2 + " + std::to_string(numClusters) +
+                          " cluster streams");
   // Each cluster stream needs at least a section header and a count.
   if (numClusters * (kSectionHeaderBytes + 4) > c.left())
     return c.fail(24, "grid " + std::to_string(p.gridRows) + "x" +
@@ -330,8 +331,7 @@ bool readBinary(const uint8_t *data, size_t size, Program &p,
     return c.fail(56, "nonzero reserved header bytes");
   uint32_t actual = crc32(data + kBinaryHeaderBytes, size - kBinaryHeaderBytes);
   if (actual != crc)
-    return c.fail(kBinaryChecksumOffset,
-                  "checksum mismatch (corrupt binary)");
+    return c.fail(kBinaryChecksumOffset, "checksum mismatch (corrupt binary)");
 
   // Symbol table.
   size_t endAt;
@@ -399,10 +399,10 @@ bool readBinary(const uint8_t *data, size_t size, Program &p,
           !s.uint(bytes, "constant segment"))
         return false;
       if (bytes > s.left())
-        return s.fail(s.offset() - 8,
-                      "constant segment size " + std::to_string(bytes) +
-                          " exceeds the remaining " +
-                          std::to_string(s.left()) + " bytes");
+        return s.fail(s.offset() - 8, "constant segment size " +
+                                          std::to_string(bytes) +
+                                          " exceeds the remaining " +
+                                          std::to_string(s.left()) + " bytes");
       seg.bytes.assign(data + s.pos, data + s.pos + bytes);
       s.pos += size_t(bytes);
     }

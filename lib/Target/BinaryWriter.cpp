@@ -1,7 +1,7 @@
 //===- BinaryWriter.cpp - accel::Program -> bytes -------------------------===//
-#include "accel/Target/Sfu.h"
 #include "accel/Target/Binary.h"
 #include "accel/Target/Encoding.h"
+#include "accel/Target/Sfu.h"
 #include <cstring>
 #include <fstream>
 
@@ -154,8 +154,8 @@ bool writeCommand(Writer &w, const Command &c, const std::string &where,
   case CommandKind::Dma: {
     const DmaDesc &d = c.dma;
     if (unsigned(d.dir) > unsigned(DmaDir::DramCopy))
-      return fail(err, where, "invalid DMA direction " +
-                                  std::to_string(unsigned(d.dir)));
+      return fail(err, where,
+                  "invalid DMA direction " + std::to_string(unsigned(d.dir)));
     w.u8(kPacketDma);
     w.u8(uint8_t(d.dir));
     w.u8(d.tag);
@@ -181,8 +181,8 @@ bool writeCommand(Writer &w, const Command &c, const std::string &where,
     w.u32(c.barrierId);
     return true;
   }
-  return fail(err, where, "invalid command kind " +
-                              std::to_string(unsigned(c.kind)));
+  return fail(err, where,
+              "invalid command kind " + std::to_string(unsigned(c.kind)));
 }
 
 } // namespace
@@ -257,9 +257,8 @@ bool writeBinary(const Program &p, std::vector<uint8_t> &out,
   }
 
   w.patch64(40, w.buf.size());
-  w.patch32(kBinaryChecksumOffset,
-            crc32(w.buf.data() + kBinaryHeaderBytes,
-                  w.buf.size() - kBinaryHeaderBytes));
+  w.patch32(kBinaryChecksumOffset, crc32(w.buf.data() + kBinaryHeaderBytes,
+                                         w.buf.size() - kBinaryHeaderBytes));
   out = std::move(w.buf);
   return true;
 }

@@ -5,10 +5,14 @@ namespace accel {
 
 const char *opcodeName(Opcode op) {
   switch (op) {
-  case Opcode::LD: return "LD";
-  case Opcode::MAC: return "MAC";
-  case Opcode::ST: return "ST";
-  case Opcode::SPU: return "SPU";
+  case Opcode::LD:
+    return "LD";
+  case Opcode::MAC:
+    return "MAC";
+  case Opcode::ST:
+    return "ST";
+  case Opcode::SPU:
+    return "SPU";
   }
   return "?";
 }
@@ -71,7 +75,8 @@ bool encodeInstruction(const InstrFields &f, uint16_t &word, std::string &err) {
   };
   if (unsigned(f.op) > 3)
     return fail(err, "instruction field opcode " +
-                         std::to_string(unsigned(f.op)) + " out of range [0, 4)");
+                         std::to_string(unsigned(f.op)) +
+                         " out of range [0, 4)");
   if (f.slot >= kNumSlots)
     return fail(err, op + " instruction field slot " + std::to_string(f.slot) +
                          " out of range [0, 16)");
@@ -83,34 +88,42 @@ bool encodeInstruction(const InstrFields &f, uint16_t &word, std::string &err) {
       return fail(err, "LD instruction field stream " + std::to_string(f.sub) +
                            " is invalid (0 acts, 1 weights, 2 psums, "
                            "3 sparse_weights)");
-    if (f.loadBalance) return unused("loadBalance");
-    if (f.sfuActive) return unused("sfuActive");
-    if (f.accId) return unused("accId");
-    if (f.outSlot) return unused("outSlot");
+    if (f.loadBalance)
+      return unused("loadBalance");
+    if (f.sfuActive)
+      return unused("sfuActive");
+    if (f.accId)
+      return unused("accId");
+    if (f.outSlot)
+      return unused("outSlot");
     w |= uint16_t(f.sub << kInstrSubShift);
     break;
   case Opcode::MAC:
-    if (f.sub) return unused("sub");
+    if (f.sub)
+      return unused("sub");
     if (f.accId >= kNumAccs)
       return fail(err, "MAC instruction field accId " +
                            std::to_string(f.accId) + " out of range [0, 4)");
-    if (f.outSlot) return unused("outSlot");
+    if (f.outSlot)
+      return unused("outSlot");
     w |= (f.loadBalance ? kMacLoadBalanceBit : 0) |
-         (f.sfuActive ? kMacSfuBit : 0) |
-         uint16_t(f.accId << kInstrAccShift);
+         (f.sfuActive ? kMacSfuBit : 0) | uint16_t(f.accId << kInstrAccShift);
     break;
   case Opcode::ST:
     if (f.sub > unsigned(StoreSource::InputBuffer))
       return fail(err, "ST instruction field source " + std::to_string(f.sub) +
                            " is invalid (0 acc, 1 inbuf)");
     if (f.accId >= kNumAccs)
-      return fail(err, "ST instruction field accId " +
-                           std::to_string(f.accId) + " out of range [0, 4)");
-    if (f.loadBalance) return unused("loadBalance");
-    if (f.sfuActive) return unused("sfuActive");
-    if (f.outSlot) return unused("outSlot");
-    w |= uint16_t(f.sub << kInstrSubShift) |
-         uint16_t(f.accId << kInstrAccShift);
+      return fail(err, "ST instruction field accId " + std::to_string(f.accId) +
+                           " out of range [0, 4)");
+    if (f.loadBalance)
+      return unused("loadBalance");
+    if (f.sfuActive)
+      return unused("sfuActive");
+    if (f.outSlot)
+      return unused("outSlot");
+    w |=
+        uint16_t(f.sub << kInstrSubShift) | uint16_t(f.accId << kInstrAccShift);
     break;
   case Opcode::SPU:
     if (f.sub > unsigned(SpuType::Copy))
@@ -119,9 +132,12 @@ bool encodeInstruction(const InstrFields &f, uint16_t &word, std::string &err) {
     if (f.outSlot >= kNumSlots)
       return fail(err, "SPU instruction field outSlot " +
                            std::to_string(f.outSlot) + " out of range [0, 16)");
-    if (f.loadBalance) return unused("loadBalance");
-    if (f.sfuActive) return unused("sfuActive");
-    if (f.accId) return unused("accId");
+    if (f.loadBalance)
+      return unused("loadBalance");
+    if (f.sfuActive)
+      return unused("sfuActive");
+    if (f.accId)
+      return unused("accId");
     w |= uint16_t(f.sub << kInstrSubShift) | uint16_t(f.outSlot);
     break;
   }

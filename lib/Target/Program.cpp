@@ -30,11 +30,21 @@ bool applyPatches(std::vector<Instruction> &buffer,
     }
     OperandRecord &r = buffer[pt.instr].operands;
     switch (pt.field) {
-    case PatchField::Addr: r.addr = pt.value; break;
-    case PatchField::Rows: r.rows = pt.value; break;
-    case PatchField::Cols: r.cols = pt.value; break;
-    case PatchField::Depth: r.depth = pt.value; break;
-    case PatchField::Base: r.base = pt.value; break;
+    case PatchField::Addr:
+      r.addr = pt.value;
+      break;
+    case PatchField::Rows:
+      r.rows = pt.value;
+      break;
+    case PatchField::Cols:
+      r.cols = pt.value;
+      break;
+    case PatchField::Depth:
+      r.depth = pt.value;
+      break;
+    case PatchField::Base:
+      r.base = pt.value;
+      break;
     default:
       err = "patch " + std::to_string(i) + " has invalid field " +
             std::to_string(unsigned(pt.field));

@@ -43,66 +43,117 @@ bool sfuIsRowBinary(SfuFunc f) {
 
 float sfuUnary(SfuFunc f, float x, float imm) {
   switch (f) {
-  case SfuFunc::None: return x;
-  case SfuFunc::Relu: return x > 0 ? x : 0.0f;
-  case SfuFunc::Scale: return x * imm;
-  case SfuFunc::AddImm: return x + imm;
-  case SfuFunc::MaxImm: return std::isnan(x) ? x : std::max(x, imm);
-  case SfuFunc::MinImm: return std::isnan(x) ? x : std::min(x, imm);
-  case SfuFunc::Fill: return imm;
-  case SfuFunc::Neg: return -x;
-  case SfuFunc::Abs: return std::fabs(x);
-  case SfuFunc::Reciprocal: return 1.0f / x;
-  case SfuFunc::Sqrt: return std::sqrt(x);
-  case SfuFunc::Exp: return std::exp(x);
-  case SfuFunc::Log: return std::log(x);
-  case SfuFunc::Erf: return std::erf(x);
-  case SfuFunc::Floor: return std::floor(x);
-  case SfuFunc::Ceil: return std::ceil(x);
-  case SfuFunc::Sign: return x > 0 ? 1.0f : x < 0 ? -1.0f : x;
-  case SfuFunc::Sin: return std::sin(x);
-  case SfuFunc::Cos: return std::cos(x);
-  case SfuFunc::Tan: return std::tan(x);
-  case SfuFunc::Sigmoid: return 1.0f / (1.0f + std::exp(-x));
-  case SfuFunc::Tanh: return std::tanh(x);
-  case SfuFunc::Softplus: return std::log1p(std::exp(x));
-  case SfuFunc::Softsign: return x / (1.0f + std::fabs(x));
-  case SfuFunc::LeakyRelu: return x < 0 ? imm * x : x;
-  case SfuFunc::Elu: return x < 0 ? imm * (std::exp(x) - 1.0f) : x;
+  case SfuFunc::None:
+    return x;
+  case SfuFunc::Relu:
+    return x > 0 ? x : 0.0f;
+  case SfuFunc::Scale:
+    return x * imm;
+  case SfuFunc::AddImm:
+    return x + imm;
+  case SfuFunc::MaxImm:
+    return std::isnan(x) ? x : std::max(x, imm);
+  case SfuFunc::MinImm:
+    return std::isnan(x) ? x : std::min(x, imm);
+  case SfuFunc::Fill:
+    return imm;
+  case SfuFunc::Neg:
+    return -x;
+  case SfuFunc::Abs:
+    return std::fabs(x);
+  case SfuFunc::Reciprocal:
+    return 1.0f / x;
+  case SfuFunc::Sqrt:
+    return std::sqrt(x);
+  case SfuFunc::Exp:
+    return std::exp(x);
+  case SfuFunc::Log:
+    return std::log(x);
+  case SfuFunc::Erf:
+    return std::erf(x);
+  case SfuFunc::Floor:
+    return std::floor(x);
+  case SfuFunc::Ceil:
+    return std::ceil(x);
+  case SfuFunc::Sign:
+    return x > 0 ? 1.0f : x < 0 ? -1.0f : x;
+  case SfuFunc::Sin:
+    return std::sin(x);
+  case SfuFunc::Cos:
+    return std::cos(x);
+  case SfuFunc::Tan:
+    return std::tan(x);
+  case SfuFunc::Sigmoid:
+    return 1.0f / (1.0f + std::exp(-x));
+  case SfuFunc::Tanh:
+    return std::tanh(x);
+  case SfuFunc::Softplus:
+    return std::log1p(std::exp(x));
+  case SfuFunc::Softsign:
+    return x / (1.0f + std::fabs(x));
+  case SfuFunc::LeakyRelu:
+    return x < 0 ? imm * x : x;
+  case SfuFunc::Elu:
+    return x < 0 ? imm * (std::exp(x) - 1.0f) : x;
   case SfuFunc::Celu:
     return std::max(0.0f, x) + std::min(0.0f, imm * (std::exp(x / imm) - 1.0f));
   case SfuFunc::HardSwish:
     return x * std::min(1.0f, std::max(0.0f, x / 6.0f + 0.5f));
-  case SfuFunc::ThresholdedRelu: return x > imm ? x : 0.0f;
-  case SfuFunc::Round: return std::nearbyint(x);
-  case SfuFunc::Square: return x * x;
-  case SfuFunc::PowImm: return std::pow(x, imm);
-  default: return std::numeric_limits<float>::quiet_NaN();
+  case SfuFunc::ThresholdedRelu:
+    return x > imm ? x : 0.0f;
+  case SfuFunc::Round:
+    return std::nearbyint(x);
+  case SfuFunc::Square:
+    return x * x;
+  case SfuFunc::PowImm:
+    return std::pow(x, imm);
+  default:
+    return std::numeric_limits<float>::quiet_NaN();
   }
 }
 
 float sfuBinary(SfuFunc f, float x, float y) {
   switch (f) {
-  case SfuFunc::Add: case SfuFunc::AddRow: return x + y;
-  case SfuFunc::Sub: case SfuFunc::SubRow: return x - y;
-  case SfuFunc::Mul: case SfuFunc::MulRow: return x * y;
-  case SfuFunc::Div: case SfuFunc::DivRow: return x / y;
+  case SfuFunc::Add:
+  case SfuFunc::AddRow:
+    return x + y;
+  case SfuFunc::Sub:
+  case SfuFunc::SubRow:
+    return x - y;
+  case SfuFunc::Mul:
+  case SfuFunc::MulRow:
+    return x * y;
+  case SfuFunc::Div:
+  case SfuFunc::DivRow:
+    return x / y;
   case SfuFunc::Max:
-    return std::isnan(x) || std::isnan(y) ? std::numeric_limits<float>::quiet_NaN()
-                                          : std::max(x, y);
+    return std::isnan(x) || std::isnan(y)
+               ? std::numeric_limits<float>::quiet_NaN()
+               : std::max(x, y);
   case SfuFunc::Min:
-    return std::isnan(x) || std::isnan(y) ? std::numeric_limits<float>::quiet_NaN()
-                                          : std::min(x, y);
-  case SfuFunc::Pow: return std::pow(x, y);
-  case SfuFunc::Prelu: return x < 0 ? y * x : x;
-  case SfuFunc::Equal: return x == y ? 1.0f : 0.0f;
-  case SfuFunc::Less: return x < y ? 1.0f : 0.0f;
-  case SfuFunc::Greater: return x > y ? 1.0f : 0.0f;
-  case SfuFunc::LessEqual: return x <= y ? 1.0f : 0.0f;
-  case SfuFunc::GreaterEqual: return x >= y ? 1.0f : 0.0f;
-  case SfuFunc::MaskKeep: return x != 0 ? y : 0.0f;
-  case SfuFunc::MaskDrop: return x == 0 ? y : 0.0f;
-  default: return std::numeric_limits<float>::quiet_NaN();
+    return std::isnan(x) || std::isnan(y)
+               ? std::numeric_limits<float>::quiet_NaN()
+               : std::min(x, y);
+  case SfuFunc::Pow:
+    return std::pow(x, y);
+  case SfuFunc::Prelu:
+    return x < 0 ? y * x : x;
+  case SfuFunc::Equal:
+    return x == y ? 1.0f : 0.0f;
+  case SfuFunc::Less:
+    return x < y ? 1.0f : 0.0f;
+  case SfuFunc::Greater:
+    return x > y ? 1.0f : 0.0f;
+  case SfuFunc::LessEqual:
+    return x <= y ? 1.0f : 0.0f;
+  case SfuFunc::GreaterEqual:
+    return x >= y ? 1.0f : 0.0f;
+  case SfuFunc::MaskKeep:
+    return x != 0 ? y : 0.0f;
+  case SfuFunc::MaskDrop:
+    return x == 0 ? y : 0.0f;
+  default:
+    return std::numeric_limits<float>::quiet_NaN();
   }
 }
 
@@ -111,7 +162,8 @@ float sfuReduce(SfuFunc f, const float *row, size_t n, float imm) {
     size_t best = 0;
     bool last = imm != 0.0f;
     for (size_t j = 1; j < n; ++j) {
-      bool better = f == SfuFunc::ArgMax ? row[j] > row[best] : row[j] < row[best];
+      bool better =
+          f == SfuFunc::ArgMax ? row[j] > row[best] : row[j] < row[best];
       bool tie = row[j] == row[best];
       if (better || (last && tie))
         best = j;

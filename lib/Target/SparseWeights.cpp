@@ -58,15 +58,15 @@ bool parseSparseTile(const uint8_t *bytes, uint32_t count, uint32_t K,
     const uint8_t *b = bytes + uint64_t(i) * kSparsePairBytes;
     uint32_t bits = uint32_t(b[0]) | uint32_t(b[1]) << 8 |
                     uint32_t(b[2]) << 16 | uint32_t(b[3]) << 24;
-    uint32_t idx = uint32_t(b[4]) | uint32_t(b[5]) << 8 |
-                   uint32_t(b[6]) << 16 | uint32_t(b[7]) << 24;
+    uint32_t idx = uint32_t(b[4]) | uint32_t(b[5]) << 8 | uint32_t(b[6]) << 16 |
+                   uint32_t(b[7]) << 24;
     if (idx == kSparsePad) {
       padding = true;
       continue;
     }
     if (padding) {
-      err = "sparse weight pair " + std::to_string(i) +
-            " follows a padding pair";
+      err =
+          "sparse weight pair " + std::to_string(i) + " follows a padding pair";
       return false;
     }
     if (idx >= dense) {

@@ -1,7 +1,7 @@
 //===- Validate.cpp - Semantic checks of a Program against hardware -------===//
-#include "accel/Target/Sfu.h"
 #include "accel/Target/Validate.h"
 #include "accel/Target/Encoding.h"
+#include "accel/Target/Sfu.h"
 #include <algorithm>
 #include <set>
 #include <sstream>
@@ -79,10 +79,14 @@ static bool sfuFuncFits(const InstrFields &f, SfuFunc fn) {
     return sfuAllowedInUnary(fn);
   case Opcode::SPU:
     switch (SpuType(f.sub)) {
-    case SpuType::Unary: return sfuAllowedInUnary(fn);
-    case SpuType::Binary: return sfuAllowedInBinary(fn);
-    case SpuType::Reduce: return sfuAllowedInReduce(fn);
-    case SpuType::Copy: return fn == SfuFunc::None;
+    case SpuType::Unary:
+      return sfuAllowedInUnary(fn);
+    case SpuType::Binary:
+      return sfuAllowedInBinary(fn);
+    case SpuType::Reduce:
+      return sfuAllowedInReduce(fn);
+    case SpuType::Copy:
+      return fn == SfuFunc::None;
     }
     return false;
   default:
@@ -127,10 +131,10 @@ bool Validator::checkStatic(const Instruction &in, size_t idx) {
       !(f.op == Opcode::SPU && f.sub == uint8_t(SpuType::Reduce)))
     return fail(pre + "acrossPes is only used by SPU reduce");
   if (!r.peAddrs.empty()) {
-    bool uses = f.op == Opcode::ST ||
-                (f.op == Opcode::LD &&
-                 (f.sub == uint8_t(LoadStream::Activations) ||
-                  f.sub == uint8_t(LoadStream::PartialSums)));
+    bool uses =
+        f.op == Opcode::ST ||
+        (f.op == Opcode::LD && (f.sub == uint8_t(LoadStream::Activations) ||
+                                f.sub == uint8_t(LoadStream::PartialSums)));
     if (!uses)
       return fail(pre + "peAddrs is only used by LD acts / psums and ST");
     if (r.peAddrs.size() != hw.pesPerCluster)
@@ -251,8 +255,8 @@ bool Validator::checkTilesOnce(const Instruction &in, const OperandRecord &r,
                  "input buffer"))
       return false;
     if (f.sub == uint8_t(SpuType::Binary) &&
-        !checkPe(pre + "SPU second input tile", slotBase(r.depth), tile,
-                 inBuf, "input buffer"))
+        !checkPe(pre + "SPU second input tile", slotBase(r.depth), tile, inBuf,
+                 "input buffer"))
       return false;
     i128 out = f.sub == uint8_t(SpuType::Reduce) ? peRows * 4 : tile;
     return checkPe(pre + "SPU output tile", slotBase(f.outSlot), out, inBuf,
@@ -285,15 +289,15 @@ bool Validator::checkDma(const DmaDesc &d) {
                   int128String(cap) + ")");
     return true;
   };
-  return check("source", src, srcDram) &&
-         check("destination", dst, dstDram);
+  return check("source", src, srcDram) && check("destination", dst, dstDram);
 }
 
 bool Validator::run() {
   if (p.hwFingerprint != hw.fingerprint())
     return fail("the binary was compiled for another hardware description "
-                "(fingerprint " + hex64(p.hwFingerprint) + ", this hardware '" +
-                hw.name + "' has " + hex64(hw.fingerprint()) + ")");
+                "(fingerprint " +
+                hex64(p.hwFingerprint) + ", this hardware '" + hw.name +
+                "' has " + hex64(hw.fingerprint()) + ")");
   if (p.gridRows != hw.rows || p.gridCols != hw.cols)
     return fail("program grid " + std::to_string(p.gridRows) + "x" +
                 std::to_string(p.gridCols) + " does not match the hardware " +
@@ -317,9 +321,8 @@ bool Validator::run() {
     if (unsigned(s.dtype) > unsigned(kLastDType))
       return fail("invalid dtype");
     // i1 / i64 interface values are held as f32 words in DRAM.
-    i128 bytes = s.dtype == DType::I1 || s.dtype == DType::I64
-                     ? 4
-                     : dtypeBytes(s.dtype);
+    i128 bytes =
+        s.dtype == DType::I1 || s.dtype == DType::I64 ? 4 : dtypeBytes(s.dtype);
     for (int64_t d : s.shape) {
       if (d < 0)
         return fail("negative dimension " + std::to_string(d));
@@ -417,8 +420,7 @@ bool Validator::run() {
         barriers.push_back(c.barrierId);
         break;
       default:
-        return fail("invalid command kind " +
-                    std::to_string(unsigned(c.kind)));
+        return fail("invalid command kind " + std::to_string(unsigned(c.kind)));
       }
     }
     if (ci == 0) {

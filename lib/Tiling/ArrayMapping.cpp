@@ -28,9 +28,12 @@ double cdiv(double bytes, double bw) { return std::ceil(bytes / bw); }
 
 const char *accel::tiling::dataflowName(Dataflow d) {
   switch (d) {
-  case Dataflow::InputStationary: return "input_stationary";
-  case Dataflow::OutputStationary: return "output_stationary";
-  case Dataflow::WeightStationary: return "weight_stationary";
+  case Dataflow::InputStationary:
+    return "input_stationary";
+  case Dataflow::OutputStationary:
+    return "output_stationary";
+  case Dataflow::WeightStationary:
+    return "weight_stationary";
   }
   return "?";
 }
@@ -47,10 +50,14 @@ bool accel::tiling::parseDataflow(const std::string &s, Dataflow &out) {
 
 const char *accel::tiling::splitDimName(SplitDim d) {
   switch (d) {
-  case SplitDim::M: return "M";
-  case SplitDim::N: return "N";
-  case SplitDim::K: return "K";
-  case SplitDim::None: return "none";
+  case SplitDim::M:
+    return "M";
+  case SplitDim::N:
+    return "N";
+  case SplitDim::K:
+    return "K";
+  case SplitDim::None:
+    return "none";
   }
   return "?";
 }
@@ -183,8 +190,8 @@ struct ClusterCost {
 
 /// One cluster's slice (ms x ns x ks, `count` instances).
 ClusterCost clusterCost(const MappingProblem &p, const HardwareDesc &hw,
-                        uint32_t channel, Stationary st, int64_t ms,
-                        int64_t ns, int64_t ks, bool init, bool func) {
+                        uint32_t channel, Stationary st, int64_t ms, int64_t ns,
+                        int64_t ks, bool init, bool func) {
   ClusterCost cc;
   const int64_t pes = std::max<uint32_t>(1, hw.pesPerCluster);
   const int64_t count = std::max<int64_t>(1, p.gemm.count);
@@ -323,7 +330,8 @@ ClusterCost clusterCost(const MappingProblem &p, const HardwareDesc &hw,
   }
   cc.ibufs = int64_t(variants.size());
   // First loads (exposed) and the last store.
-  cc.head = ch.latencyCycles + cdiv(double(mc * kc + kc * nc) * 4, ch.bytesPerCycle);
+  cc.head =
+      ch.latencyCycles + cdiv(double(mc * kc + kc * nc) * 4, ch.bytesPerCycle);
   cc.tail = ch.latencyCycles + cdiv(double(mc * nc) * 4, ch.bytesPerCycle);
   return cc;
 }
@@ -333,7 +341,8 @@ ClusterCost clusterCost(const MappingProblem &p, const HardwareDesc &hw,
 double addLayerCycles(const HardwareDesc &hw, double elems) {
   const double nCl = std::max<uint32_t>(1, hw.numClusters());
   const double nch = std::max<size_t>(1, hw.channels.size());
-  const MemoryChannel ch = hw.channels.empty() ? MemoryChannel{} : hw.channels[0];
+  const MemoryChannel ch =
+      hw.channels.empty() ? MemoryChannel{} : hw.channels[0];
   // Tile: three operands in one storage half.
   double tileElems = std::max(1.0, double(hw.storageBytes) / 2 / 4 / 3);
   double tiles = std::ceil(elems / tileElems);
@@ -365,15 +374,15 @@ MappingCost accel::tiling::mappingCost(const MappingProblem &p,
   std::vector<std::pair<uint32_t, ClusterCost>> costs;
   for (int64_t r = 0; r < R; ++r)
     for (int64_t cc = 0; cc < C; ++cc) {
-      ClusterSlice s = clusterSlice(c.array, R, C, r, cc, p.gemm.m, p.gemm.n,
-                                    p.gemm.k);
+      ClusterSlice s =
+          clusterSlice(c.array, R, C, r, cc, p.gemm.m, p.gemm.n, p.gemm.k);
       if (s.empty())
         continue;
       uint32_t cl = uint32_t(r * C + cc);
       uint32_t chn = hw.channels.empty() ? 0 : hw.channelOf(cl);
       bool init = p.withInit && s.part.k == 0;
-      ClusterCost w = clusterCost(p, hw, chn, st, s.m.size, s.n.size,
-                                  s.k.size, init, p.fusedFunc && !kSplit);
+      ClusterCost w = clusterCost(p, hw, chn, st, s.m.size, s.n.size, s.k.size,
+                                  init, p.fusedFunc && !kSplit);
       out.instructionBuffers = std::max(out.instructionBuffers, w.ibufs);
       channelTotal[chn] += w.channel;
       out.dmaBytes += w.bytes;
@@ -390,7 +399,8 @@ MappingCost accel::tiling::mappingCost(const MappingProblem &p,
   }
   layer += hw.barrierLatency;
   if (kSplit) {
-    double elems = double(p.gemm.m * p.gemm.n * std::max<int64_t>(1, p.gemm.count));
+    double elems =
+        double(p.gemm.m * p.gemm.n * std::max<int64_t>(1, p.gemm.count));
     // Across each row (all rows in one layer), then across rows.
     for (int64_t i = 1; i < f.kCols; ++i)
       out.combineCycles += addLayerCycles(hw, elems * double(f.kRows));
@@ -406,7 +416,8 @@ MappingCost accel::tiling::mappingCost(const MappingProblem &p,
 }
 
 std::vector<MappingCost>
-accel::tiling::allMappingCosts(const MappingProblem &p, const HardwareDesc &hw) {
+accel::tiling::allMappingCosts(const MappingProblem &p,
+                               const HardwareDesc &hw) {
   std::vector<MappingCost> v;
   for (Dataflow d : {Dataflow::InputStationary, Dataflow::OutputStationary,
                      Dataflow::WeightStationary})

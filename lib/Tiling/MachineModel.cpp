@@ -51,9 +51,10 @@ MachineEstimate accel::tiling::machineCycles(const GemmProblem &p,
   const int64_t pes = std::max<uint32_t>(1, hw.pesPerCluster);
   const int64_t peRows = ceilDiv(std::max<int64_t>(1, d.partitionM), pes);
   const int64_t groupCols = std::max<int64_t>(
-      1, std::min<int64_t>(d.partitionN, int64_t(hw.accBufferBytes / 4) / peRows));
-  const int64_t groups =
-      std::min<int64_t>(4, ceilDiv(std::max<int64_t>(1, d.partitionN), groupCols));
+      1,
+      std::min<int64_t>(d.partitionN, int64_t(hw.accBufferBytes / 4) / peRows));
+  const int64_t groups = std::min<int64_t>(
+      4, ceilDiv(std::max<int64_t>(1, d.partitionN), groupCols));
   auto chanOf = [&](uint32_t cl) {
     return hw.channels.empty() ? 0u : hw.channelOf(cl);
   };
@@ -68,7 +69,8 @@ MachineEstimate accel::tiling::machineCycles(const GemmProblem &p,
 
   // Outer partitions of one instance and the deal (kernel: outer partitions
   // round robin; (outer, inner) pairs when there are fewer than clusters).
-  const int64_t nM = ceilDiv(p.m, d.partitionM), nN = ceilDiv(p.n, d.partitionN);
+  const int64_t nM = ceilDiv(p.m, d.partitionM),
+                nN = ceilDiv(p.n, d.partitionN);
   const int64_t nOuter = d.outerRowMajor ? nM : nN;
   const bool dealPairs = uint64_t(nOuter * p.count) < nCl;
   // Residency as the kernel realises it: the outer operand's strip (all K

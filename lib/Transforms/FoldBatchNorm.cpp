@@ -40,7 +40,8 @@ struct FoldIntoConv : OpRewritePattern<graph::BatchNormOp> {
                                 PatternRewriter &rewriter) const override {
     auto conv = bn.getInput().getDefiningOp<graph::Conv2DOp>();
     if (!conv || !conv.getResult().hasOneUse())
-      return rewriter.notifyMatchFailure(bn, "input is not a single-use conv2d");
+      return rewriter.notifyMatchFailure(bn,
+                                         "input is not a single-use conv2d");
     std::vector<float> w, b, scale, bias, mean, var;
     if (!constantValues(conv.getWeight(), w) ||
         (conv.getBias() && !constantValues(conv.getBias(), b)) ||
@@ -61,16 +62,18 @@ struct FoldIntoConv : OpRewritePattern<graph::BatchNormOp> {
       newB[o] = (b[o] - mean[o]) * a + bias[o];
     }
     auto wType = cast<RankedTensorType>(conv.getWeight().getType());
-    auto bType = RankedTensorType::get({int64_t(channels)},
-                                       rewriter.getF32Type());
+    auto bType =
+        RankedTensorType::get({int64_t(channels)}, rewriter.getF32Type());
     Value newW = arith::ConstantOp::create(
-        rewriter, conv.getLoc(), DenseElementsAttr::get(wType, llvm::ArrayRef(w)));
+        rewriter, conv.getLoc(),
+        DenseElementsAttr::get(wType, llvm::ArrayRef(w)));
     Value newBias = arith::ConstantOp::create(
-        rewriter, conv.getLoc(), DenseElementsAttr::get(bType, llvm::ArrayRef(newB)));
+        rewriter, conv.getLoc(),
+        DenseElementsAttr::get(bType, llvm::ArrayRef(newB)));
     auto folded = graph::Conv2DOp::create(
-        rewriter, conv.getLoc(), bn.getResult().getType(), conv.getInput(), newW, newBias,
-        conv.getStridesAttr(), conv.getPadsAttr(), conv.getDilationsAttr(),
-        conv.getGroupsAttr());
+        rewriter, conv.getLoc(), bn.getResult().getType(), conv.getInput(),
+        newW, newBias, conv.getStridesAttr(), conv.getPadsAttr(),
+        conv.getDilationsAttr(), conv.getGroupsAttr());
     // Keep analysis attributes (e.g. accel.tiling) of the convolution.
     for (NamedAttribute attr : conv->getDiscardableAttrs())
       folded->setAttr(attr.getName(), attr.getValue());

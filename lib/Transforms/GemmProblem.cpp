@@ -30,9 +30,9 @@ bool accel::transforms::problemOf(Operation *op, unsigned elemBytes,
       r.push_back(1);
     p.m = l[l.size() - 2], p.k = l.back(), p.n = r.back();
     std::string why;
-    auto batch = graph::broadcastShapes(
-        llvm::ArrayRef<int64_t>(l).drop_back(2),
-        llvm::ArrayRef<int64_t>(r).drop_back(2), why);
+    auto batch =
+        graph::broadcastShapes(llvm::ArrayRef<int64_t>(l).drop_back(2),
+                               llvm::ArrayRef<int64_t>(r).drop_back(2), why);
     if (!batch)
       return false;
     for (int64_t d : *batch)
@@ -47,13 +47,15 @@ bool accel::transforms::problemOf(Operation *op, unsigned elemBytes,
     return true;
   }
   if (auto c = dyn_cast<graph::Conv2DOp>(op)) {
-    std::vector<int64_t> xs = shapeOf(c.getInput()), ws = shapeOf(c.getWeight());
+    std::vector<int64_t> xs = shapeOf(c.getInput()),
+                         ws = shapeOf(c.getWeight());
     auto st = c.getStrides(), pd = c.getPads(), dl = c.getDilations();
     tiling::ConvShape s;
     s.batch = 1, s.inChannels = xs[1], s.inH = xs[2], s.inW = xs[3];
     s.outChannels = ws[0], s.kernelH = ws[2], s.kernelW = ws[3];
     s.strideH = st[0], s.strideW = st[1];
-    s.padTop = pd[0], s.padLeft = pd[1], s.padBottom = pd[2], s.padRight = pd[3];
+    s.padTop = pd[0], s.padLeft = pd[1], s.padBottom = pd[2],
+    s.padRight = pd[3];
     s.dilationH = dl[0], s.dilationW = dl[1];
     s.groups = c.getGroups();
     std::string err;

@@ -1,4 +1,5 @@
-//===- GemmProblem.h - The GEMM problem of a GEMM-shaped op ------*- C++ -*-===//
+//===- GemmProblem.h - The GEMM problem of a GEMM-shaped op ------*- C++
+//-*-===//
 #ifndef ACCEL_LIB_TRANSFORMS_GEMMPROBLEM_H
 #define ACCEL_LIB_TRANSFORMS_GEMMPROBLEM_H
 

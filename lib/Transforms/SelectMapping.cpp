@@ -2,10 +2,10 @@
 //
 // For every graph.matmul / graph.gemm / graph.conv2d: the GEMM problem the
 // lowering emits, the per-cluster tile sizes (the kernel tiling the lowering
-// derives from accel.tiling, else from its own decision), the 27 (dataflow, partition) pairs priced by
-// tiling::allMappingCosts, and the cheapest (or the forced parts) as
-// `accel.mapping`. An existing attribute is checked and kept. See
-// docs/mapping.md.
+// derives from accel.tiling, else from its own decision), the 27 (dataflow,
+// partition) pairs priced by tiling::allMappingCosts, and the cheapest (or the
+// forced parts) as `accel.mapping`. An existing attribute is checked and kept.
+// See docs/mapping.md.
 //
 //===----------------------------------------------------------------------===//
 #include "GemmProblem.h"
@@ -70,8 +70,8 @@ struct SelectMappingPass
         auto in = cast<RankedTensorType>(conv.getInput().getType());
         auto out = cast<RankedTensorType>(conv.getResult().getType());
         int64_t groups = int64_t(conv.getGroups());
-        if (groups == in.getDimSize(1) &&
-            groups == out.getDimSize(1) && !op->hasAttr(kMappingAttrName))
+        if (groups == in.getDimSize(1) && groups == out.getDimSize(1) &&
+            !op->hasAttr(kMappingAttrName))
           return WalkResult::advance();
       }
       if (Attribute existing = op->getAttr(kMappingAttrName)) {
@@ -100,7 +100,8 @@ struct SelectMappingPass
           readTilingAttr(op->getAttr(kTilingAttrName));
       int64_t chunkK = mp.gemm.k;
       if (auto conv = dyn_cast<graph::Conv2DOp>(op))
-        chunkK = cast<RankedTensorType>(conv.getWeight().getType()).getDimSize(1);
+        chunkK =
+            cast<RankedTensorType>(conv.getWeight().getType()).getDimSize(1);
       codegen::GemmTiling gt = codegen::gemmTilingFor(
           hw, mp.gemm, chunkK, withInit, tiles ? &*tiles : nullptr);
       mp.tileM = gt.peRows * int64_t(hw.pesPerCluster);
@@ -108,8 +109,9 @@ struct SelectMappingPass
       mp.tileK = gt.kc;
       mp.outerM = gt.outerM;
       mp.sharedC = gt.sharedC;
-      tiling::MappingCost best = tiling::selectMapping(
-          mp, hw, forceDf ? &*forceDf : nullptr, forceArr ? &*forceArr : nullptr);
+      tiling::MappingCost best =
+          tiling::selectMapping(mp, hw, forceDf ? &*forceDf : nullptr,
+                                forceArr ? &*forceArr : nullptr);
       if (!best.feasible) {
         op->emitOpError("select-mapping: ")
             << tiling::choiceName(best.choice) << " needs "

@@ -7,11 +7,11 @@
 //
 //===----------------------------------------------------------------------===//
 #include "GemmProblem.h"
-#include "accel/Transforms/PassHardware.h"
-#include "accel/Transforms/Passes.h"
 #include "Graph/GraphDialect.h"
 #include "accel/Codegen/Kernels.h"
 #include "accel/Hardware/HardwareDesc.h"
+#include "accel/Transforms/PassHardware.h"
+#include "accel/Transforms/Passes.h"
 #include "mlir/IR/Builders.h"
 #include <cmath>
 
@@ -26,7 +26,8 @@ using namespace accel;
 namespace {
 using accel::transforms::problemOf;
 
-struct SelectTilingPass : public accel::impl::SelectTilingBase<SelectTilingPass> {
+struct SelectTilingPass
+    : public accel::impl::SelectTilingBase<SelectTilingPass> {
   using SelectTilingBase::SelectTilingBase;
 
   void runOnOperation() override {
@@ -46,9 +47,8 @@ struct SelectTilingPass : public accel::impl::SelectTilingBase<SelectTilingPass>
       module.emitError("select-tiling: refine must be 'machine' or empty");
       return signalPassFailure();
     }
-    if (!refine.empty() && (!outer.empty() || !splitK.empty() ||
-                            partitionM || partitionN || partitionK ||
-                            !baseline.empty())) {
+    if (!refine.empty() && (!outer.empty() || !splitK.empty() || partitionM ||
+                            partitionN || partitionK || !baseline.empty())) {
       module.emitError("select-tiling: refine cannot be combined with a "
                        "forced decision or a baseline");
       return signalPassFailure();
@@ -119,14 +119,16 @@ struct SelectTilingPass : public accel::impl::SelectTilingBase<SelectTilingPass>
       m.partitionK = std::min<int64_t>(partitionK, p.k);
     tiling::TileDecision f = tiling::decisionFromMapping(p, th, m);
     if (!f.feasible)
-      f.error = "forced mapping (outer " + std::string(m.outerRowMajor ? "m" : "n") +
-                ", " + std::to_string(m.partitionM) + " x " +
+      f.error = "forced mapping (outer " +
+                std::string(m.outerRowMajor ? "m" : "n") + ", " +
+                std::to_string(m.partitionM) + " x " +
                 std::to_string(m.partitionN) + " x " +
                 std::to_string(m.partitionK) + ") is not legal: " + f.error;
     return f;
   }
 
-  static DictionaryAttr toAttr(MLIRContext *ctx, const tiling::TileDecision &d) {
+  static DictionaryAttr toAttr(MLIRContext *ctx,
+                               const tiling::TileDecision &d) {
     Builder b(ctx);
     SmallVector<NamedAttribute> attrs;
     auto i64 = [&](const char *n, int64_t v) {
@@ -137,7 +139,8 @@ struct SelectTilingPass : public accel::impl::SelectTilingBase<SelectTilingPass>
     i64("partition_k", d.partitionK);
     i64("tile_m", d.tileM);
     i64("tile_n", d.tileN);
-    attrs.push_back(b.getNamedAttr("outer", b.getStringAttr(d.outerRowMajor ? "m" : "n")));
+    attrs.push_back(
+        b.getNamedAttr("outer", b.getStringAttr(d.outerRowMajor ? "m" : "n")));
     attrs.push_back(b.getNamedAttr("split_k", b.getBoolAttr(d.needSplitK)));
     i64("acc_bytes", int64_t(d.needSplitK ? d.accBytesUsed : 0));
     i64("loads_a", d.loadA);

@@ -40,12 +40,14 @@
 using namespace mlir;
 namespace cl = llvm::cl;
 
-static cl::opt<std::string> inputPath(cl::Positional, cl::desc("<model.onnx|model.mlir>"),
+static cl::opt<std::string> inputPath(cl::Positional,
+                                      cl::desc("<model.onnx|model.mlir>"),
                                       cl::Required);
 static cl::opt<std::string> outputPath("o", cl::desc("output file"),
                                        cl::value_desc("file"), cl::Required);
-static cl::opt<std::string> hwPath("hw", cl::desc("hardware description JSON "
-                                                  "(default: built-in preset)"),
+static cl::opt<std::string> hwPath("hw",
+                                   cl::desc("hardware description JSON "
+                                            "(default: built-in preset)"),
                                    cl::value_desc("file"), cl::init(""));
 static cl::list<std::string>
     inputShapes("input-shape",
@@ -78,9 +80,10 @@ static cl::opt<double> sparseThreshold(
     cl::desc("minimum zero fraction of a layer's weights for sparse lists "
              "(default 0.5)"),
     cl::value_desc("F"), cl::init(0.5));
-static cl::opt<bool> loadBalance(
-    "load-balance", cl::desc("set the MAC load-balancing bit on GEMM MACs"),
-    cl::init(false));
+static cl::opt<bool>
+    loadBalance("load-balance",
+                cl::desc("set the MAC load-balancing bit on GEMM MACs"),
+                cl::init(false));
 static cl::opt<std::string>
     sfuMode("sfu-mode",
             cl::desc("chained (default) | decoupled: how fused activations "
@@ -116,8 +119,8 @@ int main(int argc, char **argv) {
   ctx.loadAllAvailableDialects();
 
   if (sparseWeights != "off" && sparseWeights != "auto")
-    return fail("--sparse-weights expects off or auto, got '" +
-                sparseWeights + "'");
+    return fail("--sparse-weights expects off or auto, got '" + sparseWeights +
+                "'");
   if (!(sparseThreshold >= 0.0 && sparseThreshold <= 1.0))
     return fail("--sparse-threshold expects a zero fraction in [0, 1], got " +
                 std::to_string(sparseThreshold));
@@ -143,7 +146,8 @@ int main(int argc, char **argv) {
       if (eq == std::string::npos ||
           !accel::parseShapeString(s.substr(eq + 1), dims)) {
         llvm::SmallVector<llvm::StringRef> parts;
-        llvm::StringRef(s).substr(eq == std::string::npos ? 0 : eq + 1)
+        llvm::StringRef(s)
+            .substr(eq == std::string::npos ? 0 : eq + 1)
             .split(parts, 'x');
         if (llvm::is_contained(parts, "0"))
           return fail("--input-shape '" + s +

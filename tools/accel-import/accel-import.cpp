@@ -23,8 +23,9 @@ namespace cl = llvm::cl;
 
 static cl::opt<std::string> inputFile(cl::Positional, cl::Required,
                                       cl::desc("<model.onnx | ->"));
-static cl::opt<std::string> outputFile("o", cl::desc("output file (default: stdout)"),
-                                       cl::value_desc("file"), cl::init("-"));
+static cl::opt<std::string>
+    outputFile("o", cl::desc("output file (default: stdout)"),
+               cl::value_desc("file"), cl::init("-"));
 static cl::list<std::string>
     inputShapes("input-shape",
                 cl::desc("static shape of a graph input, NAME=DxDx... "

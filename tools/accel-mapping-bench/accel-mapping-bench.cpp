@@ -69,13 +69,13 @@ std::vector<Layer> layers(int64_t batch) {
     else
       v.push_back({p.name, g.n * g.count, g.k, g.m});
   }
-  for (auto [name, k, n] : {std::tuple<const char *, int64_t, int64_t>{
-                                "vgg16.fc6", 25088, 4096},
-                            {"vgg16.fc7", 4096, 4096},
-                            {"vgg16.fc8", 4096, 1000},
-                            {"alexnet.fc6", 9216, 4096},
-                            {"alexnet.fc7", 4096, 4096},
-                            {"alexnet.fc8", 4096, 1000}})
+  for (auto [name, k, n] :
+       {std::tuple<const char *, int64_t, int64_t>{"vgg16.fc6", 25088, 4096},
+        {"vgg16.fc7", 4096, 4096},
+        {"vgg16.fc8", 4096, 1000},
+        {"alexnet.fc6", 9216, 4096},
+        {"alexnet.fc7", 4096, 4096},
+        {"alexnet.fc8", 4096, 1000}})
     v.push_back({name, batch, k, n});
   return v;
 }
@@ -85,23 +85,24 @@ std::string moduleText(const Layer &l, const MappingChoice *forced) {
   auto ty = [&](int64_t a, int64_t b) {
     return "tensor<" + std::to_string(a) + "x" + std::to_string(b) + "xf32>";
   };
-  os << "func.func @main(%a: " << ty(l.m, l.k) << " {accel.name = \"a\"}, %b: "
-     << ty(l.k, l.n) << " {accel.name = \"b\"}) -> (" << ty(l.m, l.n)
+  os << "func.func @main(%a: " << ty(l.m, l.k)
+     << " {accel.name = \"a\"}, %b: " << ty(l.k, l.n)
+     << " {accel.name = \"b\"}) -> (" << ty(l.m, l.n)
      << " {accel.name = \"c\"}) {\n  %0 = graph.matmul %a, %b ";
   if (forced)
-    os << "{accel.mapping = {array = [\""
-       << splitDimName(forced->array.dims[0]) << "\", \""
-       << splitDimName(forced->array.dims[1]) << "\"], dataflow = \""
-       << dataflowName(forced->dataflow) << "\"}} ";
-  os << ": (" << ty(l.m, l.k) << ", " << ty(l.k, l.n) << ") -> "
-     << ty(l.m, l.n) << "\n  return %0 : " << ty(l.m, l.n) << "\n}\n";
+    os << "{accel.mapping = {array = [\"" << splitDimName(forced->array.dims[0])
+       << "\", \"" << splitDimName(forced->array.dims[1])
+       << "\"], dataflow = \"" << dataflowName(forced->dataflow) << "\"}} ";
+  os << ": (" << ty(l.m, l.k) << ", " << ty(l.k, l.n) << ") -> " << ty(l.m, l.n)
+     << "\n  return %0 : " << ty(l.m, l.n) << "\n}\n";
   return os.str();
 }
 
 /// select-tiling + select-mapping on the layer; the attribute it attached.
 std::optional<std::pair<MappingChoice, double>>
 chosen(MLIRContext &ctx, const std::string &hwPath, const Layer &l) {
-  OwningOpRef<ModuleOp> m = parseSourceString<ModuleOp>(moduleText(l, nullptr), &ctx);
+  OwningOpRef<ModuleOp> m =
+      parseSourceString<ModuleOp>(moduleText(l, nullptr), &ctx);
   if (!m)
     return std::nullopt;
   PassManager pm(&ctx);
@@ -159,7 +160,8 @@ uint64_t simulated(MLIRContext &ctx, const HardwareDesc &hw,
   std::string err;
   if (!simulate(prog, hw, in, {}, out, stats, err)) {
     std::cerr << "accel-mapping-bench: " << l.name << " "
-              << (c ? choiceName(*c) : std::string("dealt")) << ": simulation failed: " << err << "\n";
+              << (c ? choiceName(*c) : std::string("dealt"))
+              << ": simulation failed: " << err << "\n";
     return 0;
   }
   return stats.cycles;
@@ -269,10 +271,11 @@ int main(int argc, char **argv) {
     worst = std::max(worst, ratio);
     // Against a fixed pair (output stationary, [M,N]: rows of the grid split
     // M, columns split N).
-    size_t osMn = size_t(std::find(pairs.begin(), pairs.end(),
-                                   MappingChoice{Dataflow::OutputStationary,
-                                                 ArrayPartition{{SplitDim::M, SplitDim::N}}}) -
-                         pairs.begin());
+    size_t osMn = size_t(
+        std::find(pairs.begin(), pairs.end(),
+                  MappingChoice{Dataflow::OutputStationary,
+                                ArrayPartition{{SplitDim::M, SplitDim::N}}}) -
+        pairs.begin());
     if (sim[osMn])
       vsOs.push_back(double(sim[osMn]) / double(mine));
     uint64_t dealt = simulated(ctx, hw, hwPath, l, nullptr);
@@ -293,8 +296,9 @@ int main(int argc, char **argv) {
     }
     std::fflush(stdout);
   }
-  double secs = std::chrono::duration<double>(
-                    std::chrono::steady_clock::now() - t0).count();
+  double secs =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
+          .count();
   auto geomean = [](const std::vector<double> &v) {
     double g = 0;
     for (double x : v)

@@ -166,8 +166,8 @@ int runMain(int argc, char **argv) {
     } else if (binaryPath.empty()) {
       binaryPath = a;
     } else {
-      return fail("more than one binary given ('" + binaryPath + "' and '" +
-                  a + "')");
+      return fail("more than one binary given ('" + binaryPath + "' and '" + a +
+                  "')");
     }
   }
   if (binaryPath.empty()) {
@@ -273,7 +273,8 @@ int runMain(int argc, char **argv) {
                     double(out.data[worst]), double(ref.data[worst]));
       std::cerr << "accel-run: error: " << buf << "\n";
     } else {
-      std::snprintf(buf, sizeof buf, "  %s matches the reference (max abs error %g)",
+      std::snprintf(buf, sizeof buf,
+                    "  %s matches the reference (max abs error %g)",
                     name.c_str(), maxErr);
       checks.push_back(buf);
     }
@@ -282,14 +283,13 @@ int runMain(int argc, char **argv) {
   for (auto &h : stats.hazards)
     std::cerr << "accel-run: warning: " << h << "\n";
   if (stats.hazardCount > stats.hazards.size())
-    std::cerr << "accel-run: warning: " << stats.hazardCount - stats.hazards.size()
-              << " more hazards\n";
+    std::cerr << "accel-run: warning: "
+              << stats.hazardCount - stats.hazards.size() << " more hazards\n";
   if (quiet)
     return mismatch ? 1 : 0;
 
   std::printf("hardware: %s (%ux%u clusters x %u PEs x %u MAC lanes)\n",
-              hw.name.c_str(), hw.rows, hw.cols, hw.pesPerCluster,
-              hw.macLanes);
+              hw.name.c_str(), hw.rows, hw.cols, hw.pesPerCluster, hw.macLanes);
   std::printf("outputs:\n");
   for (auto &[name, t] : outputs) {
     std::string where;
@@ -318,8 +318,8 @@ int runMain(int argc, char **argv) {
   for (size_t i = 0; i < stats.clusters.size(); ++i) {
     const ClusterStats &c = stats.clusters[i];
     std::printf("  cluster (%u,%u): PE busy %.1f %%, MAC %.2f %%, DMA %s\n",
-                c.row, c.col, 100.0 * c.peUtilisation,
-                100.0 * c.macUtilisation, fmtBytes(c.dmaBytes).c_str());
+                c.row, c.col, 100.0 * c.peUtilisation, 100.0 * c.macUtilisation,
+                fmtBytes(c.dmaBytes).c_str());
   }
   for (size_t i = 0; i < stats.channels.size(); ++i)
     std::printf("  channel %zu: busy %.1f %%, %s\n", i,

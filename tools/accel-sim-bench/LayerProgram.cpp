@@ -9,8 +9,7 @@ namespace {
 constexpr uint32_t kAAddr = 0, kWAddr = 65536, kCAddr = 131072;
 
 OperandRecord rec(uint32_t addr, uint32_t rows, uint32_t cols,
-                  int32_t rowStride, uint32_t peRows = 0,
-                  uint32_t depth = 0) {
+                  int32_t rowStride, uint32_t peRows = 0, uint32_t depth = 0) {
   OperandRecord r;
   r.addr = addr;
   r.rows = rows;
@@ -25,9 +24,8 @@ Instruction instr(Opcode op, uint8_t sub, OperandRecord r) {
   return makeInstruction(op, sub, 0, 0, r);
 }
 
-Command dma(DmaDir dir, uint8_t tag, uint64_t src, uint64_t dst,
-            uint32_t rows, uint32_t cols, int64_t srcStride,
-            int64_t dstStride) {
+Command dma(DmaDir dir, uint8_t tag, uint64_t src, uint64_t dst, uint32_t rows,
+            uint32_t cols, int64_t srcStride, int64_t dstStride) {
   Command c;
   c.kind = CommandKind::Dma;
   c.dma.dir = dir;
@@ -99,14 +97,12 @@ bool buildLayerProgram(const HardwareDesc &hw, const Layer &l,
   p.symbols.push_back({"a", true, DType::F32, {l.M, l.K}, aDram});
   p.symbols.push_back({"c", false, DType::F32, {l.M, l.N}, cDram});
 
-  Instruction ldw =
-      o.sparseWeights
-          ? instr(Opcode::LD, uint8_t(LoadStream::SparseWeights),
-                  rec(kWAddr, 1, l.Nt, 0, 0, l.Kt))
-          : instr(Opcode::LD, uint8_t(LoadStream::Weights),
-                  rec(kWAddr, l.Kt, l.Nt, int32_t(l.Nt)));
-  Instruction mac =
-      instr(Opcode::MAC, 0, rec(0, l.Mt, l.Nt, 0, peRows, l.Kt));
+  Instruction ldw = o.sparseWeights
+                        ? instr(Opcode::LD, uint8_t(LoadStream::SparseWeights),
+                                rec(kWAddr, 1, l.Nt, 0, 0, l.Kt))
+                        : instr(Opcode::LD, uint8_t(LoadStream::Weights),
+                                rec(kWAddr, l.Kt, l.Nt, int32_t(l.Nt)));
+  Instruction mac = instr(Opcode::MAC, 0, rec(0, l.Mt, l.Nt, 0, peRows, l.Kt));
   mac.fields.loadBalance = o.loadBalance;
   mac.fields.sfuActive = o.sfuChained && o.epilogue != SfuFunc::None;
   Instruction st = instr(Opcode::ST, uint8_t(StoreSource::AccBuffer),
@@ -124,8 +120,8 @@ bool buildLayerProgram(const HardwareDesc &hw, const Layer &l,
     for (uint32_t n0 = 0; n0 < l.N; n0 += l.Nt) {
       for (uint32_t k0 = 0; k0 < l.K; k0 += l.Kt) {
         cmds.push_back(dma(DmaDir::Load, 0,
-                           aDram + (uint64_t(m0) * l.K + k0) * 4, kAAddr,
-                           l.Mt, l.Kt, l.K, l.Kt));
+                           aDram + (uint64_t(m0) * l.K + k0) * 4, kAAddr, l.Mt,
+                           l.Kt, l.K, l.Kt));
         Command ex;
         ex.kind = CommandKind::Execute;
         if (o.sparseWeights) {

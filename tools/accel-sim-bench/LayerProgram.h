@@ -20,14 +20,14 @@ namespace accel::bench {
 
 struct Layer {
   std::string name;
-  uint32_t M, K, N;  ///< GEMM shape
+  uint32_t M, K, N;    ///< GEMM shape
   uint32_t Mt, Kt, Nt; ///< tile shape (must divide M, K, N)
 };
 
 struct LayerOptions {
-  bool sparseWeights = false; ///< LD sparse_weights (index compare)
-  bool loadBalance = false;   ///< MAC bit 3
-  bool sfuChained = true;     ///< MAC bit 4 (else decoupled SFU)
+  bool sparseWeights = false;       ///< LD sparse_weights (index compare)
+  bool loadBalance = false;         ///< MAC bit 3
+  bool sfuChained = true;           ///< MAC bit 4 (else decoupled SFU)
   SfuFunc epilogue = SfuFunc::None; ///< ST acc function
 };
 

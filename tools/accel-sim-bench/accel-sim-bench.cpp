@@ -40,8 +40,7 @@ bool runLayer(const HardwareDesc &hw, const Layer &l,
               const LayerOptions &o, Result &r) {
   Program p;
   std::string err;
-  if (!buildLayerProgram(hw, l, W, o, p, err) ||
-      !validateProgram(p, hw, err)) {
+  if (!buildLayerProgram(hw, l, W, o, p, err) || !validateProgram(p, hw, err)) {
     std::fprintf(stderr, "accel-sim-bench: error: %s\n", err.c_str());
     return false;
   }
@@ -89,9 +88,9 @@ enum class Sweep { Weights, Acts, SkewedActs };
 
 bool sweep(const HardwareDesc &hw, const Layer &l, Sweep kind) {
   const bool weights = kind == Sweep::Weights;
-  const char *what = weights                    ? "weight"
-                     : kind == Sweep::Acts      ? "activation"
-                                                : "skewed activation";
+  const char *what = weights               ? "weight"
+                     : kind == Sweep::Acts ? "activation"
+                                           : "skewed activation";
   std::printf("\n%s sparsity sweep, %s (M %u, K %u, N %u; tiles %u x %u x "
               "%u)\n",
               what, l.name.c_str(), l.M, l.K, l.N, l.Mt, l.Kt, l.Nt);
@@ -107,7 +106,8 @@ bool sweep(const HardwareDesc &hw, const Layer &l, Sweep kind) {
         kind == Sweep::SkewedActs
             ? skewedActivations(l, f, rng)
             : randomMatrix(size_t(l.M) * l.K, weights ? 0 : f, rng);
-    std::vector<float> W = randomMatrix(size_t(l.K) * l.N, weights ? f : 0, rng);
+    std::vector<float> W =
+        randomMatrix(size_t(l.K) * l.N, weights ? f : 0, rng);
     Result dense, sparse, lb;
     LayerOptions o;
     if (!runLayer(hw, l, A, W, o, dense))
@@ -155,8 +155,7 @@ bool sfuModes(const HardwareDesc &hw, const Layer &l) {
   std::printf("| chained | %llu | %llu | %llu | %s |\n",
               (unsigned long long)ch.st.outputQueueAccesses,
               (unsigned long long)ch.st.outputQueueDrains,
-              (unsigned long long)peCycles(ch.st),
-              ch.c == dc.c ? "yes" : "NO");
+              (unsigned long long)peCycles(ch.st), ch.c == dc.c ? "yes" : "NO");
   std::printf("| decoupled | %llu | %llu | %llu | |\n",
               (unsigned long long)dc.st.outputQueueAccesses,
               (unsigned long long)dc.st.outputQueueDrains,

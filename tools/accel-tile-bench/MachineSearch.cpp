@@ -9,9 +9,9 @@
 // partition steps are skipped; the count is printed.
 //
 //===----------------------------------------------------------------------===//
+#include "BenchShapes.h"
 #include "accel/Codegen/Kernels.h"
 #include "accel/Tiling/TileSelection.h"
-#include "BenchShapes.h"
 
 #include <algorithm>
 #include <cmath>
@@ -21,7 +21,6 @@
 using namespace accel;
 using namespace accel::tiling;
 
-
 int runMachineSearch(const std::string &hwPath, const std::string &suite,
                      double maxMacs, double maxSteps) {
   HardwareDesc hw;
@@ -29,9 +28,10 @@ int runMachineSearch(const std::string &hwPath, const std::string &suite,
   if (!loadBenchMachine(hwPath, suite, hw, shapes))
     return 1;
   TilingHardware th = codegen::kernelTilingHardware(hw, false);
-  std::printf("%-40s %12s %12s %12s %9s %9s %7s %7s  %s\n", "shape (m x k x n x count)",
-              "selected", "search-best", "best naive", "sel", "search",
-              "tried", "skipped", "best mapping (pm pn pk order)");
+  std::printf("%-40s %12s %12s %12s %9s %9s %7s %7s  %s\n",
+              "shape (m x k x n x count)", "selected", "search-best",
+              "best naive", "sel", "search", "tried", "skipped",
+              "best mapping (pm pn pk order)");
   double logSel = 0, logBest = 0;
   int n = 0;
   for (NamedProblem &s : shapes) {
@@ -45,7 +45,8 @@ int runMachineSearch(const std::string &hwPath, const std::string &suite,
     RealiseFn realise = codegen::kernelRealiser(hw, p, false);
     double selC = machineCycles(p, th, hw, realise(sel)).cycles;
     double naive = INFINITY;
-    for (Baseline b : {Baseline::FixedOrderNoSplit, Baseline::FixedBlockTiles}) {
+    for (Baseline b :
+         {Baseline::FixedOrderNoSplit, Baseline::FixedBlockTiles}) {
       TileDecision d = baselineTiling(p, th, b);
       if (d.feasible)
         naive = std::min(naive, machineCycles(p, th, hw, realise(d)).cycles);
@@ -59,11 +60,12 @@ int runMachineSearch(const std::string &hwPath, const std::string &suite,
     std::snprintf(name, sizeof name, "%s %lldx%lldx%lldx%lld", s.name.c_str(),
                   (long long)p.m, (long long)p.k, (long long)p.n,
                   (long long)p.count);
-    std::printf("%-40s %12.0f %12.0f %12.0f %8.2fx %8.2fx %7d %7d  %lld %lld %lld %s\n",
-                name, selC, best, naive, naive / selC, naive / best, tried,
-                skipped, (long long)bestMap.partitionM,
-                (long long)bestMap.partitionN, (long long)bestMap.partitionK,
-                bestMap.outerRowMajor ? "m-outer" : "n-outer");
+    std::printf(
+        "%-40s %12.0f %12.0f %12.0f %8.2fx %8.2fx %7d %7d  %lld %lld %lld %s\n",
+        name, selC, best, naive, naive / selC, naive / best, tried, skipped,
+        (long long)bestMap.partitionM, (long long)bestMap.partitionN,
+        (long long)bestMap.partitionK,
+        bestMap.outerRowMajor ? "m-outer" : "n-outer");
     std::fflush(stdout);
     logSel += std::log(naive / selC);
     logBest += std::log(naive / best);

@@ -7,10 +7,10 @@
 // Also prints the machine-level prediction (tiling::machineCycles).
 //
 //===----------------------------------------------------------------------===//
+#include "BenchShapes.h"
 #include "accel/Codegen/Kernels.h"
 #include "accel/Sim/Simulator.h"
 #include "accel/Tiling/TileSelection.h"
-#include "BenchShapes.h"
 
 #include <algorithm>
 #include <cmath>
@@ -33,11 +33,11 @@ SimResult simulateOne(const HardwareDesc &hw, const GemmProblem &p,
   SimResult r;
   TilingHardware th = codegen::kernelTilingHardware(hw, false);
   std::string w = which;
-  TileDecision d = w == "naive-order"
-                       ? baselineTiling(p, th, Baseline::FixedOrderNoSplit)
-                   : w == "naive-64" ? baselineTiling(p, th, Baseline::FixedBlockTiles)
-                   : w == "square-sk" ? baselineTiling(p, th, Baseline::SquareSplitK)
-                                      : selectTiling(p, th);
+  TileDecision d =
+      w == "naive-order" ? baselineTiling(p, th, Baseline::FixedOrderNoSplit)
+      : w == "naive-64"  ? baselineTiling(p, th, Baseline::FixedBlockTiles)
+      : w == "square-sk" ? baselineTiling(p, th, Baseline::SquareSplitK)
+                         : selectTiling(p, th);
   if (!d.feasible)
     return r;
   if (refine && w == "selected")
@@ -45,8 +45,10 @@ SimResult simulateOne(const HardwareDesc &hw, const GemmProblem &p,
   Mapping forced = d.mapping();
   Program prog = codegen::matmulLayerProgram(hw, p, false, &forced, &r.d);
   std::map<std::string, Tensor> in, out;
-  in["a"] = {{p.count, p.m, p.k}, std::vector<float>(size_t(p.count * p.m * p.k), 1.0f)};
-  in["b"] = {{p.count, p.k, p.n}, std::vector<float>(size_t(p.count * p.k * p.n), 1.0f)};
+  in["a"] = {{p.count, p.m, p.k},
+             std::vector<float>(size_t(p.count * p.m * p.k), 1.0f)};
+  in["b"] = {{p.count, p.k, p.n},
+             std::vector<float>(size_t(p.count * p.k * p.n), 1.0f)};
   SimStats stats;
   std::string err;
   if (!simulate(prog, hw, in, {}, out, stats, err)) {
@@ -68,9 +70,9 @@ int runSimulatedBench(const std::string &hwPath, const std::string &suite,
   std::vector<NamedProblem> shapes;
   if (!loadBenchMachine(hwPath, suite, hw, shapes))
     return 1;
-  std::printf("%-34s %16s %12s %12s %12s %12s %12s %8s %8s\n", "shape (m x k x n x count)",
-              "selected", "machine", "naive-order", "naive-64", "square-sk",
-              "best naive", "speedup", "pred err");
+  std::printf("%-34s %16s %12s %12s %12s %12s %12s %8s %8s\n",
+              "shape (m x k x n x count)", "selected", "machine", "naive-order",
+              "naive-64", "square-sk", "best naive", "speedup", "pred err");
   double logBest = 0, logOrder = 0, log64 = 0, logSquare = 0, errSum = 0,
          errMax = 0;
   int n = 0;
@@ -92,11 +94,12 @@ int runSimulatedBench(const std::string &hwPath, const std::string &suite,
     std::snprintf(name, sizeof name, "%s %lldx%lldx%lldx%lld", s.name.c_str(),
                   (long long)p.m, (long long)p.k, (long long)p.n,
                   (long long)p.count);
-    std::printf("%-34s %16llu %12.0f %12llu %12llu %12llu %12llu %7.2fx %+7.2f%%\n",
-                name, (unsigned long long)sel.cycles, sel.machine,
-                (unsigned long long)no.cycles, (unsigned long long)n64.cycles,
-                (unsigned long long)sq.cycles, (unsigned long long)best, speed,
-                100 * e);
+    std::printf(
+        "%-34s %16llu %12.0f %12llu %12llu %12llu %12llu %7.2fx %+7.2f%%\n",
+        name, (unsigned long long)sel.cycles, sel.machine,
+        (unsigned long long)no.cycles, (unsigned long long)n64.cycles,
+        (unsigned long long)sq.cycles, (unsigned long long)best, speed,
+        100 * e);
     std::fflush(stdout);
     logBest += std::log(speed);
     logOrder += std::log(double(no.cycles) / double(sel.cycles));

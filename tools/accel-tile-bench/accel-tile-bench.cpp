@@ -111,7 +111,8 @@ int main(int argc, char **argv) {
   bool summaryOnly = false, simulated = false, machineSearch = false,
        refine = false;
   double maxSteps = 20000;
-  std::string simHw = std::string(ACCEL_SOURCE_DIR) + "/hw/bandwidth-starved.json";
+  std::string simHw =
+      std::string(ACCEL_SOURCE_DIR) + "/hw/bandwidth-starved.json";
   double maxMacs = 3e8;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];

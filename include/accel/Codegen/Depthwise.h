@@ -33,17 +33,17 @@ struct DepthwiseLayer : ConvLayerBase {
 
 /// How the kernel tiles a layer (planDepthwise).
 struct DepthwisePlan {
-  int64_t K = 0;     ///< taps per output (with dilation gaps): ((KH-1)dh+1)KW
-  int64_t a = 0;     ///< expanded input rows per output row: sh * KW
-  int64_t G = 1;     ///< output rows per MAC (one per PE)
-  int64_t Kbig = 0;  ///< MAC depth / queue rows: (G-1)*a + K
-  int64_t owc = 0;   ///< output columns per tile (queue columns)
+  int64_t K = 0;    ///< taps per output (with dilation gaps): ((KH-1)dh+1)KW
+  int64_t a = 0;    ///< expanded input rows per output row: sh * KW
+  int64_t G = 1;    ///< output rows per MAC (one per PE)
+  int64_t Kbig = 0; ///< MAC depth / queue rows: (G-1)*a + K
+  int64_t owc = 0;  ///< output columns per tile (queue columns)
   int64_t bandRows = 0;  ///< output rows per tile
   int64_t zeroElems = 0; ///< floats of the tap region: 2*(G-1)*a + K
   /// Channel planes per tile (> 1 only when a whole plane is one band and
   /// one column chunk: small late layers share the DMA latency).
   int64_t planesPerTile = 1;
-  int64_t tiles = 0;     ///< plane groups x bands x column chunks
+  int64_t tiles = 0; ///< plane groups x bands x column chunks
   /// Queue rows re-used by a slide (Kbig - G*a; 0 = no overlap, every
   /// window is a full load).
   int64_t slideKeep = 0;

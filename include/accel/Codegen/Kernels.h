@@ -112,7 +112,7 @@ private:
 /// tile is a block of output pixels).
 struct GemmTiles {
   int64_t m = 0;
-  std::vector<int64_t> nTiles; ///< width of each N tile
+  std::vector<int64_t> nTiles;  ///< width of each N tile
   std::vector<int64_t> kChunks; ///< depth of each K chunk
   std::function<DramBox(int64_t m0, int64_t mc, size_t k)> aBox;
   std::function<DramBox(size_t k, size_t n)> bBox;
@@ -153,9 +153,9 @@ struct GemmTiling {
 /// partition's C tile (and its initial values) has one region outside the
 /// halves (GemmTiling::sharedC), and its partial sums stay in the PE
 /// accumulation buffers.
-tiling::TilingHardware kernelTilingHardware(const HardwareDesc &hw,
-                                            bool withInit,
-                                            const tiling::DeriveOptions &opts = {});
+tiling::TilingHardware
+kernelTilingHardware(const HardwareDesc &hw, bool withInit,
+                     const tiling::DeriveOptions &opts = {});
 
 /// The kernel tiling that realises decision `d` for problem `p` (the
 /// lowering's view of docs/tiling.md): peRows = ceil(partition_m / pes),
@@ -238,7 +238,7 @@ struct SparseWeightSource {
 /// Per-layer options of the GEMM kernels: the fused epilogue and the
 /// machine features the MACs use.
 struct GemmEpilogue {
-  float alpha = 1.0f;         ///< scales A tiles in the input buffer
+  float alpha = 1.0f;           ///< scales A tiles in the input buffer
   SfuFunc func = SfuFunc::None; ///< applied on the final store
   /// MAC sfu bit when `func` is fused: true = chained SFU (the ST applies
   /// the function on its way out, 1 output-queue access per element), false
@@ -302,9 +302,9 @@ bool emitMappedGemmLayer(StreamBuilder &sb,
 /// column, all rows at once), then across rows, into `out`; `func` (a fused
 /// activation) is applied by the last layer. `allocate(elems)` provides
 /// DRAM for intermediate sums.
-bool emitPartialSumCombine(StreamBuilder &sb, uint64_t partials,
-                           int64_t elems, int64_t kRows, int64_t kCols,
-                           uint64_t out, SfuFunc func,
+bool emitPartialSumCombine(StreamBuilder &sb, uint64_t partials, int64_t elems,
+                           int64_t kRows, int64_t kCols, uint64_t out,
+                           SfuFunc func,
                            const std::function<uint64_t(int64_t)> &allocate,
                            std::string &err);
 
@@ -312,7 +312,6 @@ bool emitPartialSumCombine(StreamBuilder &sb, uint64_t partials,
 /// their output tiles are dealt round-robin over the clusters.
 void emitGemmLayer(StreamBuilder &sb, const std::vector<GemmTiles> &problems,
                    const GemmTiling &tiling, const GemmEpilogue &epi);
-
 
 /// SFU layers: a small program of SPU steps over tiles of an iteration
 /// space. The leading `rowDims` dimensions index tile rows (split over the
@@ -329,22 +328,21 @@ struct ElementwiseStep {
                         ///< reduction): its tiles are rows x 1
 };
 struct ElementwiseLayer {
-  std::vector<int64_t> shape;  ///< iteration space
-  int rowDims = -1;            ///< -1: all but the last dimension
-  bool wholeRows = false;      ///< columns may not be split (reductions)
-  std::vector<View> inputs;    ///< 1..3 views over `shape`
-  View output;                 ///< view over `shape` (column strides unused
-                               ///< when `rowResult`)
-  int scratch = 0;             ///< extra operand regions for temporaries
+  std::vector<int64_t> shape; ///< iteration space
+  int rowDims = -1;           ///< -1: all but the last dimension
+  bool wholeRows = false;     ///< columns may not be split (reductions)
+  std::vector<View> inputs;   ///< 1..3 views over `shape`
+  View output;                ///< view over `shape` (column strides unused
+                              ///< when `rowResult`)
+  int scratch = 0;            ///< extra operand regions for temporaries
   std::vector<ElementwiseStep> steps;
-  int result = 0;              ///< operand holding the result
-  bool rowResult = false;      ///< the result is one value per row
+  int result = 0;         ///< operand holding the result
+  bool rowResult = false; ///< the result is one value per row
 };
 /// Returns false (with `err`) when a row does not fit a PE's share of the
 /// input buffer although the layer needs whole rows.
 bool emitElementwiseLayer(StreamBuilder &sb, const ElementwiseLayer &layer,
                           std::string &err);
-
 
 /// DRAM -> DRAM copy of `shape` elements from view `src` to view `dst`
 /// (padding, transposes, output copies), spread over the clusters.

@@ -1,4 +1,5 @@
-//===- RqConv.h - Regular convolution on the rotating (RQ) queue -*- C++ -*-===//
+//===- RqConv.h - Regular convolution on the rotating (RQ) queue -*- C++
+//-*-===//
 //
 // A regular (groups == 1) convolution the way the machine describes SpConv:
 // the weight queue holds all T = KH*KW kernel taps' weights of a block of
@@ -30,18 +31,18 @@ struct RqConvLayer : ConvLayerBase {
 
 /// How the kernel tiles a layer (planRqConv).
 struct RqConvPlan {
-  int64_t T = 0;    ///< kernel taps KH*KW
-  bool compact = true; ///< dw == 1: row units are input columns (KH-fold
-                       ///< expansion); else output column x kernel column
-                       ///< (T-fold expansion, im2col)
-  int64_t cob = 0;  ///< output channels per block (queue columns)
-  int64_t cib = 0;  ///< input channels per block (MAC depth)
-  int64_t owc = 0;  ///< output columns per tile (MAC rows per PE)
+  int64_t T = 0;         ///< kernel taps KH*KW
+  bool compact = true;   ///< dw == 1: row units are input columns (KH-fold
+                         ///< expansion); else output column x kernel column
+                         ///< (T-fold expansion, im2col)
+  int64_t cob = 0;       ///< output channels per block (queue columns)
+  int64_t cib = 0;       ///< input channels per block (MAC depth)
+  int64_t owc = 0;       ///< output columns per tile (MAC rows per PE)
   int64_t rowFloats = 0; ///< floats of one expanded input row (LD acts cols)
-  int64_t rowPitch = 0;  ///< storage floats between expanded rows (>= rowFloats)
-  int64_t macPitch = 0;  ///< MAC row pitch (floats between output columns)
+  int64_t rowPitch = 0; ///< storage floats between expanded rows (>= rowFloats)
+  int64_t macPitch = 0; ///< MAC row pitch (floats between output columns)
   int64_t coBlocks = 0, ciBlocks = 0;
-  int64_t tiles = 0; ///< work units: N x co blocks x row groups x col chunks
+  int64_t tiles = 0;    ///< work units: N x co blocks x row groups x col chunks
   double estCycles = 0; ///< the planner's estimate
 };
 

@@ -20,7 +20,13 @@ namespace accel {
 /// I1 and I64 appear only as program input/output types (booleans of
 /// comparisons, indices of ArgMax); inside the machine they are f32 words.
 enum class DType : uint8_t {
-  F32 = 0, F16 = 1, BF16 = 2, I8 = 3, I32 = 4, I1 = 5, I64 = 6
+  F32 = 0,
+  F16 = 1,
+  BF16 = 2,
+  I8 = 3,
+  I32 = 4,
+  I1 = 5,
+  I64 = 6
 };
 /// The last valid DType value (range checks of readers).
 constexpr DType kLastDType = DType::I64;
@@ -30,7 +36,7 @@ unsigned dtypeBytes(DType t);
 bool parseDType(const std::string &s, DType &out);
 
 struct MemoryChannel {
-  double bytesPerCycle = 64;   ///< sustained bandwidth of this channel
+  double bytesPerCycle = 64;    ///< sustained bandwidth of this channel
   uint32_t latencyCycles = 100; ///< first-byte latency of a DMA on it
   bool operator==(const MemoryChannel &o) const {
     return bytesPerCycle == o.bytesPerCycle && latencyCycles == o.latencyCycles;
@@ -40,27 +46,29 @@ struct MemoryChannel {
 
 struct HardwareDesc {
   std::string name = "default";
-  std::string description;     ///< free text, not part of the fingerprint
+  std::string description; ///< free text, not part of the fingerprint
   double clockGHz = 1.0;
 
   // Cluster grid (= PE-cluster array of isa.md = execution units).
   uint32_t rows = 2, cols = 2;
   // Per cluster.
-  uint32_t pesPerCluster = 4;       ///< k identical PE units
-  uint32_t macLanes = 64;           ///< MACs per cycle per PE
-  uint32_t instructionBuffers = 4;  ///< each with its own PC (<= 32); they
-                                    ///< double as hardware thread contexts
+  uint32_t pesPerCluster = 4;           ///< k identical PE units
+  uint32_t macLanes = 64;               ///< MACs per cycle per PE
+  uint32_t instructionBuffers = 4;      ///< each with its own PC (<= 32); they
+                                        ///< double as hardware thread contexts
   uint32_t instructionBufferDepth = 64; ///< instructions per buffer
   uint32_t registerFileEntries = 64;    ///< operand records per cluster
-  uint64_t storageBytes = 512 * 1024;   ///< cluster storage unit (ping-pong halves)
+  uint64_t storageBytes =
+      512 * 1024; ///< cluster storage unit (ping-pong halves)
   double storageBytesPerCycle = 256;    ///< storage unit <-> PE bandwidth (ST)
   double actLoadBytesPerCycle = 256;    ///< LD activations / partial sums
   double weightLoadBytesPerCycle = 256; ///< LD weights (weight queues)
   // Per PE.
-  uint64_t inputBufferBytes = 64 * 1024;  ///< split into 16 addressable slots
+  uint64_t inputBufferBytes = 64 * 1024; ///< split into 16 addressable slots
   uint64_t weightQueueBytes = 64 * 1024;
-  uint64_t accBufferBytes = 16 * 1024;    ///< each of the four accumulation buffers
-  uint32_t sfuLanes = 16;                 ///< SFU elements per cycle per PE
+  uint64_t accBufferBytes =
+      16 * 1024;          ///< each of the four accumulation buffers
+  uint32_t sfuLanes = 16; ///< SFU elements per cycle per PE
   // Latencies (cycles).
   uint32_t macPipelineLatency = 4;
   uint32_t sfuLatency = 8;
@@ -73,26 +81,27 @@ struct HardwareDesc {
   uint32_t hopLatency = 2;
   double linkBytesPerCycle = 32;
   // Tiling (spec/tiling.md).
-  uint32_t blockSize = 64;             ///< minimal hardware block (rows/cols)
+  uint32_t blockSize = 64;              ///< minimal hardware block (rows/cols)
   uint64_t syncGranularityBytes = 4096; ///< AI core <-> processor sync unit
   // RNN engine (spec/rnn-multithreading.md).
-  uint32_t rnnNpe = 16384;            ///< processing elements of the RNN engine
-  uint32_t rnnEpMax = 64;             ///< widest EP = adder-tree width
-  uint32_t rnnCatWidth = 4;           ///< configurable adder tail (CAT-n)
+  uint32_t rnnNpe = 16384;  ///< processing elements of the RNN engine
+  uint32_t rnnEpMax = 64;   ///< widest EP = adder-tree width
+  uint32_t rnnCatWidth = 4; ///< configurable adder tail (CAT-n)
   uint32_t rnnMultiplierLatency = 3;
   uint32_t rnnAdderTreeLevelLatency = 1; ///< per log2 level of the tree
   uint32_t rnnAccumulatorLatency = 1;
   uint32_t rnnActivationLatency = 4;
-  uint32_t rnnTailLatency = 4;        ///< LSTM tail (c_t, h_t)
+  uint32_t rnnTailLatency = 4; ///< LSTM tail (c_t, h_t)
   uint32_t rnnWriteBackLatency = 2;
-  uint32_t threadSwitchCycles = 2;    ///< CGMT thread-switch penalty
+  uint32_t threadSwitchCycles = 2; ///< CGMT thread-switch penalty
   // Power (spec/multi-network.md energy model).
-  uint32_t wakeLatencyCycles = 1000;  ///< power-gated cluster -> running
-  double staticPjPerClusterCycle = 50; ///< static energy per powered cluster-cycle
+  uint32_t wakeLatencyCycles = 1000; ///< power-gated cluster -> running
+  double staticPjPerClusterCycle =
+      50; ///< static energy per powered cluster-cycle
   double pjPerMac = 1.0;
   double pjPerDramByte = 20.0;
-  double pjPerStorageByte = 1.0;      ///< storage unit <-> PE traffic
-  double pjPerByteHop = 0.5;          ///< mesh traffic
+  double pjPerStorageByte = 1.0; ///< storage unit <-> PE traffic
+  double pjPerByteHop = 0.5;     ///< mesh traffic
   // Numerics.
   DType computeType = DType::F32;
   DType accumulateType = DType::F32;

@@ -76,9 +76,12 @@ inline float roundBf16(float x) {
 /// `x` rounded to the float type `t` (f32: unchanged).
 inline float roundTo(DType t, float x) {
   switch (t) {
-  case DType::F16: return halfBitsToFloat(floatToHalfBits(x));
-  case DType::BF16: return roundBf16(x);
-  default: return x;
+  case DType::F16:
+    return halfBitsToFloat(floatToHalfBits(x));
+  case DType::BF16:
+    return roundBf16(x);
+  default:
+    return x;
   }
 }
 

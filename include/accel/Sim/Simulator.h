@@ -1,4 +1,5 @@
-//===- Simulator.h - Functional + cycle model of the accelerator -*- C++ -*-===//
+//===- Simulator.h - Functional + cycle model of the accelerator -*- C++
+//-*-===//
 //
 // simulate() executes an accel::Program on a HardwareDesc: functionally
 // (real f32 numbers, tile-level host kernels) and in time (control units,
@@ -45,32 +46,32 @@ struct SimOptions {
 
 struct ClusterStats {
   uint32_t row = 0, col = 0;
-  uint32_t channel = 0;          ///< memory channel serving the cluster
-  uint64_t finishCycle = 0;      ///< max(control, PE array, last DMA)
+  uint32_t channel = 0;     ///< memory channel serving the cluster
+  uint64_t finishCycle = 0; ///< max(control, PE array, last DMA)
   uint64_t commands = 0;
   uint64_t executes = 0;
-  uint64_t peBusyCycles = 0;     ///< sum of EXECUTE durations
-  double peUtilisation = 0;      ///< peBusyCycles / total cycles
-  uint64_t macs = 0;             ///< multiply-adds performed by its PEs
-  double macUtilisation = 0;     ///< macs / (cycles * pes * macLanes)
-  uint64_t dmaBytes = 0;         ///< payload bytes of its DMAs
+  uint64_t peBusyCycles = 0; ///< sum of EXECUTE durations
+  double peUtilisation = 0;  ///< peBusyCycles / total cycles
+  uint64_t macs = 0;         ///< multiply-adds performed by its PEs
+  double macUtilisation = 0; ///< macs / (cycles * pes * macLanes)
+  uint64_t dmaBytes = 0;     ///< payload bytes of its DMAs
   uint64_t dmaTransfers = 0;
-  uint64_t stallCycles = 0;      ///< control unit blocked in WAIT / BARRIER
+  uint64_t stallCycles = 0; ///< control unit blocked in WAIT / BARRIER
 };
 
 struct ChannelStats {
-  uint64_t busyCycles = 0;  ///< sum of transfer durations on the channel
-  double utilisation = 0;   ///< busyCycles / total cycles
-  uint64_t bytes = 0;       ///< bytes over the channel (DramCopy: read+write)
+  uint64_t busyCycles = 0; ///< sum of transfer durations on the channel
+  double utilisation = 0;  ///< busyCycles / total cycles
+  uint64_t bytes = 0;      ///< bytes over the channel (DramCopy: read+write)
   uint64_t transfers = 0;
 };
 
 struct SimStats {
-  std::string hardware;       ///< HardwareDesc::name
-  uint64_t cycles = 0;        ///< total: max over clusters of finishCycle
-  double timeUs = 0;          ///< cycles / (clockGHz * 1000)
+  std::string hardware; ///< HardwareDesc::name
+  uint64_t cycles = 0;  ///< total: max over clusters of finishCycle
+  double timeUs = 0;    ///< cycles / (clockGHz * 1000)
   uint64_t macs = 0;
-  double macUtilisation = 0;  ///< macs / (cycles * clusters * pes * lanes)
+  double macUtilisation = 0; ///< macs / (cycles * clusters * pes * lanes)
   uint64_t dramBytesRead = 0, dramBytesWritten = 0;
   uint64_t storageBytesRead = 0, storageBytesWritten = 0; ///< LD / ST + DMA
   /// Energy (pJ) from the power fields of the hardware description.
@@ -80,7 +81,8 @@ struct SimStats {
   std::map<std::string, uint64_t> commandCounts;
   /// Executed instructions by opcode (LD, MAC, ST, SPU), each repeat counted.
   std::map<std::string, uint64_t> instructionCounts;
-  uint64_t storesSkipped = 0; ///< ST AccBuffer instructions of non-last EXECUTEs
+  uint64_t storesSkipped =
+      0; ///< ST AccBuffer instructions of non-last EXECUTEs
   /// PE sparsity (docs/simulator.md "PE: index compare"): multiply-adds the
   /// MACs performed (= macs) and the dense-equivalent ones they skipped
   /// (zero weights absent from a sparse list, zero activations masked out).
@@ -90,7 +92,8 @@ struct SimStats {
   /// Output queue: pushes + SFU pops (chained: 1 per result element,
   /// decoupled: 3), and drains to the storage unit / input buffers.
   uint64_t outputQueueAccesses = 0, outputQueueDrains = 0;
-  uint64_t chainedResults = 0, decoupledResults = 0; ///< elements through the SFU
+  uint64_t chainedResults = 0,
+           decoupledResults = 0; ///< elements through the SFU
   /// Control unit: scalar-unit operand updates, LD weights skipped in RQ
   /// mode (queue reused), activation rows kept by SW mode (not refetched).
   uint64_t scalarUnitOps = 0, weightReloadsSkipped = 0, slidingRowsReused = 0;
@@ -98,7 +101,7 @@ struct SimStats {
   std::vector<ChannelStats> channels;
   uint64_t hazardCount = 0;
   std::vector<std::string> hazards; ///< first SimOptions::maxHazardMessages
-  double wallSeconds = 0;     ///< host time spent in simulate()
+  double wallSeconds = 0;           ///< host time spent in simulate()
 };
 
 /// stats.json content (field names in docs/simulator.md).

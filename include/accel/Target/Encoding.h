@@ -31,11 +31,11 @@ constexpr unsigned kNumAccs = 4;     ///< 2-bit accumulation-buffer id
 constexpr unsigned kNumDmaTags = 8;  ///< DMA completion tags
 
 /// Command-byte bit masks.
-constexpr uint8_t kCmdOpcodeBit = 0x80;   ///< bit 1: 0 = CONFIG, 1 = EXECUTE
-constexpr uint8_t kCmdShiftBit = 0x40;    ///< EXECUTE bit 2
-constexpr uint8_t kCmdLastBit = 0x20;     ///< EXECUTE bit 3
+constexpr uint8_t kCmdOpcodeBit = 0x80;    ///< bit 1: 0 = CONFIG, 1 = EXECUTE
+constexpr uint8_t kCmdShiftBit = 0x40;     ///< EXECUTE bit 2
+constexpr uint8_t kCmdLastBit = 0x20;      ///< EXECUTE bit 3
 constexpr uint8_t kCmdReservedBits = 0x60; ///< CONFIG bits 2-3
-constexpr uint8_t kCmdIbufMask = 0x1F;    ///< bits 4-8
+constexpr uint8_t kCmdIbufMask = 0x1F;     ///< bits 4-8
 
 /// Instruction-word bit masks (12-bit word in a uint16_t).
 constexpr uint16_t kInstrWordMask = 0x0FFF;

@@ -45,59 +45,59 @@ enum class Pipeline : uint8_t {
 /// SFU function numbers (operand record `func`); semantics and the
 /// instruction kinds each may appear in are in accel/Target/Sfu.h.
 enum class SfuFunc : uint8_t {
-  None = 0, ///< identity / no function
-  Relu = 1, ///< max(x, 0)
-  Add = 2, ///< x + y (reduce: sum)
-  Sub = 3, ///< x - y
-  Mul = 4, ///< x * y (reduce: product)
-  Max = 5, ///< max(x, y) (reduce: max)
-  Min = 6, ///< min(x, y) (reduce: min)
-  Scale = 7, ///< x * imm
-  AddImm = 8, ///< x + imm
-  MaxImm = 9, ///< max(x, imm)
-  MinImm = 10, ///< min(x, imm)
-  Fill = 11, ///< imm
-  Neg = 12, ///< -x
-  Abs = 13, ///< |x|
-  Reciprocal = 14, ///< 1 / x
-  Sqrt = 15, ///< sqrt(x)
-  Exp = 16, ///< e^x
-  Log = 17, ///< ln x
-  Erf = 18, ///< erf(x)
-  Floor = 19, ///< floor(x)
-  Ceil = 20, ///< ceil(x)
-  Sign = 21, ///< -1, 0 or 1
-  Sin = 22, ///< sin x
-  Cos = 23, ///< cos x
-  Tan = 24, ///< tan x
-  Sigmoid = 25, ///< 1 / (1 + e^-x)
-  Tanh = 26, ///< tanh x
-  Softplus = 27, ///< ln(1 + e^x)
-  Softsign = 28, ///< x / (1 + |x|)
-  LeakyRelu = 29, ///< x < 0 ? imm * x : x
-  Elu = 30, ///< x < 0 ? imm * (e^x - 1) : x
-  Celu = 31, ///< max(0, x) + min(0, imm * (e^(x/imm) - 1))
-  HardSwish = 32, ///< x * clamp(x/6 + 1/2, 0, 1)
+  None = 0,             ///< identity / no function
+  Relu = 1,             ///< max(x, 0)
+  Add = 2,              ///< x + y (reduce: sum)
+  Sub = 3,              ///< x - y
+  Mul = 4,              ///< x * y (reduce: product)
+  Max = 5,              ///< max(x, y) (reduce: max)
+  Min = 6,              ///< min(x, y) (reduce: min)
+  Scale = 7,            ///< x * imm
+  AddImm = 8,           ///< x + imm
+  MaxImm = 9,           ///< max(x, imm)
+  MinImm = 10,          ///< min(x, imm)
+  Fill = 11,            ///< imm
+  Neg = 12,             ///< -x
+  Abs = 13,             ///< |x|
+  Reciprocal = 14,      ///< 1 / x
+  Sqrt = 15,            ///< sqrt(x)
+  Exp = 16,             ///< e^x
+  Log = 17,             ///< ln x
+  Erf = 18,             ///< erf(x)
+  Floor = 19,           ///< floor(x)
+  Ceil = 20,            ///< ceil(x)
+  Sign = 21,            ///< -1, 0 or 1
+  Sin = 22,             ///< sin x
+  Cos = 23,             ///< cos x
+  Tan = 24,             ///< tan x
+  Sigmoid = 25,         ///< 1 / (1 + e^-x)
+  Tanh = 26,            ///< tanh x
+  Softplus = 27,        ///< ln(1 + e^x)
+  Softsign = 28,        ///< x / (1 + |x|)
+  LeakyRelu = 29,       ///< x < 0 ? imm * x : x
+  Elu = 30,             ///< x < 0 ? imm * (e^x - 1) : x
+  Celu = 31,            ///< max(0, x) + min(0, imm * (e^(x/imm) - 1))
+  HardSwish = 32,       ///< x * clamp(x/6 + 1/2, 0, 1)
   ThresholdedRelu = 33, ///< x > imm ? x : 0
-  Round = 34, ///< round half to even
-  Square = 35, ///< x * x
-  PowImm = 36, ///< x ^ imm
-  Div = 40, ///< x / y
-  Pow = 41, ///< x ^ y
-  Prelu = 42, ///< x < 0 ? y * x : x
-  Equal = 43, ///< x == y (1.0 / 0.0)
-  Less = 44, ///< x < y
-  Greater = 45, ///< x > y
-  LessEqual = 46, ///< x <= y
-  GreaterEqual = 47, ///< x >= y
-  MaskKeep = 48, ///< x != 0 ? y : 0 (x is a 0/1 mask)
-  MaskDrop = 49, ///< x == 0 ? y : 0
-  AddRow = 56, ///< x + y[row] (y is one value per row)
-  SubRow = 57, ///< x - y[row]
-  MulRow = 58, ///< x * y[row]
-  DivRow = 59, ///< x / y[row]
-  ArgMax = 60, ///< column index of the maximum (imm != 0: last one)
-  ArgMin = 61, ///< column index of the minimum (imm != 0: last one)
+  Round = 34,           ///< round half to even
+  Square = 35,          ///< x * x
+  PowImm = 36,          ///< x ^ imm
+  Div = 40,             ///< x / y
+  Pow = 41,             ///< x ^ y
+  Prelu = 42,           ///< x < 0 ? y * x : x
+  Equal = 43,           ///< x == y (1.0 / 0.0)
+  Less = 44,            ///< x < y
+  Greater = 45,         ///< x > y
+  LessEqual = 46,       ///< x <= y
+  GreaterEqual = 47,    ///< x >= y
+  MaskKeep = 48,        ///< x != 0 ? y : 0 (x is a 0/1 mask)
+  MaskDrop = 49,        ///< x == 0 ? y : 0
+  AddRow = 56,          ///< x + y[row] (y is one value per row)
+  SubRow = 57,          ///< x - y[row]
+  MulRow = 58,          ///< x * y[row]
+  DivRow = 59,          ///< x / y[row]
+  ArgMax = 60,          ///< column index of the maximum (imm != 0: last one)
+  ArgMin = 61,          ///< column index of the minimum (imm != 0: last one)
 };
 const char *sfuFuncName(SfuFunc f);
 
@@ -105,31 +105,31 @@ const char *sfuFuncName(SfuFunc f);
 /// are zero.
 struct InstrFields {
   Opcode op = Opcode::LD;
-  uint8_t sub = 0;       ///< bits 3-4: LD stream / ST source / SPU type
+  uint8_t sub = 0;          ///< bits 3-4: LD stream / ST source / SPU type
   bool loadBalance = false; ///< MAC bit 3
   bool sfuActive = false;   ///< MAC bit 4
-  uint8_t slot = 0;      ///< bits 5-8: input-buffer slot (0..15)
-  uint8_t accId = 0;     ///< MAC/ST bits 9-10; LD PartialSums uses slot&3
-  uint8_t outSlot = 0;   ///< SPU bits 9-12
+  uint8_t slot = 0;         ///< bits 5-8: input-buffer slot (0..15)
+  uint8_t accId = 0;        ///< MAC/ST bits 9-10; LD PartialSums uses slot&3
+  uint8_t outSlot = 0;      ///< SPU bits 9-12
 };
 
 /// One register-file entry: the operands of one instruction. A tile is a
 /// `rows` x `cols` matrix; in the storage unit element (r, c) is at byte
 /// addr + (r*rowStride + c*colStride) * elemBytes.
 struct OperandRecord {
-  uint32_t addr = 0;      ///< storage-unit byte address (LD source, ST dest)
-  uint32_t rows = 1;      ///< tile rows for the whole cluster
-  uint32_t cols = 1;      ///< tile columns
-  int32_t rowStride = 0;  ///< storage elements between rows (0 = broadcast)
-  int32_t colStride = 1;  ///< storage elements between columns (0 = broadcast)
+  uint32_t addr = 0;     ///< storage-unit byte address (LD source, ST dest)
+  uint32_t rows = 1;     ///< tile rows for the whole cluster
+  uint32_t cols = 1;     ///< tile columns
+  int32_t rowStride = 0; ///< storage elements between rows (0 = broadcast)
+  int32_t colStride = 1; ///< storage elements between columns (0 = broadcast)
   /// Per-PE operand derivation: PE p owns rows [p*peRows, (p+1)*peRows) of
   /// the tile. 0 = every PE sees all rows (broadcast, e.g. weights).
   uint32_t peRows = 0;
-  uint32_t depth = 0;     ///< MAC: reduction length K; SPU binary: 2nd slot
-  uint32_t repeat = 1;    ///< loop-back repeat count (>= 1)
+  uint32_t depth = 0;  ///< MAC: reduction length K; SPU binary: 2nd slot
+  uint32_t repeat = 1; ///< loop-back repeat count (>= 1)
   QueueMode queueMode = QueueMode::SQ;
   SfuFunc func = SfuFunc::None; ///< SPU function / ST chained SFU function
-  float imm = 0.0f;       ///< SFU scalar parameter
+  float imm = 0.0f;             ///< SFU scalar parameter
   /// MAC index compare: weight index k meets activation column base + k
   /// (input index = weight index + base). Type-2 pipelines advance it.
   uint32_t base = 0;
@@ -172,7 +172,7 @@ enum class PatchField : uint8_t {
   Base = 4 ///< MAC index-compare base (resets a scalar-unit-advanced base)
 };
 struct RegPatch {
-  uint8_t instr = 0;   ///< index of the instruction in the buffer
+  uint8_t instr = 0; ///< index of the instruction in the buffer
   PatchField field = PatchField::Addr;
   uint32_t value = 0;
 };
@@ -188,7 +188,7 @@ enum class DmaDir : uint8_t {
 /// * elemBytes. A source stride of 0 broadcasts.
 struct DmaDesc {
   DmaDir dir = DmaDir::Load;
-  uint8_t tag = 0;          ///< completion tag (0..7) for WAIT
+  uint8_t tag = 0; ///< completion tag (0..7) for WAIT
   uint32_t elemBytes = 4;
   uint64_t src = 0, dst = 0; ///< DRAM or storage byte addresses per `dir`
   uint32_t shape[4] = {1, 1, 1, 1};
@@ -211,14 +211,14 @@ struct Command {
   CommandKind kind = CommandKind::Config;
   // Config / Execute
   uint8_t ibuf = 0;
-  bool shift = false, last = false;       ///< Execute bits 2 and 3
-  std::vector<Instruction> instrs;        ///< Config
-  std::vector<RegPatch> patches;          ///< Execute
+  bool shift = false, last = false; ///< Execute bits 2 and 3
+  std::vector<Instruction> instrs;  ///< Config
+  std::vector<RegPatch> patches;    ///< Execute
   // Dma
   DmaDesc dma;
   // Wait
-  uint8_t waitTags = 0;   ///< bit t = wait for DMA tag t
-  bool waitPe = false;    ///< wait until the PE array is idle
+  uint8_t waitTags = 0; ///< bit t = wait for DMA tag t
+  bool waitPe = false;  ///< wait until the PE array is idle
   // Barrier
   uint32_t barrierId = 0;
 };
@@ -256,7 +256,7 @@ struct Program {
   static constexpr uint32_t kFormatVersion = 2;
   uint64_t hwFingerprint = 0; ///< HardwareDesc::fingerprint() compiled for
   uint32_t gridRows = 1, gridCols = 1;
-  uint64_t dramSize = 0;      ///< bytes of DRAM the program uses (zeroed)
+  uint64_t dramSize = 0; ///< bytes of DRAM the program uses (zeroed)
   std::vector<Symbol> symbols;
   std::vector<ConstSegment> constants;
   std::vector<ClusterStream> clusters; ///< row-major, gridRows*gridCols

@@ -32,9 +32,9 @@ struct SfuInfo {
 const SfuInfo *sfuInfo(uint8_t code);
 inline bool isValidSfuFunc(uint8_t code) { return sfuInfo(code) != nullptr; }
 /// Whether `f` may be used by an instruction of this kind.
-bool sfuAllowedInUnary(SfuFunc f);   ///< SPU unary and ST / chained mode
-bool sfuAllowedInBinary(SfuFunc f);  ///< SPU binary (elementwise or row)
-bool sfuAllowedInReduce(SfuFunc f);  ///< SPU reduce
+bool sfuAllowedInUnary(SfuFunc f);  ///< SPU unary and ST / chained mode
+bool sfuAllowedInBinary(SfuFunc f); ///< SPU binary (elementwise or row)
+bool sfuAllowedInReduce(SfuFunc f); ///< SPU reduce
 bool sfuIsRowBinary(SfuFunc f);
 
 float sfuUnary(SfuFunc f, float x, float imm);

@@ -1,4 +1,5 @@
-//===- Validate.h - Semantic checks of a Program against hardware -*- C++ -*-===//
+//===- Validate.h - Semantic checks of a Program against hardware -*- C++
+//-*-===//
 //
 // validateProgram() is what the simulator runs before executing a Program:
 // after it succeeds no command can address memory outside DRAM

@@ -1,4 +1,5 @@
-//===- ArrayMapping.h - Dataflow and cluster-array partition -----*- C++ -*-===//
+//===- ArrayMapping.h - Dataflow and cluster-array partition -----*- C++
+//-*-===//
 //
 // Pure C++ (no MLIR types): the mapping of one GEMM-shaped layer onto the
 // cluster array (spec/isa.md, "Mapping strategies" and "Partitioning a
@@ -89,8 +90,8 @@ struct PartIndex {
   int64_t m = 0, n = 0, k = 0;
   int64_t kRow = 0, kCol = 0; ///< k = kRow * kCols + kCol
 };
-PartIndex partIndex(const ArrayPartition &p, int64_t gridRows,
-                    int64_t gridCols, int64_t r, int64_t c);
+PartIndex partIndex(const ArrayPartition &p, int64_t gridRows, int64_t gridCols,
+                    int64_t r, int64_t c);
 
 /// The slice of an m x n x k problem that cluster (r, c) computes.
 struct ClusterSlice {
@@ -104,10 +105,10 @@ ClusterSlice clusterSlice(const ArrayPartition &p, int64_t gridRows,
 
 /// What the cost model needs besides the problem.
 struct MappingProblem {
-  GemmProblem gemm;       ///< m, k, n, count (f32 in DRAM)
+  GemmProblem gemm;          ///< m, k, n, count (f32 in DRAM)
   bool activationIsA = true; ///< matmul / gemm: A; conv (implicit GEMM): B
-  bool withInit = false;  ///< bias / C initialises the accumulators
-  bool fusedFunc = false; ///< an activation fused into the final store
+  bool withInit = false;     ///< bias / C initialises the accumulators
+  bool fusedFunc = false;    ///< an activation fused into the final store
   /// Per-cluster tile sizes (accel.tiling partitions), clamped to each slice.
   int64_t tileM = 64, tileN = 64, tileK = 64;
   bool outerM = true; ///< output stationary: m loop outside n
@@ -137,8 +138,9 @@ MappingCost mappingCost(const MappingProblem &p, const HardwareDesc &hw,
 /// All 27 pairs (dataflow-major, partitions in Fig. 9 order).
 std::vector<MappingCost> allMappingCosts(const MappingProblem &p,
                                          const HardwareDesc &hw);
-/// The cheapest feasible pair over candidatePartitions(), optionally with the dataflow and / or the
-/// partition fixed (a forced infeasible pair is returned as such). Ties keep the earlier pair in the order output, input, weight
+/// The cheapest feasible pair over candidatePartitions(), optionally with the
+/// dataflow and / or the partition fixed (a forced infeasible pair is returned
+/// as such). Ties keep the earlier pair in the order output, input, weight
 /// stationary; partitions in Fig. 9 order.
 MappingCost selectMapping(const MappingProblem &p, const HardwareDesc &hw,
                           const Dataflow *forceDataflow = nullptr,

@@ -298,9 +298,9 @@ void forEachInnerTile(const TileDecision &d, const PartitionStep &step,
 /// (sum, not max), charges every transfer the channel latency and runs LD /
 /// MAC / ST of each EXECUTE in sequence on the PE array.
 struct MachineEstimate {
-  double cycles = 0;         ///< predicted total (all instances)
-  double channelCycles = 0;  ///< busiest channel: sum of transfer durations
-  double computeCycles = 0;  ///< busiest cluster: sum of EXECUTE durations
+  double cycles = 0;        ///< predicted total (all instances)
+  double channelCycles = 0; ///< busiest channel: sum of transfer durations
+  double computeCycles = 0; ///< busiest cluster: sum of EXECUTE durations
   uint32_t activeClusters = 0;
   uint64_t dmaBytes = 0, dmaTransfers = 0;
   bool channelBound = false;
@@ -323,7 +323,7 @@ MachineEstimate machineCycles(const GemmProblem &p, const TilingHardware &th,
 /// What machineSearch looked at.
 struct MachineSearchStats {
   double startCycles = 0, bestCycles = 0; ///< machineCycles of start / result
-  int tried = 0;   ///< legal mappings priced
+  int tried = 0;                          ///< legal mappings priced
   int skipped = 0; ///< mappings with more than maxSteps partition steps
 };
 

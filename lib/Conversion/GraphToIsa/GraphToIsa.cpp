@@ -11,9 +11,9 @@
 #include "accel/Codegen/Kernels.h"
 #include "accel/Conversion/Passes.h"
 #include "accel/Hardware/HardwareDesc.h"
+#include "accel/Target/IsaProgram.h"
 #include "accel/Transforms/PassHardware.h"
 #include "accel/Transforms/Passes.h"
-#include "accel/Target/IsaProgram.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -33,7 +33,6 @@ using namespace accel;
 using namespace accel::codegen;
 using namespace accel::lowering;
 using llvm::SmallVector;
-
 
 Lowering::Lowering(func::FuncOp func, const HardwareDesc &hw,
                    const LoweringOptions &opts)
@@ -99,15 +98,17 @@ LogicalResult Lowering::lowerConstant(Operation *op, DenseElementsAttr value) {
   bool isInt = et.isInteger(1) || et.isInteger(64) || et.isInteger(32);
   if (!et.isF32() && !isInt)
     return op->emitError("constant of element type ")
-           << et << " is not supported by the accelerator (f32, or i1 / i32 / "
-                    "i64 held as f32)";
+           << et
+           << " is not supported by the accelerator (f32, or i1 / i32 / "
+              "i64 held as f32)";
   if (!type.hasStaticShape())
     return op->emitError("constant must have a static shape");
   std::vector<float> values;
   values.reserve(size_t(type.getNumElements()));
   if (isInt) {
     for (const APInt &v : value.getValues<APInt>()) {
-      int64_t x = et.isInteger(1) ? int64_t(v.getBoolValue()) : v.getSExtValue();
+      int64_t x =
+          et.isInteger(1) ? int64_t(v.getBoolValue()) : v.getSExtValue();
       if (x > (int64_t(1) << 24) || x < -(int64_t(1) << 24))
         return op->emitError("integer constant ")
                << x << " is not exactly representable as f32";
@@ -240,7 +241,8 @@ LogicalResult Lowering::lowerGemm(graph::GemmOp op) {
 }
 
 LogicalResult Lowering::lowerConv(graph::Conv2DOp op) {
-  std::vector<int64_t> xs = shapeOf(op.getInput()), ws = shapeOf(op.getWeight()),
+  std::vector<int64_t> xs = shapeOf(op.getInput()),
+                       ws = shapeOf(op.getWeight()),
                        os = shapeOf(op.getResult());
   auto strides = op.getStrides(), pads = op.getPads(), dil = op.getDilations();
   int64_t groups = op.getGroups();
@@ -254,17 +256,30 @@ LogicalResult Lowering::lowerConv(graph::Conv2DOp op) {
   // accel.mapping (select-mapping skips depthwise convs, so another pass or
   // the user set it) partitions the implicit GEMM: the GEMM path below
   // follows it.
-  if (depthwiseSW_ && groups == C && O == C &&
-      !op->hasAttr(kMappingAttrName)) {
+  if (depthwiseSW_ && groups == C && O == C && !op->hasAttr(kMappingAttrName)) {
     bool handled = false;
     uint64_t b = op.getBias() ? bufferFor(op.getBias()) : 0;
-    ConvGeom dg{N,          C,          Hp,
-                Wp,         O,          Cg,
-                Og,         KH,         KW,
-                OH,         OW,         groups,
-                strides[0], strides[1], dil[0],
-                dil[1],     bufferFor(op.getInput()), bufferFor(op.getWeight()),
-                bufferFor(op.getResult()), b, bool(op.getBias())};
+    ConvGeom dg{N,
+                C,
+                Hp,
+                Wp,
+                O,
+                Cg,
+                Og,
+                KH,
+                KW,
+                OH,
+                OW,
+                groups,
+                strides[0],
+                strides[1],
+                dil[0],
+                dil[1],
+                bufferFor(op.getInput()),
+                bufferFor(op.getWeight()),
+                bufferFor(op.getResult()),
+                b,
+                bool(op.getBias())};
     if (failed(lowerDepthwise(op, dg, H, W, pads[0], pads[1], handled)))
       return failure();
     if (handled)
@@ -286,9 +301,10 @@ LogicalResult Lowering::lowerConv(graph::Conv2DOp op) {
   uint64_t bias = hasBias ? bufferFor(op.getBias()) : 0;
 
   // The decision (accel.tiling, else selected) on the spec's mapping.
-  tiling::ConvShape cshape{1,       C,       H,       W,       O,      KH,
-                           KW,      strides[0], strides[1], pads[0], pads[1],
-                           pads[2], pads[3], dil[0], dil[1], groups};
+  tiling::ConvShape cshape{1,          C,       H,       W,
+                           O,          KH,      KW,      strides[0],
+                           strides[1], pads[0], pads[1], pads[2],
+                           pads[3],    dil[0],  dil[1],  groups};
   tiling::GemmProblem gp;
   std::string terr;
   tiling::convToGemm(cshape, tiling::computeElemBytes(hw_), gp, terr);
@@ -303,20 +319,18 @@ LogicalResult Lowering::lowerConv(graph::Conv2DOp op) {
   // (parsed above, they describe the implicit GEMM).
   if (convRQ_ && groups == 1) {
     bool handled = false;
-    ConvGeom rg{N,          C,          Hp,     Wp,     O,      Cg,
-                Og,         KH,         KW,     OH,     OW,     groups,
-                strides[0], strides[1], dil[0], dil[1], x,      w,
-                out,        bias,       hasBias};
+    ConvGeom rg{N,      C,      Hp, Wp, O,      Cg,         Og,
+                KH,     KW,     OH, OW, groups, strides[0], strides[1],
+                dil[0], dil[1], x,  w,  out,    bias,       hasBias};
     if (failed(lowerRqConv(op, rg, handled)))
       return failure();
     if (handled)
       return success();
   }
   if (mapping_) {
-    ConvGeom geom{N,          C,          Hp,     Wp,     O,      Cg,
-                  Og,         KH,         KW,     OH,     OW,     groups,
-                  strides[0], strides[1], dil[0], dil[1], x,      w,
-                  out,        bias,       hasBias};
+    ConvGeom geom{N,      C,      Hp, Wp, O,      Cg,         Og,
+                  KH,     KW,     OH, OW, groups, strides[0], strides[1],
+                  dil[0], dil[1], x,  w,  out,    bias,       hasBias};
     GemmEpilogue epi;
     epi.func = fuseRelu(op.getResult());
     return emitMappedConv(op, geom, t, epi);
@@ -358,8 +372,9 @@ LogicalResult Lowering::lowerConv(graph::Conv2DOp op) {
       p.aBox = [=](int64_t m0, int64_t mc, size_t ki) {
         const KChunk &c = kchunks[ki];
         DramBox b;
-        b.base = w + uint64_t((((g * Og + m0) * Cg + c.c0) * KH + c.kh) * KW +
-                              c.kw) * 4;
+        b.base =
+            w +
+            uint64_t((((g * Og + m0) * Cg + c.c0) * KH + c.kh) * KW + c.kw) * 4;
         b.dim(mc, Cg * KH * KW).dim(c.cc, KH * KW);
         return b;
       };
@@ -367,17 +382,21 @@ LogicalResult Lowering::lowerConv(graph::Conv2DOp op) {
         const KChunk &c = kchunks[ki];
         const NTile &t2 = ntiles[ni];
         DramBox b;
-        b.base = x + uint64_t(((n * C + g * Cg + c.c0) * Hp +
-                               t2.oh0 * sh + c.kh * dh) * Wp +
-                              t2.ow0 * sw + c.kw * dw) * 4;
+        b.base =
+            x +
+            uint64_t(((n * C + g * Cg + c.c0) * Hp + t2.oh0 * sh + c.kh * dh) *
+                         Wp +
+                     t2.ow0 * sw + c.kw * dw) *
+                4;
         b.dim(c.cc, Hp * Wp).dim(t2.ohc, sh * Wp).dim(t2.owc, sw);
         return b;
       };
       p.cBox = [=](int64_t m0, int64_t mc, size_t ni) {
         const NTile &t2 = ntiles[ni];
         DramBox b;
-        b.base = out + uint64_t(((n * O + g * Og + m0) * OH + t2.oh0) * OW +
-                                t2.ow0) * 4;
+        b.base =
+            out +
+            uint64_t(((n * O + g * Og + m0) * OH + t2.oh0) * OW + t2.ow0) * 4;
         b.dim(mc, OH * OW).dim(t2.ohc, OW).dim(t2.owc, 1);
         return b;
       };
@@ -402,7 +421,8 @@ LogicalResult Lowering::run() {
   // Inputs.
   for (BlockArgument arg : body.getArguments()) {
     auto t = dyn_cast<RankedTensorType>(arg.getType());
-    std::optional<DType> dt = t ? interfaceType(t.getElementType()) : std::nullopt;
+    std::optional<DType> dt =
+        t ? interfaceType(t.getElementType()) : std::nullopt;
     if (!t || !t.hasStaticShape() || !dt)
       return func_.emitError("input #")
              << arg.getArgNumber() << " has type " << arg.getType()
@@ -410,8 +430,8 @@ LogicalResult Lowering::run() {
                 "(or i1 / i64, held as f32)";
     Symbol s;
     s.dtype = *dt;
-    auto name = func_.getArgAttrOfType<StringAttr>(arg.getArgNumber(),
-                                                   "accel.name");
+    auto name =
+        func_.getArgAttrOfType<StringAttr>(arg.getArgNumber(), "accel.name");
     s.name = name ? name.str() : "input" + std::to_string(arg.getArgNumber());
     s.isInput = true;
     s.shape = shapeOf(arg);
@@ -480,8 +500,9 @@ LogicalResult Lowering::run() {
     s.name = name ? name.str() : "output" + std::to_string(i);
     s.isInput = false;
     s.shape = shapeOf(v);
-    s.dtype = interfaceType(cast<RankedTensorType>(v.getType()).getElementType())
-                  .value_or(DType::F32);
+    s.dtype =
+        interfaceType(cast<RankedTensorType>(v.getType()).getElementType())
+            .value_or(DType::F32);
     uint64_t a = bufferFor(v);
     if (!taken.insert(a).second) {
       // Returned twice, or an input/constant/alias: copy it out.
@@ -572,14 +593,15 @@ struct ConvertGraphToIsaPass
     lowering.setConvRQ(conv == "rq");
     if (failed(lowering.run()))
       return signalPassFailure();
-    OwningOpRef<ModuleOp> isa = isaFromProgram(lowering.program(),
-                                               module.getContext());
+    OwningOpRef<ModuleOp> isa =
+        isaFromProgram(lowering.program(), module.getContext());
     if (!isa) {
       module.emitError("internal error: could not build the isa.program");
       return signalPassFailure();
     }
     target.erase();
-    for (Operation &op : llvm::make_early_inc_range(isa->getBody()->getOperations()))
+    for (Operation &op :
+         llvm::make_early_inc_range(isa->getBody()->getOperations()))
       op.moveBefore(module.getBody(), module.getBody()->end());
   }
 };

@@ -11,9 +11,9 @@
 // allows), each a GEMM problem with rows = its output pixels (A: the image
 // window per kernel position, strided by the convolution stride, channels
 // as columns), columns = the slice's output channels (B: the filter,
-// K x channels), C = the output (pixels x channels, strided by OH * OW). The mapping's slices (M = output channels, N = output pixels,
-// K) and dataflows are kept; the stationary operand follows the tensor
-// roles (activation = A).
+// K x channels), C = the output (pixels x channels, strided by OH * OW). The
+// mapping's slices (M = output channels, N = output pixels, K) and dataflows
+// are kept; the stationary operand follows the tensor roles (activation = A).
 //
 //===----------------------------------------------------------------------===//
 #include "Lowering.h"
@@ -42,14 +42,13 @@ GemmTiling transposedTiling(const HardwareDesc &hw, const GemmTiling &t,
   const int64_t wqFloats = int64_t(hw.weightQueueBytes / 4);
   for (;;) {
     int64_t accCols = std::max<int64_t>(1, accFloats / tt.peRows);
-    if (tt.nc > 1 && (tt.nc > 4 * accCols ||
-                      tt.kc * std::min(tt.nc, accCols) > wqFloats))
+    if (tt.nc > 1 &&
+        (tt.nc > 4 * accCols || tt.kc * std::min(tt.nc, accCols) > wqFloats))
       tt.nc = std::max<int64_t>(1, tt.nc / 2);
     else if (tt.kc > 1 && (tt.peRows * tt.kc > ibFloats ||
                            tt.kc * std::min(tt.nc, accCols) > wqFloats))
       tt.kc = std::max<int64_t>(1, tt.kc / 2);
-    else if (tt.peRows > 1 && (tt.peRows * tt.kc > ibFloats ||
-                               accCols < 1))
+    else if (tt.peRows > 1 && (tt.peRows * tt.kc > ibFloats || accCols < 1))
       tt.peRows = std::max<int64_t>(1, tt.peRows / 2);
     else
       break;

@@ -18,10 +18,9 @@ LogicalResult Lowering::lowerAdd(graph::AddOp op) {
   std::vector<int64_t> os = shapeOf(op.getResult());
   ElementwiseLayer ew;
   ew.shape = os;
-  ew.inputs = {View{bufferFor(op.getLhs()),
-                    broadcastStrides(shapeOf(op.getLhs()), os)},
-               View{bufferFor(op.getRhs()),
-                    broadcastStrides(shapeOf(op.getRhs()), os)}};
+  ew.inputs = {
+      View{bufferFor(op.getLhs()), broadcastStrides(shapeOf(op.getLhs()), os)},
+      View{bufferFor(op.getRhs()), broadcastStrides(shapeOf(op.getRhs()), os)}};
   ew.output = denseView(op.getResult());
   ew.steps.push_back({SpuType::Binary, SfuFunc::Add, 0.0f, 0, 1, 0});
   return emitSfu(op, ew);
@@ -53,30 +52,54 @@ ElementwiseStep step(SpuType t, SfuFunc f, int in0, int in1, int out,
 std::vector<ElementwiseStep> unarySteps(graph::UnaryFn fn, float a, float b) {
   using graph::UnaryFn;
   switch (fn) {
-  case UnaryFn::neg: return {unaryStep(SfuFunc::Neg)};
-  case UnaryFn::abs: return {unaryStep(SfuFunc::Abs)};
-  case UnaryFn::reciprocal: return {unaryStep(SfuFunc::Reciprocal)};
-  case UnaryFn::sqrt: return {unaryStep(SfuFunc::Sqrt)};
-  case UnaryFn::exp: return {unaryStep(SfuFunc::Exp)};
-  case UnaryFn::log: return {unaryStep(SfuFunc::Log)};
-  case UnaryFn::erf: return {unaryStep(SfuFunc::Erf)};
-  case UnaryFn::floor: return {unaryStep(SfuFunc::Floor)};
-  case UnaryFn::ceil: return {unaryStep(SfuFunc::Ceil)};
-  case UnaryFn::sign: return {unaryStep(SfuFunc::Sign)};
-  case UnaryFn::sin: return {unaryStep(SfuFunc::Sin)};
-  case UnaryFn::cos: return {unaryStep(SfuFunc::Cos)};
-  case UnaryFn::tan: return {unaryStep(SfuFunc::Tan)};
-  case UnaryFn::relu: return {unaryStep(SfuFunc::Relu)};
-  case UnaryFn::sigmoid: return {unaryStep(SfuFunc::Sigmoid)};
-  case UnaryFn::tanh: return {unaryStep(SfuFunc::Tanh)};
-  case UnaryFn::softplus: return {unaryStep(SfuFunc::Softplus)};
-  case UnaryFn::softsign: return {unaryStep(SfuFunc::Softsign)};
-  case UnaryFn::round: return {unaryStep(SfuFunc::Round)};
-  case UnaryFn::square: return {unaryStep(SfuFunc::Square)};
-  case UnaryFn::hard_swish: return {unaryStep(SfuFunc::HardSwish)};
-  case UnaryFn::leaky_relu: return {unaryStep(SfuFunc::LeakyRelu, a)};
-  case UnaryFn::elu: return {unaryStep(SfuFunc::Elu, a)};
-  case UnaryFn::celu: return {unaryStep(SfuFunc::Celu, a)};
+  case UnaryFn::neg:
+    return {unaryStep(SfuFunc::Neg)};
+  case UnaryFn::abs:
+    return {unaryStep(SfuFunc::Abs)};
+  case UnaryFn::reciprocal:
+    return {unaryStep(SfuFunc::Reciprocal)};
+  case UnaryFn::sqrt:
+    return {unaryStep(SfuFunc::Sqrt)};
+  case UnaryFn::exp:
+    return {unaryStep(SfuFunc::Exp)};
+  case UnaryFn::log:
+    return {unaryStep(SfuFunc::Log)};
+  case UnaryFn::erf:
+    return {unaryStep(SfuFunc::Erf)};
+  case UnaryFn::floor:
+    return {unaryStep(SfuFunc::Floor)};
+  case UnaryFn::ceil:
+    return {unaryStep(SfuFunc::Ceil)};
+  case UnaryFn::sign:
+    return {unaryStep(SfuFunc::Sign)};
+  case UnaryFn::sin:
+    return {unaryStep(SfuFunc::Sin)};
+  case UnaryFn::cos:
+    return {unaryStep(SfuFunc::Cos)};
+  case UnaryFn::tan:
+    return {unaryStep(SfuFunc::Tan)};
+  case UnaryFn::relu:
+    return {unaryStep(SfuFunc::Relu)};
+  case UnaryFn::sigmoid:
+    return {unaryStep(SfuFunc::Sigmoid)};
+  case UnaryFn::tanh:
+    return {unaryStep(SfuFunc::Tanh)};
+  case UnaryFn::softplus:
+    return {unaryStep(SfuFunc::Softplus)};
+  case UnaryFn::softsign:
+    return {unaryStep(SfuFunc::Softsign)};
+  case UnaryFn::round:
+    return {unaryStep(SfuFunc::Round)};
+  case UnaryFn::square:
+    return {unaryStep(SfuFunc::Square)};
+  case UnaryFn::hard_swish:
+    return {unaryStep(SfuFunc::HardSwish)};
+  case UnaryFn::leaky_relu:
+    return {unaryStep(SfuFunc::LeakyRelu, a)};
+  case UnaryFn::elu:
+    return {unaryStep(SfuFunc::Elu, a)};
+  case UnaryFn::celu:
+    return {unaryStep(SfuFunc::Celu, a)};
   case UnaryFn::thresholded_relu:
     return {unaryStep(SfuFunc::ThresholdedRelu, a)};
   case UnaryFn::selu:
@@ -95,19 +118,32 @@ std::vector<ElementwiseStep> unarySteps(graph::UnaryFn fn, float a, float b) {
 SfuFunc binaryFunc(graph::BinaryFn fn) {
   using graph::BinaryFn;
   switch (fn) {
-  case BinaryFn::add: return SfuFunc::Add;
-  case BinaryFn::sub: return SfuFunc::Sub;
-  case BinaryFn::mul: return SfuFunc::Mul;
-  case BinaryFn::div: return SfuFunc::Div;
-  case BinaryFn::pow: return SfuFunc::Pow;
-  case BinaryFn::max: return SfuFunc::Max;
-  case BinaryFn::min: return SfuFunc::Min;
-  case BinaryFn::prelu: return SfuFunc::Prelu;
-  case BinaryFn::equal: return SfuFunc::Equal;
-  case BinaryFn::less: return SfuFunc::Less;
-  case BinaryFn::greater: return SfuFunc::Greater;
-  case BinaryFn::less_equal: return SfuFunc::LessEqual;
-  case BinaryFn::greater_equal: return SfuFunc::GreaterEqual;
+  case BinaryFn::add:
+    return SfuFunc::Add;
+  case BinaryFn::sub:
+    return SfuFunc::Sub;
+  case BinaryFn::mul:
+    return SfuFunc::Mul;
+  case BinaryFn::div:
+    return SfuFunc::Div;
+  case BinaryFn::pow:
+    return SfuFunc::Pow;
+  case BinaryFn::max:
+    return SfuFunc::Max;
+  case BinaryFn::min:
+    return SfuFunc::Min;
+  case BinaryFn::prelu:
+    return SfuFunc::Prelu;
+  case BinaryFn::equal:
+    return SfuFunc::Equal;
+  case BinaryFn::less:
+    return SfuFunc::Less;
+  case BinaryFn::greater:
+    return SfuFunc::Greater;
+  case BinaryFn::less_equal:
+    return SfuFunc::LessEqual;
+  case BinaryFn::greater_equal:
+    return SfuFunc::GreaterEqual;
   }
   return SfuFunc::None;
 }
@@ -152,10 +188,9 @@ LogicalResult Lowering::lowerBinary(graph::BinaryOp op) {
   std::vector<int64_t> os = shapeOf(op.getResult());
   ElementwiseLayer ew;
   ew.shape = os;
-  ew.inputs = {View{bufferFor(op.getLhs()),
-                    broadcastStrides(shapeOf(op.getLhs()), os)},
-               View{bufferFor(op.getRhs()),
-                    broadcastStrides(shapeOf(op.getRhs()), os)}};
+  ew.inputs = {
+      View{bufferFor(op.getLhs()), broadcastStrides(shapeOf(op.getLhs()), os)},
+      View{bufferFor(op.getRhs()), broadcastStrides(shapeOf(op.getRhs()), os)}};
   ew.output = denseView(op.getResult());
   ew.steps = {step(SpuType::Binary, binaryFunc(op.getFn()), 0, 1, 0)};
   return emitSfu(op, ew);
@@ -192,21 +227,29 @@ LogicalResult Lowering::lowerReduce(graph::ReduceOp op) {
   ew.rowDims = int(in.size() - axes.size());
   ew.wholeRows = true;
   ew.rowResult = true;
-  ew.inputs = {View{bufferFor(op.getInput()),
-                    permuteLast(denseStrides(in), axes)}};
+  ew.inputs = {
+      View{bufferFor(op.getInput()), permuteLast(denseStrides(in), axes)}};
   ew.output = View{bufferFor(op.getResult()), permuteLast(outStrides, axes)};
   auto reduce = [](SfuFunc f, int in0, int out, float imm = 0.0f) {
     return step(SpuType::Reduce, f, in0, in0, out, false, imm);
   };
   switch (op.getFn()) {
-  case ReduceFn::sum: ew.steps = {reduce(SfuFunc::Add, 0, 0)}; break;
+  case ReduceFn::sum:
+    ew.steps = {reduce(SfuFunc::Add, 0, 0)};
+    break;
   case ReduceFn::mean:
     ew.steps = {reduce(SfuFunc::Add, 0, 0),
                 unaryStep(SfuFunc::Scale, 1.0f / float(n), true)};
     break;
-  case ReduceFn::max: ew.steps = {reduce(SfuFunc::Max, 0, 0)}; break;
-  case ReduceFn::min: ew.steps = {reduce(SfuFunc::Min, 0, 0)}; break;
-  case ReduceFn::prod: ew.steps = {reduce(SfuFunc::Mul, 0, 0)}; break;
+  case ReduceFn::max:
+    ew.steps = {reduce(SfuFunc::Max, 0, 0)};
+    break;
+  case ReduceFn::min:
+    ew.steps = {reduce(SfuFunc::Min, 0, 0)};
+    break;
+  case ReduceFn::prod:
+    ew.steps = {reduce(SfuFunc::Mul, 0, 0)};
+    break;
   case ReduceFn::sum_square:
     ew.steps = {unaryStep(SfuFunc::Square), reduce(SfuFunc::Add, 0, 0)};
     break;
@@ -218,7 +261,8 @@ LogicalResult Lowering::lowerReduce(graph::ReduceOp op) {
                 unaryStep(SfuFunc::Sqrt, 0.0f, true)};
     break;
   case ReduceFn::log_sum:
-    ew.steps = {reduce(SfuFunc::Add, 0, 0), unaryStep(SfuFunc::Log, 0.0f, true)};
+    ew.steps = {reduce(SfuFunc::Add, 0, 0),
+                unaryStep(SfuFunc::Log, 0.0f, true)};
     break;
   case ReduceFn::log_sum_exp:
     // max + log(sum(exp(x - max))), stable for large inputs.
@@ -241,7 +285,8 @@ LogicalResult Lowering::lowerReduce(graph::ReduceOp op) {
     return op.emitOpError("reduction over an empty dimension");
   // A row that does not fit one PE's share of the input buffer is reduced in
   // two passes: chunks of it into partials, then the partials.
-  const int64_t cap = int64_t(hw_.inputSlotBytes() * (16 / (1 + ew.scratch)) / 4);
+  const int64_t cap =
+      int64_t(hw_.inputSlotBytes() * (16 / (1 + ew.scratch)) / 4);
   if (n <= cap)
     return emitSfu(op, ew);
   return lowerLargeReduce(op, ew, n, cap);
@@ -254,14 +299,22 @@ LogicalResult Lowering::lowerLargeReduce(graph::ReduceOp op,
   SfuFunc combine;
   std::vector<ElementwiseStep> pre, post;
   switch (op.getFn()) {
-  case ReduceFn::sum: combine = SfuFunc::Add; break;
+  case ReduceFn::sum:
+    combine = SfuFunc::Add;
+    break;
   case ReduceFn::mean:
     combine = SfuFunc::Add;
     post = {unaryStep(SfuFunc::Scale, 1.0f / float(n), true)};
     break;
-  case ReduceFn::max: combine = SfuFunc::Max; break;
-  case ReduceFn::min: combine = SfuFunc::Min; break;
-  case ReduceFn::prod: combine = SfuFunc::Mul; break;
+  case ReduceFn::max:
+    combine = SfuFunc::Max;
+    break;
+  case ReduceFn::min:
+    combine = SfuFunc::Min;
+    break;
+  case ReduceFn::prod:
+    combine = SfuFunc::Mul;
+    break;
   case ReduceFn::sum_square:
     combine = SfuFunc::Add, pre = {unaryStep(SfuFunc::Square)};
     break;
@@ -366,7 +419,8 @@ LogicalResult Lowering::lowerSoftmax(graph::SoftmaxOp op) {
                 step(SpuType::Binary, SfuFunc::SubRow, 0, 2, 0)};
   }
   const int64_t n = in[axis[0]];
-  const int64_t cap = int64_t(hw_.inputSlotBytes() * (16 / (1 + ew.scratch)) / 4);
+  const int64_t cap =
+      int64_t(hw_.inputSlotBytes() * (16 / (1 + ew.scratch)) / 4);
   if (n <= cap)
     return emitSfu(op, ew);
   // Rows longer than a PE's share: max, exp and sum in separate passes over
@@ -410,4 +464,3 @@ LogicalResult Lowering::lowerSoftmax(graph::SoftmaxOp op) {
   }
   return emitSfu(op, fin);
 }
-

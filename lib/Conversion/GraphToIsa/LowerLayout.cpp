@@ -65,8 +65,8 @@ LogicalResult Lowering::lowerBroadcast(graph::BroadcastOp op) {
 LogicalResult Lowering::lowerTile(graph::TileOp op) {
   // out[r0, i0, r1, i1, ...] = in[i0, i1, ...]: one copy of rank 2 * rank.
   std::vector<int64_t> in = shapeOf(op.getInput());
-  std::vector<int64_t> inStr = denseStrides(in), outStr =
-      denseStrides(shapeOf(op.getResult()));
+  std::vector<int64_t> inStr = denseStrides(in),
+                       outStr = denseStrides(shapeOf(op.getResult()));
   std::vector<int64_t> shape;
   View src{bufferFor(op.getInput()), {}}, dst{bufferFor(op.getResult()), {}};
   for (size_t d = 0; d < in.size(); ++d) {
@@ -83,7 +83,8 @@ LogicalResult Lowering::lowerTile(graph::TileOp op) {
 }
 
 LogicalResult Lowering::lowerPad(graph::PadOp op) {
-  std::vector<int64_t> in = shapeOf(op.getInput()), os = shapeOf(op.getResult());
+  std::vector<int64_t> in = shapeOf(op.getInput()),
+                       os = shapeOf(op.getResult());
   size_t r = in.size();
   auto pads = op.getPads();
   uint64_t out = bufferFor(op.getResult());
@@ -140,4 +141,3 @@ LogicalResult Lowering::lowerPad(graph::PadOp op) {
   }
   return success();
 }
-

@@ -121,8 +121,7 @@ LogicalResult Lowering::readMapping(Operation *op) {
   return success();
 }
 
-Lowering::MappedOutput Lowering::beginMapped(uint64_t out,
-                                             int64_t outElems) {
+Lowering::MappedOutput Lowering::beginMapped(uint64_t out, int64_t outElems) {
   MappedOutput mo;
   mo.f = tiling::splitFactors(mapping_->array, hw_.rows, hw_.cols);
   mo.out = out;
@@ -151,10 +150,9 @@ LogicalResult Lowering::finishMapped(Operation *op,
                            err))
     return op->emitOpError("cannot realise ")
            << kMappingAttrName << ": " << err;
-  if (f.k > 1 &&
-      !emitPartialSumCombine(
-          sb_, mo.partials, mo.outElems, f.kRows, f.kCols, mo.out, epi.func,
-          [&](int64_t n) { return allocate(n); }, err))
+  if (f.k > 1 && !emitPartialSumCombine(
+                     sb_, mo.partials, mo.outElems, f.kRows, f.kCols, mo.out,
+                     epi.func, [&](int64_t n) { return allocate(n); }, err))
     return op->emitOpError("cannot combine the partial sums of a K split: ")
            << err;
   return success();
@@ -209,8 +207,7 @@ LogicalResult Lowering::emitMappedMatmuls(
       return op->emitOpError("internal error: mapped GEMM outputs must be "
                              "dense and consecutive");
   }
-  const MappedOutput mo =
-      beginMapped(outBase, int64_t(batches.size()) * m * n);
+  const MappedOutput mo = beginMapped(outBase, int64_t(batches.size()) * m * n);
 
   auto fill = [&](const tiling::ClusterSlice &s, ClusterGemmWork &w) {
     w.tiling = sliceTiling(s, t, !init.empty() || mo.reloads);

@@ -75,7 +75,8 @@ LogicalResult Lowering::lowerRecurrent(graph::RecurrentOp op) {
   if (int64_t(acts.size()) != nAct * dirs)
     return op.emitOpError("expects ") << nAct * dirs << " activations";
   auto actParam = [&](ArrayAttr a, int64_t i) {
-    return i < int64_t(a.size()) ? cast<FloatAttr>(a[i]).getValueAsDouble() : 0.0;
+    return i < int64_t(a.size()) ? cast<FloatAttr>(a[i]).getValueAsDouble()
+                                 : 0.0;
   };
   std::optional<float> clip;
   if (op.getClip())
@@ -141,13 +142,14 @@ LogicalResult Lowering::lowerRecurrent(graph::RecurrentOp op) {
                    std::vector<ElementwiseStep> &steps) {
       int64_t i = d * nAct + which;
       if (!activationSteps(cast<StringAttr>(acts[i]).getValue(),
-                           float(actParam(alphas, i)), float(actParam(betas, i)),
-                           operand, steps))
+                           float(actParam(alphas, i)),
+                           float(actParam(betas, i)), operand, steps))
         return LogicalResult(op.emitOpError("unsupported activation '")
                              << cast<StringAttr>(acts[i]).getValue() << "'");
       return success();
     };
-    const uint64_t wd = w + uint64_t(d * GH * I * 4), rd = r + uint64_t(d * GH * H * 4);
+    const uint64_t wd = w + uint64_t(d * GH * I * 4),
+                   rd = r + uint64_t(d * GH * H * 4);
 
     // Biases folded into the projections: Wb + Rb (GRU with
     // linear_before_reset keeps Rb of the h gate for the recurrent product).
@@ -178,15 +180,18 @@ LogicalResult Lowering::lowerRecurrent(graph::RecurrentOp op) {
     // Initial state.
     uint64_t hPrev = allocate(B * H), cPrev = 0;
     if (Value h0 = op.getInitialH())
-      emitCopyLayer(sb_, {B, H}, View{bufferFor(h0) + uint64_t(d * B * H * 4), {H, 1}},
+      emitCopyLayer(sb_, {B, H},
+                    View{bufferFor(h0) + uint64_t(d * B * H * 4), {H, 1}},
                     View{hPrev, {H, 1}});
     if (kind == RnnKind::lstm) {
       cPrev = allocate(B * H);
       if (Value c0 = op.getInitialC())
-        emitCopyLayer(sb_, {B, H}, View{bufferFor(c0) + uint64_t(d * B * H * 4), {H, 1}},
+        emitCopyLayer(sb_, {B, H},
+                      View{bufferFor(c0) + uint64_t(d * B * H * 4), {H, 1}},
                       View{cPrev, {H, 1}});
     }
-    const uint64_t p = op.getP() ? bufferFor(op.getP()) + uint64_t(d * 3 * H * 4) : 0;
+    const uint64_t p =
+        op.getP() ? bufferFor(op.getP()) + uint64_t(d * 3 * H * 4) : 0;
 
     for (int64_t s = 0; s < T; ++s) {
       const int64_t t = reverse ? T - 1 - s : s;
@@ -198,7 +203,9 @@ LogicalResult Lowering::lowerRecurrent(graph::RecurrentOp op) {
       const uint64_t g = allocate(B * GH);
       gemm(Mat2D{hPrev, H, 1}, Mat2D{rd, 1, H}, Mat2D{g, GH, 1}, B, nRec, H,
            Mat2D{xwt, GH, 1});
-      auto gate = [&](int64_t k) { return dense2(g + uint64_t(k * H * 4), GH); };
+      auto gate = [&](int64_t k) {
+        return dense2(g + uint64_t(k * H * 4), GH);
+      };
       std::vector<ElementwiseStep> st;
 
       if (kind == RnnKind::rnn) {
@@ -221,8 +228,8 @@ LogicalResult Lowering::lowerRecurrent(graph::RecurrentOp op) {
         const uint64_t rdh = rd + uint64_t(2 * H * H * 4);
         if (!lbr) {
           const uint64_t rh = allocate(B * H);
-          if (failed(bhLayer({dense2(rr, H), dense2(hPrev, H)}, dense2(rh, H), 0,
-                             {binary(SfuFunc::Mul, 0, 1, 0)})))
+          if (failed(bhLayer({dense2(rr, H), dense2(hPrev, H)}, dense2(rh, H),
+                             0, {binary(SfuFunc::Mul, 0, 1, 0)})))
             return failure();
           gemm(Mat2D{rh, H, 1}, Mat2D{rdh, 1, H}, Mat2D{ht, H, 1}, B, H, H,
                Mat2D{xwt + uint64_t(2 * H * 4), GH, 1});
@@ -241,8 +248,8 @@ LogicalResult Lowering::lowerRecurrent(graph::RecurrentOp op) {
           st = {binary(SfuFunc::Mul, 1, 2, 1), binary(SfuFunc::Add, 0, 1, 0)};
           clipSteps(0, st);
           if (failed(act(1, 0, st)) ||
-              failed(bhLayer({dense2(xwt + uint64_t(2 * H * 4), GH), dense2(rr, H),
-                              dense2(hr, H)},
+              failed(bhLayer({dense2(xwt + uint64_t(2 * H * 4), GH),
+                              dense2(rr, H), dense2(hr, H)},
                              dense2(ht, H), 0, st)))
             return failure();
         }
@@ -287,8 +294,8 @@ LogicalResult Lowering::lowerRecurrent(graph::RecurrentOp op) {
             failed(bhLayer({gate(3)}, dense2(gc, H), 0, st)))
           return failure();
         // C = f . C_{t-1} + i . c~
-        if (failed(bhLayer({dense2(gf, H), dense2(cPrev, H)}, dense2(cNew, H), 0,
-                           {binary(SfuFunc::Mul, 0, 1, 0)})) ||
+        if (failed(bhLayer({dense2(gf, H), dense2(cPrev, H)}, dense2(cNew, H),
+                           0, {binary(SfuFunc::Mul, 0, 1, 0)})) ||
             failed(bhLayer({dense2(cNew, H), dense2(gi, H), dense2(gc, H)},
                            dense2(cNew, H), 0,
                            {binary(SfuFunc::Mul, 1, 2, 1),

@@ -33,22 +33,25 @@ uint64_t Lowering::addConstant(const std::vector<float> &values) {
 }
 
 LogicalResult Lowering::lowerPool(graph::Pool2DOp op) {
-  std::vector<int64_t> xs = shapeOf(op.getInput()), os = shapeOf(op.getResult());
+  std::vector<int64_t> xs = shapeOf(op.getInput()),
+                       os = shapeOf(op.getResult());
   int64_t NC = xs[0] * xs[1], H = xs[2], W = xs[3], OH = os[2], OW = os[3];
   auto k = op.getKernel(), st = op.getStrides(), pads = op.getPads(),
        dil = op.getDilations();
   bool isMax = op.getKind() == graph::PoolKind::max;
   // Padded extent, large enough for every (ceil-mode) window.
-  int64_t Hn = std::max(H + pads[0] + pads[2], (OH - 1) * st[0] + (k[0] - 1) * dil[0] + 1);
-  int64_t Wn = std::max(W + pads[1] + pads[3], (OW - 1) * st[1] + (k[1] - 1) * dil[1] + 1);
+  int64_t Hn = std::max(H + pads[0] + pads[2],
+                        (OH - 1) * st[0] + (k[0] - 1) * dil[0] + 1);
+  int64_t Wn = std::max(W + pads[1] + pads[3],
+                        (OW - 1) * st[1] + (k[1] - 1) * dil[1] + 1);
   uint64_t x = bufferFor(op.getInput());
   if (Hn != H || Wn != W) {
     uint64_t xp = allocate(NC * Hn * Wn);
     if (isMax)
       emitFill(xp, {NC, Hn, Wn}, -std::numeric_limits<float>::infinity());
-    emitCopyLayer(sb_, {NC, H, W}, View{x, {H * W, W, 1}},
-                  View{xp + uint64_t((pads[0] * Wn + pads[1]) * 4),
-                       {Hn * Wn, Wn, 1}});
+    emitCopyLayer(
+        sb_, {NC, H, W}, View{x, {H * W, W, 1}},
+        View{xp + uint64_t((pads[0] * Wn + pads[1]) * 4), {Hn * Wn, Wn, 1}});
     x = xp;
   }
   uint64_t out = bufferFor(op.getResult());
@@ -131,7 +134,8 @@ LogicalResult Lowering::lowerBatchNorm(graph::BatchNormOp op) {
 }
 
 LogicalResult Lowering::lowerConvTranspose(graph::ConvTranspose2DOp op) {
-  std::vector<int64_t> xs = shapeOf(op.getInput()), ws = shapeOf(op.getWeight()),
+  std::vector<int64_t> xs = shapeOf(op.getInput()),
+                       ws = shapeOf(op.getWeight()),
                        os = shapeOf(op.getResult());
   auto st = op.getStrides(), pads = op.getPads(), dil = op.getDilations(),
        outPad = op.getOutputPadding();
@@ -151,7 +155,8 @@ LogicalResult Lowering::lowerConvTranspose(graph::ConvTranspose2DOp op) {
   int64_t Hz = (H - 1) * st[0] + 1 + pb[0] + pe[0];
   int64_t Wz = (W - 1) * st[1] + 1 + pb[1] + pe[1];
   uint64_t xz = allocate(N * C * Hz * Wz); // zeroed DRAM
-  emitCopyLayer(sb_, {N * C, H, W}, View{bufferFor(op.getInput()), {H * W, W, 1}},
+  emitCopyLayer(sb_, {N * C, H, W},
+                View{bufferFor(op.getInput()), {H * W, W, 1}},
                 View{xz + uint64_t((pb[0] * Wz + pb[1]) * 4),
                      {Hz * Wz, st[0] * Wz, st[1]}});
   // w'[g*Og + o][c][kh][kw] = w[g*Cg + c][o][KH-1-kh][KW-1-kw].

@@ -53,8 +53,9 @@ inline std::vector<int64_t> denseStrides(const std::vector<int64_t> &shape) {
 
 /// Strides that read a dense tensor of `shape` broadcast to `target`
 /// (numpy rules; the caller has verified compatibility).
-inline std::vector<int64_t> broadcastStrides(const std::vector<int64_t> &shape,
-                                      const std::vector<int64_t> &target) {
+inline std::vector<int64_t>
+broadcastStrides(const std::vector<int64_t> &shape,
+                 const std::vector<int64_t> &target) {
   std::vector<int64_t> dense = denseStrides(shape);
   std::vector<int64_t> out(target.size(), 0);
   size_t off = target.size() - shape.size();
@@ -193,9 +194,9 @@ private:
   /// so the caller falls back to the implicit GEMM. `g.x` is the unpadded
   /// H x W input, g.Hp / g.Wp the padded extents, padT / padL the padding
   /// before the first row / column.
-  LogicalResult lowerDepthwise(graph::Conv2DOp op, const ConvGeom &g,
-                               int64_t H, int64_t W, int64_t padT,
-                               int64_t padL, bool &handled);
+  LogicalResult lowerDepthwise(graph::Conv2DOp op, const ConvGeom &g, int64_t H,
+                               int64_t W, int64_t padT, int64_t padL,
+                               bool &handled);
   /// Regular (groups == 1) conv2d on the RQ-queue kernel; sets `handled`
   /// (false = not applicable / does not fit: the caller falls back to the
   /// implicit GEMM). `g.x` is the padded input.
@@ -257,10 +258,11 @@ private:
   LogicalResult readMapping(Operation *op);
   /// Matmul batches (dense outputs, consecutive) under mapping_: per-cluster
   /// slices, the mapped kernel, the partial-sum combine of a K split.
-  LogicalResult emitMappedMatmuls(
-      Operation *op, const std::vector<std::array<Mat2D, 3>> &batches,
-      int64_t m, int64_t n, int64_t k, const std::vector<Mat2D> &init,
-      const GemmEpilogue &epi, const GemmTiling &t);
+  LogicalResult
+  emitMappedMatmuls(Operation *op,
+                    const std::vector<std::array<Mat2D, 3>> &batches, int64_t m,
+                    int64_t n, int64_t k, const std::vector<Mat2D> &init,
+                    const GemmEpilogue &epi, const GemmTiling &t);
   /// Convolution under mapping_ (M = output channels of a group, N = output
   /// pixels, K = kernel positions x channels of a group).
   LogicalResult emitMappedConv(Operation *op, const ConvGeom &g,

@@ -200,8 +200,7 @@ LogicalResult checkShape(std::string &why, StringRef what,
     return reject(why, what + ": " + helperWhy);
   if (ArrayRef<int64_t>(*inferred) != expected)
     return reject(why, what + ": the graph op would have shape " +
-                           shapeStr(*inferred) + ", not " +
-                           shapeStr(expected));
+                           shapeStr(*inferred) + ", not " + shapeStr(expected));
   return success();
 }
 
@@ -230,10 +229,10 @@ LogicalResult convertTosaMatmul(Operation *op, PatternRewriter *rw,
     return reject(why, "zero points must be constant 0 for f32");
   auto resTy = cast<RankedTensorType>(mm.getType());
   std::string hw;
-  if (failed(checkShape(why, "matmul",
-                        graph::matmulShape(shapeOf(mm.getA()),
-                                           shapeOf(mm.getB()), hw),
-                        hw, resTy.getShape())))
+  if (failed(checkShape(
+          why, "matmul",
+          graph::matmulShape(shapeOf(mm.getA()), shapeOf(mm.getB()), hw), hw,
+          resTy.getShape())))
     return failure();
   if (!rw)
     return success();
@@ -270,11 +269,11 @@ LogicalResult convertTosaConv2D(Operation *op, PatternRewriter *rw,
   bool channelBias = !zeroBias && shapeOf(bias)[0] == outC;
   ArrayRef<int64_t> biasShape = shapeOf(bias);
   std::string hw;
-  if (failed(checkShape(
-          why, "conv2d",
-          graph::conv2dShape(in, w, channelBias ? &biasShape : nullptr,
-                             strides, pads, dil, 1, hw),
-          hw, permuted(resTy.getShape(), kNhwcToNchw))))
+  if (failed(checkShape(why, "conv2d",
+                        graph::conv2dShape(in, w,
+                                           channelBias ? &biasShape : nullptr,
+                                           strides, pads, dil, 1, hw),
+                        hw, permuted(resTy.getShape(), kNhwcToNchw))))
     return failure();
   if (!rw)
     return success();
@@ -282,8 +281,8 @@ LogicalResult convertTosaConv2D(Operation *op, PatternRewriter *rw,
   Location loc = op->getLoc();
   Value x = transpose(*rw, loc, conv.getInput(), kNhwcToNchw);
   Value wt = transpose(*rw, loc, conv.getWeight(), kOhwiToOihw);
-  auto nchwTy = f32Tensor(op->getContext(),
-                          permuted(resTy.getShape(), kNhwcToNchw));
+  auto nchwTy =
+      f32Tensor(op->getContext(), permuted(resTy.getShape(), kNhwcToNchw));
   Value y = graph::Conv2DOp::create(*rw, loc, nchwTy, x, wt,
                                     channelBias ? bias : Value(), strides, pads,
                                     dil, 1);
@@ -330,9 +329,9 @@ LogicalResult convertTosaClamp(Operation *op, PatternRewriter *rw,
                                           clamp.getInput());
     return success();
   }
-  rw->replaceOpWithNewOp<graph::UnaryOp>(
-      op, clamp.getType(), graph::UnaryFn::clip, clamp.getInput(),
-      lo.getValue(), hi.getValue());
+  rw->replaceOpWithNewOp<graph::UnaryOp>(op, clamp.getType(),
+                                         graph::UnaryFn::clip, clamp.getInput(),
+                                         lo.getValue(), hi.getValue());
   return success();
 }
 
@@ -441,9 +440,8 @@ LogicalResult convertTransposedMatmul(linalg::MatmulOp mm, PatternRewriter *rw,
                                       std::string &why) {
   MLIRContext *ctx = mm.getContext();
   auto map = [&](unsigned r0, unsigned r1) {
-    return AffineMap::get(3, 0,
-                          {getAffineDimExpr(r0, ctx), getAffineDimExpr(r1, ctx)},
-                          ctx);
+    return AffineMap::get(
+        3, 0, {getAffineDimExpr(r0, ctx), getAffineDimExpr(r1, ctx)}, ctx);
   };
   auto maps = mm.getIndexingMapsArray();
   bool transA = maps[0] == map(2, 0), transB = maps[1] == map(1, 2);
@@ -595,9 +593,8 @@ LogicalResult convertLinalgConv(Operation *op, PatternRewriter *rw,
   Value x = nchw ? input : transpose(*rw, loc, input, kNhwcToNchw);
   Value wt = nchw ? filter : transpose(*rw, loc, filter, filterToOihw);
   auto nchwTy = f32Tensor(op->getContext(), permuted(resTy.getShape(), toNchw));
-  Value y =
-      graph::Conv2DOp::create(*rw, loc, nchwTy, x, wt, bias, strides, pads, dil,
-                              1);
+  Value y = graph::Conv2DOp::create(*rw, loc, nchwTy, x, wt, bias, strides,
+                                    pads, dil, 1);
   if (!nchw)
     y = transpose(*rw, loc, y, kNchwToNhwc);
   if (bias)
@@ -642,8 +639,8 @@ LogicalResult convertLinalgTranspose(Operation *op, PatternRewriter *rw,
     return failure();
   if (!rw)
     return success();
-  rw->replaceOp(op, transpose(*rw, op->getLoc(), t.getInput(),
-                              t.getPermutation()));
+  rw->replaceOp(op,
+                transpose(*rw, op->getLoc(), t.getInput(), t.getPermutation()));
   return success();
 }
 
@@ -778,8 +775,7 @@ LogicalResult convertReassociativeReshape(Operation *op, PatternRewriter *rw,
   return success();
 }
 
-LogicalResult explainPad(Operation *op, PatternRewriter *rw,
-                         std::string &why) {
+LogicalResult explainPad(Operation *op, PatternRewriter *rw, std::string &why) {
   return reject(why, "tensor.pad is only supported as the padding of the "
                      "spatial dimensions of a convolution (zero) or pooling "
                      "(neutral value) input");
@@ -876,8 +872,7 @@ LogicalResult convertUnaryTo(Operation *op, Value x, graph::UnaryFn fn,
     return reject(why, "operand and result types differ");
   if (!rw)
     return success();
-  rw->replaceOpWithNewOp<graph::UnaryOp>(op, resTy, fn, x,
-                                         llvm::APFloat(0.0f),
+  rw->replaceOpWithNewOp<graph::UnaryOp>(op, resTy, fn, x, llvm::APFloat(0.0f),
                                          llvm::APFloat(0.0f));
   return success();
 }
@@ -963,18 +958,17 @@ LogicalResult convertTosaRsqrt(Operation *op, PatternRewriter *rw,
   Value s = graph::UnaryOp::create(*rw, op->getLoc(), r.getType(),
                                    graph::UnaryFn::sqrt, r.getInput1(),
                                    llvm::APFloat(0.0f), llvm::APFloat(0.0f));
-  rw->replaceOpWithNewOp<graph::UnaryOp>(op, r.getType(),
-                                         graph::UnaryFn::reciprocal, s,
-                                         llvm::APFloat(0.0f),
-                                         llvm::APFloat(0.0f));
+  rw->replaceOpWithNewOp<graph::UnaryOp>(
+      op, r.getType(), graph::UnaryFn::reciprocal, s, llvm::APFloat(0.0f),
+      llvm::APFloat(0.0f));
   return success();
 }
 
 LogicalResult convertTosaMinimum(Operation *op, PatternRewriter *rw,
                                  std::string &why) {
   auto m = cast<tosa::MinimumOp>(op);
-  return convertBinaryTo(op, m.getInput1(), m.getInput2(),
-                         graph::BinaryFn::min, rw, why);
+  return convertBinaryTo(op, m.getInput1(), m.getInput2(), graph::BinaryFn::min,
+                         rw, why);
 }
 
 LogicalResult convertTosaSelect(Operation *op, PatternRewriter *rw,
@@ -993,8 +987,8 @@ LogicalResult convertTosaSelect(Operation *op, PatternRewriter *rw,
                                    shapeOf(sel.getOnFalse()), hw);
   if (failed(checkShape(
           why, "select",
-          xy ? graph::broadcastShapes(shapeOf(sel.getPred()), *xy, hw) : xy,
-          hw, resTy.getShape())))
+          xy ? graph::broadcastShapes(shapeOf(sel.getPred()), *xy, hw) : xy, hw,
+          resTy.getShape())))
     return failure();
   if (!rw)
     return success();
@@ -1013,16 +1007,15 @@ LogicalResult convertTosaReduce(Operation *op, PatternRewriter *rw,
   int64_t axis = r.getAxis();
   auto resTy = cast<RankedTensorType>(r.getType());
   std::string hw;
-  if (failed(checkShape(why, "reduce",
-                        graph::reduceShape(shapeOf(r.getInput()), {axis}, true,
-                                           hw),
-                        hw, resTy.getShape())))
+  if (failed(checkShape(
+          why, "reduce",
+          graph::reduceShape(shapeOf(r.getInput()), {axis}, true, hw), hw,
+          resTy.getShape())))
     return failure();
   if (!rw)
     return success();
   rw->replaceOpWithNewOp<graph::ReduceOp>(op, resTy, fn, r.getInput(),
-                                          ArrayRef<int64_t>{axis}, true,
-                                          false);
+                                          ArrayRef<int64_t>{axis}, true, false);
   return success();
 }
 
@@ -1039,17 +1032,16 @@ LogicalResult convertTosaArgMax(Operation *op, PatternRewriter *rw,
                            str(resTy.getElementType()));
   int64_t axis = am.getAxis();
   std::string hw;
-  if (failed(checkShape(why, "argmax",
-                        graph::reduceShape(shapeOf(am.getInput()), {axis},
-                                           false, hw),
-                        hw, resTy.getShape())))
+  if (failed(checkShape(
+          why, "argmax",
+          graph::reduceShape(shapeOf(am.getInput()), {axis}, false, hw), hw,
+          resTy.getShape())))
     return failure();
   if (!rw)
     return success();
-  rw->replaceOpWithNewOp<graph::ReduceOp>(op, resTy, graph::ReduceFn::argmax,
-                                          am.getInput(),
-                                          ArrayRef<int64_t>{axis}, false,
-                                          false);
+  rw->replaceOpWithNewOp<graph::ReduceOp>(
+      op, resTy, graph::ReduceFn::argmax, am.getInput(),
+      ArrayRef<int64_t>{axis}, false, false);
   return success();
 }
 
@@ -1151,8 +1143,8 @@ LogicalResult convertTosaPad(Operation *op, PatternRewriter *rw,
     return reject(why, "negative padding is not supported");
   if (!rw)
     return success();
-  rw->replaceOpWithNewOp<graph::PadOp>(op, pad.getType(), pad.getInput1(),
-                                       pads, graph::PadMode::constant,
+  rw->replaceOpWithNewOp<graph::PadOp>(op, pad.getType(), pad.getInput1(), pads,
+                                       graph::PadMode::constant,
                                        value.getSplatValue<APFloat>());
   return success();
 }
@@ -1239,8 +1231,7 @@ LogicalResult convertLinalgSelect(Operation *op, PatternRewriter *rw,
 
 LogicalResult convertLinalgMin(Operation *op, PatternRewriter *rw,
                                std::string &why) {
-  return convertLinalgBinary<linalg::MinOp, graph::BinaryFn::min>(op, rw,
-                                                                  why);
+  return convertLinalgBinary<linalg::MinOp, graph::BinaryFn::min>(op, rw, why);
 }
 
 /// linalg.pooling_nchw_max / _sum: the window operand only gives the
@@ -1302,8 +1293,8 @@ LogicalResult convertLinalgPool(Operation *op, PatternRewriter *rw,
                            shapeStr(resTy.getShape()));
   bool neutralInit = false;
   if (auto fill = init.getDefiningOp<linalg::FillOp>())
-    neutralInit = isFloatConstant(fill.getInputs()[0],
-                                  isMax ? +isLowest : +isZero);
+    neutralInit =
+        isFloatConstant(fill.getInputs()[0], isMax ? +isLowest : +isZero);
   else
     neutralInit = isMax ? isFloatConstant(init, isLowest) : isZeroTensor(init);
   if (!rw)
@@ -1340,7 +1331,6 @@ LogicalResult convertLinalgSoftmax(Operation *op, PatternRewriter *rw,
   return success();
 }
 
-
 //===----------------------------------------------------------------------===//
 // Pattern / diagnostic registry
 //===----------------------------------------------------------------------===//
@@ -1360,7 +1350,7 @@ struct FnPattern : RewritePattern {
 
 struct Entry {
   ConvertFn fn;
-  bool rewrites; // false: only explains why the op is left over
+  bool rewrites;  // false: only explains why the op is left over
   bool auxiliary; // reported only when something outside the leftovers uses it
 };
 
@@ -1382,27 +1372,40 @@ const llvm::StringMap<Entry> &registry() {
     using UF = graph::UnaryFn;
     using BF = graph::BinaryFn;
     using RF = graph::ReduceFn;
-    add(tosa::SubOp::getOperationName(), convertTosaBinary<tosa::SubOp, BF::sub>);
+    add(tosa::SubOp::getOperationName(),
+        convertTosaBinary<tosa::SubOp, BF::sub>);
     add(tosa::MulOp::getOperationName(), convertTosaMul);
-    add(tosa::PowOp::getOperationName(), convertTosaBinary<tosa::PowOp, BF::pow>);
+    add(tosa::PowOp::getOperationName(),
+        convertTosaBinary<tosa::PowOp, BF::pow>);
     add(tosa::MinimumOp::getOperationName(), convertTosaMinimum);
-    add(tosa::EqualOp::getOperationName(), convertTosaBinary<tosa::EqualOp, BF::equal>);
-    add(tosa::GreaterOp::getOperationName(), convertTosaBinary<tosa::GreaterOp, BF::greater>);
+    add(tosa::EqualOp::getOperationName(),
+        convertTosaBinary<tosa::EqualOp, BF::equal>);
+    add(tosa::GreaterOp::getOperationName(),
+        convertTosaBinary<tosa::GreaterOp, BF::greater>);
     add(tosa::GreaterEqualOp::getOperationName(),
         convertTosaBinary<tosa::GreaterEqualOp, BF::greater_equal>);
     add(tosa::NegateOp::getOperationName(), convertTosaNegate);
-    add(tosa::AbsOp::getOperationName(), convertTosaUnary<tosa::AbsOp, UF::abs>);
+    add(tosa::AbsOp::getOperationName(),
+        convertTosaUnary<tosa::AbsOp, UF::abs>);
     add(tosa::ReciprocalOp::getOperationName(),
         convertTosaUnary<tosa::ReciprocalOp, UF::reciprocal>);
     add(tosa::RsqrtOp::getOperationName(), convertTosaRsqrt);
-    add(tosa::ExpOp::getOperationName(), convertTosaUnary<tosa::ExpOp, UF::exp>);
-    add(tosa::LogOp::getOperationName(), convertTosaUnary<tosa::LogOp, UF::log>);
-    add(tosa::ErfOp::getOperationName(), convertTosaUnary<tosa::ErfOp, UF::erf>);
-    add(tosa::FloorOp::getOperationName(), convertTosaUnary<tosa::FloorOp, UF::floor>);
-    add(tosa::CeilOp::getOperationName(), convertTosaUnary<tosa::CeilOp, UF::ceil>);
-    add(tosa::SinOp::getOperationName(), convertTosaUnary<tosa::SinOp, UF::sin>);
-    add(tosa::CosOp::getOperationName(), convertTosaUnary<tosa::CosOp, UF::cos>);
-    add(tosa::TanhOp::getOperationName(), convertTosaUnary<tosa::TanhOp, UF::tanh>);
+    add(tosa::ExpOp::getOperationName(),
+        convertTosaUnary<tosa::ExpOp, UF::exp>);
+    add(tosa::LogOp::getOperationName(),
+        convertTosaUnary<tosa::LogOp, UF::log>);
+    add(tosa::ErfOp::getOperationName(),
+        convertTosaUnary<tosa::ErfOp, UF::erf>);
+    add(tosa::FloorOp::getOperationName(),
+        convertTosaUnary<tosa::FloorOp, UF::floor>);
+    add(tosa::CeilOp::getOperationName(),
+        convertTosaUnary<tosa::CeilOp, UF::ceil>);
+    add(tosa::SinOp::getOperationName(),
+        convertTosaUnary<tosa::SinOp, UF::sin>);
+    add(tosa::CosOp::getOperationName(),
+        convertTosaUnary<tosa::CosOp, UF::cos>);
+    add(tosa::TanhOp::getOperationName(),
+        convertTosaUnary<tosa::TanhOp, UF::tanh>);
     add(tosa::SigmoidOp::getOperationName(),
         convertTosaUnary<tosa::SigmoidOp, UF::sigmoid>);
     add(tosa::SelectOp::getOperationName(), convertTosaSelect);
@@ -1415,8 +1418,10 @@ const llvm::StringMap<Entry> &registry() {
     add(tosa::ReduceProductOp::getOperationName(),
         convertTosaReduce<tosa::ReduceProductOp, RF::prod>);
     add(tosa::ArgMaxOp::getOperationName(), convertTosaArgMax);
-    add(tosa::AvgPool2dOp::getOperationName(), convertTosaPool<tosa::AvgPool2dOp>);
-    add(tosa::MaxPool2dOp::getOperationName(), convertTosaPool<tosa::MaxPool2dOp>);
+    add(tosa::AvgPool2dOp::getOperationName(),
+        convertTosaPool<tosa::AvgPool2dOp>);
+    add(tosa::MaxPool2dOp::getOperationName(),
+        convertTosaPool<tosa::MaxPool2dOp>);
     add(tosa::ConcatOp::getOperationName(), convertTosaConcat);
     add(tosa::SliceOp::getOperationName(), convertTosaSlice);
     add(tosa::PadOp::getOperationName(), convertTosaPad);
@@ -1437,19 +1442,31 @@ const llvm::StringMap<Entry> &registry() {
     add(linalg::AddOp::getOperationName(), convertLinalgAdd);
     add(linalg::MaxOp::getOperationName(), convertLinalgMax);
     add(linalg::TransposeOp::getOperationName(), convertLinalgTranspose);
-    add(linalg::SubOp::getOperationName(), convertLinalgBinary<linalg::SubOp, BF::sub>);
-    add(linalg::MulOp::getOperationName(), convertLinalgBinary<linalg::MulOp, BF::mul>);
-    add(linalg::DivOp::getOperationName(), convertLinalgBinary<linalg::DivOp, BF::div>);
+    add(linalg::SubOp::getOperationName(),
+        convertLinalgBinary<linalg::SubOp, BF::sub>);
+    add(linalg::MulOp::getOperationName(),
+        convertLinalgBinary<linalg::MulOp, BF::mul>);
+    add(linalg::DivOp::getOperationName(),
+        convertLinalgBinary<linalg::DivOp, BF::div>);
     add(linalg::MinOp::getOperationName(), convertLinalgMin);
-    add(linalg::ExpOp::getOperationName(), convertLinalgUnary<linalg::ExpOp, UF::exp>);
-    add(linalg::LogOp::getOperationName(), convertLinalgUnary<linalg::LogOp, UF::log>);
-    add(linalg::AbsOp::getOperationName(), convertLinalgUnary<linalg::AbsOp, UF::abs>);
-    add(linalg::CeilOp::getOperationName(), convertLinalgUnary<linalg::CeilOp, UF::ceil>);
-    add(linalg::FloorOp::getOperationName(), convertLinalgUnary<linalg::FloorOp, UF::floor>);
-    add(linalg::NegFOp::getOperationName(), convertLinalgUnary<linalg::NegFOp, UF::neg>);
-    add(linalg::SqrtOp::getOperationName(), convertLinalgUnary<linalg::SqrtOp, UF::sqrt>);
-    add(linalg::TanhOp::getOperationName(), convertLinalgUnary<linalg::TanhOp, UF::tanh>);
-    add(linalg::ErfOp::getOperationName(), convertLinalgUnary<linalg::ErfOp, UF::erf>);
+    add(linalg::ExpOp::getOperationName(),
+        convertLinalgUnary<linalg::ExpOp, UF::exp>);
+    add(linalg::LogOp::getOperationName(),
+        convertLinalgUnary<linalg::LogOp, UF::log>);
+    add(linalg::AbsOp::getOperationName(),
+        convertLinalgUnary<linalg::AbsOp, UF::abs>);
+    add(linalg::CeilOp::getOperationName(),
+        convertLinalgUnary<linalg::CeilOp, UF::ceil>);
+    add(linalg::FloorOp::getOperationName(),
+        convertLinalgUnary<linalg::FloorOp, UF::floor>);
+    add(linalg::NegFOp::getOperationName(),
+        convertLinalgUnary<linalg::NegFOp, UF::neg>);
+    add(linalg::SqrtOp::getOperationName(),
+        convertLinalgUnary<linalg::SqrtOp, UF::sqrt>);
+    add(linalg::TanhOp::getOperationName(),
+        convertLinalgUnary<linalg::TanhOp, UF::tanh>);
+    add(linalg::ErfOp::getOperationName(),
+        convertLinalgUnary<linalg::ErfOp, UF::erf>);
     add(linalg::ReciprocalOp::getOperationName(),
         convertLinalgUnary<linalg::ReciprocalOp, UF::reciprocal>);
     add(linalg::SelectOp::getOperationName(), convertLinalgSelect);
@@ -1462,8 +1479,7 @@ const llvm::StringMap<Entry> &registry() {
         true);
     add(linalg::BroadcastOp::getOperationName(), explainBroadcast, false, true);
     // tensor
-    add(tensor::ExpandShapeOp::getOperationName(),
-        convertReassociativeReshape);
+    add(tensor::ExpandShapeOp::getOperationName(), convertReassociativeReshape);
     add(tensor::CollapseShapeOp::getOperationName(),
         convertReassociativeReshape);
     add(tensor::PadOp::getOperationName(), explainPad, false, true);

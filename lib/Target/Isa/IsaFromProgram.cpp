@@ -14,13 +14,20 @@ namespace {
 Type elementType(MLIRContext *ctx, DType t) {
   Builder b(ctx);
   switch (t) {
-  case DType::F32: return b.getF32Type();
-  case DType::F16: return b.getF16Type();
-  case DType::BF16: return b.getBF16Type();
-  case DType::I8: return b.getIntegerType(8);
-  case DType::I32: return b.getIntegerType(32);
-  case DType::I1: return b.getIntegerType(1);
-  case DType::I64: return b.getIntegerType(64);
+  case DType::F32:
+    return b.getF32Type();
+  case DType::F16:
+    return b.getF16Type();
+  case DType::BF16:
+    return b.getBF16Type();
+  case DType::I8:
+    return b.getIntegerType(8);
+  case DType::I32:
+    return b.getIntegerType(32);
+  case DType::I1:
+    return b.getIntegerType(1);
+  case DType::I64:
+    return b.getIntegerType(64);
   }
   return b.getF32Type();
 }
@@ -30,19 +37,19 @@ isa::OperandsAttr recordAttr(MLIRContext *ctx, const OperandRecord &r) {
   std::memcpy(&bits, &r.imm, 4);
   FloatAttr imm;
   if (bits != 0)
-    imm = FloatAttr::get(Float32Type::get(ctx),
-                         llvm::APFloat(llvm::APFloat::IEEEsingle(),
-                                       llvm::APInt(32, bits)));
+    imm = FloatAttr::get(
+        Float32Type::get(ctx),
+        llvm::APFloat(llvm::APFloat::IEEEsingle(), llvm::APInt(32, bits)));
   DenseI64ArrayAttr peAddrs;
   if (!r.peAddrs.empty()) {
     std::vector<int64_t> v(r.peAddrs.begin(), r.peAddrs.end());
     peAddrs = DenseI64ArrayAttr::get(ctx, v);
   }
   return isa::OperandsAttr::get(
-      ctx, r.addr, r.rows, r.cols, r.rowStride, r.colStride, r.peRows,
-      r.depth, r.repeat, isa::QueueMode(uint32_t(r.queueMode)),
-      isa::SfuFunc(uint32_t(r.func)), imm, r.base, r.step,
-      uint32_t(r.pipeline), r.acrossPes, peAddrs);
+      ctx, r.addr, r.rows, r.cols, r.rowStride, r.colStride, r.peRows, r.depth,
+      r.repeat, isa::QueueMode(uint32_t(r.queueMode)),
+      isa::SfuFunc(uint32_t(r.func)), imm, r.base, r.step, uint32_t(r.pipeline),
+      r.acrossPes, peAddrs);
 }
 
 DenseElementsAttr dataAttr(MLIRContext *ctx, const std::vector<uint8_t> &b) {
@@ -80,8 +87,8 @@ void buildInstr(OpBuilder &b, Location loc, const Instruction &in) {
                       f.accId, rec);
     return;
   case Opcode::SPU:
-    isa::SpuOp::create(b, loc, isa::SpuType(uint32_t(f.sub)), f.slot,
-                       f.outSlot, rec);
+    isa::SpuOp::create(b, loc, isa::SpuType(uint32_t(f.sub)), f.slot, f.outSlot,
+                       rec);
     return;
   }
 }
@@ -147,13 +154,13 @@ OwningOpRef<ModuleOp> isaFromProgram(const Program &p, MLIRContext *ctx) {
   OwningOpRef<ModuleOp> module = ModuleOp::create(loc);
   OpBuilder b(ctx);
   b.setInsertionPointToEnd(module->getBody());
-  auto prog = isa::ProgramOp::create(b, loc, p.gridRows, p.gridCols,
-                                     p.dramSize, p.hwFingerprint);
+  auto prog = isa::ProgramOp::create(b, loc, p.gridRows, p.gridCols, p.dramSize,
+                                     p.hwFingerprint);
   b.setInsertionPointToStart(&prog.getBody().emplaceBlock());
   for (const Symbol &s : p.symbols) {
     auto t = RankedTensorType::get(s.shape, elementType(ctx, s.dtype));
-    isa::IoOp::create(b, loc, s.isInput ? isa::IoKind::input
-                                        : isa::IoKind::output,
+    isa::IoOp::create(b, loc,
+                      s.isInput ? isa::IoKind::input : isa::IoKind::output,
                       s.name, s.dramAddr, t);
   }
   for (const ConstSegment &seg : p.constants)

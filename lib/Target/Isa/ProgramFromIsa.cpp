@@ -18,8 +18,8 @@ constexpr uint64_t kMaxClusters = 1u << 16;
 LogicalResult checkField(Operation *op, StringRef what, uint64_t v,
                          uint64_t n) {
   if (v >= n)
-    return op->emitOpError() << what << " " << v << " out of range [0, " << n
-                             << ")";
+    return op->emitOpError()
+           << what << " " << v << " out of range [0, " << n << ")";
   return success();
 }
 
@@ -247,9 +247,8 @@ LogicalResult programFromIsa(isa::ProgramOp op, Program &out) {
   out = Program();
   uint64_t rows = op.getRows(), cols = op.getCols();
   if (rows < 1 || cols < 1 || rows * cols > kMaxClusters)
-    return op.emitOpError("grid ")
-           << rows << "x" << cols << " must have 1 to " << kMaxClusters
-           << " clusters";
+    return op.emitOpError("grid ") << rows << "x" << cols << " must have 1 to "
+                                   << kMaxClusters << " clusters";
   out.gridRows = uint32_t(rows);
   out.gridCols = uint32_t(cols);
   out.dramSize = op.getDramSize();

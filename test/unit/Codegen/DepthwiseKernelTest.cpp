@@ -11,9 +11,9 @@
 #include "accel/Sim/Simulator.h"
 #include "accel/Target/Validate.h"
 
-#include <gtest/gtest.h>
 #include <cmath>
 #include <cstring>
+#include <gtest/gtest.h>
 
 using namespace accel;
 using namespace accel::codegen;
@@ -90,8 +90,9 @@ TEST(DepthwiseKernel, SlidingWindowProgramMatchesReference) {
     s.dramAddr = addr;
     return s;
   };
-  prog.symbols = {sym("x", true, {3, 10, 9}, l.x), sym("w", true, {3, 3, 3}, l.w),
-                  sym("b", true, {3}, l.bias), sym("y", false, {3, 8, 7}, l.out)};
+  prog.symbols = {sym("x", true, {3, 10, 9}, l.x),
+                  sym("w", true, {3, 3, 3}, l.w), sym("b", true, {3}, l.bias),
+                  sym("y", false, {3, 8, 7}, l.out)};
   prog.dramSize = 1 << 16;
   ASSERT_TRUE(validateProgram(prog, hw, err)) << err;
 

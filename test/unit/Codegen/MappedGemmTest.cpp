@@ -34,7 +34,8 @@ GemmTiles problem(int64_t m, int64_t k, int64_t n, int64_t kc, int64_t nc,
   };
   p.bBox = [=](size_t ki, size_t ni) {
     DramBox b;
-    b.base = (1u << 20) + uint64_t((int64_t(ki) * kc * n + int64_t(ni) * nc) * 4);
+    b.base =
+        (1u << 20) + uint64_t((int64_t(ki) * kc * n + int64_t(ni) * nc) * 4);
     b.dim(std::min(kc, k - int64_t(ki) * kc), n)
         .dim(std::min(nc, n - int64_t(ni) * nc), 1);
     return b;

@@ -99,10 +99,9 @@ TEST(RqConvKernel, RotatingQueueProgramMatchesReference) {
     s.dramAddr = addr;
     return s;
   };
-  prog.symbols = {sym("x", true, {5, 34, 10}, l.x),
-                  sym("w", true, {6, 5, 3, 3}, l.w),
-                  sym("b", true, {6}, l.bias),
-                  sym("y", false, {6, 32, 8}, l.out)};
+  prog.symbols = {
+      sym("x", true, {5, 34, 10}, l.x), sym("w", true, {6, 5, 3, 3}, l.w),
+      sym("b", true, {6}, l.bias), sym("y", false, {6, 32, 8}, l.out)};
   prog.dramSize = l.out + uint64_t(yN * 4) + 64;
   ASSERT_TRUE(validateProgram(prog, hw, err)) << err;
   std::map<std::string, Tensor> in, out;

@@ -12,9 +12,8 @@ std::vector<HardwareDesc> presets() {
   for (const char *name : {"bandwidth-starved", "asymmetric", "large"}) {
     HardwareDesc hw;
     std::string err;
-    EXPECT_TRUE(loadHardwareDesc(std::string(ACCEL_SOURCE_DIR) + "/hw/" +
-                                     name + ".json",
-                                 hw, err))
+    EXPECT_TRUE(loadHardwareDesc(
+        std::string(ACCEL_SOURCE_DIR) + "/hw/" + name + ".json", hw, err))
         << err;
     out.push_back(hw);
   }
@@ -24,9 +23,9 @@ std::vector<HardwareDesc> presets() {
 struct Shape {
   int64_t m, n, k;
 };
-const Shape kShapes[] = {{1, 1, 1},     {3, 5, 4},     {4, 8, 8},
-                         {64, 64, 64},  {100, 37, 513}, {1024, 1024, 4096},
-                         {7, 4096, 3},  {4096, 7, 1},  {128, 3000, 27}};
+const Shape kShapes[] = {{1, 1, 1},    {3, 5, 4},      {4, 8, 8},
+                         {64, 64, 64}, {100, 37, 513}, {1024, 1024, 4096},
+                         {7, 4096, 3}, {4096, 7, 1},   {128, 3000, 27}};
 } // namespace
 
 TEST(GemmTiling, FitsEveryBufferOnEveryPreset) {
@@ -117,8 +116,7 @@ TEST(GemmLayer, EmittedProgramsValidate) {
         Program p = matmulProgram(hw, s.m, s.n, s.k, bias);
         std::string err;
         EXPECT_TRUE(validateProgram(p, hw, err))
-            << hw.name << " " << s.m << "x" << s.n << "x" << s.k << ": "
-            << err;
+            << hw.name << " " << s.m << "x" << s.n << "x" << s.k << ": " << err;
       }
     }
 }

@@ -75,7 +75,8 @@ TEST(HardwareDesc, PresetsLoad) {
   ASSERT_EQ(hw.channels.size(), 2u);
   EXPECT_NE(hw.channels[0].bytesPerCycle, hw.channels[1].bytesPerCycle);
   ASSERT_TRUE(loadHardwareDesc(preset("bandwidth-starved"), hw, err)) << err;
-  EXPECT_LT(hw.channels[0].bytesPerCycle, HardwareDesc{}.channels[0].bytesPerCycle);
+  EXPECT_LT(hw.channels[0].bytesPerCycle,
+            HardwareDesc{}.channels[0].bytesPerCycle);
 }
 
 TEST(HardwareDesc, AbsentFieldsKeepDefaults) {
@@ -193,7 +194,8 @@ TEST(HardwareDesc, FieldErrorsNameThePath) {
       {R"({"rnn": {"ep_max": 48}})", "rnn.ep_max: must be a power of two"},
       {R"({"rnn": {"npe": 32, "ep_max": 64}})",
        "rnn.ep_max: must be <= rnn.npe"},
-      {R"({"rnn": {"cat_width": 128}})", "rnn.cat_width: must be <= rnn.ep_max"},
+      {R"({"rnn": {"cat_width": 128}})",
+       "rnn.cat_width: must be <= rnn.ep_max"},
       {R"({"power": {"pj_per_mac": -1}})", "power.pj_per_mac: must be >= 0"},
       {R"({"numerics": {"compute": "f64"}})",
        "numerics.compute: unknown element type \"f64\""},
@@ -204,7 +206,8 @@ TEST(HardwareDesc, FieldErrorsNameThePath) {
       {R"({"numerics": {"compute": "i8", "accumulate": "f32"}})",
        "numerics.accumulate: f32 cannot accumulate i8 products (use i32)"},
       {R"({"clock_ghz": 0})", "clock_ghz: must be > 0"},
-      {R"({"clock_ghz": "fast"})", "clock_ghz: expected a number, got a string"},
+      {R"({"clock_ghz": "fast"})",
+       "clock_ghz: expected a number, got a string"},
       {R"({"name": 3})", "name: expected a string"},
       {R"([1, 2])", "expected a JSON object, got an array"},
   };
@@ -237,7 +240,8 @@ TEST(HardwareDesc, FailedParseLeavesOutputUntouched) {
   HardwareDesc hw;
   hw.rows = 7;
   std::string err;
-  EXPECT_FALSE(parseHardwareDesc(R"({"grid": {"rows": 3, "cols": 0}})", hw, err));
+  EXPECT_FALSE(
+      parseHardwareDesc(R"({"grid": {"rows": 3, "cols": 0}})", hw, err));
   EXPECT_EQ(hw.rows, 7u);
 }
 

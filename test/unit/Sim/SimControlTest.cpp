@@ -8,8 +8,8 @@
 #include "SimTestUtil.h"
 #include "accel/Target/Validate.h"
 
-#include <gtest/gtest.h>
 #include <cstring>
+#include <gtest/gtest.h>
 
 using namespace accel;
 using namespace accel::test;
@@ -92,12 +92,12 @@ TEST(SimControl, CrossPeReduce) {
     Instruction red = spu(SpuType::Reduce, 0, 1, rec(0, 4, 3, 0, 1, 2), fn);
     red.operands.acrossPes = true;
     SimStats st;
-    std::vector<float> got = runOk(
-        program(hw, A,
-                {ldActs(0, rec(0, 4, 3, 3, 1, 2)), red,
-                 stInbuf(1, rec(8192, 2, 3, 3))},
-                6),
-        hw, st);
+    std::vector<float> got =
+        runOk(program(hw, A,
+                      {ldActs(0, rec(0, 4, 3, 3, 1, 2)), red,
+                       stInbuf(1, rec(8192, 2, 3, 3))},
+                      6),
+              hw, st);
     if (fn == SfuFunc::Add)
       EXPECT_EQ(got, (std::vector<float>{11, 22, 33, 44, 55, 66}));
     else
@@ -110,8 +110,8 @@ TEST(SimControl, CrossPeReduce) {
     EXPECT_EQ(st.clusters[0].peBusyCycles, 16u);
   }
   // across_pes belongs to SPU reduce only.
-  Instruction bad = spu(SpuType::Unary, 0, 1, rec(0, 4, 3, 0, 1, 2),
-                        SfuFunc::Relu);
+  Instruction bad =
+      spu(SpuType::Unary, 0, 1, rec(0, 4, 3, 0, 1, 2), SfuFunc::Relu);
   bad.operands.acrossPes = true;
   Program p = program(hw, A, {ldActs(0, rec(0, 4, 3, 3, 1, 2)), bad}, 1);
   std::string err;
@@ -133,13 +133,13 @@ TEST(SimControl, RotatingQueueReusesWeights) {
     Instruction ldw = ldWeights(rec(16, 2, 2, 2));
     ldw.operands.queueMode = qm;
     SimStats st;
-    std::vector<float> got = runOk(
-        program(hw, data,
-                {ldActs(0, rec(0, 2, 2, 2, 1, 1)), ldw,
-                 mac(0, 0, rec(0, 2, 2, 0, 1, 1, 2)),
-                 stAcc(0, rec(8192, 2, 2, 2, 1, 1))},
-                4, 2),
-        hw, st);
+    std::vector<float> got =
+        runOk(program(hw, data,
+                      {ldActs(0, rec(0, 2, 2, 2, 1, 1)), ldw,
+                       mac(0, 0, rec(0, 2, 2, 0, 1, 1, 2)),
+                       stAcc(0, rec(8192, 2, 2, 2, 1, 1))},
+                      4, 2),
+              hw, st);
     EXPECT_EQ(got, (std::vector<float>{3, 3, 7, 7}));
     // LD weights 16 B / 8 = 2 cycles and 16 storage bytes, skipped once.
     EXPECT_EQ(st.weightReloadsSkipped, qm == QueueMode::RQ ? 1u : 0u);
@@ -170,11 +170,10 @@ TEST(SimControl, ConvByRotationAndScalarUnit) {
   m.operands.queueMode = QueueMode::RQ;
   m.operands.repeat = T;
   SimStats st;
-  std::vector<float> got =
-      runOk(program(hw, data,
-                    {lda, ldw, m, stAcc(0, rec(8192, O, Cout, Cout, 1, 2))},
-                    O * Cout),
-            hw, st);
+  std::vector<float> got = runOk(
+      program(hw, data, {lda, ldw, m, stAcc(0, rec(8192, O, Cout, Cout, 1, 2))},
+              O * Cout),
+      hw, st);
   std::vector<float> want(O * Cout, 0.0f);
   for (int o = 0; o < O; ++o)
     for (int co = 0; co < Cout; ++co)

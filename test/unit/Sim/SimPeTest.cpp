@@ -7,13 +7,13 @@
 // docs/simulator.md.
 //
 //===----------------------------------------------------------------------===//
-#include "SimTestUtil.h"
 #include "../../../lib/Sim/PeKernels.h"
+#include "SimTestUtil.h"
 #include "accel/Target/SparseWeights.h"
 #include "accel/Target/Validate.h"
 
-#include <gtest/gtest.h>
 #include <cstring>
+#include <gtest/gtest.h>
 #include <random>
 
 using namespace accel;
@@ -63,9 +63,9 @@ Program gemmProgram(const HardwareDesc &hw, const Gemm &g) {
                              : ldWeights(rec(4096, g.K, g.N, g.N));
   Instruction m = mac(0, 0, rec(0, g.M, g.N, 0, 1, g.peRows, g.K));
   m.fields.loadBalance = g.loadBalance;
-  std::vector<Instruction> seq = {ldActs(0, rec(0, g.M, g.K, g.K, 1, g.peRows)),
-                                  m, stAcc(0, rec(8192, g.M, g.N, g.N, 1,
-                                                  g.peRows))};
+  std::vector<Instruction> seq = {
+      ldActs(0, rec(0, g.M, g.K, g.K, 1, g.peRows)), m,
+      stAcc(0, rec(8192, g.M, g.N, g.N, 1, g.peRows))};
   if (!g.sparse || pairs)
     seq.insert(seq.begin() + 1, ldw);
   cmds.push_back(config(0, seq));
@@ -167,12 +167,15 @@ TEST(SimPe, IndexCompareBaseAndPitch) {
   m.operands.base = 2;
   auto &cmds = p.clusters[0].commands;
   cmds = {dma2d(DmaDir::Load, 0, 0, 0, 1, 12, 0, 0),
-          dma2d(DmaDir::Load, 0, 4096, 4096, 1, 6, 0, 0), waitCmd(1),
+          dma2d(DmaDir::Load, 0, 4096, 4096, 1, 6, 0, 0),
+          waitCmd(1),
           config(0, {ldActs(0, rec(0, 2, 6, 6, 1, 1)),
                      ldWeights(rec(4096, 3, 2, 2)), m,
                      stAcc(0, rec(8192, 2, 2, 2, 1, 1))}),
-          execute(0, true, true), waitCmd(0, true),
-          dma2d(DmaDir::Store, 1, 8192, 8192, 1, 4, 0, 0), waitCmd(2)};
+          execute(0, true, true),
+          waitCmd(0, true),
+          dma2d(DmaDir::Store, 1, 8192, 8192, 1, 4, 0, 0),
+          waitCmd(2)};
   std::string err;
   ASSERT_TRUE(validateProgram(p, hw, err)) << err;
   std::map<std::string, Tensor> out;
@@ -209,8 +212,10 @@ TEST(SimPe, FourAccumulationBuffers) {
   for (uint8_t a = 0; a < 4; ++a)
     seq.push_back(stAcc(a, rec(8192 + 4 * a, 1, 1, 1)));
   p.clusters[0].commands = {dma2d(DmaDir::Load, 0, 0, 0, 1, 4, 0, 0),
-                            waitCmd(1), config(0, seq),
-                            execute(0, true, true), waitCmd(0, true),
+                            waitCmd(1),
+                            config(0, seq),
+                            execute(0, true, true),
+                            waitCmd(0, true),
                             dma2d(DmaDir::Store, 1, 8192, 8192, 1, 4, 0, 0),
                             waitCmd(2)};
   std::map<std::string, Tensor> out;
@@ -234,8 +239,9 @@ TEST(SimPe, SparseListErrors) {
   // MAC shape different from the list's K x N.
   p = gemmProgram(hw, g);
   p.clusters[0].commands[3].instrs[2].operands.depth = 3;
-  EXPECT_NE(run(p, hw, {}, out, st).find("does not match the sparse weight "
-                                         "list in the queue (4 x 2)"),
+  EXPECT_NE(run(p, hw, {}, out, st)
+                .find("does not match the sparse weight "
+                      "list in the queue (4 x 2)"),
             std::string::npos);
 }
 

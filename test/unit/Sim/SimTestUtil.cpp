@@ -65,8 +65,8 @@ Instruction stInbuf(uint8_t slot, OperandRecord r, SfuFunc f) {
   in.fields.slot = slot;
   return in;
 }
-Instruction spu(SpuType type, uint8_t inSlot, uint8_t outSlot,
-                OperandRecord r, SfuFunc f, float imm) {
+Instruction spu(SpuType type, uint8_t inSlot, uint8_t outSlot, OperandRecord r,
+                SfuFunc f, float imm) {
   r.func = f;
   r.imm = imm;
   Instruction in = instr(Opcode::SPU, uint8_t(type), r);
@@ -111,8 +111,8 @@ Command dma(DmaDir dir, uint8_t tag, uint64_t src, uint64_t dst,
 Command dma2d(DmaDir dir, uint8_t tag, uint64_t src, uint64_t dst,
               uint32_t rows, uint32_t cols, int64_t srcRowStride,
               int64_t dstRowStride) {
-  return dma(dir, tag, src, dst, {1, 1, rows, cols},
-             {0, 0, srcRowStride, 1}, {0, 0, dstRowStride, 1});
+  return dma(dir, tag, src, dst, {1, 1, rows, cols}, {0, 0, srcRowStride, 1},
+             {0, 0, dstRowStride, 1});
 }
 Command waitCmd(uint8_t tags, bool pe) {
   Command c;

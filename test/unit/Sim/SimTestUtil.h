@@ -16,8 +16,8 @@ namespace accel::test {
 Program makeProgram(const HardwareDesc &hw, uint64_t dramSize);
 
 OperandRecord rec(uint32_t addr, uint32_t rows, uint32_t cols,
-                  int32_t rowStride, int32_t colStride = 1,
-                  uint32_t peRows = 0, uint32_t depth = 0);
+                  int32_t rowStride, int32_t colStride = 1, uint32_t peRows = 0,
+                  uint32_t depth = 0);
 
 Instruction ldActs(uint8_t slot, OperandRecord r);
 Instruction ldWeights(OperandRecord r);

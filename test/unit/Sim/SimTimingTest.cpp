@@ -35,10 +35,9 @@ SimStats runOk(const Program &p, const HardwareDesc &hw,
 std::vector<Instruction> gemmInstrs() {
   Instruction m = mac(0, 0, rec(0, 4, 8, 0, 1, 2, 8)); // 2*8*8/8 + 4 = 20
   m.fields.sfuActive = true;
-  return {ldActs(0, rec(0, 4, 8, 8, 1, 2)),       // 128 B / 16 = 8
-          ldWeights(rec(512, 8, 8, 8)),           // 256 B / 8 = 32
-          m,
-          stAcc(0, rec(1024, 4, 8, 8, 1, 2), SfuFunc::Relu)}; // 8 + 8 = 16
+  return {ldActs(0, rec(0, 4, 8, 8, 1, 2)), // 128 B / 16 = 8
+          ldWeights(rec(512, 8, 8, 8)),     // 256 B / 8 = 32
+          m, stAcc(0, rec(1024, 4, 8, 8, 1, 2), SfuFunc::Relu)}; // 8 + 8 = 16
 }
 
 } // namespace
@@ -165,9 +164,8 @@ TEST(SimTiming, Barrier) {
   // WAIT ends at 75.
   p.clusters[0].commands = {dma2d(DmaDir::Load, 0, 0, 0, 4, 16, 16, 16),
                             waitCmd(1), barrier(7)};
-  p.clusters[1].commands = {barrier(7),
-                            dma2d(DmaDir::Load, 0, 0, 0, 4, 16, 16, 16),
-                            waitCmd(1)};
+  p.clusters[1].commands = {
+      barrier(7), dma2d(DmaDir::Load, 0, 0, 0, 4, 16, 16, 16), waitCmd(1)};
   SimStats st = runOk(p, hw);
   EXPECT_EQ(st.cycles, 75u);
   EXPECT_EQ(st.clusters[0].finishCycle, 48u);
@@ -247,10 +245,10 @@ TEST(SimTiming, DefaultHardwareWorkload) {
   HardwareDesc hw = defaultHardware();
   Program p = makeProgram(hw, 1 << 20);
   for (auto &c : p.clusters) {
-    c.commands.push_back(config(
-        0, {ldActs(0, rec(0, 64, 64, 64, 1, 16)), ldWeights(rec(16384, 64, 64, 64)),
-            mac(0, 0, rec(0, 64, 64, 0, 1, 16, 64)),
-            stAcc(0, rec(32768, 64, 64, 64, 1, 16))}));
+    c.commands.push_back(config(0, {ldActs(0, rec(0, 64, 64, 64, 1, 16)),
+                                    ldWeights(rec(16384, 64, 64, 64)),
+                                    mac(0, 0, rec(0, 64, 64, 0, 1, 16, 64)),
+                                    stAcc(0, rec(32768, 64, 64, 64, 1, 16))}));
     for (int i = 0; i < 64; ++i)
       c.commands.push_back(execute(0, i == 63, i == 63));
     c.commands.push_back(waitCmd(0, true));

@@ -48,10 +48,10 @@ TEST(Simulator, TiledMatmulTwoClustersSplitK) {
     cmds.push_back(dma2d(DmaDir::Load, 0, xA, 0, M, K, K, K));
     cmds.push_back(dma2d(DmaDir::Load, 1, wA + n0 * 4, 1024, K, Nc, N, Nc));
     cmds.push_back(waitCmd(0b11));
-    cmds.push_back(config(
-        0, {ldActs(0, rec(0, M, Kh, K, 1, 3)), ldWeights(rec(1024, Kh, Nc, Nc)),
-            mac(0, 0, rec(0, M, Nc, 0, 1, 3, Kh)),
-            stAcc(0, rec(2048, M, Nc, Nc, 1, 3))}));
+    cmds.push_back(config(0, {ldActs(0, rec(0, M, Kh, K, 1, 3)),
+                              ldWeights(rec(1024, Kh, Nc, Nc)),
+                              mac(0, 0, rec(0, M, Nc, 0, 1, 3, Kh)),
+                              stAcc(0, rec(2048, M, Nc, Nc, 1, 3))}));
     cmds.push_back(execute(0, false, false));
     cmds.push_back(execute(0, true, true,
                            {patch(0, PatchField::Addr, Kh * 4),
@@ -62,7 +62,7 @@ TEST(Simulator, TiledMatmulTwoClustersSplitK) {
   }
   std::map<std::string, Tensor> in{{"x", tensor({M, K}, 1)},
                                    {"w", tensor({K, N}, 2)}},
-                                out;
+      out;
   SimStats st;
   ASSERT_EQ(run(p, hw, in, out, st), "");
   ASSERT_EQ(out.count("y"), 1u);
@@ -89,21 +89,24 @@ TEST(Simulator, ShiftRestartsAccumulationAndPatchesPersist) {
   c.push_back(dma2d(DmaDir::Load, 0, 0, 0, M, K, K, K));
   c.push_back(dma2d(DmaDir::Load, 0, 128, 512, K, N, N, N));
   c.push_back(waitCmd(1));
-  c.push_back(config(1, {ldActs(2, rec(0, M, K, K, 1, 2)),
-                         ldWeights(rec(512, K, N, N)),
-                         mac(2, 3, rec(0, M, N, 0, 1, 2, K)),
-                         stAcc(3, rec(1024, M, N, N, 1, 2))}));
+  c.push_back(
+      config(1, {ldActs(2, rec(0, M, K, K, 1, 2)), ldWeights(rec(512, K, N, N)),
+                 mac(2, 3, rec(0, M, N, 0, 1, 2, K)),
+                 stAcc(3, rec(1024, M, N, N, 1, 2))}));
   const uint32_t tile = M * N * 4;
-  c.push_back(execute(1, false, true));                                 // 1x
-  c.push_back(execute(1, false, true, {patch(3, PatchField::Addr, 1024 + tile)}));
-  c.push_back(execute(1, true, true, {patch(3, PatchField::Addr, 1024 + 2 * tile)}));
-  c.push_back(execute(1, true, true, {patch(3, PatchField::Addr, 1024 + 3 * tile)}));
+  c.push_back(execute(1, false, true)); // 1x
+  c.push_back(
+      execute(1, false, true, {patch(3, PatchField::Addr, 1024 + tile)}));
+  c.push_back(
+      execute(1, true, true, {patch(3, PatchField::Addr, 1024 + 2 * tile)}));
+  c.push_back(
+      execute(1, true, true, {patch(3, PatchField::Addr, 1024 + 3 * tile)}));
   c.push_back(waitCmd(0, true));
   c.push_back(dma2d(DmaDir::Store, 1, 1024, 256, 4, M * N, M * N, M * N));
   c.push_back(waitCmd(2));
   std::map<std::string, Tensor> in{{"x", tensor({M, K}, 3)},
                                    {"w", tensor({K, N}, 4)}},
-                                out;
+      out;
   SimStats st;
   ASSERT_EQ(run(p, hw, in, out, st), "");
   auto ref = matmul(in["x"].data, in["w"].data, M, K, N);
@@ -129,18 +132,17 @@ TEST(Simulator, PartialSumsAndStoreRelu) {
   c.push_back(dma2d(DmaDir::Load, 1, 256, 256, M, N, N, N));
   c.push_back(dma2d(DmaDir::Load, 2, 1024, 512, K, N, N, N));
   c.push_back(waitCmd(0b111));
-  c.push_back(config(0, {ldPsums(2, rec(256, M, N, N, 1, 2)),
-                         ldActs(0, rec(0, M, K, K, 1, 2)),
-                         ldWeights(rec(512, K, N, N)),
-                         mac(0, 2, rec(0, M, N, 0, 1, 2, K)),
-                         stAcc(2, rec(768, M, N, N, 1, 2), SfuFunc::Relu)}));
+  c.push_back(config(
+      0, {ldPsums(2, rec(256, M, N, N, 1, 2)), ldActs(0, rec(0, M, K, K, 1, 2)),
+          ldWeights(rec(512, K, N, N)), mac(0, 2, rec(0, M, N, 0, 1, 2, K)),
+          stAcc(2, rec(768, M, N, N, 1, 2), SfuFunc::Relu)}));
   c.push_back(execute(0, true, true));
   c.push_back(waitCmd(0, true));
   c.push_back(dma2d(DmaDir::Store, 3, 768, 512, M, N, N, N));
   c.push_back(waitCmd(1 << 3));
   std::map<std::string, Tensor> in{{"x", tensor({M, K}, 5)},
                                    {"b", tensor({M, N}, 6)}},
-                                out;
+      out;
   SimStats st;
   ASSERT_EQ(run(p, hw, in, out, st), "");
   auto ref = matmul(in["x"].data, w, M, K, N);
@@ -170,7 +172,8 @@ TEST(Simulator, SpuFunctions) {
   OperandRecord bin = t;
   bin.depth = 1; // second operand: slot 1
   std::vector<Instruction> ins = {
-      ldActs(0, rec(0, R, C, C, 1, 2)), ldActs(1, rec(128, R, C, C, 1, 2)),
+      ldActs(0, rec(0, R, C, C, 1, 2)),
+      ldActs(1, rec(128, R, C, C, 1, 2)),
       spu(SpuType::Binary, 0, 2, bin, SfuFunc::Add),
       spu(SpuType::Unary, 2, 3, t, SfuFunc::Relu),
       spu(SpuType::Unary, 3, 4, t, SfuFunc::Scale, -0.5f),
@@ -188,11 +191,14 @@ TEST(Simulator, SpuFunctions) {
   std::vector<Instruction> sts;
   for (uint8_t s = 2; s <= 11; ++s) {
     bool red = s == 9 || s == 11;
-    sts.push_back(stInbuf(s, rec(base + (s - 2) * T * 4, R, red ? 1 : C, C, 1, 2)));
+    sts.push_back(
+        stInbuf(s, rec(base + (s - 2) * T * 4, R, red ? 1 : C, C, 1, 2)));
   }
-  sts.push_back(stInbuf(2, rec(base + 10 * T * 4, R, C, C, 1, 2), SfuFunc::Scale));
+  sts.push_back(
+      stInbuf(2, rec(base + 10 * T * 4, R, C, C, 1, 2), SfuFunc::Scale));
   sts.back().operands.imm = 3.0f;
-  sts.push_back(stInbuf(0, rec(base + 11 * T * 4, R, C, C, 1, 2), SfuFunc::Relu));
+  sts.push_back(
+      stInbuf(0, rec(base + 11 * T * 4, R, C, C, 1, 2), SfuFunc::Relu));
   c.push_back(config(0, ins));
   c.push_back(config(1, sts));
   c.push_back(execute(0, false, false));
@@ -202,7 +208,7 @@ TEST(Simulator, SpuFunctions) {
   c.push_back(waitCmd(2));
   std::map<std::string, Tensor> in{{"a", tensor({R, C}, 8)},
                                    {"b", tensor({R, C}, 9)}},
-                                out;
+      out;
   SimStats st;
   ASSERT_EQ(run(p, hw, in, out, st), "");
   const auto &a = in["a"].data, &b = in["b"].data, &o = out["out"].data;
@@ -248,16 +254,16 @@ TEST(Simulator, RepeatAccumulates) {
   c.push_back(waitCmd(1));
   Instruction m = mac(0, 1, rec(0, 2, 2, 0, 1, 1, 3));
   m.operands.repeat = 3;
-  c.push_back(config(0, {ldActs(0, rec(0, 2, 3, 3, 1, 1)),
-                         ldWeights(rec(64, 3, 2, 2)), m,
-                         stAcc(1, rec(256, 2, 2, 2, 1, 1))}));
+  c.push_back(
+      config(0, {ldActs(0, rec(0, 2, 3, 3, 1, 1)), ldWeights(rec(64, 3, 2, 2)),
+                 m, stAcc(1, rec(256, 2, 2, 2, 1, 1))}));
   c.push_back(execute(0, true, true));
   c.push_back(waitCmd(0, true));
   c.push_back(dma2d(DmaDir::Store, 0, 256, 128, 2, 2, 2, 2));
   c.push_back(waitCmd(1));
   std::map<std::string, Tensor> in{{"x", tensor({2, 3}, 10)},
                                    {"w", tensor({3, 2}, 11)}},
-                                out;
+      out;
   SimStats st;
   ASSERT_EQ(run(p, hw, in, out, st), "");
   auto ref = matmul(in["x"].data, in["w"].data, 2, 3, 2);
@@ -274,21 +280,29 @@ TEST(Simulator, StridedBroadcastAndDramCopy) {
   Program p = makeProgram(hw, 4096);
   const uint64_t vA = 0, mA = 64, bA = 128, tA = 192, padA = 256, revA = 384,
                  xA = 512, xpA = 768, shA = 1024;
-  p.symbols = {sym("v", true, {4}, vA),          sym("m", true, {3, 4}, mA),
-               sym("x", true, {2, 3, 2, 2}, xA), sym("sh", true, {6}, shA),
-               sym("bcast", false, {3, 4}, bA),  sym("mt", false, {4, 3}, tA),
-               sym("pad", false, {5, 6}, padA),  sym("rev", false, {3, 4}, revA),
-               sym("xp", false, {2, 2, 3, 2}, xpA), sym("shifted", false, {6}, shA)};
+  p.symbols = {sym("v", true, {4}, vA),
+               sym("m", true, {3, 4}, mA),
+               sym("x", true, {2, 3, 2, 2}, xA),
+               sym("sh", true, {6}, shA),
+               sym("bcast", false, {3, 4}, bA),
+               sym("mt", false, {4, 3}, tA),
+               sym("pad", false, {5, 6}, padA),
+               sym("rev", false, {3, 4}, revA),
+               sym("xp", false, {2, 2, 3, 2}, xpA),
+               sym("shifted", false, {6}, shA)};
   auto &c = p.clusters[0].commands;
   // v broadcast to 3 rows in storage, then back to DRAM.
-  c.push_back(dma(DmaDir::Load, 0, vA, 0, {1, 1, 3, 4}, {0, 0, 0, 1}, {0, 0, 4, 1}));
+  c.push_back(
+      dma(DmaDir::Load, 0, vA, 0, {1, 1, 3, 4}, {0, 0, 0, 1}, {0, 0, 4, 1}));
   // m transposed into storage (column stride 3 on the destination).
-  c.push_back(dma(DmaDir::Load, 0, mA, 256, {1, 1, 3, 4}, {0, 0, 4, 1}, {0, 0, 1, 3}));
+  c.push_back(
+      dma(DmaDir::Load, 0, mA, 256, {1, 1, 3, 4}, {0, 0, 4, 1}, {0, 0, 1, 3}));
   c.push_back(waitCmd(1));
   c.push_back(dma2d(DmaDir::Store, 1, 0, bA, 3, 4, 4, 4));
   c.push_back(dma2d(DmaDir::Store, 1, 256, tA, 4, 3, 3, 3));
   // Padding copy DRAM -> DRAM: m into the interior of a 5x6 zero tensor.
-  c.push_back(dma2d(DmaDir::DramCopy, 2, mA, padA + (1 * 6 + 1) * 4, 3, 4, 4, 6));
+  c.push_back(
+      dma2d(DmaDir::DramCopy, 2, mA, padA + (1 * 6 + 1) * 4, 3, 4, 4, 6));
   // Row reversal with a negative source stride.
   c.push_back(dma(DmaDir::DramCopy, 2, mA + 2 * 16, revA, {1, 1, 3, 4},
                   {0, 0, -4, 1}, {0, 0, 4, 1}));
@@ -302,7 +316,7 @@ TEST(Simulator, StridedBroadcastAndDramCopy) {
                                    {"m", tensor({3, 4}, 13)},
                                    {"x", tensor({2, 3, 2, 2}, 14)},
                                    {"sh", tensor({6}, 15)}},
-                                out;
+      out;
   SimStats st;
   ASSERT_EQ(run(p, hw, in, out, st), "");
   const auto &v = in["v"].data, &m = in["m"].data, &x = in["x"].data,
@@ -333,8 +347,8 @@ TEST(Simulator, StridedBroadcastAndDramCopy) {
 
 TEST(Numerics, RoundToNearestEven) {
   const float u16 = std::ldexp(1.0f, -10), u8 = std::ldexp(1.0f, -7);
-  EXPECT_EQ(roundTo(DType::F16, 1 + u16 / 2), 1.0f);            // tie -> even
-  EXPECT_EQ(roundTo(DType::F16, 1 + 1.5f * u16), 1 + 2 * u16);  // tie -> even
+  EXPECT_EQ(roundTo(DType::F16, 1 + u16 / 2), 1.0f);           // tie -> even
+  EXPECT_EQ(roundTo(DType::F16, 1 + 1.5f * u16), 1 + 2 * u16); // tie -> even
   EXPECT_EQ(roundTo(DType::F16, 1 + 0.6f * u16), 1 + u16);
   EXPECT_EQ(roundTo(DType::F16, 65504.0f), 65504.0f);
   EXPECT_TRUE(std::isinf(roundTo(DType::F16, 70000.0f)));
@@ -431,11 +445,11 @@ std::string errOf(const Program &p, const HardwareDesc &hw,
   return e.empty() ? "<ok>" : e;
 }
 
-#define EXPECT_ERR(expr, needle)                                              \
-  do {                                                                        \
-    std::string e_ = (expr);                                                  \
-    EXPECT_NE(e_.find(needle), std::string::npos)                             \
-        << "error: " << e_ << "\nexpected to contain: " << (needle);          \
+#define EXPECT_ERR(expr, needle)                                               \
+  do {                                                                         \
+    std::string e_ = (expr);                                                   \
+    EXPECT_NE(e_.find(needle), std::string::npos)                              \
+        << "error: " << e_ << "\nexpected to contain: " << (needle);           \
   } while (0)
 
 } // namespace
@@ -463,19 +477,23 @@ TEST(SimulatorErrors, ProgramShape) {
   std::map<std::string, Tensor> in{{"x", tensor({2, 3}, 1)}};
   Program p = copyProgram(hw);
   p.gridCols = 2;
-  EXPECT_ERR(errOf(p, hw, in), "program grid 1x2 does not match the hardware 1x1");
+  EXPECT_ERR(errOf(p, hw, in),
+             "program grid 1x2 does not match the hardware 1x1");
   p = copyProgram(hw);
   p.clusters.emplace_back();
-  EXPECT_ERR(errOf(p, hw, in), "program has 2 cluster streams, the grid needs 1");
+  EXPECT_ERR(errOf(p, hw, in),
+             "program has 2 cluster streams, the grid needs 1");
   p = copyProgram(hw);
   p.dramSize = hw.dramBytes + 1;
   EXPECT_ERR(errOf(p, hw, in), "bytes of DRAM, the hardware has");
   p = copyProgram(hw);
   p.symbols[1].dramAddr = 250;
-  EXPECT_ERR(errOf(p, hw, in), "symbol 'y' [2, 3] at DRAM address 250 lies outside DRAM");
+  EXPECT_ERR(errOf(p, hw, in),
+             "symbol 'y' [2, 3] at DRAM address 250 lies outside DRAM");
   p = copyProgram(hw);
   p.constants.push_back(ConstSegment{200, std::vector<uint8_t>(100, 1)});
-  EXPECT_ERR(errOf(p, hw, in), "constant segment 0 at 200 (100 bytes) lies outside DRAM");
+  EXPECT_ERR(errOf(p, hw, in),
+             "constant segment 0 at 200 (100 bytes) lies outside DRAM");
   p = copyProgram(hw);
   p.symbols[0].dtype = DType::F16;
   EXPECT_ERR(errOf(p, hw, in), "input 'x': dtype f16 is not supported");
@@ -487,7 +505,8 @@ TEST(SimulatorErrors, ProgramShape) {
              "(numerics.compute = i8, numerics.accumulate = i32)");
   h2 = hw;
   h2.macLanes = 0;
-  EXPECT_ERR(errOf(copyProgram(h2), h2, in), "hardware: pe.mac_lanes: must be >= 1");
+  EXPECT_ERR(errOf(copyProgram(h2), h2, in),
+             "hardware: pe.mac_lanes: must be >= 1");
 }
 
 TEST(SimulatorErrors, OutOfRangeDma) {
@@ -563,13 +582,17 @@ TEST(SimulatorErrors, Instructions) {
   rep.operands.repeat = 0;
   EXPECT_ERR(errOf(withExec({rep}), hw, in), "repeat must be >= 1");
   Instruction s = stAcc(0, rec(0, 2, 3, 3), SfuFunc::Add);
-  EXPECT_ERR(errOf(withExec({s}), hw, in), "instruction 0 (ST): ST cannot apply the");
+  EXPECT_ERR(errOf(withExec({s}), hw, in),
+             "instruction 0 (ST): ST cannot apply the");
   EXPECT_ERR(errOf(withExec({s}), hw, in), "function add");
   Instruction u = spu(SpuType::Unary, 0, 1, rec(0, 2, 3, 3), SfuFunc::Mul);
-  EXPECT_ERR(errOf(withExec({u}), hw, in), "instruction 0 (SPU): SPU unary cannot apply the");
+  EXPECT_ERR(errOf(withExec({u}), hw, in),
+             "instruction 0 (SPU): SPU unary cannot apply the");
   EXPECT_ERR(errOf(withExec({u}), hw, in), "function mul");
-  Instruction b = spu(SpuType::Binary, 0, 1, rec(0, 2, 3, 3, 1, 0, 16), SfuFunc::Add);
-  EXPECT_ERR(errOf(withExec({b}), hw, in), "second slot (depth) 16 out of range");
+  Instruction b =
+      spu(SpuType::Binary, 0, 1, rec(0, 2, 3, 3, 1, 0, 16), SfuFunc::Add);
+  EXPECT_ERR(errOf(withExec({b}), hw, in),
+             "second slot (depth) 16 out of range");
   Instruction bs = ldActs(16, rec(0, 2, 3, 3));
   EXPECT_ERR(errOf(withExec({bs}), hw, in), "slot out of range [0, 16)");
   EXPECT_ERR(errOf(withExec({ldActs(0, rec(0, 2, 3, 3))}, true,
@@ -584,8 +607,9 @@ TEST(SimulatorErrors, Instructions) {
   Program p = copyProgram(hw);
   p.clusters[0].commands.insert(p.clusters[0].commands.begin(),
                                 execute(2, false, false));
-  EXPECT_ERR(errOf(p, hw, in),
-             "command 0 (EXECUTE ibuf 2): instruction buffer 2 was never configured");
+  EXPECT_ERR(
+      errOf(p, hw, in),
+      "command 0 (EXECUTE ibuf 2): instruction buffer 2 was never configured");
   p = copyProgram(hw);
   p.clusters[0].commands.insert(p.clusters[0].commands.begin(),
                                 config(4, {ldActs(0, rec(0, 1, 1, 1))}));
@@ -595,7 +619,8 @@ TEST(SimulatorErrors, Instructions) {
   p.clusters[0].commands.insert(
       p.clusters[0].commands.begin(),
       config(0, std::vector<Instruction>(65, ldActs(0, rec(0, 1, 1, 1)))));
-  EXPECT_ERR(errOf(p, hw, in), "65 instructions exceed the instruction-buffer depth 64");
+  EXPECT_ERR(errOf(p, hw, in),
+             "65 instructions exceed the instruction-buffer depth 64");
 }
 
 TEST(SimulatorErrors, BarrierDeadlocks) {
@@ -632,9 +657,10 @@ TEST(SimulatorHazards, MissingWaitIsReported) {
   ASSERT_EQ(run(p, hw, in, out, st), "");
   EXPECT_EQ(st.hazardCount, 1u);
   ASSERT_EQ(st.hazards.size(), 1u);
-  EXPECT_NE(st.hazards[0].find("hazard: cluster (0,0) command 2 (EXECUTE ibuf 0 "
-                               "instruction 0) reads the storage unit"),
-            std::string::npos)
+  EXPECT_NE(
+      st.hazards[0].find("hazard: cluster (0,0) command 2 (EXECUTE ibuf 0 "
+                         "instruction 0) reads the storage unit"),
+      std::string::npos)
       << st.hazards[0];
   EXPECT_NE(st.hazards[0].find("while cluster (0,0) command 0 (DMA load tag 0) "
                                "writes bytes [0, 24) until cycle 13"),
@@ -658,7 +684,8 @@ TEST(SimulatorHazards, StoreBeforeComputeAndCrossClusterDram) {
   auto &c0 = p.clusters[0].commands;
   c0.push_back(dma2d(DmaDir::Load, 0, 0, 0, 2, 3, 3, 3));
   c0.push_back(waitCmd(1));
-  c0.push_back(config(0, {ldActs(0, rec(0, 2, 3, 3)), stInbuf(0, rec(128, 2, 3, 3))}));
+  c0.push_back(
+      config(0, {ldActs(0, rec(0, 2, 3, 3)), stInbuf(0, rec(128, 2, 3, 3))}));
   c0.push_back(execute(0, false, true));
   c0.push_back(dma2d(DmaDir::Store, 1, 128, 64, 2, 3, 3, 3));
   c0.push_back(waitCmd(2, true));
@@ -673,8 +700,9 @@ TEST(SimulatorHazards, StoreBeforeComputeAndCrossClusterDram) {
   std::string all;
   for (auto &h : st.hazards)
     all += h + "\n";
-  EXPECT_NE(all.find("(DMA store tag 1) reads the storage unit of cluster (0,0)"),
-            std::string::npos)
+  EXPECT_NE(
+      all.find("(DMA store tag 1) reads the storage unit of cluster (0,0)"),
+      std::string::npos)
       << all;
   EXPECT_NE(all.find("cluster (0,1) command 20 (DMA load tag 0) reads DRAM "
                      "bytes [64, 88) at cycle 21 while cluster (0,0) command 4 "

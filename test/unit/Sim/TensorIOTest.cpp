@@ -12,8 +12,8 @@ using namespace accel;
 namespace {
 
 /// A version 1.0 .npy with the given header dict text and raw data.
-std::vector<uint8_t> npy(const std::string &dict, const std::vector<uint8_t> &data,
-                         uint8_t major = 1) {
+std::vector<uint8_t> npy(const std::string &dict,
+                         const std::vector<uint8_t> &data, uint8_t major = 1) {
   std::string h = dict;
   while ((10 + h.size() + 1) % 64)
     h += ' ';
@@ -30,7 +30,8 @@ std::vector<uint8_t> npy(const std::string &dict, const std::vector<uint8_t> &da
   return b;
 }
 
-template <class T> std::vector<uint8_t> raw(std::vector<T> v, bool swap = false) {
+template <class T>
+std::vector<uint8_t> raw(std::vector<T> v, bool swap = false) {
   std::vector<uint8_t> b(v.size() * sizeof(T));
   std::memcpy(b.data(), v.data(), b.size());
   if (swap)
@@ -45,7 +46,8 @@ std::string parseErr(const std::vector<uint8_t> &b) {
   return parseNpy(b.data(), b.size(), t, err) ? "<ok>" : err;
 }
 
-const char *kReluDir = "/usr/share/libonnx-testdata/data/node/test_relu/test_data_set_0";
+const char *kReluDir =
+    "/usr/share/libonnx-testdata/data/node/test_relu/test_data_set_0";
 
 } // namespace
 
@@ -99,62 +101,80 @@ TEST(TensorIO, NpyConvertsOtherTypes) {
     EXPECT_TRUE(ok) << err;
     return t.data;
   };
-  EXPECT_EQ(parse(npy("{'descr': '<f8', 'fortran_order': False, 'shape': (3,), }",
-                      raw<double>({1.5, -2, 1e3}))),
-            (std::vector<float>{1.5f, -2, 1000}));
-  EXPECT_EQ(parse(npy("{'descr': '>f4', 'fortran_order': False, 'shape': (2,), }",
-                      raw<float>({3.25f, -1}, true))),
-            (std::vector<float>{3.25f, -1}));
-  EXPECT_EQ(parse(npy("{'descr': '<i8', 'fortran_order': False, 'shape': (2, 1), }",
-                      raw<int64_t>({-7, 9}))),
-            (std::vector<float>{-7, 9}));
+  EXPECT_EQ(
+      parse(npy("{'descr': '<f8', 'fortran_order': False, 'shape': (3,), }",
+                raw<double>({1.5, -2, 1e3}))),
+      (std::vector<float>{1.5f, -2, 1000}));
+  EXPECT_EQ(
+      parse(npy("{'descr': '>f4', 'fortran_order': False, 'shape': (2,), }",
+                raw<float>({3.25f, -1}, true))),
+      (std::vector<float>{3.25f, -1}));
+  EXPECT_EQ(
+      parse(npy("{'descr': '<i8', 'fortran_order': False, 'shape': (2, 1), }",
+                raw<int64_t>({-7, 9}))),
+      (std::vector<float>{-7, 9}));
   EXPECT_EQ(t.shape, (std::vector<int64_t>{2, 1}));
-  EXPECT_EQ(parse(npy("{'descr': '|u1', 'fortran_order': False, 'shape': (3,), }",
-                      {0, 200, 255})),
-            (std::vector<float>{0, 200, 255}));
-  EXPECT_EQ(parse(npy("{'descr': '|b1', 'fortran_order': False, 'shape': (2,), }",
-                      {1, 0})),
-            (std::vector<float>{1, 0}));
-  EXPECT_EQ(parse(npy("{'descr': '<f2', 'fortran_order': False, 'shape': (3,), }",
-                      raw<uint16_t>({0x3c00, 0xc000, 0x3555}))),
-            (std::vector<float>{1.0f, -2.0f, 0.333251953125f}));
+  EXPECT_EQ(
+      parse(npy("{'descr': '|u1', 'fortran_order': False, 'shape': (3,), }",
+                {0, 200, 255})),
+      (std::vector<float>{0, 200, 255}));
+  EXPECT_EQ(
+      parse(npy("{'descr': '|b1', 'fortran_order': False, 'shape': (2,), }",
+                {1, 0})),
+      (std::vector<float>{1, 0}));
+  EXPECT_EQ(
+      parse(npy("{'descr': '<f2', 'fortran_order': False, 'shape': (3,), }",
+                raw<uint16_t>({0x3c00, 0xc000, 0x3555}))),
+      (std::vector<float>{1.0f, -2.0f, 0.333251953125f}));
   // Version 2.0 header and keys in another order, double quotes.
-  EXPECT_EQ(parse(npy("{\"shape\": (1,), \"fortran_order\": False, \"descr\": \"<i4\"}",
-                      raw<int32_t>({42}), 2)),
-            (std::vector<float>{42}));
+  EXPECT_EQ(
+      parse(
+          npy("{\"shape\": (1,), \"fortran_order\": False, \"descr\": \"<i4\"}",
+              raw<int32_t>({42}), 2)),
+      (std::vector<float>{42}));
 }
 
 TEST(TensorIO, NpyErrors) {
-  EXPECT_NE(parseErr(npy("{'descr': '<f4', 'fortran_order': True, 'shape': (2, 2), }",
-                         raw<float>({1, 2, 3, 4})))
-                .find("Fortran order"),
-            std::string::npos);
-  EXPECT_NE(parseErr(npy("{'descr': '<f4', 'fortran_order': False, 'shape': (2, 2), }",
-                         raw<float>({1, 2, 3})))
-                .find("data size mismatch: shape [2, 2] of '<f4' needs 16 bytes, "
-                      "the file holds 12"),
-            std::string::npos);
-  EXPECT_NE(parseErr(npy("{'descr': '<c8', 'fortran_order': False, 'shape': (1,), }",
-                         raw<float>({1, 2})))
-                .find("dtype '<c8' is not supported"),
-            std::string::npos);
-  EXPECT_NE(parseErr(npy("{'descr': [('a', '<f4')], 'fortran_order': False, 'shape': (1,), }",
+  EXPECT_NE(
+      parseErr(npy("{'descr': '<f4', 'fortran_order': True, 'shape': (2, 2), }",
+                   raw<float>({1, 2, 3, 4})))
+          .find("Fortran order"),
+      std::string::npos);
+  EXPECT_NE(
+      parseErr(
+          npy("{'descr': '<f4', 'fortran_order': False, 'shape': (2, 2), }",
+              raw<float>({1, 2, 3})))
+          .find("data size mismatch: shape [2, 2] of '<f4' needs 16 bytes, "
+                "the file holds 12"),
+      std::string::npos);
+  EXPECT_NE(
+      parseErr(npy("{'descr': '<c8', 'fortran_order': False, 'shape': (1,), }",
+                   raw<float>({1, 2})))
+          .find("dtype '<c8' is not supported"),
+      std::string::npos);
+  EXPECT_NE(parseErr(npy("{'descr': [('a', '<f4')], 'fortran_order': False, "
+                         "'shape': (1,), }",
                          raw<float>({1})))
                 .find("structured dtypes are not supported"),
             std::string::npos);
-  EXPECT_NE(parseErr(npy("{'descr': '<f4', 'shape': (1,), 'extra': 1}", raw<float>({1})))
+  EXPECT_NE(parseErr(npy("{'descr': '<f4', 'shape': (1,), 'extra': 1}",
+                         raw<float>({1})))
                 .find("unknown key 'extra'"),
             std::string::npos);
-  EXPECT_NE(parseErr({'N', 'O', 'T', 'N', 'P', 'Y', 1, 0, 0, 0}).find("bad magic"),
-            std::string::npos);
-  std::vector<uint8_t> b = npy("{'descr': '<f4', 'fortran_order': False, 'shape': (1,), }",
-                               raw<float>({1}));
+  EXPECT_NE(
+      parseErr({'N', 'O', 'T', 'N', 'P', 'Y', 1, 0, 0, 0}).find("bad magic"),
+      std::string::npos);
+  std::vector<uint8_t> b =
+      npy("{'descr': '<f4', 'fortran_order': False, 'shape': (1,), }",
+          raw<float>({1}));
   b[8] = 0xff; // header length beyond the file
   b[9] = 0xff;
   EXPECT_NE(parseErr(b).find("exceeds the file size"), std::string::npos);
-  b = npy("{'descr': '<f4', 'fortran_order': False, 'shape': (1,), }", raw<float>({1}));
+  b = npy("{'descr': '<f4', 'fortran_order': False, 'shape': (1,), }",
+          raw<float>({1}));
   b[6] = 9;
-  EXPECT_NE(parseErr(b).find("version 9.0 is not supported"), std::string::npos);
+  EXPECT_NE(parseErr(b).find("version 9.0 is not supported"),
+            std::string::npos);
   Tensor t;
   std::string err;
   EXPECT_FALSE(readNpy("/nonexistent/x.npy", t, err));
@@ -164,7 +184,8 @@ TEST(TensorIO, NpyErrors) {
 TEST(TensorIO, OnnxTensorProto) {
   Tensor in, out;
   std::string err, name;
-  ASSERT_TRUE(readTensorProto(std::string(kReluDir) + "/input_0.pb", in, err, &name))
+  ASSERT_TRUE(
+      readTensorProto(std::string(kReluDir) + "/input_0.pb", in, err, &name))
       << err;
   EXPECT_EQ(in.shape, (std::vector<int64_t>{3, 4, 5}));
   ASSERT_EQ(in.data.size(), 60u);

@@ -1,7 +1,7 @@
 //===- BinaryTest.cpp - Binary container round trip and hostile input -----===//
-#include <algorithm>
-#include "TestPrograms.h"
 #include "accel/Target/Binary.h"
+#include "TestPrograms.h"
+#include <algorithm>
 #include <cstdio>
 #include <gtest/gtest.h>
 #include <random>
@@ -73,10 +73,10 @@ TEST(Binary, HeaderLayout) {
   EXPECT_EQ(b[12], 64);
   EXPECT_EQ(b[16], 0x10); // fingerprint, little-endian
   EXPECT_EQ(b[23], 0xFE);
-  EXPECT_EQ(b[24], 2);    // rows
-  EXPECT_EQ(b[28], 2);    // cols
-  EXPECT_EQ(b[48], 6);    // 2 + 4 sections
-  EXPECT_EQ(b[64], 'S');  // first section: "SYMB"
+  EXPECT_EQ(b[24], 2);   // rows
+  EXPECT_EQ(b[28], 2);   // cols
+  EXPECT_EQ(b[48], 6);   // 2 + 4 sections
+  EXPECT_EQ(b[64], 'S'); // first section: "SYMB"
   // The first stream command is the DMA packet kind byte.
   EXPECT_EQ(b[firstCommandOffset(b)], kPacketDma);
 }
@@ -214,8 +214,7 @@ TEST(Binary, OversizedCountsAreRejectedWithoutAllocation) {
   put32(b, cfgAt + 1, 0x7FFFFFFFu);
   fixHeader(b);
   err = readErr(b);
-  EXPECT_NE(err.find("CONFIG instruction count 2147483647"),
-            std::string::npos)
+  EXPECT_NE(err.find("CONFIG instruction count 2147483647"), std::string::npos)
       << err;
   EXPECT_NE(err.find("at offset " + std::to_string(cfgAt + 1)),
             std::string::npos)
@@ -256,9 +255,15 @@ TEST(Binary, RandomCorruptionNeverCrashes) {
     for (int k = 0; k < flips; ++k) {
       size_t at = rng() % b.size();
       switch (rng() % 3) {
-      case 0: b[at] = uint8_t(rng()); break;
-      case 1: b[at] ^= uint8_t(1u << (rng() % 8)); break;
-      case 2: b[at] = (rng() & 1) ? 0xFF : 0x00; break;
+      case 0:
+        b[at] = uint8_t(rng());
+        break;
+      case 1:
+        b[at] ^= uint8_t(1u << (rng() % 8));
+        break;
+      case 2:
+        b[at] = (rng() & 1) ? 0xFF : 0x00;
+        break;
       }
     }
     if (iter % 5 == 0)

@@ -103,11 +103,11 @@ TEST(Encoding, ExecuteEveryBufferShiftLast) {
 TEST(Encoding, SpecExamples) {
   uint8_t byte;
   std::string err;
-  ASSERT_TRUE(encodeCommand(cmd(CommandKind::Execute, 3, true, false), byte,
-                            err));
+  ASSERT_TRUE(
+      encodeCommand(cmd(CommandKind::Execute, 3, true, false), byte, err));
   EXPECT_EQ(byte, 0xC3); // 1 1 0 00011
-  ASSERT_TRUE(encodeCommand(cmd(CommandKind::Execute, 31, false, true), byte,
-                            err));
+  ASSERT_TRUE(
+      encodeCommand(cmd(CommandKind::Execute, 31, false, true), byte, err));
   EXPECT_EQ(byte, 0xBF); // 1 0 1 11111
 }
 

@@ -1,7 +1,7 @@
 //===- IsaProgramTest.cpp - ISA dialect <-> Program -----------------------===//
+#include "accel/Target/IsaProgram.h"
 #include "TestPrograms.h"
 #include "accel/Target/Binary.h"
-#include "accel/Target/IsaProgram.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
@@ -173,7 +173,8 @@ TEST_F(IsaProgramTest, OtherDataTypesBecomeBytes) {
   ASSERT_EQ(p.constants.size(), 3u);
   EXPECT_EQ(p.constants[0].bytes, (std::vector<uint8_t>{1, 0, 2, 1}));
   EXPECT_EQ(p.constants[1].bytes, (std::vector<uint8_t>{0, 0x3C, 0, 0x3C}));
-  EXPECT_EQ(p.constants[2].bytes, (std::vector<uint8_t>{0xFF, 0xFF, 0xFF, 0xFF}));
+  EXPECT_EQ(p.constants[2].bytes,
+            (std::vector<uint8_t>{0xFF, 0xFF, 0xFF, 0xFF}));
   EXPECT_EQ(p.clusters.size(), 1u);
 }
 

@@ -1,6 +1,6 @@
 //===- SfuTest.cpp - The SFU table agrees with the ISA dialect ------------===//
-#include "Isa/IsaDialect.h"
 #include "accel/Target/Sfu.h"
+#include "Isa/IsaDialect.h"
 #include <cmath>
 #include <gtest/gtest.h>
 
@@ -20,7 +20,8 @@ TEST(Sfu, TableMatchesIsaDialectEnum) {
 TEST(Sfu, UnaryValues) {
   EXPECT_FLOAT_EQ(sfuUnary(SfuFunc::Sigmoid, 0.0f, 0), 0.5f);
   EXPECT_FLOAT_EQ(sfuUnary(SfuFunc::LeakyRelu, -2.0f, 0.1f), -0.2f);
-  EXPECT_FLOAT_EQ(sfuUnary(SfuFunc::HardSwish, 1.0f, 0), 1.0f * (1.0f / 6 + 0.5f));
+  EXPECT_FLOAT_EQ(sfuUnary(SfuFunc::HardSwish, 1.0f, 0),
+                  1.0f * (1.0f / 6 + 0.5f));
   EXPECT_FLOAT_EQ(sfuUnary(SfuFunc::ThresholdedRelu, 1.0f, 1.0f), 0.0f);
   EXPECT_FLOAT_EQ(sfuUnary(SfuFunc::Round, 2.5f, 0), 2.0f); // half to even
   EXPECT_FLOAT_EQ(sfuUnary(SfuFunc::Fill, 7.0f, -3.0f), -3.0f);

@@ -1,14 +1,14 @@
 //===- SparseWeightsTest.cpp - (value, index) weight encoding -------------===//
 #include "accel/Target/SparseWeights.h"
-#include <gtest/gtest.h>
 #include <cmath>
+#include <gtest/gtest.h>
 
 using namespace accel;
 
 TEST(SparseWeights, EncodeParseDensify) {
   // 2 x 3 tile inside a wider matrix (ldw 4); -0.0 is a zero, NaN is kept.
-  const float w[] = {0, 1.5f, 0, 9, //
-                     -0.0f, 0, -2, 9};
+  const float w[] = {0,     1.5f, 0,  9, //
+                     -0.0f, 0,    -2, 9};
   std::vector<SparsePair> pairs;
   std::string err;
   ASSERT_TRUE(encodeSparseTile(w, 2, 3, 4, pairs, err)) << err;

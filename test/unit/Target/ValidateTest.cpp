@@ -1,6 +1,6 @@
 //===- ValidateTest.cpp - validateProgram, one test per rule --------------===//
-#include "TestPrograms.h"
 #include "accel/Target/Validate.h"
+#include "TestPrograms.h"
 #include <gtest/gtest.h>
 
 using namespace accel;
@@ -290,7 +290,8 @@ TEST_F(ValidateTest, InputBufferFromSlotBase) {
   in(2).fields.slot = 15;
   expectOk();
   in(2).operands.depth = 65;
-  expectError("instruction 2 (MAC): input tile (rows x pitch + base) [61440, 65600)");
+  expectError(
+      "instruction 2 (MAC): input tile (rows x pitch + base) [61440, 65600)");
 }
 
 TEST_F(ValidateTest, LdActivationsIntoSlot) {

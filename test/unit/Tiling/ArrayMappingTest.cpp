@@ -6,8 +6,8 @@
 // volumes per dataflow, and the selection with forced parts.
 //
 //===----------------------------------------------------------------------===//
-#include "accel/Hardware/HardwareDesc.h"
 #include "accel/Tiling/ArrayMapping.h"
+#include "accel/Hardware/HardwareDesc.h"
 
 #include <gtest/gtest.h>
 
@@ -46,8 +46,9 @@ TEST(ArrayMapping, NamesAndParsing) {
   EXPECT_TRUE(parseSplitDim("K", s));
   EXPECT_EQ(s, SplitDim::K);
   EXPECT_FALSE(parseSplitDim("k", s));
-  EXPECT_EQ(choiceName({Dataflow::InputStationary, part(SplitDim::K, SplitDim::N)}),
-            "input_stationary [K,N]");
+  EXPECT_EQ(
+      choiceName({Dataflow::InputStationary, part(SplitDim::K, SplitDim::N)}),
+      "input_stationary [K,N]");
 }
 
 TEST(ArrayMapping, BalancedSplitRanges) {
@@ -152,9 +153,9 @@ TEST(ArrayMapping, UnsplitGridDimensions) {
   EXPECT_TRUE(clusterSlice(kn, 2, 2, 0, 1, 4, 8, 8).empty());
   // [none,none]: one cluster computes everything.
   HardwareDesc hw = defaultHardware();
-  MappingCost one = mappingCost(problem(4, 8, 8), hw,
-                                {Dataflow::OutputStationary,
-                                 part(SplitDim::None, SplitDim::None)});
+  MappingCost one = mappingCost(
+      problem(4, 8, 8), hw,
+      {Dataflow::OutputStationary, part(SplitDim::None, SplitDim::None)});
   EXPECT_EQ(one.activeClusters, 1);
   EXPECT_EQ(one.combineCycles, 0);
   // A tiny layer pays fewer DMA latencies on fewer clusters: the selection
@@ -177,10 +178,10 @@ TEST(ArrayMapping, OnlyKSplitsPayTheCombine) {
     EXPECT_GE(c.cycles, c.combineCycles);
   }
   // [K,K] needs two add layers (across a row, then across rows), [K,M] one.
-  MappingCost kk = mappingCost(p, hw, {Dataflow::OutputStationary,
-                                       part(SplitDim::K, SplitDim::K)});
-  MappingCost km = mappingCost(p, hw, {Dataflow::OutputStationary,
-                                       part(SplitDim::K, SplitDim::M)});
+  MappingCost kk = mappingCost(
+      p, hw, {Dataflow::OutputStationary, part(SplitDim::K, SplitDim::K)});
+  MappingCost km = mappingCost(
+      p, hw, {Dataflow::OutputStationary, part(SplitDim::K, SplitDim::M)});
   EXPECT_GT(kk.combineCycles, km.combineCycles);
 }
 
@@ -189,8 +190,8 @@ TEST(ArrayMapping, DmaVolumesPerDataflow) {
   // Everything fits one tile per cluster: each operand is loaded once and C
   // stored once: per cluster (32x64 + 64x32 + 32x32) f32.
   MappingProblem p = problem(64, 64, 64);
-  MappingCost os = mappingCost(p, hw, {Dataflow::OutputStationary,
-                                       part(SplitDim::M, SplitDim::N)});
+  MappingCost os = mappingCost(
+      p, hw, {Dataflow::OutputStationary, part(SplitDim::M, SplitDim::N)});
   EXPECT_EQ(os.dmaBytes, 4u * (32 * 64 + 64 * 32 + 32 * 32) * 4);
   EXPECT_EQ(os.activeClusters, 4);
   // With several K chunks, input / weight stationary store and reload the
@@ -267,12 +268,20 @@ TEST(ArrayMapping, InstructionBufferLimit) {
   p.withInit = true;
   p.fusedFunc = true;
   ArrayPartition mn = part(SplitDim::M, SplitDim::N);
-  EXPECT_EQ(mappingCost(p, hw, {Dataflow::InputStationary, mn}).instructionBuffers, 2);
-  EXPECT_EQ(mappingCost(p, hw, {Dataflow::OutputStationary, mn}).instructionBuffers, 2);
+  EXPECT_EQ(
+      mappingCost(p, hw, {Dataflow::InputStationary, mn}).instructionBuffers,
+      2);
+  EXPECT_EQ(
+      mappingCost(p, hw, {Dataflow::OutputStationary, mn}).instructionBuffers,
+      2);
   // Without bias the first chunk of input stationary differs as well.
   p.withInit = false;
-  EXPECT_EQ(mappingCost(p, hw, {Dataflow::InputStationary, mn}).instructionBuffers, 3);
-  EXPECT_EQ(mappingCost(p, hw, {Dataflow::OutputStationary, mn}).instructionBuffers, 1);
+  EXPECT_EQ(
+      mappingCost(p, hw, {Dataflow::InputStationary, mn}).instructionBuffers,
+      3);
+  EXPECT_EQ(
+      mappingCost(p, hw, {Dataflow::OutputStationary, mn}).instructionBuffers,
+      1);
   // A machine with two buffers rules input / weight stationary out.
   hw.instructionBuffers = 2;
   MappingCost is = mappingCost(p, hw, {Dataflow::InputStationary, mn});
@@ -282,8 +291,8 @@ TEST(ArrayMapping, InstructionBufferLimit) {
   EXPECT_TRUE(best.feasible);
   EXPECT_LE(best.instructionBuffers, 2);
   // K splits move the ReLU to the combine layer: one buffer suffices.
-  MappingCost kk = mappingCost(p, hw, {Dataflow::InputStationary,
-                                       part(SplitDim::K, SplitDim::K)});
+  MappingCost kk = mappingCost(
+      p, hw, {Dataflow::InputStationary, part(SplitDim::K, SplitDim::K)});
   EXPECT_TRUE(kk.feasible);
 }
 } // namespace

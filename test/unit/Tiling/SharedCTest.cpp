@@ -140,9 +140,9 @@ TEST(MachineSearch, RefinementUsesEveryClusterAndIsNeverWorse) {
   EXPECT_EQ(r.partitionM, 128);
   EXPECT_EQ(r.partitionN, 128);
   // Never worse than the start, on a few shapes; the result is legal.
-  for (GemmProblem q : {GemmProblem{512, 128, 784, 4, 1},
-                        GemmProblem{4096, 1024, 1024, 4, 1},
-                        GemmProblem{128, 64, 128, 4, 16}}) {
+  for (GemmProblem q :
+       {GemmProblem{512, 128, 784, 4, 1}, GemmProblem{4096, 1024, 1024, 4, 1},
+        GemmProblem{128, 64, 128, 4, 16}}) {
     TileDecision s = selectTiling(q, th);
     TileDecision x = refineForMachine(q, th, hw, s);
     ASSERT_TRUE(x.feasible);

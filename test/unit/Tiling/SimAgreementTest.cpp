@@ -78,8 +78,10 @@ TEST(TilingSimAgreement, MachineModelMatchesSimulator) {
     Program prog = codegen::matmulLayerProgram(hw, p, c.bias, &forced, &used);
     ASSERT_EQ(used.mapping().partitionM, forced.partitionM);
     std::map<std::string, Tensor> in, out;
-    in["a"] = {{c.count, c.m, c.k}, std::vector<float>(size_t(c.count * c.m * c.k), 1.0f)};
-    in["b"] = {{c.count, c.k, c.n}, std::vector<float>(size_t(c.count * c.k * c.n), 0.5f)};
+    in["a"] = {{c.count, c.m, c.k},
+               std::vector<float>(size_t(c.count * c.m * c.k), 1.0f)};
+    in["b"] = {{c.count, c.k, c.n},
+               std::vector<float>(size_t(c.count * c.k * c.n), 0.5f)};
     if (c.bias)
       in["bias"] = {{c.n}, std::vector<float>(size_t(c.n), 2.0f)};
     SimStats stats;
@@ -95,15 +97,17 @@ TEST(TilingSimAgreement, MachineModelMatchesSimulator) {
     MachineEstimate est = machineCycles(
         p, th, hw, codegen::realisedDecision(hw, used, p, c.bias), c.bias);
     double rel = (double(stats.cycles) - est.cycles) / double(stats.cycles);
-    std::printf("%-18s %5lld x %5lld x %5lld x%-2lld %-4s %-11s outer %s "
-                "%4lld x %4lld x %4lld  model %10.0f  machine %10.0f  sim %10llu"
-                "  %+6.2f %%  %s\n",
-                c.hw, (long long)c.m, (long long)c.k, (long long)c.n,
-                (long long)c.count, c.bias ? "bias" : "", *c.baseline ? c.baseline : "selected",
-                used.outerRowMajor ? "m" : "n", (long long)used.partitionM,
-                (long long)used.partitionN, (long long)used.partitionK,
-                used.cycles, est.cycles, (unsigned long long)stats.cycles,
-                100 * rel, est.channelBound ? "channel" : "compute");
+    std::printf(
+        "%-18s %5lld x %5lld x %5lld x%-2lld %-4s %-11s outer %s "
+        "%4lld x %4lld x %4lld  model %10.0f  machine %10.0f  sim %10llu"
+        "  %+6.2f %%  %s\n",
+        c.hw, (long long)c.m, (long long)c.k, (long long)c.n,
+        (long long)c.count, c.bias ? "bias" : "",
+        *c.baseline ? c.baseline : "selected", used.outerRowMajor ? "m" : "n",
+        (long long)used.partitionM, (long long)used.partitionN,
+        (long long)used.partitionK, used.cycles, est.cycles,
+        (unsigned long long)stats.cycles, 100 * rel,
+        est.channelBound ? "channel" : "compute");
     worst = std::max(worst, std::fabs(rel));
     sumAbs += std::fabs(rel);
     ++n;
