@@ -21,6 +21,14 @@ def Graph_Dialect : Dialect {
   let name = "graph";
   let cppNamespace = "::accel::graph";
   let summary = "Tensor-level operators of the accelerator";
+  let description = [{
+    One spelling per operation: `graph.add` and `graph.relu` are canonical;
+    `graph.binary add` (f32) and `graph.unary relu` are accepted and rewritten
+    into them by canonicalisation (see Graph/GraphPatterns.h). Folded
+    constants are `arith.constant`s.
+  }];
+  let hasConstantMaterializer = 1;
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
 class Graph_Op<string mnemonic, list<Trait> traits = []>
@@ -108,6 +116,7 @@ def Graph_AddOp : Graph_Op<"add"> {
   let results = (outs Graph_F32Tensor:$result);
   let assemblyFormat = "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)";
   let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
 def Graph_TransposeOp : Graph_Op<"transpose"> {
@@ -116,6 +125,8 @@ def Graph_TransposeOp : Graph_Op<"transpose"> {
   let results = (outs Graph_F32Tensor:$result);
   let assemblyFormat = "$input $perm attr-dict `:` functional-type(operands, results)";
   let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
 }
 
 def Graph_ReshapeOp : Graph_Op<"reshape"> {
@@ -124,6 +135,7 @@ def Graph_ReshapeOp : Graph_Op<"reshape"> {
   let results = (outs Graph_F32Tensor:$result);
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
   let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
 //===----------------------------------------------------------------------===//
@@ -167,6 +179,8 @@ def Graph_UnaryOp : Graph_Op<"unary", [SameOperandsAndResultType]> {
                    DefaultValuedAttr<F32Attr, "0.0">:$beta);
   let results = (outs Graph_F32Tensor:$result);
   let assemblyFormat = "$fn $input attr-dict `:` type($result)";
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
 }
 
 def Graph_BinaryFn : I32EnumAttr<"BinaryFn", "elementwise binary function", [
@@ -197,6 +211,8 @@ def Graph_BinaryOp : Graph_Op<"binary"> {
     $fn $lhs `,` $rhs attr-dict `:` functional-type(operands, results)
   }];
   let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
 }
 
 def Graph_WhereOp : Graph_Op<"where"> {
@@ -208,6 +224,7 @@ def Graph_WhereOp : Graph_Op<"where"> {
     $cond `,` $x `,` $y attr-dict `:` functional-type(operands, results)
   }];
   let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
 def Graph_ReduceFn : I32EnumAttr<"ReduceFn", "reduction", [
@@ -272,6 +289,7 @@ def Graph_Pool2DOp : Graph_Op<"pool2d"> {
   let results = (outs Graph_F32Tensor:$result);
   let assemblyFormat = "$kind $input attr-dict `:` functional-type(operands, results)";
   let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
 def Graph_ConcatOp : Graph_Op<"concat"> {
@@ -280,6 +298,7 @@ def Graph_ConcatOp : Graph_Op<"concat"> {
   let results = (outs Graph_AnyTensor:$result);
   let assemblyFormat = "$inputs attr-dict `:` functional-type(operands, results)";
   let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
 def Graph_SliceOp : Graph_Op<"slice"> {
@@ -291,6 +310,7 @@ def Graph_SliceOp : Graph_Op<"slice"> {
   let results = (outs Graph_AnyTensor:$result);
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
   let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
 def Graph_PadMode : I32EnumAttr<"PadMode", "padding mode", [
@@ -307,6 +327,7 @@ def Graph_PadOp : Graph_Op<"pad"> {
   let results = (outs Graph_F32Tensor:$result);
   let assemblyFormat = "$input (`mode` $mode^)? attr-dict `:` functional-type(operands, results)";
   let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
 def Graph_BroadcastOp : Graph_Op<"broadcast"> {
@@ -315,6 +336,7 @@ def Graph_BroadcastOp : Graph_Op<"broadcast"> {
   let results = (outs Graph_AnyTensor:$result);
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
   let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
 def Graph_TileOp : Graph_Op<"tile"> {
@@ -323,6 +345,7 @@ def Graph_TileOp : Graph_Op<"tile"> {
   let results = (outs Graph_AnyTensor:$result);
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
   let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
 def Graph_BatchNormOp : Graph_Op<"batch_norm"> {
