@@ -39,7 +39,7 @@ def Graph_F32Tensor : RankedTensorOf<[F32]>;
 /// i64 indices (exact below 2^24). The I/O boundary converts.
 def Graph_AnyTensor : RankedTensorOf<[F32, I1, I64]>;
 
-def Graph_MatMulOp : Graph_Op<"matmul"> {
+def Graph_MatMulOp : Graph_Op<"matmul", [InferTypeOpAdaptor]> {
   let summary = "numpy-style (batched, broadcasting) matrix product";
   let description = [{
     `lhs` is [..., M, K], `rhs` is [..., K, N]; batch dimensions broadcast as
@@ -53,10 +53,9 @@ def Graph_MatMulOp : Graph_Op<"matmul"> {
   let arguments = (ins Graph_F32Tensor:$lhs, Graph_F32Tensor:$rhs);
   let results = (outs Graph_F32Tensor:$result);
   let assemblyFormat = "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)";
-  let hasVerifier = 1;
 }
 
-def Graph_GemmOp : Graph_Op<"gemm"> {
+def Graph_GemmOp : Graph_Op<"gemm", [InferTypeOpAdaptor]> {
   let summary = "Y = alpha * op(A) * op(B) + beta * C (ONNX Gemm)";
   let description = [{
     A and B are 2-D; `trans_a` / `trans_b` transpose them first. The optional
@@ -76,10 +75,9 @@ def Graph_GemmOp : Graph_Op<"gemm"> {
   let assemblyFormat = [{
     $a `,` $b (`,` $c^)? attr-dict `:` functional-type(operands, results)
   }];
-  let hasVerifier = 1;
 }
 
-def Graph_Conv2DOp : Graph_Op<"conv2d"> {
+def Graph_Conv2DOp : Graph_Op<"conv2d", [InferTypeOpAdaptor]> {
   let summary = "2-D convolution, NCHW activations, OIHW weights";
   let description = [{
     Input [N, C, H, W], weight [O, C/groups, KH, KW], optional bias [O].
@@ -100,31 +98,28 @@ def Graph_Conv2DOp : Graph_Op<"conv2d"> {
   let assemblyFormat = [{
     $input `,` $weight (`,` $bias^)? attr-dict `:` functional-type(operands, results)
   }];
-  let hasVerifier = 1;
 }
 
-def Graph_ReluOp : Graph_Op<"relu", [SameOperandsAndResultType]> {
+def Graph_ReluOp : Graph_Op<"relu", [SameOperandsAndResultType, InferTypeOpInterface]> {
   let summary = "max(x, 0)";
   let arguments = (ins Graph_F32Tensor:$input);
   let results = (outs Graph_F32Tensor:$result);
   let assemblyFormat = "$input attr-dict `:` type($result)";
 }
 
-def Graph_AddOp : Graph_Op<"add"> {
+def Graph_AddOp : Graph_Op<"add", [InferTypeOpAdaptor]> {
   let summary = "elementwise sum with numpy (multidirectional) broadcasting";
   let arguments = (ins Graph_F32Tensor:$lhs, Graph_F32Tensor:$rhs);
   let results = (outs Graph_F32Tensor:$result);
   let assemblyFormat = "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)";
-  let hasVerifier = 1;
   let hasFolder = 1;
 }
 
-def Graph_TransposeOp : Graph_Op<"transpose"> {
+def Graph_TransposeOp : Graph_Op<"transpose", [InferTypeOpAdaptor]> {
   let summary = "permute dimensions: result dim i = input dim perm[i]";
   let arguments = (ins Graph_F32Tensor:$input, DenseI64ArrayAttr:$perm);
   let results = (outs Graph_F32Tensor:$result);
   let assemblyFormat = "$input $perm attr-dict `:` functional-type(operands, results)";
-  let hasVerifier = 1;
   let hasFolder = 1;
   let hasCanonicalizer = 1;
 }
@@ -167,7 +162,7 @@ def Graph_UnaryFn : I32EnumAttr<"UnaryFn", "elementwise unary function", [
   }];
 }
 
-def Graph_UnaryOp : Graph_Op<"unary", [SameOperandsAndResultType]> {
+def Graph_UnaryOp : Graph_Op<"unary", [SameOperandsAndResultType, InferTypeOpInterface]> {
   let summary = "elementwise unary function with up to two parameters";
   let description = [{
     ```mlir
@@ -196,7 +191,7 @@ def Graph_BinaryFn : I32EnumAttr<"BinaryFn", "elementwise binary function", [
     comparisons produce i1 (stored as 0.0 / 1.0). }];
 }
 
-def Graph_BinaryOp : Graph_Op<"binary"> {
+def Graph_BinaryOp : Graph_Op<"binary", [InferTypeOpAdaptor]> {
   let summary = "elementwise binary function with numpy broadcasting";
   let description = [{
     ```mlir
@@ -210,12 +205,11 @@ def Graph_BinaryOp : Graph_Op<"binary"> {
   let assemblyFormat = [{
     $fn $lhs `,` $rhs attr-dict `:` functional-type(operands, results)
   }];
-  let hasVerifier = 1;
   let hasFolder = 1;
   let hasCanonicalizer = 1;
 }
 
-def Graph_WhereOp : Graph_Op<"where"> {
+def Graph_WhereOp : Graph_Op<"where", [InferTypeOpAdaptor]> {
   let summary = "cond ? x : y with numpy broadcasting";
   let arguments = (ins Graph_AnyTensor:$cond, Graph_AnyTensor:$x,
                    Graph_AnyTensor:$y);
@@ -223,7 +217,6 @@ def Graph_WhereOp : Graph_Op<"where"> {
   let assemblyFormat = [{
     $cond `,` $x `,` $y attr-dict `:` functional-type(operands, results)
   }];
-  let hasVerifier = 1;
   let hasFolder = 1;
 }
 
@@ -237,7 +230,7 @@ def Graph_ReduceFn : I32EnumAttr<"ReduceFn", "reduction", [
   let cppNamespace = "::accel::graph";
 }
 
-def Graph_ReduceOp : Graph_Op<"reduce"> {
+def Graph_ReduceOp : Graph_Op<"reduce", [InferTypeOpAdaptor]> {
   let summary = "reduce over `axes` (sorted, non-negative)";
   let description = [{
     argmax / argmin take exactly one axis and produce i64 indices
@@ -257,7 +250,7 @@ def Graph_ReduceOp : Graph_Op<"reduce"> {
   let hasVerifier = 1;
 }
 
-def Graph_SoftmaxOp : Graph_Op<"softmax", [SameOperandsAndResultType]> {
+def Graph_SoftmaxOp : Graph_Op<"softmax", [SameOperandsAndResultType, InferTypeOpInterface]> {
   let summary = "softmax (or log-softmax) along one axis";
   let arguments = (ins Graph_F32Tensor:$input, I64Attr:$axis,
                    DefaultValuedAttr<BoolAttr, "false">:$log);
@@ -271,7 +264,7 @@ def Graph_PoolKind : I32EnumAttr<"PoolKind", "pooling kind", [
   let cppNamespace = "::accel::graph";
 }
 
-def Graph_Pool2DOp : Graph_Op<"pool2d"> {
+def Graph_Pool2DOp : Graph_Op<"pool2d", [InferTypeOpAdaptor]> {
   let summary = "2-D max / average pooling on NCHW";
   let description = [{
     `pads` is [top, left, bottom, right]; `ceil_mode` rounds the output
@@ -288,16 +281,14 @@ def Graph_Pool2DOp : Graph_Op<"pool2d"> {
                    DefaultValuedAttr<BoolAttr, "false">:$count_include_pad);
   let results = (outs Graph_F32Tensor:$result);
   let assemblyFormat = "$kind $input attr-dict `:` functional-type(operands, results)";
-  let hasVerifier = 1;
   let hasFolder = 1;
 }
 
-def Graph_ConcatOp : Graph_Op<"concat"> {
+def Graph_ConcatOp : Graph_Op<"concat", [InferTypeOpAdaptor]> {
   let summary = "concatenate along `axis`";
   let arguments = (ins Variadic<Graph_AnyTensor>:$inputs, I64Attr:$axis);
   let results = (outs Graph_AnyTensor:$result);
   let assemblyFormat = "$inputs attr-dict `:` functional-type(operands, results)";
-  let hasVerifier = 1;
   let hasFolder = 1;
 }
 
@@ -319,14 +310,13 @@ def Graph_PadMode : I32EnumAttr<"PadMode", "padding mode", [
   let cppNamespace = "::accel::graph";
 }
 
-def Graph_PadOp : Graph_Op<"pad"> {
+def Graph_PadOp : Graph_Op<"pad", [InferTypeOpAdaptor]> {
   let summary = "pad each dimension (begins then ends, ONNX order)";
   let arguments = (ins Graph_F32Tensor:$input, DenseI64ArrayAttr:$pads,
                    DefaultValuedAttr<Graph_PadMode, "::accel::graph::PadMode::constant">:$mode,
                    DefaultValuedAttr<F32Attr, "0.0">:$value);
   let results = (outs Graph_F32Tensor:$result);
   let assemblyFormat = "$input (`mode` $mode^)? attr-dict `:` functional-type(operands, results)";
-  let hasVerifier = 1;
   let hasFolder = 1;
 }
 
@@ -339,16 +329,15 @@ def Graph_BroadcastOp : Graph_Op<"broadcast"> {
   let hasFolder = 1;
 }
 
-def Graph_TileOp : Graph_Op<"tile"> {
+def Graph_TileOp : Graph_Op<"tile", [InferTypeOpAdaptor]> {
   let summary = "repeat the input `repeats[i]` times along dimension i";
   let arguments = (ins Graph_AnyTensor:$input, DenseI64ArrayAttr:$repeats);
   let results = (outs Graph_AnyTensor:$result);
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
-  let hasVerifier = 1;
   let hasFolder = 1;
 }
 
-def Graph_BatchNormOp : Graph_Op<"batch_norm"> {
+def Graph_BatchNormOp : Graph_Op<"batch_norm", [InferTypeOpAdaptor]> {
   let summary = "inference batch normalisation over dimension 1";
   let description = [{ y = (x - mean) / sqrt(var + epsilon) * scale + bias.
     `fold-batch-norm` folds it into a preceding conv2d where legal, else
@@ -362,7 +351,7 @@ def Graph_BatchNormOp : Graph_Op<"batch_norm"> {
   let hasVerifier = 1;
 }
 
-def Graph_ConvTranspose2DOp : Graph_Op<"conv_transpose2d"> {
+def Graph_ConvTranspose2DOp : Graph_Op<"conv_transpose2d", [InferTypeOpAdaptor]> {
   let summary = "2-D transposed convolution, NCHW input, IOHW weight";
   let description = [{ Weight [C, O/groups, KH, KW]; `pads` [top, left,
     bottom, right] are removed from the full output; `output_padding` adds
@@ -378,7 +367,6 @@ def Graph_ConvTranspose2DOp : Graph_Op<"conv_transpose2d"> {
   let assemblyFormat = [{
     $input `,` $weight (`,` $bias^)? attr-dict `:` functional-type(operands, results)
   }];
-  let hasVerifier = 1;
 }
 
 def Graph_RnnKind : I32EnumAttr<"RnnKind", "recurrent cell", [
@@ -387,7 +375,7 @@ def Graph_RnnKind : I32EnumAttr<"RnnKind", "recurrent cell", [
   let cppNamespace = "::accel::graph";
 }
 
-def Graph_RecurrentOp : Graph_Op<"recurrent", [AttrSizedOperandSegments]> {
+def Graph_RecurrentOp : Graph_Op<"recurrent", [AttrSizedOperandSegments, InferTypeOpAdaptor]> {
   let summary = "ONNX RNN / GRU / LSTM layer (all attributes)";
   let description = [{
     Operands as ONNX: X [seq, batch, input] (layout 0), W, R, optional B,
