@@ -2,7 +2,7 @@
 
 // Folders and canonicalisation patterns of the graph dialect. ONNX Identity,
 // Dropout (inference) and a Cast to the same type never reach the IR: the
-// importer forwards the operand's value (test/Import/shape-ops.test), and the
+// importer forwards the operand's value (test/Import/elementwise.test), and the
 // graph dialect has no cast op (f32 <-> bool casts become graph.where /
 // graph.binary equal). Squeeze, Unsqueeze and Flatten are imported as
 // graph.reshape, so reshape-of-reshape covers their pairs. The IR-level
