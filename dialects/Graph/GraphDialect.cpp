@@ -5,8 +5,8 @@
 using namespace mlir;
 using namespace accel::graph;
 
-#include "Graph/GraphDialect.cpp.inc"
 #include "Graph/GraphEnums.cpp.inc"
+#include "Graph/GraphOpsDialect.cpp.inc"
 
 void GraphDialect::initialize() {
   addOperations<

@@ -9,8 +9,8 @@
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
-#include "Graph/GraphDialect.h.inc"
 #include "Graph/GraphEnums.h.inc"
+#include "Graph/GraphOpsDialect.h.inc"
 
 #define GET_OP_CLASSES
 #include "Graph/GraphOps.h.inc"

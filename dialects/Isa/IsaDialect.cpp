@@ -9,8 +9,8 @@
 using namespace mlir;
 using namespace accel::isa;
 
-#include "Isa/IsaDialect.cpp.inc"
 #include "Isa/IsaEnums.cpp.inc"
+#include "Isa/IsaOpsDialect.cpp.inc"
 #define GET_ATTRDEF_CLASSES
 #include "Isa/IsaAttrs.cpp.inc"
 

@@ -8,8 +8,8 @@
 #include "mlir/IR/Dialect.h"
 #include "mlir/IR/OpDefinition.h"
 
-#include "Isa/IsaDialect.h.inc"
 #include "Isa/IsaEnums.h.inc"
+#include "Isa/IsaOpsDialect.h.inc"
 
 #define GET_ATTRDEF_CLASSES
 #include "Isa/IsaAttrs.h.inc"

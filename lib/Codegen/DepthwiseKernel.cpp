@@ -124,29 +124,73 @@ bool accel::codegen::planDepthwise(const HardwareDesc &hw,
   return true;
 }
 
-void accel::codegen::emitDepthwiseLayer(StreamBuilder &sb,
-                                        const DepthwiseLayer &l,
-                                        const DepthwisePlan &plan) {
-  const HardwareDesc &hw = sb.hw();
-  const int64_t G = plan.G, a = plan.a, K = plan.K, owc = plan.owc;
-  const int64_t R = plan.bandRows, E = (l.KH - 1) * l.dh + 1;
-  const int64_t L = (G - 1) * a, pp = plan.planesPerTile;
-  // Per plane of a tile: the expanded band (xPl floats), a tap region (zF),
-  // one bias float, the output band (R x owc).
-  const int64_t xPl = ((R - 1) * l.sh + E) * l.KW * owc;
-  const int64_t zF = roundUp(plan.zeroElems, 16);
-  const uint32_t halfBytes = uint32_t(hw.storageBytes / 2);
+namespace {
+
+/// The program of one depthwise layer under a plan: the storage layout of
+/// the two ping-pong halves, then per cluster its CONFIG, and per tile of the
+/// cluster the loads, the MAC groups and the store. Tiles are dealt
+/// round-robin; tile i + 2 loads into the half tile i leaves.
+class DepthwiseEmitter {
+public:
+  DepthwiseEmitter(StreamBuilder &sb, const DepthwiseLayer &l,
+                   const DepthwisePlan &plan);
+  void emit();
+
+private:
+  /// Planes [p0, p0 + np), output rows [oh0, oh0 + rows), columns
+  /// [ow0, ow0 + wc).
+  struct Tile {
+    int64_t p0, np, oh0, rows, ow0, wc;
+  };
+  std::vector<Tile> allTiles() const;
+  /// Records of group j (g rows) of plane q of a tile in half `hl`: the
+  /// bias load, the SW-queue weight load, the MAC, the store.
+  std::vector<OperandRecord> groupRecords(const HalfLayout &hl, int64_t q,
+                                          int64_t j, int64_t g,
+                                          int64_t wc) const;
+  /// The per-PE tap vectors of plane q (G rows, row stride -a).
+  OperandRecord tapRecord(const HalfLayout &hl, int64_t q) const;
+  void configure(uint32_t c, const Tile &first);
+  void load(uint32_t c, const Tile &t, int h);
+  void loadUnpaddedBand(uint32_t c, const Tile &t, int h, int64_t r0,
+                        int64_t cFirst);
+  void loadPaddedBand(uint32_t c, const Tile &t, int h, int64_t r0, int64_t hh0,
+                      int64_t hh1);
+  void loadTapsAndBias(uint32_t c, const Tile &t, int h);
+  void compute(uint32_t c, const Tile &t, int h);
+  void store(uint32_t c, const Tile &t, int h);
+
+  StreamBuilder &sb;
+  const DepthwiseLayer &l;
+  const DepthwisePlan &plan;
+  const int64_t G, a, K, owc, R, E, L, pp;
+  /// Per plane of a tile: the expanded band (xPl floats), a tap region (zF),
+  /// one bias float, the output band (R x owc).
+  const int64_t xPl, zF;
   HalfLayout half[2];
+  const int32_t ldwStep, stStep;
+  /// Positions of the group's records (the bias load is optional).
+  const size_t iPsum = 0, iLdw, iMac, iSt;
+};
+
+DepthwiseEmitter::DepthwiseEmitter(StreamBuilder &sb, const DepthwiseLayer &l,
+                                   const DepthwisePlan &plan)
+    : sb(sb), l(l), plan(plan), G(plan.G), a(plan.a), K(plan.K), owc(plan.owc),
+      R(plan.bandRows), E((l.KH - 1) * l.dh + 1), L((plan.G - 1) * plan.a),
+      pp(plan.planesPerTile), xPl(((R - 1) * l.sh + E) * l.KW * owc),
+      zF(roundUp(plan.zeroElems, 16)), ldwStep(int32_t(G * a * owc * 4)),
+      stStep(int32_t(G * owc * 4)), iLdw(l.hasBias ? 1 : 0), iMac(iLdw + 1),
+      iSt(iLdw + 2) {
+  const uint32_t halfBytes = uint32_t(sb.hw().storageBytes / 2);
   for (int h = 0; h < 2; ++h) {
     half[h].x = uint32_t(h) * halfBytes;
     half[h].z = half[h].x + uint32_t(roundUp(pp * xPl, 16) * 4);
     half[h].bias = half[h].z + uint32_t(pp * zF * 4);
     half[h].out = half[h].bias + uint32_t(roundUp(pp, 16) * 4);
   }
+}
 
-  struct Tile {
-    int64_t p0, np, oh0, rows, ow0, wc;
-  };
+std::vector<DepthwiseEmitter::Tile> DepthwiseEmitter::allTiles() const {
   std::vector<Tile> tiles;
   for (int64_t p0 = 0; p0 < l.planes; p0 += pp)
     for (int64_t oh0 = 0; oh0 < l.OH; oh0 += R)
@@ -154,67 +198,11 @@ void accel::codegen::emitDepthwiseLayer(StreamBuilder &sb,
         tiles.push_back({p0, std::min(pp, l.planes - p0), oh0,
                          std::min(R, l.OH - oh0), ow0,
                          std::min(owc, l.OW - ow0)});
+  return tiles;
+}
 
-  const int32_t ldwStep = int32_t(G * a * owc * 4);
-  const int32_t stStep = int32_t(G * owc * 4);
-  const size_t iPsum = 0, iLdw = l.hasBias ? 1 : 0, iMac = iLdw + 1,
-               iSt = iLdw + 2;
-
-  // Records of group j (g rows) of plane q of a tile in half hl.
-  auto groupRecords = [&](const HalfLayout &hl, int64_t q, int64_t j, int64_t g,
-                          int64_t wc) {
-    std::vector<OperandRecord> recs;
-    const uint32_t depth = uint32_t((g - 1) * a + K);
-    if (l.hasBias) {
-      OperandRecord r;
-      r.addr = hl.bias + uint32_t(q * 4);
-      r.rows = uint32_t(g);
-      r.cols = uint32_t(wc);
-      r.rowStride = 0;
-      r.colStride = 0;
-      r.peRows = 1;
-      recs.push_back(r);
-    }
-    OperandRecord w;
-    w.addr = hl.x + uint32_t((q * xPl + j * G * a * owc) * 4);
-    w.rows = depth;
-    w.cols = uint32_t(wc);
-    w.rowStride = int32_t(owc);
-    w.colStride = 1;
-    w.queueMode = QueueMode::SW;
-    w.pipeline = Pipeline::IdFoSuWb;
-    w.step = ldwStep;
-    recs.push_back(w);
-    OperandRecord m;
-    m.rows = uint32_t(g);
-    m.cols = uint32_t(wc);
-    m.peRows = 1;
-    m.depth = depth;
-    recs.push_back(m);
-    OperandRecord s;
-    s.addr = hl.out + uint32_t((q * R * owc + j * G * owc) * 4);
-    s.rows = uint32_t(g);
-    s.cols = uint32_t(wc);
-    s.rowStride = int32_t(owc);
-    s.colStride = 1;
-    s.peRows = 1;
-    s.func = l.func;
-    s.pipeline = Pipeline::IdFoSuWb;
-    s.step = stStep;
-    recs.push_back(s);
-    return recs;
-  };
-  auto tapRecord = [&](const HalfLayout &hl, int64_t q) {
-    OperandRecord r;
-    r.addr = hl.z + uint32_t((q * zF + L) * 4);
-    r.rows = uint32_t(G);
-    r.cols = uint32_t(plan.Kbig);
-    r.rowStride = int32_t(-a);
-    r.colStride = 1;
-    r.peRows = 1;
-    return r;
-  };
-
+void DepthwiseEmitter::emit() {
+  const std::vector<Tile> tiles = allTiles();
   const uint32_t nc = sb.numClusters();
   for (uint32_t c = 0; c < nc; ++c) {
     std::vector<Tile> mine;
@@ -222,152 +210,238 @@ void accel::codegen::emitDepthwiseLayer(StreamBuilder &sb,
       mine.push_back(tiles[i]);
     if (mine.empty())
       continue;
-    // CONFIG: ibuf 0 = one group, ibuf 1 = the per-PE tap vectors.
-    std::vector<OperandRecord> first =
-        groupRecords(half[0], 0, 0, std::min(G, mine[0].rows), mine[0].wc);
-    std::vector<Instruction> seq;
-    if (l.hasBias)
-      seq.push_back(makeInstruction(
-          Opcode::LD, uint8_t(LoadStream::PartialSums), 0, 0, first[iPsum]));
-    seq.push_back(makeInstruction(Opcode::LD, uint8_t(LoadStream::Weights), 0,
-                                  0, first[iLdw]));
-    seq.push_back(makeInstruction(Opcode::MAC, 0, 0, 0, first[iMac]));
-    seq.push_back(makeInstruction(Opcode::ST, uint8_t(StoreSource::AccBuffer),
-                                  0, 0, first[iSt]));
-    sb.config(c, 0, seq);
-    sb.config(c, 1,
-              {makeInstruction(Opcode::LD, uint8_t(LoadStream::Activations), 0,
-                               0, tapRecord(half[0], 0))});
-
-    // Zero the tap regions of both halves once (the taps DMA writes only
-    // the tap positions; dilation gaps and the shifts stay zero).
-    for (int h = 0; h < 2; ++h) {
-      DramBox zb;
-      zb.base = l.zeros;
-      zb.dim(pp, 0).dim(plan.zeroElems, 1);
-      sb.dmaLoad(c, 4, zb, half[h].z, zF);
-    }
-    sb.wait(c, 1u << 4, false);
-
-    auto load = [&](const Tile &t, int h) {
-      const HalfLayout &hl = half[h];
-      // The expanded band X'[hh*KW + kw][j] = xpad[oh0*sh + hh][(ow0 + j)*sw
-      // + kw*dw]: per kernel column one DMA of the valid input box, zero
-      // boxes (broadcast from one zero float) where the window is padding.
-      const int64_t hrows = (t.rows - 1) * l.sh + E;
-      const int64_t r0 = t.oh0 * l.sh - l.padT; // input row of hh = 0
-      const int64_t hh0 = std::clamp<int64_t>(-r0, 0, hrows),
-                    hh1 = std::clamp<int64_t>(l.H - r0, hh0, hrows);
-      const std::array<int64_t, 4> suStrides{xPl, l.KW * owc, 1, 0};
-      auto zeroBox = [&](int64_t hhA, int64_t hhB, int64_t kw, int64_t jA,
-                         int64_t jB) {
-        if (hhB <= hhA || jB <= jA)
-          return;
-        DramBox zb;
-        zb.base = l.zeros;
-        zb.dim(t.np, 0).dim(hhB - hhA, 0).dim(jB - jA, 0);
-        sb.dmaLoadStrided(c, uint8_t(h), zb,
-                          hl.x + uint32_t(((hhA * l.KW + kw) * owc + jA) * 4),
-                          suStrides);
-      };
-      // No padding inside this band: one 4-D DMA for all kernel columns.
-      const int64_t cFirst = t.ow0 * l.sw - l.padL,
-                    cLast = cFirst + (t.wc - 1) * l.sw + (l.KW - 1) * l.dw;
-      if (hh0 == 0 && hh1 == hrows && cFirst >= 0 && cLast < l.W) {
-        DramBox xb;
-        xb.base = l.x + uint64_t(((t.p0 * l.H + r0) * l.W + cFirst) * 4);
-        xb.dim(t.np, l.H * l.W).dim(hrows, l.W).dim(l.KW, l.dw).dim(t.wc, l.sw);
-        xb.rowDims = 3;
-        sb.dmaLoad(c, uint8_t(h), xb, hl.x, owc);
-      }
-      const bool padded =
-          !(hh0 == 0 && hh1 == hrows && cFirst >= 0 && cLast < l.W);
-      if (padded) {
-        // Padding rows: all kernel columns of a row are consecutive X'
-        // rows, one zero box above and one below the input.
-        auto zeroRows = [&](int64_t hhA, int64_t hhB) {
-          if (hhB <= hhA)
-            return;
-          DramBox zb;
-          zb.base = l.zeros;
-          zb.dim(t.np, 0).dim((hhB - hhA) * l.KW, 0).dim(t.wc, 0);
-          sb.dmaLoadStrided(c, uint8_t(h), zb,
-                            hl.x + uint32_t(hhA * l.KW * owc * 4),
-                            {xPl, owc, 1, 0});
-        };
-        zeroRows(0, hh0);
-        zeroRows(hh1, hrows);
-      }
-      for (int64_t kw = 0; kw < l.KW; ++kw) {
-        if (!padded)
-          break;
-        const int64_t c0 = t.ow0 * l.sw + kw * l.dw - l.padL; // col of j = 0
-        const int64_t j0 = std::clamp<int64_t>(
-            ceilDiv(std::max<int64_t>(-c0, 0), l.sw), 0, t.wc);
-        const int64_t j1 = std::clamp<int64_t>(
-            l.W - c0 > 0 ? ceilDiv(l.W - c0, l.sw) : 0, j0, t.wc);
-        zeroBox(hh0, hh1, kw, 0, j0);
-        zeroBox(hh0, hh1, kw, j1, t.wc);
-        if (hh1 > hh0 && j1 > j0) {
-          DramBox xb;
-          xb.base =
-              l.x +
-              uint64_t(((t.p0 * l.H + r0 + hh0) * l.W + c0 + j0 * l.sw) * 4);
-          xb.dim(t.np, l.H * l.W).dim(hh1 - hh0, l.W).dim(j1 - j0, l.sw);
-          sb.dmaLoadStrided(c, uint8_t(h), xb,
-                            hl.x + uint32_t(((hh0 * l.KW + kw) * owc + j0) * 4),
-                            suStrides);
-        }
-      }
-      for (int64_t q = 0; q < t.np; ++q) {
-        DramBox wb;
-        wb.base = l.w + uint64_t(((t.p0 + q) % l.C) * l.KH * l.KW * 4);
-        wb.dim(l.KH, l.KW).dim(l.KW, 1);
-        sb.dmaLoad(c, uint8_t(h), wb, hl.z + uint32_t((q * zF + L) * 4),
-                   l.dh * l.KW);
-      }
-      if (l.hasBias) {
-        // Planes p0.. of one batch image are consecutive channels; a tile
-        // crossing an image boundary wraps around the bias vector.
-        for (int64_t q = 0; q < t.np;) {
-          int64_t ch = (t.p0 + q) % l.C, n = std::min(t.np - q, l.C - ch);
-          DramBox bb;
-          bb.base = l.bias + uint64_t(ch * 4);
-          bb.dim(1, 0).dim(n, 1);
-          sb.dmaLoad(c, uint8_t(h), bb, hl.bias + uint32_t(q * 4), n);
-          q += n;
-        }
-      }
-    };
-    load(mine[0], 0);
+    configure(c, mine[0]);
+    load(c, mine[0], 0);
     if (mine.size() > 1)
-      load(mine[1], 1);
+      load(c, mine[1], 1);
     for (size_t i = 0; i < mine.size(); ++i) {
-      const Tile &t = mine[i];
       const int h = int(i % 2);
-      const HalfLayout &hl = half[h];
-      // This tile's inputs are in; the store of tile i-2 left the half.
-      sb.wait(c, uint8_t((1u << h) | (1u << (2 + h))), false);
-      for (int64_t q = 0; q < t.np; ++q) {
-        sb.execute(c, 1, {tapRecord(hl, q)}, false, false);
-        for (int64_t j = 0; j * G < t.rows; ++j) {
-          const int64_t g = std::min(G, t.rows - j * G);
-          std::vector<OperandRecord> recs = groupRecords(hl, q, j, g, t.wc);
-          sb.execute(c, 0, recs, true, true);
-          // The scalar unit wrote the advanced addresses back.
-          sb.noteAddrWriteBack(c, 0, iLdw, recs[iLdw].addr + uint32_t(ldwStep));
-          sb.noteAddrWriteBack(c, 0, iSt, recs[iSt].addr + uint32_t(stStep));
-        }
-      }
-      sb.wait(c, 0, true);
-      DramBox ob;
-      ob.base = l.out + uint64_t(((t.p0 * l.OH + t.oh0) * l.OW + t.ow0) * 4);
-      ob.dim(t.np, l.OH * l.OW).dim(t.rows, l.OW).dim(t.wc, 1);
-      ob.rowDims = 2;
-      sb.dmaStore(c, uint8_t(2 + h), hl.out, owc, ob);
+      compute(c, mine[i], h);
+      store(c, mine[i], h);
       if (i + 2 < mine.size())
-        load(mine[i + 2], h);
+        load(c, mine[i + 2], h);
     }
   }
   sb.layerBarrier();
+}
+
+std::vector<OperandRecord> DepthwiseEmitter::groupRecords(const HalfLayout &hl,
+                                                          int64_t q, int64_t j,
+                                                          int64_t g,
+                                                          int64_t wc) const {
+  std::vector<OperandRecord> recs;
+  const uint32_t depth = uint32_t((g - 1) * a + K);
+  if (l.hasBias) {
+    OperandRecord r;
+    r.addr = hl.bias + uint32_t(q * 4);
+    r.rows = uint32_t(g);
+    r.cols = uint32_t(wc);
+    r.rowStride = 0;
+    r.colStride = 0;
+    r.peRows = 1;
+    recs.push_back(r);
+  }
+  OperandRecord w;
+  w.addr = hl.x + uint32_t((q * xPl + j * G * a * owc) * 4);
+  w.rows = depth;
+  w.cols = uint32_t(wc);
+  w.rowStride = int32_t(owc);
+  w.colStride = 1;
+  w.queueMode = QueueMode::SW;
+  w.pipeline = Pipeline::IdFoSuWb;
+  w.step = ldwStep;
+  recs.push_back(w);
+  OperandRecord m;
+  m.rows = uint32_t(g);
+  m.cols = uint32_t(wc);
+  m.peRows = 1;
+  m.depth = depth;
+  recs.push_back(m);
+  OperandRecord s;
+  s.addr = hl.out + uint32_t((q * R * owc + j * G * owc) * 4);
+  s.rows = uint32_t(g);
+  s.cols = uint32_t(wc);
+  s.rowStride = int32_t(owc);
+  s.colStride = 1;
+  s.peRows = 1;
+  s.func = l.func;
+  s.pipeline = Pipeline::IdFoSuWb;
+  s.step = stStep;
+  recs.push_back(s);
+  return recs;
+}
+
+OperandRecord DepthwiseEmitter::tapRecord(const HalfLayout &hl,
+                                          int64_t q) const {
+  OperandRecord r;
+  r.addr = hl.z + uint32_t((q * zF + L) * 4);
+  r.rows = uint32_t(G);
+  r.cols = uint32_t(plan.Kbig);
+  r.rowStride = int32_t(-a);
+  r.colStride = 1;
+  r.peRows = 1;
+  return r;
+}
+
+// CONFIG: ibuf 0 = one group, ibuf 1 = the per-PE tap vectors; then the tap
+// regions of both halves are zeroed once (the taps DMA writes only the tap
+// positions; dilation gaps and the shifts stay zero).
+void DepthwiseEmitter::configure(uint32_t c, const Tile &first) {
+  std::vector<OperandRecord> recs =
+      groupRecords(half[0], 0, 0, std::min(G, first.rows), first.wc);
+  std::vector<Instruction> seq;
+  if (l.hasBias)
+    seq.push_back(makeInstruction(Opcode::LD, uint8_t(LoadStream::PartialSums),
+                                  0, 0, recs[iPsum]));
+  seq.push_back(makeInstruction(Opcode::LD, uint8_t(LoadStream::Weights), 0, 0,
+                                recs[iLdw]));
+  seq.push_back(makeInstruction(Opcode::MAC, 0, 0, 0, recs[iMac]));
+  seq.push_back(makeInstruction(Opcode::ST, uint8_t(StoreSource::AccBuffer), 0,
+                                0, recs[iSt]));
+  sb.config(c, 0, seq);
+  sb.config(c, 1,
+            {makeInstruction(Opcode::LD, uint8_t(LoadStream::Activations), 0, 0,
+                             tapRecord(half[0], 0))});
+  for (int h = 0; h < 2; ++h) {
+    DramBox zb;
+    zb.base = l.zeros;
+    zb.dim(pp, 0).dim(plan.zeroElems, 1);
+    sb.dmaLoad(c, 4, zb, half[h].z, zF);
+  }
+  sb.wait(c, 1u << 4, false);
+}
+
+// The expanded band X'[hh*KW + kw][j] = xpad[oh0*sh + hh][(ow0 + j)*sw +
+// kw*dw], the taps and the bias of tile t into half h.
+void DepthwiseEmitter::load(uint32_t c, const Tile &t, int h) {
+  const int64_t hrows = (t.rows - 1) * l.sh + E;
+  const int64_t r0 = t.oh0 * l.sh - l.padT; // input row of hh = 0
+  const int64_t hh0 = std::clamp<int64_t>(-r0, 0, hrows),
+                hh1 = std::clamp<int64_t>(l.H - r0, hh0, hrows);
+  const int64_t cFirst = t.ow0 * l.sw - l.padL,
+                cLast = cFirst + (t.wc - 1) * l.sw + (l.KW - 1) * l.dw;
+  if (hh0 == 0 && hh1 == hrows && cFirst >= 0 && cLast < l.W)
+    loadUnpaddedBand(c, t, h, r0, cFirst);
+  else
+    loadPaddedBand(c, t, h, r0, hh0, hh1);
+  loadTapsAndBias(c, t, h);
+}
+
+// No padding inside this band: one 4-D DMA for all kernel columns.
+void DepthwiseEmitter::loadUnpaddedBand(uint32_t c, const Tile &t, int h,
+                                        int64_t r0, int64_t cFirst) {
+  const int64_t hrows = (t.rows - 1) * l.sh + E;
+  DramBox xb;
+  xb.base = l.x + uint64_t(((t.p0 * l.H + r0) * l.W + cFirst) * 4);
+  xb.dim(t.np, l.H * l.W).dim(hrows, l.W).dim(l.KW, l.dw).dim(t.wc, l.sw);
+  xb.rowDims = 3;
+  sb.dmaLoad(c, uint8_t(h), xb, half[h].x, owc);
+}
+
+// Per kernel column one DMA of the valid input box [hh0, hh1), zero boxes
+// (broadcast from one zero float) where the window is padding.
+void DepthwiseEmitter::loadPaddedBand(uint32_t c, const Tile &t, int h,
+                                      int64_t r0, int64_t hh0, int64_t hh1) {
+  const HalfLayout &hl = half[h];
+  const int64_t hrows = (t.rows - 1) * l.sh + E;
+  const std::array<int64_t, 4> suStrides{xPl, l.KW * owc, 1, 0};
+  // Padding rows: all kernel columns of a row are consecutive X' rows, one
+  // zero box above and one below the input.
+  auto zeroRows = [&](int64_t hhA, int64_t hhB) {
+    if (hhB <= hhA)
+      return;
+    DramBox zb;
+    zb.base = l.zeros;
+    zb.dim(t.np, 0).dim((hhB - hhA) * l.KW, 0).dim(t.wc, 0);
+    sb.dmaLoadStrided(c, uint8_t(h), zb, hl.x + uint32_t(hhA * l.KW * owc * 4),
+                      {xPl, owc, 1, 0});
+  };
+  auto zeroBox = [&](int64_t kw, int64_t jA, int64_t jB) {
+    if (hh1 <= hh0 || jB <= jA)
+      return;
+    DramBox zb;
+    zb.base = l.zeros;
+    zb.dim(t.np, 0).dim(hh1 - hh0, 0).dim(jB - jA, 0);
+    sb.dmaLoadStrided(c, uint8_t(h), zb,
+                      hl.x + uint32_t(((hh0 * l.KW + kw) * owc + jA) * 4),
+                      suStrides);
+  };
+  zeroRows(0, hh0);
+  zeroRows(hh1, hrows);
+  for (int64_t kw = 0; kw < l.KW; ++kw) {
+    const int64_t c0 = t.ow0 * l.sw + kw * l.dw - l.padL; // col of j = 0
+    const int64_t j0 =
+        std::clamp<int64_t>(ceilDiv(std::max<int64_t>(-c0, 0), l.sw), 0, t.wc);
+    const int64_t j1 = std::clamp<int64_t>(
+        l.W - c0 > 0 ? ceilDiv(l.W - c0, l.sw) : 0, j0, t.wc);
+    zeroBox(kw, 0, j0);
+    zeroBox(kw, j1, t.wc);
+    if (hh1 > hh0 && j1 > j0) {
+      DramBox xb;
+      xb.base =
+          l.x + uint64_t(((t.p0 * l.H + r0 + hh0) * l.W + c0 + j0 * l.sw) * 4);
+      xb.dim(t.np, l.H * l.W).dim(hh1 - hh0, l.W).dim(j1 - j0, l.sw);
+      sb.dmaLoadStrided(c, uint8_t(h), xb,
+                        hl.x + uint32_t(((hh0 * l.KW + kw) * owc + j0) * 4),
+                        suStrides);
+    }
+  }
+}
+
+void DepthwiseEmitter::loadTapsAndBias(uint32_t c, const Tile &t, int h) {
+  const HalfLayout &hl = half[h];
+  for (int64_t q = 0; q < t.np; ++q) {
+    DramBox wb;
+    wb.base = l.w + uint64_t(((t.p0 + q) % l.C) * l.KH * l.KW * 4);
+    wb.dim(l.KH, l.KW).dim(l.KW, 1);
+    sb.dmaLoad(c, uint8_t(h), wb, hl.z + uint32_t((q * zF + L) * 4),
+               l.dh * l.KW);
+  }
+  if (!l.hasBias)
+    return;
+  // Planes p0.. of one batch image are consecutive channels; a tile
+  // crossing an image boundary wraps around the bias vector.
+  for (int64_t q = 0; q < t.np;) {
+    int64_t ch = (t.p0 + q) % l.C, n = std::min(t.np - q, l.C - ch);
+    DramBox bb;
+    bb.base = l.bias + uint64_t(ch * 4);
+    bb.dim(1, 0).dim(n, 1);
+    sb.dmaLoad(c, uint8_t(h), bb, hl.bias + uint32_t(q * 4), n);
+    q += n;
+  }
+}
+
+// Per plane: the tap vectors, then one EXECUTE per group of G output rows.
+void DepthwiseEmitter::compute(uint32_t c, const Tile &t, int h) {
+  const HalfLayout &hl = half[h];
+  // This tile's inputs are in; the store of tile i-2 left the half.
+  sb.wait(c, uint8_t((1u << h) | (1u << (2 + h))), false);
+  for (int64_t q = 0; q < t.np; ++q) {
+    sb.execute(c, 1, {tapRecord(hl, q)}, false, false);
+    for (int64_t j = 0; j * G < t.rows; ++j) {
+      const int64_t g = std::min(G, t.rows - j * G);
+      std::vector<OperandRecord> recs = groupRecords(hl, q, j, g, t.wc);
+      sb.execute(c, 0, recs, true, true);
+      // The scalar unit wrote the advanced addresses back.
+      sb.noteAddrWriteBack(c, 0, iLdw, recs[iLdw].addr + uint32_t(ldwStep));
+      sb.noteAddrWriteBack(c, 0, iSt, recs[iSt].addr + uint32_t(stStep));
+    }
+  }
+}
+
+void DepthwiseEmitter::store(uint32_t c, const Tile &t, int h) {
+  sb.wait(c, 0, true);
+  DramBox ob;
+  ob.base = l.out + uint64_t(((t.p0 * l.OH + t.oh0) * l.OW + t.ow0) * 4);
+  ob.dim(t.np, l.OH * l.OW).dim(t.rows, l.OW).dim(t.wc, 1);
+  ob.rowDims = 2;
+  sb.dmaStore(c, uint8_t(2 + h), half[h].out, owc, ob);
+}
+
+} // namespace
+
+void accel::codegen::emitDepthwiseLayer(StreamBuilder &sb,
+                                        const DepthwiseLayer &l,
+                                        const DepthwisePlan &plan) {
+  DepthwiseEmitter(sb, l, plan).emit();
 }

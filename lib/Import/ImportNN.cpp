@@ -966,232 +966,321 @@ LogicalResult Importer::importEinsum(const Node &n) {
 // Recurrent layers
 //===----------------------------------------------------------------------===//
 
-/// RNN / GRU / LSTM -> graph.recurrent. The importer fills in every
-/// default: `activations` lists the functions of all directions (ONNX
-/// spelling), `activation_alpha` / `activation_beta` have one entry per
-/// activation (the ONNX default of that function, 0 when it has none).
-/// layout = 1 is turned into layout 0 with transposes around the op.
-LogicalResult Importer::importRecurrent(const Node &n) {
-  const std::string &op = n.op_type();
-  graph::RnnKind kind = op == "LSTM"  ? graph::RnnKind::lstm
-                        : op == "GRU" ? graph::RnnKind::gru
-                                      : graph::RnnKind::rnn;
-  int maxIn = kind == graph::RnnKind::lstm ? 8 : 6;
-  int maxOut = kind == graph::RnnKind::lstm ? 3 : 2;
-  if (failed(checkArity(n, 3, maxIn, maxOut)))
-    return failure();
-  auto dirAttr = stringAttr(n, "direction", "forward");
-  auto layout = failed(dirAttr) ? Fail() : intAttr(n, "layout", 0);
-  auto hidden = failed(layout) ? Fail() : intAttr(n, "hidden_size", -1);
-  auto inputForget = failed(hidden) ? Fail() : intAttr(n, "input_forget", 0);
-  auto lbr =
-      failed(inputForget) ? Fail() : intAttr(n, "linear_before_reset", 0);
+namespace {
+
+/// An ONNX recurrent activation function and its default alpha / beta.
+struct ActivationDefault {
+  const char *name;
+  bool hasAlpha, hasBeta;
+  float alpha, beta;
+};
+const ActivationDefault kActivations[] = {
+    {"Relu", false, false, 0, 0},
+    {"Tanh", false, false, 0, 0},
+    {"Sigmoid", false, false, 0, 0},
+    {"Affine", true, true, 1.0f, 0.0f},
+    {"LeakyRelu", true, false, 0.01f, 0},
+    {"ThresholdedRelu", true, false, 1.0f, 0},
+    {"ScaledTanh", true, true, 1.0f, 1.0f},
+    {"HardSigmoid", true, true, 0.2f, 0.5f},
+    {"Elu", true, false, 1.0f, 0},
+    {"Softsign", false, false, 0, 0},
+    {"Softplus", false, false, 0, 0},
+};
+
+/// The activation named `name` (ONNX names are case-insensitive), or null.
+const ActivationDefault *findActivation(StringRef name) {
+  const ActivationDefault *found = nullptr;
+  for (const auto &a : kActivations)
+    if (StringRef(a.name).equals_insensitive(name))
+      found = &a;
+  return found;
+}
+
+/// One RNN / GRU / LSTM node being imported: its attributes and operands,
+/// read and checked in order (the first error names the node), then the
+/// graph.recurrent op.
+class RecurrentImport {
+public:
+  RecurrentImport(Importer &im, const Node &n);
+  LogicalResult run();
+
+private:
+  LogicalResult readAttributes();
+  /// X (to layout 0), W, R, and the hidden size (from R when absent).
+  LogicalResult readWeights();
+  LogicalResult readBias();
+  /// Constant lengths are checked, and dropped when every sequence is full.
+  LogicalResult readSequenceLengths();
+  /// initial_h, and for an LSTM initial_c and the peepholes P.
+  LogicalResult readStates();
+  /// Initial state input i into `out` (layout 0), checked [dirs, batch, h].
+  LogicalResult readState(int i, Value &out);
+  /// Every direction's activations with their alpha / beta, defaults
+  /// filled in, names in canonical spelling.
+  LogicalResult resolveActivations();
+  /// Shapes, checked here to name the node (the verifier checks again).
+  LogicalResult checkShapes();
+  LogicalResult createOp();
+
+  Importer &im;
+  const Node &n;
+  const graph::RnnKind kind;
+  const int64_t gates; ///< 4 (LSTM), 3 (GRU), 1 (RNN)
+  // Attributes.
+  std::string direction;
+  int64_t dirs = 1, layout = 0, hidden = -1, inputForget = 0, lbr = 0;
   bool hasActs = false, hasAlpha = false, hasBeta = false;
-  auto acts = failed(lbr) ? Fail() : stringsAttr(n, "activations", &hasActs);
-  auto alphas =
-      failed(acts) ? Fail() : floatsAttr(n, "activation_alpha", {}, &hasAlpha);
-  auto betas =
-      failed(alphas) ? Fail() : floatsAttr(n, "activation_beta", {}, &hasBeta);
-  if (failed(betas))
-    return failure();
-  StringRef dir = *dirAttr;
-  if (dir != "forward" && dir != "reverse" && dir != "bidirectional")
-    return failNode(n, "direction must be forward, reverse or bidirectional");
-  int64_t dirs = dir == "bidirectional" ? 2 : 1;
-  int64_t gates = kind == graph::RnnKind::lstm  ? 4
-                  : kind == graph::RnnKind::gru ? 3
-                                                : 1;
+  SmallVector<std::string> acts;
+  SmallVector<float> alphas, betas;
   std::optional<float> clip;
-  if (attr(n, "clip")) {
-    auto c = floatAttr(n, "clip", 0);
+  // Operands (layout 0) and dimensions.
+  Value X, W, R, B, seqLens, h0, c0, P;
+  int64_t seq = 0, batch = 0, h = 0;
+  // Resolved activations.
+  SmallVector<std::string> actNames;
+  SmallVector<float> alphaOut, betaOut;
+};
+
+RecurrentImport::RecurrentImport(Importer &im, const Node &n)
+    : im(im), n(n), kind(n.op_type() == "LSTM"  ? graph::RnnKind::lstm
+                         : n.op_type() == "GRU" ? graph::RnnKind::gru
+                                                : graph::RnnKind::rnn),
+      gates(kind == graph::RnnKind::lstm  ? 4
+            : kind == graph::RnnKind::gru ? 3
+                                          : 1) {}
+
+LogicalResult RecurrentImport::run() {
+  const bool lstm = kind == graph::RnnKind::lstm;
+  if (failed(im.checkArity(n, 3, lstm ? 8 : 6, lstm ? 3 : 2)) ||
+      failed(readAttributes()) || failed(readWeights()) || failed(readBias()) ||
+      failed(readSequenceLengths()) || failed(readStates()) ||
+      failed(resolveActivations()) || failed(checkShapes()))
+    return failure();
+  return createOp();
+}
+
+LogicalResult RecurrentImport::readAttributes() {
+  auto dirAttr = im.stringAttr(n, "direction", "forward");
+  auto layoutAttr = failed(dirAttr) ? Fail() : im.intAttr(n, "layout", 0);
+  auto hiddenAttr =
+      failed(layoutAttr) ? Fail() : im.intAttr(n, "hidden_size", -1);
+  auto forgetAttr =
+      failed(hiddenAttr) ? Fail() : im.intAttr(n, "input_forget", 0);
+  auto lbrAttr =
+      failed(forgetAttr) ? Fail() : im.intAttr(n, "linear_before_reset", 0);
+  auto actsAttr =
+      failed(lbrAttr) ? Fail() : im.stringsAttr(n, "activations", &hasActs);
+  auto alphasAttr = failed(actsAttr)
+                        ? Fail()
+                        : im.floatsAttr(n, "activation_alpha", {}, &hasAlpha);
+  auto betasAttr = failed(alphasAttr)
+                       ? Fail()
+                       : im.floatsAttr(n, "activation_beta", {}, &hasBeta);
+  if (failed(betasAttr))
+    return failure();
+  direction = *dirAttr, layout = *layoutAttr, hidden = *hiddenAttr;
+  inputForget = *forgetAttr, lbr = *lbrAttr;
+  acts = *actsAttr, alphas = *alphasAttr, betas = *betasAttr;
+  if (direction != "forward" && direction != "reverse" &&
+      direction != "bidirectional")
+    return im.failNode(n,
+                       "direction must be forward, reverse or bidirectional");
+  dirs = direction == "bidirectional" ? 2 : 1;
+  if (im.attr(n, "clip")) {
+    auto c = im.floatAttr(n, "clip", 0);
     if (failed(c))
       return failure();
     clip = *c;
   }
+  return success();
+}
 
-  auto x = operandF32(n, 0);
-  auto w = failed(x) ? Fail() : operandF32(n, 1);
-  auto r = failed(w) ? Fail() : operandF32(n, 2);
+LogicalResult RecurrentImport::readWeights() {
+  auto x = im.operandF32(n, 0);
+  auto w = failed(x) ? Fail() : im.operandF32(n, 1);
+  auto r = failed(w) ? Fail() : im.operandF32(n, 2);
   if (failed(r))
     return failure();
-  Value X = *x;
-  if (shapeOf(X).size() != 3)
-    return failNode(n, "X must be 3-D");
-  if (*layout)
-    X = transpose(X, {1, 0, 2});
-  int64_t seq = shapeOf(X)[0], batch = shapeOf(X)[1];
-  int64_t h = *hidden;
+  X = *x, W = *w, R = *r;
+  if (Importer::shapeOf(X).size() != 3)
+    return im.failNode(n, "X must be 3-D");
+  if (layout)
+    X = im.transpose(X, {1, 0, 2});
+  seq = Importer::shapeOf(X)[0], batch = Importer::shapeOf(X)[1];
+  h = hidden;
   if (h <= 0) {
-    if (shapeOf(*r).size() != 3)
-      return failNode(n, "R must be 3-D");
-    h = shapeOf(*r)[2];
+    if (Importer::shapeOf(R).size() != 3)
+      return im.failNode(n, "R must be 3-D");
+    h = Importer::shapeOf(R)[2];
   }
+  return success();
+}
 
-  // Optional inputs.
-  Value B, seqLens, h0, c0, P;
-  if (hasInput(n, 3)) {
-    auto v = operandF32(n, 3);
-    if (failed(v))
-      return failure();
-    B = *v;
-  }
-  if (hasInput(n, 4)) {
-    auto c = constant(n, 4);
-    if (failed(c))
-      return failure();
-    if (*c) {
-      // Constant lengths: drop them when every sequence is full.
-      bool full = llvm::all_of((*c)->i, [&](int64_t l) { return l == seq; });
-      if ((*c)->isFloat())
-        return failNode(n, "sequence_lens must be an integer tensor");
-      for (int64_t l : (*c)->i)
-        if (l < 1 || l > seq)
-          return failNode(n, "sequence length " + std::to_string(l) +
-                                 " is outside [1, " + std::to_string(seq) +
-                                 "]");
-      if (!full) {
-        ConstTensor lens = **c;
-        lens.dtype = onnx::TensorProto::INT64;
-        seqLens = materialize(lens, n.input(4));
-      }
-    } else {
-      auto v = operandAny(n, 4);
-      if (failed(v))
-        return failure();
-      seqLens = *v;
-    }
-  }
-  auto stateIn = [&](int i, Value &out) -> LogicalResult {
-    if (!hasInput(n, i))
-      return success();
-    auto v = operandF32(n, i);
-    if (failed(v))
-      return failure();
-    out = *layout ? transpose(*v, {1, 0, 2}) : *v;
-    if (shapeOf(out) != ArrayRef<int64_t>{dirs, batch, h})
-      return failNode(n, "initial state '" + n.input(i) + "' must be [" +
-                             std::to_string(dirs) + "," +
-                             std::to_string(batch) + "," + std::to_string(h) +
-                             "]");
+LogicalResult RecurrentImport::readBias() {
+  if (!Importer::hasInput(n, 3))
     return success();
-  };
-  if (failed(stateIn(5, h0)))
+  auto v = im.operandF32(n, 3);
+  if (failed(v))
     return failure();
-  if (kind == graph::RnnKind::lstm) {
-    if (failed(stateIn(6, c0)))
-      return failure();
-    if (hasInput(n, 7)) {
-      auto v = operandF32(n, 7);
-      if (failed(v))
-        return failure();
-      P = *v;
-      if (shapeOf(P) != ArrayRef<int64_t>{dirs, 3 * h})
-        return failNode(n, "P must be [dirs, 3*hidden]");
-    }
-  }
+  B = *v;
+  return success();
+}
 
-  // Activations with their parameters, defaults filled in.
+LogicalResult RecurrentImport::readSequenceLengths() {
+  if (!Importer::hasInput(n, 4))
+    return success();
+  auto c = im.constant(n, 4);
+  if (failed(c))
+    return failure();
+  if (!*c) {
+    auto v = im.operandAny(n, 4);
+    if (failed(v))
+      return failure();
+    seqLens = *v;
+    return success();
+  }
+  bool full = llvm::all_of((*c)->i, [&](int64_t l) { return l == seq; });
+  if ((*c)->isFloat())
+    return im.failNode(n, "sequence_lens must be an integer tensor");
+  for (int64_t l : (*c)->i)
+    if (l < 1 || l > seq)
+      return im.failNode(n, "sequence length " + std::to_string(l) +
+                                " is outside [1, " + std::to_string(seq) + "]");
+  if (!full) {
+    ConstTensor lens = **c;
+    lens.dtype = onnx::TensorProto::INT64;
+    seqLens = im.materialize(lens, n.input(4));
+  }
+  return success();
+}
+
+LogicalResult RecurrentImport::readState(int i, Value &out) {
+  if (!Importer::hasInput(n, i))
+    return success();
+  auto v = im.operandF32(n, i);
+  if (failed(v))
+    return failure();
+  out = layout ? im.transpose(*v, {1, 0, 2}) : *v;
+  if (Importer::shapeOf(out) != ArrayRef<int64_t>{dirs, batch, h})
+    return im.failNode(n, "initial state '" + n.input(i) + "' must be [" +
+                              std::to_string(dirs) + "," +
+                              std::to_string(batch) + "," + std::to_string(h) +
+                              "]");
+  return success();
+}
+
+LogicalResult RecurrentImport::readStates() {
+  if (failed(readState(5, h0)))
+    return failure();
+  if (kind != graph::RnnKind::lstm)
+    return success();
+  if (failed(readState(6, c0)))
+    return failure();
+  if (Importer::hasInput(n, 7)) {
+    auto v = im.operandF32(n, 7);
+    if (failed(v))
+      return failure();
+    P = *v;
+    if (Importer::shapeOf(P) != ArrayRef<int64_t>{dirs, 3 * h})
+      return im.failNode(n, "P must be [dirs, 3*hidden]");
+  }
+  return success();
+}
+
+LogicalResult RecurrentImport::resolveActivations() {
   SmallVector<std::string> defaults =
       kind == graph::RnnKind::lstm
           ? SmallVector<std::string>{"Sigmoid", "Tanh", "Tanh"}
       : kind == graph::RnnKind::gru
           ? SmallVector<std::string>{"Sigmoid", "Tanh"}
           : SmallVector<std::string>{"Tanh"};
-  size_t perDir = defaults.size();
+  const size_t perDir = defaults.size();
   SmallVector<std::string> names;
   if (hasActs) {
-    names = *acts;
+    names = acts;
     if (names.size() == perDir && dirs == 2)
-      names.append(SmallVector<std::string>(*acts));
+      names.append(SmallVector<std::string>(acts));
     if (names.size() != perDir * dirs)
-      return failNode(n, "activations needs " + std::to_string(perDir * dirs) +
-                             " functions, got " + std::to_string(acts->size()));
+      return im.failNode(n,
+                         "activations needs " + std::to_string(perDir * dirs) +
+                             " functions, got " + std::to_string(acts.size()));
   } else {
     for (int64_t d = 0; d < dirs; ++d)
       names.append(defaults.begin(), defaults.end());
   }
-  struct ActDefault {
-    const char *name;
-    bool hasAlpha, hasBeta;
-    float alpha, beta;
-  };
-  static const ActDefault known[] = {
-      {"Relu", false, false, 0, 0},
-      {"Tanh", false, false, 0, 0},
-      {"Sigmoid", false, false, 0, 0},
-      {"Affine", true, true, 1.0f, 0.0f},
-      {"LeakyRelu", true, false, 0.01f, 0},
-      {"ThresholdedRelu", true, false, 1.0f, 0},
-      {"ScaledTanh", true, true, 1.0f, 1.0f},
-      {"HardSigmoid", true, true, 0.2f, 0.5f},
-      {"Elu", true, false, 1.0f, 0},
-      {"Softsign", false, false, 0, 0},
-      {"Softplus", false, false, 0, 0},
-  };
-  SmallVector<float> alphaOut, betaOut;
   size_t ai = 0, bi = 0;
   for (const std::string &name : names) {
-    const ActDefault *k = nullptr;
-    for (const auto &kd : known)
-      if (StringRef(kd.name).equals_insensitive(name))
-        k = &kd;
+    const ActivationDefault *k = findActivation(name);
     if (!k)
-      return failNode(n, "unsupported activation '" + name + "'");
+      return im.failNode(n, "unsupported activation '" + name + "'");
     float a = k->alpha, b = k->beta;
     // Explicit alpha / beta values are consumed in order by the functions
     // that take them.
-    if (k->hasAlpha && hasAlpha && ai < alphas->size())
-      a = (*alphas)[ai++];
-    if (k->hasBeta && hasBeta && bi < betas->size())
-      b = (*betas)[bi++];
+    if (k->hasAlpha && hasAlpha && ai < alphas.size())
+      a = alphas[ai++];
+    if (k->hasBeta && hasBeta && bi < betas.size())
+      b = betas[bi++];
+    actNames.push_back(k->name);
     alphaOut.push_back(a);
     betaOut.push_back(b);
   }
-  SmallVector<StringRef> nameRefs;
-  SmallVector<std::string> canon;
-  for (const std::string &name : names)
-    for (const auto &kd : known)
-      if (StringRef(kd.name).equals_insensitive(name))
-        canon.push_back(kd.name);
-  for (const std::string &c : canon)
-    nameRefs.push_back(c);
+  return success();
+}
 
-  // Shapes, checked here to name the node (the verifier checks again).
-  int64_t inSize = shapeOf(X)[2];
-  if (shapeOf(*w) != ArrayRef<int64_t>{dirs, gates * h, inSize})
-    return failNode(n, "W must be [" + std::to_string(dirs) + "," +
-                           std::to_string(gates * h) + "," +
-                           std::to_string(inSize) + "], got " +
-                           shapeStr(shapeOf(*w)));
-  if (shapeOf(*r) != ArrayRef<int64_t>{dirs, gates * h, h})
-    return failNode(n, "R must be [" + std::to_string(dirs) + "," +
-                           std::to_string(gates * h) + "," + std::to_string(h) +
-                           "], got " + shapeStr(shapeOf(*r)));
-  if (B && shapeOf(B) != ArrayRef<int64_t>{dirs, 2 * gates * h})
-    return failNode(n, "B must be [" + std::to_string(dirs) + "," +
-                           std::to_string(2 * gates * h) + "]");
-  if (seqLens && shapeOf(seqLens) != ArrayRef<int64_t>{batch})
-    return failNode(n, "sequence_lens must be [batch]");
+LogicalResult RecurrentImport::checkShapes() {
+  const int64_t inSize = Importer::shapeOf(X)[2];
+  if (Importer::shapeOf(W) != ArrayRef<int64_t>{dirs, gates * h, inSize})
+    return im.failNode(n, "W must be [" + std::to_string(dirs) + "," +
+                              std::to_string(gates * h) + "," +
+                              std::to_string(inSize) + "], got " +
+                              shapeStr(Importer::shapeOf(W)));
+  if (Importer::shapeOf(R) != ArrayRef<int64_t>{dirs, gates * h, h})
+    return im.failNode(n, "R must be [" + std::to_string(dirs) + "," +
+                              std::to_string(gates * h) + "," +
+                              std::to_string(h) + "], got " +
+                              shapeStr(Importer::shapeOf(R)));
+  if (B && Importer::shapeOf(B) != ArrayRef<int64_t>{dirs, 2 * gates * h})
+    return im.failNode(n, "B must be [" + std::to_string(dirs) + "," +
+                              std::to_string(2 * gates * h) + "]");
+  if (seqLens && Importer::shapeOf(seqLens) != ArrayRef<int64_t>{batch})
+    return im.failNode(n, "sequence_lens must be [batch]");
+  return success();
+}
 
-  auto yTy = f32Tensor({seq, dirs, batch, h});
-  auto hTy = f32Tensor({dirs, batch, h});
+// layout = 1 outputs are transposed back from the op's layout 0.
+LogicalResult RecurrentImport::createOp() {
+  OpBuilder &b = im.builder;
+  SmallVector<StringRef> nameRefs(actNames.begin(), actNames.end());
+  auto yTy = im.f32Tensor({seq, dirs, batch, h});
+  auto hTy = im.f32Tensor({dirs, batch, h});
   auto rec = graph::RecurrentOp::create(
-      builder, loc(), TypeRange{yTy, hTy, hTy},
-      graph::RnnKindAttr::get(&ctx, kind), X, *w, *r, B, seqLens, h0, c0, P,
-      builder.getI64IntegerAttr(h), builder.getStringAttr(dir),
-      builder.getStrArrayAttr(nameRefs), builder.getF32ArrayAttr(alphaOut),
-      builder.getF32ArrayAttr(betaOut),
-      clip ? builder.getF32FloatAttr(*clip) : FloatAttr(),
-      builder.getBoolAttr(*inputForget != 0), builder.getBoolAttr(*lbr != 0));
+      b, im.loc(), TypeRange{yTy, hTy, hTy},
+      graph::RnnKindAttr::get(&im.ctx, kind), X, W, R, B, seqLens, h0, c0, P,
+      b.getI64IntegerAttr(h), b.getStringAttr(direction),
+      b.getStrArrayAttr(nameRefs), b.getF32ArrayAttr(alphaOut),
+      b.getF32ArrayAttr(betaOut), clip ? b.getF32FloatAttr(*clip) : FloatAttr(),
+      b.getBoolAttr(inputForget != 0), b.getBoolAttr(lbr != 0));
   Value Y = rec.getY(), Yh = rec.getYH(), Yc = rec.getYC();
-  if (*layout) {
-    Y = transpose(Y, {2, 0, 1, 3});
-    Yh = transpose(Yh, {1, 0, 2});
-    Yc = transpose(Yc, {1, 0, 2});
+  if (layout) {
+    Y = im.transpose(Y, {2, 0, 1, 3});
+    Yh = im.transpose(Yh, {1, 0, 2});
+    Yc = im.transpose(Yc, {1, 0, 2});
   }
-  if (failed(define(n, 0, Y)) || failed(define(n, 1, Yh)))
+  if (failed(im.define(n, 0, Y)) || failed(im.define(n, 1, Yh)))
     return failure();
   if (kind == graph::RnnKind::lstm)
-    return define(n, 2, Yc);
+    return im.define(n, 2, Yc);
   return success();
+}
+
+} // namespace
+
+/// RNN / GRU / LSTM -> graph.recurrent. The importer fills in every
+/// default: `activations` lists the functions of all directions (ONNX
+/// spelling), `activation_alpha` / `activation_beta` have one entry per
+/// activation (the ONNX default of that function, 0 when it has none).
+/// layout = 1 is turned into layout 0 with transposes around the op.
+LogicalResult Importer::importRecurrent(const Node &n) {
+  return RecurrentImport(*this, n).run();
 }

@@ -60,30 +60,124 @@ bool activationSteps(StringRef name, float alpha, float beta, int operand,
 }
 } // namespace
 
-LogicalResult Lowering::lowerRecurrent(graph::RecurrentOp op) {
-  using graph::RnnKind;
-  std::vector<int64_t> xs = shapeOf(op.getX());
-  const int64_t T = xs[0], B = xs[1], I = xs[2], H = op.getHiddenSize();
-  const RnnKind kind = op.getKind();
-  const int64_t G = kind == RnnKind::lstm ? 4 : kind == RnnKind::gru ? 3 : 1;
-  const int64_t GH = G * H;
-  const bool bidir = op.getDirection() == "bidirectional";
-  const int64_t dirs = bidir ? 2 : 1;
-  const int64_t nAct = kind == RnnKind::lstm ? 3 : kind == RnnKind::gru ? 2 : 1;
-  auto acts = op.getActivations();
-  auto alphas = op.getActivationAlpha(), betas = op.getActivationBeta();
-  if (int64_t(acts.size()) != nAct * dirs)
-    return op.emitOpError("expects ") << nAct * dirs << " activations";
-  auto actParam = [&](ArrayAttr a, int64_t i) {
-    return i < int64_t(a.size()) ? cast<FloatAttr>(a[i]).getValueAsDouble()
-                                 : 0.0;
+namespace accel::lowering {
+
+/// One graph.recurrent op being lowered: its dimensions, activations and
+/// buffers, and one method per step of the lowering. Every DRAM allocation
+/// and every emitted layer happens in the order of the ONNX equations, so
+/// the program is deterministic.
+class RecurrentLowering {
+public:
+  RecurrentLowering(Lowering &l, graph::RecurrentOp op);
+  LogicalResult run();
+
+private:
+  using RnnKind = graph::RnnKind;
+  /// What one direction reads: its weights, the projections of all steps
+  /// and the peepholes.
+  struct Direction {
+    int64_t d = 0;
+    bool reverse = false;
+    uint64_t wd = 0, rd = 0; ///< W and R of this direction
+    uint64_t rbh = 0; ///< GRU linear_before_reset: Rb of the h gate (0: none)
+    uint64_t xw = 0;  ///< X . W^T + biases of every step, [T * B, G * H]
+    uint64_t p = 0;   ///< LSTM peepholes (0: none)
   };
+  /// The hidden (and LSTM cell) state between two steps.
+  struct State {
+    uint64_t h = 0, c = 0;
+  };
+  /// The buffers of one time step.
+  struct Step {
+    int64_t t = 0;
+    uint64_t xwt = 0;   ///< this step's projections
+    uint64_t yt = 0;    ///< Y[t, dir]
+    uint64_t gates = 0; ///< XW[t] + H_{t-1} . R^T, [B, G * H]
+    State prev, next;
+  };
+
+  LogicalResult readSequenceLengths();
+  LogicalResult lowerDirection(int64_t d);
+  /// Wb + Rb as the initial value of the projections (GRU with
+  /// linear_before_reset keeps Rb of the h gate for the recurrent product).
+  LogicalResult foldBiases(Direction &dir, std::optional<Mat2D> &biasInit);
+  State loadInitialState(const Direction &dir);
+  LogicalResult lowerStep(const Direction &dir, int64_t s, State &state);
+  LogicalResult rnnCell(const Direction &dir, Step &st);
+  LogicalResult gruCell(const Direction &dir, Step &st);
+  LogicalResult lstmCell(const Direction &dir, Step &st);
+  /// Sequences shorter than t keep their state and output zeros.
+  LogicalResult keepFinished(Step &st);
+  void storeFinalState(const Direction &dir, const State &last);
+
+  void gemm(Mat2D a, Mat2D b, Mat2D c, int64_t m, int64_t n, int64_t k,
+            std::optional<Mat2D> init);
+  /// One SFU layer over [B, H] views.
+  LogicalResult bhLayer(std::vector<View> inputs, View out,
+                        std::vector<ElementwiseStep> steps);
+  /// A [B, H] view of `base` with row stride `rowStride`.
+  View bh(uint64_t base, int64_t rowStride) const {
+    return View{base, {rowStride, 1}};
+  }
+  /// Gate `k` of this step's gate buffer.
+  View gate(const Step &st, int64_t k) const {
+    return bh(st.gates + uint64_t(k * H * 4), GH);
+  }
+  void clipSteps(int operand, std::vector<ElementwiseStep> &steps) const;
+  /// Appends activation `which` of direction `dir` on `operand`.
+  LogicalResult activation(const Direction &dir, int64_t which, int operand,
+                           std::vector<ElementwiseStep> &steps);
+  /// out = activation `which`(clip(pre(inputs))): operand 0 after `pre`.
+  LogicalResult activatedLayer(const Direction &dir, int64_t which,
+                               std::vector<View> inputs, View out,
+                               std::vector<ElementwiseStep> pre = {});
+
+  Lowering &l;
+  graph::RecurrentOp op;
+  const RnnKind kind;
+  int64_t T, B, I, H;
+  int64_t G;  ///< gates: 4 (LSTM), 3 (GRU), 1 (RNN)
+  int64_t GH; ///< G * H
+  int64_t dirs;
+  int64_t nAct; ///< activations per direction
+  bool lbr;     ///< GRU linear_before_reset
   std::optional<float> clip;
+  std::vector<int64_t> lens; ///< sequence lengths, clamped to [0, T]
+  bool masked = false;       ///< some sequence is shorter than T
+  uint64_t x = 0, w = 0, r = 0, y = 0, yh = 0, yc = 0;
+};
+
+RecurrentLowering::RecurrentLowering(Lowering &l, graph::RecurrentOp op)
+    : l(l), op(op), kind(op.getKind()) {
+  std::vector<int64_t> xs = shapeOf(op.getX());
+  T = xs[0], B = xs[1], I = xs[2], H = op.getHiddenSize();
+  G = kind == RnnKind::lstm ? 4 : kind == RnnKind::gru ? 3 : 1;
+  GH = G * H;
+  dirs = op.getDirection() == "bidirectional" ? 2 : 1;
+  nAct = kind == RnnKind::lstm ? 3 : kind == RnnKind::gru ? 2 : 1;
+  lbr = kind == RnnKind::gru && op.getLinearBeforeReset();
+}
+
+LogicalResult RecurrentLowering::run() {
+  if (int64_t(op.getActivations().size()) != nAct * dirs)
+    return op.emitOpError("expects ") << nAct * dirs << " activations";
   if (op.getClip())
     clip = op.getClip()->convertToFloat();
+  if (failed(readSequenceLengths()))
+    return failure();
+  x = l.bufferFor(op.getX()), w = l.bufferFor(op.getW()),
+  r = l.bufferFor(op.getR());
+  y = l.bufferFor(op.getY()), yh = l.bufferFor(op.getYH()),
+  yc = l.bufferFor(op.getYC());
+  for (int64_t d = 0; d < dirs; ++d)
+    if (failed(lowerDirection(d)))
+      return failure();
+  return success();
+}
 
-  // Sequence lengths: compile-time constants -> per-step 0/1 masks [B].
-  std::vector<int64_t> lens(B, T);
+// Sequence lengths: compile-time constants -> per-step 0/1 masks [B].
+LogicalResult RecurrentLowering::readSequenceLengths() {
+  lens.assign(size_t(B), T);
   if (Value sl = op.getSequenceLens()) {
     DenseElementsAttr values;
     if (auto c = sl.getDefiningOp<arith::ConstantOp>())
@@ -95,259 +189,278 @@ LogicalResult Lowering::lowerRecurrent(graph::RecurrentOp op) {
     for (const APInt &v : values.getValues<APInt>())
       lens[b++] = std::clamp<int64_t>(v.getSExtValue(), 0, T);
   }
-  bool masked = llvm::any_of(lens, [&](int64_t l) { return l < T; });
+  masked = llvm::any_of(lens, [&](int64_t l) { return l < T; });
+  return success();
+}
 
-  const uint64_t x = bufferFor(op.getX()), w = bufferFor(op.getW()),
-                 r = bufferFor(op.getR());
-  const uint64_t y = bufferFor(op.getY()), yh = bufferFor(op.getYH()),
-                 yc = bufferFor(op.getYC());
-  const bool lbr = kind == RnnKind::gru && op.getLinearBeforeReset();
+LogicalResult RecurrentLowering::lowerDirection(int64_t d) {
+  Direction dir;
+  dir.d = d;
+  dir.reverse = op.getDirection() == "reverse" || d == 1;
+  dir.wd = w + uint64_t(d * GH * I * 4);
+  dir.rd = r + uint64_t(d * GH * H * 4);
+  std::optional<Mat2D> biasInit;
+  if (failed(foldBiases(dir, biasInit)))
+    return failure();
+  // Projections of all steps: XW[t*B + b, g] = X[t, b] . W[g]^T (+ bias).
+  dir.xw = l.allocate(T * B * GH);
+  gemm(Mat2D{x, I, 1}, Mat2D{dir.wd, 1, I}, Mat2D{dir.xw, GH, 1}, T * B, GH, I,
+       biasInit);
+  State state = loadInitialState(dir);
+  dir.p = op.getP() ? l.bufferFor(op.getP()) + uint64_t(d * 3 * H * 4) : 0;
+  for (int64_t s = 0; s < T; ++s)
+    if (failed(lowerStep(dir, s, state)))
+      return failure();
+  storeFinalState(dir, state);
+  return success();
+}
 
-  auto sfu = [&](ElementwiseLayer ew) { return emitSfu(op, ew); };
-  auto dense2 = [&](uint64_t base, int64_t rowStride) {
-    return View{base, {rowStride, 1}};
-  };
-  auto gemm = [&](Mat2D a, Mat2D b, Mat2D c, int64_t m, int64_t n, int64_t k,
-                  std::optional<Mat2D> init) {
-    gemmMapping_.reset(); // no select-tiling decision for these products
-    std::vector<Mat2D> inits;
-    if (init)
-      inits.push_back(*init);
-    // No accel.mapping on the recurrent op: the dealt kernel, which cannot
-    // fail.
-    (void)emitMatmuls(op, {{a, b, c}}, m, n, k, inits, GemmEpilogue{});
-  };
-  // One SFU layer over a [B, H] tile: inputs are [B, H] views (row stride
-  // given), the result is written to `out`.
-  auto bhLayer = [&](std::vector<View> inputs, View out, int scratch,
-                     std::vector<ElementwiseStep> steps) {
-    ElementwiseLayer ew;
-    ew.shape = {B, H};
-    ew.inputs = std::move(inputs);
-    ew.output = out;
-    ew.scratch = scratch;
-    ew.steps = std::move(steps);
-    return sfu(ew);
-  };
-  auto clipSteps = [&](int operand, std::vector<ElementwiseStep> &steps) {
-    if (clip) {
-      steps.push_back(onOperand(SfuFunc::MaxImm, operand, -*clip));
-      steps.push_back(onOperand(SfuFunc::MinImm, operand, *clip));
+LogicalResult RecurrentLowering::foldBiases(Direction &dir,
+                                            std::optional<Mat2D> &biasInit) {
+  Value bv = op.getB();
+  if (!bv)
+    return success();
+  uint64_t bb = l.bufferFor(bv) + uint64_t(dir.d * 2 * GH * 4);
+  uint64_t sum = l.allocate(GH);
+  std::vector<float> keep(size_t(GH), 1.0f);
+  if (lbr)
+    std::fill(keep.begin() + 2 * H, keep.end(), 0.0f);
+  ElementwiseLayer ew;
+  ew.shape = {GH};
+  ew.inputs = {View{bb, {1}}, View{bb + uint64_t(GH * 4), {1}},
+               View{l.addConstant(keep), {1}}};
+  ew.output = View{sum, {1}};
+  ew.steps = {binary(SfuFunc::Mul, 1, 2, 1), binary(SfuFunc::Add, 0, 1, 0)};
+  if (failed(l.emitSfu(op, ew)))
+    return failure();
+  biasInit = Mat2D{sum, 0, 1};
+  dir.rbh = bb + uint64_t((GH + 2 * H) * 4);
+  return success();
+}
+
+RecurrentLowering::State
+RecurrentLowering::loadInitialState(const Direction &dir) {
+  State state;
+  const uint64_t offset = uint64_t(dir.d * B * H * 4);
+  state.h = l.allocate(B * H);
+  if (Value h0 = op.getInitialH())
+    emitCopyLayer(l.sb_, {B, H}, View{l.bufferFor(h0) + offset, {H, 1}},
+                  View{state.h, {H, 1}});
+  if (kind == RnnKind::lstm) {
+    state.c = l.allocate(B * H);
+    if (Value c0 = op.getInitialC())
+      emitCopyLayer(l.sb_, {B, H}, View{l.bufferFor(c0) + offset, {H, 1}},
+                    View{state.c, {H, 1}});
+  }
+  return state;
+}
+
+LogicalResult RecurrentLowering::lowerStep(const Direction &dir, int64_t s,
+                                           State &state) {
+  Step st;
+  st.t = dir.reverse ? T - 1 - s : s;
+  st.xwt = dir.xw + uint64_t(st.t * B * GH * 4);
+  st.yt = y + uint64_t(((st.t * dirs + dir.d) * B * H) * 4);
+  st.prev = state;
+  st.next.h = masked ? l.allocate(B * H) : st.yt;
+  // Gates of this step: XW[t] + H_{t-1} . R^T (GRU: z and r only).
+  const int64_t nRec = kind == RnnKind::gru ? 2 * H : GH;
+  st.gates = l.allocate(B * GH);
+  gemm(Mat2D{st.prev.h, H, 1}, Mat2D{dir.rd, 1, H}, Mat2D{st.gates, GH, 1}, B,
+       nRec, H, Mat2D{st.xwt, GH, 1});
+  LogicalResult cell = kind == RnnKind::rnn   ? rnnCell(dir, st)
+                       : kind == RnnKind::gru ? gruCell(dir, st)
+                                              : lstmCell(dir, st);
+  if (failed(cell) || (masked && failed(keepFinished(st))))
+    return failure();
+  state.h = st.next.h;
+  if (kind == RnnKind::lstm)
+    state.c = st.next.c;
+  return success();
+}
+
+// H = f(XW[t] + H_{t-1} R^T).
+LogicalResult RecurrentLowering::rnnCell(const Direction &dir, Step &st) {
+  return activatedLayer(dir, 0, {gate(st, 0)}, bh(st.next.h, H));
+}
+
+// z, r = f(gates); h~ = g(XWh + (r . H) Rh^T + Rbh) or, with
+// linear_before_reset, g(XWh + r . (H Rh^T + Rbh)); H = (1 - z) h~ + z H.
+LogicalResult RecurrentLowering::gruCell(const Direction &dir, Step &st) {
+  const uint64_t z = l.allocate(B * H), rr = l.allocate(B * H),
+                 ht = l.allocate(B * H);
+  if (failed(activatedLayer(dir, 0, {gate(st, 0)}, bh(z, H))) ||
+      failed(activatedLayer(dir, 0, {gate(st, 1)}, bh(rr, H))))
+    return failure();
+  const uint64_t rdh = dir.rd + uint64_t(2 * H * H * 4);
+  const uint64_t xwh = st.xwt + uint64_t(2 * H * 4);
+  if (!lbr) {
+    const uint64_t rh = l.allocate(B * H);
+    if (failed(bhLayer({bh(rr, H), bh(st.prev.h, H)}, bh(rh, H),
+                       {binary(SfuFunc::Mul, 0, 1, 0)})))
+      return failure();
+    gemm(Mat2D{rh, H, 1}, Mat2D{rdh, 1, H}, Mat2D{ht, H, 1}, B, H, H,
+         Mat2D{xwh, GH, 1});
+    if (failed(activatedLayer(dir, 1, {bh(ht, H)}, bh(ht, H))))
+      return failure();
+  } else {
+    const uint64_t hr = l.allocate(B * H);
+    std::optional<Mat2D> rbInit;
+    if (dir.rbh)
+      rbInit = Mat2D{dir.rbh, 0, 1};
+    gemm(Mat2D{st.prev.h, H, 1}, Mat2D{rdh, 1, H}, Mat2D{hr, H, 1}, B, H, H,
+         rbInit);
+    if (failed(activatedLayer(
+            dir, 1, {bh(xwh, GH), bh(rr, H), bh(hr, H)}, bh(ht, H),
+            {binary(SfuFunc::Mul, 1, 2, 1), binary(SfuFunc::Add, 0, 1, 0)})))
+      return failure();
+  }
+  // H = h~ + z . (H_{t-1} - h~)  (= (1 - z) h~ + z H_{t-1}).
+  return bhLayer({bh(ht, H), bh(z, H), bh(st.prev.h, H)}, bh(st.next.h, H),
+                 {binary(SfuFunc::Sub, 2, 0, 2), binary(SfuFunc::Mul, 1, 2, 1),
+                  binary(SfuFunc::Add, 0, 1, 0)});
+}
+
+// LSTM, gates in ONNX order i, o, f, c: i, f, o = f(gates + P . C),
+// c~ = g(gate c), C = f . C_{t-1} + i . c~, H = o . h(C).
+LogicalResult RecurrentLowering::lstmCell(const Direction &dir, Step &st) {
+  const uint64_t gi = l.allocate(B * H), gf = l.allocate(B * H),
+                 gc = l.allocate(B * H), go = l.allocate(B * H);
+  st.next.c = l.allocate(B * H);
+  const uint64_t cNew = st.next.c;
+  // Gate k with peephole pk on cell state c.
+  auto peepGate = [&](int64_t k, int64_t pk, uint64_t c, uint64_t dst) {
+    std::vector<View> in{gate(st, k)};
+    std::vector<ElementwiseStep> pre;
+    if (dir.p) {
+      in.push_back(View{c, {H, 1}});
+      in.push_back(View{dir.p + uint64_t(pk * H * 4), {0, 1}});
+      pre = {binary(SfuFunc::Mul, 1, 2, 1), binary(SfuFunc::Add, 0, 1, 0)};
     }
+    return activatedLayer(dir, 0, in, bh(dst, H), pre);
   };
+  if (failed(peepGate(0, 0, st.prev.c, gi)))
+    return failure();
+  if (op.getInputForget()) {
+    if (failed(bhLayer({bh(gi, H)}, bh(gf, H),
+                       {onOperand(SfuFunc::Scale, 0, -1.0f),
+                        onOperand(SfuFunc::AddImm, 0, 1.0f)})))
+      return failure();
+  } else if (failed(peepGate(2, 2, st.prev.c, gf))) {
+    return failure();
+  }
+  if (failed(activatedLayer(dir, 1, {gate(st, 3)}, bh(gc, H))))
+    return failure();
+  // C = f . C_{t-1} + i . c~
+  if (failed(bhLayer({bh(gf, H), bh(st.prev.c, H)}, bh(cNew, H),
+                     {binary(SfuFunc::Mul, 0, 1, 0)})) ||
+      failed(bhLayer(
+          {bh(cNew, H), bh(gi, H), bh(gc, H)}, bh(cNew, H),
+          {binary(SfuFunc::Mul, 1, 2, 1), binary(SfuFunc::Add, 0, 1, 0)})))
+    return failure();
+  if (failed(peepGate(1, 1, cNew, go)))
+    return failure();
+  // H = o . h(C)
+  std::vector<ElementwiseStep> steps;
+  if (failed(activation(dir, 2, 1, steps)))
+    return failure();
+  steps.push_back(binary(SfuFunc::Mul, 0, 1, 0));
+  return bhLayer({bh(go, H), bh(cNew, H)}, bh(st.next.h, H), steps);
+}
 
-  for (int64_t d = 0; d < dirs; ++d) {
-    const bool reverse = op.getDirection() == "reverse" || d == 1;
-    auto act = [&](int64_t which, int operand,
-                   std::vector<ElementwiseStep> &steps) {
-      int64_t i = d * nAct + which;
-      if (!activationSteps(cast<StringAttr>(acts[i]).getValue(),
-                           float(actParam(alphas, i)),
-                           float(actParam(betas, i)), operand, steps))
-        return LogicalResult(op.emitOpError("unsupported activation '")
-                             << cast<StringAttr>(acts[i]).getValue() << "'");
-      return success();
-    };
-    const uint64_t wd = w + uint64_t(d * GH * I * 4),
-                   rd = r + uint64_t(d * GH * H * 4);
-
-    // Biases folded into the projections: Wb + Rb (GRU with
-    // linear_before_reset keeps Rb of the h gate for the recurrent product).
-    std::optional<Mat2D> biasInit;
-    uint64_t rbh = 0;
-    if (Value bv = op.getB()) {
-      uint64_t bb = bufferFor(bv) + uint64_t(d * 2 * GH * 4);
-      uint64_t sum = allocate(GH);
-      std::vector<float> keep(size_t(GH), 1.0f);
-      if (lbr)
-        std::fill(keep.begin() + 2 * H, keep.end(), 0.0f);
-      ElementwiseLayer ew;
-      ew.shape = {GH};
-      ew.inputs = {View{bb, {1}}, View{bb + uint64_t(GH * 4), {1}},
-                   View{addConstant(keep), {1}}};
-      ew.output = View{sum, {1}};
-      ew.steps = {binary(SfuFunc::Mul, 1, 2, 1), binary(SfuFunc::Add, 0, 1, 0)};
-      if (failed(sfu(ew)))
-        return failure();
-      biasInit = Mat2D{sum, 0, 1};
-      rbh = bb + uint64_t((GH + 2 * H) * 4);
-    }
-    // Projections of all steps: XW[t*B + b, g] = X[t, b] . W[g]^T (+ bias).
-    const uint64_t xw = allocate(T * B * GH);
-    gemm(Mat2D{x, I, 1}, Mat2D{wd, 1, I}, Mat2D{xw, GH, 1}, T * B, GH, I,
-         biasInit);
-
-    // Initial state.
-    uint64_t hPrev = allocate(B * H), cPrev = 0;
-    if (Value h0 = op.getInitialH())
-      emitCopyLayer(sb_, {B, H},
-                    View{bufferFor(h0) + uint64_t(d * B * H * 4), {H, 1}},
-                    View{hPrev, {H, 1}});
-    if (kind == RnnKind::lstm) {
-      cPrev = allocate(B * H);
-      if (Value c0 = op.getInitialC())
-        emitCopyLayer(sb_, {B, H},
-                      View{bufferFor(c0) + uint64_t(d * B * H * 4), {H, 1}},
-                      View{cPrev, {H, 1}});
-    }
-    const uint64_t p =
-        op.getP() ? bufferFor(op.getP()) + uint64_t(d * 3 * H * 4) : 0;
-
-    for (int64_t s = 0; s < T; ++s) {
-      const int64_t t = reverse ? T - 1 - s : s;
-      const uint64_t xwt = xw + uint64_t(t * B * GH * 4);
-      const uint64_t yt = y + uint64_t(((t * dirs + d) * B * H) * 4);
-      uint64_t hNew = masked ? allocate(B * H) : yt, cNew = 0;
-      // Gates of this step: XW[t] + H_{t-1} . R^T (GRU: z and r only).
-      const int64_t nRec = kind == RnnKind::gru ? 2 * H : GH;
-      const uint64_t g = allocate(B * GH);
-      gemm(Mat2D{hPrev, H, 1}, Mat2D{rd, 1, H}, Mat2D{g, GH, 1}, B, nRec, H,
-           Mat2D{xwt, GH, 1});
-      auto gate = [&](int64_t k) {
-        return dense2(g + uint64_t(k * H * 4), GH);
-      };
-      std::vector<ElementwiseStep> st;
-
-      if (kind == RnnKind::rnn) {
-        clipSteps(0, st);
-        if (failed(act(0, 0, st)) ||
-            failed(bhLayer({gate(0)}, dense2(hNew, H), 0, st)))
-          return failure();
-      } else if (kind == RnnKind::gru) {
-        // z, r = f(gates); h~ = g(XWh + (r . H) Rh^T + Rbh) or, with
-        // linear_before_reset, g(XWh + r . (H Rh^T + Rbh)).
-        const uint64_t z = allocate(B * H), rr = allocate(B * H),
-                       ht = allocate(B * H);
-        for (auto [k, dst] : {std::pair<int64_t, uint64_t>{0, z}, {1, rr}}) {
-          st.clear();
-          clipSteps(0, st);
-          if (failed(act(0, 0, st)) ||
-              failed(bhLayer({gate(k)}, dense2(dst, H), 0, st)))
-            return failure();
-        }
-        const uint64_t rdh = rd + uint64_t(2 * H * H * 4);
-        if (!lbr) {
-          const uint64_t rh = allocate(B * H);
-          if (failed(bhLayer({dense2(rr, H), dense2(hPrev, H)}, dense2(rh, H),
-                             0, {binary(SfuFunc::Mul, 0, 1, 0)})))
-            return failure();
-          gemm(Mat2D{rh, H, 1}, Mat2D{rdh, 1, H}, Mat2D{ht, H, 1}, B, H, H,
-               Mat2D{xwt + uint64_t(2 * H * 4), GH, 1});
-          st.clear();
-          clipSteps(0, st);
-          if (failed(act(1, 0, st)) ||
-              failed(bhLayer({dense2(ht, H)}, dense2(ht, H), 0, st)))
-            return failure();
-        } else {
-          const uint64_t hr = allocate(B * H);
-          std::optional<Mat2D> rbInit;
-          if (rbh)
-            rbInit = Mat2D{rbh, 0, 1};
-          gemm(Mat2D{hPrev, H, 1}, Mat2D{rdh, 1, H}, Mat2D{hr, H, 1}, B, H, H,
-               rbInit);
-          st = {binary(SfuFunc::Mul, 1, 2, 1), binary(SfuFunc::Add, 0, 1, 0)};
-          clipSteps(0, st);
-          if (failed(act(1, 0, st)) ||
-              failed(bhLayer({dense2(xwt + uint64_t(2 * H * 4), GH),
-                              dense2(rr, H), dense2(hr, H)},
-                             dense2(ht, H), 0, st)))
-            return failure();
-        }
-        // H = h~ + z . (H_{t-1} - h~)  (= (1 - z) h~ + z H_{t-1}).
-        if (failed(bhLayer({dense2(ht, H), dense2(z, H), dense2(hPrev, H)},
-                           dense2(hNew, H), 0,
-                           {binary(SfuFunc::Sub, 2, 0, 2),
-                            binary(SfuFunc::Mul, 1, 2, 1),
-                            binary(SfuFunc::Add, 0, 1, 0)})))
-          return failure();
-      } else {
-        // LSTM, gates in ONNX order i, o, f, c.
-        const uint64_t gi = allocate(B * H), gf = allocate(B * H),
-                       gc = allocate(B * H), go = allocate(B * H);
-        cNew = allocate(B * H);
-        auto peepGate = [&](int64_t k, int64_t pk, uint64_t c, uint64_t dst) {
-          std::vector<View> in{gate(k)};
-          st.clear();
-          if (p) {
-            in.push_back(View{c, {H, 1}});
-            in.push_back(View{p + uint64_t(pk * H * 4), {0, 1}});
-            st = {binary(SfuFunc::Mul, 1, 2, 1), binary(SfuFunc::Add, 0, 1, 0)};
-          }
-          clipSteps(0, st);
-          if (failed(act(0, 0, st)))
-            return failure();
-          return bhLayer(in, dense2(dst, H), 0, st);
-        };
-        if (failed(peepGate(0, 0, cPrev, gi)))
-          return failure();
-        if (op.getInputForget()) {
-          if (failed(bhLayer({dense2(gi, H)}, dense2(gf, H), 0,
-                             {onOperand(SfuFunc::Scale, 0, -1.0f),
-                              onOperand(SfuFunc::AddImm, 0, 1.0f)})))
-            return failure();
-        } else if (failed(peepGate(2, 2, cPrev, gf))) {
-          return failure();
-        }
-        st.clear();
-        clipSteps(0, st);
-        if (failed(act(1, 0, st)) ||
-            failed(bhLayer({gate(3)}, dense2(gc, H), 0, st)))
-          return failure();
-        // C = f . C_{t-1} + i . c~
-        if (failed(bhLayer({dense2(gf, H), dense2(cPrev, H)}, dense2(cNew, H),
-                           0, {binary(SfuFunc::Mul, 0, 1, 0)})) ||
-            failed(bhLayer({dense2(cNew, H), dense2(gi, H), dense2(gc, H)},
-                           dense2(cNew, H), 0,
-                           {binary(SfuFunc::Mul, 1, 2, 1),
-                            binary(SfuFunc::Add, 0, 1, 0)})))
-          return failure();
-        if (failed(peepGate(1, 1, cNew, go)))
-          return failure();
-        // H = o . h(C)
-        st.clear();
-        if (failed(act(2, 1, st)))
-          return failure();
-        st.push_back(binary(SfuFunc::Mul, 0, 1, 0));
-        if (failed(bhLayer({dense2(go, H), dense2(cNew, H)}, dense2(hNew, H), 0,
-                           st)))
-          return failure();
-      }
-
-      if (masked) {
-        // m[b] = t < len[b]: finished sequences keep their state, output 0.
-        std::vector<float> m(static_cast<size_t>(B), 0.0f);
-        for (int64_t b = 0; b < B; ++b)
-          m[size_t(b)] = t < lens[size_t(b)] ? 1.0f : 0.0f;
-        View mv{addConstant(m), {1, 0}};
-        auto select = [&](uint64_t fresh, uint64_t old, uint64_t dst) {
-          return bhLayer({mv, dense2(fresh, H), dense2(old, H)}, dense2(dst, H),
-                         0,
-                         {binary(SfuFunc::MaskKeep, 0, 1, 1),
-                          binary(SfuFunc::MaskDrop, 0, 2, 2),
-                          binary(SfuFunc::Add, 1, 2, 0)});
-        };
-        const uint64_t hKeep = allocate(B * H);
-        if (failed(select(hNew, hPrev, hKeep)) ||
-            failed(bhLayer({mv, dense2(hNew, H)}, dense2(yt, H), 0,
-                           {binary(SfuFunc::MaskKeep, 0, 1, 0)})))
-          return failure();
-        hNew = hKeep;
-        if (kind == RnnKind::lstm) {
-          const uint64_t cKeep = allocate(B * H);
-          if (failed(select(cNew, cPrev, cKeep)))
-            return failure();
-          cNew = cKeep;
-        }
-      }
-      hPrev = hNew;
-      if (kind == RnnKind::lstm)
-        cPrev = cNew;
-    }
-    emitCopyLayer(sb_, {B, H}, View{hPrev, {H, 1}},
-                  View{yh + uint64_t(d * B * H * 4), {H, 1}});
-    emitCopyLayer(sb_, {B, H},
-                  View{kind == RnnKind::lstm ? cPrev : hPrev, {H, 1}},
-                  View{yc + uint64_t(d * B * H * 4), {H, 1}});
+// m[b] = t < len[b]: finished sequences keep their state, output 0.
+LogicalResult RecurrentLowering::keepFinished(Step &st) {
+  std::vector<float> m(static_cast<size_t>(B), 0.0f);
+  for (int64_t b = 0; b < B; ++b)
+    m[size_t(b)] = st.t < lens[size_t(b)] ? 1.0f : 0.0f;
+  View mv{l.addConstant(m), {1, 0}};
+  auto select = [&](uint64_t fresh, uint64_t old, uint64_t dst) {
+    return bhLayer({mv, bh(fresh, H), bh(old, H)}, bh(dst, H),
+                   {binary(SfuFunc::MaskKeep, 0, 1, 1),
+                    binary(SfuFunc::MaskDrop, 0, 2, 2),
+                    binary(SfuFunc::Add, 1, 2, 0)});
+  };
+  const uint64_t hKeep = l.allocate(B * H);
+  if (failed(select(st.next.h, st.prev.h, hKeep)) ||
+      failed(bhLayer({mv, bh(st.next.h, H)}, bh(st.yt, H),
+                     {binary(SfuFunc::MaskKeep, 0, 1, 0)})))
+    return failure();
+  st.next.h = hKeep;
+  if (kind == RnnKind::lstm) {
+    const uint64_t cKeep = l.allocate(B * H);
+    if (failed(select(st.next.c, st.prev.c, cKeep)))
+      return failure();
+    st.next.c = cKeep;
   }
   return success();
+}
+
+// Y_h and Y_c of this direction (an RNN / GRU's Y_c is its Y_h).
+void RecurrentLowering::storeFinalState(const Direction &dir,
+                                        const State &last) {
+  const uint64_t offset = uint64_t(dir.d * B * H * 4);
+  emitCopyLayer(l.sb_, {B, H}, View{last.h, {H, 1}}, View{yh + offset, {H, 1}});
+  emitCopyLayer(l.sb_, {B, H},
+                View{kind == RnnKind::lstm ? last.c : last.h, {H, 1}},
+                View{yc + offset, {H, 1}});
+}
+
+void RecurrentLowering::gemm(Mat2D a, Mat2D b, Mat2D c, int64_t m, int64_t n,
+                             int64_t k, std::optional<Mat2D> init) {
+  l.gemmMapping_.reset(); // no select-tiling decision for these products
+  std::vector<Mat2D> inits;
+  if (init)
+    inits.push_back(*init);
+  // No accel.mapping on the recurrent op: the dealt kernel, which cannot
+  // fail.
+  (void)l.emitMatmuls(op, {{a, b, c}}, m, n, k, inits, GemmEpilogue{});
+}
+
+LogicalResult RecurrentLowering::bhLayer(std::vector<View> inputs, View out,
+                                         std::vector<ElementwiseStep> steps) {
+  ElementwiseLayer ew;
+  ew.shape = {B, H};
+  ew.inputs = std::move(inputs);
+  ew.output = out;
+  ew.steps = std::move(steps);
+  return l.emitSfu(op, ew);
+}
+
+void RecurrentLowering::clipSteps(int operand,
+                                  std::vector<ElementwiseStep> &steps) const {
+  if (clip) {
+    steps.push_back(onOperand(SfuFunc::MaxImm, operand, -*clip));
+    steps.push_back(onOperand(SfuFunc::MinImm, operand, *clip));
+  }
+}
+
+LogicalResult
+RecurrentLowering::activation(const Direction &dir, int64_t which, int operand,
+                              std::vector<ElementwiseStep> &steps) {
+  const int64_t i = dir.d * nAct + which;
+  auto param = [&](ArrayAttr a) {
+    return i < int64_t(a.size()) ? cast<FloatAttr>(a[i]).getValueAsDouble()
+                                 : 0.0;
+  };
+  StringRef name = cast<StringAttr>(op.getActivations()[i]).getValue();
+  if (!activationSteps(name, float(param(op.getActivationAlpha())),
+                       float(param(op.getActivationBeta())), operand, steps))
+    return op.emitOpError("unsupported activation '") << name << "'";
+  return success();
+}
+
+LogicalResult
+RecurrentLowering::activatedLayer(const Direction &dir, int64_t which,
+                                  std::vector<View> inputs, View out,
+                                  std::vector<ElementwiseStep> pre) {
+  clipSteps(0, pre);
+  if (failed(activation(dir, which, 0, pre)))
+    return failure();
+  return bhLayer(std::move(inputs), out, std::move(pre));
+}
+
+} // namespace accel::lowering
+
+LogicalResult Lowering::lowerRecurrent(graph::RecurrentOp op) {
+  return RecurrentLowering(*this, op).run();
 }

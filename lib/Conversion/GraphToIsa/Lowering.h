@@ -24,13 +24,10 @@
 
 namespace accel::lowering {
 
-using namespace mlir;
-using namespace accel::codegen;
-
 constexpr uint64_t kAlign = 64;
 
-inline std::vector<int64_t> shapeOf(Value v) {
-  auto t = cast<RankedTensorType>(v.getType());
+inline std::vector<int64_t> shapeOf(mlir::Value v) {
+  auto t = mlir::cast<mlir::RankedTensorType>(v.getType());
   return std::vector<int64_t>(t.getShape().begin(), t.getShape().end());
 }
 
@@ -80,7 +77,7 @@ inline std::vector<int64_t> prefix(const std::vector<int64_t> &sizes) {
 }
 
 /// The interface type of a program input / output element type.
-inline std::optional<DType> interfaceType(Type t) {
+inline std::optional<DType> interfaceType(mlir::Type t) {
   if (t.isF32())
     return DType::F32;
   if (t.isInteger(1))
@@ -101,12 +98,12 @@ struct Mat2D {
 /// offsets `k0`, N tiles `nTiles` starting at `n0` (offsets into the whole
 /// matrices); C is written `cShift` bytes away from `C.base` (a K part's
 /// partial-sum copy); `I` (initial values) is optional (LowerMapped.cpp).
-GemmTiles matrixGemmTiles(const Mat2D &A, const Mat2D &B, const Mat2D &C,
-                          const Mat2D *I, int64_t m, int64_t mOff,
-                          const std::vector<int64_t> &kChunks,
-                          const std::vector<int64_t> &k0,
-                          const std::vector<int64_t> &nTiles,
-                          const std::vector<int64_t> &n0, int64_t cShift = 0);
+codegen::GemmTiles
+matrixGemmTiles(const Mat2D &A, const Mat2D &B, const Mat2D &C, const Mat2D *I,
+                int64_t m, int64_t mOff, const std::vector<int64_t> &kChunks,
+                const std::vector<int64_t> &k0,
+                const std::vector<int64_t> &nTiles,
+                const std::vector<int64_t> &n0, int64_t cShift = 0);
 
 /// A convolution as the implicit-GEMM lowering sees it (padded input `x`).
 struct ConvGeom {
@@ -115,8 +112,8 @@ struct ConvGeom {
   uint64_t x, w, out, bias;
   bool hasBias;
   /// The window and operands as the depthwise / RQ kernels take them.
-  ConvLayerBase kernelBase() const {
-    ConvLayerBase b;
+  codegen::ConvLayerBase kernelBase() const {
+    codegen::ConvLayerBase b;
     b.Hp = Hp, b.Wp = Wp, b.KH = KH, b.KW = KW, b.OH = OH, b.OW = OW;
     b.sh = sh, b.sw = sw, b.dh = dh, b.dw = dw;
     b.x = x, b.w = w, b.bias = bias, b.hasBias = hasBias, b.out = out;
@@ -151,10 +148,10 @@ struct LoweringOptions {
 
 class Lowering {
 public:
-  Lowering(func::FuncOp func, const HardwareDesc &hw,
+  Lowering(mlir::func::FuncOp func, const HardwareDesc &hw,
            const LoweringOptions &opts = {});
 
-  LogicalResult run();
+  mlir::LogicalResult run();
   Program &program() { return program_; }
   /// depthwise=sw (default): depthwise conv2d uses the SW-queue kernel
   /// (LowerDepthwise.cpp); false = implicit GEMM per group like any conv.
@@ -164,13 +161,15 @@ public:
   void setConvRQ(bool on) { convRQ_ = on; }
 
 private:
+  friend class RecurrentLowering; // LowerRecurrent.cpp: one op's state
+
   uint64_t allocate(int64_t elements) {
     uint64_t addr = next_;
     next_ += (uint64_t(std::max<int64_t>(elements, 1)) * 4 + kAlign - 1) /
              kAlign * kAlign;
     return addr;
   }
-  uint64_t bufferFor(Value v) {
+  uint64_t bufferFor(mlir::Value v) {
     auto it = addr_.find(v);
     if (it != addr_.end())
       return it->second;
@@ -178,66 +177,71 @@ private:
     addr_[v] = a;
     return a;
   }
-  View denseView(Value v) { return {bufferFor(v), denseStrides(shapeOf(v))}; }
+  codegen::View denseView(mlir::Value v) {
+    return {bufferFor(v), denseStrides(shapeOf(v))};
+  }
 
-  LogicalResult lowerConstant(Operation *op, DenseElementsAttr value);
+  mlir::LogicalResult lowerConstant(mlir::Operation *op,
+                                    mlir::DenseElementsAttr value);
   /// `epi` with the machine options (load balance, SFU mode, sparse
   /// weights) the GEMM kernels apply.
-  GemmEpilogue kernelEpilogue(GemmEpilogue epi) const;
+  codegen::GemmEpilogue kernelEpilogue(codegen::GemmEpilogue epi) const;
   /// The f32 value of a compile-time constant at a DRAM byte address.
   bool constantAt(uint64_t addr, float &value);
-  LogicalResult lowerMatMul(graph::MatMulOp op);
-  LogicalResult lowerGemm(graph::GemmOp op);
-  LogicalResult lowerConv(graph::Conv2DOp op);
+  mlir::LogicalResult lowerMatMul(graph::MatMulOp op);
+  mlir::LogicalResult lowerGemm(graph::GemmOp op);
+  mlir::LogicalResult lowerConv(graph::Conv2DOp op);
   /// Depthwise conv2d (groups == C == O) on the SW-queue kernel; sets
   /// `handled` = false (and emits nothing) when the kernel does not apply,
   /// so the caller falls back to the implicit GEMM. `g.x` is the unpadded
   /// H x W input, g.Hp / g.Wp the padded extents, padT / padL the padding
   /// before the first row / column.
-  LogicalResult lowerDepthwise(graph::Conv2DOp op, const ConvGeom &g, int64_t H,
-                               int64_t W, int64_t padT, int64_t padL,
-                               bool &handled);
+  mlir::LogicalResult lowerDepthwise(graph::Conv2DOp op, const ConvGeom &g,
+                                     int64_t H, int64_t W, int64_t padT,
+                                     int64_t padL, bool &handled);
   /// Regular (groups == 1) conv2d on the RQ-queue kernel; sets `handled`
   /// (false = not applicable / does not fit: the caller falls back to the
   /// implicit GEMM). `g.x` is the padded input.
-  LogicalResult lowerRqConv(graph::Conv2DOp op, const ConvGeom &g,
-                            bool &handled);
-  LogicalResult lowerAdd(graph::AddOp op);
-  LogicalResult lowerRelu(graph::ReluOp op);
-  LogicalResult lowerTranspose(graph::TransposeOp op);
-  LogicalResult lowerUnary(graph::UnaryOp op);
-  LogicalResult lowerBinary(graph::BinaryOp op);
-  LogicalResult lowerWhere(graph::WhereOp op);
-  LogicalResult lowerReduce(graph::ReduceOp op);
-  LogicalResult lowerLargeReduce(graph::ReduceOp op,
-                                 const ElementwiseLayer &whole, int64_t n,
-                                 int64_t cap);
+  mlir::LogicalResult lowerRqConv(graph::Conv2DOp op, const ConvGeom &g,
+                                  bool &handled);
+  mlir::LogicalResult lowerAdd(graph::AddOp op);
+  mlir::LogicalResult lowerRelu(graph::ReluOp op);
+  mlir::LogicalResult lowerTranspose(graph::TransposeOp op);
+  mlir::LogicalResult lowerUnary(graph::UnaryOp op);
+  mlir::LogicalResult lowerBinary(graph::BinaryOp op);
+  mlir::LogicalResult lowerWhere(graph::WhereOp op);
+  mlir::LogicalResult lowerReduce(graph::ReduceOp op);
+  mlir::LogicalResult lowerLargeReduce(graph::ReduceOp op,
+                                       const codegen::ElementwiseLayer &whole,
+                                       int64_t n, int64_t cap);
   /// Reduces each row of a dense [rows, n] buffer at `src` into `out` (one
   /// value per row) in two passes: chunks of a row, then the partials.
-  LogicalResult emitDenseRowReduce(Operation *op, uint64_t src, int64_t rows,
-                                   int64_t n, int64_t cap, SfuFunc combine,
-                                   const std::vector<ElementwiseStep> &pre,
-                                   const std::vector<ElementwiseStep> &post,
-                                   const View &out);
-  LogicalResult lowerSoftmax(graph::SoftmaxOp op);
-  LogicalResult lowerConcat(graph::ConcatOp op);
-  LogicalResult lowerSlice(graph::SliceOp op);
-  LogicalResult lowerBroadcast(graph::BroadcastOp op);
-  LogicalResult lowerTile(graph::TileOp op);
-  LogicalResult lowerPad(graph::PadOp op);
-  LogicalResult lowerPool(graph::Pool2DOp op);
-  LogicalResult lowerBatchNorm(graph::BatchNormOp op);
-  LogicalResult lowerConvTranspose(graph::ConvTranspose2DOp op);
-  LogicalResult lowerRecurrent(graph::RecurrentOp op);
+  mlir::LogicalResult
+  emitDenseRowReduce(mlir::Operation *op, uint64_t src, int64_t rows, int64_t n,
+                     int64_t cap, SfuFunc combine,
+                     const std::vector<codegen::ElementwiseStep> &pre,
+                     const std::vector<codegen::ElementwiseStep> &post,
+                     const codegen::View &out);
+  mlir::LogicalResult lowerSoftmax(graph::SoftmaxOp op);
+  mlir::LogicalResult lowerConcat(graph::ConcatOp op);
+  mlir::LogicalResult lowerSlice(graph::SliceOp op);
+  mlir::LogicalResult lowerBroadcast(graph::BroadcastOp op);
+  mlir::LogicalResult lowerTile(graph::TileOp op);
+  mlir::LogicalResult lowerPad(graph::PadOp op);
+  mlir::LogicalResult lowerPool(graph::Pool2DOp op);
+  mlir::LogicalResult lowerBatchNorm(graph::BatchNormOp op);
+  mlir::LogicalResult lowerConvTranspose(graph::ConvTranspose2DOp op);
+  mlir::LogicalResult lowerRecurrent(graph::RecurrentOp op);
   /// Places host-computed f32 data in DRAM; returns its address.
   uint64_t addConstant(const std::vector<float> &values);
 
   /// Emits an SFU layer; a layer the hardware cannot hold is an error on op.
-  LogicalResult emitSfu(Operation *op, const ElementwiseLayer &layer) {
+  mlir::LogicalResult emitSfu(mlir::Operation *op,
+                              const codegen::ElementwiseLayer &layer) {
     std::string err;
-    if (!emitElementwiseLayer(sb_, layer, err))
+    if (!codegen::emitElementwiseLayer(sb_, layer, err))
       return op->emitOpError("cannot be mapped onto the SFU: ") << err;
-    return success();
+    return mlir::success();
   }
   /// Fills a fresh buffer with a constant (zero needs nothing: DRAM starts
   /// zeroed and buffers are never reused).
@@ -245,28 +249,28 @@ private:
 
   /// If `v`'s only user is a graph.relu, fuse it: the relu result shares
   /// v's buffer and the GEMM applies ReLU on its final store.
-  SfuFunc fuseRelu(Value v);
-  LogicalResult emitMatmuls(Operation *op,
-                            const std::vector<std::array<Mat2D, 3>> &batches,
-                            int64_t m, int64_t n, int64_t k,
-                            const std::vector<Mat2D> &init,
-                            const GemmEpilogue &epi);
+  SfuFunc fuseRelu(mlir::Value v);
+  mlir::LogicalResult
+  emitMatmuls(mlir::Operation *op,
+              const std::vector<std::array<Mat2D, 3>> &batches, int64_t m,
+              int64_t n, int64_t k, const std::vector<Mat2D> &init,
+              const codegen::GemmEpilogue &epi);
 
   // Mapped GEMM layers (LowerMapped.cpp, docs/mapping.md).
   /// Reads the op's accel.mapping into mapping_ (nullopt when absent); a
   /// malformed attribute is an error on op.
-  LogicalResult readMapping(Operation *op);
+  mlir::LogicalResult readMapping(mlir::Operation *op);
   /// Matmul batches (dense outputs, consecutive) under mapping_: per-cluster
   /// slices, the mapped kernel, the partial-sum combine of a K split.
-  LogicalResult
-  emitMappedMatmuls(Operation *op,
-                    const std::vector<std::array<Mat2D, 3>> &batches, int64_t m,
-                    int64_t n, int64_t k, const std::vector<Mat2D> &init,
-                    const GemmEpilogue &epi, const GemmTiling &t);
+  mlir::LogicalResult emitMappedMatmuls(
+      mlir::Operation *op, const std::vector<std::array<Mat2D, 3>> &batches,
+      int64_t m, int64_t n, int64_t k, const std::vector<Mat2D> &init,
+      const codegen::GemmEpilogue &epi, const codegen::GemmTiling &t);
   /// Convolution under mapping_ (M = output channels of a group, N = output
   /// pixels, K = kernel positions x channels of a group).
-  LogicalResult emitMappedConv(Operation *op, const ConvGeom &g,
-                               const GemmTiling &t, const GemmEpilogue &epi);
+  mlir::LogicalResult emitMappedConv(mlir::Operation *op, const ConvGeom &g,
+                                     const codegen::GemmTiling &t,
+                                     const codegen::GemmEpilogue &epi);
   /// True when sparse weights are on and the filter is a compile-time
   /// constant with a zero fraction >= the threshold: the convolution is
   /// then lowered with the filter in the weight queue
@@ -275,9 +279,10 @@ private:
   /// The mapped convolution as the transposed implicit GEMM: rows = output
   /// pixels of one output row piece, columns = output channels, the filter
   /// is the weight-queue operand (so its tiles can be sparse lists).
-  LogicalResult emitMappedConvWeightsInQueue(Operation *op, const ConvGeom &g,
-                                             const GemmTiling &t,
-                                             const GemmEpilogue &epi);
+  mlir::LogicalResult
+  emitMappedConvWeightsInQueue(mlir::Operation *op, const ConvGeom &g,
+                               const codegen::GemmTiling &t,
+                               const codegen::GemmEpilogue &epi);
   /// What a mapped layer derives from mapping_ before its per-cluster work:
   /// the split factors, the dense output [out, out + 4 * outElems), one
   /// partial-sum copy of it per K part (K split only) and whether the
@@ -297,21 +302,24 @@ private:
   MappedOutput beginMapped(uint64_t out, int64_t outElems);
   /// The per-cluster work of a mapped M x N x K layer: `fill(slice, work)`
   /// for every cluster whose slice under mapping_->array is not empty.
-  std::vector<ClusterGemmWork> mappedSlices(
-      int64_t M, int64_t N, int64_t K,
-      llvm::function_ref<void(const tiling::ClusterSlice &, ClusterGemmWork &)>
-          fill) const;
+  std::vector<codegen::ClusterGemmWork>
+  mappedSlices(int64_t M, int64_t N, int64_t K,
+               llvm::function_ref<void(const tiling::ClusterSlice &,
+                                       codegen::ClusterGemmWork &)>
+                   fill) const;
   /// The tiling of slice `s`: `t` clamped to it and fitted to the storage
   /// (fitMappedTiling; `init`: an init region), with one shared C region
   /// for output stationary slices deeper than one K chunk.
-  GemmTiling sliceTiling(const tiling::ClusterSlice &s, const GemmTiling &t,
-                         bool init) const;
+  codegen::GemmTiling sliceTiling(const tiling::ClusterSlice &s,
+                                  const codegen::GemmTiling &t,
+                                  bool init) const;
   /// Launches the per-cluster work and, for a K split, the combine layers
   /// over the dense output of `mo`.
-  LogicalResult finishMapped(Operation *op,
-                             const std::vector<ClusterGemmWork> &work,
-                             bool activationIsA, const GemmEpilogue &epi,
-                             const MappedOutput &mo);
+  mlir::LogicalResult
+  finishMapped(mlir::Operation *op,
+               const std::vector<codegen::ClusterGemmWork> &work,
+               bool activationIsA, const codegen::GemmEpilogue &epi,
+               const MappedOutput &mo);
   std::optional<tiling::MappingChoice> mapping_;
 
   /// The accel.tiling decision (select-tiling) of the GEMM op being lowered;
@@ -319,15 +327,15 @@ private:
   std::optional<tiling::Mapping> gemmMapping_;
   bool depthwiseSW_ = true;
   bool convRQ_ = false;
-  func::FuncOp func_;
+  mlir::func::FuncOp func_;
   HardwareDesc hw_;
   LoweringOptions opts_;
-  SparseWeightSource sparseSource_;
+  codegen::SparseWeightSource sparseSource_;
   size_t lastConstant_ = 0; ///< constantAt's cache
   Program program_;
-  StreamBuilder sb_;
-  llvm::DenseMap<Value, uint64_t> addr_;
-  llvm::DenseSet<Operation *> fused_;
+  codegen::StreamBuilder sb_;
+  llvm::DenseMap<mlir::Value, uint64_t> addr_;
+  llvm::DenseSet<mlir::Operation *> fused_;
   uint64_t next_ = 0;
 };
 
