@@ -1,0 +1,95 @@
+#!/usr/bin/python3
+"""Checks that the verbatim figures in docs/*.md and README.md match the
+fresh output of scripts/refresh-figures.sh.
+
+A verbatim figure is a block of a document between
+
+    <!-- figure: NAME -->
+    ...
+    <!-- /figure -->
+
+where NAME is a figure of scripts/refresh-figures.sh (its output is
+FIGURES_DIR/NAME.txt). Inside the block, every table row (a line starting
+with "|") and every non-blank line inside a ``` fence must appear in the
+output, in the same order (other output lines may come between them, e.g.
+the tables of a configuration the document leaves out). Prose in the block
+is not compared.
+
+usage: check_figures.py FIGURES_DIR [NAME ...]   (no NAME: every block)
+Exit 1 when a block differs or its output is missing."""
+import glob
+import os
+import re
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+OPEN = re.compile(r"^<!-- figure: ([\w.-]+) -->\s*$")
+CLOSE = "<!-- /figure -->"
+
+
+def blocks(path):
+    """(name, first line number, [(line number, text) compared])."""
+    out, cur, fenced = [], None, False
+    with open(path) as f:
+        for no, line in enumerate(f, 1):
+            line = line.rstrip("\n")
+            m = OPEN.match(line)
+            if m:
+                if cur:
+                    sys.exit(f"{path}:{no}: figure block inside figure block {cur[0]}")
+                cur, fenced = (m.group(1), no, []), False
+            elif line.strip() == CLOSE:
+                if not cur:
+                    sys.exit(f"{path}:{no}: {CLOSE} without an open figure block")
+                out.append(cur)
+                cur = None
+            elif cur:
+                if line.startswith("```"):
+                    fenced = not fenced
+                elif (fenced and line.strip()) or line.startswith("|"):
+                    cur[2].append((no, line.rstrip()))
+    if cur:
+        sys.exit(f"{path}:{cur[1]}: figure block {cur[0]} not closed")
+    return out
+
+
+def main():
+    if len(sys.argv) < 2:
+        sys.exit(__doc__)
+    outdir, wanted = sys.argv[1], set(sys.argv[2:])
+    docs = sorted(glob.glob(os.path.join(ROOT, "docs", "*.md"))) + [os.path.join(ROOT, "README.md")]
+    bad = checked = 0
+    for doc in docs:
+        rel = os.path.relpath(doc, ROOT)
+        for name, start, lines in blocks(doc):
+            if wanted and name not in wanted:
+                continue
+            out = os.path.join(outdir, name + ".txt")
+            if not os.path.exists(out):
+                print(f"{rel}:{start}: figure {name}: no output {out} (run scripts/refresh-figures.sh {name})")
+                bad += 1
+                continue
+            with open(out) as f:
+                got = [l.rstrip() for l in f.read().splitlines()]
+            if not lines:
+                print(f"{rel}:{start}: figure {name}: the block has no table row or fenced line to compare")
+                bad += 1
+                continue
+            i = 0
+            for no, text in lines:
+                while i < len(got) and got[i] != text:
+                    i += 1
+                if i == len(got):
+                    print(f"{rel}:{no}: figure {name} is stale: this line is not in {out} "
+                          f"(in that order):\n    {text}")
+                    bad += 1
+                    break
+                i += 1
+            else:
+                checked += 1
+    print(f"check_figures: {checked} figure blocks match their output, {bad} differ or are missing")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
