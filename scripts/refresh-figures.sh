@@ -8,7 +8,7 @@
 #   (none)    every figure, including the long simulated benchmarks
 #             (about 40 min on one free core; the longest single one is the
 #             88-shape tiling benchmark, ~7 min, run twice)
-#   --quick   only the cheap figures (about 2 min in all)
+#   --quick   only the cheap figures (about 4 min on a free core)
 #   NAME...   only these figures (see --list)
 #   --check   after running, compare the docs' verbatim tables with the
 #             fresh output (scripts/check_figures.py); with --check-only
@@ -52,85 +52,91 @@ FIGURES=(
   "mapping-starved-b8|full|$BIN/accel-mapping-bench --hw $STARVED --batch 8 --max-macs 1.2e9"
 )
 
-quick=0 check=0 run=1 list=0
-names=()
-for a in "$@"; do
-  case "$a" in
-  --quick) quick=1 ;;
-  --check) check=1 ;;
-  --check-only) check=1 run=0 ;;
-  --list) list=1 ;;
-  -h | --help)
-    sed -n '2,22p' "$0"
-    exit 0
-    ;;
-  -*)
-    echo "refresh-figures: unknown option $a" >&2
-    exit 2
-    ;;
-  *) names+=("$a") ;;
-  esac
-done
+# Everything runs inside main, so bash has parsed the whole file before any
+# figure starts: editing this script while a long run is going is safe.
+main() {
+  quick=0 check=0 run=1 list=0
+  names=()
+  for a in "$@"; do
+    case "$a" in
+    --quick) quick=1 ;;
+    --check) check=1 ;;
+    --check-only) check=1 run=0 ;;
+    --list) list=1 ;;
+    -h | --help)
+      sed -n '2,22p' "$0"
+      exit 0
+      ;;
+    -*)
+      echo "refresh-figures: unknown option $a" >&2
+      exit 2
+      ;;
+    *) names+=("$a") ;;
+    esac
+  done
 
-known() {
-  local n=$1 f
-  for f in "${FIGURES[@]}"; do [ "${f%%|*}" = "$n" ] && return 0; done
-  return 1
-}
-for n in "${names[@]+"${names[@]}"}"; do
-  known "$n" || {
-    echo "refresh-figures: no figure named '$n' (see --list)" >&2
-    exit 2
-  }
-done
-
-selected() {
-  local name=$1 class=$2 n
-  if [ ${#names[@]} -gt 0 ]; then
-    for n in "${names[@]}"; do [ "$n" = "$name" ] && return 0; done
+  known() {
+    local n=$1 f
+    for f in "${FIGURES[@]}"; do [ "${f%%|*}" = "$n" ] && return 0; done
     return 1
+  }
+  for n in "${names[@]+"${names[@]}"}"; do
+    known "$n" || {
+      echo "refresh-figures: no figure named '$n' (see --list)" >&2
+      exit 2
+    }
+  done
+
+  selected() {
+    local name=$1 class=$2 n
+    if [ ${#names[@]} -gt 0 ]; then
+      for n in "${names[@]}"; do [ "$n" = "$name" ] && return 0; done
+      return 1
+    fi
+    [ $quick = 0 ] || [ "$class" = quick ]
+  }
+
+  if [ $list = 1 ]; then
+    for f in "${FIGURES[@]}"; do
+      IFS='|' read -r name class cmd <<<"$f"
+      printf '%-24s %-6s %s\n' "$name" "$class" "$cmd"
+    done
+    exit 0
   fi
-  [ $quick = 0 ] || [ "$class" = quick ]
+
+  failed=0
+  if [ $run = 1 ]; then
+    [ -x "$BIN/accel-compile" ] || {
+      echo "refresh-figures: no build in $BUILD_DIR (build first)" >&2
+      exit 2
+    }
+    mkdir -p "$OUT"
+    for f in "${FIGURES[@]}"; do
+      IFS='|' read -r name class cmd <<<"$f"
+      selected "$name" "$class" || continue
+      start=$(date +%s)
+      printf '%-24s ' "$name"
+      # shellcheck disable=SC2086
+      if $cmd >"$OUT/$name.txt.tmp" 2>"$OUT/$name.err"; then
+        mv "$OUT/$name.txt.tmp" "$OUT/$name.txt"
+        echo "ok ($(($(date +%s) - start)) s) -> $OUT/$name.txt"
+      else
+        mv "$OUT/$name.txt.tmp" "$OUT/$name.txt"
+        echo "FAILED ($(($(date +%s) - start)) s), see $OUT/$name.err"
+        failed=1
+      fi
+    done
+  fi
+
+  if [ $check = 1 ]; then
+    check_args=()
+    for f in "${FIGURES[@]}"; do
+      IFS='|' read -r name class cmd <<<"$f"
+      selected "$name" "$class" && check_args+=("$name")
+    done
+    $PY scripts/check_figures.py "$OUT" "${check_args[@]}" || failed=1
+  fi
+  exit $failed
 }
 
-if [ $list = 1 ]; then
-  for f in "${FIGURES[@]}"; do
-    IFS='|' read -r name class cmd <<<"$f"
-    printf '%-24s %-6s %s\n' "$name" "$class" "$cmd"
-  done
-  exit 0
-fi
-
-failed=0
-if [ $run = 1 ]; then
-  [ -x "$BIN/accel-compile" ] || {
-    echo "refresh-figures: no build in $BUILD_DIR (build first)" >&2
-    exit 2
-  }
-  mkdir -p "$OUT"
-  for f in "${FIGURES[@]}"; do
-    IFS='|' read -r name class cmd <<<"$f"
-    selected "$name" "$class" || continue
-    start=$(date +%s)
-    printf '%-24s ' "$name"
-    # shellcheck disable=SC2086
-    if $cmd >"$OUT/$name.txt.tmp" 2>"$OUT/$name.err"; then
-      mv "$OUT/$name.txt.tmp" "$OUT/$name.txt"
-      echo "ok ($(($(date +%s) - start)) s) -> $OUT/$name.txt"
-    else
-      mv "$OUT/$name.txt.tmp" "$OUT/$name.txt"
-      echo "FAILED ($(($(date +%s) - start)) s), see $OUT/$name.err"
-      failed=1
-    fi
-  done
-fi
-
-if [ $check = 1 ]; then
-  check_args=()
-  for f in "${FIGURES[@]}"; do
-    IFS='|' read -r name class cmd <<<"$f"
-    selected "$name" "$class" && check_args+=("$name")
-  done
-  $PY scripts/check_figures.py "$OUT" "${check_args[@]}" || failed=1
-fi
-exit $failed
+main "$@"

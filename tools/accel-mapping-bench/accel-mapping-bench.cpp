@@ -50,8 +50,9 @@ For every convolution (as its im2col GEMM) and FC layer of ResNet-50 and the
 FC layers of VGG-16 and AlexNet (batch B, default 1): the cost model's
 choice of (dataflow, array partition) and its modelled cycles; for layers
 with at most N multiply-adds (default 2e8) the simulated cycles of all 48
-pairs (3 dataflows x the 9 partitions and the 7 with "none"), the best one, and whether the choice is within 5 % of it. --all
-prints the 48 modelled / simulated cycles of every simulated layer.
+pairs (3 dataflows x the 9 partitions and the 7 with "none"), the best
+one, and whether the choice is within 5 % of it. --all prints the 48
+modelled / simulated cycles of every simulated layer.
 )";
 
 struct Layer {
