@@ -15,8 +15,9 @@ output, in the same order (other output lines may come between them, e.g.
 the tables of a configuration the document leaves out). Prose in the block
 is not compared.
 
-usage: check_figures.py FIGURES_DIR [NAME ...]   (no NAME: every block)
-Exit 1 when a block differs or its output is missing."""
+usage: check_figures.py [--doc FILE ...] FIGURES_DIR [NAME ...]
+(no NAME: every block; --doc: check these files instead of docs/*.md and
+README.md). Exit 1 when a block differs or its output is missing."""
 import glob
 import os
 import re
@@ -54,10 +55,15 @@ def blocks(path):
 
 
 def main():
-    if len(sys.argv) < 2:
+    args, docs = sys.argv[1:], []
+    while len(args) >= 2 and args[0] == "--doc":
+        docs.append(os.path.abspath(args[1]))
+        args = args[2:]
+    if not args:
         sys.exit(__doc__)
-    outdir, wanted = sys.argv[1], set(sys.argv[2:])
-    docs = sorted(glob.glob(os.path.join(ROOT, "docs", "*.md"))) + [os.path.join(ROOT, "README.md")]
+    outdir, wanted = args[0], set(args[1:])
+    if not docs:
+        docs = sorted(glob.glob(os.path.join(ROOT, "docs", "*.md"))) + [os.path.join(ROOT, "README.md")]
     bad = checked = 0
     for doc in docs:
         rel = os.path.relpath(doc, ROOT)
