@@ -13,7 +13,9 @@ FIGURES_DIR/NAME.txt). Inside the block, every table row (a line starting
 with "|") and every non-blank line inside a ``` fence must appear in the
 output, in the same order (other output lines may come between them, e.g.
 the tables of a configuration the document leaves out). Prose in the block
-is not compared.
+is not compared. As in FileCheck, `{{REGEX}}` in a compared line matches
+the regular expression (for wall-clock times: `{{[0-9]+}} s`); the rest of
+the line matches literally.
 
 usage: check_figures.py [--doc FILE ...] FIGURES_DIR [NAME ...]
 (no NAME: every block; --doc: check these files instead of docs/*.md and
@@ -26,6 +28,17 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OPEN = re.compile(r"^<!-- figure: ([\w.-]+) -->\s*$")
 CLOSE = "<!-- /figure -->"
+
+
+def matcher(text):
+    """A function telling whether an output line matches document line
+    `text` (literal, except {{REGEX}} parts)."""
+    if "{{" not in text:
+        return lambda line: line == text
+    parts = re.split(r"\{\{(.*?)\}\}", text)
+    pattern = "".join(re.escape(p) if i % 2 == 0 else "(?:" + p + ")" for i, p in enumerate(parts))
+    rx = re.compile(pattern + r"\Z")
+    return lambda line: rx.match(line) is not None
 
 
 def blocks(path):
@@ -83,7 +96,8 @@ def main():
                 continue
             i = 0
             for no, text in lines:
-                while i < len(got) and got[i] != text:
+                match = matcher(text)
+                while i < len(got) and not match(got[i]):
                     i += 1
                 if i == len(got):
                     print(f"{rel}:{no}: figure {name} is stale: this line is not in {out} "
