@@ -64,7 +64,7 @@ main() {
     --check-only) check=1 run=0 ;;
     --list) list=1 ;;
     -h | --help)
-      sed -n '2,22p' "$0"
+      sed -n '2,/^[^#]/p' "$0" | sed -n 's/^# \{0,1\}//p'
       exit 0
       ;;
     -*)
