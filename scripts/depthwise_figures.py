@@ -2,10 +2,12 @@
 """Simulated cycles of MobileNet-like depthwise layers (3x3, pad 1, bias +
 relu, as after fold-batch-norm) with convert-graph-to-isa depthwise=sw (the
 sliding-window weight-queue kernel) vs depthwise=gemm (implicit GEMM per
-group). Both results are checked against numpy. Prints a markdown table
-(docs/depthwise.md).
+group). Both results are checked against numpy. Prints markdown tables
+(docs/depthwise.md): cycles, and the SW kernel's MAC and DRAM-channel
+utilisation (accel-run's stats.json).
 
 usage: depthwise_figures.py BIN_DIR [HW_JSON ...]"""
+import json
 import os
 import re
 import subprocess
@@ -40,7 +42,11 @@ def run(src, work, tag, mode, hw, inputs):
         cmd += ["--input", f"{n}={p}"]
     p = subprocess.run(cmd, check=True, capture_output=True, text=True)
     cycles = int(re.search(r"cycles: (\d+)", p.stdout).group(1))
-    return cycles, np.load(os.path.join(out, "y.npy"))
+    with open(os.path.join(out, "stats.json")) as f:
+        stats = json.load(f)
+    util = (stats["mac_utilisation"],
+            sum(c["utilisation"] for c in stats["channels"]) / len(stats["channels"]))
+    return cycles, np.load(os.path.join(out, "y.npy")), util
 
 
 rng = np.random.default_rng(5)
@@ -49,6 +55,7 @@ for hw in HWS:
     print("| layer (C x H x W, 3x3) | stride | gemm cycles | sw cycles | speed-up "
           "| sw kernel alone (pre-padded input) |")
     print("|---|---|---|---|---|---|")
+    utils = []
     with tempfile.TemporaryDirectory() as work:
         for c, h, s in LAYERS:
             oh = (h + 2 - 3) // s + 1
@@ -67,10 +74,12 @@ for hw in HWS:
             exp = ref(x, w, b, (s, s), (1, 1, 1, 1), (1, 1), True)
             res = {}
             for mode in ("gemm", "sw"):
-                cyc, got = run(src, work, f"dw{c}_{mode}", mode, hw, {"x": x, "w": w, "b": b})
+                cyc, got, util = run(src, work, f"dw{c}_{mode}", mode, hw, {"x": x, "w": w, "b": b})
                 if not np.allclose(got, exp, rtol=1e-4, atol=1e-4):
                     sys.exit(f"MISMATCH {c}x{h}x{h} s{s} depthwise={mode}")
                 res[mode] = cyc
+                if mode == "sw":
+                    utils.append((c, h, s, util))
             # The SW kernel alone: the same layer on an already padded input
             # (no DRAM -> DRAM padding copy), checked too.
             hp = h + 2
@@ -84,8 +93,13 @@ for hw in HWS:
             with open(srcp, "w") as f:
                 f.write(text)
             xp = np.pad(x, ((0, 0), (0, 0), (1, 1), (1, 1)))
-            cyc, got = run(srcp, work, f"dwp{c}_sw", "sw", hw, {"x": xp, "w": w, "b": b})
+            cyc, got, _ = run(srcp, work, f"dwp{c}_sw", "sw", hw, {"x": xp, "w": w, "b": b})
             if not np.allclose(got, exp, rtol=1e-4, atol=1e-4):
                 sys.exit(f"MISMATCH {c}x{h}x{h} s{s} pre-padded")
             print(f"| {c} x {h} x {h} | {s} | {res['gemm']} | {res['sw']} | "
                   f"{res['gemm'] / res['sw']:.2f}x | {cyc} |", flush=True)
+    # Where the SW kernel's time goes: MAC array vs DRAM channels.
+    print("\n| layer (C x H x W, 3x3) | stride | sw: MAC utilisation | sw: DRAM channel utilisation (mean) |")
+    print("|---|---|---|---|")
+    for c, h, s, (mac, chan) in utils:
+        print(f"| {c} x {h} x {h} | {s} | {100 * mac:.1f} % | {100 * chan:.1f} % |")

@@ -2,8 +2,8 @@
 """Simulated cycles of regular convolutions with --conv=gemm vs --conv=rq
 (docs/depthwise.md "Regular convolutions with RQ"): ResNet-like layers,
 batch 1, bias, compiled with accel-compile (default pipeline), simulated
-with accel-run and checked against numpy. Prints one markdown table per
-hardware file.
+with accel-run and checked against numpy. Prints two markdown tables per
+hardware file: cycles, and DRAM bytes read (accel-run's stats.json).
 
 usage: rq_conv_figures.py BIN_DIR [hw.json ...]   (none = built-in default)"""
 import json
@@ -40,6 +40,7 @@ with tempfile.TemporaryDirectory() as work:
         print(f"\n**{os.path.basename(hw) if hw else 'default'}**\n")
         print("| layer | gemm cycles | rq cycles | rq / gemm |")
         print("|---|---|---|---|")
+        dram = []
         for label, ci, co, h, k, s, p in LAYERS:
             oh = (h + 2 * p - k) // s + 1
             xs, ws, os_ = (1, ci, h, h), (co, ci, k, k), (1, co, oh, oh)
@@ -55,7 +56,7 @@ with tempfile.TemporaryDirectory() as work:
             w = (rng.standard_normal(ws) * 0.1).astype(np.float32)
             b = rng.standard_normal(co).astype(np.float32)
             exp = conv_ref(x.astype(np.float64), w.astype(np.float64), b, (s, s), (p, p, p, p), (1, 1), 1)
-            cyc = {}
+            cyc, mb = {}, {}
             for mode in ("gemm", "rq"):
                 name = f"l{ci}_{co}_{h}_{k}_{s}_{mode}"
                 outs, err = compile_and_run(BIN, src, work, name, {"x": x, "w": w, "b": b}, ["y"],
@@ -66,8 +67,15 @@ with tempfile.TemporaryDirectory() as work:
                     print(f"MISMATCH {label} conv={mode}: {err}", file=sys.stderr)
                     continue
                 with open(os.path.join(work, name + "_out", "stats.json")) as f:
-                    cyc[mode] = json.load(f)["cycles"]
+                    stats = json.load(f)
+                cyc[mode] = stats["cycles"]
+                mb[mode] = stats["dram_bytes_read"] / 1e6
             g, r = cyc["gemm"], cyc["rq"]
             ratio = f"{r / g:.2f}" if g and r else "-"
             print(f"| {label} | {g} | {r} | {ratio} |")
+            dram.append((label, mb.get("gemm"), mb.get("rq")))
+        print("\n| layer | gemm: DRAM MB read | rq: DRAM MB read |")
+        print("|---|---|---|")
+        for label, g, r in dram:
+            print(f"| {label} | {g:.1f} | {r:.1f} |" if g and r else f"| {label} | - | - |")
 sys.exit(1 if bad else 0)

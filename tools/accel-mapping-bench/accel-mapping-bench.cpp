@@ -2,7 +2,9 @@
 //
 // For the convolution (as their im2col GEMM) and fully-connected layers of
 // ResNet-50 and the FC layers of VGG-16 and AlexNet: the modelled cycles of
-// all 27 (dataflow, array partition) pairs (select-mapping's cost model),
+// all 48 (dataflow, array partition) pairs select-mapping chooses from (3
+// dataflows x candidatePartitions: the nine of the figure and the seven with
+// an unsplit grid dimension),
 // the simulated cycles of each pair (the real pipeline: select-tiling,
 // select-mapping forced to the pair, convert-graph-to-isa, simulate) for
 // layers with at most --max-macs multiply-adds, and whether the cost model's
@@ -47,9 +49,10 @@ const char *kUsage =
 For every convolution (as its im2col GEMM) and FC layer of ResNet-50 and the
 FC layers of VGG-16 and AlexNet (batch B, default 1): the cost model's
 choice of (dataflow, array partition) and its modelled cycles; for layers
-with at most N multiply-adds (default 2e8) the simulated cycles of all 27
-pairs, the best one, and whether the choice is within 5 % of it. --all
-prints the 27 modelled / simulated cycles of every simulated layer.
+with at most N multiply-adds (default 2e8) the simulated cycles of all 48
+pairs (3 dataflows x the 9 partitions and the 7 with "none"), the best
+one, and whether the choice is within 5 % of it. --all prints the 48
+modelled / simulated cycles of every simulated layer.
 )";
 
 struct Layer {
