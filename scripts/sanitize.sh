@@ -17,7 +17,9 @@ CC=clang-22 CXX=clang++-22 cmake -S . -B "$B" -G Ninja \
 ninja -C "$B" -j"$JOBS"
 
 # Any report is an error; stacks are symbolised (llvm-symbolizer-22).
-export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:halt_on_error=1}"
+# allow_user_poisoning=0: see test/fuzz/AsanDefaults.cpp (LLVM's inline
+# BumpPtrAllocator poisons memory that uninstrumented libMLIR never unpoisons).
+export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:allow_user_poisoning=0}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 export ASAN_SYMBOLIZER_PATH="${ASAN_SYMBOLIZER_PATH:-/usr/lib/llvm-22/bin/llvm-symbolizer}"
 
