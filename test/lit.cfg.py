@@ -5,7 +5,7 @@ import lit.formats
 config.name = "accel"
 config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = [".mlir", ".test"]
-config.excludes = ["unit", "Inputs", "lit.cfg.py", "CMakeLists.txt"]
+config.excludes = ["unit", "fuzz", "Inputs", "lit.cfg.py", "CMakeLists.txt"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.accel_obj_root, "test")
 

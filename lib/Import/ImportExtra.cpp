@@ -98,17 +98,24 @@ LogicalResult Importer::importHyperbolic(const Node &n) {
     Value s = unary(UnaryFn::sqrt,
                     unary(UnaryFn::affine, unary(UnaryFn::square, a), 1, 1));
     auto sum = add(n, a, s);
-    r = failed(sum) ? Fail()
-                    : binary(n, BinaryFn::mul, unary(UnaryFn::sign, v),
-                             unary(UnaryFn::log, *sum));
+    if (failed(sum)) {
+      r = Fail();
+    } else {
+      // Named steps: the order of evaluation of call arguments (and so the
+      // order of the emitted ops) differs between compilers.
+      Value logSum = unary(UnaryFn::log, *sum);
+      Value sign = unary(UnaryFn::sign, v);
+      r = binary(n, BinaryFn::mul, sign, logSum);
+    }
   } else if (op == "Acosh") {
     Value s = unary(UnaryFn::sqrt,
                     unary(UnaryFn::affine, unary(UnaryFn::square, v), 1, -1));
     auto sum = add(n, v, s);
     r = failed(sum) ? Fail() : FailureOr<Value>(unary(UnaryFn::log, *sum));
   } else { // Atanh = 0.5 * log((1 + x) / (1 - x))
-    auto q = binary(n, BinaryFn::div, unary(UnaryFn::affine, v, 1, 1),
-                    unary(UnaryFn::affine, v, -1, 1));
+    Value oneMinusX = unary(UnaryFn::affine, v, -1, 1);
+    Value onePlusX = unary(UnaryFn::affine, v, 1, 1);
+    auto q = binary(n, BinaryFn::div, onePlusX, oneMinusX);
     r = failed(q) ? Fail()
                   : FailureOr<Value>(unary(UnaryFn::affine,
                                            unary(UnaryFn::log, *q), 0.5f, 0));
