@@ -181,6 +181,10 @@ private:
   View denseView(Value v) { return {bufferFor(v), denseStrides(shapeOf(v))}; }
 
   LogicalResult lowerConstant(Operation *op, DenseElementsAttr value);
+  /// Splat constants of at least this many elements are filled at run time
+  /// instead of being stored in the binary.
+  static constexpr int64_t kMinFilledSplat = 1 << 16;
+  LogicalResult lowerSplatConstant(Operation *op, DenseElementsAttr value);
   /// `epi` with the machine options (load balance, SFU mode, sparse
   /// weights) the GEMM kernels apply.
   GemmEpilogue kernelEpilogue(GemmEpilogue epi) const;
