@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "accel/Hardware/HardwareDesc.h"
+#include "accel/Support/FileRead.h"
 
 #include <nlohmann/json.hpp>
 
@@ -631,19 +632,12 @@ bool accel::parseHardwareDesc(const std::string &jsonText, HardwareDesc &out,
 
 bool accel::loadHardwareDesc(const std::string &path, HardwareDesc &out,
                              std::string &err) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    err = path + ": cannot open hardware description";
+  std::string text;
+  if (!readRegularFile(path, "hardware description", kMaxHardwareDescBytes,
+                       text, err))
     return false;
-  }
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  if (in.bad()) {
-    err = path + ": read error";
-    return false;
-  }
-  if (!parseHardwareDesc(ss.str(), out, err)) {
-    err = path + ": " + err;
+  if (!parseHardwareDesc(text, out, err)) {
+    err = "hardware description '" + path + "': " + err;
     return false;
   }
   return true;

@@ -189,7 +189,7 @@ LogicalResult Importer::importDepthSpace(const Node &n) {
   int64_t N = s[0], C = s[1], H = s[2], W = s[3];
   Value v;
   if (n.op_type() == "DepthToSpace") {
-    if (C % (b * b))
+    if (C / b < b || C % (b * b)) // C / b first: b * b may overflow
       return failNode(n, "channels must be divisible by blocksize^2");
     int64_t c = C / (b * b);
     if (*mode == "DCR") {

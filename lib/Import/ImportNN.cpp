@@ -144,6 +144,10 @@ LogicalResult readSpatial(Importer &im, const Node &n, int64_t r, Spatial &s) {
   for (int64_t i = 0; i < r; ++i)
     if (s.strides[i] < 1 || s.dilations[i] < 1)
       return im.failNode(n, "strides and dilations must be >= 1");
+  for (int64_t k : s.kernel)
+    if (k < 1)
+      return im.failNode(n, "kernel_shape values must be >= 1, got " +
+                                shapeStr(s.kernel));
   for (int64_t p : s.pads)
     if (p < 0)
       return im.failNode(n, "pads must be >= 0");
@@ -186,6 +190,8 @@ LogicalResult readConvHeader(Importer &im, const Node &n, int64_t maxSpatial,
   auto group = im.intAttr(n, "group", 1);
   if (failed(group))
     return failure();
+  if (*group < 1)
+    return im.failNode(n, "group must be >= 1, got " + std::to_string(*group));
   h.group = *group;
   return success();
 }
@@ -1109,6 +1115,8 @@ LogicalResult RecurrentImport::readWeights() {
     X = im.transpose(X, {1, 0, 2});
   seq = Importer::shapeOf(X)[0], batch = Importer::shapeOf(X)[1];
   h = hidden;
+  if (im.attr(n, "hidden_size") && h < 1)
+    return im.failNode(n, "hidden_size must be >= 1, got " + std::to_string(h));
   if (h <= 0) {
     if (Importer::shapeOf(R).size() != 3)
       return im.failNode(n, "R must be 3-D");

@@ -107,8 +107,8 @@ LogicalResult Importer::importConstantOfShape(const Node &n) {
   ConstTensor c;
   c.shape = *shape;
   auto count = numElements(c.shape);
-  if (!count || *count > kMaxConstElements)
-    return failNode(n, "invalid or too large shape " + shapeStr(c.shape));
+  if (!count)
+    return failNode(n, "invalid shape " + shapeStr(c.shape));
   double fv = 0;
   int64_t iv = 0;
   if (const auto *a = attr(n, "value")) {
@@ -122,6 +122,17 @@ LogicalResult Importer::importConstantOfShape(const Node &n) {
     c.dtype = (*t)->dtype;
     fv = (*t)->getF(0);
     iv = (*t)->getI(0);
+  }
+  if (*count > kMaxConstElements) {
+    // Too large to fold: a runtime splat (one value in the IR, filled by
+    // the lowering) instead of materialising every element here.
+    if (!c.isFloat())
+      return failNode(n, "the " + dataTypeName(c.dtype) + " tensor of shape " +
+                             shapeStr(c.shape) + " has more than " +
+                             std::to_string(kMaxConstElements) +
+                             " elements, the importer's limit for integer "
+                             "constants");
+    return define(n, 0, splatF32(c.shape, float(fv)));
   }
   if (c.isFloat())
     c.f.assign(*count, fv);

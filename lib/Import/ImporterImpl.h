@@ -310,6 +310,17 @@ public:
   std::unordered_map<const Node *, size_t> nodeIndex;
 
 private:
+  // ImportCheck.cpp: invalid ONNX is refused before any node is imported.
+  /// Versions, attribute names and external-data locations (run first).
+  LogicalResult checkModel(const onnx::ModelProto &model);
+  LogicalResult checkVersions(const onnx::ModelProto &model);
+  LogicalResult checkAttributeNames(const onnx::GraphProto &g);
+  LogicalResult checkExternalData(const onnx::GraphProto &g);
+  /// The ONNX library's checker, on the graph in the topological `order`
+  /// sortNodes found (the importer accepts unsorted graphs).
+  LogicalResult runOnnxChecker(const onnx::ModelProto &model,
+                               ArrayRef<size_t> order);
+
   LogicalResult collectInitializers(const onnx::GraphProto &g);
   LogicalResult collectInputs(const onnx::GraphProto &g,
                               SmallVector<mlir::Type> &argTypes,

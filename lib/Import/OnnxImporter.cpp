@@ -18,6 +18,7 @@
 //===----------------------------------------------------------------------===//
 #include "ImportUtil.h"
 #include "ImporterImpl.h"
+#include "accel/Support/FileRead.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -266,21 +267,29 @@ LogicalResult Importer::tensorBytes(const onnx::TensorProto &t,
   if (baseDir.empty())
     return fail(what + " uses external data ('" + location +
                 "'), which needs the model to be imported from a file");
-  llvm::SmallString<256> path(baseDir);
-  llvm::sys::path::append(path, location);
-  auto buf = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
-                                         /*RequiresNullTerminator=*/false);
-  if (!buf)
-    return fail(what + ": cannot read external data file '" +
-                std::string(path) + "': " + buf.getError().message());
-  int64_t size = (int64_t)(*buf)->getBufferSize();
+  // The data must stay next to the model: a location with "../", an
+  // absolute path or a symlink out of the directory would embed any file
+  // the compiler can read into the binary.
+  std::string path, fileErr;
+  uint64_t fileSize = 0;
+  if (!resolvePathInside(baseDir, location, "external data file", path,
+                         fileErr) ||
+      !checkRegularFile(path, "external data file", kMaxDataFileBytes, fileSize,
+                        fileErr))
+    return fail(what + ": " + fileErr);
+  int64_t size = (int64_t)fileSize;
   if (length < 0)
     length = size - offset;
   if (offset < 0 || length < 0 || offset > size || size - offset < length)
     return fail(what + ": external data range [" + std::to_string(offset) +
                 ", +" + std::to_string(length) + ") is outside '" + location +
                 "' (" + std::to_string(size) + " bytes)");
-  storage.assign((*buf)->getBufferStart() + offset, length);
+  auto buf = llvm::MemoryBuffer::getFileSlice(path, length, offset,
+                                              /*IsVolatile=*/false);
+  if (!buf)
+    return fail(what + ": cannot read external data file '" + path +
+                "': " + buf.getError().message());
+  storage.assign((*buf)->getBufferStart(), (*buf)->getBufferSize());
   bytes = StringRef(storage);
   return success();
 }
@@ -924,15 +933,13 @@ LogicalResult Importer::collectInputs(const onnx::GraphProto &g,
     // Inputs bound to a constant (a TensorProto file).
     auto bound = opts.boundInputs.find(name);
     if (bound != opts.boundInputs.end()) {
-      auto buf = llvm::MemoryBuffer::getFile(bound->second, /*IsText=*/false,
-                                             /*RequiresNullTerminator=*/false);
-      if (!buf)
-        return fail("cannot read the tensor bound to input '" + name + "' ('" +
-                    bound->second + "'): " + buf.getError().message());
+      std::string bytes, why;
+      if (!readRegularFile(bound->second, "tensor file", kMaxProtobufFileBytes,
+                           bytes, why))
+        return fail("input '" + name + "' (--bind): " + why);
       ownedTensors.emplace_back();
       onnx::TensorProto &t = ownedTensors.back();
-      if (!t.ParseFromArray((*buf)->getBufferStart(),
-                            (int)(*buf)->getBufferSize()) ||
+      if (!t.ParseFromArray(bytes.data(), (int)bytes.size()) ||
           t.data_type() == onnx::TensorProto::UNDEFINED)
         return fail("'" + bound->second + "' (bound to input '" + name +
                     "') is not a serialized ONNX TensorProto");
@@ -1354,13 +1361,15 @@ OwningOpRef<ModuleOp> Importer::run(const onnx::ModelProto &model) {
   }
   for (int i = 0; i < g.node_size(); ++i)
     nodeIndex[&g.node(i)] = i;
+  if (failed(checkModel(model)))
+    return nullptr;
 
   SmallVector<Type> argTypes;
   SmallVector<std::string> argNames;
   SmallVector<size_t> order;
   if (failed(collectInitializers(g)) ||
       failed(collectInputs(g, argTypes, argNames)) ||
-      failed(sortNodes(g, order)))
+      failed(sortNodes(g, order)) || failed(runOnnxChecker(model, order)))
     return nullptr;
 
   Location fileLoc = FileLineColLoc::get(&ctx, sourceName, 0, 0);
@@ -1476,27 +1485,37 @@ OwningOpRef<ModuleOp> accel::importOnnxBytes(const void *data, size_t size,
   return module;
 }
 
-OwningOpRef<ModuleOp> accel::importOnnxFile(const std::string &path,
-                                            MLIRContext &ctx,
-                                            const OnnxImportOptions &opts,
-                                            std::string &err) {
-  err.clear();
-  if (llvm::sys::fs::is_directory(path)) {
-    err = "cannot open ONNX model '" + path + "': it is a directory";
+/// The bytes of the model file `path` (memory-mapped), after checking that
+/// it is a regular file protobuf can parse (at most 2 GiB - 1).
+static std::unique_ptr<llvm::MemoryBuffer>
+openModelFile(const std::string &path, std::string &err) {
+  uint64_t size;
+  if (!accel::checkRegularFile(path, "ONNX model", accel::kMaxProtobufFileBytes,
+                               size, err))
     return nullptr;
-  }
   auto buf = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
                                          /*RequiresNullTerminator=*/false);
   if (!buf) {
     err = "cannot open ONNX model '" + path + "': " + buf.getError().message();
     return nullptr;
   }
+  return std::move(*buf);
+}
+
+OwningOpRef<ModuleOp> accel::importOnnxFile(const std::string &path,
+                                            MLIRContext &ctx,
+                                            const OnnxImportOptions &opts,
+                                            std::string &err) {
+  err.clear();
+  auto buf = openModelFile(path, err);
+  if (!buf)
+    return nullptr;
   llvm::SmallString<256> dir(path);
   llvm::sys::path::remove_filename(dir);
   if (dir.empty())
     dir = ".";
-  return importOnnxBytes((*buf)->getBufferStart(), (*buf)->getBufferSize(), ctx,
-                         opts, err, path, std::string(dir));
+  return importOnnxBytes(buf->getBufferStart(), buf->getBufferSize(), ctx, opts,
+                         err, path, std::string(dir));
 }
 
 //===----------------------------------------------------------------------===//
@@ -1537,15 +1556,11 @@ bool accel::onnxConstantInputs(const std::string &path,
                                std::vector<std::string> &names,
                                std::string &err) {
   names.clear();
-  auto buf = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
-                                         /*RequiresNullTerminator=*/false);
-  if (!buf) {
-    err = "cannot open ONNX model '" + path + "': " + buf.getError().message();
+  auto buf = openModelFile(path, err);
+  if (!buf)
     return false;
-  }
   onnx::ModelProto model;
-  if (!model.ParseFromArray((*buf)->getBufferStart(),
-                            (int)(*buf)->getBufferSize())) {
+  if (!model.ParseFromArray(buf->getBufferStart(), (int)buf->getBufferSize())) {
     err = "failed to parse '" + path +
           "' as an ONNX model (malformed or truncated protobuf)";
     return false;

@@ -2,6 +2,7 @@
 //----------------------===//
 #include "accel/Sim/TensorIO.h"
 #include "accel/Sim/Numerics.h"
+#include "accel/Support/FileRead.h"
 
 #include <onnx/onnx_pb.h>
 
@@ -18,18 +19,9 @@ constexpr char kNpyMagic[6] = {'\x93', 'N', 'U', 'M', 'P', 'Y'};
 
 bool readFile(const std::string &path, std::vector<uint8_t> &bytes,
               std::string &err) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    err = path + ": cannot open file";
+  std::string s;
+  if (!readRegularFile(path, "tensor file", kMaxDataFileBytes, s, err))
     return false;
-  }
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  if (in.bad()) {
-    err = path + ": read error";
-    return false;
-  }
-  std::string s = ss.str();
   bytes.assign(s.begin(), s.end());
   return true;
 }

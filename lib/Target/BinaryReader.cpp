@@ -6,11 +6,11 @@
 // allocation.
 //
 //===----------------------------------------------------------------------===//
+#include "accel/Support/FileRead.h"
 #include "accel/Target/Binary.h"
 #include "accel/Target/Encoding.h"
 #include "accel/Target/Sfu.h"
 #include <cstring>
-#include <fstream>
 
 namespace accel {
 namespace {
@@ -435,22 +435,12 @@ bool readBinary(const uint8_t *data, size_t size, Program &p,
 }
 
 bool readBinaryFile(const std::string &path, Program &p, std::string &err) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) {
-    err = "cannot open '" + path + "'";
+  std::string bytes;
+  if (!readRegularFile(path, "accelerator binary", kMaxDataFileBytes, bytes,
+                       err))
     return false;
-  }
-  f.seekg(0, std::ios::end);
-  std::streamoff size = f.tellg();
-  f.seekg(0, std::ios::beg);
-  std::vector<uint8_t> bytes(size > 0 ? size_t(size) : 0);
-  if (size > 0)
-    f.read(reinterpret_cast<char *>(bytes.data()), size);
-  if (size < 0 || !f) {
-    err = "error reading '" + path + "'";
-    return false;
-  }
-  if (!readBinary(bytes.data(), bytes.size(), p, err)) {
+  if (!readBinary(reinterpret_cast<const uint8_t *>(bytes.data()), bytes.size(),
+                  p, err)) {
     err = path + ": " + err;
     return false;
   }

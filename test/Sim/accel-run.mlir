@@ -36,11 +36,11 @@
 // RUN: not accel-run %t.bin --input x=%t.x.npy --input z=%t.x.npy 2>&1 | FileCheck %s --check-prefix=UNKNOWN
 // UNKNOWN: accel-run: error: unknown input 'z' (program inputs: x)
 // RUN: not accel-run %t.bin --input x=%t.nonexistent.npy 2>&1 | FileCheck %s --check-prefix=NOFILE
-// NOFILE: accel-run: error: input 'x': {{.*}}nonexistent.npy: cannot open file
+// NOFILE: accel-run: error: input 'x': cannot open tensor file '{{.*}}nonexistent.npy': No such file or directory
 // RUN: not accel-run %t.bin --hw %hw_dir/large.json --input x=%t.x.npy 2>&1 | FileCheck %s --check-prefix=HW
 // HW: accel-run: error: {{.*}}.bin: invalid program for hardware 'large': the binary was compiled for another hardware description
 // RUN: not accel-run %t.bin --hw %t.nonexistent.json 2>&1 | FileCheck %s --check-prefix=NOHW
-// NOHW: accel-run: error: {{.*}}nonexistent.json: cannot open hardware description
+// NOHW: accel-run: error: cannot open hardware description '{{.*}}nonexistent.json': No such file or directory
 // RUN: %python -c "import sys; b=open(sys.argv[1],'rb').read(); open(sys.argv[2],'wb').write(b[:len(b)//2])" %t.bin %t.cut.bin
 // RUN: not accel-run %t.cut.bin --input x=%t.x.npy 2>&1 | FileCheck %s --check-prefix=CORRUPT
 // CORRUPT: accel-run: error: {{.*}}cut.bin: binary:

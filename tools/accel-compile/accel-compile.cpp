@@ -16,6 +16,7 @@
 #include "accel/Conversion/Passes.h"
 #include "accel/Hardware/HardwareDesc.h"
 #include "accel/Import/OnnxImporter.h"
+#include "accel/Support/FileRead.h"
 #include "accel/Target/Binary.h"
 #include "accel/Target/IsaProgram.h"
 #include "accel/Target/Validate.h"
@@ -132,7 +133,7 @@ int main(int argc, char **argv) {
   if (!hwPath.empty()) {
     std::string err;
     if (!accel::loadHardwareDesc(hwPath, hw, err))
-      return fail("hardware description " + err); // err names the file
+      return fail(err); // err names the file
   }
 
   // Front end.
@@ -170,6 +171,12 @@ int main(int argc, char **argv) {
   } else {
     if (!inputShapes.empty() || !bindInputs.empty())
       return fail("--input-shape and --bind apply to .onnx models only");
+    std::string err;
+    uint64_t size;
+    if (inputPath != "-" &&
+        !accel::checkRegularFile(inputPath, "input file",
+                                 accel::kMaxDataFileBytes, size, err))
+      return fail(err);
     llvm::SourceMgr sm;
     SourceMgrDiagnosticHandler handler(sm, &ctx);
     module = parseSourceFile<ModuleOp>(inputPath, sm, &ctx);

@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "accel/Import/OnnxImporter.h"
+#include "accel/Support/FileRead.h"
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/MLIRContext.h"
@@ -94,11 +95,11 @@ int main(int argc, char **argv) {
   std::string err;
   mlir::OwningOpRef<mlir::ModuleOp> module;
   if (inputFile == "-") {
-    auto buf = llvm::MemoryBuffer::getSTDIN();
-    if (!buf)
-      return fail("cannot read stdin: " + buf.getError().message());
-    module = accel::importOnnxBytes((*buf)->getBufferStart(),
-                                    (*buf)->getBufferSize(), ctx, opts, err,
+    std::string bytes;
+    if (!accel::readStdin("ONNX model", accel::kMaxProtobufFileBytes, bytes,
+                          err))
+      return fail(err);
+    module = accel::importOnnxBytes(bytes.data(), bytes.size(), ctx, opts, err,
                                     "<stdin>", ".");
   } else {
     module = accel::importOnnxFile(inputFile, ctx, opts, err);

@@ -183,7 +183,7 @@ int runMain(int argc, char **argv) {
 
   Program prog;
   if (!readBinaryFile(binaryPath, prog, err))
-    return fail(binaryPath + ": " + err);
+    return fail(err); // err names the file
   if (validate && !validateProgram(prog, hw, err))
     return fail(binaryPath + ": invalid program for hardware '" + hw.name +
                 "': " + err);

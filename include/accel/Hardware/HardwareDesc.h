@@ -127,7 +127,9 @@ struct HardwareDesc {
 /// errors. `out` is only written on success.
 bool parseHardwareDesc(const std::string &jsonText, HardwareDesc &out,
                        std::string &err);
-/// As parseHardwareDesc, reading a file; errors are prefixed with the path.
+/// As parseHardwareDesc, reading a file (a regular file of at most
+/// kMaxHardwareDescBytes, see accel/Support/FileRead.h); every error names
+/// the file: "hardware description '<path>': <field>: <reason>".
 bool loadHardwareDesc(const std::string &path, HardwareDesc &out,
                       std::string &err);
 /// Checks the constraints of an in-memory description (the same checks the

@@ -25,7 +25,7 @@ inline mlir::LogicalResult loadPassHardware(mlir::ModuleOp module,
   std::string err;
   if (loadHardwareDesc(hwPath, hw, err))
     return mlir::success();
-  module.emitError("hardware description ") << err; // err names the file
+  module.emitError(err); // err names the file
   return mlir::failure();
 }
 

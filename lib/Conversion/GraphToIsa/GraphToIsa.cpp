@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "Graph/GraphPatterns.h"
 #include "Lowering.h"
+#include "ResourceCheck.h"
 #include "accel/Codegen/Kernels.h"
 #include "accel/Conversion/Passes.h"
 #include "accel/Hardware/HardwareDesc.h"
@@ -104,6 +105,8 @@ LogicalResult Lowering::lowerConstant(Operation *op, DenseElementsAttr value) {
               "i64 held as f32)";
   if (!type.hasStaticShape())
     return op->emitError("constant must have a static shape");
+  if (value.isSplat() && type.getNumElements() >= kMinFilledSplat)
+    return lowerSplatConstant(op, value);
   std::vector<float> values;
   values.reserve(size_t(type.getNumElements()));
   if (isInt) {
@@ -124,6 +127,28 @@ LogicalResult Lowering::lowerConstant(Operation *op, DenseElementsAttr value) {
   seg.bytes.resize(values.size() * 4);
   std::memcpy(seg.bytes.data(), values.data(), seg.bytes.size());
   program_.constants.push_back(std::move(seg));
+  return success();
+}
+
+/// A large splat constant is not materialised in the binary: its buffer is
+/// filled at run time (a zero splat costs nothing, DRAM starts zeroed).
+LogicalResult Lowering::lowerSplatConstant(Operation *op,
+                                           DenseElementsAttr value) {
+  auto type = cast<RankedTensorType>(value.getType());
+  Type et = type.getElementType();
+  float v;
+  if (et.isF32()) {
+    v = value.getSplatValue<APFloat>().convertToFloat();
+  } else {
+    APInt i = value.getSplatValue<APInt>();
+    int64_t x = et.isInteger(1) ? int64_t(i.getBoolValue()) : i.getSExtValue();
+    if (x > (int64_t(1) << 24) || x < -(int64_t(1) << 24))
+      return op->emitError("integer constant ")
+             << x << " is not exactly representable as f32";
+    v = float(x);
+  }
+  uint64_t addr = bufferFor(op->getResult(0));
+  emitFill(addr, shapeOf(op->getResult(0)), v);
   return success();
 }
 
@@ -560,6 +585,8 @@ struct ConvertGraphToIsaPass
       target.emitError("the entry function must have a single block");
       return signalPassFailure();
     }
+    if (failed(checkResourcesUpFront(target, hw)))
+      return signalPassFailure();
     if (depthwise != "sw" && depthwise != "gemm") {
       module.emitError("convert-graph-to-isa: depthwise must be 'sw' or "
                        "'gemm', got '")

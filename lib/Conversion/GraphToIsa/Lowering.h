@@ -183,6 +183,11 @@ private:
 
   mlir::LogicalResult lowerConstant(mlir::Operation *op,
                                     mlir::DenseElementsAttr value);
+  /// Splat constants of at least this many elements are filled at run time
+  /// instead of being stored in the binary.
+  static constexpr int64_t kMinFilledSplat = 1 << 16;
+  mlir::LogicalResult lowerSplatConstant(mlir::Operation *op,
+                                         mlir::DenseElementsAttr value);
   /// `epi` with the machine options (load balance, SFU mode, sparse
   /// weights) the GEMM kernels apply.
   codegen::GemmEpilogue kernelEpilogue(codegen::GemmEpilogue epi) const;

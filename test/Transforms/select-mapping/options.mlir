@@ -5,7 +5,7 @@
 
 // DF: error: select-mapping: dataflow must be input_stationary, output_stationary or weight_stationary (got 'row_stationary')
 // ARR: error: select-mapping: array must be two of M, N, K, none (grid rows, grid columns), e.g. array=K,N
-// HW: error: hardware description {{.*}}does-not-exist.json
+// HW: error: cannot open hardware description '{{.*}}does-not-exist.json': No such file or directory
 
 func.func @main(%a: tensor<4x8xf32>, %b: tensor<8x8xf32>) -> tensor<4x8xf32> {
   %0 = graph.matmul %a, %b : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>

@@ -256,7 +256,8 @@ TEST(HardwareDesc, LoadErrorsNameTheFile) {
     out << R"({"pe": {"mac_lanes": 0}})";
   }
   EXPECT_FALSE(loadHardwareDesc(path, hw, err));
-  EXPECT_EQ(err, path + ": pe.mac_lanes: must be >= 1 (got 0)");
+  EXPECT_EQ(err, "hardware description '" + path +
+                     "': pe.mac_lanes: must be >= 1 (got 0)");
 }
 
 TEST(HardwareDesc, ValidateInMemory) {
