@@ -164,10 +164,17 @@ public:
   void setConvRQ(bool on) { convRQ_ = on; }
 
 private:
+  /// Bump allocation; saturates at 2^64 - 1 (run() then refuses the
+  /// program) instead of wrapping round to alias earlier buffers.
   uint64_t allocate(int64_t elements) {
     uint64_t addr = next_;
-    next_ += (uint64_t(std::max<int64_t>(elements, 1)) * 4 + kAlign - 1) /
-             kAlign * kAlign;
+    uint64_t bytes;
+    if (__builtin_mul_overflow(uint64_t(std::max<int64_t>(elements, 1)),
+                               uint64_t(4), &bytes) ||
+        bytes > UINT64_MAX - kAlign ||
+        __builtin_add_overflow(next_, (bytes + kAlign - 1) / kAlign * kAlign,
+                               &next_))
+      next_ = UINT64_MAX;
     return addr;
   }
   uint64_t bufferFor(Value v) {
