@@ -7,6 +7,7 @@
 #include "Graph/GraphDialect.h"
 #include "Isa/IsaDialect.h"
 #include "accel/Conversion/Passes.h"
+#include "accel/Support/ParseGuard.h"
 #include "accel/Transforms/Passes.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
@@ -23,6 +24,13 @@ int main(int argc, char **argv) {
   accel::registerAccelConversionPasses();
   accel::registerAccelTransformsPasses();
   accel::registerAccelPipelines();
-  return mlir::asMainReturnCode(
-      mlir::MlirOptMain(argc, argv, "accel optimizer driver\n", registry));
+  auto [input, output] = mlir::registerAndParseCLIOptions(
+      argc, argv, "accel optimizer driver\n", registry);
+  if (!accel::checkFileNesting(input, llvm::errs()))
+    return 1;
+  // Parsing, passes and printing recurse per level of IR nesting.
+  return accel::runOnLargeStack([&] {
+    return mlir::asMainReturnCode(
+        mlir::MlirOptMain(argc, argv, input, output, registry));
+  });
 }
