@@ -64,10 +64,12 @@ static OwningOpRef<Operation *> parseIsaText(llvm::SourceMgr &sm,
   DialectRegistry registry;
   registerIsa(registry);
   ctx->appendDialectRegistry(registry);
-  OwningOpRef<Operation *> op = parseSourceFile<Operation *>(sm, ctx);
-  if (!op || failed(verify(*op)))
+  // Several top-level ops are wrapped in an implicit module, as
+  // TranslateFromMLIRRegistration does.
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sm, ctx);
+  if (!module || failed(verify(*module)))
     return nullptr;
-  return op;
+  return OwningOpRef<Operation *>(module.release());
 }
 
 static int translateMain(int argc, char **argv) {
