@@ -248,7 +248,13 @@ private:
   }
   /// Fills a fresh buffer with a constant (zero needs nothing: DRAM starts
   /// zeroed and buffers are never reused).
-  void emitFill(uint64_t addr, const std::vector<int64_t> &shape, float value);
+  /// Fills a buffer with `value`; +0 is skipped (DRAM starts zeroed) unless
+  /// `evenIfZero`: a program output must be written by the program.
+  void emitFill(uint64_t addr, const std::vector<int64_t> &shape, float value,
+                bool evenIfZero = false);
+  /// `v` is returned by the function, directly or through reshapes (which
+  /// alias its buffer).
+  static bool isReturned(Value v);
 
   /// If `v`'s only user is a graph.relu, fuse it: the relu result shares
   /// v's buffer and the GEMM applies ReLU on its final store.
