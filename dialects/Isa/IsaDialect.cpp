@@ -70,7 +70,67 @@ LogicalResult checkRecord(Operation *op, OperandsAttr rec, RecordUse use = {}) {
 }
 } // namespace
 
+/// elemBytes * the element count of `shape`, or nullopt when it does not
+/// fit 64 bits.
+static std::optional<uint64_t> extentBytes(ArrayRef<int64_t> shape,
+                                           uint64_t elemBytes) {
+  uint64_t bytes = elemBytes;
+  for (int64_t d : shape)
+    if (d < 0 || __builtin_mul_overflow(bytes, uint64_t(d), &bytes))
+      return std::nullopt;
+  return bytes;
+}
+
+/// Bytes per element in DRAM: i1 / i64 I/O values are held as f32 words.
+static uint64_t elementBytes(Type et, bool io) {
+  if (io && (et.isInteger(1) || et.isInteger(64)))
+    return 4;
+  return (et.getIntOrFloatBitWidth() + 7) / 8;
+}
+
+/// I/O tensors and constant data lie inside [0, dram_size): a byte size that
+/// overflows 64 bits (a huge tensor type) is an error here, so every tool
+/// that produces or reads an isa.program refuses it.
+static LogicalResult verifyDramExtents(ProgramOp program) {
+  uint64_t dram = program.getDramSize();
+  auto inside = [&](Operation *op, const Twine &what, uint64_t addr,
+                    uint64_t bytes) -> LogicalResult {
+    if (addr <= dram && bytes <= dram - addr)
+      return success();
+    return op->emitOpError()
+           << what << ": " << bytes << " bytes at address " << addr
+           << " lie outside the program's DRAM [0, " << dram << ")";
+  };
+  for (Operation &op : program.getBody().front()) {
+    if (auto io = dyn_cast<IoOp>(op)) {
+      auto t = cast<RankedTensorType>(io.getType());
+      if (!t.hasStaticShape() || !t.getElementType().isIntOrFloat())
+        continue; // programFromIsa names the unsupported type
+      std::optional<uint64_t> bytes =
+          extentBytes(t.getShape(), elementBytes(t.getElementType(), true));
+      if (!bytes)
+        return io.emitOpError("'") << io.getSymName() << "' of type " << t
+                                   << " needs more than 2^64 bytes";
+      if (failed(inside(io, "'" + io.getSymName() + "'", io.getAddr(), *bytes)))
+        return failure();
+    } else if (auto data = dyn_cast<DataOp>(op)) {
+      auto t = cast<ShapedType>(data.getValue().getType());
+      std::optional<uint64_t> bytes =
+          t.hasStaticShape() && t.getElementType().isIntOrFloat()
+              ? extentBytes(t.getShape(),
+                            elementBytes(t.getElementType(), false))
+              : std::nullopt;
+      if (bytes &&
+          failed(inside(data, "constant data", data.getAddr(), *bytes)))
+        return failure();
+    }
+  }
+  return success();
+}
+
 LogicalResult ProgramOp::verify() {
+  if (failed(verifyDramExtents(*this)))
+    return failure();
   std::set<std::pair<int32_t, int32_t>> seen;
   for (auto c : getBody().front().getOps<ClusterOp>()) {
     if (c.getRow() >= getRows() || c.getCol() >= getCols()) // unsigned

@@ -125,6 +125,10 @@ std::vector<int64_t> coalesceParts(const std::vector<int64_t> &shape,
 bool accel::codegen::emitElementwiseLayer(StreamBuilder &sb,
                                           const ElementwiseLayer &layer,
                                           std::string &err) {
+  // A zero-element result needs no commands (and its tile sizes would
+  // divide by zero).
+  if (std::find(layer.shape.begin(), layer.shape.end(), 0) != layer.shape.end())
+    return true;
   const HardwareDesc &hw = sb.hw();
   const size_t nIn = layer.inputs.size();
   assert(nIn >= 1 && nIn <= 3 && "elementwise layers take 1 to 3 inputs");

@@ -36,8 +36,34 @@ StreamBuilder::StreamBuilder(Program &program, const HardwareDesc &hw)
   program_.hwFingerprint = hw.fingerprint();
   program_.clusters.resize(hw.numClusters());
   regs_.resize(hw.numClusters());
+  // Every buffer id the encoding allows, so that a CONFIG of a buffer the
+  // hardware lacks is reported (capacityError) rather than out of range.
   for (auto &r : regs_)
-    r.resize(hw.instructionBuffers);
+    r.resize(std::max<uint32_t>(hw.instructionBuffers, 32));
+}
+
+void StreamBuilder::checkCapacity(uint32_t cluster, uint8_t ibuf,
+                                  size_t instrs) {
+  if (!capacityError_.empty())
+    return;
+  auto need = [&](const char *field, uint64_t have, uint64_t min,
+                  const std::string &why) {
+    capacityError_ = "hardware: cluster." + std::string(field) + " is " +
+                     std::to_string(have) + " but the kernels need at least " +
+                     std::to_string(min) + " (" + why + ")";
+  };
+  if (ibuf >= hw_.instructionBuffers)
+    return need("instruction_buffers", hw_.instructionBuffers, ibuf + 1u,
+                "they configure instruction buffer " + std::to_string(ibuf));
+  if (instrs > hw_.instructionBufferDepth)
+    return need("instruction_buffer_depth", hw_.instructionBufferDepth, instrs,
+                "a sequence of " + std::to_string(instrs) + " instructions");
+  uint64_t entries = 0;
+  for (const auto &r : regs_.at(cluster))
+    entries += r.size();
+  if (entries > hw_.registerFileEntries)
+    need("register_file_entries", hw_.registerFileEntries, entries,
+         "the operand records of the configured buffers");
 }
 
 void StreamBuilder::push(uint32_t cluster, Command c) {
@@ -50,6 +76,7 @@ void StreamBuilder::config(uint32_t cluster, uint8_t ibuf,
   regs.clear();
   for (auto &i : instrs)
     regs.push_back(i.operands);
+  checkCapacity(cluster, ibuf, instrs.size());
   Command c;
   c.kind = CommandKind::Config;
   c.ibuf = ibuf;

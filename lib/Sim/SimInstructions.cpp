@@ -563,7 +563,7 @@ bool Sim::doSpu(Cluster &c, const Instruction &in, size_t idx, ExecInfo &info) {
       case SpuType::Unary:
         if (r.func == SfuFunc::Relu)
           for (uint64_t i = 0; i < m; ++i)
-            o[i] = a[i] > 0 ? a[i] : 0.0f;
+            o[i] = !(a[i] <= 0) ? a[i] : 0.0f; // as sfuUnary: NaN stays
         else if (r.func == SfuFunc::None)
           std::memmove(o, a, m * 4);
         else

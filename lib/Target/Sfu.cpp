@@ -46,7 +46,9 @@ float sfuUnary(SfuFunc f, float x, float imm) {
   case SfuFunc::None:
     return x;
   case SfuFunc::Relu:
-    return x > 0 ? x : 0.0f;
+    // `!(x <= 0)` rather than `x > 0`: NaN stays NaN (IEEE, as ONNX and
+    // numpy), -0 becomes +0.
+    return !(x <= 0) ? x : 0.0f;
   case SfuFunc::Scale:
     return x * imm;
   case SfuFunc::AddImm:
@@ -96,11 +98,15 @@ float sfuUnary(SfuFunc f, float x, float imm) {
   case SfuFunc::Elu:
     return x < 0 ? imm * (std::exp(x) - 1.0f) : x;
   case SfuFunc::Celu:
+    if (std::isnan(x))
+      return x; // std::max / std::min would drop the NaN
     return std::max(0.0f, x) + std::min(0.0f, imm * (std::exp(x / imm) - 1.0f));
   case SfuFunc::HardSwish:
+    if (std::isnan(x))
+      return x;
     return x * std::min(1.0f, std::max(0.0f, x / 6.0f + 0.5f));
   case SfuFunc::ThresholdedRelu:
-    return x > imm ? x : 0.0f;
+    return !(x <= imm) ? x : 0.0f; // NaN stays NaN
   case SfuFunc::Round:
     return std::nearbyint(x);
   case SfuFunc::Square:
@@ -159,9 +165,14 @@ float sfuBinary(SfuFunc f, float x, float y) {
 
 float sfuReduce(SfuFunc f, const float *row, size_t n, float imm) {
   if (f == SfuFunc::ArgMax || f == SfuFunc::ArgMin) {
+    // As numpy: the first NaN is both the maximum and the minimum.
     size_t best = 0;
     bool last = imm != 0.0f;
-    for (size_t j = 1; j < n; ++j) {
+    for (size_t j = 1; j < n && !std::isnan(row[best]); ++j) {
+      if (std::isnan(row[j])) {
+        best = j;
+        break;
+      }
       bool better =
           f == SfuFunc::ArgMax ? row[j] > row[best] : row[j] < row[best];
       bool tie = row[j] == row[best];

@@ -36,6 +36,12 @@ Range boxRange(i128 base, const uint32_t *shape, const int64_t *stride, int n,
 std::string rangeStr(Range r) {
   return "[" + int128String(r.lo) + ", " + int128String(r.hi) + ")";
 }
+std::string shapeString(const std::vector<int64_t> &shape) {
+  std::string s = "[";
+  for (size_t i = 0; i < shape.size(); ++i)
+    s += (i ? ", " : "") + std::to_string(shape[i]);
+  return s + "]";
+}
 
 class Validator {
 public:
@@ -56,6 +62,14 @@ private:
   bool checkPe(const std::string &what, i128 base, i128 bytes, i128 cap,
                const std::string &capName);
   bool checkDma(const DmaDesc &d);
+  bool checkDramLayout();
+  bool checkOutputsWritten();
+
+  /// DRAM bytes of each symbol (4-byte words for i1 / i64), clamped just
+  /// past dramSize when absurdly large; filled by run().
+  std::vector<Range> symbolRanges;
+  /// Spans of the DRAM sides the DMA commands write (Store, DramCopy).
+  std::vector<Range> dramWrites;
 
   const Program &p;
   const HardwareDesc &hw;
@@ -289,7 +303,90 @@ bool Validator::checkDma(const DmaDesc &d) {
                   int128String(cap) + ")");
     return true;
   };
-  return check("source", src, srcDram) && check("destination", dst, dstDram);
+  if (!check("source", src, srcDram) || !check("destination", dst, dstDram))
+    return false;
+  if (dstDram)
+    dramWrites.push_back(dst);
+  return true;
+}
+
+/// Symbols and constant segments are disjoint (each has a buffer of its
+/// own), and symbols, which hold f32 words, are 4-byte aligned.
+bool Validator::checkDramLayout() {
+  struct Item {
+    Range r;
+    std::string name;
+  };
+  std::vector<Item> items;
+  for (size_t i = 0; i < p.symbols.size(); ++i) {
+    const Symbol &s = p.symbols[i];
+    where = "symbol '" + s.name + "': ";
+    if (s.dramAddr % 4)
+      return fail("DRAM address " + std::to_string(s.dramAddr) +
+                  " is not 4-byte aligned (symbols hold f32 words)");
+    items.push_back({symbolRanges[i], "symbol '" + s.name + "'"});
+  }
+  for (size_t i = 0; i < p.constants.size(); ++i) {
+    const ConstSegment &c = p.constants[i];
+    items.push_back(
+        {{i128(c.dramAddr), i128(c.dramAddr) + i128(c.bytes.size())},
+         "constant segment " + std::to_string(i)});
+  }
+  items.erase(std::remove_if(items.begin(), items.end(),
+                             [](const Item &it) { return it.r.hi <= it.r.lo; }),
+              items.end());
+  std::stable_sort(
+      items.begin(), items.end(),
+      [](const Item &a, const Item &b) { return a.r.lo < b.r.lo; });
+  where.clear();
+  for (size_t i = 1; i < items.size(); ++i)
+    if (items[i].r.lo < items[i - 1].r.hi)
+      return fail(items[i - 1].name + " " + rangeStr(items[i - 1].r) +
+                  " overlaps " + items[i].name + " " + rangeStr(items[i].r) +
+                  " in DRAM");
+  return true;
+}
+
+/// Every byte of an output symbol lies inside a span some DMA writes to DRAM
+/// (a constant segment cannot hold it: that would overlap): an output whose
+/// shape disagrees with the program's stores would return bytes the program
+/// never wrote. Spans (not exact boxes) keep this linear in the commands.
+bool Validator::checkOutputsWritten() {
+  std::vector<Range> written = dramWrites;
+  std::sort(written.begin(), written.end(),
+            [](const Range &a, const Range &b) { return a.lo < b.lo; });
+  std::vector<Range> merged;
+  for (const Range &r : written) {
+    if (!merged.empty() && r.lo <= merged.back().hi)
+      merged.back().hi = std::max(merged.back().hi, r.hi);
+    else
+      merged.push_back(r);
+  }
+  for (size_t i = 0; i < p.symbols.size(); ++i) {
+    const Symbol &s = p.symbols[i];
+    Range r = symbolRanges[i];
+    if (s.isInput || r.hi <= r.lo)
+      continue;
+    // The first merged span ending after r.lo; spans are disjoint and
+    // non-adjacent, so r is covered only if that one span covers it.
+    auto it =
+        std::upper_bound(merged.begin(), merged.end(), r.lo,
+                         [](i128 lo, const Range &m) { return lo < m.hi; });
+    Range gap{r.lo, r.hi};
+    if (it != merged.end() && it->lo <= r.lo) {
+      if (r.hi <= it->hi)
+        continue;
+      gap.lo = it->hi;
+      ++it;
+    }
+    if (it != merged.end())
+      gap.hi = std::min(it->lo, r.hi);
+    where = "output '" + s.name + "': ";
+    return fail("shape " + shapeString(s.shape) + " at " + rangeStr(r) +
+                " disagrees with the program: no command writes bytes " +
+                rangeStr(gap));
+  }
+  return true;
 }
 
 bool Validator::run() {
@@ -331,6 +428,7 @@ bool Validator::run() {
         break; // already too large; avoids overflow
     }
     Range r{i128(s.dramAddr), i128(s.dramAddr) + bytes};
+    symbolRanges.push_back(r);
     if (r.hi > i128(p.dramSize))
       return fail("bytes " + rangeStr(r) + " outside DRAM [0, " +
                   std::to_string(p.dramSize) + ")");
@@ -343,6 +441,8 @@ bool Validator::run() {
       return fail("bytes " + rangeStr(r) + " outside DRAM [0, " +
                   std::to_string(p.dramSize) + ")");
   }
+  if (!checkDramLayout())
+    return false;
 
   unsigned numIbufs = std::min<unsigned>(hw.instructionBuffers, kNumIbufIds);
   std::vector<uint32_t> barriers0;
@@ -442,7 +542,7 @@ bool Validator::run() {
                   " on cluster (0,0) (the clusters would deadlock)");
     }
   }
-  return true;
+  return checkOutputsWritten();
 }
 
 } // namespace

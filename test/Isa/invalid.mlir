@@ -362,3 +362,33 @@ isa.program grid(1 x 1) dram 0 hw 0 {
     }
   }
 }
+
+// -----
+
+// I/O tensors and constant data lie inside the program's DRAM; a byte size
+// that overflows 64 bits is refused, not wrapped.
+isa.program grid(1 x 1) dram 128 hw 0 {
+  // expected-error @+1 {{'isa.io' op 'x' of type 'tensor<4611686018427387904xf32>' needs more than 2^64 bytes}}
+  isa.io input "x" at 0 : tensor<4611686018427387904xf32>
+}
+
+// -----
+
+isa.program grid(1 x 1) dram 128 hw 0 {
+  // expected-error @+1 {{'isa.io' op 'y': 4096 bytes at address 64 lie outside the program's DRAM [0, 128)}}
+  isa.io output "y" at 64 : tensor<32x32xf32>
+}
+
+// -----
+
+isa.program grid(1 x 1) dram 128 hw 0 {
+  // i1 and i64 values are held as f32 words: 32 x 4 bytes fit exactly.
+  isa.io input "m" at 0 : tensor<32xi1>
+}
+
+// -----
+
+isa.program grid(1 x 1) dram 128 hw 0 {
+  // expected-error @+1 {{'isa.data' op constant data: 8 bytes at address 124 lie outside the program's DRAM [0, 128)}}
+  isa.data at 124 = dense<1.0> : tensor<2xf32>
+}

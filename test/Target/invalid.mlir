@@ -22,7 +22,7 @@ isa.program grid(1 x 1) dram 0 hw 0 {
 
 // -----
 
-isa.program grid(1 x 1) dram 0 hw 0 {
+isa.program grid(1 x 1) dram 64 hw 0 {
   // expected-error @+1 {{'isa.io' op element type 'f64' is not one of f32, f16, bf16, i8, i32}}
   isa.io input "x" at 0 : tensor<4xf64>
 }
@@ -36,7 +36,7 @@ isa.program grid(1 x 1) dram 0 hw 0 {
 
 // -----
 
-isa.program grid(1 x 1) dram 0 hw 0 {
+isa.program grid(1 x 1) dram 64 hw 0 {
   // expected-error @+1 {{'isa.data' op integer data of width 1 is not a whole number of bytes}}
   isa.data at 0 = dense<true> : tensor<4xi1>
 }

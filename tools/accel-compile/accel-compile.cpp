@@ -17,6 +17,7 @@
 #include "accel/Hardware/HardwareDesc.h"
 #include "accel/Import/OnnxImporter.h"
 #include "accel/Support/FileRead.h"
+#include "accel/Support/ParseGuard.h"
 #include "accel/Target/Binary.h"
 #include "accel/Target/IsaProgram.h"
 #include "accel/Target/Validate.h"
@@ -103,8 +104,7 @@ static int fail(const std::string &msg) {
   return 1;
 }
 
-int main(int argc, char **argv) {
-  llvm::InitLLVM init(argc, argv);
+static int compileMain(int argc, char **argv) {
   cl::ParseCommandLineOptions(argc, argv, "accel model compiler\n");
   if (depthwiseMode != "sw" && depthwiseMode != "gemm")
     return fail("--depthwise must be 'sw' or 'gemm', got '" + depthwiseMode +
@@ -179,6 +179,8 @@ int main(int argc, char **argv) {
       return fail(err);
     llvm::SourceMgr sm;
     SourceMgrDiagnosticHandler handler(sm, &ctx);
+    if (!accel::checkFileNesting(inputPath, llvm::errs()))
+      return 1;
     module = parseSourceFile<ModuleOp>(inputPath, sm, &ctx);
     if (!module)
       return 1; // the parser reported the error
@@ -235,4 +237,10 @@ int main(int argc, char **argv) {
   out->os().write(reinterpret_cast<const char *>(bytes.data()), bytes.size());
   out->keep();
   return 0;
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  // Parsing, passes and printing recurse per level of IR nesting.
+  return accel::runOnLargeStack([&] { return compileMain(argc, argv); });
 }

@@ -9,11 +9,14 @@
 //===----------------------------------------------------------------------===//
 #include "Isa/IsaDialect.h"
 #include "accel/Hardware/HardwareDesc.h"
+#include "accel/Support/ParseGuard.h"
 #include "accel/Target/Binary.h"
 #include "accel/Target/IsaProgram.h"
 #include "accel/Target/Validate.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
 #include "mlir/Tools/mlir-translate/MlirTranslateMain.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
 #include "llvm/Support/CommandLine.h"
@@ -47,11 +50,40 @@ static void registerIsa(DialectRegistry &registry) {
   registry.insert<accel::isa::IsaDialect>();
 }
 
-int main(int argc, char **argv) {
-  TranslateFromMLIRRegistration toBinary(
+/// Parses and verifies ISA text after checking its nesting depth.
+static OwningOpRef<Operation *> parseIsaText(llvm::SourceMgr &sm,
+                                             MLIRContext *ctx) {
+  const llvm::MemoryBuffer *buf = sm.getMemoryBuffer(sm.getMainFileID());
+  if (auto at = accel::findExcessiveNesting(buf->getBuffer(),
+                                            accel::kMaxTextNesting)) {
+    auto [line, col] = accel::lineAndColumn(buf->getBuffer(), *at);
+    emitError(FileLineColLoc::get(ctx, buf->getBufferIdentifier(), line, col))
+        << accel::nestingMessage();
+    return nullptr;
+  }
+  DialectRegistry registry;
+  registerIsa(registry);
+  ctx->appendDialectRegistry(registry);
+  // Several top-level ops are wrapped in an implicit module, as
+  // TranslateFromMLIRRegistration does.
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sm, ctx);
+  if (!module || failed(verify(*module)))
+    return nullptr;
+  return OwningOpRef<Operation *>(module.release());
+}
+
+static int translateMain(int argc, char **argv) {
+  // A plain registration (not TranslateFromMLIRRegistration) so that the
+  // text's nesting is checked before the parser recurses into it.
+  TranslateRegistration toBinary(
       "isa-to-binary",
       "write a module holding one isa.program as an accelerator binary",
-      [](Operation *op, llvm::raw_ostream &os) -> LogicalResult {
+      [](const std::shared_ptr<llvm::SourceMgr> &sm, llvm::raw_ostream &os,
+         MLIRContext *ctx) -> LogicalResult {
+        OwningOpRef<Operation *> parsed = parseIsaText(*sm, ctx);
+        if (!parsed)
+          return failure();
+        Operation *op = parsed.get();
         accel::isa::ProgramOp prog;
         if (auto p = dyn_cast<accel::isa::ProgramOp>(op)) {
           prog = p;
@@ -77,8 +109,7 @@ int main(int argc, char **argv) {
           return prog.emitError(err);
         os.write(reinterpret_cast<const char *>(bytes.data()), bytes.size());
         return success();
-      },
-      registerIsa);
+      });
 
   TranslateToMLIRRegistration toIsa(
       "binary-to-isa", "disassemble an accelerator binary into ISA text",
@@ -102,4 +133,9 @@ int main(int argc, char **argv) {
       registerIsa);
 
   return failed(mlirTranslateMain(argc, argv, "accel binary translator"));
+}
+
+int main(int argc, char **argv) {
+  // Parsing and verification recurse per level of IR nesting.
+  return accel::runOnLargeStack([&] { return translateMain(argc, argv); });
 }

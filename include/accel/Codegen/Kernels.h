@@ -96,14 +96,20 @@ public:
   /// Ends a layer: every cluster waits for all its DMAs and its PE array,
   /// then all clusters meet at a barrier.
   void layerBarrier();
+  /// The first control-unit capacity the emitted CONFIGs exceed, naming the
+  /// hardware field and the minimum the kernels need ("" = none). Checked
+  /// by the lowering before the program is validated.
+  const std::string &capacityError() const { return capacityError_; }
 
 private:
+  void checkCapacity(uint32_t cluster, uint8_t ibuf, size_t instrs);
   void push(uint32_t cluster, Command c);
   Program &program_;
   HardwareDesc hw_;
   // Register file of each cluster: ibuf -> records as currently stored.
   std::vector<std::vector<std::vector<OperandRecord>>> regs_;
   uint32_t nextBarrier_ = 0;
+  std::string capacityError_;
 };
 
 /// The three operand streams of a GEMM-shaped problem C[M,N] (+)= A[M,K]

@@ -8,7 +8,10 @@
 // "Validation rules"):
 //  - hwFingerprint == hw.fingerprint(), grid == hw grid, one stream per
 //    cluster, dramSize <= hw.dramBytes;
-//  - symbols (unique names) and constant segments lie inside [0, dramSize);
+//  - symbols (unique names) and constant segments lie inside [0, dramSize),
+//    do not overlap one another, and symbols are 4-byte aligned;
+//  - every byte of an output symbol lies in the DRAM-side span of some DMA
+//    that writes DRAM (Store, DramCopy): its shape agrees with the stores;
 //  - CONFIG: ibuf < hw.instructionBuffers, 1 <= size <=
 //    hw.instructionBufferDepth, the operand records of all configured
 //    buffers fit hw.registerFileEntries, every instruction encodes

@@ -541,6 +541,13 @@ LogicalResult Lowering::run() {
     program_.symbols.push_back(s);
   }
   program_.dramSize = next_;
+  if (!sb_.capacityError().empty())
+    return func_.emitError(sb_.capacityError());
+  if (next_ == UINT64_MAX)
+    return func_.emitError("the program's DRAM buffers need 2^64 bytes or "
+                           "more (a tensor type too large for any machine; "
+                           "the hardware has ")
+           << hw_.dramBytes << " bytes)";
   if (next_ > hw_.dramBytes)
     return func_.emitError("the program needs ")
            << next_ << " bytes of DRAM but the hardware has " << hw_.dramBytes;

@@ -161,9 +161,19 @@ std::vector<int64_t> permuteLast(const std::vector<int64_t> &v,
 }
 } // namespace
 
+bool Lowering::isReturned(Value v) {
+  for (Operation *user : v.getUsers()) {
+    if (isa<func::ReturnOp>(user))
+      return true;
+    if (auto r = dyn_cast<graph::ReshapeOp>(user); r && isReturned(r))
+      return true;
+  }
+  return false;
+}
+
 void Lowering::emitFill(uint64_t addr, const std::vector<int64_t> &shape,
-                        float value) {
-  if (value == 0.0f && !std::signbit(value))
+                        float value, bool evenIfZero) {
+  if (value == 0.0f && !std::signbit(value) && !evenIfZero)
     return;
   ElementwiseLayer ew;
   ew.shape = shape;

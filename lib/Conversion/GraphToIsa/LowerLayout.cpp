@@ -99,7 +99,8 @@ LogicalResult Lowering::lowerPad(graph::PadOp op) {
     return out + uint64_t(off * 4);
   };
   if (op.getMode() == graph::PadMode::constant)
-    emitFill(out, os, op.getValue().convertToFloat());
+    emitFill(out, os, op.getValue().convertToFloat(),
+             isReturned(op.getResult()));
   std::vector<int64_t> begin(pads.begin(), pads.begin() + r);
   if (numElements(in) > 0)
     emitCopyLayer(sb_, in, denseView(op.getInput()), View{at(begin), ostr});

@@ -163,10 +163,17 @@ public:
 private:
   friend class RecurrentLowering; // LowerRecurrent.cpp: one op's state
 
+  /// Bump allocation; saturates at 2^64 - 1 (run() then refuses the
+  /// program) instead of wrapping round to alias earlier buffers.
   uint64_t allocate(int64_t elements) {
     uint64_t addr = next_;
-    next_ += (uint64_t(std::max<int64_t>(elements, 1)) * 4 + kAlign - 1) /
-             kAlign * kAlign;
+    uint64_t bytes;
+    if (__builtin_mul_overflow(uint64_t(std::max<int64_t>(elements, 1)),
+                               uint64_t(4), &bytes) ||
+        bytes > UINT64_MAX - kAlign ||
+        __builtin_add_overflow(next_, (bytes + kAlign - 1) / kAlign * kAlign,
+                               &next_))
+      next_ = UINT64_MAX;
     return addr;
   }
   uint64_t bufferFor(mlir::Value v) {
@@ -250,7 +257,13 @@ private:
   }
   /// Fills a fresh buffer with a constant (zero needs nothing: DRAM starts
   /// zeroed and buffers are never reused).
-  void emitFill(uint64_t addr, const std::vector<int64_t> &shape, float value);
+  /// Fills a buffer with `value`; +0 is skipped (DRAM starts zeroed) unless
+  /// `evenIfZero`: a program output must be written by the program.
+  void emitFill(uint64_t addr, const std::vector<int64_t> &shape, float value,
+                bool evenIfZero = false);
+  /// `v` is returned by the function, directly or through reshapes (which
+  /// alias its buffer).
+  static bool isReturned(Value v);
 
   /// If `v`'s only user is a graph.relu, fuse it: the relu result shares
   /// v's buffer and the GEMM applies ReLU on its final store.

@@ -81,6 +81,14 @@ protected:
     ex.patches = {{0, PatchField::Addr, 0}};
     s.push_back(ex); // 3
 
+    // Cluster (0,1) stores the output y (64x64 f32 at 16384) from its
+    // storage unit: a valid program writes every output byte.
+    Command store = dma;
+    store.dma.dir = DmaDir::Store;
+    store.dma.src = 0;
+    store.dma.dst = 16384;
+    p.clusters[1].commands.push_back(store);
+
     Command bar;
     bar.kind = CommandKind::Barrier;
     bar.barrierId = 7;
@@ -145,6 +153,67 @@ TEST_F(ValidateTest, DuplicateSymbol) {
 TEST_F(ValidateTest, ConstantOutsideDram) {
   p.constants[0].dramAddr = p.dramSize - 4;
   expectError("constant segment 0");
+}
+
+TEST_F(ValidateTest, SymbolMisaligned) {
+  p.symbols[0].dramAddr = 2;
+  expectError("symbol 'x': DRAM address 2 is not 4-byte aligned");
+}
+
+TEST_F(ValidateTest, SymbolsOverlap) {
+  p.symbols[1].dramAddr = 16384 - 4; // y starts inside x
+  expectError("symbol 'x' [0, 16384) overlaps symbol 'y' [16380, 32764)");
+}
+
+TEST_F(ValidateTest, SymbolOverlapsConstant) {
+  p.symbols[1].shape = {65, 64}; // y runs into the constant at 32768
+  expectError("symbol 'y' [16384, 33024) overlaps constant segment 0 "
+              "[32768, 49152)");
+  p.symbols[1].shape = {64, 64};
+  p.constants[0].dramAddr = 100; // the constant lies inside x
+  expectError("symbol 'x' [0, 16384) overlaps constant segment 0");
+}
+
+TEST_F(ValidateTest, ConstantsOverlap) {
+  ConstSegment c;
+  c.dramAddr = 32768 + 64 * 64 * 4 - 1;
+  c.bytes.assign(8, 1);
+  p.constants.push_back(c);
+  expectError("constant segment 0 [32768, 49152) overlaps constant segment 1");
+}
+
+TEST_F(ValidateTest, EmptySymbolsAndSegmentsOverlapNothing) {
+  p.symbols.push_back({"e", false, DType::F32, {0, 3}, 100});
+  ConstSegment c;
+  c.dramAddr = 200;
+  p.constants.push_back(c);
+  expectOk();
+}
+
+TEST_F(ValidateTest, OutputShapeDisagreesWithTheProgram) {
+  // One row more than the program stores: the last row is never written.
+  p.constants[0].dramAddr = 65536;
+  p.symbols[1].shape = {64, 65};
+  expectError("output 'y': shape [64, 65] at [16384, 33024) disagrees with "
+              "the program: no command writes bytes [32768, 33024)");
+  // An output nothing writes at all.
+  p.symbols[1].shape = {64, 64};
+  p.clusters[1].commands.erase(p.clusters[1].commands.begin());
+  expectError("no command writes bytes [16384, 32768)");
+  // A DRAM copy that writes it, in two halves, is enough.
+  Command copy;
+  copy.kind = CommandKind::Dma;
+  copy.dma.dir = DmaDir::DramCopy;
+  copy.dma.src = 0;
+  copy.dma.dst = 16384;
+  copy.dma.shape[3] = 2048;
+  copy.dma.srcStride[3] = 1;
+  copy.dma.dstStride[3] = 1;
+  p.clusters[2].commands.insert(p.clusters[2].commands.begin(), copy);
+  expectError("no command writes bytes [24576, 32768)");
+  copy.dma.dst = 16384 + 8192;
+  p.clusters[3].commands.insert(p.clusters[3].commands.begin(), copy);
+  expectOk();
 }
 
 TEST_F(ValidateTest, ConfigBufferDoesNotExist) {
