@@ -52,28 +52,32 @@
 using namespace mlir;
 namespace cl = llvm::cl;
 
+static cl::OptionCategory compileCategory("accel-compile options");
+
 // Not cl::Required: `--help` is answered after parsing (it adds the
 // lowering options), so a missing one is checked in main.
-static cl::opt<std::string> inputPath(cl::Positional,
+static cl::opt<std::string> inputPath(cl::Positional, cl::cat(compileCategory),
                                       cl::desc("<model.onnx|model.mlir>"));
 static cl::opt<std::string> outputPath("o", cl::desc("output file"),
+                                       cl::cat(compileCategory),
                                        cl::value_desc("file"));
-static cl::opt<std::string> hwPath("hw",
+static cl::opt<std::string> hwPath("hw", cl::cat(compileCategory),
                                    cl::desc("hardware description JSON "
                                             "(default: built-in preset)"),
                                    cl::value_desc("file"), cl::init(""));
 static cl::list<std::string>
-    inputShapes("input-shape",
+    inputShapes("input-shape", cl::cat(compileCategory),
                 cl::desc("static shape of an input: NAME=1x3x224x224"),
                 cl::value_desc("name=shape"));
 static cl::list<std::string>
-    bindInputs("bind",
+    bindInputs("bind", cl::cat(compileCategory),
                cl::desc("freeze an ONNX input to the values of a TensorProto "
                         ".pb file (shapes, axes, indices): NAME=FILE"),
                cl::value_desc("name=file"));
 enum class Emit { Bin, Isa, Graph };
 static cl::opt<Emit> emit(
     "emit", cl::desc("what to write"), cl::init(Emit::Bin),
+    cl::cat(compileCategory),
     cl::values(clEnumValN(Emit::Bin, "bin", "the accelerator binary (default)"),
                clEnumValN(Emit::Isa, "isa", "the ISA dialect after lowering"),
                clEnumValN(Emit::Graph, "graph",
@@ -145,13 +149,15 @@ int main(int argc, char **argv) {
   std::vector<std::string> loweringArgs;
   extractLoweringArgs(args, loweringArgs);
   const char *overview = "accel model compiler\n";
+  cl::HideUnrelatedOptions(compileCategory);
   cl::ParseCommandLineOptions(int(args.size()), args.data(), overview);
   if (help) {
     cl::PrintHelpMessage();
     llvm::outs() << "\nLOWERING OPTIONS (convert-graph-to-isa, forwarded as "
                     "--NAME=VALUE):\n";
     accel::registerConvertGraphToIsa();
-    PassInfo::lookup("convert-graph-to-isa")->printHelpStr(2, 24);
+    const PassInfo *info = PassInfo::lookup("convert-graph-to-isa");
+    info->printHelpStr(/*indent=*/2, /*descIndent=*/info->getOptionWidth() + 8);
     return 0;
   }
   if (inputPath.empty() || outputPath.empty())
