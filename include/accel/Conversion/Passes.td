@@ -7,11 +7,17 @@ include "mlir/Pass/PassBase.td"
 def ConvertTosaLinalgToGraph : Pass<"convert-tosa-linalg-to-graph", "mlir::ModuleOp"> {
   let summary = "Legalise ONNX-lowered TOSA / linalg named ops into the graph dialect";
   let description = [{
-    Rewrites `tosa` and `linalg` named ops on tensors (matmul, batch_matmul,
-    fully_connected / gemm forms, conv2d, relu / clamp, add) into graph ops so
-    that MLIR from onnx-mlir / torch-mlir style front ends meets the ONNX
-    importer in one dialect. An op that has no graph equivalent is an error
-    naming it. See docs/passes.md.
+    Rewrites `tosa` and `linalg` ops on tensors into graph ops so that MLIR
+    from onnx-mlir / torch-mlir style front ends meets the ONNX importer in
+    one dialect: tosa.matmul, tosa.conv2d, clamp (ReLU), the elementwise,
+    comparison, reduction, pooling and shape ops (reshape, transpose, slice,
+    pad, tile, concat); linalg.matmul / batch_matmul (a matmul whose
+    indexing_maps transpose A or B becomes graph.gemm), the conv_2d
+    variants (nchw_fchw, nhwc_fhwc, nhwc_hwcf, with bias and pad folding),
+    the elementwise named ops, pooling, softmax and elementwise
+    linalg.generic bodies. (MLIR 22's TOSA has no fully_connected op.) An
+    op that has no graph equivalent is an error naming it. The table of
+    every form: docs/passes/convert-tosa-linalg-to-graph.md.
   }];
   let dependentDialects = ["::accel::graph::GraphDialect",
                            "::mlir::arith::ArithDialect",
