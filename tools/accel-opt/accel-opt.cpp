@@ -19,6 +19,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -31,8 +32,9 @@ static llvm::cl::opt<std::string>
                            "the built-in preset)"),
             llvm::cl::value_desc("file"), llvm::cl::init(""));
 
-/// MlirOptMain with a pass-pipeline setup that runs accel-attach-hardware
-/// before the pipeline given on the command line.
+/// What MlirOptMain(argc, argv, ...) does, with a pass-pipeline setup that
+/// runs accel-attach-hardware before the pipeline given on the command line
+/// (MlirOptMainConfig::setPassPipelineSetupFn).
 static mlir::LogicalResult runOpt(int argc, char **argv,
                                   mlir::DialectRegistry &registry) {
   auto [inputFile, outputFile] = mlir::registerAndParseCLIOptions(
@@ -40,6 +42,11 @@ static mlir::LogicalResult runOpt(int argc, char **argv,
   mlir::MlirOptMainConfig cl = mlir::MlirOptMainConfig::createFromCLOptions();
   if (cl.shouldListPasses()) {
     mlir::printRegisteredPasses();
+    return mlir::success();
+  }
+  if (cl.shouldShowDialects()) {
+    llvm::outs() << "Available Dialects: "
+                 << llvm::join(registry.getDialectNames(), ", ") << "\n";
     return mlir::success();
   }
   mlir::MlirOptMainConfig config = cl;
