@@ -1,5 +1,6 @@
 //===- GraphDialect.cpp - Graph dialect registration ----------------------===//
 #include "Graph/GraphDialect.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 
 using namespace mlir;
 using namespace accel::graph;

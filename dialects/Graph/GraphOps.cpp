@@ -149,89 +149,6 @@ std::optional<SmallVector<int64_t>> accel::graph::conv2dShape(
   return out;
 }
 
-namespace {
-ArrayRef<int64_t> shapeOf(Value v) {
-  return cast<RankedTensorType>(v.getType()).getShape();
-}
-LogicalResult checkResult(Operation *op,
-                          const std::optional<SmallVector<int64_t>> &expect,
-                          const std::string &why) {
-  if (!expect)
-    return op->emitOpError(why);
-  auto got = shapeOf(op->getResult(0));
-  if (ArrayRef<int64_t>(*expect) != got)
-    return op->emitOpError("result shape ")
-           << shapeStr(got) << " does not match the inferred shape "
-           << shapeStr(*expect);
-  return success();
-}
-} // namespace
-
-LogicalResult MatMulOp::verify() {
-  std::string why;
-  return checkResult(
-      *this, matmulShape(shapeOf(getLhs()), shapeOf(getRhs()), why), why);
-}
-
-LogicalResult GemmOp::verify() {
-  std::string why;
-  ArrayRef<int64_t> c;
-  if (getC())
-    c = shapeOf(getC());
-  return checkResult(*this,
-                     gemmShape(shapeOf(getA()), shapeOf(getB()),
-                               getC() ? &c : nullptr, getTransA(), getTransB(),
-                               why),
-                     why);
-}
-
-LogicalResult Conv2DOp::verify() {
-  std::string why;
-  ArrayRef<int64_t> b;
-  if (getBias())
-    b = shapeOf(getBias());
-  return checkResult(*this,
-                     conv2dShape(shapeOf(getInput()), shapeOf(getWeight()),
-                                 getBias() ? &b : nullptr, getStrides(),
-                                 getPads(), getDilations(), getGroups(), why),
-                     why);
-}
-
-LogicalResult AddOp::verify() {
-  std::string why;
-  return checkResult(
-      *this, broadcastShapes(shapeOf(getLhs()), shapeOf(getRhs()), why), why);
-}
-
-LogicalResult TransposeOp::verify() {
-  auto in = shapeOf(getInput());
-  auto perm = getPerm();
-  if (perm.size() != in.size())
-    return emitOpError("perm has ")
-           << perm.size() << " entries for rank " << in.size();
-  SmallVector<int64_t> expect;
-  SmallVector<bool> used(in.size(), false);
-  for (int64_t p : perm) {
-    if (p < 0 || p >= (int64_t)in.size() || used[p])
-      return emitOpError("perm is not a permutation of [0, ")
-             << in.size() << ")";
-    used[p] = true;
-    expect.push_back(in[p]);
-  }
-  return checkResult(*this, expect, "");
-}
-
-LogicalResult ReshapeOp::verify() {
-  auto in = cast<RankedTensorType>(getInput().getType());
-  auto out = cast<RankedTensorType>(getResult().getType());
-  if (!in.hasStaticShape() || !out.hasStaticShape())
-    return emitOpError("reshape needs static shapes");
-  if (in.getNumElements() != out.getNumElements())
-    return emitOpError("element count changes from ")
-           << in.getNumElements() << " to " << out.getNumElements();
-  return success();
-}
-
 std::optional<SmallVector<int64_t>>
 accel::graph::reduceShape(ArrayRef<int64_t> in, ArrayRef<int64_t> axes,
                           bool keepdims, std::string &why) {
@@ -301,48 +218,174 @@ std::optional<SmallVector<int64_t>> accel::graph::convTranspose2dShape(
   return out;
 }
 
+//===----------------------------------------------------------------------===//
+// Result type inference (InferTypeOpInterface). The interface's verifier
+// compares the inferred types with the op's, so these are the shape checks
+// too; `verify()` keeps only what does not determine the result type.
+//===----------------------------------------------------------------------===//
+
 namespace {
+ArrayRef<int64_t> shapeOf(Value v) {
+  return cast<RankedTensorType>(v.getType()).getShape();
+}
+Type elemOf(Value v) {
+  return cast<RankedTensorType>(v.getType()).getElementType();
+}
 bool isComparison(BinaryFn fn) {
   return fn == BinaryFn::equal || fn == BinaryFn::less ||
          fn == BinaryFn::greater || fn == BinaryFn::less_equal ||
          fn == BinaryFn::greater_equal;
 }
-Type elemOf(Value v) {
-  return cast<RankedTensorType>(v.getType()).getElementType();
+
+/// Appends tensor<shape x elem>, or reports `why` as an error of `opName`.
+LogicalResult inferTensor(std::optional<Location> loc, StringRef opName,
+                          const std::optional<SmallVector<int64_t>> &shape,
+                          Type elem, const std::string &why,
+                          SmallVectorImpl<Type> &types) {
+  if (!shape)
+    return emitOptionalError(loc, "'", opName, "' op ", why);
+  types.push_back(RankedTensorType::get(*shape, elem));
+  return success();
+}
+LogicalResult inferF32(std::optional<Location> loc, StringRef opName,
+                       const std::optional<SmallVector<int64_t>> &shape,
+                       const std::string &why, MLIRContext *ctx,
+                       SmallVectorImpl<Type> &types) {
+  return inferTensor(loc, opName, shape, Float32Type::get(ctx), why, types);
 }
 } // namespace
 
-LogicalResult BinaryOp::verify() {
+LogicalResult MatMulOp::inferReturnTypes(MLIRContext *ctx,
+                                         std::optional<Location> loc,
+                                         Adaptor op,
+                                         SmallVectorImpl<Type> &types) {
   std::string why;
-  if (failed(checkResult(
-          *this, broadcastShapes(shapeOf(getLhs()), shapeOf(getRhs()), why),
-          why)))
-    return failure();
-  Type want = isComparison(getFn()) ? Type(IntegerType::get(getContext(), 1))
-                                    : elemOf(getLhs());
-  if (elemOf(getResult()) != want)
-    return emitOpError("result element type must be ") << want;
+  return inferF32(loc, getOperationName(),
+                  matmulShape(shapeOf(op.getLhs()), shapeOf(op.getRhs()), why),
+                  why, ctx, types);
+}
+
+LogicalResult GemmOp::inferReturnTypes(MLIRContext *ctx,
+                                       std::optional<Location> loc, Adaptor op,
+                                       SmallVectorImpl<Type> &types) {
+  std::string why;
+  ArrayRef<int64_t> c;
+  if (op.getC())
+    c = shapeOf(op.getC());
+  return inferF32(loc, getOperationName(),
+                  gemmShape(shapeOf(op.getA()), shapeOf(op.getB()),
+                            op.getC() ? &c : nullptr, op.getTransA(),
+                            op.getTransB(), why),
+                  why, ctx, types);
+}
+
+LogicalResult Conv2DOp::inferReturnTypes(MLIRContext *ctx,
+                                         std::optional<Location> loc,
+                                         Adaptor op,
+                                         SmallVectorImpl<Type> &types) {
+  std::string why;
+  ArrayRef<int64_t> b;
+  if (op.getBias())
+    b = shapeOf(op.getBias());
+  return inferF32(loc, getOperationName(),
+                  conv2dShape(shapeOf(op.getInput()), shapeOf(op.getWeight()),
+                              op.getBias() ? &b : nullptr, op.getStrides(),
+                              op.getPads(), op.getDilations(), op.getGroups(),
+                              why),
+                  why, ctx, types);
+}
+
+LogicalResult AddOp::inferReturnTypes(MLIRContext *ctx,
+                                      std::optional<Location> loc, Adaptor op,
+                                      SmallVectorImpl<Type> &types) {
+  std::string why;
+  return inferF32(
+      loc, getOperationName(),
+      broadcastShapes(shapeOf(op.getLhs()), shapeOf(op.getRhs()), why), why,
+      ctx, types);
+}
+
+LogicalResult TransposeOp::inferReturnTypes(MLIRContext *ctx,
+                                            std::optional<Location> loc,
+                                            Adaptor op,
+                                            SmallVectorImpl<Type> &types) {
+  auto in = shapeOf(op.getInput());
+  auto perm = op.getPerm();
+  std::optional<SmallVector<int64_t>> out;
+  std::string why;
+  if (perm.size() != in.size()) {
+    why = "perm has " + std::to_string(perm.size()) + " entries for rank " +
+          std::to_string(in.size());
+  } else {
+    out.emplace();
+    SmallVector<bool> used(in.size(), false);
+    for (int64_t p : perm) {
+      if (p < 0 || p >= int64_t(in.size()) || used[p]) {
+        why = "perm is not a permutation of [0, " + std::to_string(in.size()) +
+              ")";
+        out.reset();
+        break;
+      }
+      used[p] = true;
+      out->push_back(in[p]);
+    }
+  }
+  return inferF32(loc, getOperationName(), out, why, ctx, types);
+}
+
+LogicalResult ReshapeOp::verify() {
+  auto in = cast<RankedTensorType>(getInput().getType());
+  auto out = cast<RankedTensorType>(getResult().getType());
+  if (!in.hasStaticShape() || !out.hasStaticShape())
+    return emitOpError("reshape needs static shapes");
+  if (in.getNumElements() != out.getNumElements())
+    return emitOpError("element count changes from ")
+           << in.getNumElements() << " to " << out.getNumElements();
   return success();
 }
 
-LogicalResult WhereOp::verify() {
+LogicalResult BinaryOp::inferReturnTypes(MLIRContext *ctx,
+                                         std::optional<Location> loc,
+                                         Adaptor op,
+                                         SmallVectorImpl<Type> &types) {
   std::string why;
-  auto xy = broadcastShapes(shapeOf(getX()), shapeOf(getY()), why);
-  if (!xy)
-    return emitOpError(why);
-  return checkResult(*this, broadcastShapes(shapeOf(getCond()), *xy, why), why);
+  Type elem = isComparison(op.getFn()) ? Type(IntegerType::get(ctx, 1))
+                                       : elemOf(op.getLhs());
+  return inferTensor(
+      loc, getOperationName(),
+      broadcastShapes(shapeOf(op.getLhs()), shapeOf(op.getRhs()), why), elem,
+      why, types);
+}
+
+LogicalResult WhereOp::inferReturnTypes(MLIRContext *ctx,
+                                        std::optional<Location> loc, Adaptor op,
+                                        SmallVectorImpl<Type> &types) {
+  std::string why;
+  auto xy = broadcastShapes(shapeOf(op.getX()), shapeOf(op.getY()), why);
+  if (xy)
+    xy = broadcastShapes(shapeOf(op.getCond()), *xy, why);
+  return inferTensor(loc, getOperationName(), xy, elemOf(op.getX()), why,
+                     types);
+}
+
+LogicalResult ReduceOp::inferReturnTypes(MLIRContext *ctx,
+                                         std::optional<Location> loc,
+                                         Adaptor op,
+                                         SmallVectorImpl<Type> &types) {
+  std::string why;
+  bool arg = op.getFn() == ReduceFn::argmax || op.getFn() == ReduceFn::argmin;
+  Type elem = arg ? Type(IntegerType::get(ctx, 64)) : Float32Type::get(ctx);
+  return inferTensor(
+      loc, getOperationName(),
+      reduceShape(shapeOf(op.getInput()), op.getAxes(), op.getKeepdims(), why),
+      elem, why, types);
 }
 
 LogicalResult ReduceOp::verify() {
-  std::string why;
   bool arg = getFn() == ReduceFn::argmax || getFn() == ReduceFn::argmin;
   if (arg && getAxes().size() != 1)
     return emitOpError("argmax / argmin reduce exactly one axis");
-  if (arg != elemOf(getResult()).isInteger(64))
-    return emitOpError("argmax / argmin produce i64, other reductions f32");
-  return checkResult(
-      *this, reduceShape(shapeOf(getInput()), getAxes(), getKeepdims(), why),
-      why);
+  return success();
 }
 
 LogicalResult SoftmaxOp::verify() {
@@ -354,44 +397,56 @@ LogicalResult SoftmaxOp::verify() {
   return success();
 }
 
-LogicalResult Pool2DOp::verify() {
-  auto in = shapeOf(getInput());
-  if (in.size() != 4)
-    return emitOpError("expects NCHW input");
-  if (getKernel().size() != 2 || getStrides().size() != 2 ||
-      getPads().size() != 4 || getDilations().size() != 2)
-    return emitOpError(
-        "needs 2 kernel extents, 2 strides, 4 pads, 2 dilations");
+LogicalResult Pool2DOp::inferReturnTypes(MLIRContext *ctx,
+                                         std::optional<Location> loc,
+                                         Adaptor op,
+                                         SmallVectorImpl<Type> &types) {
+  auto in = shapeOf(op.getInput());
   std::string why;
-  SmallVector<int64_t> out{in[0], in[1], 0, 0};
-  for (int i = 0; i < 2; ++i) {
-    auto e =
-        poolExtent(in[2 + i], getKernel()[i], getStrides()[i], getPads()[i],
-                   getPads()[i + 2], getDilations()[i], getCeilMode(), why);
-    if (!e)
-      return emitOpError(why);
-    out[2 + i] = *e;
+  std::optional<SmallVector<int64_t>> out;
+  if (in.size() != 4) {
+    why = "expects NCHW input";
+  } else if (op.getKernel().size() != 2 || op.getStrides().size() != 2 ||
+             op.getPads().size() != 4 || op.getDilations().size() != 2) {
+    why = "needs 2 kernel extents, 2 strides, 4 pads, 2 dilations";
+  } else {
+    out = SmallVector<int64_t>{in[0], in[1], 0, 0};
+    for (int i = 0; i < 2 && out; ++i) {
+      auto e = poolExtent(in[2 + i], op.getKernel()[i], op.getStrides()[i],
+                          op.getPads()[i], op.getPads()[i + 2],
+                          op.getDilations()[i], op.getCeilMode(), why);
+      if (e)
+        (*out)[2 + i] = *e;
+      else
+        out.reset();
+    }
   }
-  return checkResult(*this, out, why);
+  return inferF32(loc, getOperationName(), out, why, ctx, types);
 }
 
-LogicalResult ConcatOp::verify() {
-  if (getInputs().empty())
-    return emitOpError("needs at least one input");
-  SmallVector<int64_t> out(shapeOf(getInputs()[0]));
-  int64_t axis = getAxis();
+LogicalResult ConcatOp::inferReturnTypes(MLIRContext *ctx,
+                                         std::optional<Location> loc,
+                                         Adaptor op,
+                                         SmallVectorImpl<Type> &types) {
+  StringRef name = getOperationName();
+  if (op.getInputs().empty())
+    return emitOptionalError(loc, "'", name, "' op needs at least one input");
+  SmallVector<int64_t> out(shapeOf(op.getInputs()[0]));
+  int64_t axis = op.getAxisAttr().getInt();
   if (axis < 0 || axis >= int64_t(out.size()))
-    return emitOpError("axis out of range");
-  for (Value v : getInputs().drop_front()) {
+    return emitOptionalError(loc, "'", name, "' op axis out of range");
+  for (Value v : op.getInputs().drop_front()) {
     auto s = shapeOf(v);
     if (s.size() != out.size())
-      return emitOpError("inputs must have the same rank");
+      return emitOptionalError(loc, "'", name,
+                               "' op inputs must have the same rank");
     for (size_t i = 0; i < s.size(); ++i)
       if (int64_t(i) != axis && s[i] != out[i])
-        return emitOpError("inputs differ in dimension ") << i;
+        return emitOptionalError(loc, "'", name,
+                                 "' op inputs differ in dimension ", i);
     out[axis] += s[axis];
   }
-  return checkResult(*this, out, "");
+  return inferTensor(loc, name, out, elemOf(op.getInputs()[0]), "", types);
 }
 
 LogicalResult SliceOp::verify() {
@@ -414,14 +469,18 @@ LogicalResult SliceOp::verify() {
   return success();
 }
 
-LogicalResult PadOp::verify() {
-  auto in = shapeOf(getInput());
-  if (getPads().size() != 2 * in.size())
-    return emitOpError("pads needs 2 entries per dimension");
+LogicalResult PadOp::inferReturnTypes(MLIRContext *ctx,
+                                      std::optional<Location> loc, Adaptor op,
+                                      SmallVectorImpl<Type> &types) {
+  auto in = shapeOf(op.getInput());
+  auto pads = op.getPads();
+  if (pads.size() != 2 * in.size())
+    return emitOptionalError(loc, "'", getOperationName(),
+                             "' op pads needs 2 entries per dimension");
   SmallVector<int64_t> out;
   for (size_t i = 0; i < in.size(); ++i)
-    out.push_back(in[i] + getPads()[i] + getPads()[i + in.size()]);
-  return checkResult(*this, out, "");
+    out.push_back(in[i] + pads[i] + pads[i + in.size()]);
+  return inferF32(loc, getOperationName(), out, "", ctx, types);
 }
 
 LogicalResult BroadcastOp::verify() {
@@ -433,14 +492,26 @@ LogicalResult BroadcastOp::verify() {
   return success();
 }
 
-LogicalResult TileOp::verify() {
-  auto in = shapeOf(getInput());
-  if (getRepeats().size() != in.size())
-    return emitOpError("repeats needs one entry per dimension");
+LogicalResult TileOp::inferReturnTypes(MLIRContext *ctx,
+                                       std::optional<Location> loc, Adaptor op,
+                                       SmallVectorImpl<Type> &types) {
+  auto in = shapeOf(op.getInput());
+  if (op.getRepeats().size() != in.size())
+    return emitOptionalError(loc, "'", getOperationName(),
+                             "' op repeats needs one entry per dimension");
   SmallVector<int64_t> out;
   for (size_t i = 0; i < in.size(); ++i)
-    out.push_back(in[i] * getRepeats()[i]);
-  return checkResult(*this, out, "");
+    out.push_back(in[i] * op.getRepeats()[i]);
+  return inferTensor(loc, getOperationName(), out, elemOf(op.getInput()), "",
+                     types);
+}
+
+LogicalResult BatchNormOp::inferReturnTypes(MLIRContext *ctx,
+                                            std::optional<Location> loc,
+                                            Adaptor op,
+                                            SmallVectorImpl<Type> &types) {
+  types.push_back(op.getInput().getType());
+  return success();
 }
 
 LogicalResult BatchNormOp::verify() {
@@ -450,27 +521,57 @@ LogicalResult BatchNormOp::verify() {
   for (Value v : {getScale(), getBias(), getMean(), getVariance()})
     if (shapeOf(v) != ArrayRef<int64_t>{in[1]})
       return emitOpError("scale, bias, mean and variance must be [C]");
-  return checkResult(*this, SmallVector<int64_t>(in), "");
+  return success();
 }
 
-LogicalResult ConvTranspose2DOp::verify() {
+LogicalResult
+ConvTranspose2DOp::inferReturnTypes(MLIRContext *ctx,
+                                    std::optional<Location> loc, Adaptor op,
+                                    SmallVectorImpl<Type> &types) {
   std::string why;
-  return checkResult(*this,
-                     convTranspose2dShape(shapeOf(getInput()),
-                                          shapeOf(getWeight()), getStrides(),
-                                          getPads(), getDilations(),
-                                          getOutputPadding(), getGroups(), why),
-                     why);
+  return inferF32(
+      loc, getOperationName(),
+      convTranspose2dShape(shapeOf(op.getInput()), shapeOf(op.getWeight()),
+                           op.getStrides(), op.getPads(), op.getDilations(),
+                           op.getOutputPadding(), op.getGroups(), why),
+      why, ctx, types);
+}
+
+namespace {
+int64_t directionsOf(StringRef dir) { return dir == "bidirectional" ? 2 : 1; }
+} // namespace
+
+/// Y [seq, dirs, batch, hidden], Y_h and Y_c [dirs, batch, hidden].
+LogicalResult RecurrentOp::inferReturnTypes(MLIRContext *ctx,
+                                            std::optional<Location> loc,
+                                            Adaptor op,
+                                            SmallVectorImpl<Type> &types) {
+  StringRef name = getOperationName();
+  auto x = shapeOf(op.getX());
+  if (x.size() != 3)
+    return emitOptionalError(loc, "'", name,
+                             "' op X must be [seq, batch, input]");
+  StringRef dir = op.getDirection();
+  if (dir != "forward" && dir != "reverse" && dir != "bidirectional")
+    return emitOptionalError(
+        loc, "'", name,
+        "' op direction must be forward, reverse or bidirectional");
+  int64_t h = op.getHiddenSizeAttr().getInt();
+  if (h < 1)
+    return emitOptionalError(loc, "'", name, "' op hidden_size must be >= 1");
+  int64_t dirs = directionsOf(dir);
+  auto f32 = Float32Type::get(ctx);
+  types.push_back(RankedTensorType::get({x[0], dirs, x[1], h}, f32));
+  types.push_back(RankedTensorType::get({dirs, x[1], h}, f32));
+  types.push_back(RankedTensorType::get({dirs, x[1], h}, f32));
+  return success();
 }
 
 LogicalResult RecurrentOp::verify() {
   auto x = shapeOf(getX());
   if (x.size() != 3)
     return emitOpError("X must be [seq, batch, input]");
-  StringRef dir = getDirection();
-  if (dir != "forward" && dir != "reverse" && dir != "bidirectional")
-    return emitOpError("direction must be forward, reverse or bidirectional");
-  int64_t dirs = dir == "bidirectional" ? 2 : 1, h = getHiddenSize();
+  int64_t dirs = directionsOf(getDirection()), h = getHiddenSize();
   int64_t gates = getKind() == RnnKind::lstm  ? 4
                   : getKind() == RnnKind::gru ? 3
                                               : 1;
@@ -480,11 +581,6 @@ LogicalResult RecurrentOp::verify() {
     return emitOpError("R must be [dirs, gates*hidden, hidden]");
   if (getB() && shapeOf(getB()) != ArrayRef<int64_t>{dirs, 2 * gates * h})
     return emitOpError("B must be [dirs, 2*gates*hidden]");
-  if (shapeOf(getY()) != ArrayRef<int64_t>{x[0], dirs, x[1], h} ||
-      shapeOf(getYH()) != ArrayRef<int64_t>{dirs, x[1], h} ||
-      shapeOf(getYC()) != ArrayRef<int64_t>{dirs, x[1], h})
-    return emitOpError("results must be Y [seq, dirs, batch, hidden], Y_h and "
-                       "Y_c [dirs, batch, hidden]");
   return success();
 }
 

@@ -21,6 +21,14 @@ def Graph_Dialect : Dialect {
   let name = "graph";
   let cppNamespace = "::accel::graph";
   let summary = "Tensor-level operators of the accelerator";
+  let description = [{
+    One spelling per operation: `graph.add` and `graph.relu` are canonical;
+    `graph.binary add` (f32) and `graph.unary relu` are accepted and rewritten
+    into them by canonicalisation (see Graph/GraphPatterns.h). Folded
+    constants are `arith.constant`s.
+  }];
+  let hasConstantMaterializer = 1;
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
 class Graph_Op<string mnemonic, list<Trait> traits = []>
@@ -31,7 +39,7 @@ def Graph_F32Tensor : RankedTensorOf<[F32]>;
 /// i64 indices (exact below 2^24). The I/O boundary converts.
 def Graph_AnyTensor : RankedTensorOf<[F32, I1, I64]>;
 
-def Graph_MatMulOp : Graph_Op<"matmul"> {
+def Graph_MatMulOp : Graph_Op<"matmul", [InferTypeOpAdaptor]> {
   let summary = "numpy-style (batched, broadcasting) matrix product";
   let description = [{
     `lhs` is [..., M, K], `rhs` is [..., K, N]; batch dimensions broadcast as
@@ -45,10 +53,9 @@ def Graph_MatMulOp : Graph_Op<"matmul"> {
   let arguments = (ins Graph_F32Tensor:$lhs, Graph_F32Tensor:$rhs);
   let results = (outs Graph_F32Tensor:$result);
   let assemblyFormat = "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)";
-  let hasVerifier = 1;
 }
 
-def Graph_GemmOp : Graph_Op<"gemm"> {
+def Graph_GemmOp : Graph_Op<"gemm", [InferTypeOpAdaptor]> {
   let summary = "Y = alpha * op(A) * op(B) + beta * C (ONNX Gemm)";
   let description = [{
     A and B are 2-D; `trans_a` / `trans_b` transpose them first. The optional
@@ -68,10 +75,9 @@ def Graph_GemmOp : Graph_Op<"gemm"> {
   let assemblyFormat = [{
     $a `,` $b (`,` $c^)? attr-dict `:` functional-type(operands, results)
   }];
-  let hasVerifier = 1;
 }
 
-def Graph_Conv2DOp : Graph_Op<"conv2d"> {
+def Graph_Conv2DOp : Graph_Op<"conv2d", [InferTypeOpAdaptor]> {
   let summary = "2-D convolution, NCHW activations, OIHW weights";
   let description = [{
     Input [N, C, H, W], weight [O, C/groups, KH, KW], optional bias [O].
@@ -92,30 +98,30 @@ def Graph_Conv2DOp : Graph_Op<"conv2d"> {
   let assemblyFormat = [{
     $input `,` $weight (`,` $bias^)? attr-dict `:` functional-type(operands, results)
   }];
-  let hasVerifier = 1;
 }
 
-def Graph_ReluOp : Graph_Op<"relu", [SameOperandsAndResultType]> {
+def Graph_ReluOp : Graph_Op<"relu", [SameOperandsAndResultType, InferTypeOpInterface]> {
   let summary = "max(x, 0)";
   let arguments = (ins Graph_F32Tensor:$input);
   let results = (outs Graph_F32Tensor:$result);
   let assemblyFormat = "$input attr-dict `:` type($result)";
 }
 
-def Graph_AddOp : Graph_Op<"add"> {
+def Graph_AddOp : Graph_Op<"add", [InferTypeOpAdaptor]> {
   let summary = "elementwise sum with numpy (multidirectional) broadcasting";
   let arguments = (ins Graph_F32Tensor:$lhs, Graph_F32Tensor:$rhs);
   let results = (outs Graph_F32Tensor:$result);
   let assemblyFormat = "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)";
-  let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
-def Graph_TransposeOp : Graph_Op<"transpose"> {
+def Graph_TransposeOp : Graph_Op<"transpose", [InferTypeOpAdaptor]> {
   let summary = "permute dimensions: result dim i = input dim perm[i]";
   let arguments = (ins Graph_F32Tensor:$input, DenseI64ArrayAttr:$perm);
   let results = (outs Graph_F32Tensor:$result);
   let assemblyFormat = "$input $perm attr-dict `:` functional-type(operands, results)";
-  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
 }
 
 def Graph_ReshapeOp : Graph_Op<"reshape"> {
@@ -124,6 +130,7 @@ def Graph_ReshapeOp : Graph_Op<"reshape"> {
   let results = (outs Graph_F32Tensor:$result);
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
   let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
 //===----------------------------------------------------------------------===//
@@ -155,7 +162,7 @@ def Graph_UnaryFn : I32EnumAttr<"UnaryFn", "elementwise unary function", [
   }];
 }
 
-def Graph_UnaryOp : Graph_Op<"unary", [SameOperandsAndResultType]> {
+def Graph_UnaryOp : Graph_Op<"unary", [SameOperandsAndResultType, InferTypeOpInterface]> {
   let summary = "elementwise unary function with up to two parameters";
   let description = [{
     ```mlir
@@ -167,6 +174,8 @@ def Graph_UnaryOp : Graph_Op<"unary", [SameOperandsAndResultType]> {
                    DefaultValuedAttr<F32Attr, "0.0">:$beta);
   let results = (outs Graph_F32Tensor:$result);
   let assemblyFormat = "$fn $input attr-dict `:` type($result)";
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
 }
 
 def Graph_BinaryFn : I32EnumAttr<"BinaryFn", "elementwise binary function", [
@@ -182,7 +191,7 @@ def Graph_BinaryFn : I32EnumAttr<"BinaryFn", "elementwise binary function", [
     comparisons produce i1 (stored as 0.0 / 1.0). }];
 }
 
-def Graph_BinaryOp : Graph_Op<"binary"> {
+def Graph_BinaryOp : Graph_Op<"binary", [InferTypeOpAdaptor]> {
   let summary = "elementwise binary function with numpy broadcasting";
   let description = [{
     ```mlir
@@ -196,10 +205,11 @@ def Graph_BinaryOp : Graph_Op<"binary"> {
   let assemblyFormat = [{
     $fn $lhs `,` $rhs attr-dict `:` functional-type(operands, results)
   }];
-  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
 }
 
-def Graph_WhereOp : Graph_Op<"where"> {
+def Graph_WhereOp : Graph_Op<"where", [InferTypeOpAdaptor]> {
   let summary = "cond ? x : y with numpy broadcasting";
   let arguments = (ins Graph_AnyTensor:$cond, Graph_AnyTensor:$x,
                    Graph_AnyTensor:$y);
@@ -207,7 +217,7 @@ def Graph_WhereOp : Graph_Op<"where"> {
   let assemblyFormat = [{
     $cond `,` $x `,` $y attr-dict `:` functional-type(operands, results)
   }];
-  let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
 def Graph_ReduceFn : I32EnumAttr<"ReduceFn", "reduction", [
@@ -220,7 +230,7 @@ def Graph_ReduceFn : I32EnumAttr<"ReduceFn", "reduction", [
   let cppNamespace = "::accel::graph";
 }
 
-def Graph_ReduceOp : Graph_Op<"reduce"> {
+def Graph_ReduceOp : Graph_Op<"reduce", [InferTypeOpAdaptor]> {
   let summary = "reduce over `axes` (sorted, non-negative)";
   let description = [{
     argmax / argmin take exactly one axis and produce i64 indices
@@ -240,7 +250,7 @@ def Graph_ReduceOp : Graph_Op<"reduce"> {
   let hasVerifier = 1;
 }
 
-def Graph_SoftmaxOp : Graph_Op<"softmax", [SameOperandsAndResultType]> {
+def Graph_SoftmaxOp : Graph_Op<"softmax", [SameOperandsAndResultType, InferTypeOpInterface]> {
   let summary = "softmax (or log-softmax) along one axis";
   let arguments = (ins Graph_F32Tensor:$input, I64Attr:$axis,
                    DefaultValuedAttr<BoolAttr, "false">:$log);
@@ -254,7 +264,7 @@ def Graph_PoolKind : I32EnumAttr<"PoolKind", "pooling kind", [
   let cppNamespace = "::accel::graph";
 }
 
-def Graph_Pool2DOp : Graph_Op<"pool2d"> {
+def Graph_Pool2DOp : Graph_Op<"pool2d", [InferTypeOpAdaptor]> {
   let summary = "2-D max / average pooling on NCHW";
   let description = [{
     `pads` is [top, left, bottom, right]; `ceil_mode` rounds the output
@@ -271,15 +281,15 @@ def Graph_Pool2DOp : Graph_Op<"pool2d"> {
                    DefaultValuedAttr<BoolAttr, "false">:$count_include_pad);
   let results = (outs Graph_F32Tensor:$result);
   let assemblyFormat = "$kind $input attr-dict `:` functional-type(operands, results)";
-  let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
-def Graph_ConcatOp : Graph_Op<"concat"> {
+def Graph_ConcatOp : Graph_Op<"concat", [InferTypeOpAdaptor]> {
   let summary = "concatenate along `axis`";
   let arguments = (ins Variadic<Graph_AnyTensor>:$inputs, I64Attr:$axis);
   let results = (outs Graph_AnyTensor:$result);
   let assemblyFormat = "$inputs attr-dict `:` functional-type(operands, results)";
-  let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
 def Graph_SliceOp : Graph_Op<"slice"> {
@@ -291,6 +301,7 @@ def Graph_SliceOp : Graph_Op<"slice"> {
   let results = (outs Graph_AnyTensor:$result);
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
   let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
 def Graph_PadMode : I32EnumAttr<"PadMode", "padding mode", [
@@ -299,14 +310,14 @@ def Graph_PadMode : I32EnumAttr<"PadMode", "padding mode", [
   let cppNamespace = "::accel::graph";
 }
 
-def Graph_PadOp : Graph_Op<"pad"> {
+def Graph_PadOp : Graph_Op<"pad", [InferTypeOpAdaptor]> {
   let summary = "pad each dimension (begins then ends, ONNX order)";
   let arguments = (ins Graph_F32Tensor:$input, DenseI64ArrayAttr:$pads,
                    DefaultValuedAttr<Graph_PadMode, "::accel::graph::PadMode::constant">:$mode,
                    DefaultValuedAttr<F32Attr, "0.0">:$value);
   let results = (outs Graph_F32Tensor:$result);
   let assemblyFormat = "$input (`mode` $mode^)? attr-dict `:` functional-type(operands, results)";
-  let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
 def Graph_BroadcastOp : Graph_Op<"broadcast"> {
@@ -315,17 +326,18 @@ def Graph_BroadcastOp : Graph_Op<"broadcast"> {
   let results = (outs Graph_AnyTensor:$result);
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
   let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
-def Graph_TileOp : Graph_Op<"tile"> {
+def Graph_TileOp : Graph_Op<"tile", [InferTypeOpAdaptor]> {
   let summary = "repeat the input `repeats[i]` times along dimension i";
   let arguments = (ins Graph_AnyTensor:$input, DenseI64ArrayAttr:$repeats);
   let results = (outs Graph_AnyTensor:$result);
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
-  let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
-def Graph_BatchNormOp : Graph_Op<"batch_norm"> {
+def Graph_BatchNormOp : Graph_Op<"batch_norm", [InferTypeOpAdaptor]> {
   let summary = "inference batch normalisation over dimension 1";
   let description = [{ y = (x - mean) / sqrt(var + epsilon) * scale + bias.
     `fold-batch-norm` folds it into a preceding conv2d where legal, else
@@ -339,7 +351,7 @@ def Graph_BatchNormOp : Graph_Op<"batch_norm"> {
   let hasVerifier = 1;
 }
 
-def Graph_ConvTranspose2DOp : Graph_Op<"conv_transpose2d"> {
+def Graph_ConvTranspose2DOp : Graph_Op<"conv_transpose2d", [InferTypeOpAdaptor]> {
   let summary = "2-D transposed convolution, NCHW input, IOHW weight";
   let description = [{ Weight [C, O/groups, KH, KW]; `pads` [top, left,
     bottom, right] are removed from the full output; `output_padding` adds
@@ -355,7 +367,6 @@ def Graph_ConvTranspose2DOp : Graph_Op<"conv_transpose2d"> {
   let assemblyFormat = [{
     $input `,` $weight (`,` $bias^)? attr-dict `:` functional-type(operands, results)
   }];
-  let hasVerifier = 1;
 }
 
 def Graph_RnnKind : I32EnumAttr<"RnnKind", "recurrent cell", [
@@ -364,7 +375,7 @@ def Graph_RnnKind : I32EnumAttr<"RnnKind", "recurrent cell", [
   let cppNamespace = "::accel::graph";
 }
 
-def Graph_RecurrentOp : Graph_Op<"recurrent", [AttrSizedOperandSegments]> {
+def Graph_RecurrentOp : Graph_Op<"recurrent", [AttrSizedOperandSegments, InferTypeOpAdaptor]> {
   let summary = "ONNX RNN / GRU / LSTM layer (all attributes)";
   let description = [{
     Operands as ONNX: X [seq, batch, input] (layout 0), W, R, optional B,

@@ -767,12 +767,18 @@ Value Importer::transpose(Value v, ArrayRef<int64_t> perm) {
 }
 
 Value Importer::unary(graph::UnaryFn fn, Value v, float alpha, float beta) {
+  // One spelling per operation: a ReLU is graph.relu, never graph.unary relu.
+  if (fn == graph::UnaryFn::relu)
+    return graph::ReluOp::create(builder, loc(), v.getType(), v);
   return graph::UnaryOp::create(builder, loc(), v.getType(), fn, v,
                                 llvm::APFloat(alpha), llvm::APFloat(beta));
 }
 
 FailureOr<Value> Importer::binary(const Node &n, graph::BinaryFn fn, Value a,
                                   Value b) {
+  // One spelling per operation: an f32 sum is graph.add.
+  if (fn == graph::BinaryFn::add && elemOf(a).isF32() && elemOf(b).isF32())
+    return add(n, a, b);
   std::string why;
   auto shape = graph::broadcastShapes(shapeOf(a), shapeOf(b), why);
   if (!shape)

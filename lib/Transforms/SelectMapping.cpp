@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 #include "Accel/GemmProblem.h"
 #include "Graph/GraphDialect.h"
+#include "Graph/GraphPatterns.h"
 #include "accel/Codegen/Kernels.h"
 #include "accel/Hardware/HardwareDesc.h"
 #include "accel/Tiling/ArrayMapping.h"
@@ -31,6 +32,11 @@ struct SelectMappingPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    // The ReLU-fusion check below expects one spelling per operation.
+    if (failed(graph::applyCanonicalSpellings(module))) {
+      module.emitError("the graph ops did not reach their canonical spelling");
+      return signalPassFailure();
+    }
     HardwareDesc hw;
     if (failed(moduleHardware(module, hw)))
       return signalPassFailure();

@@ -1,7 +1,12 @@
 // RUN: accel-opt %s -split-input-file -verify-diagnostics
 
+// Result types are inferred (InferTypeOpInterface): operands that admit no
+// result give the reason and "failed to infer returned types"; a result type
+// other than the inferred one is "incompatible".
+
 func.func @matmul_k_mismatch(%a: tensor<2x3xf32>, %b: tensor<4x5xf32>) -> tensor<2x5xf32> {
-  // expected-error @+1 {{contracting dimensions differ}}
+  // expected-error @+2 {{contracting dimensions differ}}
+  // expected-error @+1 {{failed to infer returned types}}
   %0 = graph.matmul %a, %b : (tensor<2x3xf32>, tensor<4x5xf32>) -> tensor<2x5xf32>
   return %0 : tensor<2x5xf32>
 }
@@ -9,7 +14,8 @@ func.func @matmul_k_mismatch(%a: tensor<2x3xf32>, %b: tensor<4x5xf32>) -> tensor
 // -----
 
 func.func @matmul_bad_result(%a: tensor<2x3xf32>, %b: tensor<3x5xf32>) -> tensor<2x6xf32> {
-  // expected-error @+1 {{result shape [2,6] does not match the inferred shape [2,5]}}
+  // expected-error @+2 {{'graph.matmul' op inferred type(s) 'tensor<2x5xf32>' are incompatible with return type(s) of operation 'tensor<2x6xf32>'}}
+  // expected-error @+1 {{failed to infer returned types}}
   %0 = graph.matmul %a, %b : (tensor<2x3xf32>, tensor<3x5xf32>) -> tensor<2x6xf32>
   return %0 : tensor<2x6xf32>
 }
@@ -17,7 +23,8 @@ func.func @matmul_bad_result(%a: tensor<2x3xf32>, %b: tensor<3x5xf32>) -> tensor
 // -----
 
 func.func @add_no_broadcast(%a: tensor<2x3xf32>, %b: tensor<4xf32>) -> tensor<2x3xf32> {
-  // expected-error @+1 {{do not broadcast}}
+  // expected-error @+2 {{do not broadcast}}
+  // expected-error @+1 {{failed to infer returned types}}
   %0 = graph.add %a, %b : (tensor<2x3xf32>, tensor<4xf32>) -> tensor<2x3xf32>
   return %0 : tensor<2x3xf32>
 }
@@ -25,7 +32,8 @@ func.func @add_no_broadcast(%a: tensor<2x3xf32>, %b: tensor<4xf32>) -> tensor<2x
 // -----
 
 func.func @gemm_bad_c(%a: tensor<2x3xf32>, %b: tensor<3x4xf32>, %c: tensor<3xf32>) -> tensor<2x4xf32> {
-  // expected-error @+1 {{gemm C [3] does not broadcast to [2,4]}}
+  // expected-error @+2 {{gemm C [3] does not broadcast to [2,4]}}
+  // expected-error @+1 {{failed to infer returned types}}
   %0 = graph.gemm %a, %b, %c : (tensor<2x3xf32>, tensor<3x4xf32>, tensor<3xf32>) -> tensor<2x4xf32>
   return %0 : tensor<2x4xf32>
 }
@@ -33,7 +41,8 @@ func.func @gemm_bad_c(%a: tensor<2x3xf32>, %b: tensor<3x4xf32>, %c: tensor<3xf32
 // -----
 
 func.func @conv_groups(%x: tensor<1x3x5x5xf32>, %w: tensor<4x1x3x3xf32>) -> tensor<1x4x3x3xf32> {
-  // expected-error @+1 {{groups (2) must divide input channels and output channels}}
+  // expected-error @+2 {{groups (2) must divide input channels and output channels}}
+  // expected-error @+1 {{failed to infer returned types}}
   %0 = graph.conv2d %x, %w {groups = 2} : (tensor<1x3x5x5xf32>, tensor<4x1x3x3xf32>) -> tensor<1x4x3x3xf32>
   return %0 : tensor<1x4x3x3xf32>
 }
@@ -41,7 +50,8 @@ func.func @conv_groups(%x: tensor<1x3x5x5xf32>, %w: tensor<4x1x3x3xf32>) -> tens
 // -----
 
 func.func @conv_kernel_too_big(%x: tensor<1x1x2x2xf32>, %w: tensor<1x1x3x3xf32>) -> tensor<1x1x1x1xf32> {
-  // expected-error @+1 {{kernel is larger than the padded input}}
+  // expected-error @+2 {{kernel is larger than the padded input}}
+  // expected-error @+1 {{failed to infer returned types}}
   %0 = graph.conv2d %x, %w : (tensor<1x1x2x2xf32>, tensor<1x1x3x3xf32>) -> tensor<1x1x1x1xf32>
   return %0 : tensor<1x1x1x1xf32>
 }
@@ -52,4 +62,112 @@ func.func @f64_rejected(%a: tensor<2xf64>) -> tensor<2xf64> {
   // expected-error @+1 {{must be ranked tensor of 32-bit float values}}
   %0 = graph.relu %a : tensor<2xf64>
   return %0 : tensor<2xf64>
+}
+
+// -----
+
+func.func @comparison_is_i1(%a: tensor<3xf32>, %b: tensor<3xf32>) -> tensor<3xf32> {
+  // expected-error @+2 {{inferred type(s) 'tensor<3xi1>' are incompatible with return type(s) of operation 'tensor<3xf32>'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = graph.binary less %a, %b : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  return %0 : tensor<3xf32>
+}
+
+// -----
+
+func.func @argmax_is_i64(%a: tensor<3x4xf32>) -> tensor<3xf32> {
+  // expected-error @+2 {{inferred type(s) 'tensor<3xi64>' are incompatible}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = graph.reduce argmax %a {axes = array<i64: 1>, keepdims = false} : (tensor<3x4xf32>) -> tensor<3xf32>
+  return %0 : tensor<3xf32>
+}
+
+// -----
+
+func.func @argmax_one_axis(%a: tensor<3x4xf32>) -> tensor<i64> {
+  // expected-error @+1 {{argmax / argmin reduce exactly one axis}}
+  %0 = graph.reduce argmax %a {axes = array<i64: 0, 1>, keepdims = false} : (tensor<3x4xf32>) -> tensor<i64>
+  return %0 : tensor<i64>
+}
+
+// -----
+
+func.func @transpose_not_a_permutation(%a: tensor<2x3xf32>) -> tensor<2x2xf32> {
+  // expected-error @+2 {{perm is not a permutation of [0, 2)}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = graph.transpose %a [0, 0] : (tensor<2x3xf32>) -> tensor<2x2xf32>
+  return %0 : tensor<2x2xf32>
+}
+
+// -----
+
+func.func @transpose_wrong_result(%a: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  // expected-error @+2 {{inferred type(s) 'tensor<3x2xf32>' are incompatible}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = graph.transpose %a [1, 0] : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+func.func @where_broadcast(%c: tensor<2xi1>, %a: tensor<3xf32>) -> tensor<3xf32> {
+  // expected-error @+2 {{shapes [2] and [3] do not broadcast}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = graph.where %c, %a, %a : (tensor<2xi1>, tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  return %0 : tensor<3xf32>
+}
+
+// -----
+
+func.func @pool_wrong_result(%x: tensor<1x2x5x5xf32>) -> tensor<1x2x3x3xf32> {
+  // expected-error @+2 {{inferred type(s) 'tensor<1x2x2x2xf32>' are incompatible}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = graph.pool2d max %x {kernel = array<i64: 3, 3>, strides = array<i64: 2, 2>} : (tensor<1x2x5x5xf32>) -> tensor<1x2x3x3xf32>
+  return %0 : tensor<1x2x3x3xf32>
+}
+
+// -----
+
+func.func @concat_dims_differ(%a: tensor<2x3xf32>, %b: tensor<2x4xf32>) -> tensor<4x3xf32> {
+  // expected-error @+2 {{inputs differ in dimension 1}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = graph.concat %a, %b {axis = 0} : (tensor<2x3xf32>, tensor<2x4xf32>) -> tensor<4x3xf32>
+  return %0 : tensor<4x3xf32>
+}
+
+// -----
+
+func.func @pad_entries(%a: tensor<2x3xf32>) -> tensor<3x3xf32> {
+  // expected-error @+2 {{pads needs 2 entries per dimension}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = graph.pad %a {pads = array<i64: 1, 0>} : (tensor<2x3xf32>) -> tensor<3x3xf32>
+  return %0 : tensor<3x3xf32>
+}
+
+// -----
+
+func.func @tile_wrong_result(%a: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  // expected-error @+2 {{inferred type(s) 'tensor<4x3xf32>' are incompatible}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = graph.tile %a {repeats = array<i64: 2, 1>} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+func.func @relu_type_changes(%a: tensor<2x3xf32>) -> tensor<3x2xf32> {
+  // expected-error @+1 {{requires the same type for all operands and results}}
+  %0 = "graph.relu"(%a) : (tensor<2x3xf32>) -> tensor<3x2xf32>
+  return %0 : tensor<3x2xf32>
+}
+
+// -----
+
+func.func @rnn_hidden_size(%x: tensor<2x1x3xf32>, %w: tensor<1x0x3xf32>, %r: tensor<1x0x0xf32>)
+    -> (tensor<2x1x1x0xf32>, tensor<1x1x0xf32>, tensor<1x1x0xf32>) {
+  // expected-error @+2 {{hidden_size must be >= 1}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %y, %h, %c = graph.recurrent rnn %x, %w, %r {hidden_size = 0 : i64, direction = "forward", activations = ["Tanh"]}
+      : (tensor<2x1x3xf32>, tensor<1x0x3xf32>, tensor<1x0x0xf32>) -> (tensor<2x1x1x0xf32>, tensor<1x1x0xf32>, tensor<1x1x0xf32>)
+  return %y, %h, %c : tensor<2x1x1x0xf32>, tensor<1x1x0xf32>, tensor<1x1x0xf32>
 }

@@ -5,7 +5,7 @@
 //
 // RUN: accel-translate --isa-to-binary %s -o %t.bin
 // RUN: rm -rf %t.out
-// RUN: accel-run %t.bin --input x=%onnx_data/node/test_relu/test_data_set_0/input_0.pb \
+// RUN: accel-run %t.bin --strict-hazards --input x=%onnx_data/node/test_relu/test_data_set_0/input_0.pb \
 // RUN:   --expect y=%onnx_data/node/test_relu/test_data_set_0/output_0.pb \
 // RUN:   --output-dir %t.out --trace %t.trace.json | FileCheck %s --check-prefix=RUN1
 // RUN1: hardware: default (2x2 clusters x 4 PEs x 64 MAC lanes)

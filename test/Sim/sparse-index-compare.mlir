@@ -10,7 +10,7 @@
 // DIS: isa.ld sparse_weights slot 0 <addr = 2048, rows = 3, cols = 2, depth = 4>
 // DIS: isa.mac slot 0 acc 0 load_balance sfu <rows = 4, cols = 2, pe_rows = 1, depth = 4>
 // RUN: rm -rf %t.out
-// RUN: accel-run %t.bin --output-dir %t.out | FileCheck %s --check-prefix=SUMMARY
+// RUN: accel-run %t.bin --strict-hazards --output-dir %t.out | FileCheck %s --check-prefix=SUMMARY
 // SUMMARY: sparsity: 26 MACs skipped (zero weights / activations), 1 moved by load balancing
 // SUMMARY: output queue: 8 accesses, 8 drains (SFU results: 8 chained, 0 decoupled)
 // RUN: %python -c "import struct,sys; b=open(sys.argv[1],'rb').read(); n=struct.unpack('<H',b[8:10])[0]; print(list(struct.unpack('<8f',b[10+n:])))" %t.out/y.npy | FileCheck %s --check-prefix=Y

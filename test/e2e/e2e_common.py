@@ -55,9 +55,10 @@ def force_mapping(bin_dir, src, out, hw, tiling, dataflow, array):
 def compile_and_run(bin_dir, model, work, name, inputs, outputs, hw=None,
                     run_args=(), compile_args=()):
     """Compiles `model` (.mlir / .onnx) with extra accel-compile flags
-    `compile_args` and runs it with `inputs` ({name: array}). Returns (arrays
-    for `outputs`, None) or (None, error); the run's stats.json is in
-    WORK/NAME_out."""
+    `compile_args` and runs it with `inputs` ({name: array}) under
+    `accel-run --strict-hazards` (a missing WAIT or BARRIER is an error, not
+    a warning). Returns (arrays for `outputs`, None) or (None, error); the
+    run's stats.json is in WORK/NAME_out."""
     binary = os.path.join(work, name + ".bin")
     hw_args = ["--hw", hw] if hw else []
     p = subprocess.run([os.path.join(bin_dir, "accel-compile"), model, "-o", binary] + hw_args
@@ -66,7 +67,8 @@ def compile_and_run(bin_dir, model, work, name, inputs, outputs, hw=None,
     if p.returncode:
         return None, "compile: " + (p.stderr.strip() or str(p.returncode))
     out_dir = os.path.join(work, name + "_out")
-    cmd = [os.path.join(bin_dir, "accel-run"), binary, "--output-dir", out_dir] + hw_args
+    cmd = [os.path.join(bin_dir, "accel-run"), binary, "--output-dir", out_dir,
+           "--strict-hazards"] + hw_args
     cmd += list(run_args)
     for n, a in inputs.items():
         path = os.path.join(work, f"{name}_{n}.npy")

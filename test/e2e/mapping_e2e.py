@@ -125,8 +125,7 @@ with tempfile.TemporaryDirectory() as work:
                 failed += 1
                 continue
             outs, error = compile_and_run(BIN, mapped, work, f"{name}_{df}_{ar}{ac}",
-                                          dict(zip(names, args)), ["r"], hw=hw,
-                                          run_args=["--strict-hazards"])
+                                          dict(zip(names, args)), ["r"], hw=hw)
             if error:
                 print(f"FAIL {tag}: {error}")
                 failed += 1

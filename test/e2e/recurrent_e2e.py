@@ -2,8 +2,8 @@
 """End-to-end tests of ONNX RNN / GRU / LSTM attributes the backend suite
 does not cover (bidirectional, sequence lengths, clip, input_forget,
 linear_before_reset, non-default activations, layout = 1): each model is
-built with onnx.helper, compiled, simulated and compared with a numpy
-reference written from the ONNX operator definitions."""
+built with onnx.helper, compiled, simulated (accel-run --strict-hazards) and
+compared with a numpy reference written from the ONNX operator definitions."""
 import os
 import subprocess
 import sys
@@ -155,7 +155,8 @@ with tempfile.TemporaryDirectory() as work:
         np.save(os.path.join(work, "x.npy"), X)
         out = os.path.join(work, f"out{n}")
         p = subprocess.run([os.path.join(BIN, "accel-run"), path + ".bin", "--input",
-                            f"X={os.path.join(work, 'x.npy')}", "--output-dir", out],
+                            f"X={os.path.join(work, 'x.npy')}", "--output-dir", out,
+                            "--strict-hazards"],
                            capture_output=True, text=True)
         if p.returncode:
             print(f"FAIL {name}: run: {p.stderr.strip()[:300]}")

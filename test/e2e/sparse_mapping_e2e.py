@@ -85,7 +85,7 @@ with tempfile.TemporaryDirectory() as work:
                     continue
                 run = f"{name}_{df}_{ar}{ac}"
                 outs, error = compile_and_run(BIN, mapped, work, run, {"a": args[0]}, ["r"],
-                                              hw=HW, run_args=["--strict-hazards"])
+                                              hw=HW)
                 if error:
                     print(f"FAIL {tag}: {error}")
                     failed += 1

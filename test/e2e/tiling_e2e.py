@@ -122,7 +122,7 @@ with tempfile.TemporaryDirectory() as work:
             failed += 1
             continue
         outs, error = compile_and_run(BIN, tiled, work, name, dict(zip(names, args)), ["r"],
-                                      hw=hwfile, run_args=["--strict-hazards"])
+                                      hw=hwfile)
         if error:
             print(f"FAIL {name}: {error}")
             failed += 1

@@ -7,6 +7,7 @@
 // accel::Program replaces the function as an `isa.program`.
 //
 //===----------------------------------------------------------------------===//
+#include "Graph/GraphPatterns.h"
 #include "Lowering.h"
 #include "accel/Codegen/Kernels.h"
 #include "accel/Conversion/Passes.h"
@@ -563,6 +564,11 @@ struct ConvertGraphToIsaPass
     if (!target) {
       module.emitError("no function to lower")
           << (entry.empty() ? std::string() : " named '" + entry + "'");
+      return signalPassFailure();
+    }
+    // Fusion and the op switch below expect one spelling per operation.
+    if (failed(graph::applyCanonicalSpellings(target))) {
+      target.emitError("the graph ops did not reach their canonical spelling");
       return signalPassFailure();
     }
     if (!target.getBody().hasOneBlock()) {

@@ -872,6 +872,11 @@ LogicalResult convertUnaryTo(Operation *op, Value x, graph::UnaryFn fn,
     return reject(why, "operand and result types differ");
   if (!rw)
     return success();
+  // One spelling per operation: a ReLU is graph.relu.
+  if (fn == graph::UnaryFn::relu) {
+    rw->replaceOpWithNewOp<graph::ReluOp>(op, resTy, x);
+    return success();
+  }
   rw->replaceOpWithNewOp<graph::UnaryOp>(op, resTy, fn, x, llvm::APFloat(0.0f),
                                          llvm::APFloat(0.0f));
   return success();
@@ -911,6 +916,11 @@ LogicalResult convertBinaryTo(Operation *op, Value a, Value b,
     return failure();
   if (!rw)
     return success();
+  // One spelling per operation: an f32 sum is graph.add.
+  if (fn == graph::BinaryFn::add) {
+    rw->replaceOpWithNewOp<graph::AddOp>(op, resTy, a, b);
+    return success();
+  }
   rw->replaceOpWithNewOp<graph::BinaryOp>(op, resTy, fn, a, b);
   return success();
 }

@@ -105,8 +105,10 @@ TEST(DepthwiseKernel, SlidingWindowProgramMatchesReference) {
   for (int i = 0; i < 27; ++i)
     in["w"].data.push_back(float((i * 5) % 7) * 0.25f - 0.75f);
   in["b"].data = {0.5f, -1.0f, 2.0f};
+  SimOptions strict; // a missing WAIT / BARRIER fails the test
+  strict.hazardsAreErrors = true;
   SimStats st;
-  ASSERT_TRUE(simulate(prog, hw, in, SimOptions{}, out, st, err)) << err;
+  ASSERT_TRUE(simulate(prog, hw, in, strict, out, st, err)) << err;
   const std::vector<float> &y = out["y"].data;
   ASSERT_EQ(y.size(), 3u * 8 * 7);
   for (int p = 0; p < 3; ++p)

@@ -113,8 +113,10 @@ TEST(RqConvKernel, RotatingQueueProgramMatchesReference) {
   for (int i = 0; i < wN; ++i)
     in["w"].data.push_back(float((i * 5) % 7) * 0.25f - 0.75f);
   in["b"].data = {0.5f, -1.0f, 2.0f, 0.0f, 1.5f, -0.25f};
+  SimOptions strict; // a missing WAIT / BARRIER fails the test
+  strict.hazardsAreErrors = true;
   SimStats st;
-  ASSERT_TRUE(simulate(prog, hw, in, SimOptions{}, out, st, err)) << err;
+  ASSERT_TRUE(simulate(prog, hw, in, strict, out, st, err)) << err;
   const std::vector<float> &y = out["y"].data;
   ASSERT_EQ(int64_t(y.size()), yN);
   for (int o = 0; o < 6; ++o)

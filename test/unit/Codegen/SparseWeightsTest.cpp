@@ -137,7 +137,9 @@ std::vector<float> run(const std::vector<float> &w, double threshold,
   for (size_t i = 0; i < a.size(); ++i)
     a[i] = float(int(i % 17) - 8) * 0.125f;
   std::map<std::string, Tensor> in{{"a", Tensor{{M, K}, a}}}, outs;
-  EXPECT_TRUE(simulate(b.prog, hw, in, SimOptions{}, outs, st, err)) << err;
+  SimOptions strict; // a missing WAIT / BARRIER fails the test
+  strict.hazardsAreErrors = true;
+  EXPECT_TRUE(simulate(b.prog, hw, in, strict, outs, st, err)) << err;
   if (out)
     *out = b.prog;
   return outs["c"].data;

@@ -84,9 +84,11 @@ TEST(TilingSimAgreement, MachineModelMatchesSimulator) {
                std::vector<float>(size_t(c.count * c.k * c.n), 0.5f)};
     if (c.bias)
       in["bias"] = {{c.n}, std::vector<float>(size_t(c.n), 2.0f)};
+    SimOptions strict; // a missing WAIT / BARRIER fails the test
+    strict.hazardsAreErrors = true;
     SimStats stats;
     std::string err;
-    ASSERT_TRUE(simulate(prog, hw, in, {}, out, stats, err)) << err;
+    ASSERT_TRUE(simulate(prog, hw, in, strict, out, stats, err)) << err;
     // Numerics: every element is k * 0.5 (+ 2).
     float expect = float(c.k) * 0.5f + (c.bias ? 2.0f : 0.0f);
     const Tensor &C = out["c"];
