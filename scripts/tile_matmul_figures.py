@@ -75,14 +75,15 @@ with tempfile.TemporaryDirectory() as work:
 
     for label, opts in VARIANTS:
         tiled = os.path.join(work, "tiled.mlir")
-        text = tool("accel-opt", src, f"--select-tiling=hw={args.hw} {opts}".strip(), "-o", tiled)
+        text = tool("accel-opt", src, f"--accel-hw={args.hw}",
+                    f"--select-tiling={opts}" if opts else "--select-tiling", "-o", tiled)
         with open(tiled) as f:
             text = f.read()
         part = "x".join(field(text, "partition_" + d) for d in "mnk")
         mapped = os.path.join(work, "mapped.bin")
         tool("accel-compile", tiled, "--hw", args.hw, "-o", mapped)
         isa = os.path.join(work, "dealt.isa.mlir")
-        tool("accel-opt", tiled, f"--convert-graph-to-isa=hw={args.hw}", "-o", isa)
+        tool("accel-opt", tiled, "--convert-graph-to-isa", "-o", isa)
         dealt = os.path.join(work, "dealt.bin")
         tool("accel-translate", "--isa-to-binary", isa, "-o", dealt)
         print(f"| {label} | {part} | {field(text, 'split_k')} | {field(text, 'cycles')} "

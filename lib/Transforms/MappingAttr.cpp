@@ -1,68 +1,98 @@
-//===- MappingAttr.cpp - Read and write the accel.mapping attribute -------===//
+//===- MappingAttr.cpp - #accel.tiling / #accel.mapping <-> AccelTiling ---===//
 //
-// One place that knows the syntax of `accel.mapping` (docs/mapping.md):
-// select-mapping writes it and checks an existing one, convert-graph-to-isa
-// reads it.
+// One place that converts between the typed attributes (dialects/Accel) and
+// the tiling library's structs: select-mapping writes #accel.mapping,
+// select-mapping and convert-graph-to-isa read #accel.tiling and
+// #accel.mapping.
 //
 //===----------------------------------------------------------------------===//
 #include "accel/Transforms/Passes.h"
-#include "mlir/IR/Builders.h"
 
 using namespace mlir;
 using namespace accel;
 
+std::optional<tiling::Mapping> accel::readTilingAttr(Attribute attr) {
+  auto t = dyn_cast_or_null<TilingAttr>(attr);
+  if (!t)
+    return std::nullopt;
+  tiling::Mapping m;
+  m.outerRowMajor = t.getOuter() == OuterLoop::M;
+  m.partitionM = t.getPartitionM();
+  m.partitionN = t.getPartitionN();
+  m.partitionK = t.getPartitionK();
+  return m;
+}
+
+tiling::Dataflow accel::toTiling(MappingDataflow d) {
+  switch (d) {
+  case MappingDataflow::InputStationary:
+    return tiling::Dataflow::InputStationary;
+  case MappingDataflow::OutputStationary:
+    return tiling::Dataflow::OutputStationary;
+  case MappingDataflow::WeightStationary:
+    return tiling::Dataflow::WeightStationary;
+  }
+  llvm_unreachable("unknown dataflow");
+}
+
+tiling::SplitDim accel::toTiling(ArraySplit s) {
+  switch (s) {
+  case ArraySplit::M:
+    return tiling::SplitDim::M;
+  case ArraySplit::N:
+    return tiling::SplitDim::N;
+  case ArraySplit::K:
+    return tiling::SplitDim::K;
+  case ArraySplit::None:
+    return tiling::SplitDim::None;
+  }
+  llvm_unreachable("unknown split dimension");
+}
+
+ArraySplit accel::toAttr(tiling::SplitDim s) {
+  switch (s) {
+  case tiling::SplitDim::M:
+    return ArraySplit::M;
+  case tiling::SplitDim::N:
+    return ArraySplit::N;
+  case tiling::SplitDim::K:
+    return ArraySplit::K;
+  case tiling::SplitDim::None:
+    return ArraySplit::None;
+  }
+  llvm_unreachable("unknown split dimension");
+}
+
+namespace {
+MappingDataflow dataflowAttr(tiling::Dataflow d) {
+  switch (d) {
+  case tiling::Dataflow::InputStationary:
+    return MappingDataflow::InputStationary;
+  case tiling::Dataflow::OutputStationary:
+    return MappingDataflow::OutputStationary;
+  case tiling::Dataflow::WeightStationary:
+    return MappingDataflow::WeightStationary;
+  }
+  llvm_unreachable("unknown dataflow");
+}
+} // namespace
+
 bool accel::parseMappingAttr(Attribute attr, tiling::MappingChoice &out,
                              std::string &err) {
-  auto dict = dyn_cast_or_null<DictionaryAttr>(attr);
-  if (!dict) {
-    err = "must be a dictionary {dataflow = ..., array = [..., ...]}";
+  auto m = dyn_cast_or_null<MappingAttr>(attr);
+  if (!m) {
+    err = "expected an #accel.mapping<...> attribute";
     return false;
   }
-  for (NamedAttribute a : dict)
-    if (a.getName() != "dataflow" && a.getName() != "array" &&
-        a.getName() != "cycles") {
-      err = "has an unknown field '" + a.getName().str() +
-            "' (expected dataflow, array, cycles)";
-      return false;
-    }
-  auto df = dict.getAs<StringAttr>("dataflow");
-  if (!df || !tiling::parseDataflow(df.str(), out.dataflow)) {
-    err = "dataflow must be \"input_stationary\", \"output_stationary\" or "
-          "\"weight_stationary\"";
-    return false;
-  }
-  auto arr = dict.getAs<ArrayAttr>("array");
-  if (!arr || arr.size() != 2) {
-    err = "array must list two dimensions [<split by grid rows>, <split by "
-          "grid columns>], each \"M\", \"N\", \"K\" or \"none\"";
-    return false;
-  }
-  for (unsigned i = 0; i < 2; ++i) {
-    auto s = dyn_cast<StringAttr>(arr[i]);
-    if (!s || !tiling::parseSplitDim(s.str(), out.array.dims[i])) {
-      err = std::string("array[") + std::to_string(i) +
-            "] must be \"M\", \"N\", \"K\" or \"none\"";
-      return false;
-    }
-  }
-  if (auto c = dict.get("cycles"); c && !isa<IntegerAttr>(c)) {
-    err = "cycles must be an integer";
-    return false;
-  }
+  out.dataflow = toTiling(m.getDataflow());
+  out.array.dims = {toTiling(m.getRows()), toTiling(m.getCols())};
   return true;
 }
 
-DictionaryAttr accel::mappingAttr(MLIRContext *ctx,
-                                  const tiling::MappingChoice &c,
-                                  int64_t cycles) {
-  Builder b(ctx);
-  SmallVector<NamedAttribute> attrs;
-  attrs.push_back(b.getNamedAttr(
-      "dataflow", b.getStringAttr(tiling::dataflowName(c.dataflow))));
-  attrs.push_back(b.getNamedAttr(
-      "array", b.getStrArrayAttr({tiling::splitDimName(c.array.dims[0]),
-                                  tiling::splitDimName(c.array.dims[1])})));
-  if (cycles >= 0)
-    attrs.push_back(b.getNamedAttr("cycles", b.getI64IntegerAttr(cycles)));
-  return b.getDictionaryAttr(attrs);
+MappingAttr accel::mappingAttr(MLIRContext *ctx, const tiling::MappingChoice &c,
+                               int64_t cycles) {
+  return MappingAttr::get(ctx, dataflowAttr(c.dataflow),
+                          toAttr(c.array.dims[0]), toAttr(c.array.dims[1]),
+                          cycles >= 0 ? std::optional<int64_t>(cycles)
+                                      : std::nullopt);
 }

@@ -2,19 +2,18 @@
 //
 // For every graph.matmul / graph.gemm / graph.conv2d: the GEMM problem the
 // lowering emits, the per-cluster tile sizes (the kernel tiling the lowering
-// derives from accel.tiling, else from its own decision), the 27 (dataflow,
-// partition) pairs priced by tiling::allMappingCosts, and the cheapest (or the
+// derives from accel.tiling, else from its own decision), the 48 (dataflow,
+// partition) pairs priced by tiling::selectMapping, and the cheapest (or the
 // forced parts) as `accel.mapping`. An existing attribute is checked and kept.
 // See docs/mapping.md.
 //
 //===----------------------------------------------------------------------===//
-#include "GemmProblem.h"
+#include "Accel/GemmProblem.h"
 #include "Graph/GraphDialect.h"
 #include "Graph/GraphPatterns.h"
 #include "accel/Codegen/Kernels.h"
 #include "accel/Hardware/HardwareDesc.h"
 #include "accel/Tiling/ArrayMapping.h"
-#include "accel/Transforms/PassHardware.h"
 #include "accel/Transforms/Passes.h"
 #include <cmath>
 
@@ -39,19 +38,11 @@ struct SelectMappingPass
       return signalPassFailure();
     }
     HardwareDesc hw;
-    if (failed(loadPassHardware(module, hwPath, hw)))
+    if (failed(moduleHardware(module, hw)))
       return signalPassFailure();
     std::optional<tiling::Dataflow> forceDf;
-    if (!dataflow.empty()) {
-      tiling::Dataflow d;
-      if (!tiling::parseDataflow(dataflow, d)) {
-        module.emitError("select-mapping: dataflow must be input_stationary, "
-                         "output_stationary or weight_stationary (got '")
-            << dataflow << "')";
-        return signalPassFailure();
-      }
-      forceDf = d;
-    }
+    if (dataflow != DataflowChoice::Auto)
+      forceDf = forcedDataflow();
     std::optional<tiling::ArrayPartition> forceArr;
     if (!array.empty()) {
       tiling::ArrayPartition a;
@@ -80,15 +71,9 @@ struct SelectMappingPass
             !op->hasAttr(kMappingAttrName))
           return WalkResult::advance();
       }
-      if (Attribute existing = op->getAttr(kMappingAttrName)) {
-        tiling::MappingChoice c;
-        std::string err;
-        if (!parseMappingAttr(existing, c, err)) {
-          op->emitOpError("invalid ") << kMappingAttrName << ": " << err;
-          return WalkResult::interrupt();
-        }
+      // An existing attribute was checked by the accel dialect's verifier.
+      if (op->hasAttr(kMappingAttrName))
         return WalkResult::advance();
-      }
       tiling::MappingProblem mp;
       bool withInit = false;
       if (!transforms::problemOf(op, elemBytes, mp.gemm, withInit))
@@ -133,6 +118,17 @@ struct SelectMappingPass
     });
     if (r.wasInterrupted())
       signalPassFailure();
+  }
+
+  tiling::Dataflow forcedDataflow() const {
+    switch (dataflow) {
+    case DataflowChoice::InputStationary:
+      return tiling::Dataflow::InputStationary;
+    case DataflowChoice::WeightStationary:
+      return tiling::Dataflow::WeightStationary;
+    default:
+      return tiling::Dataflow::OutputStationary;
+    }
   }
 };
 } // namespace

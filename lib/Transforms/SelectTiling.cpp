@@ -3,14 +3,13 @@
 // For every graph.matmul / graph.gemm / graph.conv2d: the GEMM problem the
 // lowering will emit (same m, k, n, count and bias as convert-graph-to-isa),
 // the decision of docs/tiling.md on kernelTilingHardware, and an
-// `accel.tiling` dictionary the lowering follows. See docs/passes.md.
+// #accel.tiling the lowering follows. See docs/passes.md.
 //
 //===----------------------------------------------------------------------===//
-#include "GemmProblem.h"
+#include "Accel/GemmProblem.h"
 #include "Graph/GraphDialect.h"
 #include "accel/Codegen/Kernels.h"
 #include "accel/Hardware/HardwareDesc.h"
-#include "accel/Transforms/PassHardware.h"
 #include "accel/Transforms/Passes.h"
 #include "mlir/IR/Builders.h"
 #include <cmath>
@@ -33,29 +32,14 @@ struct SelectTilingPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     HardwareDesc hw;
-    if (failed(loadPassHardware(module, hwPath, hw)))
+    if (failed(moduleHardware(module, hw)))
       return signalPassFailure();
-    if (!outer.empty() && outer != "m" && outer != "n") {
-      module.emitError("select-tiling: outer must be 'm' or 'n'");
-      return signalPassFailure();
-    }
-    if (!splitK.empty() && splitK != "on" && splitK != "off") {
-      module.emitError("select-tiling: split-k must be 'on' or 'off'");
-      return signalPassFailure();
-    }
-    if (!refine.empty() && refine != "machine") {
-      module.emitError("select-tiling: refine must be 'machine' or empty");
-      return signalPassFailure();
-    }
-    if (!refine.empty() && (!outer.empty() || !splitK.empty() || partitionM ||
-                            partitionN || partitionK || !baseline.empty())) {
+    bool forced = outer != OuterChoice::Auto || splitK != SplitKChoice::Auto ||
+                  partitionM || partitionN || partitionK;
+    if (refine != TilingRefine::None &&
+        (forced || baseline != TilingBaseline::None)) {
       module.emitError("select-tiling: refine cannot be combined with a "
                        "forced decision or a baseline");
-      return signalPassFailure();
-    }
-    if (!baseline.empty() && baseline != "naive-order" &&
-        baseline != "naive-64" && baseline != "square-sk") {
-      module.emitError("select-tiling: unknown baseline '") << baseline << "'";
       return signalPassFailure();
     }
     unsigned elemBytes = tiling::computeElemBytes(hw);
@@ -76,7 +60,8 @@ struct SelectTilingPass
       }
       // The machine prediction models the dense GEMM kernel; convolutions
       // (implicit GEMM, bLoadBytes set) keep the spec's decision.
-      if (refine == "machine" && p.aLoadBytes == 0 && p.bLoadBytes == 0)
+      if (refine == TilingRefine::Machine && p.aLoadBytes == 0 &&
+          p.bLoadBytes == 0)
         d = codegen::refineForKernel(hw, p, d, withInit);
       op->setAttr(kTilingAttrName, toAttr(op->getContext(), d));
       return WalkResult::advance();
@@ -88,28 +73,34 @@ struct SelectTilingPass
   tiling::TileDecision decide(const tiling::GemmProblem &p,
                               const tiling::TilingHardware &th) {
     tiling::TileDecision d;
-    if (baseline == "naive-order")
+    switch (baseline) {
+    case TilingBaseline::NaiveOrder:
       d = tiling::baselineTiling(p, th, tiling::Baseline::FixedOrderNoSplit);
-    else if (baseline == "naive-64")
+      break;
+    case TilingBaseline::Naive64:
       d = tiling::baselineTiling(p, th, tiling::Baseline::FixedBlockTiles);
-    else if (baseline == "square-sk")
+      break;
+    case TilingBaseline::SquareSplitK:
       d = tiling::baselineTiling(p, th, tiling::Baseline::SquareSplitK);
-    else
+      break;
+    case TilingBaseline::None:
       d = tiling::selectTiling(p, th);
-    bool forced = !outer.empty() || !splitK.empty() || partitionM > 0 ||
-                  partitionN > 0 || partitionK > 0;
+      break;
+    }
+    bool forced = outer != OuterChoice::Auto || splitK != SplitKChoice::Auto ||
+                  partitionM > 0 || partitionN > 0 || partitionK > 0;
     if (!forced || !d.feasible)
       return d;
     tiling::Mapping m = d.mapping();
-    if (!outer.empty())
-      m.outerRowMajor = outer == "m";
+    if (outer != OuterChoice::Auto)
+      m.outerRowMajor = outer == OuterChoice::M;
     if (partitionM > 0)
       m.partitionM = std::min<int64_t>(partitionM, p.m);
     if (partitionN > 0)
       m.partitionN = std::min<int64_t>(partitionN, p.n);
-    if (splitK == "off")
+    if (splitK == SplitKChoice::Off)
       m.partitionK = p.k;
-    if (splitK == "on" && partitionK <= 0 && m.partitionK >= p.k &&
+    if (splitK == SplitKChoice::On && partitionK <= 0 && m.partitionK >= p.k &&
         p.k > th.blockSize) {
       // Largest block-aligned chunk below k that fits (at least two chunks).
       int64_t b = th.blockSize;
@@ -127,30 +118,29 @@ struct SelectTilingPass
     return f;
   }
 
-  static DictionaryAttr toAttr(MLIRContext *ctx,
-                               const tiling::TileDecision &d) {
-    Builder b(ctx);
-    SmallVector<NamedAttribute> attrs;
-    auto i64 = [&](const char *n, int64_t v) {
-      attrs.push_back(b.getNamedAttr(n, b.getI64IntegerAttr(v)));
-    };
-    i64("partition_m", d.partitionM);
-    i64("partition_n", d.partitionN);
-    i64("partition_k", d.partitionK);
-    i64("tile_m", d.tileM);
-    i64("tile_n", d.tileN);
-    attrs.push_back(
-        b.getNamedAttr("outer", b.getStringAttr(d.outerRowMajor ? "m" : "n")));
-    attrs.push_back(b.getNamedAttr("split_k", b.getBoolAttr(d.needSplitK)));
-    i64("acc_bytes", int64_t(d.needSplitK ? d.accBytesUsed : 0));
-    i64("loads_a", d.loadA);
-    i64("loads_b", d.loadB);
-    attrs.push_back(b.getNamedAttr(
-        "util", b.getF64FloatAttr(std::round(d.util * 1e4) / 1e4)));
-    i64("cycles", int64_t(std::llround(d.cycles)));
-    attrs.push_back(b.getNamedAttr(
-        "strategy", b.getStringAttr(tiling::strategyName(d.strategy))));
-    return b.getDictionaryAttr(attrs);
+  static TilingAttr toAttr(MLIRContext *ctx, const tiling::TileDecision &d) {
+    return TilingAttr::get(
+        ctx, d.partitionM, d.partitionN, d.partitionK,
+        d.outerRowMajor ? OuterLoop::M : OuterLoop::N, d.tileM, d.tileN,
+        d.needSplitK, int64_t(d.needSplitK ? d.accBytesUsed : 0), d.loadA,
+        d.loadB, APFloat(std::round(d.util * 1e4) / 1e4),
+        int64_t(std::llround(d.cycles)), strategyOf(d.strategy));
+  }
+
+  static TilingStrategy strategyOf(tiling::Strategy s) {
+    switch (s) {
+    case tiling::Strategy::ResidentA:
+      return TilingStrategy::ResidentA;
+    case tiling::Strategy::ResidentB:
+      return TilingStrategy::ResidentB;
+    case tiling::Strategy::ReloadA:
+      return TilingStrategy::ReloadA;
+    case tiling::Strategy::ReloadB:
+      return TilingStrategy::ReloadB;
+    case tiling::Strategy::SplitK:
+      return TilingStrategy::SplitK;
+    }
+    llvm_unreachable("unknown tiling strategy");
   }
 };
 } // namespace

@@ -11,10 +11,10 @@
 // ==== One spelling per operation
 
 // CHECK-LABEL: func.func @binary_add_is_add
-// CHECK-NEXT: %[[R:.*]] = graph.add %arg0, %arg1 {accel.label = "x"} : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+// CHECK-NEXT: %[[R:.*]] = graph.add %arg0, %arg1 {accel.name = "x"} : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
 // CHECK-NEXT: return %[[R]]
 func.func @binary_add_is_add(%a: tensor<2x3xf32>, %b: tensor<3xf32>) -> tensor<2x3xf32> {
-  %0 = graph.binary add %a, %b {accel.label = "x"} : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  %0 = graph.binary add %a, %b {accel.name = "x"} : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
   return %0 : tensor<2x3xf32>
 }
 

@@ -44,9 +44,10 @@ def force_mapping(bin_dir, src, out, hw, tiling, dataflow, array):
     """accel-opt: select-tiling (options `tiling`) and select-mapping forced to
     `dataflow` and `array` = (rows, cols) on `src`, written to `out`. Returns
     None or the error text."""
-    p = subprocess.run([os.path.join(bin_dir, "accel-opt"), src,
-                        f"--select-tiling=hw={hw} {tiling}",
-                        f"--select-mapping=hw={hw} dataflow={dataflow} "
+    hw_args = [f"--accel-hw={hw}"] if hw else []
+    p = subprocess.run([os.path.join(bin_dir, "accel-opt"), src] + hw_args +
+                       [f"--select-tiling={tiling}" if tiling else "--select-tiling",
+                        f"--select-mapping=dataflow={dataflow} "
                         f"array={array[0]},{array[1]}",
                         "-o", out], capture_output=True, text=True)
     return "select-mapping: " + p.stderr.strip() if p.returncode else None

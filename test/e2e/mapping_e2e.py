@@ -119,8 +119,8 @@ with tempfile.TemporaryDirectory() as work:
                 failed += 1
                 continue
             text = open(mapped).read()
-            want = f'accel.mapping = {{array = ["{ar}", "{ac}"], cycles = '
-            if want not in text or f'dataflow = "{df}"' not in text:
+            want = f'accel.mapping = #accel.mapping<dataflow = {df}, array = [{ar}, {ac}], cycles = '
+            if want not in text:
                 print(f"FAIL {tag}: attribute not as forced")
                 failed += 1
                 continue

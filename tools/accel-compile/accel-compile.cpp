@@ -2,8 +2,16 @@
 //
 //   accel-compile MODEL -o OUT [--hw FILE] [--input-shape NAME=1x3x224x224]...
 //                 [--bind NAME=FILE]... [--emit=bin|isa|graph]
+//                 [--depthwise=sw|gemm] [--conv=gemm|rq]
 //                 [--sparse-weights=off|auto] [--sparse-threshold=F]
 //                 [--load-balance] [--sfu-mode=chained|decoupled]
+//
+// The lowering options (--depthwise and after) are convert-graph-to-isa's own
+// options (include/accel/Conversion/Passes.td), declared once: the driver
+// forwards `--NAME=VALUE` / `--NAME VALUE` / `--FLAG` to that pass's parser,
+// which checks the values; `--help` lists them with their allowed values.
+// `--hw` attaches the description to the module as accel.hw (the function
+// of accel-attach-hardware), where every pass reads it.
 //
 // MODEL is an .onnx file (imported with the ONNX library) or an .mlir file in
 // the graph dialect or ONNX-lowered TOSA / linalg. The default pipeline
@@ -11,6 +19,7 @@
 // a binary (default), or printed as ISA / graph IR for inspection.
 //
 //===----------------------------------------------------------------------===//
+#include "Accel/AccelDialect.h"
 #include "Graph/GraphDialect.h"
 #include "Isa/IsaDialect.h"
 #include "accel/Conversion/Passes.h"
@@ -30,70 +39,47 @@
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
+#include <map>
 
 using namespace mlir;
 namespace cl = llvm::cl;
 
-static cl::opt<std::string> inputPath(cl::Positional,
-                                      cl::desc("<model.onnx|model.mlir>"),
-                                      cl::Required);
+static cl::OptionCategory compileCategory("accel-compile options");
+
+// Not cl::Required: `--help` is answered after parsing (it adds the
+// lowering options), so a missing one is checked in main.
+static cl::opt<std::string> inputPath(cl::Positional, cl::cat(compileCategory),
+                                      cl::desc("<model.onnx|model.mlir>"));
 static cl::opt<std::string> outputPath("o", cl::desc("output file"),
-                                       cl::value_desc("file"), cl::Required);
-static cl::opt<std::string> hwPath("hw",
+                                       cl::cat(compileCategory),
+                                       cl::value_desc("file"));
+static cl::opt<std::string> hwPath("hw", cl::cat(compileCategory),
                                    cl::desc("hardware description JSON "
                                             "(default: built-in preset)"),
                                    cl::value_desc("file"), cl::init(""));
 static cl::list<std::string>
-    inputShapes("input-shape",
+    inputShapes("input-shape", cl::cat(compileCategory),
                 cl::desc("static shape of an input: NAME=1x3x224x224"),
                 cl::value_desc("name=shape"));
 static cl::list<std::string>
-    bindInputs("bind",
+    bindInputs("bind", cl::cat(compileCategory),
                cl::desc("freeze an ONNX input to the values of a TensorProto "
                         ".pb file (shapes, axes, indices): NAME=FILE"),
                cl::value_desc("name=file"));
-static cl::opt<std::string>
-    depthwiseMode("depthwise",
-                  cl::desc("depthwise conv2d lowering: sw (sliding-window "
-                           "weight queue, default) or gemm (implicit GEMM "
-                           "per group)"),
-                  cl::value_desc("sw|gemm"), cl::init("sw"));
-static cl::opt<std::string>
-    convMode("conv",
-             cl::desc("regular conv2d (groups == 1) lowering: gemm (implicit "
-                      "GEMM, default) or rq (rotating weight-queue kernel; "
-                      "layers it cannot take fall back to gemm)"),
-             cl::value_desc("gemm|rq"), cl::init("gemm"));
-static cl::opt<std::string> sparseWeights(
-    "sparse-weights",
-    cl::desc("off | auto (default): load constant weights whose zero fraction "
-             "reaches --sparse-threshold as sparse (value, index) lists"),
-    cl::value_desc("off|auto"), cl::init("auto"));
-static cl::opt<double> sparseThreshold(
-    "sparse-threshold",
-    cl::desc("minimum zero fraction of a layer's weights for sparse lists "
-             "(default 0.5)"),
-    cl::value_desc("F"), cl::init(0.5));
-static cl::opt<bool>
-    loadBalance("load-balance",
-                cl::desc("set the MAC load-balancing bit on GEMM MACs"),
-                cl::init(false));
-static cl::opt<std::string>
-    sfuMode("sfu-mode",
-            cl::desc("chained (default) | decoupled: how fused activations "
-                     "leave the accumulators"),
-            cl::value_desc("chained|decoupled"), cl::init("chained"));
 enum class Emit { Bin, Isa, Graph };
 static cl::opt<Emit> emit(
     "emit", cl::desc("what to write"), cl::init(Emit::Bin),
+    cl::cat(compileCategory),
     cl::values(clEnumValN(Emit::Bin, "bin", "the accelerator binary (default)"),
                clEnumValN(Emit::Isa, "isa", "the ISA dialect after lowering"),
                clEnumValN(Emit::Graph, "graph",
@@ -104,36 +90,109 @@ static int fail(const std::string &msg) {
   return 1;
 }
 
+namespace {
+/// The lowering options' names (keys of the pass's printed option set) and
+/// whether each is a flag (printed `true` / `false`).
+std::map<std::string, bool> loweringOptionNames() {
+  // "convert-graph-to-isa{conv=gemm depthwise=sw ... sparse-weights=auto}"
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  accel::createConvertGraphToIsa()->printAsTextualPipeline(os);
+  std::map<std::string, bool> names;
+  llvm::StringRef rest = llvm::StringRef(text).split('{').second.rtrim("}");
+  while (!rest.empty()) {
+    auto [item, tail] = rest.split(' ');
+    auto [name, value] = item.split('=');
+    if (!name.empty())
+      names[name.str()] = value == "true" || value == "false";
+    rest = tail.ltrim();
+  }
+  return names;
+}
+
+bool isHelpFlag(llvm::StringRef a) {
+  return a == "-h" || a == "-help" || a == "--help" || a == "--help-hidden" ||
+         a == "-help-hidden" || a == "--help-list" || a == "-help-list";
+}
+
+/// Moves the lowering options out of `args` into `forwarded` ("name=value"
+/// pairs for the pass's parser).
+void extractLoweringArgs(std::vector<char *> &args,
+                         std::vector<std::string> &forwarded) {
+  std::map<std::string, bool> names = loweringOptionNames();
+  std::vector<char *> kept{args.front()};
+  for (size_t i = 1; i < args.size(); ++i) {
+    llvm::StringRef a(args[i]);
+    llvm::StringRef body = a.ltrim('-');
+    auto [name, value] = body.split('=');
+    auto it = names.find(name.str());
+    if (a.size() == body.size() || a == "--" || it == names.end()) {
+      kept.push_back(args[i]);
+      continue;
+    }
+    if (body.contains('='))
+      forwarded.push_back(body.str());
+    else if (it->second) // a flag
+      forwarded.push_back(name.str() + "=true");
+    else if (i + 1 < args.size())
+      forwarded.push_back(name.str() + "=" + args[++i]);
+    else
+      forwarded.push_back(name.str()); // the parser reports the value missing
+  }
+  args = kept;
+}
+} // namespace
+
 static int compileMain(int argc, char **argv) {
-  cl::ParseCommandLineOptions(argc, argv, "accel model compiler\n");
-  if (depthwiseMode != "sw" && depthwiseMode != "gemm")
-    return fail("--depthwise must be 'sw' or 'gemm', got '" + depthwiseMode +
-                "'");
-  if (convMode != "gemm" && convMode != "rq")
-    return fail("--conv must be 'gemm' or 'rq', got '" + convMode + "'");
+  std::vector<char *> args(argv, argv + argc);
+  bool help = llvm::any_of(args, [](char *a) { return isHelpFlag(a); });
+  llvm::erase_if(args, [](char *a) { return isHelpFlag(a); });
+  std::vector<std::string> loweringArgs;
+  extractLoweringArgs(args, loweringArgs);
+  const char *overview = "accel model compiler\n";
+  cl::HideUnrelatedOptions(compileCategory);
+  cl::ParseCommandLineOptions(int(args.size()), args.data(), overview);
+  if (help) {
+    cl::PrintHelpMessage();
+    llvm::outs() << "\nLOWERING OPTIONS (convert-graph-to-isa, forwarded as "
+                    "--NAME=VALUE):\n";
+    accel::registerConvertGraphToIsa();
+    const PassInfo *info = PassInfo::lookup("convert-graph-to-isa");
+    info->printHelpStr(/*indent=*/2, /*descIndent=*/info->getOptionWidth() + 8);
+    return 0;
+  }
+  if (inputPath.empty() || outputPath.empty())
+    return fail("a model and -o FILE are required (see --help)");
+  std::unique_ptr<Pass> lowering;
+  {
+    std::string err;
+    auto onError = [&](const llvm::Twine &msg) {
+      err = msg.str();
+      return failure();
+    };
+    auto pass = accel::createConvertGraphToIsaFromString(
+        llvm::join(loweringArgs, " "), onError);
+    if (failed(pass)) // the option parser may have printed the reason
+      return fail("invalid lowering option in '" +
+                  llvm::join(loweringArgs, " ") + "'" +
+                  (err.empty() ? "" : ": " + err));
+    lowering = std::move(*pass);
+  }
 
   DialectRegistry registry;
   registry.insert<accel::graph::GraphDialect, accel::isa::IsaDialect,
                   func::FuncDialect, arith::ArithDialect, tensor::TensorDialect,
                   tosa::TosaDialect, linalg::LinalgDialect>();
+  accel::registerAccelDialect(registry);
   MLIRContext ctx(registry);
   ctx.loadAllAvailableDialects();
 
-  if (sparseWeights != "off" && sparseWeights != "auto")
-    return fail("--sparse-weights expects off or auto, got '" + sparseWeights +
-                "'");
-  if (!(sparseThreshold >= 0.0 && sparseThreshold <= 1.0))
-    return fail("--sparse-threshold expects a zero fraction in [0, 1], got " +
-                std::to_string(sparseThreshold));
-  if (sfuMode != "chained" && sfuMode != "decoupled")
-    return fail("--sfu-mode expects chained or decoupled, got '" + sfuMode +
-                "'");
-
-  accel::HardwareDesc hw = accel::defaultHardware();
+  accel::HardwareAttr hwAttr;
   if (!hwPath.empty()) {
     std::string err;
-    if (!accel::loadHardwareDesc(hwPath, hw, err))
-      return fail(err); // err names the file
+    hwAttr = accel::readHardwareFile(&ctx, hwPath, err);
+    if (!hwAttr)
+      return fail(err); // err names the file and the field
   }
 
   // Front end.
@@ -186,6 +245,13 @@ static int compileMain(int argc, char **argv) {
       return 1; // the parser reported the error
   }
 
+  if (hwAttr) {
+    llvm::SourceMgr sm;
+    SourceMgrDiagnosticHandler handler(sm, &ctx);
+    if (failed(accel::attachHardware(*module, hwAttr)))
+      return 1; // the diagnostic names both machines
+  }
+
   if (emit == Emit::Graph) {
     std::string err;
     auto out = openOutputFile(outputPath, &err);
@@ -201,14 +267,7 @@ static int compileMain(int argc, char **argv) {
     llvm::SourceMgr sm;
     SourceMgrDiagnosticHandler handler(sm, &ctx);
     PassManager pm(&ctx);
-    accel::ConvertGraphToIsaOptions lowering;
-    lowering.depthwise = depthwiseMode;
-    lowering.conv = convMode;
-    lowering.sparseWeights = sparseWeights;
-    lowering.sparseThreshold = sparseThreshold;
-    lowering.loadBalance = loadBalance;
-    lowering.sfuMode = sfuMode;
-    accel::buildDefaultPipeline(pm, hwPath, lowering);
+    accel::buildDefaultPipeline(pm, /*hwPath=*/"", std::move(lowering));
     if (failed(pm.run(*module)))
       return 1; // diagnostics already printed
   }
@@ -228,6 +287,9 @@ static int compileMain(int argc, char **argv) {
   }
   accel::Program program;
   if (failed(accel::programFromIsa(programOp, program)))
+    return 1;
+  accel::HardwareDesc hw;
+  if (failed(accel::moduleHardware(*module, hw)))
     return 1;
   if (!accel::validateProgram(program, hw, err))
     return fail("internal error: emitted program is invalid: " + err);

@@ -93,12 +93,23 @@ std::string moduleText(const Layer &l, const MappingChoice *forced) {
      << " {accel.name = \"b\"}) -> (" << ty(l.m, l.n)
      << " {accel.name = \"c\"}) {\n  %0 = graph.matmul %a, %b ";
   if (forced)
-    os << "{accel.mapping = {array = [\"" << splitDimName(forced->array.dims[0])
-       << "\", \"" << splitDimName(forced->array.dims[1])
-       << "\"], dataflow = \"" << dataflowName(forced->dataflow) << "\"}} ";
+    os << "{accel.mapping = #accel.mapping<dataflow = "
+       << dataflowName(forced->dataflow) << ", array = ["
+       << splitDimName(forced->array.dims[0]) << ", "
+       << splitDimName(forced->array.dims[1]) << "]>} ";
   os << ": (" << ty(l.m, l.k) << ", " << ty(l.k, l.n) << ") -> " << ty(l.m, l.n)
      << "\n  return %0 : " << ty(l.m, l.n) << "\n}\n";
   return os.str();
+}
+
+/// accel-attach-hardware for a non-empty `hwPath` (the passes read the
+/// machine from the module).
+void addAttach(PassManager &pm, const std::string &hwPath) {
+  if (hwPath.empty())
+    return;
+  AttachHardwareOptions o;
+  o.file = hwPath;
+  pm.addPass(createAttachHardware(o));
 }
 
 /// select-tiling + select-mapping on the layer; the attribute it attached.
@@ -109,22 +120,18 @@ chosen(MLIRContext &ctx, const std::string &hwPath, const Layer &l) {
   if (!m)
     return std::nullopt;
   PassManager pm(&ctx);
-  SelectTilingOptions t;
-  t.hwPath = hwPath;
-  pm.addPass(createSelectTiling(t));
-  SelectMappingOptions s;
-  s.hwPath = hwPath;
-  pm.addPass(createSelectMapping(s));
+  addAttach(pm, hwPath);
+  pm.addPass(createSelectTiling());
+  pm.addPass(createSelectMapping());
   if (failed(pm.run(*m)))
     return std::nullopt;
   std::optional<std::pair<MappingChoice, double>> r;
   m->walk([&](graph::MatMulOp op) {
     MappingChoice c;
     std::string err;
-    auto dict = op->getAttrOfType<DictionaryAttr>(kMappingAttrName);
-    if (dict && parseMappingAttr(dict, c, err))
-      if (auto cyc = dict.getAs<IntegerAttr>("cycles"))
-        r = std::make_pair(c, double(cyc.getInt()));
+    auto attr = op->getAttrOfType<accel::MappingAttr>(kMappingAttrName);
+    if (attr && parseMappingAttr(attr, c, err) && attr.getCycles())
+      r = std::make_pair(c, double(*attr.getCycles()));
   });
   return r;
 }
@@ -142,12 +149,9 @@ uint64_t simulated(MLIRContext &ctx, const HardwareDesc &hw,
   if (c) {
     accel::buildDefaultPipeline(pm, hwPath);
   } else {
-    SelectTilingOptions t;
-    t.hwPath = hwPath;
-    pm.addPass(createSelectTiling(t));
-    ConvertGraphToIsaOptions o;
-    o.hwPath = hwPath;
-    pm.addPass(createConvertGraphToIsa(o));
+    addAttach(pm, hwPath);
+    pm.addPass(createSelectTiling());
+    pm.addPass(createConvertGraphToIsa());
   }
   if (failed(pm.run(*m)))
     return 0;
@@ -218,6 +222,7 @@ int main(int argc, char **argv) {
   DialectRegistry registry;
   registry.insert<graph::GraphDialect, isa::IsaDialect, func::FuncDialect,
                   arith::ArithDialect>();
+  accel::registerAccelDialect(registry);
   MLIRContext ctx(registry);
   ctx.loadAllAvailableDialects();
   ctx.printOpOnDiagnostic(false);

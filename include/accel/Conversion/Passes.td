@@ -7,11 +7,17 @@ include "mlir/Pass/PassBase.td"
 def ConvertTosaLinalgToGraph : Pass<"convert-tosa-linalg-to-graph", "mlir::ModuleOp"> {
   let summary = "Legalise ONNX-lowered TOSA / linalg named ops into the graph dialect";
   let description = [{
-    Rewrites `tosa` and `linalg` named ops on tensors (matmul, batch_matmul,
-    fully_connected / gemm forms, conv2d, relu / clamp, add) into graph ops so
-    that MLIR from onnx-mlir / torch-mlir style front ends meets the ONNX
-    importer in one dialect. An op that has no graph equivalent is an error
-    naming it. See docs/passes.md.
+    Rewrites `tosa` and `linalg` ops on tensors into graph ops so that MLIR
+    from onnx-mlir / torch-mlir style front ends meets the ONNX importer in
+    one dialect: tosa.matmul, tosa.conv2d, clamp (ReLU), the elementwise,
+    comparison, reduction, pooling and shape ops (reshape, transpose, slice,
+    pad, tile, concat); linalg.matmul / batch_matmul (a matmul whose
+    indexing_maps transpose A or B becomes graph.gemm), the conv_2d
+    variants (nchw_fchw, nhwc_fhwc, nhwc_hwcf, with bias and pad folding),
+    the elementwise named ops, pooling, softmax and elementwise
+    linalg.generic bodies. (MLIR 22's TOSA has no fully_connected op.) An
+    op that has no graph equivalent is an error naming it. The table of
+    every form: docs/passes/convert-tosa-linalg-to-graph.md.
   }];
   let dependentDialects = ["::accel::graph::GraphDialect",
                            "::mlir::arith::ArithDialect",
@@ -26,34 +32,55 @@ def ConvertGraphToIsa : Pass<"convert-graph-to-isa", "mlir::ModuleOp"> {
     sizes of the hardware description, maps tiles onto the cluster grid and
     emits per-cluster command streams (DMA with ping-pong storage halves,
     CONFIG once, EXECUTE per tile). The entry function (`func.func` with the
-    graph ops) is replaced by an `isa.program`. See docs/passes.md.
+    graph ops) is replaced by an `isa.program`. The machine is the module's
+    `accel.hw` (default preset without one). See docs/passes.md.
   }];
   let options = [
-    Option<"hwPath", "hw", "std::string", /*default=*/"\"\"",
-           "hardware description JSON (empty = built-in default preset)">,
     Option<"entry", "entry", "std::string", /*default=*/"\"\"",
            "function to lower (empty = the only public function)">,
-    Option<"depthwise", "depthwise", "std::string", /*default=*/"\"sw\"",
-           "depthwise conv2d (groups == C == O): 'sw' = sliding-window "
-           "weight-queue kernel (weights and activations swapped, "
-           "docs/depthwise.md), 'gemm' = implicit GEMM per group">,
-    Option<"conv", "conv", "std::string", /*default=*/"\"gemm\"",
-           "regular conv2d (groups == 1): 'gemm' = implicit GEMM (tiling / "
-           "mapping attributes apply), 'rq' = rotating weight-queue kernel "
-           "(all taps of a channel block in the queue, docs/depthwise.md); "
-           "falls back to 'gemm' when no block fits">,
-    Option<"sparseWeights", "sparse-weights", "std::string",
-           /*default=*/"\"auto\"",
-           "off | auto: load constant weight-queue operands whose zero "
-           "fraction reaches sparse-threshold as LD sparse_weights lists">,
+    Option<"depthwise", "depthwise", "accel::DepthwiseKernel",
+           /*default=*/"accel::DepthwiseKernel::Sw",
+           "depthwise conv2d (groups == C == O) kernel",
+           [{::llvm::cl::values(
+             clEnumValN(accel::DepthwiseKernel::Sw, "sw",
+                        "sliding-window weight-queue kernel (weights and "
+                        "activations swapped, docs/depthwise.md; default)"),
+             clEnumValN(accel::DepthwiseKernel::Gemm, "gemm",
+                        "implicit GEMM per group"))}]>,
+    Option<"conv", "conv", "accel::ConvKernel",
+           /*default=*/"accel::ConvKernel::Gemm",
+           "regular conv2d (groups == 1) kernel",
+           [{::llvm::cl::values(
+             clEnumValN(accel::ConvKernel::Gemm, "gemm",
+                        "implicit GEMM; tiling / mapping attributes apply "
+                        "(default)"),
+             clEnumValN(accel::ConvKernel::Rq, "rq",
+                        "rotating weight-queue kernel (all taps of a channel "
+                        "block in the queue, docs/depthwise.md); falls back "
+                        "to gemm when no block fits"))}]>,
+    Option<"sparseWeights", "sparse-weights", "accel::SparseWeightsMode",
+           /*default=*/"accel::SparseWeightsMode::Auto",
+           "sparse weight-queue operands",
+           [{::llvm::cl::values(
+             clEnumValN(accel::SparseWeightsMode::Off, "off",
+                        "always dense"),
+             clEnumValN(accel::SparseWeightsMode::Auto, "auto",
+                        "load constant weight-queue operands whose zero "
+                        "fraction reaches sparse-threshold as LD "
+                        "sparse_weights lists (default)"))}]>,
     Option<"sparseThreshold", "sparse-threshold", "double", /*default=*/"0.5",
            "minimum zero fraction (0..1) of a layer's weight tiles for "
            "sparse-weights=auto">,
     Option<"loadBalance", "load-balance", "bool", /*default=*/"false",
            "set the load-balancing bit (MAC bit 3) on every GEMM MAC">,
-    Option<"sfuMode", "sfu-mode", "std::string", /*default=*/"\"chained\"",
-           "chained | decoupled: how a fused activation leaves the "
-           "accumulators (MAC sfu bit set / clear)">,
+    Option<"sfuMode", "sfu-mode", "accel::SfuMode",
+           /*default=*/"accel::SfuMode::Chained",
+           "how a fused activation leaves the accumulators",
+           [{::llvm::cl::values(
+             clEnumValN(accel::SfuMode::Chained, "chained",
+                        "MAC sfu bit set (default)"),
+             clEnumValN(accel::SfuMode::Decoupled, "decoupled",
+                        "MAC sfu bit clear, a separate SFU pass"))}]>,
   ];
   let dependentDialects = ["::accel::isa::IsaDialect"];
 }

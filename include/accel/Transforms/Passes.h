@@ -2,14 +2,29 @@
 #ifndef ACCEL_TRANSFORMS_PASSES_H
 #define ACCEL_TRANSFORMS_PASSES_H
 
+#include "Accel/AccelDialect.h"
 #include "accel/Tiling/ArrayMapping.h"
 #include "accel/Tiling/TileSelection.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
+#include "llvm/Support/CommandLine.h"
 #include <optional>
 
 namespace accel {
+
+/// Values of the enum-like options of select-tiling and select-mapping
+/// (Passes.td lists their spellings with llvm::cl::values).
+enum class OuterChoice { Auto, M, N };
+enum class SplitKChoice { Auto, On, Off };
+enum class TilingBaseline { None, NaiveOrder, Naive64, SquareSplitK };
+enum class TilingRefine { None, Machine };
+enum class DataflowChoice {
+  Auto,
+  InputStationary,
+  OutputStationary,
+  WeightStationary
+};
 
 #define GEN_PASS_DECL
 #include "accel/Transforms/Passes.h.inc"
@@ -17,44 +32,23 @@ namespace accel {
 #define GEN_PASS_REGISTRATION
 #include "accel/Transforms/Passes.h.inc"
 
-/// Name of the tiling decision attribute (docs/passes.md, select-tiling).
-inline constexpr const char *kTilingAttrName = "accel.tiling";
+/// The mapping an #accel.tiling stands for (outer, partition_m, partition_n,
+/// partition_k); nullopt when `attr` is absent. The dialect's verifier
+/// rejects any other kind of attribute under `accel.tiling`.
+std::optional<tiling::Mapping> readTilingAttr(mlir::Attribute attr);
 
-/// The mapping an `accel.tiling` dictionary stands for (outer, partition_m,
-/// partition_n, partition_k); nullopt when absent or malformed.
-inline std::optional<tiling::Mapping> readTilingAttr(mlir::Attribute attr) {
-  auto dict = mlir::dyn_cast_or_null<mlir::DictionaryAttr>(attr);
-  if (!dict)
-    return std::nullopt;
-  auto getInt = [&](llvm::StringRef name) -> int64_t {
-    auto a = dict.getAs<mlir::IntegerAttr>(name);
-    return a ? a.getInt() : 0;
-  };
-  auto outer = dict.getAs<mlir::StringAttr>("outer");
-  tiling::Mapping m;
-  m.outerRowMajor = !outer || outer.getValue() != "n";
-  m.partitionM = getInt("partition_m");
-  m.partitionN = getInt("partition_n");
-  m.partitionK = getInt("partition_k");
-  if (m.partitionM <= 0 || m.partitionN <= 0 || m.partitionK <= 0)
-    return std::nullopt;
-  return m;
-}
-
-/// Name of the mapping attribute (docs/mapping.md, select-mapping):
-/// `{dataflow = "input_stationary" | "output_stationary" |
-/// "weight_stationary", array = ["M"|"N"|"K", "M"|"N"|"K"], cycles = N}`
-/// (`cycles`, the modelled cost, is optional and informational).
-inline constexpr const char *kMappingAttrName = "accel.mapping";
-
-/// Reads an `accel.mapping` attribute. False with `err` (a sentence naming
-/// the bad field and the accepted values) when it is malformed.
+/// Reads an #accel.mapping. False with `err` when `attr` is not one (only
+/// possible for IR that skipped the verifier).
 bool parseMappingAttr(mlir::Attribute attr, tiling::MappingChoice &out,
                       std::string &err);
 /// The attribute for `c` (with the modelled `cycles` when >= 0).
-mlir::DictionaryAttr mappingAttr(mlir::MLIRContext *ctx,
-                                 const tiling::MappingChoice &c,
-                                 int64_t cycles = -1);
+MappingAttr mappingAttr(mlir::MLIRContext *ctx, const tiling::MappingChoice &c,
+                        int64_t cycles = -1);
+/// The dataflow / split dimension of the tiling library for an attribute
+/// enum value, and back.
+tiling::Dataflow toTiling(MappingDataflow d);
+tiling::SplitDim toTiling(ArraySplit s);
+ArraySplit toAttr(tiling::SplitDim s);
 
 } // namespace accel
 

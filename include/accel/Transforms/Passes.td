@@ -10,65 +10,107 @@ def SelectTiling : Pass<"select-tiling", "mlir::ModuleOp"> {
     Runs the tile selection of docs/tiling.md (spec/tiling.md, library
     AccelTiling) for every graph.matmul, graph.gemm and graph.conv2d on the
     parameters the GEMM kernel can honour (`kernelTilingHardware`) and
-    attaches the decision as `accel.tiling = {partition_m, partition_n,
-    partition_k, tile_m, tile_n, outer = "m" | "n", split_k, acc_bytes,
-    loads_a, loads_b, util, cycles, strategy}`. convert-graph-to-isa follows
+    attaches the decision as `accel.tiling = #accel.tiling<partition_m,
+    partition_n, partition_k, outer = m | n, tile_m, tile_n, split_k,
+    acc_bytes, loads_a, loads_b, util, cycles, strategy>` (dialects/Accel).
+    The machine is the module's `accel.hw` (default preset without one). convert-graph-to-isa follows
     the attribute (loop order, partition sizes, split-K). An op that already
     carries the attribute is left alone. Options force parts of the decision
     (experiments, tests); a forced mapping that is not legal is an error.
   }];
   let options = [
-    Option<"hwPath", "hw", "std::string", /*default=*/"\"\"",
-           "hardware description JSON (empty = built-in default preset)">,
-    Option<"outer", "outer", "std::string", /*default=*/"\"\"",
-           "force the outer loop: m | n (empty = selected)">,
-    Option<"splitK", "split-k", "std::string", /*default=*/"\"\"",
-           "force split-K: on | off (empty = selected)">,
+    Option<"outer", "outer", "accel::OuterChoice",
+           /*default=*/"accel::OuterChoice::Auto",
+           "force the outer loop (default: selected)",
+           [{::llvm::cl::values(
+             clEnumValN(accel::OuterChoice::Auto, "auto", "selected"),
+             clEnumValN(accel::OuterChoice::M, "m", "m loop outside"),
+             clEnumValN(accel::OuterChoice::N, "n", "n loop outside"))}]>,
+    Option<"splitK", "split-k", "accel::SplitKChoice",
+           /*default=*/"accel::SplitKChoice::Auto",
+           "force split-K (default: selected)",
+           [{::llvm::cl::values(
+             clEnumValN(accel::SplitKChoice::Auto, "auto", "selected"),
+             clEnumValN(accel::SplitKChoice::On, "on",
+                        "split K (largest block-aligned chunk below k unless "
+                        "partition-k is given)"),
+             clEnumValN(accel::SplitKChoice::Off, "off",
+                        "partition_k = k"))}]>,
     Option<"partitionM", "partition-m", "int64_t", /*default=*/"0",
            "force partition_m (0 = selected)">,
     Option<"partitionN", "partition-n", "int64_t", /*default=*/"0",
            "force partition_n (0 = selected)">,
     Option<"partitionK", "partition-k", "int64_t", /*default=*/"0",
            "force partition_k (0 = selected)">,
-    Option<"baseline", "baseline", "std::string", /*default=*/"\"\"",
-           "use a naive baseline instead: naive-order | naive-64 | square-sk">,
-    Option<"refine", "refine", "std::string", /*default=*/"\"\"",
-           "after the spec's selection: machine = take the cheapest mapping "
-           "under the machine prediction (tiling::machineSearch) when it is "
-           "at least 1 % cheaper (dense matmul / gemm only; empty = off)">,
+    Option<"baseline", "baseline", "accel::TilingBaseline",
+           /*default=*/"accel::TilingBaseline::None",
+           "use a naive baseline instead of the spec's selection",
+           [{::llvm::cl::values(
+             clEnumValN(accel::TilingBaseline::None, "none",
+                        "the spec's selection"),
+             clEnumValN(accel::TilingBaseline::NaiveOrder, "naive-order",
+                        "fixed loop order, no split"),
+             clEnumValN(accel::TilingBaseline::Naive64, "naive-64",
+                        "fixed 64-element blocks"),
+             clEnumValN(accel::TilingBaseline::SquareSplitK, "square-sk",
+                        "square partitions with split-K"))}]>,
+    Option<"refine", "refine", "accel::TilingRefine",
+           /*default=*/"accel::TilingRefine::None",
+           "after the spec's selection (dense matmul / gemm only)",
+           [{::llvm::cl::values(
+             clEnumValN(accel::TilingRefine::None, "none", "keep it"),
+             clEnumValN(accel::TilingRefine::Machine, "machine",
+                        "take the cheapest mapping under the machine "
+                        "prediction (tiling::machineSearch) when it is at "
+                        "least 1 % cheaper"))}]>,
   ];
+  let dependentDialects = ["::accel::AccelDialect"];
 }
 
 def SelectMapping : Pass<"select-mapping", "mlir::ModuleOp"> {
   let summary = "Choose the dataflow and the cluster-array partition of GEMM-shaped ops";
   let description = [{
-    For every graph.matmul, graph.gemm and graph.conv2d, prices the 27
-    (dataflow, array partition) pairs of docs/mapping.md with the cost model
-    of AccelTiling (`allMappingCosts`: modelled machine cycles of the mapped
-    kernel, including the partial-sum combine of K splits and idle clusters)
-    and attaches the cheapest as
-    `accel.mapping = {dataflow = "input_stationary" | "output_stationary" |
-    "weight_stationary", array = [<dim split by the grid rows>, <dim split by
-    the grid columns>], cycles = <modelled>}` with dims "M", "N", "K".
+    For every graph.matmul, graph.gemm and graph.conv2d, prices the 48
+    (dataflow, array partition) pairs of docs/mapping.md (3 dataflows x 16
+    partitions: the spec's nine over M, N, K and the seven with an unsplit
+    grid dimension, `none`) with the cost model of AccelTiling
+    (`selectMapping` over `candidatePartitions`: modelled machine cycles of
+    the mapped kernel, including the partial-sum combine of K splits and
+    idle clusters) and attaches the cheapest as
+    `accel.mapping = #accel.mapping<dataflow = input_stationary |
+    output_stationary | weight_stationary, array = [<dim split by the grid
+    rows>, <dim split by the grid columns>], cycles = <modelled>>` with dims
+    M, N, K, none.
     convert-graph-to-isa follows the attribute: cluster (r, c) computes the
     slice the partition gives it, K splits are combined by SFU add layers
     (across each grid row, then across rows). The per-cluster tile sizes are
     those of `accel.tiling` (select-tiling), clamped to the slice.
 
     An op that already carries `accel.mapping` (set by another pass) keeps
-    it; a malformed one is an error. Options force the dataflow and / or the
-    partition (the rest is still chosen by cost).
+    it; a malformed one is a verifier error. Options force the dataflow
+    and / or the partition (the rest is still chosen by cost). The machine
+    is the module's `accel.hw` (default preset without one).
   }];
   let options = [
-    Option<"hwPath", "hw", "std::string", /*default=*/"\"\"",
-           "hardware description JSON (empty = built-in default preset)">,
-    Option<"dataflow", "dataflow", "std::string", /*default=*/"\"\"",
-           "force the dataflow: input_stationary | output_stationary | "
-           "weight_stationary (empty = chosen by cost)">,
+    Option<"dataflow", "dataflow", "accel::DataflowChoice",
+           /*default=*/"accel::DataflowChoice::Auto",
+           "force the dataflow (default: chosen by cost)",
+           [{::llvm::cl::values(
+             clEnumValN(accel::DataflowChoice::Auto, "auto", "chosen by cost"),
+             clEnumValN(accel::DataflowChoice::InputStationary,
+                        "input_stationary", "input stationary"),
+             clEnumValN(accel::DataflowChoice::OutputStationary,
+                        "output_stationary", "output stationary"),
+             clEnumValN(accel::DataflowChoice::WeightStationary,
+                        "weight_stationary", "weight stationary"))}]>,
+    // A list of strings checked by the pass: MLIR's list options parse
+    // each element with a parser that does not see llvm::cl::values.
     ListOption<"array", "array", "std::string",
-               "force the partition: two of M, N, K, none (grid rows, grid "
-               "columns), e.g. array=K,N (empty = chosen by cost)">,
+               "force the partition: two of M, N, K, none (the dimension "
+               "split by the grid rows, then by the grid columns), e.g. "
+               "array=K,N (empty = chosen by cost)">,
   ];
+  let dependentDialects = ["::accel::AccelDialect"];
 }
 
 def FoldBatchNorm : Pass<"fold-batch-norm", "mlir::ModuleOp"> {
@@ -82,6 +124,24 @@ def FoldBatchNorm : Pass<"fold-batch-norm", "mlir::ModuleOp"> {
     are lowered to SFU layers.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
+def AttachHardware : Pass<"accel-attach-hardware", "mlir::ModuleOp"> {
+  let summary = "Attach a hardware description to the module as accel.hw";
+  let description = [{
+    Reads the JSON description `file` (docs/hardware.md), validates it and
+    attaches it as `accel.hw = #accel.hw<name, fingerprint, desc>` to the
+    module. Every pass that needs the machine reads it from there
+    (`accel::moduleHardware`); without the attribute they use the built-in
+    default preset. `accel-opt --accel-hw=FILE` and `accel-compile --hw FILE`
+    run this pass first. A module that already carries a different machine
+    is an error; a bad file is an error naming the file and the field.
+  }];
+  let options = [
+    Option<"file", "file", "std::string", /*default=*/"\"\"",
+           "hardware description JSON">,
+  ];
+  let dependentDialects = ["::accel::AccelDialect"];
 }
 
 #endif

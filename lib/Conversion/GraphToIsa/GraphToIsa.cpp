@@ -14,13 +14,13 @@
 #include "accel/Conversion/Passes.h"
 #include "accel/Hardware/HardwareDesc.h"
 #include "accel/Target/IsaProgram.h"
-#include "accel/Transforms/PassHardware.h"
 #include "accel/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/FormatVariadic.h"
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -559,10 +559,25 @@ struct ConvertGraphToIsaPass
     : public accel::impl::ConvertGraphToIsaBase<ConvertGraphToIsaPass> {
   using ConvertGraphToIsaBase::ConvertGraphToIsaBase;
 
+  /// The enum-like options are checked by their parsers (Passes.td); the
+  /// range of sparse-threshold here, so that a bad value is an option error
+  /// too (accel-opt, the pipeline and accel-compile).
+  LogicalResult initializeOptions(
+      StringRef options,
+      function_ref<LogicalResult(const Twine &)> errorHandler) override {
+    if (failed(Pass::initializeOptions(options, errorHandler)))
+      return failure();
+    if (!(sparseThreshold >= 0.0 && sparseThreshold <= 1.0))
+      return errorHandler("sparse-threshold expects a zero fraction in "
+                          "[0, 1], got " +
+                          llvm::formatv("{0}", double(sparseThreshold)).str());
+    return success();
+  }
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     HardwareDesc hw;
-    if (failed(loadPassHardware(module, hwPath, hw)))
+    if (failed(moduleHardware(module, hw)))
       return signalPassFailure();
     func::FuncOp target;
     for (auto f : module.getOps<func::FuncOp>()) {
@@ -594,26 +609,8 @@ struct ConvertGraphToIsaPass
     }
     if (failed(checkResourcesUpFront(target, hw)))
       return signalPassFailure();
-    if (depthwise != "sw" && depthwise != "gemm") {
-      module.emitError("convert-graph-to-isa: depthwise must be 'sw' or "
-                       "'gemm', got '")
-          << depthwise << "'";
-      return signalPassFailure();
-    }
-    if (conv != "gemm" && conv != "rq") {
-      module.emitError("convert-graph-to-isa: conv must be 'gemm' or 'rq', "
-                       "got '")
-          << conv << "'";
-      return signalPassFailure();
-    }
     LoweringOptions lo;
-    if (sparseWeights == "off" || sparseWeights == "auto") {
-      lo.sparseWeights = sparseWeights == "auto";
-    } else {
-      module.emitError("invalid sparse-weights='")
-          << sparseWeights << "' (expected off or auto)";
-      return signalPassFailure();
-    }
+    lo.sparseWeights = sparseWeights == SparseWeightsMode::Auto;
     if (!(sparseThreshold >= 0.0 && sparseThreshold <= 1.0)) {
       module.emitError("invalid sparse-threshold=")
           << sparseThreshold << " (expected a zero fraction in [0, 1])";
@@ -621,16 +618,10 @@ struct ConvertGraphToIsaPass
     }
     lo.sparseThreshold = sparseThreshold;
     lo.loadBalance = loadBalance;
-    if (sfuMode == "chained" || sfuMode == "decoupled") {
-      lo.sfuChained = sfuMode == "chained";
-    } else {
-      module.emitError("invalid sfu-mode='")
-          << sfuMode << "' (expected chained or decoupled)";
-      return signalPassFailure();
-    }
+    lo.sfuChained = sfuMode == SfuMode::Chained;
     Lowering lowering(target, hw, lo);
-    lowering.setDepthwiseSW(depthwise == "sw");
-    lowering.setConvRQ(conv == "rq");
+    lowering.setDepthwiseSW(depthwise == DepthwiseKernel::Sw);
+    lowering.setConvRQ(conv == ConvKernel::Rq);
     if (failed(lowering.run()))
       return signalPassFailure();
     OwningOpRef<ModuleOp> isa =
@@ -647,3 +638,12 @@ struct ConvertGraphToIsaPass
 };
 
 } // namespace
+
+FailureOr<std::unique_ptr<Pass>> accel::createConvertGraphToIsaFromString(
+    StringRef options,
+    function_ref<LogicalResult(const Twine &)> errorHandler) {
+  std::unique_ptr<Pass> pass = createConvertGraphToIsa();
+  if (failed(pass->initializeOptions(options, errorHandler)))
+    return failure();
+  return pass;
+}

@@ -18,7 +18,7 @@
 // GEMM: isa.mac
 // GEMM-NOT: queue_mode = RQ
 
-// BAD: conv must be 'gemm' or 'rq', got 'spconv'
+// BAD: for the --conv option: Cannot find option named 'spconv'!
 
 func.func @small(%x: tensor<1x8x6x6xf32> {accel.name = "x"}, %w: tensor<16x8x3x3xf32> {accel.name = "w"}, %b: tensor<16xf32> {accel.name = "b"}) -> (tensor<1x16x6x6xf32> {accel.name = "y"}) {
   %y = graph.conv2d %x, %w, %b {groups = 1, strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>} : (tensor<1x8x6x6xf32>, tensor<16x8x3x3xf32>, tensor<16xf32>) -> tensor<1x16x6x6xf32>

@@ -48,7 +48,7 @@
 // GEMM: isa.mac
 // GEMM-NOT: queue_mode = RQ
 
-// BAD: conv must be 'gemm' or 'rq', got 'spconv'
+// BAD: for the --conv option: Cannot find option named 'spconv'!
 
 // GROUPED-LABEL: isa.program
 // GROUPED-NOT: queue_mode = RQ

@@ -6,7 +6,7 @@
 // GEMM path, which follows the attribute:
 // RUN: accel-opt --select-tiling --select-mapping %s | FileCheck %s --check-prefix=MAPSEL
 // RUN: accel-opt --accel-default-pipeline %s | FileCheck %s --check-prefix=MAPDEF
-// RUN: sed 's/{groups = 2,/{accel.mapping = {array = ["M", "N"], dataflow = "output_stationary"}, groups = 2,/' %s | accel-opt --convert-graph-to-isa | FileCheck %s --check-prefix=GEMM
+// RUN: sed 's/{groups = 2,/{accel.mapping = #accel.mapping<dataflow = output_stationary, array = [M, N]>, groups = 2,/' %s | accel-opt --convert-graph-to-isa | FileCheck %s --check-prefix=GEMM
 
 // A 3x3 depthwise conv (2 channels, 9x6, pad 1, bias, fused relu) on the
 // sliding-window weight queue (docs/depthwise.md): weights and activations
@@ -75,7 +75,7 @@
 // MAPSEL-NOT: accel.mapping
 // MAPDEF: queue_mode = SW
 
-// BAD: convert-graph-to-isa: depthwise must be 'sw' or 'gemm', got 'spmv'
+// BAD: for the --depthwise option: Cannot find option named 'spmv'!
 
 func.func @main(%x: tensor<1x2x9x6xf32> {accel.name = "x"}, %w: tensor<2x1x3x3xf32> {accel.name = "w"}, %b: tensor<2xf32> {accel.name = "b"}) -> (tensor<1x2x9x6xf32> {accel.name = "y"}) {
   %y = graph.conv2d %x, %w, %b {groups = 2, pads = array<i64: 1, 1, 1, 1>} : (tensor<1x2x9x6xf32>, tensor<2x1x3x3xf32>, tensor<2xf32>) -> tensor<1x2x9x6xf32>

@@ -25,7 +25,7 @@
 // RUN: accel-opt %s --select-tiling --select-mapping="array=K,K dataflow=weight_stationary" --convert-graph-to-isa | FileCheck %s --check-prefix=KK
 // The default pipeline follows an attribute set beforehand (as a later
 // split-strategy pass would):
-// RUN: sed 's/graph.matmul %a, %b :/graph.matmul %a, %b {accel.mapping = {array = ["K", "K"], dataflow = "output_stationary"}} :/' %s | accel-opt --accel-default-pipeline | FileCheck %s --check-prefix=KK
+// RUN: sed 's/graph.matmul %a, %b :/graph.matmul %a, %b {accel.mapping = #accel.mapping<dataflow = output_stationary, array = [K, K]>} :/' %s | accel-opt --accel-default-pipeline | FileCheck %s --check-prefix=KK
 
 // MM-LABEL: isa.cluster(0, 0)
 // MM:   isa.dma load tag 0 src 0 dst {{[0-9]+}} shape [1, 8] src_strides [8, 1]

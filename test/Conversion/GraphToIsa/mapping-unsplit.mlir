@@ -37,7 +37,7 @@
 // XX-LABEL: isa.cluster(1, 1)
 // XX-NOT: isa.dma
 
-// SEL: accel.mapping = {array = [{{.*}}"none"{{.*}}]
+// SEL: accel.mapping = #accel.mapping<dataflow = {{[a-z_]+}}, array = [{{.*}}none{{.*}}]
 
 func.func @main(%a: tensor<4x8xf32> {accel.name = "a"}, %b: tensor<8x8xf32> {accel.name = "b"})
     -> (tensor<4x8xf32> {accel.name = "y"}) {

@@ -61,12 +61,14 @@
 // MAPPED-DENSE: isa.ld weights slot 0
 // MAPPED-DENSE-NEXT: isa.mac slot 0 acc 0 load_balance <
 
-// ERR-MODE: invalid sparse-weights='on' (expected off or auto)
-// ERR-THR: invalid sparse-threshold=1.5{{.*}} (expected a zero fraction in [0, 1])
-// ERR-SFU: invalid sfu-mode='fused' (expected chained or decoupled)
-// ERR-CMODE: --sparse-weights expects off or auto, got 'yes'
-// ERR-CTHR: --sparse-threshold expects a zero fraction in [0, 1], got 2
-// ERR-CSFU: --sfu-mode expects chained or decoupled, got 'x'
+// ERR-MODE: for the --sparse-weights option: Cannot find option named 'on'!
+// ERR-THR: error: sparse-threshold expects a zero fraction in [0, 1], got 1.5
+// ERR-SFU: for the --sfu-mode option: Cannot find option named 'fused'!
+// ERR-CMODE: for the --sparse-weights option: Cannot find option named 'yes'!
+// ERR-CMODE: accel-compile: error: invalid lowering option in 'sparse-weights=yes'
+// ERR-CTHR: accel-compile: error: invalid lowering option in 'sparse-threshold=2': sparse-threshold expects a zero fraction in [0, 1], got 2
+// ERR-CSFU: for the --sfu-mode option: Cannot find option named 'x'!
+// ERR-CSFU: accel-compile: error: invalid lowering option in 'sfu-mode=x'
 // CLI: isa.ld sparse_weights
 // CLI: isa.mac slot 0 acc 0 load_balance <
 

@@ -37,6 +37,6 @@
 // CHECK:      isa.dma load tag 0 src 66304 dst 0 shape [64, 64]
 func.func @main(%a: tensor<256x64xf32> {accel.name = "a"}, %b: tensor<64x256xf32> {accel.name = "b"})
     -> (tensor<256x256xf32> {accel.name = "c"}) {
-  %0 = graph.matmul %a, %b {accel.tiling = {outer = "n", partition_m = 64 : i64, partition_n = 64 : i64, partition_k = 64 : i64}} : (tensor<256x64xf32>, tensor<64x256xf32>) -> tensor<256x256xf32>
+  %0 = graph.matmul %a, %b {accel.tiling = #accel.tiling<partition_m = 64, partition_n = 64, partition_k = 64, outer = n>} : (tensor<256x64xf32>, tensor<64x256xf32>) -> tensor<256x256xf32>
   return %0 : tensor<256x256xf32>
 }

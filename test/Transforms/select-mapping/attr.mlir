@@ -16,7 +16,7 @@ func.func @main(%v: tensor<1x2048xf32> {accel.name = "v"}, %w: tensor<2048x1024x
   // A mapping set by another pass (e.g. a split-strategy pass) is kept.
   %i = arith.constant dense<1.0> : tensor<4x8xf32>
   %j = arith.constant dense<1.0> : tensor<8x8xf32>
-  %3 = graph.matmul %i, %j {accel.mapping = {array = ["K", "M"], dataflow = "weight_stationary"}}
+  %3 = graph.matmul %i, %j {accel.mapping = #accel.mapping<dataflow = weight_stationary, array = [K, M]>}
       : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
   return %0, %1, %2, %3 : tensor<1x1024xf32>, tensor<512x512xf32>, tensor<1x64x28x28xf32>, tensor<4x8xf32>
 }
@@ -24,13 +24,13 @@ func.func @main(%v: tensor<1x2048xf32> {accel.name = "v"}, %w: tensor<2048x1024x
 // The SpMV (M = 1) never splits M over the whole grid (three clusters would
 // idle); the large matmul and the convolution use all four clusters without
 // a K split (its combine layers cost DRAM traffic).
-// CHECK: graph.matmul %arg0, %arg1 {accel.mapping = {array = ["{{[NK]}}", "{{[MNK]}}"], cycles = {{[0-9]+}} : i64, dataflow = "{{[a-z_]+}}"}
-// CHECK: graph.matmul %arg2, %arg3 {accel.mapping = {array = ["{{[MN]}}", "{{[MN]}}"], cycles = {{[0-9]+}} : i64, dataflow = "output_stationary"}
-// CHECK: graph.conv2d %arg4, %arg5 {accel.mapping = {array = ["{{[MN]}}", "{{[MN]}}"], cycles = {{[0-9]+}} : i64, dataflow = "{{[a-z_]+}}"}
-// CHECK: graph.matmul %{{.*}}, %{{.*}} {accel.mapping = {array = ["K", "M"], dataflow = "weight_stationary"}
+// CHECK: graph.matmul %arg0, %arg1 {accel.mapping = #accel.mapping<dataflow = {{[a-z_]+}}, array = [{{[NK]}}, {{[MNK]}}], cycles = {{[0-9]+}}>
+// CHECK: graph.matmul %arg2, %arg3 {accel.mapping = #accel.mapping<dataflow = output_stationary, array = [{{[MN]}}, {{[MN]}}], cycles = {{[0-9]+}}>
+// CHECK: graph.conv2d %arg4, %arg5 {accel.mapping = #accel.mapping<dataflow = {{[a-z_]+}}, array = [{{[MN]}}, {{[MN]}}], cycles = {{[0-9]+}}>
+// CHECK: graph.matmul %{{.*}}, %{{.*}} {accel.mapping = #accel.mapping<dataflow = weight_stationary, array = [K, M]>,
 
-// DF-COUNT-3: accel.mapping = {array = [{{.*}}], cycles = {{[0-9]+}} : i64, dataflow = "weight_stationary"}
-// ARR-COUNT-3: accel.mapping = {array = ["K", "N"], cycles = {{[0-9]+}} : i64, dataflow = "{{[a-z_]+}}"}
+// DF-COUNT-3: accel.mapping = #accel.mapping<dataflow = weight_stationary, array = [{{.*}}], cycles = {{[0-9]+}}>
+// ARR-COUNT-3: accel.mapping = #accel.mapping<dataflow = {{[a-z_]+}}, array = [K, N], cycles = {{[0-9]+}}>
 // The second run of the pass keeps what the first one attached.
-// BOTH-COUNT-3: accel.mapping = {array = ["N", "M"], cycles = {{[0-9]+}} : i64, dataflow = "input_stationary"}
-// BOTH: accel.mapping = {array = ["K", "M"], dataflow = "weight_stationary"}
+// BOTH-COUNT-3: accel.mapping = #accel.mapping<dataflow = input_stationary, array = [N, M], cycles = {{[0-9]+}}>
+// BOTH: accel.mapping = #accel.mapping<dataflow = weight_stationary, array = [K, M]>,

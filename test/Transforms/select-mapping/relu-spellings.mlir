@@ -8,7 +8,7 @@
 // network gets the same mapping however it was spelt.
 
 // CHECK-LABEL: func.func @canonical
-// CHECK: graph.matmul {{.*}}accel.mapping = {array = {{.*}}, cycles = [[CYC:[0-9]+]] : i64
+// CHECK: graph.matmul {{.*}}accel.mapping = #accel.mapping<dataflow = {{[a-z_]+}}, array = {{.*}}, cycles = [[CYC:[0-9]+]]>
 // CHECK-NEXT: graph.relu
 func.func @canonical(%a: tensor<64x256xf32>, %b: tensor<256x64xf32>) -> tensor<64x64xf32> {
   %0 = graph.matmul %a, %b : (tensor<64x256xf32>, tensor<256x64xf32>) -> tensor<64x64xf32>
@@ -17,7 +17,7 @@ func.func @canonical(%a: tensor<64x256xf32>, %b: tensor<256x64xf32>) -> tensor<6
 }
 
 // CHECK-LABEL: func.func @unary
-// CHECK: graph.matmul {{.*}}accel.mapping = {array = {{.*}}, cycles = [[CYC]] : i64
+// CHECK: graph.matmul {{.*}}accel.mapping = #accel.mapping<dataflow = {{[a-z_]+}}, array = {{.*}}, cycles = [[CYC]]>
 // CHECK-NEXT: graph.relu
 func.func @unary(%a: tensor<64x256xf32>, %b: tensor<256x64xf32>) -> tensor<64x64xf32> {
   %0 = graph.matmul %a, %b : (tensor<64x256xf32>, tensor<256x64xf32>) -> tensor<64x64xf32>
@@ -26,7 +26,7 @@ func.func @unary(%a: tensor<64x256xf32>, %b: tensor<256x64xf32>) -> tensor<64x64
 }
 
 // CHECK-LABEL: func.func @max_zero
-// CHECK: graph.matmul {{.*}}accel.mapping = {array = {{.*}}, cycles = [[CYC]] : i64
+// CHECK: graph.matmul {{.*}}accel.mapping = #accel.mapping<dataflow = {{[a-z_]+}}, array = {{.*}}, cycles = [[CYC]]>
 // CHECK-NEXT: graph.relu
 func.func @max_zero(%a: tensor<64x256xf32>, %b: tensor<256x64xf32>) -> tensor<64x64xf32> {
   %z = arith.constant dense<0.0> : tensor<f32>

@@ -1,11 +1,11 @@
-// RUN: accel-opt --select-tiling="hw=%S/../../../hw/bandwidth-starved.json partition-m=256 partition-n=256 partition-k=64" %s -split-input-file -verify-diagnostics | FileCheck %s
+// RUN: accel-opt --accel-hw=%S/../../../hw/bandwidth-starved.json --select-tiling="partition-m=256 partition-n=256 partition-k=64" %s -split-input-file -verify-diagnostics | FileCheck %s
 //
 // A 256x256 split-K partition (256 KiB of f32 partial sums) fits the
 // kernel's limit without an init tile (S/2: the C region after the halves)
 // but not with a bias, whose init tile takes a region of its own (S/4).
 
 // CHECK-LABEL: func.func @no_init
-// CHECK: accel.tiling = {acc_bytes = 262144 : i64, {{.*}}partition_k = 64 : i64, partition_m = 256 : i64, partition_n = 256 : i64, split_k = true
+// CHECK: accel.tiling = #accel.tiling<partition_m = 256, partition_n = 256, partition_k = 64, outer = m, {{.*}}split_k = true, acc_bytes = 262144,
 func.func @no_init(%a: tensor<512x1024xf32> {accel.name = "a"}, %b: tensor<1024x512xf32> {accel.name = "b"}) -> (tensor<512x512xf32> {accel.name = "c"}) {
   %0 = graph.matmul %a, %b : (tensor<512x1024xf32>, tensor<1024x512xf32>) -> tensor<512x512xf32>
   return %0 : tensor<512x512xf32>

@@ -16,4 +16,4 @@ func.func @a_tile(%a: tensor<512x1024xf32> {accel.name = "a"}, %b: tensor<1024x5
 
 // ALIGN: error: 'graph.matmul' op select-tiling: forced mapping (outer m, 100 x 64 x 64) is not legal: partition_m is neither m nor a block multiple below m
 // BTILE: error: 'graph.matmul' op select-tiling: forced mapping (outer m, 256 x 512 x 64) is not legal: B tile exceeds b_s2
-// OPTION: error: select-tiling: outer must be 'm' or 'n'
+// OPTION: for the --outer option: Cannot find option named 'x'!

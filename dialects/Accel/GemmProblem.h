@@ -1,7 +1,11 @@
-//===- GemmProblem.h - The GEMM problem of a GEMM-shaped op ------*- C++
-//-*-===//
-#ifndef ACCEL_LIB_TRANSFORMS_GEMMPROBLEM_H
-#define ACCEL_LIB_TRANSFORMS_GEMMPROBLEM_H
+//===- GemmProblem.h - The GEMM problem of a GEMM-shaped op -----*- C++ -*-===//
+//
+// Shared by the accel dialect's verifier (partitions within the GEMM) and
+// select-tiling / select-mapping.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ACCEL_ACCEL_GEMMPROBLEM_H
+#define ACCEL_ACCEL_GEMMPROBLEM_H
 
 #include "accel/Tiling/TileSelection.h"
 #include "mlir/IR/Operation.h"

@@ -4,7 +4,7 @@
 // initialisation of the GEMM the lowering emits for an op.
 //
 //===----------------------------------------------------------------------===//
-#include "GemmProblem.h"
+#include "Accel/GemmProblem.h"
 #include "Graph/GraphDialect.h"
 
 using namespace mlir;

@@ -1,0 +1,71 @@
+//===- AccelDialect.h - Typed compiler decisions ----------------*- C++ -*-===//
+//
+// The accel dialect (AccelDialect.td): the attributes accel.tiling,
+// accel.mapping and accel.hw, their verifier, and the one way passes read
+// the module's hardware description.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ACCEL_ACCEL_ACCELDIALECT_H
+#define ACCEL_ACCEL_ACCELDIALECT_H
+
+#include "accel/Hardware/HardwareDesc.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/DialectImplementation.h"
+#include <optional>
+
+#include "Accel/AccelDialect.h.inc"
+#include "Accel/AccelEnums.h.inc"
+
+namespace accel::detail {
+// Parsers of the optional parameters of #accel.tiling (AccelAttrs.td).
+mlir::FailureOr<std::optional<bool>> parseBoolKeyword(mlir::AsmParser &p);
+mlir::FailureOr<std::optional<llvm::APFloat>> parseDouble(mlir::AsmParser &p);
+mlir::FailureOr<std::optional<TilingStrategy>>
+parseStrategy(mlir::AsmParser &p);
+} // namespace accel::detail
+
+#define GET_ATTRDEF_CLASSES
+#include "Accel/AccelAttrs.h.inc"
+
+namespace accel {
+
+/// The discardable attribute names the dialect owns (docs/passes.md).
+inline constexpr const char *kTilingAttrName = "accel.tiling";
+inline constexpr const char *kMappingAttrName = "accel.mapping";
+inline constexpr const char *kHardwareAttrName = "accel.hw";
+inline constexpr const char *kAccelNameAttrName = "accel.name";
+
+/// Registers the dialect and makes loading the graph dialect load it too,
+/// so `accel.*` attributes on graph IR are always verified.
+void registerAccelDialect(mlir::DialectRegistry &registry);
+
+/// The module attribute for `hw` (the whole description).
+HardwareAttr hardwareAttrFor(mlir::MLIRContext *ctx, const HardwareDesc &hw);
+/// The description an #accel.hw carries; false with `err` naming the field
+/// when it is not a valid description.
+bool hardwareFromAttr(HardwareAttr attr, HardwareDesc &out, std::string &err);
+
+/// The machine a module is compiled for: its `accel.hw` attribute, or the
+/// built-in default preset when it has none. Every pass reads the hardware
+/// through this function. Fails (with an error on the module) when the
+/// attribute is not a valid #accel.hw.
+mlir::LogicalResult moduleHardware(mlir::ModuleOp module, HardwareDesc &hw);
+
+/// The #accel.hw of the description file `path`; null with `err` (naming
+/// the file and the field) when it cannot be read or is invalid.
+HardwareAttr readHardwareFile(mlir::MLIRContext *ctx, const std::string &path,
+                              std::string &err);
+/// Attaches `attr` to `module` as `accel.hw`. A module that already carries
+/// a different machine (another fingerprint) is an error: the machine
+/// enters the IR once.
+mlir::LogicalResult attachHardware(mlir::ModuleOp module, HardwareAttr attr);
+/// readHardwareFile + attachHardware, errors on the module
+/// (accel-attach-hardware).
+mlir::LogicalResult attachHardware(mlir::ModuleOp module,
+                                   const std::string &path);
+
+} // namespace accel
+
+#endif
