@@ -263,7 +263,7 @@ private:
                 bool evenIfZero = false);
   /// `v` is returned by the function, directly or through reshapes (which
   /// alias its buffer).
-  static bool isReturned(Value v);
+  static bool isReturned(mlir::Value v);
 
   /// If `v`'s only user is a graph.relu, fuse it: the relu result shares
   /// v's buffer and the GEMM applies ReLU on its final store.
