@@ -8,6 +8,7 @@
 #ifndef ACCEL_LIB_SIM_SIMIMPL_H
 #define ACCEL_LIB_SIM_SIMIMPL_H
 
+#include "PagedMemory.h"
 #include "PeKernels.h"
 #include "Trace.h"
 #include "accel/Sim/Simulator.h"
@@ -188,7 +189,7 @@ private:
   SimStats &stats;
   std::string &err;
 
-  std::vector<uint8_t> dram;
+  PagedMemory dram; ///< allocated on first touch
   std::vector<Cluster> clusters;
   std::vector<uint64_t> chFree;
   uint32_t numIbufs = 0;

@@ -85,12 +85,7 @@ bool Sim::checkProgram() {
 }
 
 bool Sim::setupMemory(const std::map<std::string, Tensor> &inputs) {
-  try {
-    dram.assign(p.dramSize, 0);
-  } catch (const std::bad_alloc &) {
-    return fail("cannot allocate " + std::to_string(p.dramSize) +
-                " bytes of simulated DRAM");
-  }
+  dram.reset(p.dramSize); // pages are allocated as the program touches them
   for (size_t i = 0; i < p.constants.size(); ++i) {
     const ConstSegment &s = p.constants[i];
     if (i128(s.dramAddr) + i128(s.bytes.size()) > i128(dram.size()))
@@ -99,7 +94,7 @@ bool Sim::setupMemory(const std::map<std::string, Tensor> &inputs) {
           std::to_string(s.dramAddr) + " (" + std::to_string(s.bytes.size()) +
           " bytes) lies outside DRAM [0, " + std::to_string(dram.size()) + ")");
     if (!s.bytes.empty())
-      std::memcpy(dram.data() + s.dramAddr, s.bytes.data(), s.bytes.size());
+      dram.write(s.dramAddr, s.bytes.data(), s.bytes.size());
   }
 
   std::set<std::string> names;
@@ -154,7 +149,7 @@ bool Sim::setupMemory(const std::map<std::string, Tensor> &inputs) {
                   shapeToString(s.shape) + " needs " +
                   std::to_string(s.numElements()));
     if (!t.data.empty())
-      std::memcpy(dram.data() + s.dramAddr, t.data.data(), t.data.size() * 4);
+      dram.write(s.dramAddr, t.data.data(), t.data.size() * 4);
   }
 
   numIbufs = std::min<uint32_t>(hw.instructionBuffers, kMaxIbufs);
@@ -375,8 +370,6 @@ bool Sim::doDma(Cluster &c, const Command &cmd) {
     return fail("elemBytes " + std::to_string(d.elemBytes) +
                 " out of range [1, " + std::to_string(kMaxElemBytes) + "]");
   bool srcDram = d.dir != DmaDir::Store, dstDram = d.dir != DmaDir::Load;
-  uint8_t *srcMem = srcDram ? dram.data() : c.storage.data();
-  uint8_t *dstMem = dstDram ? dram.data() : c.storage.data();
   i128 srcCap = srcDram ? i128(dram.size()) : i128(c.storage.size());
   i128 dstCap = dstDram ? i128(dram.size()) : i128(c.storage.size());
   Range src = boxRange(d.src, d.shape, d.srcStride, d.elemBytes);
@@ -405,14 +398,29 @@ bool Sim::doDma(Cluster &c, const Command &cmd) {
   // before writing.
   const uint64_t eb = d.elemBytes;
   std::vector<uint8_t> staged;
-  const uint8_t *srcBase = srcMem;
+  const uint8_t *srcPlain = srcDram ? nullptr : c.storage.data();
   int64_t srcOrigin = int64_t(d.src);
-  if (elems > 0 && srcMem == dstMem && src.overlaps(dst)) {
-    staged.assign(size_t(src.hi - src.lo), 0);
-    std::memcpy(staged.data(), srcMem + int64_t(src.lo), staged.size());
-    srcBase = staged.data();
+  if (elems > 0 && srcDram && dstDram && src.overlaps(dst)) {
+    staged.resize(size_t(src.hi - src.lo));
+    dram.read(uint64_t(src.lo), staged.data(), staged.size());
+    srcPlain = staged.data();
     srcOrigin = int64_t(d.src) - int64_t(src.lo);
   }
+  std::vector<uint8_t> bounce; // DRAM -> DRAM rows
+  auto copy = [&](int64_t dof, int64_t so, size_t n) {
+    if (!dstDram) {
+      if (srcPlain)
+        std::memmove(c.storage.data() + dof, srcPlain + so, n);
+      else
+        dram.read(uint64_t(so), c.storage.data() + dof, n);
+    } else if (srcPlain) {
+      dram.write(uint64_t(dof), srcPlain + so, n);
+    } else {
+      bounce.resize(n);
+      dram.read(uint64_t(so), bounce.data(), n);
+      dram.write(uint64_t(dof), bounce.data(), n);
+    }
+  };
   const bool contiguous = d.srcStride[3] == 1 && d.dstStride[3] == 1;
   for (uint64_t i0 = 0; elems > 0 && i0 < d.shape[0]; ++i0)
     for (uint64_t i1 = 0; i1 < d.shape[1]; ++i1)
@@ -426,12 +434,11 @@ bool Sim::doDma(Cluster &c, const Command &cmd) {
                                         int64_t(i2) * d.dstStride[2]) *
                                            int64_t(eb);
         if (contiguous) {
-          std::memmove(dstMem + dof, srcBase + so, d.shape[3] * eb);
+          copy(dof, so, d.shape[3] * eb);
         } else {
           for (uint64_t i3 = 0; i3 < d.shape[3]; ++i3)
-            std::memmove(
-                dstMem + dof + int64_t(i3) * d.dstStride[3] * int64_t(eb),
-                srcBase + so + int64_t(i3) * d.srcStride[3] * int64_t(eb), eb);
+            copy(dof + int64_t(i3) * d.dstStride[3] * int64_t(eb),
+                 so + int64_t(i3) * d.srcStride[3] * int64_t(eb), eb);
         }
       }
 
@@ -673,7 +680,7 @@ bool Sim::run(const std::map<std::string, Tensor> &inputs,
     t.shape = s.shape;
     t.data.resize(s.numElements());
     if (!t.data.empty())
-      std::memcpy(t.data.data(), dram.data() + s.dramAddr, t.data.size() * 4);
+      dram.read(s.dramAddr, t.data.data(), t.data.size() * 4);
     outputs[s.name] = std::move(t);
   }
   double wall =

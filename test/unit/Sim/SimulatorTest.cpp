@@ -1,4 +1,5 @@
 //===- SimulatorTest.cpp - Functional semantics and error handling --------===//
+#include "../../../lib/Sim/PagedMemory.h"
 #include "SimTestUtil.h"
 
 #include "accel/Sim/Numerics.h"
@@ -735,4 +736,46 @@ TEST(SimulatorHazards, ConfigOverRunningBuffer) {
                                "while the PE array runs it until cycle 1026"),
             std::string::npos)
       << st.hazards[0];
+}
+
+// DRAM is allocated on first touch: a binary may claim far more DRAM than
+// the host has (a corrupt header once made the simulator allocate it all).
+TEST(PagedMemory, PagesFollowTheBytesTouched) {
+  sim::PagedMemory m;
+  m.reset(uint64_t(1) << 40); // 1 TiB claimed
+  EXPECT_EQ(m.pagesTouched(), 0u);
+  float probe[4] = {1, 2, 3, 4};
+  m.read(uint64_t(1) << 39, probe, sizeof probe); // untouched: zeros
+  EXPECT_EQ(probe[0], 0.0f);
+  EXPECT_EQ(probe[3], 0.0f);
+  EXPECT_EQ(m.pagesTouched(), 0u); // reading allocates nothing
+  // A write straddling a page boundary touches exactly two pages.
+  const uint64_t edge = 5 * sim::PagedMemory::kPageBytes - 8;
+  const float vals[4] = {1.5f, -2.0f, 3.25f, 4.0f};
+  m.write(edge, vals, sizeof vals);
+  EXPECT_EQ(m.pagesTouched(), 2u);
+  float back[6] = {};
+  m.read(edge - 4, back, sizeof back);
+  EXPECT_EQ(back[0], 0.0f);
+  for (int i = 0; i < 4; ++i)
+    EXPECT_EQ(back[i + 1], vals[i]);
+  EXPECT_EQ(back[5], 0.0f);
+  m.reset(64);
+  EXPECT_EQ(m.pagesTouched(), 0u);
+}
+
+TEST(Simulator, HugeClaimedDramRunsInSmallMemory) {
+  HardwareDesc hw = tinyHardware();
+  hw.dramBytes = uint64_t(1) << 44; // 16 TiB
+  Program p = makeProgram(hw, hw.dramBytes);
+  const uint64_t xA = hw.dramBytes - 64, yA = 0; // at both ends of DRAM
+  p.symbols = {sym("x", true, {16}, xA), sym("y", false, {16}, yA)};
+  auto &c = p.clusters[0].commands;
+  c.push_back(dma(DmaDir::DramCopy, 0, xA, yA, {1, 1, 1, 16}, {0, 0, 0, 1},
+                  {0, 0, 0, 1}));
+  c.push_back(waitCmd(1));
+  std::map<std::string, Tensor> in{{"x", tensor({16}, 3)}}, out;
+  SimStats stats;
+  ASSERT_EQ(run(p, hw, in, out, stats), "");
+  EXPECT_EQ(out["y"].data, in["x"].data);
 }

@@ -1,0 +1,105 @@
+//===- PagedMemory.h - Simulated DRAM allocated on first touch ---*- C++
+//-*-===//
+//
+// A binary's header states how much DRAM it uses; a corrupt or hostile one
+// can claim gigabytes while touching a few bytes. The simulator's DRAM is
+// therefore a sparse map of fixed-size pages, each allocated (zeroed) the
+// first time it is written: host memory follows the bytes the program
+// touches, and reading an untouched byte gives 0 as before. Internal to
+// lib/Sim.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ACCEL_LIB_SIM_PAGEDMEMORY_H
+#define ACCEL_LIB_SIM_PAGEDMEMORY_H
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <unordered_map>
+
+namespace accel {
+namespace sim {
+
+class PagedMemory {
+public:
+  static constexpr unsigned kPageBits = 16; ///< 64 KiB pages
+  static constexpr uint64_t kPageBytes = uint64_t(1) << kPageBits;
+
+  /// Forgets every page; the memory is `size` zero bytes.
+  void reset(uint64_t size) {
+    size_ = size;
+    pages_.clear();
+    cachedIndex_ = ~uint64_t(0);
+    cachedPage_ = nullptr;
+  }
+  uint64_t size() const { return size_; }
+  /// Pages allocated so far (each kPageBytes of host memory).
+  size_t pagesTouched() const { return pages_.size(); }
+
+  /// Copies [addr, addr + n) into `dst`; untouched bytes read as 0. The
+  /// caller has checked the range against size().
+  void read(uint64_t addr, void *dst, size_t n) const {
+    auto *out = static_cast<uint8_t *>(dst);
+    while (n) {
+      size_t chunk = chunkAt(addr, n);
+      if (const uint8_t *pg = find(addr >> kPageBits))
+        std::memcpy(out, pg + (addr & (kPageBytes - 1)), chunk);
+      else
+        std::memset(out, 0, chunk);
+      out += chunk;
+      addr += chunk;
+      n -= chunk;
+    }
+  }
+
+  /// Copies `src` to [addr, addr + n), allocating the pages it touches.
+  void write(uint64_t addr, const void *src, size_t n) {
+    auto *in = static_cast<const uint8_t *>(src);
+    while (n) {
+      size_t chunk = chunkAt(addr, n);
+      std::memcpy(touch(addr >> kPageBits) + (addr & (kPageBytes - 1)), in,
+                  chunk);
+      in += chunk;
+      addr += chunk;
+      n -= chunk;
+    }
+  }
+
+private:
+  static size_t chunkAt(uint64_t addr, size_t n) {
+    return size_t(
+        std::min<uint64_t>(n, kPageBytes - (addr & (kPageBytes - 1))));
+  }
+  const uint8_t *find(uint64_t index) const {
+    if (index == cachedIndex_)
+      return cachedPage_;
+    auto it = pages_.find(index);
+    if (it == pages_.end())
+      return nullptr;
+    cachedIndex_ = index;
+    cachedPage_ = it->second.get();
+    return cachedPage_;
+  }
+  uint8_t *touch(uint64_t index) {
+    if (index == cachedIndex_)
+      return cachedPage_;
+    std::unique_ptr<uint8_t[]> &pg = pages_[index];
+    if (!pg)
+      pg.reset(new uint8_t[kPageBytes]()); // zeroed
+    cachedIndex_ = index;
+    cachedPage_ = pg.get();
+    return cachedPage_;
+  }
+
+  uint64_t size_ = 0;
+  std::unordered_map<uint64_t, std::unique_ptr<uint8_t[]>> pages_;
+  // The page last found or touched (DMA rows are mostly within one page).
+  mutable uint64_t cachedIndex_ = ~uint64_t(0);
+  mutable uint8_t *cachedPage_ = nullptr;
+};
+
+} // namespace sim
+} // namespace accel
+
+#endif
