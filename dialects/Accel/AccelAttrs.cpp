@@ -247,7 +247,7 @@ HardwareAttr accel::readHardwareFile(MLIRContext *ctx, const std::string &path,
                                      std::string &err) {
   HardwareDesc hw;
   if (!loadHardwareDesc(path, hw, err)) {
-    err = "hardware description " + err; // err names the file and field
+    // err names the file ("hardware description 'PATH': ...") and field
     return {};
   }
   return hardwareAttrFor(ctx, hw);

@@ -1,7 +1,7 @@
 //===- ImportNN.cpp - compute, pooling, normalisation, reductions, RNNs ---===//
 //
-// MatMul, Gemm, Conv (1-D / 2-D), ConvTranspose (1-D / 2-D), MaxPool /
-// AveragePool (1-D / 2-D), global pooling, Reduce*, ArgMax / ArgMin,
+// MatMul, Gemm, Conv (1-D / 2-D / 3-D), ConvTranspose (1-D / 2-D), MaxPool /
+// AveragePool (1-D / 2-D / 3-D), global pooling, Reduce*, ArgMax / ArgMin,
 // BatchNormalization, InstanceNormalization, LayerNormalization,
 // LpNormalization, Einsum (matmul-like forms), RNN / GRU / LSTM.
 // 1-D convolutions and pooling run as 2-D ones with a unit height.

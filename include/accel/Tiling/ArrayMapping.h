@@ -13,7 +13,7 @@
 //    split and which the grid columns split (nine choices, Figs. 9a-9i), the
 //    slice each cluster computes, and the combine step (concatenate, or add
 //    partial sums first across the clusters of a row, then across rows);
-//  - a cost model pricing all 27 (dataflow, partition) pairs in modelled
+//  - a cost model pricing (dataflow, partition) pairs in modelled
 //    machine cycles, including the combine layers.
 //
 //===----------------------------------------------------------------------===//
@@ -135,7 +135,9 @@ struct MappingCost {
 /// Modelled cycles of one (dataflow, partition) pair on `hw`.
 MappingCost mappingCost(const MappingProblem &p, const HardwareDesc &hw,
                         const MappingChoice &c);
-/// All 27 pairs (dataflow-major, partitions in Fig. 9 order).
+/// The spec's 27 pairs (3 dataflows x the nine partitions of Fig. 9,
+/// dataflow-major); selectMapping also prices the seven partitions with
+/// "none" (48 pairs in all).
 std::vector<MappingCost> allMappingCosts(const MappingProblem &p,
                                          const HardwareDesc &hw);
 /// The cheapest feasible pair over candidatePartitions(), optionally with the

@@ -27,7 +27,8 @@ module {
 // A tensor whose byte size overflows 64 bits: the DRAM allocator saturates
 // instead of wrapping round (which once let accel-opt emit an isa.program
 // whose symbols aliased), and the lowering names the problem.
-// expected-error @+1 {{the program's DRAM buffers need 2^64 bytes or more (a tensor type too large for any machine; the hardware has 1073741824 bytes)}}
+// (The up-front resource check now refuses it before allocation.)
+// expected-error @+1 {{input #0 'tensor<4611686018427387904xf32>' needs more than 2^64 bytes of DRAM}}
 func.func @main(%a: tensor<4611686018427387904xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {
   %0 = graph.relu %b : tensor<4xf32>
   return %0 : tensor<4xf32>

@@ -18,7 +18,7 @@
 // CHECK: module attributes {accel.hw = #accel.hw<name = "large", fingerprint = {{[0-9]+}}, desc = {{{.*}}grid = {cols = 4 : i64, rows = 4 : i64}{{.*}}name = "large"
 // TWICE: error: the module already carries accel.hw "large", a different machine than "bandwidth-starved"
 // EDITED: error: accel.hw: fingerprint {{[0-9]+}} does not match the description (its fingerprint is {{[0-9]+}})
-// BADFILE: error: hardware description {{.*}}bad.json: pe.mac_lanes: must be >= 1 (got 0)
+// BADFILE: error: hardware description '{{.*}}bad.json': pe.mac_lanes: must be >= 1 (got 0)
 // NOFILE: error: accel-attach-hardware: file=<hardware description JSON> is required
 // ISA: isa.program grid(4 x 4)
 
