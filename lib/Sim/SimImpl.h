@@ -188,6 +188,8 @@ private:
   bool loadPartialSums(InstrCtx &x);
   bool doMac(InstrCtx &x);
   bool selectMacWeights(InstrCtx &x, uint64_t &wOff);
+  uint64_t runMacs(InstrCtx &x, MacGeom g, uint64_t base, uint64_t wOff,
+                   std::vector<uint64_t> &work);
   bool doStore(InstrCtx &x, bool last);
   bool doSpu(Cluster &c, const Instruction &in, size_t idx, ExecInfo &info);
   bool releaseBarrier();

@@ -448,6 +448,37 @@ bool Sim::selectMacWeights(InstrCtx &x, uint64_t &wOff) {
   return true;
 }
 
+/// Runs the MAC `repeat` times on every PE (geometry `g` but for the rows
+/// each PE owns; activations at float `base`, dense weights at `wOff`).
+/// Fills `work` with each PE's MACs per iteration (sparse: the index
+/// matches) and returns the MACs a dense array would do per iteration.
+uint64_t Sim::runMacs(InstrCtx &x, MacGeom g, uint64_t base, uint64_t wOff,
+                      std::vector<uint64_t> &work) {
+  const bool sparse = x.c.wq.sparse;
+  uint64_t dense = 0;
+  for (uint64_t pe = 0; pe < x.P; ++pe) {
+    uint64_t r0, r1;
+    x.peRange(pe, r0, r1);
+    g.R = r1 - r0;
+    dense += g.R * g.K * g.N;
+    if (!g.R)
+      continue;
+    PE &p = x.c.pes[pe];
+    const float *A = p.inbuf.data() + base;
+    float *C = p.acc[x.f.accId].data();
+    for (uint64_t it = 0; it < x.rep; ++it) {
+      if (sparse)
+        work[pe] = macSparse(A, p.mask.data() + base, x.c.wq.pairs, C, g,
+                             hw.accumulateType);
+      else
+        macDense(A, p.wq.data() + wOff, C, g, hw.accumulateType);
+    }
+    if (!sparse)
+      work[pe] = g.R * g.K * g.N; // dense queue: no index compare
+  }
+  return dense;
+}
+
 bool Sim::doMac(InstrCtx &x) {
   const OperandRecord &r = x.r;
   const InstrFields &f = x.f;
@@ -467,35 +498,16 @@ bool Sim::doMac(InstrCtx &x) {
   uint64_t wOff;
   if (!selectMacWeights(x, wOff))
     return false;
-  const bool sparse = x.c.wq.sparse;
   MacGeom g;
   g.K = depth;
   g.N = cols;
   g.pitch = pitch;
   g.base = r.base;
   std::vector<uint64_t> work(x.P, 0);
-  uint64_t effective = 0, dense = 0;
-  for (uint64_t pe = 0; pe < x.P; ++pe) {
-    uint64_t r0, r1;
-    x.peRange(pe, r0, r1);
-    g.R = r1 - r0;
-    dense += g.R * depth * cols;
-    if (!g.R)
-      continue;
-    PE &p = x.c.pes[pe];
-    const float *A = p.inbuf.data() + base;
-    float *C = p.acc[f.accId].data();
-    for (uint64_t it = 0; it < rep; ++it) {
-      if (sparse)
-        work[pe] = macSparse(A, p.mask.data() + base, x.c.wq.pairs, C, g,
-                             hw.accumulateType);
-      else
-        macDense(A, p.wq.data() + wOff, C, g, hw.accumulateType);
-    }
-    if (!sparse)
-      work[pe] = g.R * depth * cols; // dense queue: no index compare
-    effective += work[pe];
-  }
+  uint64_t dense = runMacs(x, g, base, wOff, work);
+  uint64_t effective = 0;
+  for (uint64_t w : work)
+    effective += w;
   uint64_t moved = 0;
   uint64_t busiest = f.loadBalance
                          ? balancedMax(work, moved)
