@@ -177,6 +177,20 @@ private:
   bool doDma(Cluster &c, const Command &cmd);
   bool doInstr(Cluster &c, const Instruction &in, size_t idx, bool last,
                ExecInfo &info);
+  // The steps of doInstr (SimInstructions.cpp).
+  struct InstrCtx;
+  struct LoadCost;
+  bool checkInstr(const Cluster &c, const Instruction &in, size_t idx);
+  bool doLoad(InstrCtx &x);
+  bool loadActivations(InstrCtx &x, LoadCost &cost);
+  bool loadWeights(InstrCtx &x, LoadCost &cost);
+  bool loadSparseWeights(InstrCtx &x, LoadCost &cost);
+  bool loadPartialSums(InstrCtx &x);
+  bool doMac(InstrCtx &x);
+  bool selectMacWeights(InstrCtx &x, uint64_t &wOff);
+  uint64_t runMacs(InstrCtx &x, MacGeom g, uint64_t base, uint64_t wOff,
+                   std::vector<uint64_t> &work);
+  bool doStore(InstrCtx &x, bool last);
   bool doSpu(Cluster &c, const Instruction &in, size_t idx, ExecInfo &info);
   bool releaseBarrier();
   bool addAccess(std::vector<Access> &list, const Access &a, bool dram);

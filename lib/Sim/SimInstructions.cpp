@@ -13,8 +13,176 @@
 namespace accel {
 namespace sim {
 
-bool Sim::doInstr(Cluster &c, const Instruction &in, size_t idx, bool last,
-                  ExecInfo &info) {
+/// One LD / MAC / ST instruction on a cluster: its operands, the rows each
+/// PE owns, the storage bytes the tile touches, and the tile helpers the
+/// steps share. Errors go through the Sim, prefixed with the instruction.
+struct Sim::InstrCtx {
+  Sim &sim;
+  Cluster &c;
+  const Instruction &in;
+  const InstrFields &f;
+  const OperandRecord &r;
+  size_t idx;
+  ExecInfo &info;
+  const bool perPeAddrs;
+  const uint64_t P, rows, cols, rep;
+  const uint64_t rmax;      ///< most rows any PE owns
+  const uint64_t tileBytes; ///< rows x cols floats
+  Range whole;              ///< storage bytes of the tile (all PEs)
+  std::vector<float> tmp;   ///< scatter's SFU row
+
+  InstrCtx(Sim &sim, Cluster &c, const Instruction &in, size_t idx,
+           ExecInfo &info)
+      : sim(sim), c(c), in(in), f(in.fields), r(in.operands), idx(idx),
+        info(info), perPeAddrs(!r.peAddrs.empty()), P(c.pes.size()),
+        rows(r.rows), cols(r.cols), rep(r.repeat),
+        rmax(r.peRows ? std::min<uint64_t>(r.peRows, rows) : rows),
+        tileBytes(rows * cols * 4), whole(tileStorageRange()) {}
+
+  bool bad(const std::string &m) const {
+    return sim.fail(sim.instrWhere(idx, in) + m);
+  }
+
+  /// Rows [r0, r1) of the tile that PE `pe` owns (all of them when the
+  /// tile is broadcast, peRows = 0).
+  void peRange(uint64_t pe, uint64_t &r0, uint64_t &r1) const {
+    if (!r.peRows) {
+      r0 = 0;
+      r1 = rows;
+      return;
+    }
+    r0 = std::min<uint64_t>(pe * r.peRows, rows);
+    r1 = std::min<uint64_t>(r0 + r.peRows, rows);
+  }
+
+  // Storage byte address of tile row `row` as PE `pe` (owning rows from r0)
+  // sees it: derived by the parser (addr) or precomputed (peAddrs).
+  int64_t rowAddr(uint64_t pe, uint64_t r0, uint64_t row) const {
+    if (!perPeAddrs)
+      return int64_t(r.addr) + int64_t(row) * r.rowStride * 4;
+    return int64_t(r.peAddrs[pe]) + int64_t(row - r0) * r.rowStride * 4;
+  }
+
+  bool checkStorage() const {
+    if (whole.lo < 0 || whole.hi > i128(c.storage.size()))
+      return bad("storage tile " + whole.str() +
+                 " outside the storage unit [0, " +
+                 std::to_string(c.storage.size()) + ")");
+    return true;
+  }
+
+  bool fits(const char *what, uint64_t base, uint64_t count, uint64_t cap,
+            const char *capName) const {
+    if (i128(base) + i128(count) > i128(cap))
+      return bad(std::string(what) + " of " + std::to_string(count) +
+                 " floats at float offset " + std::to_string(base) +
+                 " does not fit the " + capName + " of " + std::to_string(cap) +
+                 " floats");
+    return true;
+  }
+
+  // Gather rows [g0, g1) (of the rows [r0, ..) PE `pe` owns) of the storage
+  // tile into dense `dst`.
+  void gather(uint64_t pe, uint64_t r0, uint64_t g0, uint64_t g1,
+              float *dst) const {
+    const uint8_t *s = c.storage.data();
+    for (uint64_t row = g0; row < g1; ++row) {
+      int64_t base = rowAddr(pe, r0, row);
+      float *d = dst + (row - g0) * cols;
+      if (r.colStride == 1) {
+        std::memcpy(d, s + base, cols * 4);
+      } else {
+        for (uint64_t cc = 0; cc < cols; ++cc)
+          std::memcpy(d + cc, s + base + int64_t(cc) * r.colStride * 4, 4);
+      }
+    }
+  }
+
+  // Scatter PE `pe`'s dense rows [r0, r1) into the storage tile, applying
+  // the chained SFU function.
+  void scatter(uint64_t pe, uint64_t r0, uint64_t r1, const float *src) {
+    uint8_t *s = c.storage.data();
+    tmp.resize(cols);
+    for (uint64_t row = r0; row < r1; ++row) {
+      int64_t base = rowAddr(pe, r0, row);
+      const float *srow = src + (row - r0) * cols;
+      if (r.func != SfuFunc::None) {
+        for (uint64_t cc = 0; cc < cols; ++cc)
+          tmp[cc] = sfuUnary(r.func, srow[cc], r.imm);
+        srow = tmp.data();
+      }
+      if (r.colStride == 1) {
+        std::memcpy(s + base, srow, cols * 4);
+      } else {
+        for (uint64_t cc = 0; cc < cols; ++cc)
+          std::memcpy(s + base + int64_t(cc) * r.colStride * 4, srow + cc, 4);
+      }
+    }
+  }
+
+  /// Records the storage access of this instruction for hazard detection.
+  void window(uint64_t dur, bool write, Range range) {
+    info.windows.push_back({info.cycles, dur, range, write, int(idx)});
+  }
+
+  void invalidateWindows() {
+    for (bool &v : c.swValid)
+      v = false;
+  }
+
+  // SW: rows the tile `r` slid forward relative to the window `prev` (same
+  // shape, addr moved by d whole rows, 0 < d < limit); 0 = no slide.
+  uint64_t slideRows(const OperandRecord &prev, uint64_t limit) const {
+    int64_t rb = int64_t(r.rowStride) * 4;
+    int64_t diff = int64_t(r.addr) - int64_t(prev.addr);
+    if (prev.rows == r.rows && prev.cols == r.cols &&
+        prev.rowStride == r.rowStride && prev.colStride == r.colStride &&
+        prev.peRows == r.peRows && prev.peAddrs.empty() && rb != 0 &&
+        diff % rb == 0 && diff / rb > 0 && uint64_t(diff / rb) < limit)
+      return uint64_t(diff / rb);
+    return 0;
+  }
+
+  // RQ: the queue still holds exactly what this LD would load.
+  bool queueReusable() const {
+    return r.queueMode == QueueMode::RQ && c.wq.resident &&
+           c.wq.stream == f.sub && c.wq.source == r;
+  }
+
+private:
+  /// The storage bytes of the tile: from addr, or the bounding box of the
+  /// PEs' own tiles when each PE has its own address.
+  Range tileStorageRange() const {
+    if (!perPeAddrs)
+      return tileRange(r, 0, rows);
+    Range box;
+    bool any = false;
+    for (uint64_t pe = 0; pe < P; ++pe) {
+      uint64_t r0, r1;
+      peRange(pe, r0, r1);
+      if (r1 <= r0)
+        continue;
+      OperandRecord q = r;
+      q.addr = r.peAddrs[pe];
+      Range t = tileRange(q, 0, r1 - r0);
+      box = any ? Range{std::min(box.lo, t.lo), std::max(box.hi, t.hi)} : t;
+      any = true;
+    }
+    return box;
+  }
+};
+
+/// Bandwidth, bytes and storage range an LD is charged for; `skipped` when
+/// the RQ weight queue already holds the tile (no reload, no time).
+struct Sim::LoadCost {
+  double bytesPerCycle;
+  uint64_t bytes;
+  Range range;
+  bool skipped = false;
+};
+
+/// Field checks every instruction passes before it runs.
+bool Sim::checkInstr(const Cluster &c, const Instruction &in, size_t idx) {
   const InstrFields &f = in.fields;
   const OperandRecord &r = in.operands;
   auto bad = [&](const std::string &m) {
@@ -34,8 +202,7 @@ bool Sim::doInstr(Cluster &c, const Instruction &in, size_t idx, bool last,
     return bad("invalid pipeline type " + std::to_string(unsigned(r.pipeline)));
   if (unsigned(r.queueMode) > unsigned(QueueMode::SW))
     return bad("invalid queue mode " + std::to_string(unsigned(r.queueMode)));
-  const bool perPeAddrs = !r.peAddrs.empty();
-  if (perPeAddrs) {
+  if (!r.peAddrs.empty()) {
     bool uses =
         f.op == Opcode::ST ||
         (f.op == Opcode::LD && (f.sub == uint8_t(LoadStream::Activations) ||
@@ -50,404 +217,366 @@ bool Sim::doInstr(Cluster &c, const Instruction &in, size_t idx, bool last,
   if (r.acrossPes &&
       !(f.op == Opcode::SPU && f.sub == uint8_t(SpuType::Reduce)))
     return bad("acrossPes is only used by SPU reduce");
+  return true;
+}
+
+bool Sim::doInstr(Cluster &c, const Instruction &in, size_t idx, bool last,
+                  ExecInfo &info) {
+  if (!checkInstr(c, in, idx))
+    return false;
+  const OperandRecord &r = in.operands;
   if (r.rows == 0 || r.cols == 0)
     return true; // empty tile: nothing to do, no time
-
-  const uint64_t P = c.pes.size();
-  const uint64_t rows = r.rows, cols = r.cols;
-  const uint64_t rmax = r.peRows ? std::min<uint64_t>(r.peRows, rows) : rows;
-  const uint64_t rep = r.repeat;
-  auto peRange = [&](uint64_t pe, uint64_t &r0, uint64_t &r1) {
-    if (!r.peRows) {
-      r0 = 0;
-      r1 = rows;
-      return;
-    }
-    r0 = std::min<uint64_t>(pe * r.peRows, rows);
-    r1 = std::min<uint64_t>(r0 + r.peRows, rows);
-  };
-  // Storage byte address of tile row `row` as PE `pe` (owning rows from r0)
-  // sees it: derived by the parser (addr) or precomputed (peAddrs).
-  auto rowAddr = [&](uint64_t pe, uint64_t r0, uint64_t row) -> int64_t {
-    if (!perPeAddrs)
-      return int64_t(r.addr) + int64_t(row) * r.rowStride * 4;
-    return int64_t(r.peAddrs[pe]) + int64_t(row - r0) * r.rowStride * 4;
-  };
-  Range whole;
-  if (!perPeAddrs) {
-    whole = tileRange(r, 0, rows);
-  } else {
-    // Bounding box of the PEs' own tiles.
-    bool any = false;
-    for (uint64_t pe = 0; pe < P; ++pe) {
-      uint64_t r0, r1;
-      peRange(pe, r0, r1);
-      if (r1 <= r0)
-        continue;
-      OperandRecord q = r;
-      q.addr = r.peAddrs[pe];
-      Range t = tileRange(q, 0, r1 - r0);
-      whole =
-          any ? Range{std::min(whole.lo, t.lo), std::max(whole.hi, t.hi)} : t;
-      any = true;
-    }
-  }
-  auto checkStorage = [&]() {
-    if (whole.lo < 0 || whole.hi > i128(c.storage.size()))
-      return bad("storage tile " + whole.str() +
-                 " outside the storage unit [0, " +
-                 std::to_string(c.storage.size()) + ")");
-    return true;
-  };
-  auto fits = [&](const char *what, uint64_t base, uint64_t count, uint64_t cap,
-                  const char *capName) {
-    if (i128(base) + i128(count) > i128(cap))
-      return bad(std::string(what) + " of " + std::to_string(count) +
-                 " floats at float offset " + std::to_string(base) +
-                 " does not fit the " + capName + " of " + std::to_string(cap) +
-                 " floats");
-    return true;
-  };
-  // Gather rows [g0, g1) (of the rows [r0, ..) PE `pe` owns) of the storage
-  // tile into dense `dst`.
-  auto gather = [&](uint64_t pe, uint64_t r0, uint64_t g0, uint64_t g1,
-                    float *dst) {
-    const uint8_t *s = c.storage.data();
-    for (uint64_t row = g0; row < g1; ++row) {
-      int64_t base = rowAddr(pe, r0, row);
-      float *d = dst + (row - g0) * cols;
-      if (r.colStride == 1) {
-        std::memcpy(d, s + base, cols * 4);
-      } else {
-        for (uint64_t cc = 0; cc < cols; ++cc)
-          std::memcpy(d + cc, s + base + int64_t(cc) * r.colStride * 4, 4);
-      }
-    }
-  };
-  // Scatter PE `pe`'s dense rows [r0, r1) into the storage tile, applying
-  // the chained SFU function.
-  std::vector<float> tmp;
-  auto scatter = [&](uint64_t pe, uint64_t r0, uint64_t r1, const float *src) {
-    uint8_t *s = c.storage.data();
-    tmp.resize(cols);
-    for (uint64_t row = r0; row < r1; ++row) {
-      int64_t base = rowAddr(pe, r0, row);
-      const float *srow = src + (row - r0) * cols;
-      if (r.func != SfuFunc::None) {
-        for (uint64_t cc = 0; cc < cols; ++cc)
-          tmp[cc] = sfuUnary(r.func, srow[cc], r.imm);
-        srow = tmp.data();
-      }
-      if (r.colStride == 1) {
-        std::memcpy(s + base, srow, cols * 4);
-      } else {
-        for (uint64_t cc = 0; cc < cols; ++cc)
-          std::memcpy(s + base + int64_t(cc) * r.colStride * 4, srow + cc, 4);
-      }
-    }
-  };
-  auto window = [&](uint64_t dur, bool write, Range range) {
-    info.windows.push_back({info.cycles, dur, range, write, int(idx)});
-  };
-  auto invalidateWindows = [&]() {
-    for (bool &v : c.swValid)
-      v = false;
-  };
-  // SW: rows the tile `r` slid forward relative to the window `prev` (same
-  // shape, addr moved by d whole rows, 0 < d < limit); 0 = no slide.
-  auto slideRows = [&](const OperandRecord &prev, uint64_t limit) -> uint64_t {
-    int64_t rb = int64_t(r.rowStride) * 4;
-    int64_t diff = int64_t(r.addr) - int64_t(prev.addr);
-    if (prev.rows == r.rows && prev.cols == r.cols &&
-        prev.rowStride == r.rowStride && prev.colStride == r.colStride &&
-        prev.peRows == r.peRows && prev.peAddrs.empty() && rb != 0 &&
-        diff % rb == 0 && diff / rb > 0 && uint64_t(diff / rb) < limit)
-      return uint64_t(diff / rb);
-    return 0;
-  };
-  // RQ: the queue still holds exactly what this LD would load.
-  auto queueReusable = [&]() {
-    return r.queueMode == QueueMode::RQ && c.wq.resident &&
-           c.wq.stream == f.sub && c.wq.source == r;
-  };
-
-  const uint64_t tileBytes = rows * cols * 4;
-  switch (f.op) {
+  switch (in.fields.op) {
   case Opcode::LD: {
-    double bw = hw.actLoadBytesPerCycle;
-    uint64_t loadBytes = tileBytes;
-    Range loadRange = whole;
-    if (f.sub == uint8_t(LoadStream::Activations)) {
-      if (!checkStorage())
-        return false;
-      uint64_t base = f.slot * slotFloats;
-      if (!fits("input-buffer tile", base, rmax * cols, inbufFloats,
-                "input buffer"))
-        return false;
-      // SW: the same window shifted forward by d whole rows keeps its
-      // overlap in the buffer and fetches only the d new rows per PE.
-      uint64_t d = 0;
-      if (r.queueMode == QueueMode::SW && !perPeAddrs && c.swValid[f.slot])
-        d = slideRows(c.swPrev[f.slot], rmax);
-      uint64_t fetchedRows = 0, reused = 0;
-      for (uint64_t pe = 0; pe < P; ++pe) {
-        uint64_t r0, r1;
-        peRange(pe, r0, r1);
-        uint64_t R = r1 - r0;
-        float *buf = c.pes[pe].inbuf.data() + base;
-        uint8_t *mk = c.pes[pe].mask.data() + base;
-        if (d && d < R) {
-          std::memmove(buf, buf + d * cols, (R - d) * cols * 4);
-          std::memmove(mk, mk + d * cols, (R - d) * cols);
-          gather(pe, r0, r1 - d, r1, buf + (R - d) * cols);
-          roundBuffer(hw.computeType, buf + (R - d) * cols, d * cols);
-          buildMask(buf + (R - d) * cols, mk + (R - d) * cols, d * cols);
-          fetchedRows += d;
-          reused += R - d;
-        } else {
-          gather(pe, r0, r0, r1, buf);
-          roundBuffer(hw.computeType, buf, R * cols);
-          buildMask(buf, mk, R * cols); // the data load unit's bitmask
-          fetchedRows += R;
-        }
-      }
-      invalidateWindows();
-      if (r.queueMode == QueueMode::SW) {
-        c.swValid[f.slot] = true;
-        c.swPrev[f.slot] = r;
-      }
-      if (d) {
-        // Broadcast tiles (peRows = 0) fetch the new rows once.
-        if (!r.peRows)
-          fetchedRows = d;
-        loadBytes = fetchedRows * cols * 4;
-        stats.slidingRowsReused += reused;
-      }
-    } else if (f.sub == uint8_t(LoadStream::Weights)) {
-      bw = hw.weightLoadBytesPerCycle;
-      if (!checkStorage())
-        return false;
-      if (!fits("weight tile", 0, rows * cols, wqFloats, "weight queue"))
-        return false;
-      if (queueReusable()) {
-        stats.weightReloadsSkipped += rep;
-        return true; // rotated back through the loop-back: no reload
-      }
-      // SW (the queue holds activations, e.g. depthwise convolution with
-      // weights and activations swapped): keep the overlap of the previous
-      // window, fetch only the d new rows.
-      uint64_t d = 0;
-      if (r.queueMode == QueueMode::SW && c.wq.slidable && !c.wq.sparse)
-        d = slideRows(c.wq.source, rows);
-      float *q = c.pes[0].wq.data();
-      if (d) {
-        std::memmove(q, q + d * cols, (rows - d) * cols * 4);
-        gather(0, 0, rows - d, rows, q + (rows - d) * cols);
-        roundBuffer(hw.computeType, q + (rows - d) * cols, d * cols);
-        loadBytes = d * cols * 4;
-        stats.slidingRowsReused += rows - d;
-      } else {
-        gather(0, 0, 0, rows, q);
-        roundBuffer(hw.computeType, q, rows * cols);
-      }
-      for (uint64_t pe = 1; pe < P; ++pe)
-        std::memcpy(c.pes[pe].wq.data(), q, tileBytes);
-      c.wq = WeightQueue{};
-      c.wq.denseFloats = rows * cols;
-      c.wq.slidable = r.queueMode == QueueMode::SW;
-    } else if (f.sub == uint8_t(LoadStream::SparseWeights)) {
-      bw = hw.weightLoadBytesPerCycle;
-      loadBytes = rows * kSparsePairBytes;
-      loadRange = {i128(r.addr), i128(r.addr) + i128(loadBytes)};
-      if (loadRange.hi > i128(c.storage.size()))
-        return bad("sparse weight list " + loadRange.str() +
-                   " outside the storage unit [0, " +
-                   std::to_string(c.storage.size()) + ")");
-      if (r.depth < 1)
-        return bad("LD sparse_weights needs depth (dense rows K) >= 1");
-      if (!fits("sparse weight list", 0, rows * 2, wqFloats, "weight queue"))
-        return false;
-      if (queueReusable()) {
-        stats.weightReloadsSkipped += rep;
-        return true;
-      }
-      std::vector<SparsePair> pairs;
-      std::string e;
-      if (!parseSparseTile(c.storage.data() + r.addr, r.rows, r.depth, r.cols,
-                           pairs, e))
-        return bad(e);
-      for (SparsePair &sp : pairs)
-        sp.value = roundTo(hw.computeType, sp.value);
-      c.wq = WeightQueue{};
-      c.wq.sparse = true;
-      c.wq.pairs = std::move(pairs);
-      c.wq.sparseK = r.depth;
-      c.wq.sparseN = r.cols;
-    } else if (f.sub == uint8_t(LoadStream::PartialSums)) {
-      if (!checkStorage())
-        return false;
-      if (!fits("partial-sum tile", 0, rmax * cols, accFloats,
-                "accumulation buffer"))
-        return false;
-      for (uint64_t pe = 0; pe < P; ++pe) {
-        uint64_t r0, r1;
-        peRange(pe, r0, r1);
-        gather(pe, r0, r0, r1, c.pes[pe].acc[f.slot & 3].data());
-        roundBuffer(hw.accumulateType, c.pes[pe].acc[f.slot & 3].data(),
-                    (r1 - r0) * cols);
-      }
-    } else {
-      return bad("invalid LD stream " + std::to_string(f.sub));
-    }
-    if (f.sub == uint8_t(LoadStream::Weights) ||
-        f.sub == uint8_t(LoadStream::SparseWeights)) {
-      c.wq.resident = r.queueMode == QueueMode::RQ;
-      c.wq.stream = f.sub;
-      c.wq.source = r;
-    }
-    uint64_t dur = ceilDiv(double(loadBytes), bw) * rep;
-    window(dur, false, loadRange);
-    info.cycles += dur;
-    info.storageRead += loadBytes * rep;
-    stats.instructionCounts["LD"] += rep;
-    return true;
+    InstrCtx x(*this, c, in, idx, info);
+    return doLoad(x);
   }
   case Opcode::MAC: {
-    const uint64_t depth = r.depth;
-    if (r.rowStride < 0)
-      return bad("MAC input row pitch (rowStride) must be >= 0");
-    const uint64_t pitch = r.rowStride > 0 ? uint64_t(r.rowStride) : depth;
-    uint64_t base = f.slot * slotFloats;
-    // Rows may overlap (pitch < base + depth: convolution windows); the
-    // last row's last activation bounds the read.
-    const uint64_t extent = (rmax - 1) * pitch + r.base + depth;
-    if (!fits("input tile (rows x pitch + base)", base, extent, inbufFloats,
-              "input buffer") ||
-        !fits("accumulator tile (rows x cols)", 0, rmax * cols, accFloats,
-              "accumulation buffer"))
-      return false;
-    const bool sparse = c.wq.sparse;
-    uint64_t wOff = 0;
-    if (sparse) {
-      if (c.wq.sparseK != depth || c.wq.sparseN != cols)
-        return bad("MAC depth x cols " + std::to_string(depth) + " x " +
-                   std::to_string(cols) +
-                   " does not match the sparse "
-                   "weight list in the queue (" +
-                   std::to_string(c.wq.sparseK) + " x " +
-                   std::to_string(c.wq.sparseN) + ")");
-    } else {
-      const uint64_t tile = depth * cols;
-      uint64_t tiles =
-          tile ? std::max<uint64_t>(1, c.wq.denseFloats / tile) : 1;
-      if (r.queueMode == QueueMode::RQ)
-        wOff = (c.wq.head % tiles) * tile;
-      if (!fits("weight tile (depth x cols)", wOff, tile, wqFloats,
-                "weight queue"))
-        return false;
-      if (r.queueMode == QueueMode::RQ)
-        c.wq.head = (c.wq.head + rep) % tiles;
-    }
-    MacGeom g;
-    g.K = depth;
-    g.N = cols;
-    g.pitch = pitch;
-    g.base = r.base;
-    std::vector<uint64_t> work(P, 0);
-    uint64_t effective = 0, dense = 0;
-    for (uint64_t pe = 0; pe < P; ++pe) {
-      uint64_t r0, r1;
-      peRange(pe, r0, r1);
-      g.R = r1 - r0;
-      dense += g.R * depth * cols;
-      if (!g.R)
-        continue;
-      const float *A = c.pes[pe].inbuf.data() + base;
-      float *C = c.pes[pe].acc[f.accId].data();
-      for (uint64_t it = 0; it < rep; ++it) {
-        if (sparse)
-          work[pe] = macSparse(A, c.pes[pe].mask.data() + base, c.wq.pairs, C,
-                               g, hw.accumulateType);
-        else
-          macDense(A, c.pes[pe].wq.data() + wOff, C, g, hw.accumulateType);
-      }
-      if (!sparse)
-        work[pe] = g.R * depth * cols; // dense queue: no index compare
-      effective += work[pe];
-    }
-    uint64_t moved = 0;
-    uint64_t busiest = f.loadBalance
-                           ? balancedMax(work, moved)
-                           : *std::max_element(work.begin(), work.end());
-    uint64_t dur = 0;
-    if (depth)
-      dur =
-          (ceilDiv(double(busiest), hw.macLanes) + hw.macPipelineLatency) * rep;
-    c.accChained[f.accId] = f.sfuActive;
-    info.cycles += dur;
-    info.macs += effective * rep;
-    stats.effectiveMacs += effective * rep;
-    stats.skippedMacs += (dense - effective) * rep;
-    stats.balancedMacs += moved * rep;
-    stats.instructionCounts["MAC"] += rep;
-    return true;
+    InstrCtx x(*this, c, in, idx, info);
+    return doMac(x);
   }
   case Opcode::ST: {
-    if (f.sub > uint8_t(StoreSource::InputBuffer))
-      return bad("invalid ST source " + std::to_string(f.sub));
-    if (!sfuAllowedInUnary(r.func))
-      return bad(std::string("ST cannot apply the SFU function ") +
-                 sfuFuncName(r.func) + " (unary functions only)");
-    bool fromAcc = f.sub == uint8_t(StoreSource::AccBuffer);
-    if (fromAcc && !last) {
-      ++stats.storesSkipped;
-      return true;
-    }
-    if (!checkStorage())
-      return false;
-    uint64_t base = fromAcc ? 0 : f.slot * slotFloats;
-    if (fromAcc ? !fits("accumulator tile", 0, rmax * cols, accFloats,
-                        "accumulation buffer")
-                : !fits("input-buffer tile", base, rmax * cols, inbufFloats,
-                        "input buffer"))
-      return false;
-    uint64_t elems = 0;
-    for (uint64_t pe = 0; pe < P; ++pe) {
-      uint64_t r0, r1;
-      peRange(pe, r0, r1);
-      if (r1 <= r0)
-        continue;
-      const float *src = fromAcc ? c.pes[pe].acc[f.accId].data()
-                                 : c.pes[pe].inbuf.data() + base;
-      scatter(pe, r0, r1, src);
-      elems += (r1 - r0) * cols;
-    }
-    // Output queue: chained mode (MAC sfu bit, or the input buffer feeding
-    // the SFU) pushes each result once; decoupled mode pushes the raw
-    // accumulator, the SFU pops it and pushes the result (3 accesses) and
-    // the SFU pass over the queue costs its own cycles.
-    const bool sfu = r.func != SfuFunc::None;
-    const bool decoupled = sfu && fromAcc && !c.accChained[f.accId];
-    stats.outputQueueAccesses += (decoupled ? 3 : 1) * elems * rep;
-    stats.outputQueueDrains += elems * rep;
-    if (sfu)
-      (decoupled ? stats.decoupledResults : stats.chainedResults) +=
-          elems * rep;
-    uint64_t dur =
-        (ceilDiv(double(tileBytes), hw.storageBytesPerCycle) +
-         (sfu ? hw.sfuLatency : 0) +
-         (decoupled ? ceilDiv(double(rmax * cols), hw.sfuLanes) : 0)) *
-        rep;
-    window(dur, true, whole);
-    info.cycles += dur;
-    info.storageWritten += tileBytes * rep;
-    stats.instructionCounts["ST"] += rep;
-    return true;
+    InstrCtx x(*this, c, in, idx, info);
+    return doStore(x, last);
   }
   case Opcode::SPU:
     return doSpu(c, in, idx, info);
   }
-  return bad("invalid opcode " + std::to_string(unsigned(f.op)));
+  return fail(instrWhere(idx, in) + "invalid opcode " +
+              std::to_string(unsigned(in.fields.op)));
+}
+
+bool Sim::doLoad(InstrCtx &x) {
+  const uint8_t sub = x.f.sub;
+  LoadCost cost{hw.actLoadBytesPerCycle, x.tileBytes, x.whole};
+  bool ok;
+  if (sub == uint8_t(LoadStream::Activations))
+    ok = loadActivations(x, cost);
+  else if (sub == uint8_t(LoadStream::Weights))
+    ok = loadWeights(x, cost);
+  else if (sub == uint8_t(LoadStream::SparseWeights))
+    ok = loadSparseWeights(x, cost);
+  else if (sub == uint8_t(LoadStream::PartialSums))
+    ok = loadPartialSums(x);
+  else
+    return x.bad("invalid LD stream " + std::to_string(sub));
+  if (!ok)
+    return false;
+  if (cost.skipped) {
+    stats.weightReloadsSkipped += x.rep;
+    return true; // rotated back through the loop-back: no reload
+  }
+  if (sub == uint8_t(LoadStream::Weights) ||
+      sub == uint8_t(LoadStream::SparseWeights)) {
+    x.c.wq.resident = x.r.queueMode == QueueMode::RQ;
+    x.c.wq.stream = sub;
+    x.c.wq.source = x.r;
+  }
+  uint64_t dur = ceilDiv(double(cost.bytes), cost.bytesPerCycle) * x.rep;
+  x.window(dur, false, cost.range);
+  x.info.cycles += dur;
+  x.info.storageRead += cost.bytes * x.rep;
+  stats.instructionCounts["LD"] += x.rep;
+  return true;
+}
+
+bool Sim::loadActivations(InstrCtx &x, LoadCost &cost) {
+  const OperandRecord &r = x.r;
+  const uint64_t slot = x.f.slot, cols = x.cols;
+  Cluster &c = x.c;
+  if (!x.checkStorage())
+    return false;
+  uint64_t base = slot * slotFloats;
+  if (!x.fits("input-buffer tile", base, x.rmax * cols, inbufFloats,
+              "input buffer"))
+    return false;
+  // SW: the same window shifted forward by d whole rows keeps its
+  // overlap in the buffer and fetches only the d new rows per PE.
+  uint64_t d = 0;
+  if (r.queueMode == QueueMode::SW && !x.perPeAddrs && c.swValid[slot])
+    d = x.slideRows(c.swPrev[slot], x.rmax);
+  uint64_t fetchedRows = 0, reused = 0;
+  for (uint64_t pe = 0; pe < x.P; ++pe) {
+    uint64_t r0, r1;
+    x.peRange(pe, r0, r1);
+    uint64_t R = r1 - r0;
+    float *buf = c.pes[pe].inbuf.data() + base;
+    uint8_t *mk = c.pes[pe].mask.data() + base;
+    if (d && d < R) {
+      std::memmove(buf, buf + d * cols, (R - d) * cols * 4);
+      std::memmove(mk, mk + d * cols, (R - d) * cols);
+      x.gather(pe, r0, r1 - d, r1, buf + (R - d) * cols);
+      roundBuffer(hw.computeType, buf + (R - d) * cols, d * cols);
+      buildMask(buf + (R - d) * cols, mk + (R - d) * cols, d * cols);
+      fetchedRows += d;
+      reused += R - d;
+    } else {
+      x.gather(pe, r0, r0, r1, buf);
+      roundBuffer(hw.computeType, buf, R * cols);
+      buildMask(buf, mk, R * cols); // the data load unit's bitmask
+      fetchedRows += R;
+    }
+  }
+  x.invalidateWindows();
+  if (r.queueMode == QueueMode::SW) {
+    c.swValid[slot] = true;
+    c.swPrev[slot] = r;
+  }
+  if (d) {
+    // Broadcast tiles (peRows = 0) fetch the new rows once.
+    if (!r.peRows)
+      fetchedRows = d;
+    cost.bytes = fetchedRows * cols * 4;
+    stats.slidingRowsReused += reused;
+  }
+  return true;
+}
+
+bool Sim::loadWeights(InstrCtx &x, LoadCost &cost) {
+  const uint64_t rows = x.rows, cols = x.cols;
+  Cluster &c = x.c;
+  cost.bytesPerCycle = hw.weightLoadBytesPerCycle;
+  if (!x.checkStorage())
+    return false;
+  if (!x.fits("weight tile", 0, rows * cols, wqFloats, "weight queue"))
+    return false;
+  if (x.queueReusable()) {
+    cost.skipped = true;
+    return true;
+  }
+  // SW (the queue holds activations, e.g. depthwise convolution with
+  // weights and activations swapped): keep the overlap of the previous
+  // window, fetch only the d new rows.
+  uint64_t d = 0;
+  if (x.r.queueMode == QueueMode::SW && c.wq.slidable && !c.wq.sparse)
+    d = x.slideRows(c.wq.source, rows);
+  float *q = c.pes[0].wq.data();
+  if (d) {
+    std::memmove(q, q + d * cols, (rows - d) * cols * 4);
+    x.gather(0, 0, rows - d, rows, q + (rows - d) * cols);
+    roundBuffer(hw.computeType, q + (rows - d) * cols, d * cols);
+    cost.bytes = d * cols * 4;
+    stats.slidingRowsReused += rows - d;
+  } else {
+    x.gather(0, 0, 0, rows, q);
+    roundBuffer(hw.computeType, q, rows * cols);
+  }
+  for (uint64_t pe = 1; pe < x.P; ++pe)
+    std::memcpy(c.pes[pe].wq.data(), q, x.tileBytes);
+  c.wq = WeightQueue{};
+  c.wq.denseFloats = rows * cols;
+  c.wq.slidable = x.r.queueMode == QueueMode::SW;
+  return true;
+}
+
+bool Sim::loadSparseWeights(InstrCtx &x, LoadCost &cost) {
+  const OperandRecord &r = x.r;
+  Cluster &c = x.c;
+  cost.bytesPerCycle = hw.weightLoadBytesPerCycle;
+  cost.bytes = x.rows * kSparsePairBytes;
+  cost.range = {i128(r.addr), i128(r.addr) + i128(cost.bytes)};
+  if (cost.range.hi > i128(c.storage.size()))
+    return x.bad("sparse weight list " + cost.range.str() +
+                 " outside the storage unit [0, " +
+                 std::to_string(c.storage.size()) + ")");
+  if (r.depth < 1)
+    return x.bad("LD sparse_weights needs depth (dense rows K) >= 1");
+  if (!x.fits("sparse weight list", 0, x.rows * 2, wqFloats, "weight queue"))
+    return false;
+  if (x.queueReusable()) {
+    cost.skipped = true;
+    return true;
+  }
+  std::vector<SparsePair> pairs;
+  std::string e;
+  if (!parseSparseTile(c.storage.data() + r.addr, r.rows, r.depth, r.cols,
+                       pairs, e))
+    return x.bad(e);
+  for (SparsePair &sp : pairs)
+    sp.value = roundTo(hw.computeType, sp.value);
+  c.wq = WeightQueue{};
+  c.wq.sparse = true;
+  c.wq.pairs = std::move(pairs);
+  c.wq.sparseK = r.depth;
+  c.wq.sparseN = r.cols;
+  return true;
+}
+
+bool Sim::loadPartialSums(InstrCtx &x) {
+  if (!x.checkStorage())
+    return false;
+  if (!x.fits("partial-sum tile", 0, x.rmax * x.cols, accFloats,
+              "accumulation buffer"))
+    return false;
+  const unsigned acc = x.f.slot & 3;
+  for (uint64_t pe = 0; pe < x.P; ++pe) {
+    uint64_t r0, r1;
+    x.peRange(pe, r0, r1);
+    float *dst = x.c.pes[pe].acc[acc].data();
+    x.gather(pe, r0, r0, r1, dst);
+    roundBuffer(hw.accumulateType, dst, (r1 - r0) * x.cols);
+  }
+  return true;
+}
+
+/// The weights the MAC multiplies: checks the sparse list matches, or picks
+/// the dense tile at the RQ rotation head (and advances it by `repeat`).
+bool Sim::selectMacWeights(InstrCtx &x, uint64_t &wOff) {
+  const uint64_t depth = x.r.depth, cols = x.cols;
+  WeightQueue &wq = x.c.wq;
+  wOff = 0;
+  if (wq.sparse) {
+    if (wq.sparseK != depth || wq.sparseN != cols)
+      return x.bad("MAC depth x cols " + std::to_string(depth) + " x " +
+                   std::to_string(cols) +
+                   " does not match the sparse "
+                   "weight list in the queue (" +
+                   std::to_string(wq.sparseK) + " x " +
+                   std::to_string(wq.sparseN) + ")");
+    return true;
+  }
+  const uint64_t tile = depth * cols;
+  uint64_t tiles = tile ? std::max<uint64_t>(1, wq.denseFloats / tile) : 1;
+  if (x.r.queueMode == QueueMode::RQ)
+    wOff = (wq.head % tiles) * tile;
+  if (!x.fits("weight tile (depth x cols)", wOff, tile, wqFloats,
+              "weight queue"))
+    return false;
+  if (x.r.queueMode == QueueMode::RQ)
+    wq.head = (wq.head + x.rep) % tiles;
+  return true;
+}
+
+/// Runs the MAC `repeat` times on every PE (geometry `g` but for the rows
+/// each PE owns; activations at float `base`, dense weights at `wOff`).
+/// Fills `work` with each PE's MACs per iteration (sparse: the index
+/// matches) and returns the MACs a dense array would do per iteration.
+uint64_t Sim::runMacs(InstrCtx &x, MacGeom g, uint64_t base, uint64_t wOff,
+                      std::vector<uint64_t> &work) {
+  const bool sparse = x.c.wq.sparse;
+  uint64_t dense = 0;
+  for (uint64_t pe = 0; pe < x.P; ++pe) {
+    uint64_t r0, r1;
+    x.peRange(pe, r0, r1);
+    g.R = r1 - r0;
+    dense += g.R * g.K * g.N;
+    if (!g.R)
+      continue;
+    PE &p = x.c.pes[pe];
+    const float *A = p.inbuf.data() + base;
+    float *C = p.acc[x.f.accId].data();
+    for (uint64_t it = 0; it < x.rep; ++it) {
+      if (sparse)
+        work[pe] = macSparse(A, p.mask.data() + base, x.c.wq.pairs, C, g,
+                             hw.accumulateType);
+      else
+        macDense(A, p.wq.data() + wOff, C, g, hw.accumulateType);
+    }
+    if (!sparse)
+      work[pe] = g.R * g.K * g.N; // dense queue: no index compare
+  }
+  return dense;
+}
+
+bool Sim::doMac(InstrCtx &x) {
+  const OperandRecord &r = x.r;
+  const InstrFields &f = x.f;
+  const uint64_t depth = r.depth, cols = x.cols, rep = x.rep;
+  if (r.rowStride < 0)
+    return x.bad("MAC input row pitch (rowStride) must be >= 0");
+  const uint64_t pitch = r.rowStride > 0 ? uint64_t(r.rowStride) : depth;
+  uint64_t base = f.slot * slotFloats;
+  // Rows may overlap (pitch < base + depth: convolution windows); the
+  // last row's last activation bounds the read.
+  const uint64_t extent = (x.rmax - 1) * pitch + r.base + depth;
+  if (!x.fits("input tile (rows x pitch + base)", base, extent, inbufFloats,
+              "input buffer") ||
+      !x.fits("accumulator tile (rows x cols)", 0, x.rmax * cols, accFloats,
+              "accumulation buffer"))
+    return false;
+  uint64_t wOff;
+  if (!selectMacWeights(x, wOff))
+    return false;
+  MacGeom g;
+  g.K = depth;
+  g.N = cols;
+  g.pitch = pitch;
+  g.base = r.base;
+  std::vector<uint64_t> work(x.P, 0);
+  uint64_t dense = runMacs(x, g, base, wOff, work);
+  uint64_t effective = 0;
+  for (uint64_t w : work)
+    effective += w;
+  uint64_t moved = 0;
+  uint64_t busiest = f.loadBalance
+                         ? balancedMax(work, moved)
+                         : *std::max_element(work.begin(), work.end());
+  uint64_t dur = 0;
+  if (depth)
+    dur = (ceilDiv(double(busiest), hw.macLanes) + hw.macPipelineLatency) * rep;
+  x.c.accChained[f.accId] = f.sfuActive;
+  x.info.cycles += dur;
+  x.info.macs += effective * rep;
+  stats.effectiveMacs += effective * rep;
+  stats.skippedMacs += (dense - effective) * rep;
+  stats.balancedMacs += moved * rep;
+  stats.instructionCounts["MAC"] += rep;
+  return true;
+}
+
+bool Sim::doStore(InstrCtx &x, bool last) {
+  const OperandRecord &r = x.r;
+  const InstrFields &f = x.f;
+  const uint64_t cols = x.cols, rmax = x.rmax, rep = x.rep;
+  if (f.sub > uint8_t(StoreSource::InputBuffer))
+    return x.bad("invalid ST source " + std::to_string(f.sub));
+  if (!sfuAllowedInUnary(r.func))
+    return x.bad(std::string("ST cannot apply the SFU function ") +
+                 sfuFuncName(r.func) + " (unary functions only)");
+  bool fromAcc = f.sub == uint8_t(StoreSource::AccBuffer);
+  if (fromAcc && !last) {
+    ++stats.storesSkipped;
+    return true;
+  }
+  if (!x.checkStorage())
+    return false;
+  uint64_t base = fromAcc ? 0 : f.slot * slotFloats;
+  if (fromAcc ? !x.fits("accumulator tile", 0, rmax * cols, accFloats,
+                        "accumulation buffer")
+              : !x.fits("input-buffer tile", base, rmax * cols, inbufFloats,
+                        "input buffer"))
+    return false;
+  uint64_t elems = 0;
+  for (uint64_t pe = 0; pe < x.P; ++pe) {
+    uint64_t r0, r1;
+    x.peRange(pe, r0, r1);
+    if (r1 <= r0)
+      continue;
+    const float *src = fromAcc ? x.c.pes[pe].acc[f.accId].data()
+                               : x.c.pes[pe].inbuf.data() + base;
+    x.scatter(pe, r0, r1, src);
+    elems += (r1 - r0) * cols;
+  }
+  // Output queue: chained mode (MAC sfu bit, or the input buffer feeding
+  // the SFU) pushes each result once; decoupled mode pushes the raw
+  // accumulator, the SFU pops it and pushes the result (3 accesses) and
+  // the SFU pass over the queue costs its own cycles.
+  const bool sfu = r.func != SfuFunc::None;
+  const bool decoupled = sfu && fromAcc && !x.c.accChained[f.accId];
+  stats.outputQueueAccesses += (decoupled ? 3 : 1) * elems * rep;
+  stats.outputQueueDrains += elems * rep;
+  if (sfu)
+    (decoupled ? stats.decoupledResults : stats.chainedResults) += elems * rep;
+  uint64_t dur = (ceilDiv(double(x.tileBytes), hw.storageBytesPerCycle) +
+                  (sfu ? hw.sfuLatency : 0) +
+                  (decoupled ? ceilDiv(double(rmax * cols), hw.sfuLanes) : 0)) *
+                 rep;
+  x.window(dur, true, x.whole);
+  x.info.cycles += dur;
+  x.info.storageWritten += x.tileBytes * rep;
+  stats.instructionCounts["ST"] += rep;
+  return true;
 }
 
 bool Sim::doSpu(Cluster &c, const Instruction &in, size_t idx, ExecInfo &info) {
