@@ -203,11 +203,7 @@ bool Sim::checkInstr(const Cluster &c, const Instruction &in, size_t idx) {
   if (unsigned(r.queueMode) > unsigned(QueueMode::SW))
     return bad("invalid queue mode " + std::to_string(unsigned(r.queueMode)));
   if (!r.peAddrs.empty()) {
-    bool uses =
-        f.op == Opcode::ST ||
-        (f.op == Opcode::LD && (f.sub == uint8_t(LoadStream::Activations) ||
-                                f.sub == uint8_t(LoadStream::PartialSums)));
-    if (!uses)
+    if (!f.usesPeAddrs())
       return bad("peAddrs is only used by LD acts / psums and ST");
     if (r.peAddrs.size() != c.pes.size())
       return bad("peAddrs holds " + std::to_string(r.peAddrs.size()) +

@@ -145,11 +145,7 @@ bool Validator::checkStatic(const Instruction &in, size_t idx) {
       !(f.op == Opcode::SPU && f.sub == uint8_t(SpuType::Reduce)))
     return fail(pre + "acrossPes is only used by SPU reduce");
   if (!r.peAddrs.empty()) {
-    bool uses =
-        f.op == Opcode::ST ||
-        (f.op == Opcode::LD && (f.sub == uint8_t(LoadStream::Activations) ||
-                                f.sub == uint8_t(LoadStream::PartialSums)));
-    if (!uses)
+    if (!f.usesPeAddrs())
       return fail(pre + "peAddrs is only used by LD acts / psums and ST");
     if (r.peAddrs.size() != hw.pesPerCluster)
       return fail(pre + "peAddrs holds " + std::to_string(r.peAddrs.size()) +

@@ -111,6 +111,14 @@ struct InstrFields {
   uint8_t slot = 0;         ///< bits 5-8: input-buffer slot (0..15)
   uint8_t accId = 0;        ///< MAC/ST bits 9-10; LD PartialSums uses slot&3
   uint8_t outSlot = 0;      ///< SPU bits 9-12
+
+  /// Whether the operand's per-PE addresses (OperandRecord::peAddrs) mean
+  /// anything for this instruction: LD activations / partial sums and ST.
+  bool usesPeAddrs() const {
+    return op == Opcode::ST ||
+           (op == Opcode::LD && (sub == uint8_t(LoadStream::Activations) ||
+                                 sub == uint8_t(LoadStream::PartialSums)));
+  }
 };
 
 /// One register-file entry: the operands of one instruction. A tile is a
