@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "Isa/IsaDialect.h"
 #include "accel/Hardware/HardwareDesc.h"
+#include "accel/Support/FileRead.h"
 #include "accel/Support/ParseGuard.h"
 #include "accel/Target/Binary.h"
 #include "accel/Target/IsaProgram.h"
@@ -135,7 +136,32 @@ static int translateMain(int argc, char **argv) {
   return failed(mlirTranslateMain(argc, argv, "accel binary translator"));
 }
 
+/// mlirTranslateMain reads its input through the source manager, which
+/// would hang on a FIFO or exhaust memory on /dev/zero: every positional
+/// argument (not "-", not the value of -o / --hw) must be a regular file.
+static bool inputsAreRegularFiles(int argc, char **argv) {
+  for (int i = 1; i < argc; ++i) {
+    llvm::StringRef a(argv[i]);
+    if (a == "-o" || a == "--o" || a == "-hw" || a == "--hw") {
+      ++i; // the option's value
+      continue;
+    }
+    if (a.starts_with("-"))
+      continue;
+    std::string err;
+    uint64_t size;
+    if (!accel::checkRegularFile(a.str(), "input file",
+                                 accel::kMaxDataFileBytes, size, err)) {
+      llvm::errs() << "accel-translate: error: " << err << "\n";
+      return false;
+    }
+  }
+  return true;
+}
+
 int main(int argc, char **argv) {
+  if (!inputsAreRegularFiles(argc, argv))
+    return 1;
   // Parsing and verification recurse per level of IR nesting.
   return accel::runOnLargeStack([&] { return translateMain(argc, argv); });
 }
