@@ -40,7 +40,11 @@ def tool(name, *a):
 
 
 def field(text, key):
-    mm = re.search(key + r" = (\w+|\"\w+\")", text)
+    # A field of the op's #accel.tiling<...> (the module's #accel.hw has
+    # fields with the same endings, e.g. latency_cycles).
+    tiling = re.search(r"#accel\.tiling<([^>]*)>", text)
+    text = tiling.group(1) if tiling else ""
+    mm = re.search(r"\b" + key + r" = (\w+|\"\w+\")", text)
     return mm.group(1).strip('"') if mm else "?"
 
 

@@ -7,6 +7,7 @@
 // validateProgram() against that hardware description.
 //
 //===----------------------------------------------------------------------===//
+#include "Accel/AccelDialect.h"
 #include "Isa/IsaDialect.h"
 #include "accel/Hardware/HardwareDesc.h"
 #include "accel/Support/FileRead.h"
@@ -47,8 +48,11 @@ static LogicalResult maybeValidate(const accel::Program &p, Location loc) {
   return success();
 }
 
+/// The ISA dialect, and the accel dialect for the `accel.hw` attribute that
+/// accel-opt's output carries on its module.
 static void registerIsa(DialectRegistry &registry) {
   registry.insert<accel::isa::IsaDialect>();
+  accel::registerAccelDialect(registry);
 }
 
 /// Parses and verifies ISA text after checking its nesting depth.
