@@ -17,3 +17,9 @@ config.substitutions.append(("%onnx_data", "/usr/share/libonnx-testdata/data"))
 config.substitutions.append(("%python", "/usr/bin/python3"))
 config.substitutions.append(("%src_root", config.accel_src_root))
 config.substitutions.append(("%accel_bin", config.accel_tools_dir))
+
+# The sanitizer configuration (scripts/sanitize.sh): tests that cap the
+# address space (ulimit -v) cannot run there, ASan reserves terabytes of
+# shadow memory up front. They say `UNSUPPORTED: asan`.
+if config.accel_sanitize.upper() in ("ON", "1", "TRUE", "YES"):
+    config.available_features.add("asan")

@@ -20,10 +20,12 @@ bool isF32Tensor(Type t) {
 
 /// Replaces `op` by a graph.relu of `input`, keeping discardable attributes
 /// (labels, tiling decisions) the analysis passes may have attached.
+/// The attributes are read before the replacement erases `op`.
 void replaceWithRelu(PatternRewriter &rw, Operation *op, Value input) {
+  DictionaryAttr attrs = op->getDiscardableAttrDictionary();
   auto relu =
       rw.replaceOpWithNewOp<ReluOp>(op, op->getResult(0).getType(), input);
-  relu->setDiscardableAttrs(op->getDiscardableAttrDictionary());
+  relu->setDiscardableAttrs(attrs);
 }
 
 /// graph.binary add on f32 -> graph.add (same broadcasting rule).
@@ -34,9 +36,10 @@ struct BinaryAddToAdd : OpRewritePattern<BinaryOp> {
     if (op.getFn() != BinaryFn::add || !isF32Tensor(op.getLhs().getType()) ||
         !isF32Tensor(op.getRhs().getType()) || !isF32Tensor(op.getType()))
       return failure();
+    DictionaryAttr attrs = op->getDiscardableAttrDictionary(); // op is erased
     auto add = rw.replaceOpWithNewOp<AddOp>(op, op.getType(), op.getLhs(),
                                             op.getRhs());
-    add->setDiscardableAttrs(op->getDiscardableAttrDictionary());
+    add->setDiscardableAttrs(attrs);
     return success();
   }
 };
