@@ -28,9 +28,10 @@ export ASAN_SYMBOLIZER_PATH="${ASAN_SYMBOLIZER_PATH:-/usr/lib/llvm-22/bin/llvm-s
 ctest --test-dir "$B" --output-on-failure -j"$JOBS" -E onnx-conformance
 
 # A sample of the ONNX backend tests: import, compile, simulate, compare.
+# (Without --expected the runner fails on any failing test.)
 /usr/bin/python3 test/e2e/onnx_node_runner.py --bin-dir "$B/bin" --suite node \
-  --require test_relu --require test_add --require test_matmul_2d \
-  --require test_gemm_default_no_bias --require test_basic_conv_with_padding \
-  --require test_maxpool_2d_default --require test_softmax_example \
-  --require test_lstm_defaults --require test_averagepool_2d_default \
-  --require test_transpose_default --filter none
+  --filter test_relu --filter test_add --filter test_matmul_2d \
+  --filter test_gemm_default_no_bias --filter test_basic_conv_with_padding \
+  --filter test_maxpool_2d_default --filter test_softmax_example \
+  --filter test_lstm_defaults --filter test_averagepool_2d_default \
+  --filter test_transpose_default
