@@ -462,6 +462,9 @@ LogicalResult Lowering::run() {
     s.isInput = true;
     s.shape = shapeOf(arg);
     s.dramAddr = bufferFor(arg);
+    if (failed(claimSymbolName(s.name,
+                               "input #" + std::to_string(arg.getArgNumber()))))
+      return failure();
     program_.symbols.push_back(s);
   }
 
@@ -538,6 +541,8 @@ LogicalResult Lowering::run() {
       a = copy;
     }
     s.dramAddr = a;
+    if (failed(claimSymbolName(s.name, "output #" + std::to_string(i))))
+      return failure();
     program_.symbols.push_back(s);
   }
   program_.dramSize = next_;

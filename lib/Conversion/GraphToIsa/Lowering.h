@@ -18,6 +18,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringMap.h"
 #include <array>
 #include <optional>
 #include <vector>
@@ -165,6 +166,18 @@ private:
 
   /// Bump allocation; saturates at 2^64 - 1 (run() then refuses the
   /// program) instead of wrapping round to alias earlier buffers.
+  /// Records that `what` ("input #0", "output #1") is called `name` in the
+  /// binary; a name already taken is an error naming both (an ONNX graph
+  /// output that is also a graph input, or two equal accel.name strings).
+  mlir::LogicalResult claimSymbolName(const std::string &name,
+                                      const std::string &what) {
+    auto [it, fresh] = symbolNames_.try_emplace(name, what);
+    if (fresh)
+      return mlir::success();
+    return func_.emitError("the binary names inputs and outputs uniquely, "
+                           "but '")
+           << name << "' names both " << it->second << " and " << what;
+  }
   uint64_t allocate(int64_t elements) {
     uint64_t addr = next_;
     uint64_t bytes;
@@ -354,6 +367,7 @@ private:
   codegen::StreamBuilder sb_;
   llvm::DenseMap<mlir::Value, uint64_t> addr_;
   llvm::DenseSet<mlir::Operation *> fused_;
+  llvm::StringMap<std::string> symbolNames_; // binary name -> what
   uint64_t next_ = 0;
 };
 

@@ -33,3 +33,14 @@ func.func @main(%a: tensor<4611686018427387904xf32>, %b: tensor<4xf32>) -> tenso
   %0 = graph.relu %b : tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+// The binary finds inputs and outputs by name: two of them with one name
+// (found by fuzz-onnx: an ONNX graph output that is also its input) is an
+// error naming both, not an invalid program.
+// expected-error @+1 {{the binary names inputs and outputs uniquely, but 'x' names both input #0 and output #0}}
+func.func @main(%a: tensor<4xf32> {accel.name = "x"}) -> (tensor<4xf32> {accel.name = "x"}) {
+  %0 = graph.relu %a : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
