@@ -5,7 +5,7 @@
 #   scripts/fuzz.sh [--smoke|--full] [NAME...]
 #     --smoke  (default; CI) each harness for a fixed number of executions
 #              with a fixed seed (-seed=1, no fork), about 30 s each here:
-#              binary/hardware 100000, onnx/mlir 3000 (SMOKE_RUNS overrides);
+#              binary/hardware 300000, onnx/mlir 10000 (SMOKE_RUNS overrides);
 #              the same commit gives the same run, so CI is not flaky
 #     --full   each harness for 10^6 executions (-runs=1000000)
 #
@@ -43,8 +43,8 @@ export ASAN_SYMBOLIZER_PATH="${ASAN_SYMBOLIZER_PATH:-/usr/lib/llvm-22/bin/llvm-s
 
 smoke_runs() {
   case "$1" in
-    binary|hardware) echo "${SMOKE_RUNS:-100000}" ;;
-    *) echo "${SMOKE_RUNS:-3000}" ;;
+    binary|hardware) echo "${SMOKE_RUNS:-300000}" ;;
+    *) echo "${SMOKE_RUNS:-10000}" ;;
   esac
 }
 

@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 #include "FuzzCompile.h"
 #include "mlir/Parser/Parser.h"
+#include <string>
 
 using namespace accel;
 
@@ -40,7 +41,10 @@ int maxBracketNesting(llvm::StringRef text) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (size > 32 * 1024)
     return -1;
-  llvm::StringRef text(reinterpret_cast<const char *>(data), size);
+  // MLIR's lexer expects the NUL that every file buffer of the tools ends
+  // with (MemoryBuffer); libFuzzer's bytes have none, so parse a copy.
+  std::string owned(reinterpret_cast<const char *>(data), size);
+  llvm::StringRef text(owned.c_str(), size);
   if (maxBracketNesting(text) > kMaxNesting)
     return -1;
   auto ctx = fuzz::makeContext();
