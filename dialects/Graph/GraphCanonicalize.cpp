@@ -64,26 +64,15 @@ struct BinaryMaxZeroToRelu : OpRewritePattern<BinaryOp> {
   }
 };
 
-/// graph.unary relu -> graph.relu.
-struct UnaryReluToRelu : OpRewritePattern<UnaryOp> {
+/// graph.unary relu, and graph.unary clip with bounds [0, +inf] -> graph.relu
+/// (a finite upper bound changes +inf inputs, so such a clip stays a clip).
+struct UnaryToRelu : OpRewritePattern<UnaryOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(UnaryOp op,
                                 PatternRewriter &rw) const override {
-    if (op.getFn() != UnaryFn::relu)
-      return failure();
-    replaceWithRelu(rw, op, op.getInput());
-    return success();
-  }
-};
-
-/// graph.unary clip with bounds [0, +inf] -> graph.relu (a finite upper
-/// bound changes +inf inputs, so it stays a clip).
-struct UnaryClipToRelu : OpRewritePattern<UnaryOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(UnaryOp op,
-                                PatternRewriter &rw) const override {
-    if (op.getFn() != UnaryFn::clip || !op.getAlpha().isZero() ||
-        !op.getBeta().isInfinity() || op.getBeta().isNegative())
+    bool clipToInf = op.getFn() == UnaryFn::clip && op.getAlpha().isZero() &&
+                     op.getBeta().isInfinity() && !op.getBeta().isNegative();
+    if (op.getFn() != UnaryFn::relu && !clipToInf)
       return failure();
     replaceWithRelu(rw, op, op.getInput());
     return success();
@@ -115,8 +104,8 @@ struct TransposeOfUnitDimsToReshape : OpRewritePattern<TransposeOp> {
 
 void accel::graph::populateCanonicalSpellingPatterns(
     RewritePatternSet &patterns) {
-  patterns.add<BinaryAddToAdd, BinaryMaxZeroToRelu, UnaryReluToRelu,
-               UnaryClipToRelu>(patterns.getContext());
+  patterns.add<BinaryAddToAdd, BinaryMaxZeroToRelu, UnaryToRelu>(
+      patterns.getContext());
 }
 
 LogicalResult accel::graph::applyCanonicalSpellings(Operation *root) {
@@ -136,7 +125,7 @@ void BinaryOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
 
 void UnaryOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
                                           MLIRContext *ctx) {
-  patterns.add<UnaryReluToRelu, UnaryClipToRelu>(ctx);
+  patterns.add<UnaryToRelu>(ctx);
 }
 
 void TransposeOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
