@@ -495,6 +495,43 @@ uint32_t HardwareDesc::channelOf(uint32_t cluster) const {
   return uint32_t(std::min<uint64_t>(ch, channels.size() - 1));
 }
 
+uint64_t HardwareDesc::channelRegionBytes() const {
+  uint64_t n = std::max<uint64_t>(channels.size(), 1);
+  return std::max<uint64_t>(dramBytes / n / 64 * 64, 64);
+}
+
+uint32_t HardwareDesc::channelOfAddress(uint64_t addr) const {
+  if (channels.empty())
+    return 0;
+  uint64_t ch = addr / channelRegionBytes();
+  return uint32_t(std::min<uint64_t>(ch, channels.size() - 1));
+}
+
+uint32_t HardwareDesc::channelRouter(uint32_t ch) const {
+  if (ch < channels.size() && channels[ch].routerCluster >= 0)
+    return uint32_t(channels[ch].routerCluster);
+  for (uint32_t c = 0; c < numClusters(); ++c)
+    if (channelOf(c) == ch)
+      return c;
+  return 0;
+}
+
+uint32_t HardwareDesc::meshHops(uint32_t from, uint32_t to) const {
+  int64_t dr = int64_t(from / cols) - int64_t(to / cols);
+  int64_t dc = int64_t(from % cols) - int64_t(to % cols);
+  return uint32_t((dr < 0 ? -dr : dr) + (dc < 0 ? -dc : dc));
+}
+
+uint32_t HardwareDesc::channelHops(uint32_t cluster, uint32_t ch) const {
+  return 1 + meshHops(cluster, channelRouter(ch));
+}
+
+std::string HardwareDesc::splitDatabaseName() const {
+  if (!splitDatabase.empty())
+    return splitDatabase;
+  return sharedClusterCache ? "shared-cache" : "bus-contention";
+}
+
 uint64_t HardwareDesc::fingerprint() const {
   std::string bytes = canonicalBytes(*this);
   uint64_t h = 0xcbf29ce484222325ull;

@@ -91,6 +91,12 @@ const char *commandKindName(CommandKind k) {
     return "WAIT";
   case CommandKind::Barrier:
     return "BARRIER";
+  case CommandKind::Send:
+    return "SEND";
+  case CommandKind::Signal:
+    return "SIGNAL";
+  case CommandKind::Recv:
+    return "RECV";
   }
   return "?";
 }
@@ -103,6 +109,8 @@ const char *dmaDirName(DmaDir d) {
     return "store";
   case DmaDir::DramCopy:
     return "dram_copy";
+  case DmaDir::RemoteLoad:
+    return "remote_load";
   }
   return "?";
 }

@@ -38,8 +38,13 @@ bool parseDType(const std::string &s, DType &out);
 struct MemoryChannel {
   double bytesPerCycle = 64;    ///< sustained bandwidth of this channel
   uint32_t latencyCycles = 100; ///< first-byte latency of a DMA on it
+  /// Row-major index of the cluster whose router the channel is attached to
+  /// (JSON `router: [row, col]`); -1 = the first cluster that channelOf()
+  /// maps to this channel.
+  int32_t routerCluster = -1;
   bool operator==(const MemoryChannel &o) const {
-    return bytesPerCycle == o.bytesPerCycle && latencyCycles == o.latencyCycles;
+    return bytesPerCycle == o.bytesPerCycle &&
+           latencyCycles == o.latencyCycles && routerCluster == o.routerCluster;
   }
   bool operator!=(const MemoryChannel &o) const { return !(*this == o); }
 };
@@ -77,6 +82,15 @@ struct HardwareDesc {
   // Off-chip memory.
   std::vector<MemoryChannel> channels{MemoryChannel{}, MemoryChannel{}};
   uint64_t dramBytes = 1ull << 30;
+  /// Whether the storage unit may act as the spec's cluster cache: hold data
+  /// that other cores or clusters read (store = cluster, exchange through
+  /// it). false = the spec's bus-contention cluster (JSON
+  /// `cluster.shared_cache`).
+  bool sharedClusterCache = true;
+  /// Split-strategy database of this architecture (JSON `split.database`):
+  /// a file name under hw/strategies without `.json`; empty = derived from
+  /// sharedClusterCache ("shared-cache" / "bus-contention").
+  std::string splitDatabase;
   // Mesh router.
   uint32_t hopLatency = 2;
   double linkBytesPerCycle = 32;
@@ -111,6 +125,22 @@ struct HardwareDesc {
   /// Memory channel serving a cluster: channels are spread over the grid by
   /// row-major cluster index (cluster i -> channel i * nch / nclusters).
   uint32_t channelOf(uint32_t cluster) const;
+  /// DRAM is split into one contiguous region per channel: channel k serves
+  /// addresses [k * R, (k+1) * R) with R = channelRegionBytes() (dramBytes /
+  /// channels, rounded down to 64 bytes); the last channel also serves the
+  /// remainder.
+  uint64_t channelRegionBytes() const;
+  uint32_t channelOfAddress(uint64_t addr) const;
+  /// Cluster whose router channel `ch` is attached to.
+  uint32_t channelRouter(uint32_t ch) const;
+  /// Router hops between two clusters on the mesh (XY routing = Manhattan
+  /// distance).
+  uint32_t meshHops(uint32_t fromCluster, uint32_t toCluster) const;
+  /// NUMA distance in router hops from a cluster to a channel: 1 for a local
+  /// channel (its own router), 1 + meshHops to the channel's router otherwise.
+  uint32_t channelHops(uint32_t cluster, uint32_t ch) const;
+  /// The split-strategy database name (splitDatabase or the derived one).
+  std::string splitDatabaseName() const;
   /// Stable 64-bit FNV-1a hash of every field except `name` and
   /// `description` (binary compatibility check: two descriptions of the same
   /// machine under different names are compatible).

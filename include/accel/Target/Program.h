@@ -189,6 +189,9 @@ enum class DmaDir : uint8_t {
   Load = 0,     ///< DRAM -> storage unit
   Store = 1,    ///< storage unit -> DRAM
   DramCopy = 2, ///< DRAM -> DRAM (used for padding / layout copies)
+  /// Another cluster's storage unit (DmaDesc::srcCluster) -> this cluster's
+  /// storage unit, over the mesh at the NUMA cost (docs/mesh.md).
+  RemoteLoad = 3,
 };
 
 /// A 4-D strided box transfer. Element (i0..i3) moves between
@@ -199,6 +202,9 @@ struct DmaDesc {
   uint8_t tag = 0; ///< completion tag (0..7) for WAIT
   uint32_t elemBytes = 4;
   uint64_t src = 0, dst = 0; ///< DRAM or storage byte addresses per `dir`
+  /// RemoteLoad only: row-major index of the cluster whose storage unit is
+  /// read (must differ from the issuing cluster).
+  uint32_t srcCluster = 0;
   uint32_t shape[4] = {1, 1, 1, 1};
   int64_t srcStride[4] = {0, 0, 0, 0};
   int64_t dstStride[4] = {0, 0, 0, 0};
@@ -213,6 +219,32 @@ enum class CommandKind : uint8_t {
   Dma = 2,     ///< command-processor DMA (asynchronous, tagged)
   Wait = 3,    ///< stall until DMA tags complete and/or the PEs are idle
   Barrier = 4, ///< all clusters meet here
+  /// Mesh transfer: storage bytes of this cluster -> the storage units of
+  /// one or more clusters (multicast), then signals their semaphore.
+  Send = 5,
+  /// Increments a semaphore of one or more clusters (no data).
+  Signal = 6,
+  /// Blocks until this cluster's semaphore reaches a count, then takes it.
+  Recv = 7,
+};
+
+/// Semaphores per cluster (ids 0 .. kNumSemaphores-1). The compiler uses the
+/// producing cluster's row-major index as the id, so one id per possible
+/// cluster of the largest grid (64 x 64).
+constexpr uint32_t kNumSemaphores = 4096;
+
+/// SEND / SIGNAL operands (docs/mesh.md). SEND copies `bytes` contiguous
+/// bytes from this cluster's storage unit at `src` to storage address `dst`
+/// of every cluster in `targets` (XY routes over the mesh, a multicast shares
+/// the links its routes have in common) and, when the data has arrived,
+/// increments semaphore `sem` of that target by one. The source bytes may be
+/// overwritten once DMA tag `tag` completes (WAIT). SIGNAL uses only
+/// `targets` and `sem` and arrives after the hop latency of the route.
+struct MeshOp {
+  std::vector<uint32_t> targets; ///< row-major cluster indices, ascending
+  uint32_t src = 0, dst = 0, bytes = 0;
+  uint32_t sem = 0;
+  uint8_t tag = 0;
 };
 
 struct Command {
@@ -229,6 +261,11 @@ struct Command {
   bool waitPe = false;  ///< wait until the PE array is idle
   // Barrier
   uint32_t barrierId = 0;
+  // Send / Signal
+  MeshOp mesh;
+  // Recv: wait until semaphore `sem` >= `count`, then subtract `count`.
+  uint32_t sem = 0;
+  uint32_t count = 1;
 };
 
 /// Applies EXECUTE patches to a configured buffer's register file (the
@@ -261,7 +298,7 @@ struct ConstSegment {
 };
 
 struct Program {
-  static constexpr uint32_t kFormatVersion = 2;
+  static constexpr uint32_t kFormatVersion = 3;
   uint64_t hwFingerprint = 0; ///< HardwareDesc::fingerprint() compiled for
   uint32_t gridRows = 1, gridCols = 1;
   uint64_t dramSize = 0; ///< bytes of DRAM the program uses (zeroed)

@@ -1,0 +1,100 @@
+//===- Split.h - Target-dim selection, piece counts, placement --*- C++ -*-===//
+//
+// Pure C++ (no MLIR): the split index of spec/labels-and-splits.md, steps
+// S15 / S16 (target dim, piece count and length, ranges), where the pieces
+// go (memory channels, cluster storage; local channel first), the pairwise
+// reduction tree of the application examples and the constant packets.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ACCEL_SPLIT_SPLIT_H
+#define ACCEL_SPLIT_SPLIT_H
+
+#include "accel/Split/Labels.h"
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace accel {
+struct HardwareDesc;
+}
+
+namespace accel::split {
+
+/// Target dim ([0169]-[0173]): `operationDims[i]` is the operation dim D of
+/// the i-th splittable dim in priority order. The first with D >= M wins;
+/// if none does, the largest (the earliest of equal ones). nullopt when the
+/// list is empty.
+std::optional<size_t> selectTargetDim(const std::vector<int64_t> &operationDims,
+                                      uint64_t memoryChannels);
+
+/// Rounding R of the piece length (pass option `rounding=`):
+/// Ceil: length ceil(D / p), the last piece short (spec default);
+/// Floor: length floor(D / p), the last piece takes the remainder;
+/// Balanced: lengths differ by at most one, the first ones longer.
+enum class Rounding { Ceil, Floor, Balanced };
+const char *roundingName(Rounding r);
+bool parseRounding(const std::string &s, Rounding &out);
+
+struct PieceCount {
+  int mode = 1;       ///< 1: D >= C, 2: M <= D < C, 3: D < M
+  int64_t pieces = 1; ///< non-empty pieces
+  int64_t length = 1; ///< nominal piece length R(D / pieces)
+};
+/// Piece count and length of [0160]-[0164] for operation dim D, M memory
+/// channels and C cores. With Ceil, a length that would leave trailing
+/// pieces empty lowers the count (D = 9, C = 4 -> 3 pieces of 3): a piece is
+/// never empty.
+PieceCount pieceCount(int64_t D, uint64_t memoryChannels, uint64_t cores,
+                      Rounding r = Rounding::Ceil);
+/// Inclusive ranges of the pieces along [0, D).
+std::vector<PieceRange> pieceRanges(int64_t D, const PieceCount &pc,
+                                    Rounding r = Rounding::Ceil);
+
+/// Which core (row-major cluster index * pes + core) computes each piece:
+/// pieces are dealt in contiguous blocks, spread over all cores when there
+/// are fewer pieces than cores (piece j -> core j * C / P).
+std::vector<uint32_t> coreOfPieces(size_t pieces, uint64_t cores);
+
+/// Storage instance (0-based channel or cluster index) of each piece: an
+/// explicit instance puts every piece there; a class puts each piece on the
+/// instance local to the cluster of its core (its memory channel, its own
+/// storage unit), i.e. contiguous blocks, cluster-local first.
+std::vector<uint32_t> placePieces(const std::vector<uint32_t> &coreOfPiece,
+                                  const StorageTarget &store,
+                                  const HardwareDesc &hw);
+
+/// Pairwise reduction tree over `parts` partial results (application
+/// example 1: o5 = o1 + o2, o6 = o3 + o4, o7 = o5 + o6). Level l lists
+/// (destination, source) part pairs: after the level, part `destination`
+/// holds the sum of both. The result ends in part 0.
+std::vector<std::vector<std::pair<uint32_t, uint32_t>>>
+reductionTree(uint32_t parts);
+
+/// Constant packets ([0112]-[0125]): one per core. The constant area holds
+/// one block of each constant (instructions, weights, bias, ...) at
+/// `alignment`-aligned offsets; the marker area records the constant total,
+/// the block sizes, hidden-tensor sizes and the input / output address
+/// table (8 bytes per address).
+struct PacketBlock {
+  std::string name;
+  uint64_t size = 0;
+  uint64_t offset = 0;
+};
+struct ConstantPacket {
+  std::vector<PacketBlock> constants; ///< constant area
+  uint64_t constantTotal = 0;         ///< bytes of the constant area
+  std::vector<PacketBlock> hidden;    ///< hidden-tensor sizes (offset unused)
+  std::vector<PacketBlock> addresses; ///< address segment, 8 bytes each
+  /// Serialised packet (docs/labels-and-splits.md, "Packet layout").
+  std::vector<uint8_t> bytes(const std::vector<std::vector<uint8_t>> &blockData,
+                             const std::vector<uint64_t> &addressValues) const;
+};
+ConstantPacket
+layoutPacket(const std::vector<std::pair<std::string, uint64_t>> &constants,
+             const std::vector<std::pair<std::string, uint64_t>> &hidden,
+             const std::vector<std::string> &addresses, uint64_t alignment = 1);
+
+} // namespace accel::split
+
+#endif
