@@ -297,6 +297,25 @@ struct ConstSegment {
   std::vector<uint8_t> bytes;
 };
 
+/// A constant packet of one core (spec/labels-and-splits.md [0112]-[0125],
+/// docs/labels-and-splits.md "Constant packets"): the blocks of the split
+/// constants the core computes with (already in `constants`; listed here
+/// with their DRAM addresses) and the marker area (constant total, block
+/// sizes and offsets, hidden-tensor sizes, input / output address table),
+/// written at `markerAddr` in the core's local channel before execution.
+struct PacketBlockRef {
+  std::string name;   ///< constant name (e.g. "w")
+  uint64_t dramAddr = 0;
+  uint64_t bytes = 0;
+};
+struct ConstPacket {
+  uint32_t cluster = 0; ///< row-major cluster index
+  uint32_t core = 0;    ///< PE index inside the cluster
+  std::vector<PacketBlockRef> blocks;
+  uint64_t markerAddr = 0;
+  std::vector<uint8_t> marker; ///< marker-area bytes
+};
+
 struct Program {
   static constexpr uint32_t kFormatVersion = 3;
   uint64_t hwFingerprint = 0; ///< HardwareDesc::fingerprint() compiled for
@@ -304,6 +323,7 @@ struct Program {
   uint64_t dramSize = 0; ///< bytes of DRAM the program uses (zeroed)
   std::vector<Symbol> symbols;
   std::vector<ConstSegment> constants;
+  std::vector<ConstPacket> packets; ///< one per core that holds constants
   std::vector<ClusterStream> clusters; ///< row-major, gridRows*gridCols
 };
 
