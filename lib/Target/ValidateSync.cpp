@@ -34,6 +34,11 @@ std::string gridName(const Program &p) {
   return std::to_string(p.gridRows) + "x" + std::to_string(p.gridCols);
 }
 
+/// "1 arrival", "3 arrivals".
+std::string count(uint64_t n, const char *noun) {
+  return std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
+}
+
 uint64_t numClusters(const Program &p) {
   return uint64_t(p.gridRows) * p.gridCols;
 }
@@ -341,7 +346,7 @@ bool checkCounts(const Program &p, std::string &err) {
     if (t.waits > t.arrivals) {
       size_t cmd = firstUnsatisfiedRecv(p, cluster, sem, t.arrivals);
       err = "cluster " + name + " RECV sem " + s + " waits for " +
-            std::to_string(t.waits) + " arrivals but only " +
+            count(t.waits, "arrival") + " but only " +
             std::to_string(t.arrivals) + " SEND/SIGNAL target it (command " +
             std::to_string(cmd) + " is the first RECV that can never complete)";
       return false;
@@ -351,8 +356,8 @@ bool checkCounts(const Program &p, std::string &err) {
       err = "cluster " + clusterName(p, t.lastSender) + " command " +
             std::to_string(t.lastCommand) + " (" + commandKindName(last.kind) +
             "): SEND/SIGNAL to " + name + " sem " + s +
-            " never received: " + std::to_string(t.arrivals) +
-            " arrivals but the RECVs of cluster " + name + " take " +
+            " never received: " + count(t.arrivals, "arrival") +
+            " but the RECVs of cluster " + name + " take " +
             std::to_string(t.waits);
       return false;
     }
