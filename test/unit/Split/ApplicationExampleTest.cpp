@@ -127,6 +127,18 @@ TEST(ApplicationExample, Example1Labels) {
       << err;
   EXPECT_EQ(dout.str(), kO);
 
+  // The same through the helpers that pick order and tile per tensor.
+  EXPECT_EQ(processorDimOrder(w, /*isMatmulWeight=*/true), "nc");
+  EXPECT_EQ(processorDimOrder(i, /*isMatmulWeight=*/false), "nc");
+  EXPECT_EQ(configuredTile(m.hw, w.category), 512);
+  EXPECT_EQ(configuredTile(m.hw, Category::ConstantWeight), 512);
+  EXPECT_EQ(configuredTile(m.hw, i.category), 256);
+  EXPECT_EQ(configuredTile(m.hw, o.category), 256);
+  EXPECT_EQ(processorLabel(w, m.type, processorDimOrder(w, true),
+                           configuredTile(m.hw, w.category))
+                .sizeBytes,
+            8192u);
+
   // The printed labels parse back to the same labels.
   DynamicLabel back;
   ASSERT_TRUE(parseDynamicLabel(kW, back, err)) << err;
