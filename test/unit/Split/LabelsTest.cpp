@@ -187,6 +187,11 @@ TEST(Labels, TextRoundTrip) {
   EXPECT_EQ(d.splitDim, 0);
   EXPECT_TRUE(d.ranges.empty());
   EXPECT_EQ(d.str(), "dynamic:float32,dim_c,none,none,0 bytes,none,mem,none");
+  // A scalar's static label.
+  StaticLabel sc{Category::Auxiliary, "int64", "", {}};
+  EXPECT_EQ(sc.str(), "static:aux,int64,dim_,{}");
+  ASSERT_TRUE(parseStaticLabel(sc.str(), back, err)) << err;
+  EXPECT_EQ(back, sc);
 }
 
 struct TextErr {
