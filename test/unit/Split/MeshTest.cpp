@@ -39,8 +39,9 @@ TEST(Mesh, LinksFollowTheRoute) {
       // Consecutive, between neighbours.
       for (size_t i = 0; i < l.size(); ++i) {
         EXPECT_EQ(hw.meshHops(l[i].from, l[i].to), 1u);
-        if (i)
+        if (i) {
           EXPECT_EQ(l[i].from, l[i - 1].to);
+        }
       }
     }
 }
