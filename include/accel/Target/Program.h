@@ -304,7 +304,7 @@ struct ConstSegment {
 /// sizes and offsets, hidden-tensor sizes, input / output address table),
 /// written at `markerAddr` in the core's local channel before execution.
 struct PacketBlockRef {
-  std::string name;   ///< constant name (e.g. "w")
+  std::string name; ///< constant name (e.g. "w")
   uint64_t dramAddr = 0;
   uint64_t bytes = 0;
 };
@@ -323,7 +323,7 @@ struct Program {
   uint64_t dramSize = 0; ///< bytes of DRAM the program uses (zeroed)
   std::vector<Symbol> symbols;
   std::vector<ConstSegment> constants;
-  std::vector<ConstPacket> packets; ///< one per core that holds constants
+  std::vector<ConstPacket> packets;    ///< one per core that holds constants
   std::vector<ClusterStream> clusters; ///< row-major, gridRows*gridCols
 };
 
