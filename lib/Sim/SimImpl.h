@@ -1,7 +1,8 @@
 //===- SimImpl.h - The simulator's internal state and the Sim class ------===//
 //
 // Shared by Simulator.cpp (commands, DMA, hazards, stats, the run loop) and
-// SimInstructions.cpp (LD / MAC / ST / SPU on the PE array). Internal to
+// SimInstructions.cpp (LD / MAC / ST / SPU on the PE array) and SimMesh.cpp
+// (SEND / SIGNAL / RECV, remote_load). Internal to
 // lib/Sim; docs/simulator.md is the reference.
 //
 //===----------------------------------------------------------------------===//

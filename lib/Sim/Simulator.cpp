@@ -2,12 +2,15 @@
 //----------------------------===//
 //
 // One Sim object runs one Program. Clusters are stepped one command at a
-// time, always the cluster whose control unit is earliest, so shared memory
-// channels see transfers in time order. Functional effects happen when a
-// command is processed (program order per cluster); the timing model decides
-// when each unit would have done the work, and a hazard detector reports
-// data used before the unit producing it is done (a missing WAIT/BARRIER).
-// docs/simulator.md is the reference for everything here.
+// time, always the cluster whose control unit is earliest (a cluster blocked
+// in RECV competes with the time its semaphore reaches the count), so
+// memory channels and mesh links see transfers in time order. DMAs are
+// charged to the channels of their DRAM addresses; SEND / SIGNAL / RECV and
+// remote_load are in SimMesh.cpp, the link model in MeshModel.cpp. Functional
+// effects happen when a command is processed (program order per cluster); the
+// timing model decides when each unit would have done the work, and a hazard
+// detector reports data used before the unit producing it is done (a missing
+// WAIT/BARRIER). docs/simulator.md is the reference for everything here.
 //
 //===----------------------------------------------------------------------===//
 #include "accel/Sim/Simulator.h"

@@ -3,7 +3,9 @@
 //
 // simulate() executes an accel::Program on a HardwareDesc: functionally
 // (real f32 numbers, tile-level host kernels) and in time (control units,
-// PE arrays, DMA on shared memory channels, barriers). The semantics, every
+// PE arrays, DMA on the memory channels of its DRAM addresses, mesh
+// transfers (SEND / remote_load) with link contention, semaphores (SIGNAL /
+// RECV) and barriers). The semantics, every
 // cycle formula, the stats fields and the trace format are documented in
 // docs/simulator.md.
 //
