@@ -57,8 +57,24 @@ SimResult simulateOne(const HardwareDesc &hw, const GemmProblem &p,
   }
   r.ok = true;
   r.cycles = stats.cycles;
+  // The simulator charges DMAs to the channel of their DRAM addresses: when
+  // all of the kernel's buffers lie in one channel region, that channel
+  // serves every cluster.
+  std::vector<uint32_t> channels;
+  bool oneChannel = !prog.symbols.empty();
+  for (const Symbol &s : prog.symbols) {
+    uint64_t bytes = s.numElements() * 4;
+    uint32_t lo = hw.channelOfAddress(s.dramAddr),
+             hi = hw.channelOfAddress(s.dramAddr + (bytes ? bytes - 1 : 0));
+    oneChannel &=
+        lo == hi && lo == hw.channelOfAddress(prog.symbols.front().dramAddr);
+  }
+  if (oneChannel)
+    channels.assign(hw.numClusters(),
+                    hw.channelOfAddress(prog.symbols.front().dramAddr));
   r.machine =
-      machineCycles(p, th, hw, codegen::realisedDecision(hw, r.d, p, false))
+      machineCycles(p, th, hw, codegen::realisedDecision(hw, r.d, p, false),
+                    false, oneChannel ? &channels : nullptr)
           .cycles;
   return r;
 }
