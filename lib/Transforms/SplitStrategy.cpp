@@ -166,8 +166,12 @@ private:
              << name << " has no accel label (run tensor-labeling first)";
     split::StaticLabel s = toSplit(cur.getStaticLabel());
     std::string kind = isa<graph::Conv2DOp>(op) ? "conv2d" : "matmul";
-    const split::StrategyRow *row =
-        db_.lookup(kind, {{"parallel", parallelMode(op)}}, s.category);
+    // Rows for an op's result carry `operand = result` (a hidden tensor is
+    // stored differently as an output than as an input).
+    std::map<std::string, std::string> params{{"parallel", parallelMode(op)}};
+    if (t.operand < 0)
+      params["operand"] = "result";
+    const split::StrategyRow *row = db_.lookup(kind, params, s.category);
     if (!row) {
       if (policy == MissingRowPolicy::LeaveUnsplit)
         return LabelAttr();

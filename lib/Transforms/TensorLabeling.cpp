@@ -148,11 +148,10 @@ struct TensorLabelingPass
   }
 
 private:
-  /// Configured tile of the innermost processor dim (DESIGN: split
-  /// activation / weight tile, both the block size by default).
+  /// Configured tile of the innermost processor dim: hw split.weight_tile
+  /// for a weight, split.activation_tile otherwise (block size by default).
   int64_t configuredTile(bool weight) const {
-    (void)weight;
-    return int64_t(hw_.blockSize);
+    return int64_t(weight ? hw_.weightTile() : hw_.activationTile());
   }
 
   void label(Value v) {
