@@ -71,7 +71,9 @@ bool splittable(Operation *op) {
     int64_t g = int64_t(conv.getGroups());
     auto in = cast<RankedTensorType>(conv.getInput().getType());
     auto out = cast<RankedTensorType>(conv.getResult().getType());
-    return !(g > 1 && g == in.getDimSize(1) && g == out.getDimSize(1));
+    // Depthwise (groups == channels, one channel included): the SW
+    // weight-queue kernel has no GEMM partition (as select-mapping).
+    return !(g == in.getDimSize(1) && g == out.getDimSize(1));
   }
   return false;
 }
@@ -233,6 +235,8 @@ private:
       else
         applyToOperand(op, unsigned(t.operand), *want);
     }
+    if (!partition)
+      return success();
     std::optional<Partition> part = partitionOf(op, tensors, wanted);
     return applyPartition(op, part);
   }
@@ -325,6 +329,10 @@ private:
     if (!part)
       return success();
     auto existing = op->getAttrOfType<MappingAttr>(kMappingAttrName);
+    // A partition without ranges was chosen before (select-mapping, or by
+    // hand for experiments): it stays, the labels only describe storage.
+    if (existing && existing.getRanges().empty())
+      return success();
     if (existing) {
       if (existing.getRows() == part->dim && existing.getCols() == part->dim &&
           existing.getRanges() == ArrayRef<int64_t>(part->ranges))
