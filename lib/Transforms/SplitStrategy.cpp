@@ -158,8 +158,8 @@ private:
   /// The label `op` wants for tensor `t` (its current label with the split
   /// of the database row); null when the row is missing and the policy
   /// leaves it unsplit. `rowSplits` = the row lists splittable dims.
-  FailureOr<LabelAttr> wantedLabel(Operation *op, const GemmTensor &t,
-                                   Value v, bool &rowSplits) {
+  FailureOr<LabelAttr> wantedLabel(Operation *op, const GemmTensor &t, Value v,
+                                   bool &rowSplits) {
     std::string name = t.operand < 0 ? std::string("result")
                                      : "operand " + std::to_string(t.operand);
     LabelAttr cur = labels::labelOf(v);
@@ -187,8 +187,7 @@ private:
     d.store = {};
     d.swap = split::Swap::None;
     std::string err;
-    if (!split::applySplit(s, d, *row, channels_, cores_, roundingMode(),
-                           err))
+    if (!split::applySplit(s, d, *row, channels_, cores_, roundingMode(), err))
       return op->emitOpError("split-strategy: ") << name << ": " << err;
     rowSplits = !row->dims.empty();
     MLIRContext *ctx = op->getContext();
@@ -309,8 +308,8 @@ private:
     const uint32_t pes = std::max<uint32_t>(1, hw_.pesPerCluster);
     Partition part;
     part.dim = dim;
-    part.source = t.operand < 0 ? "result" : "operand " +
-                                                 std::to_string(t.operand);
+    part.source =
+        t.operand < 0 ? "result" : "operand " + std::to_string(t.operand);
     part.ranges.assign(nClusters + 1, 0);
     // Cluster j computes the union of its cores' pieces (contiguous blocks).
     for (uint32_t j = 0; j < nClusters; ++j) {
@@ -339,8 +338,8 @@ private:
         return success();
       return op->emitOpError("split-strategy: ")
              << kMappingAttrName << " " << existing
-             << " contradicts the split of " << part->source
-             << " (array = [" << stringifyArraySplit(part->dim) << ", "
+             << " contradicts the split of " << part->source << " (array = ["
+             << stringifyArraySplit(part->dim) << ", "
              << stringifyArraySplit(part->dim)
              << "], ranges = " << rangesText(part->ranges) << ")";
     }
