@@ -148,12 +148,6 @@ struct TensorLabelingPass
   }
 
 private:
-  /// Configured tile of the innermost processor dim: hw split.weight_tile
-  /// for a weight, split.activation_tile otherwise (block size by default).
-  int64_t configuredTile(bool weight) const {
-    return int64_t(weight ? hw_.weightTile() : hw_.activationTile());
-  }
-
   void label(Value v) {
     auto t = dyn_cast<RankedTensorType>(v.getType());
     if (!t || !t.hasStaticShape())
@@ -176,12 +170,10 @@ private:
     s.category = split::categoryFromDegree(c.inDegree, c.outDegree, c.use.role,
                                            c.isConstant);
     // FC / matmul weights are read as [out features, reduction] ("nc").
-    std::string procOrder =
-        c.weightUse && s.dimOrder.size() == 2 && c.use.order.size() == 2
-            ? std::string("nc")
-            : s.dimOrder;
-    split::DynamicLabel d = split::processorLabel(s, computeType_, procOrder,
-                                                  configuredTile(c.weightUse));
+    bool matmulWeight = c.weightUse && c.use.order.size() == 2;
+    split::DynamicLabel d = split::processorLabel(
+        s, computeType_, split::processorDimOrder(s, matmulWeight),
+        split::configuredTile(hw_, s.category));
     MLIRContext *ctx = v.getContext();
     LabelAttr l =
         LabelAttr::get(ctx, staticLabelAttr(ctx, s), dynamicLabelAttr(ctx, d));

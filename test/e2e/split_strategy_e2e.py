@@ -84,18 +84,17 @@ with tempfile.TemporaryDirectory() as work:
                           r"array = \[(\w), (\w)\]>", text)
             # One memory channel (1 x 1): the input's batch n (D = 1 >= M = 1)
             # is the target dim, not a GEMM dim: no split decision.
-            if g == 1 and name == "conv_data_N":
-                if m:
-                    print(f"FAIL {tag}: expected no split decision, got {m.group(0)}")
-                    failed += 1
-                    continue
-                m = re.match(r"(.*)", "0, 143 ((batch split))")
-            elif not m or m.group(2) != dim or m.group(3) != dim:
+            no_decision = g == 1 and name == "conv_data_N"
+            if no_decision and m:
+                print(f"FAIL {tag}: expected no split decision, got {m.group(0)}")
+                failed += 1
+                continue
+            if not no_decision and (not m or m.group(2) != dim or m.group(3) != dim):
                 print(f"FAIL {tag}: expected a [{dim}, {dim}] split decision, got "
                       f"{m.group(0) if m else 'none'}")
                 failed += 1
                 continue
-            ranges = [int(v) for v in re.findall(r"[0-9]+", m.group(1))]
+            ranges = [int(v) for v in m.group(1).split(",")] if m else "none (batch split)"
             inputs = {"abc"[i]: arr for i, arr in enumerate(args)}
             got, err = compile_and_run(BIN, split, work, f"{name}_{g}_s", inputs, ["y"], hw=hw)
             base, err2 = compile_and_run(BIN, src, work, f"{name}_{g}_u", inputs, ["y"], hw=hw)
