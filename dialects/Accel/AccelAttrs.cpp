@@ -57,6 +57,51 @@ accel::detail::parseStrategy(AsmParser &p) {
          << word << "'";
 }
 
+FailureOr<std::optional<MappingDataflow>>
+accel::detail::parseDataflow(AsmParser &p) {
+  SMLoc loc = p.getCurrentLocation();
+  StringRef word;
+  if (p.parseKeyword(&word))
+    return failure();
+  if (std::optional<MappingDataflow> d = symbolizeMappingDataflow(word))
+    return d;
+  return p.emitError(loc, "dataflow must be input_stationary, "
+                          "output_stationary or weight_stationary, got '")
+         << word << "'";
+}
+
+FailureOr<SmallVector<int64_t>> accel::detail::parsePieceRanges(AsmParser &p) {
+  SmallVector<int64_t> flat;
+  auto parsePair = [&]() -> ParseResult {
+    int64_t first, last;
+    if (p.parseLParen() || p.parseInteger(first) || p.parseComma() ||
+        p.parseInteger(last) || p.parseRParen())
+      return failure();
+    flat.push_back(first);
+    flat.push_back(last);
+    return success();
+  };
+  if (p.parseCommaSeparatedList(AsmParser::Delimiter::Square, parsePair))
+    return failure();
+  return flat;
+}
+
+FailureOr<SmallVector<int64_t>> accel::detail::parseIntList(AsmParser &p) {
+  SmallVector<int64_t> v;
+  if (p.parseCommaSeparatedList(AsmParser::Delimiter::Square, [&] {
+        return p.parseInteger(v.emplace_back());
+      }))
+    return failure();
+  return v;
+}
+
+void accel::detail::printPieceRanges(AsmPrinter &p, ArrayRef<int64_t> flat) {
+  p << "[";
+  for (size_t i = 0; i + 1 < flat.size(); i += 2)
+    p << (i ? ", " : "") << "(" << flat[i] << ", " << flat[i + 1] << ")";
+  p << "]";
+}
+
 //===----------------------------------------------------------------------===//
 // Invariants
 //===----------------------------------------------------------------------===//
@@ -106,10 +151,135 @@ TilingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 }
 
 LogicalResult MappingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                                  MappingDataflow, ArraySplit, ArraySplit,
+                                  std::optional<MappingDataflow>,
+                                  ArraySplit rows, ArraySplit cols,
+                                  ArrayRef<int64_t> ranges,
                                   std::optional<int64_t> cycles) {
   if (cycles && *cycles < 0)
     return emitError() << "accel.mapping: cycles must be >= 0, got " << *cycles;
+  if (ranges.empty())
+    return success();
+  if (rows != cols || rows == ArraySplit::None)
+    return emitError() << "accel.mapping: ranges need array = [D, D] with D "
+                          "one of M, N, K, got ["
+                       << stringifyArraySplit(rows) << ", "
+                       << stringifyArraySplit(cols) << "]";
+  if (ranges.size() < 2 || ranges.front() != 0)
+    return emitError() << "accel.mapping: ranges must start at 0 and list "
+                          "one boundary more than clusters";
+  for (size_t i = 1; i < ranges.size(); ++i)
+    if (ranges[i] < ranges[i - 1])
+      return emitError() << "accel.mapping: ranges must not decrease, got "
+                         << ranges[i - 1] << " before " << ranges[i];
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Tensor labels
+//===----------------------------------------------------------------------===//
+
+namespace {
+constexpr llvm::StringLiteral kDimLetters = "nchwdt";
+constexpr llvm::StringLiteral kLabelTypes[] = {
+    "float32", "float16", "bfloat16", "int8", "int32", "int64", "bool"};
+
+LogicalResult checkOrder(function_ref<InFlightDiagnostic()> emitError,
+                         StringRef what, StringRef order) {
+  for (size_t i = 0; i < order.size(); ++i)
+    if (!kDimLetters.contains(order[i]) ||
+        order.find(order[i], i + 1) != StringRef::npos)
+      return emitError() << what << ": order \"" << order
+                         << "\" must use distinct letters of n, c, h, w, d, t";
+  return success();
+}
+
+LogicalResult checkType(function_ref<InFlightDiagnostic()> emitError,
+                        StringRef what, StringRef type) {
+  if (!llvm::is_contained(kLabelTypes, type))
+    return emitError() << what << ": unknown type \"" << type
+                       << "\" (float32, float16, bfloat16, int8, int32, "
+                          "int64, bool)";
+  return success();
+}
+
+LogicalResult checkLetter(function_ref<InFlightDiagnostic()> emitError,
+                          StringRef field, StringRef letter, StringRef order) {
+  if (letter.empty())
+    return success();
+  if (letter.size() != 1 || !order.contains(letter[0]))
+    return emitError() << "accel.dynamic_label: " << field << " \"" << letter
+                       << "\" is not a dim of the order \"" << order << "\"";
+  return success();
+}
+
+bool validStore(StringRef s) {
+  StringRef rest = s;
+  if (!rest.consume_front("mem") && !rest.consume_front("cluster"))
+    return false;
+  unsigned k;
+  return rest.empty() || (!rest.getAsInteger(10, k) && k >= 1);
+}
+} // namespace
+
+LogicalResult
+StaticLabelAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                        TensorCategory, StringRef type, StringRef order,
+                        ArrayRef<int64_t> dims) {
+  if (failed(checkType(emitError, "accel.static_label", type)) ||
+      failed(checkOrder(emitError, "accel.static_label", order)))
+    return failure();
+  if (dims.size() != order.size())
+    return emitError() << "accel.static_label: " << dims.size()
+                       << " dims for the order \"" << order << "\"";
+  for (int64_t d : dims)
+    if (d < 1)
+      return emitError() << "accel.static_label: dims must be >= 1, got " << d;
+  return success();
+}
+
+LogicalResult
+DynamicLabelAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                         StringRef type, StringRef order, StringRef tileDim,
+                         int64_t tile, StringRef padDim, int64_t pad,
+                         int64_t size, StringRef splitDim,
+                         ArrayRef<int64_t> ranges, StringRef store, SwapLevel) {
+  if (failed(checkType(emitError, "accel.dynamic_label", type)) ||
+      failed(checkOrder(emitError, "accel.dynamic_label", order)) ||
+      failed(checkLetter(emitError, "tile_dim", tileDim, order)) ||
+      failed(checkLetter(emitError, "pad_dim", padDim, order)) ||
+      failed(checkLetter(emitError, "split_dim", splitDim, order)))
+    return failure();
+  if (!tileDim.empty() && tile < 1)
+    return emitError() << "accel.dynamic_label: tile must be >= 1, got "
+                       << tile;
+  if (pad < 0 || size < 0)
+    return emitError() << "accel.dynamic_label: pad and size must be >= 0";
+  if (splitDim.empty() != ranges.empty())
+    return emitError() << "accel.dynamic_label: split_dim and ranges go "
+                          "together";
+  int64_t next = 0;
+  for (size_t i = 0; i + 1 < ranges.size(); i += 2) {
+    if (ranges[i] != next || ranges[i + 1] < ranges[i])
+      return emitError() << "accel.dynamic_label: piece " << i / 2 << " ("
+                         << ranges[i] << ", " << ranges[i + 1]
+                         << ") must be non-empty and start at " << next;
+    next = ranges[i + 1] + 1;
+  }
+  if (!store.empty() && !validStore(store))
+    return emitError() << "accel.dynamic_label: store \"" << store
+                       << "\" must be mem, cluster, memK or clusterK (K >= 1)";
+  return success();
+}
+
+LogicalResult LabelAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                StaticLabelAttr s, DynamicLabelAttr d) {
+  std::string a = s.getOrder().str(), b = d.getOrder().str();
+  std::sort(a.begin(), a.end());
+  std::sort(b.begin(), b.end());
+  if (a != b)
+    return emitError() << "accel.label: dynamic order \"" << d.getOrder()
+                       << "\" is not a permutation of the static order \""
+                       << s.getOrder() << "\"";
   return success();
 }
 

@@ -32,6 +32,12 @@ def Accel_OptStrategy : OptionalParameter<"std::optional<::accel::TilingStrategy
   let printer = "$_printer << ::accel::stringifyTilingStrategy(*$_self)";
 }
 
+// An optional dataflow keyword.
+def Accel_OptDataflow : OptionalParameter<"std::optional<::accel::MappingDataflow>"> {
+  let parser = "::accel::detail::parseDataflow($_parser)";
+  let printer = "$_printer << ::accel::stringifyMappingDataflow(*$_self)";
+}
+
 def Accel_TilingAttr : Accel_Attr<"Tiling", "tiling"> {
   let summary = "The tile-size / loop-order decision of one GEMM-shaped op";
   let description = [{
@@ -80,16 +86,27 @@ def Accel_MappingAttr : Accel_Attr<"Mapping", "mapping"> {
     ```mlir
     #accel.mapping<dataflow = weight_stationary, array = [K, N], cycles = 1234>
     ```
+
+    split-strategy (docs/labels-and-splits.md, "Passes") writes the
+    partition of a split decision: `array = [D, D]` with the explicit
+    per-cluster boundaries `ranges = [b0, ..., bn]` along D (written before
+    `array`: `#accel.mapping<ranges = [0, 512, 1000], array = [K, K]>`; cluster j,
+    row-major, computes [b_j, b_j+1)) and no dataflow; select-mapping then
+    chooses only the dataflow. Verified: ranges need array = [D, D] with D
+    one of M, N, K, start at 0, never decrease, and (on the op) end at the
+    GEMM's extent of D.
   }];
   let parameters = (ins
-    EnumParameter<Accel_MappingDataflow>:$dataflow,
+    Accel_OptDataflow:$dataflow,
     EnumParameter<Accel_ArraySplit>:$rows,
     EnumParameter<Accel_ArraySplit>:$cols,
+    OptionalArrayRefParameter<"int64_t">:$ranges,
     Accel_OptI64:$cycles
   );
   let assemblyFormat = [{
-    `<` `dataflow` `=` $dataflow `,` `array` `=` `[` $rows `,` $cols `]`
-    (`,` `cycles` `=` $cycles^)? `>`
+    `<` (`dataflow` `=` $dataflow^ `,` ` `)?
+    (`ranges` `=` `[` $ranges^ `]` `,` ` `)?
+    `array` `=` `[` $rows `,` $cols `]` (`,` `cycles` `=` $cycles^)? `>`
   }];
 }
 
@@ -117,6 +134,129 @@ def Accel_HardwareAttr : Accel_Attr<"Hardware", "hw"> {
     "::mlir::DictionaryAttr":$desc
   );
   let assemblyFormat = "`<` struct(params) `>`";
+}
+
+//===----------------------------------------------------------------------===//
+// Tensor labels (spec/labels-and-splits.md, docs/labels-and-splits.md)
+//===----------------------------------------------------------------------===//
+
+// A label string field that may be empty (`""` = not set).
+class Accel_OptStr<string desc> : StringRefParameter<desc, [{""}]>;
+
+// The inclusive piece ranges of a split, flattened (first0, last0, first1,
+// last1, ...); written `[(0, 255), (256, 511)]`.
+def Accel_PieceRanges : OptionalArrayRefParameter<"int64_t"> {
+  let parser = "::accel::detail::parsePieceRanges($_parser)";
+  let printer = "::accel::detail::printPieceRanges($_printer, $_self)";
+}
+
+// A bracketed integer list: `[1, 1024]`.
+def Accel_IntList : ArrayRefParameter<"int64_t"> {
+  let parser = "::accel::detail::parseIntList($_parser)";
+  let printer = "$_printer << '[' << $_self << ']'";
+}
+
+def Accel_StaticLabelAttr : Accel_Attr<"StaticLabel", "static_label"> {
+  let summary = "The processor-independent label of a tensor (its role)";
+  let description = [{
+    Category, element type, dim order (letters n, c, h, w, d, t; outermost
+    first: the order the tensor is stored in) and the extent of each dim in
+    that order. `str()` gives the spec's text:
+
+    ```mlir
+    #accel.static_label<category = in, type = "float32", order = "nc", dims = [1, 1024]>
+    // static:in,float32,dim_nc,{1 1024}
+    ```
+
+    Verified: the order has distinct letters of `nchwdt`, one extent
+    (>= 1) per letter, a known type.
+  }];
+  let parameters = (ins
+    EnumParameter<Accel_TensorCategory>:$category,
+    StringRefParameter<"element type name">:$type,
+    StringRefParameter<"dim order, outermost first">:$order,
+    Accel_IntList:$dims
+  );
+  let assemblyFormat = "`<` struct(params) `>`";
+  let extraClassDeclaration = [{
+    /// The spec's textual form: "static:in,float32,dim_nc,{1 1024}".
+    std::string str() const;
+  }];
+}
+
+def Accel_DynamicLabelAttr : Accel_Attr<"DynamicLabel", "dynamic_label"> {
+  let summary = "The processor-dependent label of a tensor";
+  let description = [{
+    Step S0 (tensor-labeling): the type the processor computes in, its
+    read / store dim order, tiling (`tile_dim`, `tile` values per step),
+    zero padding (`pad_dim`, `pad`) and the size in bytes of the operation
+    dims. Step S16 (split-strategy) adds the target split dim, the inclusive
+    piece ranges, the target storage (`mem`, `cluster`, or an instance
+    `mem1`, `cluster2`, 1-based) and the exchange level. `str()` gives the
+    spec's text:
+
+    ```mlir
+    #accel.dynamic_label<type = "float16", order = "nc", tile_dim = "c",
+        tile = 256, pad_dim = "c", pad = 0, size = 2048, split_dim = "c",
+        ranges = [(0, 255), (256, 511), (512, 767), (768, 1023)],
+        store = "mem", swap = none>
+    // dynamic:float16,dim_nc,c=256,c=0,2048 bytes,c[(0,255),...],mem,none
+    ```
+
+    Verified: order letters as in the static label; tile_dim, pad_dim and
+    split_dim letters of the order; tile >= 1 when tile_dim is set; pad
+    >= 0; ranges contiguous from 0, each non-empty, present exactly when
+    split_dim is; store `mem[K]` or `cluster[K]` (K >= 1).
+  }];
+  let parameters = (ins
+    StringRefParameter<"compute type name">:$type,
+    StringRefParameter<"processor dim order">:$order,
+    Accel_OptStr<"dim letter of the tiling">:$tile_dim,
+    DefaultValuedParameter<"int64_t", "0">:$tile,
+    Accel_OptStr<"dim letter of the padding">:$pad_dim,
+    DefaultValuedParameter<"int64_t", "0">:$pad,
+    DefaultValuedParameter<"int64_t", "0">:$size,
+    Accel_OptStr<"target split dim">:$split_dim,
+    Accel_PieceRanges:$ranges,
+    Accel_OptStr<"target storage space">:$store,
+    DefaultValuedParameter<"::accel::SwapLevel", "::accel::SwapLevel::None">:$swap
+  );
+  let assemblyFormat = "`<` struct(params) `>`";
+  let extraClassDeclaration = [{
+    /// The spec's textual form (split, store and swap only once set).
+    std::string str() const;
+  }];
+}
+
+// A label part: the full attribute (`#accel.static_label<...>`).
+class Accel_LabelPart<string cls> : AttrParameter<"::accel::" # cls, ""> {
+  let parser = "::accel::detail::parseLabelPart<::accel::" # cls # ">($_parser)";
+  let printer = "$_printer << $_self";
+}
+
+def Accel_LabelAttr : Accel_Attr<"Label", "label"> {
+  let summary = "The static and dynamic label of one tensor";
+  let description = [{
+    On a function argument (`accel.label`), and one per result in the
+    `accel.labels` array of an op (constants included):
+
+    ```mlir
+    func.func @f(%i: tensor<1x1024xf32> {accel.label = #accel.label<
+        static = #accel.static_label<...>, dynamic = #accel.dynamic_label<...>>})
+    %o = graph.matmul %i, %w {accel.labels = [#accel.label<...>]} : ...
+    ```
+
+    Verified on its value: the static dims are the tensor's shape, the
+    static type its element type, the dynamic order a permutation of the
+    static one.
+  }];
+  let parameters = (ins
+    Accel_LabelPart<"StaticLabelAttr">:$static_label,
+    Accel_LabelPart<"DynamicLabelAttr">:$dynamic_label
+  );
+  let assemblyFormat = [{
+    `<` `static` `=` $static_label `,` `dynamic` `=` $dynamic_label `>`
+  }];
 }
 
 #endif

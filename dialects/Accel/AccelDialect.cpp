@@ -11,6 +11,7 @@
 #include "Accel/GemmProblem.h"
 #include "Graph/GraphDialect.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 
 using namespace mlir;
 using namespace accel;
@@ -70,6 +71,89 @@ LogicalResult checkTiling(Operation *op, TilingAttr t) {
   return success();
 }
 
+/// The boundaries of a split decision end at the GEMM's extent of their dim.
+LogicalResult checkMappingRanges(Operation *op, MappingAttr m) {
+  if (m.getRanges().empty())
+    return success();
+  tiling::GemmProblem p;
+  bool withInit;
+  if (!transforms::problemOf(op, /*elemBytes=*/4, p, withInit))
+    return success();
+  int64_t extent = m.getRows() == ArraySplit::M   ? p.m
+                   : m.getRows() == ArraySplit::N ? p.n
+                                                  : p.k;
+  if (m.getRanges().back() != extent)
+    return fieldError(op, kMappingAttrName)
+           << "ranges end at " << m.getRanges().back() << ", the GEMM's "
+           << stringifyArraySplit(m.getRows()) << " is " << extent;
+  return success();
+}
+
+/// The label type name of an element type ("float32"); empty if none.
+std::string labelTypeName(Type t) {
+  if (t.isF32())
+    return "float32";
+  if (t.isF16())
+    return "float16";
+  if (t.isBF16())
+    return "bfloat16";
+  if (t.isInteger(1))
+    return "bool";
+  if (auto i = dyn_cast<IntegerType>(t))
+    return "int" + std::to_string(i.getWidth());
+  return "";
+}
+
+/// A label against the tensor it describes: its shape and element type.
+LogicalResult checkLabel(function_ref<InFlightDiagnostic()> emitError,
+                         StringRef what, Attribute a, Type valueType) {
+  auto label = dyn_cast<LabelAttr>(a);
+  if (!label)
+    return emitError() << what << ": expected an #accel.label<...>, got " << a;
+  auto t = dyn_cast<RankedTensorType>(valueType);
+  if (!t)
+    return emitError() << what << ": labels describe ranked tensors, not "
+                       << valueType;
+  StaticLabelAttr s = label.getStaticLabel();
+  if (s.getDims() != t.getShape())
+    return emitError() << what << ": static dims [" << s.getDims()
+                       << "] differ from the tensor's shape [" << t.getShape()
+                       << "]";
+  if (s.getType() != labelTypeName(t.getElementType()))
+    return emitError() << what << ": static type " << s.getType()
+                       << " differs from the tensor's element type "
+                       << t.getElementType();
+  return success();
+}
+
+LogicalResult verifyLabelsAttr(Operation *op, NamedAttribute attr) {
+  auto arr = dyn_cast<ArrayAttr>(attr.getValue());
+  if (!arr || arr.size() != op->getNumResults())
+    return op->emitOpError()
+           << kLabelsAttrName << ": expected an array of "
+           << op->getNumResults() << " #accel.label (one per result), got "
+           << attr.getValue();
+  for (auto [i, a] : llvm::enumerate(arr)) {
+    std::string what =
+        std::string(kLabelsAttrName) + "[" + std::to_string(i) + "]";
+    if (failed(checkLabel([&] { return op->emitOpError(); }, what, a,
+                          op->getResult(i).getType())))
+      return failure();
+  }
+  return success();
+}
+
+LogicalResult verifyArgLabel(Operation *op, unsigned arg, NamedAttribute attr) {
+  auto fn = dyn_cast<FunctionOpInterface>(op);
+  if (!fn || arg >= fn.getNumArguments())
+    return op->emitOpError()
+           << kLabelAttrName << " belongs on a function argument";
+  std::string what =
+      std::string(kLabelAttrName) + " of argument " + std::to_string(arg);
+  return checkLabel([&] { return op->emitOpError(); }, what, attr.getValue(),
+                    fn.getArgumentTypes()[arg]);
+}
+
 LogicalResult verifyDecisionAttr(Operation *op, NamedAttribute attr) {
   StringRef name = attr.getName().getValue();
   if (!isGemmShaped(op))
@@ -84,11 +168,12 @@ LogicalResult verifyDecisionAttr(Operation *op, NamedAttribute attr) {
              << attr.getValue();
     return checkTiling(op, t);
   }
-  if (!isa<MappingAttr>(attr.getValue()))
+  auto m = dyn_cast<MappingAttr>(attr.getValue());
+  if (!m)
     return fieldError(op, name)
            << "expected an #accel.mapping<...> attribute, got "
            << attr.getValue();
-  return success();
+  return checkMappingRanges(op, m);
 }
 
 LogicalResult verifyNameAttr(Operation *op, NamedAttribute attr) {
@@ -103,7 +188,8 @@ InFlightDiagnostic unknownAttr(Operation *op, StringRef name) {
                            << "' of the accel dialect (known: "
                            << kTilingAttrName << ", " << kMappingAttrName
                            << ", " << kHardwareAttrName << ", "
-                           << kAccelNameAttrName << ")";
+                           << kAccelNameAttrName << ", " << kLabelAttrName
+                           << " on arguments, " << kLabelsAttrName << ")";
 }
 } // namespace
 
@@ -128,15 +214,19 @@ LogicalResult AccelDialect::verifyOperationAttribute(Operation *op,
   }
   if (name == kAccelNameAttrName)
     return verifyNameAttr(op, attr);
+  if (name == kLabelsAttrName)
+    return verifyLabelsAttr(op, attr);
   return unknownAttr(op, name);
 }
 
 LogicalResult AccelDialect::verifyRegionArgAttribute(Operation *op,
                                                      unsigned /*region*/,
-                                                     unsigned /*arg*/,
+                                                     unsigned arg,
                                                      NamedAttribute attr) {
   if (attr.getName().getValue() == kAccelNameAttrName)
     return verifyNameAttr(op, attr);
+  if (attr.getName().getValue() == kLabelAttrName)
+    return verifyArgLabel(op, arg, attr);
   return unknownAttr(op, attr.getName().getValue());
 }
 

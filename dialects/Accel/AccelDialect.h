@@ -9,6 +9,7 @@
 #define ACCEL_ACCEL_ACCELDIALECT_H
 
 #include "accel/Hardware/HardwareDesc.h"
+#include "accel/Split/Labels.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Dialect.h"
@@ -24,6 +25,25 @@ mlir::FailureOr<std::optional<bool>> parseBoolKeyword(mlir::AsmParser &p);
 mlir::FailureOr<std::optional<llvm::APFloat>> parseDouble(mlir::AsmParser &p);
 mlir::FailureOr<std::optional<TilingStrategy>>
 parseStrategy(mlir::AsmParser &p);
+mlir::FailureOr<std::optional<MappingDataflow>>
+parseDataflow(mlir::AsmParser &p);
+// `[(0, 255), (256, 511)]` <-> flattened inclusive ranges (label ranges).
+mlir::FailureOr<llvm::SmallVector<int64_t>>
+parsePieceRanges(mlir::AsmParser &p);
+void printPieceRanges(mlir::AsmPrinter &p, llvm::ArrayRef<int64_t> flat);
+mlir::FailureOr<llvm::SmallVector<int64_t>> parseIntList(mlir::AsmParser &p);
+/// One part of #accel.label: a full `#accel.<mnemonic><...>` attribute.
+template <typename AttrT>
+mlir::FailureOr<AttrT> parseLabelPart(mlir::AsmParser &p) {
+  llvm::SMLoc loc = p.getCurrentLocation();
+  mlir::Attribute a;
+  if (p.parseAttribute(a))
+    return mlir::failure();
+  if (auto t = llvm::dyn_cast<AttrT>(a))
+    return t;
+  return p.emitError(loc, "expected a ")
+         << AttrT::getMnemonic() << " attribute";
+}
 } // namespace accel::detail
 
 #define GET_ATTRDEF_CLASSES
@@ -36,6 +56,18 @@ inline constexpr const char *kTilingAttrName = "accel.tiling";
 inline constexpr const char *kMappingAttrName = "accel.mapping";
 inline constexpr const char *kHardwareAttrName = "accel.hw";
 inline constexpr const char *kAccelNameAttrName = "accel.name";
+/// Tensor labels: #accel.label on a function argument, an array of them
+/// (one per result) on an op (docs/labels-and-splits.md).
+inline constexpr const char *kLabelAttrName = "accel.label";
+inline constexpr const char *kLabelsAttrName = "accel.labels";
+
+/// Tensor labels <-> the split library's structs (LabelAttrs.cpp).
+split::StaticLabel toSplit(StaticLabelAttr a);
+split::DynamicLabel toSplit(DynamicLabelAttr a);
+StaticLabelAttr staticLabelAttr(mlir::MLIRContext *ctx,
+                                const split::StaticLabel &s);
+DynamicLabelAttr dynamicLabelAttr(mlir::MLIRContext *ctx,
+                                  const split::DynamicLabel &d);
 
 /// Registers the dialect and makes loading the graph dialect load it too,
 /// so `accel.*` attributes on graph IR are always verified.

@@ -73,4 +73,29 @@ def Accel_ArraySplit : I32EnumAttr<"ArraySplit",
   let genSpecializedAttr = 0;
 }
 
+def Accel_TensorCategory : I32EnumAttr<"TensorCategory",
+    "the static-label category of a tensor (docs/labels-and-splits.md)", [
+      I32EnumAttrCase<"Instruction", 0, "ins">,
+      I32EnumAttrCase<"InputNeuron", 1, "in">,
+      I32EnumAttrCase<"OutputNeuron", 2, "on">,
+      I32EnumAttrCase<"HiddenNeuron", 3, "hn">,
+      I32EnumAttrCase<"ConstantNeuron", 4, "cn">,
+      I32EnumAttrCase<"InputWeight", 5, "iw">,
+      I32EnumAttrCase<"OutputWeight", 6, "ow">,
+      I32EnumAttrCase<"ConstantWeight", 7, "cw">,
+      I32EnumAttrCase<"Auxiliary", 8, "aux">]> {
+  let cppNamespace = "::accel";
+  let genSpecializedAttr = 0;
+}
+
+def Accel_SwapLevel : I32EnumAttr<"SwapLevel",
+    "the target data-exchange level of a dynamic label", [
+      I32EnumAttrCase<"None", 0, "none">,
+      I32EnumAttrCase<"Core", 1, "core">,
+      I32EnumAttrCase<"Cluster", 2, "cluster">,
+      I32EnumAttrCase<"Mem", 3, "mem">]> {
+  let cppNamespace = "::accel";
+  let genSpecializedAttr = 0;
+}
+
 #endif

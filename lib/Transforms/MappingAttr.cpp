@@ -84,15 +84,25 @@ bool accel::parseMappingAttr(Attribute attr, tiling::MappingChoice &out,
     err = "expected an #accel.mapping<...> attribute";
     return false;
   }
-  out.dataflow = toTiling(m.getDataflow());
+  // A split decision without a dataflow yet (select-mapping not run):
+  // output stationary, the kernel's default.
+  out.dataflow = m.getDataflow() ? toTiling(*m.getDataflow())
+                                 : tiling::Dataflow::OutputStationary;
   out.array.dims = {toTiling(m.getRows()), toTiling(m.getCols())};
   return true;
 }
 
+std::vector<int64_t> accel::mappingRanges(Attribute attr) {
+  auto m = dyn_cast_or_null<MappingAttr>(attr);
+  if (!m)
+    return {};
+  return std::vector<int64_t>(m.getRanges().begin(), m.getRanges().end());
+}
+
 MappingAttr accel::mappingAttr(MLIRContext *ctx, const tiling::MappingChoice &c,
-                               int64_t cycles) {
-  return MappingAttr::get(ctx, dataflowAttr(c.dataflow),
-                          toAttr(c.array.dims[0]), toAttr(c.array.dims[1]),
-                          cycles >= 0 ? std::optional<int64_t>(cycles)
-                                      : std::nullopt);
+                               int64_t cycles, llvm::ArrayRef<int64_t> ranges) {
+  return MappingAttr::get(
+      ctx, dataflowAttr(c.dataflow), toAttr(c.array.dims[0]),
+      toAttr(c.array.dims[1]), ranges,
+      cycles >= 0 ? std::optional<int64_t>(cycles) : std::nullopt);
 }

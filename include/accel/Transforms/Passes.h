@@ -26,6 +26,11 @@ enum class DataflowChoice {
   WeightStationary
 };
 
+/// Options of split-strategy (docs/labels-and-splits.md, "Passes").
+enum class ParallelChoice { Auto, Model, Data, Hybrid };
+enum class SplitRounding { Ceil, Floor, Balanced };
+enum class MissingRowPolicy { Error, LeaveUnsplit };
+
 #define GEN_PASS_DECL
 #include "accel/Transforms/Passes.h.inc"
 
@@ -41,9 +46,14 @@ std::optional<tiling::Mapping> readTilingAttr(mlir::Attribute attr);
 /// possible for IR that skipped the verifier).
 bool parseMappingAttr(mlir::Attribute attr, tiling::MappingChoice &out,
                       std::string &err);
-/// The attribute for `c` (with the modelled `cycles` when >= 0).
+/// The attribute for `c` (with the modelled `cycles` when >= 0 and the
+/// per-cluster boundaries of a split decision when given).
 MappingAttr mappingAttr(mlir::MLIRContext *ctx, const tiling::MappingChoice &c,
-                        int64_t cycles = -1);
+                        int64_t cycles = -1,
+                        llvm::ArrayRef<int64_t> ranges = {});
+/// The per-cluster boundaries `ranges` of an #accel.mapping (empty when it
+/// has none: the lowering splits evenly, tiling::splitRange).
+std::vector<int64_t> mappingRanges(mlir::Attribute attr);
 /// The dataflow / split dimension of the tiling library for an attribute
 /// enum value, and back.
 tiling::Dataflow toTiling(MappingDataflow d);

@@ -360,6 +360,10 @@ private:
                bool activationIsA, const codegen::GemmEpilogue &epi,
                const MappedOutput &mo);
   std::optional<tiling::MappingChoice> mapping_;
+  /// Per-cluster boundaries of a split decision (accel.mapping `ranges`,
+  /// split-strategy) along the dim both grid dims split; empty = even
+  /// ranges (tiling::splitRange).
+  std::vector<int64_t> mappingRanges_;
 
   /// The accel.tiling decision (select-tiling) of the GEMM op being lowered;
   /// set by lowerMatMul / lowerGemm, reset by GEMMs without one.

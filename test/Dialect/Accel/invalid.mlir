@@ -130,7 +130,7 @@ func.func @missing_partition(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>) -> te
 // -----
 
 func.func @bad_dataflow(%a: tensor<4x8xf32>, %b: tensor<8x8xf32>) -> tensor<4x8xf32> {
-  // expected-error @+2 {{expected ::accel::MappingDataflow to be one of: input_stationary, output_stationary, weight_stationary}}
+  // expected-error @+2 {{dataflow must be input_stationary, output_stationary or weight_stationary, got 'row_stationary'}}
   // expected-error @+1 {{failed to parse Accel_MappingAttr parameter 'dataflow'}}
   %0 = graph.matmul %a, %b {accel.mapping = #accel.mapping<dataflow = row_stationary, array = [M, N]>}
       : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
@@ -168,7 +168,7 @@ func.func @mapping_negative_cycles(%a: tensor<4x8xf32>, %b: tensor<8x8xf32>) -> 
 // -----
 
 func.func @unknown_attr(%a: tensor<4x8xf32>) -> tensor<4x8xf32> {
-  // expected-error @+1 {{'graph.relu' op unknown attribute 'accel.tilling' of the accel dialect (known: accel.tiling, accel.mapping, accel.hw, accel.name)}}
+  // expected-error @+1 {{'graph.relu' op unknown attribute 'accel.tilling' of the accel dialect (known: accel.tiling, accel.mapping, accel.hw, accel.name, accel.label on arguments, accel.labels)}}
   %0 = graph.relu %a {accel.tilling = 1 : i64} : tensor<4x8xf32>
   return %0 : tensor<4x8xf32>
 }
