@@ -53,10 +53,12 @@ std::vector<ClusterGemmWork> Lowering::mappedSlices(
         fill) const {
   const int64_t R = hw_.rows, C = hw_.cols;
   std::vector<ClusterGemmWork> work(size_t(R * C));
+  slices_.assign(size_t(R * C), tiling::ClusterSlice{});
   for (int64_t r = 0; r < R; ++r)
     for (int64_t c = 0; c < C; ++c) {
       tiling::ClusterSlice s =
           tiling::clusterSlice(mapping_->array, R, C, r, c, M, N, K);
+      slices_[size_t(r * C + c)] = s;
       if (!s.empty())
         fill(s, work[size_t(r * C + c)]);
     }
@@ -150,6 +152,9 @@ LogicalResult Lowering::finishMapped(Operation *op,
                            err))
     return op->emitOpError("cannot realise ")
            << kMappingAttrName << ": " << err;
+  if (f.k > 1)
+    if (std::optional<ReductionExchange> x = reductionExchangeFor(op))
+      return emitReductionTree(op, withScratch, mo, *x, epi.func);
   if (f.k > 1 && !emitPartialSumCombine(
                      sb_, mo.partials, mo.outElems, f.kRows, f.kCols, mo.out,
                      epi.func, [&](int64_t n) { return allocate(n); }, err))

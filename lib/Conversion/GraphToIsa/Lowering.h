@@ -12,6 +12,7 @@
 
 #include "Graph/GraphDialect.h"
 #include "accel/Codegen/Kernels.h"
+#include "accel/Codegen/Reduction.h"
 #include "accel/Hardware/HardwareDesc.h"
 #include "accel/Tiling/ArrayMapping.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -352,6 +353,22 @@ private:
                bool activationIsA, const codegen::GemmEpilogue &epi,
                const MappedOutput &mo);
   std::optional<tiling::MappingChoice> mapping_;
+  /// The slices mappedSlices() cut last, by cluster (empty = idle).
+  mutable std::vector<tiling::ClusterSlice> slices_;
+
+  // Labelled lowering (LowerSplit.cpp, docs/labels-and-splits.md).
+  /// How the K parts of `op`'s output meet, from the exchange level of the
+  /// output's dynamic label (accel.labels): the mesh for swap = core /
+  /// cluster on a machine with shared cluster storage, memory otherwise;
+  /// nullopt without a label (the unlabelled combine layers).
+  std::optional<codegen::ReductionExchange>
+  reductionExchangeFor(mlir::Operation *op) const;
+  /// The reduction trees of a K split (one per output region of an M / N
+  /// part) over the partial-sum copies of `mo`, from the slices_ and the
+  /// root clusters' output tiles in `work`.
+  mlir::LogicalResult emitReductionTree(
+      mlir::Operation *op, const std::vector<codegen::ClusterGemmWork> &work,
+      const MappedOutput &mo, codegen::ReductionExchange x, SfuFunc func);
 
   /// The accel.tiling decision (select-tiling) of the GEMM op being lowered;
   /// set by lowerMatMul / lowerGemm, reset by GEMMs without one.
