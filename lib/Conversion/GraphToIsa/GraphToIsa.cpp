@@ -545,6 +545,7 @@ LogicalResult Lowering::run() {
       return failure();
     program_.symbols.push_back(s);
   }
+  finishConstantPackets();
   program_.dramSize = next_;
   if (!sb_.capacityError().empty())
     return func_.emitError(sb_.capacityError());

@@ -144,6 +144,8 @@ LogicalResult Lowering::finishMapped(Operation *op,
   for (ClusterGemmWork &w : withScratch)
     if (int64_t e = mappedPsumScratchElems(w, st))
       w.psumScratch = allocate(e);
+  if (failed(placeWeightSlabs(op, withScratch, !activationIsA)))
+    return failure();
   GemmEpilogue clusterEpi = epi;
   if (f.k > 1)
     clusterEpi.func = SfuFunc::None; // applied after the partial sums

@@ -21,6 +21,7 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringMap.h"
 #include <array>
+#include <map>
 #include <optional>
 #include <vector>
 
@@ -353,6 +354,28 @@ private:
                bool activationIsA, const codegen::GemmEpilogue &epi,
                const MappedOutput &mo);
   std::optional<tiling::MappingChoice> mapping_;
+  /// Constant packets (ConstantPackets.cpp): when operand 1 of `op` (the
+  /// weight of matmul / gemm / conv) is a constant split by its label, each
+  /// cluster's slab of it (the contiguous range its slice reads) is copied
+  /// into DRAM of the cluster's local channel, the weight boxes of `work`
+  /// are redirected there and the cores' blocks are added to their packets.
+  mlir::LogicalResult
+  placeWeightSlabs(mlir::Operation *op,
+                   std::vector<codegen::ClusterGemmWork> &work, bool weightIsA);
+  /// Writes Program::packets (one per core that holds blocks): the marker
+  /// area of split::layoutPacket with the cluster-relative block offsets and
+  /// the address table of the layers the core computes.
+  void finishConstantPackets();
+  /// DRAM of `elements` f32 in the region of memory channel `channel`.
+  /// Until the per-channel memory planner lands this is the bump allocator
+  /// (the whole program then lives in channel 0's region).
+  uint64_t allocateInChannel(uint32_t channel, int64_t elements);
+  struct PacketUnderConstruction {
+    std::vector<PacketBlockRef> blocks;
+    std::vector<std::pair<std::string, uint64_t>> addresses;
+  };
+  std::map<std::pair<uint32_t, uint32_t>, PacketUnderConstruction> packets_;
+  unsigned splitConstants_ = 0, packetLayers_ = 0;
   /// The slices mappedSlices() cut last, by cluster (empty = idle).
   mutable std::vector<tiling::ClusterSlice> slices_;
 
