@@ -56,7 +56,10 @@ void forEachWeightBox(const ClusterGemmWork &w, int64_t pes, bool weightIsA,
 } // namespace
 
 uint64_t Lowering::allocateInChannel(uint32_t channel, int64_t elements) {
-  (void)channel; // TODO(events): the per-channel allocator of the planner.
+  // The linear plan's allocator: with dram-placement=channels the planner
+  // (placeOnChannels) moves every buffer afterwards into the region of the
+  // channel local to its readers, i.e. a slab into its cluster's channel.
+  (void)channel;
   return allocate(elements);
 }
 

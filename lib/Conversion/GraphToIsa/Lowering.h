@@ -11,6 +11,7 @@
 #define ACCEL_LIB_CONVERSION_GRAPHTOISA_LOWERING_H
 
 #include "Graph/GraphDialect.h"
+#include "accel/Codegen/ChannelPlacement.h"
 #include "accel/Codegen/Kernels.h"
 #include "accel/Codegen/Reduction.h"
 #include "accel/Hardware/HardwareDesc.h"
@@ -147,6 +148,11 @@ struct LoweringOptions {
   double sparseThreshold = 0.5; ///< minimum zero fraction
   bool loadBalance = false;     ///< MAC bit 3
   bool sfuChained = true;       ///< sfu-mode=chained
+  /// sync=barrier|events (docs/passes.md, "Synchronisation").
+  codegen::SyncMode sync = codegen::SyncMode::Barrier;
+  /// dram-placement=channels (docs/passes.md, "Memory planning on
+  /// channels"); false = one linear plan over all of DRAM.
+  bool channelPlacement = false;
 };
 
 class Lowering {
@@ -189,6 +195,8 @@ private:
         __builtin_add_overflow(next_, (bytes + kAlign - 1) / kAlign * kAlign,
                                &next_))
       next_ = UINT64_MAX;
+    else
+      buffers_.push_back({addr, next_ - addr});
     return addr;
   }
   uint64_t bufferFor(mlir::Value v) {
@@ -366,9 +374,9 @@ private:
   /// area of split::layoutPacket with the cluster-relative block offsets and
   /// the address table of the layers the core computes.
   void finishConstantPackets();
-  /// DRAM of `elements` f32 in the region of memory channel `channel`.
-  /// Until the per-channel memory planner lands this is the bump allocator
-  /// (the whole program then lives in channel 0's region).
+  /// DRAM of `elements` f32 meant for memory channel `channel`: a buffer of
+  /// the linear plan that the channel planner moves to the channel local to
+  /// its readers (the slab's cluster).
   uint64_t allocateInChannel(uint32_t channel, int64_t elements);
   struct PacketUnderConstruction {
     std::vector<PacketBlockRef> blocks;
@@ -409,6 +417,12 @@ private:
   llvm::DenseSet<mlir::Operation *> fused_;
   llvm::StringMap<std::string> symbolNames_; // binary name -> what
   uint64_t next_ = 0;
+  /// The buffers of the linear plan, in allocation order (ascending).
+  std::vector<codegen::DramBuffer> buffers_;
+  /// dram-placement=channels: moves the linear plan's buffers onto memory
+  /// channels (ChannelPlacement.h); keeps the linear plan when a buffer
+  /// fits no region.
+  void placeOnChannels();
 };
 
 } // namespace accel::lowering
