@@ -19,9 +19,12 @@
 //    stores into its own partial buffer (the root at the last level: the
 //    output, with the fused function).
 //
-// Semaphores: a data arrival or a "sum complete" signal counts on the
-// producing cluster's id, a credit on the id of the cluster that frees the
-// slot (DESIGN-11: the producing cluster's index is the semaphore id).
+// Semaphores: a data arrival or a "sum complete" signal counts on id
+// numClusters + the producing cluster's index, a credit on numClusters + the
+// index of the cluster that frees the slot. The producing cluster's index
+// itself (DESIGN-11) is the end-of-layer signal of the dependency tracker
+// (sync=events); a separate range keeps a tree RECV from taking a layer
+// signal of the same producer that happens to arrive first.
 //
 //===----------------------------------------------------------------------===//
 #include "accel/Codegen/Reduction.h"
@@ -40,6 +43,11 @@ uint8_t loadTag(int par) { return uint8_t(par); }
 uint8_t sendTag(int par) { return uint8_t(2 + par); }
 uint8_t storeTag(int par) { return uint8_t(4 + par); }
 uint8_t bit(uint8_t tag) { return uint8_t(1u << tag); }
+
+/// The tree's semaphore of cluster `producer` (file comment).
+uint32_t treeSem(const StreamBuilder &sb, uint32_t producer) {
+  return sb.numClusters() + producer;
+}
 
 /// Tile geometry shared by every chunk: rows of at most `colTile` elements
 /// (the storage row stride), `peRows` rows per PE, at most `rowCap` rows.
@@ -184,7 +192,7 @@ void emitMeshMember(StreamBuilder &sb, const ReductionGroup &grp, size_t i,
     for (size_t k = 0; k < role.receives.size(); ++k) {
       auto [level, src] = role.receives[k];
       const uint32_t srcCl = grp.members[src].cluster;
-      sb.meshRecv(cl, srcCl, 1);
+      sb.meshRecv(cl, treeSem(sb, srcCl), 1);
       const bool withFunc =
           root && func != SfuFunc::None && k + 1 == role.receives.size();
       const std::vector<Instruction> &seq = withFunc ? seqs.addFunc : seqs.add;
@@ -193,7 +201,8 @@ void emitMeshMember(StreamBuilder &sb, const ReductionGroup &grp, size_t i,
           chunkRecords(seq, sumAddr(par), recvAddr(level, par), rows, cols),
           false, true);
       sb.wait(cl, 0, true);
-      sb.meshSignal(cl, {srcCl}, cl); // credit: R(level, par) is free
+      sb.meshSignal(cl, {srcCl},
+                    treeSem(sb, cl)); // credit: R(level, par) is free
     }
     if (root && role.receives.empty() && func != SfuFunc::None) {
       sb.execute(cl, kIbufFunc,
@@ -204,13 +213,14 @@ void emitMeshMember(StreamBuilder &sb, const ReductionGroup &grp, size_t i,
     if (role.sendLevel >= 0) {
       const uint32_t dstCl = grp.members[role.sendTo].cluster;
       if (c >= 2)
-        sb.meshRecv(cl, dstCl, 1); // chunk c-2 consumed: its slot is free
+        sb.meshRecv(cl, treeSem(sb, dstCl),
+                    1); // chunk c-2 consumed: its slot is free
       MeshOp op;
       op.targets = {dstCl};
       op.src = sumAddr(par);
       op.dst = recvAddr(size_t(role.sendLevel), par);
       op.bytes = uint32_t(((rows - 1) * g.colTile + cols) * 4);
-      op.sem = cl;
+      op.sem = treeSem(sb, cl);
       op.tag = sendTag(par);
       sb.meshSend(cl, op);
     }
@@ -219,7 +229,7 @@ void emitMeshMember(StreamBuilder &sb, const ReductionGroup &grp, size_t i,
                   shifted(chunk, grp.outShiftBytes));
   }
   if (role.sendLevel >= 0) // the credits not taken in the loop
-    sb.meshRecv(cl, grp.members[role.sendTo].cluster,
+    sb.meshRecv(cl, treeSem(sb, grp.members[role.sendTo].cluster),
                 uint32_t(std::min<size_t>(2, chunks.size())));
 }
 
@@ -236,8 +246,8 @@ void emitMemoryMember(StreamBuilder &sb, const ReductionGroup &grp, size_t i,
     const uint32_t srcCl = grp.members[src].cluster;
     const bool last = root && k + 1 == role.receives.size();
     const bool withFunc = last && func != SfuFunc::None;
-    sb.wait(cl, 0xFF, true);   // this member's own sum is in DRAM
-    sb.meshRecv(cl, srcCl, 1); // ... and the source's
+    sb.wait(cl, 0xFF, true);                // this member's own sum is in DRAM
+    sb.meshRecv(cl, treeSem(sb, srcCl), 1); // ... and the source's
     for (size_t c = 0; c < chunks.size(); ++c) {
       const int par = int(c % 2);
       const DramBox &chunk = chunks[c];
@@ -280,7 +290,7 @@ void emitMemoryMember(StreamBuilder &sb, const ReductionGroup &grp, size_t i,
   }
   if (role.sendLevel >= 0) {
     sb.wait(cl, 0xFF, true); // the running sum is complete in DRAM
-    sb.meshSignal(cl, {grp.members[role.sendTo].cluster}, cl);
+    sb.meshSignal(cl, {grp.members[role.sendTo].cluster}, treeSem(sb, cl));
   }
 }
 } // namespace
@@ -361,6 +371,12 @@ bool accel::codegen::emitReductionTrees(
           "bus-contention: reduce through memory";
     return false;
   }
+  if (2 * uint64_t(sb.numClusters()) > kNumSemaphores) {
+    err = "the grid has more clusters than the reduction tree's semaphore "
+          "range allows (" +
+          std::to_string(kNumSemaphores / 2) + ")";
+    return false;
+  }
   std::set<uint32_t> seen;
   size_t maxLevels = 0;
   int64_t maxCols = 1;
@@ -413,6 +429,6 @@ bool accel::codegen::emitReductionTrees(
         emitMemoryMember(sb, grp, i, roles[i], chunks, g, func);
     }
   }
-  sb.layerBarrier();
+  sb.endLayer();
   return true;
 }

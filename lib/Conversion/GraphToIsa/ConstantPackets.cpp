@@ -206,5 +206,42 @@ void Lowering::finishConstantPackets() {
     p.markerAddr = allocateInChannel(hw_.channelOf(cl),
                                      int64_t((p.marker.size() + 3) / 4));
     program_.packets.push_back(std::move(p));
+    packetTables_.push_back({layout.addressTableOffset(), values});
+  }
+}
+
+void Lowering::relocatePacketMarkers(const ChannelPlan &plan) {
+  auto planned = [&](uint64_t a) {
+    auto it = std::upper_bound(
+        buffers_.begin(), buffers_.end(), a,
+        [](uint64_t v, const DramBuffer &b) { return v < b.addr; });
+    if (it == buffers_.begin())
+      return a;
+    size_t i = size_t(it - buffers_.begin()) - 1;
+    if (a >= buffers_[i].addr + buffers_[i].bytes)
+      return a;
+    return plan.addr[i] + (a - buffers_[i].addr);
+  };
+  auto put = [](std::vector<uint8_t> &m, uint64_t at, uint64_t v) {
+    for (int b = 0; b < 8 && at + uint64_t(b) < m.size(); ++b)
+      m[at + uint64_t(b)] = uint8_t(v >> (8 * b));
+  };
+  // The cluster's packet base moved with its slabs (relocateBuffers moved
+  // the blocks): block offsets relative to the new lowest slab.
+  std::map<uint32_t, uint64_t> base;
+  for (const ConstPacket &p : program_.packets)
+    for (const PacketBlockRef &b : p.blocks) {
+      auto [it, fresh] = base.insert({p.cluster, b.dramAddr});
+      if (!fresh)
+        it->second = std::min(it->second, b.dramAddr);
+    }
+  for (size_t k = 0; k < packetTables_.size() && k < program_.packets.size();
+       ++k) {
+    auto &[offset, values] = packetTables_[k];
+    ConstPacket &p = program_.packets[k];
+    for (size_t j = 0; j < p.blocks.size(); ++j)
+      put(p.marker, 8 * (4 + 2 * j), p.blocks[j].dramAddr - base[p.cluster]);
+    for (size_t j = 0; j < values.size(); ++j)
+      put(p.marker, offset + 8 * j, planned(values[j]));
   }
 }

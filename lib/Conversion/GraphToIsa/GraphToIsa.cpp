@@ -573,6 +573,7 @@ void Lowering::placeOnChannels() {
       !planChannels(hw_, buffers_, traffic, plan, err))
     return;
   relocateBuffers(program_, buffers_, plan);
+  relocatePacketMarkers(plan);
   next_ = program_.dramSize;
 }
 

@@ -382,7 +382,13 @@ private:
     std::vector<PacketBlockRef> blocks;
     std::vector<std::pair<std::string, uint64_t>> addresses;
   };
+  /// After placeOnChannels moved the buffers: the packets' block offsets
+  /// and address tables (written with the linear plan) follow them.
+  void relocatePacketMarkers(const codegen::ChannelPlan &plan);
   std::map<std::pair<uint32_t, uint32_t>, PacketUnderConstruction> packets_;
+  /// Per Program::packets entry: byte offset of its address table in the
+  /// marker and the linear addresses written there.
+  std::vector<std::pair<uint64_t, std::vector<uint64_t>>> packetTables_;
   unsigned splitConstants_ = 0, packetLayers_ = 0;
   /// The slices mappedSlices() cut last, by cluster (empty = idle).
   mutable std::vector<tiling::ClusterSlice> slices_;

@@ -8,11 +8,24 @@
 // its block and the marker area: constant total 256, 1 block, 0 hidden, 2
 // addresses, (offset 0, size 256), address table = the layer's input i (0)
 // and output o (1280).
-// RUN: accel-opt %s --select-tiling --convert-graph-to-isa | FileCheck %s
+// RUN: accel-opt %s --select-tiling --convert-graph-to-isa=dram-placement=linear | FileCheck %s
 // The packets survive the binary (PCKT section) and the validator (blocks
 // are constant data, one packet per core).
-// RUN: accel-opt %s --select-tiling --convert-graph-to-isa | accel-translate --isa-to-binary -o %t.bin
+// RUN: accel-opt %s --select-tiling --convert-graph-to-isa=dram-placement=linear | accel-translate --isa-to-binary -o %t.bin
 // RUN: accel-translate --binary-to-isa %t.bin | FileCheck %s --check-prefix=BIN
+// With the default placement on memory channels the slabs of grid row 1
+// move into channel 1's region (from 536870912), the local channel of
+// clusters (1, 0) / (1, 1); the markers' address tables follow the moved
+// output (256).
+// RUN: accel-opt %s --select-tiling --convert-graph-to-isa | FileCheck %s --check-prefix=CHAN
+// CHAN:      isa.packet cluster (0, 0) core 0 marker at {{[0-9]+}} = dense<[256, 1, 0, 2, 0, 256, 0, 256]>
+// CHAN-NEXT:   isa.block "w0" at 384 bytes 256
+// CHAN:      isa.packet cluster (0, 1) core 0
+// CHAN-NEXT:   isa.block "w0" at 640 bytes 256
+// CHAN:      isa.packet cluster (1, 0) core 0 marker at {{[0-9]+}} = dense<[256, 1, 0, 2, 0, 256, 0, 256]>
+// CHAN-NEXT:   isa.block "w0" at 536871936 bytes 256
+// CHAN:      isa.packet cluster (1, 1) core 0
+// CHAN-NEXT:   isa.block "w0" at 536872192 bytes 256
 
 // CHECK:      isa.data at 1408 = dense<[-3.000000e+00, -2.000000e+00, -1.000000e+00, 0.000000e+00,
 // CHECK:      isa.data at 1664 = dense<[-2.000000e+00,

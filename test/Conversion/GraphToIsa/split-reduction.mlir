@@ -10,17 +10,18 @@
 // Example 1 (swap = core, shared cluster storage): the sources SEND their
 // running sum over the mesh into the destination's receive slot R(level,
 // parity) (storage 87360 bytes per slot: 2 sum slots + 2 per level), the
-// destination RECVs (semaphore = the source's cluster index), adds with an
+// destination RECVs (semaphore = 4 + the source's cluster index: the
+// tree's range above the dependency tracker's), adds with an
 // SPU add and SIGNALs the source a credit.
-// RUN: accel-opt %s --select-tiling --convert-graph-to-isa | FileCheck %s --check-prefix=MESH
+// RUN: accel-opt %s --select-tiling --convert-graph-to-isa=dram-placement=linear | FileCheck %s --check-prefix=MESH
 // Example 2 (swap = mem): the same tree through DRAM, a SIGNAL / RECV per
 // level instead of a barrier.
-// RUN: sed 's/swap = core/swap = mem/' %s | accel-opt --select-tiling --convert-graph-to-isa | FileCheck %s --check-prefix=MEM
+// RUN: sed 's/swap = core/swap = mem/' %s | accel-opt --select-tiling --convert-graph-to-isa=dram-placement=linear | FileCheck %s --check-prefix=MEM
 // A fused ReLU is applied by the root's last add only.
-// RUN: sed 's/^  return %o : .*$/  %r = graph.relu %o : tensor<1x4xf32>\n  return %r : tensor<1x4xf32>/' %s | accel-opt --select-tiling --convert-graph-to-isa | FileCheck %s --check-prefix=RELU
+// RUN: sed 's/^  return %o : .*$/  %r = graph.relu %o : tensor<1x4xf32>\n  return %r : tensor<1x4xf32>/' %s | accel-opt --select-tiling --convert-graph-to-isa=dram-placement=linear | FileCheck %s --check-prefix=RELU
 // The binary round trip validates the synchronisation (every RECV matched).
-// RUN: accel-opt %s --select-tiling --convert-graph-to-isa | accel-translate --isa-to-binary -o %t.bin
-// RUN: sed 's/swap = core/swap = mem/' %s | accel-opt --select-tiling --convert-graph-to-isa | accel-translate --isa-to-binary -o %t.mem.bin
+// RUN: accel-opt %s --select-tiling --convert-graph-to-isa=dram-placement=linear | accel-translate --isa-to-binary -o %t.bin
+// RUN: sed 's/swap = core/swap = mem/' %s | accel-opt --select-tiling --convert-graph-to-isa=dram-placement=linear | accel-translate --isa-to-binary -o %t.mem.bin
 
 // MESH-LABEL: isa.cluster(0, 0)
 // MESH:      isa.dma store tag 2 src {{[0-9]+}} dst 20544 shape [1, 4]
@@ -28,41 +29,41 @@
 // MESH:      isa.spu binary in 0 out 0 <{{.*}}depth = 8, func = add>
 // MESH:      isa.dma load tag 0 src 20544 dst 0 shape [1, 4]
 // MESH-NEXT: isa.wait tags [0]
-// MESH-NEXT: isa.recv sem 1 count 1
+// MESH-NEXT: isa.recv sem 5 count 1
 // MESH-NEXT: isa.execute ibuf 0 last patches [{{.*}}#isa.patch<1, addr, 174720>
 // MESH-NEXT: isa.wait tags [] pe
-// MESH-NEXT: isa.signal to [(0, 1)] sem 0
-// MESH-NEXT: isa.recv sem 2 count 1
+// MESH-NEXT: isa.signal to [(0, 1)] sem 4
+// MESH-NEXT: isa.recv sem 6 count 1
 // MESH-NEXT: isa.execute ibuf 0 last patches [#isa.patch<1, addr, 349440>]
 // MESH-NEXT: isa.wait tags [] pe
-// MESH-NEXT: isa.signal to [(1, 0)] sem 0
+// MESH-NEXT: isa.signal to [(1, 0)] sem 4
 // MESH-NEXT: isa.dma store tag 4 src 0 dst 20480 shape [1, 4]
 // MESH-LABEL: isa.cluster(0, 1)
 // MESH:      isa.barrier 0
 // MESH-NEXT: isa.wait tags [2, 4] pe
 // MESH-NEXT: isa.dma load tag 0 src 20560 dst 0 shape [1, 4]
 // MESH-NEXT: isa.wait tags [0]
-// MESH-NEXT: isa.send src 0 dst 174720 bytes 16 to [(0, 0)] sem 1 tag 2
-// MESH-NEXT: isa.recv sem 0 count 1
+// MESH-NEXT: isa.send src 0 dst 174720 bytes 16 to [(0, 0)] sem 5 tag 2
+// MESH-NEXT: isa.recv sem 4 count 1
 // MESH-LABEL: isa.cluster(1, 0)
 // MESH:      isa.dma load tag 0 src 20576 dst 0 shape [1, 4]
 // MESH-NEXT: isa.wait tags [0]
-// MESH-NEXT: isa.recv sem 3 count 1
+// MESH-NEXT: isa.recv sem 7 count 1
 // MESH-NEXT: isa.execute ibuf 0 last
 // MESH-NEXT: isa.wait tags [] pe
-// MESH-NEXT: isa.signal to [(1, 1)] sem 2
-// MESH-NEXT: isa.send src 0 dst 349440 bytes 16 to [(0, 0)] sem 2 tag 2
-// MESH-NEXT: isa.recv sem 0 count 1
+// MESH-NEXT: isa.signal to [(1, 1)] sem 6
+// MESH-NEXT: isa.send src 0 dst 349440 bytes 16 to [(0, 0)] sem 6 tag 2
+// MESH-NEXT: isa.recv sem 4 count 1
 // MESH-LABEL: isa.cluster(1, 1)
 // MESH:      isa.dma load tag 0 src 20592 dst 0 shape [1, 4]
 // MESH-NEXT: isa.wait tags [0]
-// MESH-NEXT: isa.send src 0 dst 174720 bytes 16 to [(1, 0)] sem 3 tag 2
-// MESH-NEXT: isa.recv sem 2 count 1
+// MESH-NEXT: isa.send src 0 dst 174720 bytes 16 to [(1, 0)] sem 7 tag 2
+// MESH-NEXT: isa.recv sem 6 count 1
 // MESH-NOT:  isa.dma store
 
 // MEM-LABEL: isa.cluster(0, 0)
 // MEM:      isa.barrier 0
-// MEM:      isa.recv sem 1 count 1
+// MEM:      isa.recv sem 5 count 1
 // MEM-NEXT: isa.wait tags [4] pe
 // MEM-NEXT: isa.dma load tag 0 src 20544 dst 0 shape [1, 4]
 // MEM-NEXT: isa.dma load tag 0 src 20560 dst 262144 shape [1, 4]
@@ -71,21 +72,21 @@
 // MEM-NEXT: isa.wait tags [] pe
 // MEM-NEXT: isa.dma store tag 4 src 0 dst 20544 shape [1, 4]
 // MEM-NEXT: isa.wait tags [0, 1, 2, 3, 4, 5, 6, 7] pe
-// MEM-NEXT: isa.recv sem 2 count 1
+// MEM-NEXT: isa.recv sem 6 count 1
 // MEM:      isa.dma load tag 0 src 20544 dst 0 shape [1, 4]
 // MEM-NEXT: isa.dma load tag 0 src 20576 dst 262144 shape [1, 4]
 // MEM:      isa.dma store tag 4 src 0 dst 20480 shape [1, 4]
 // MEM-LABEL: isa.cluster(0, 1)
 // MEM:      isa.barrier 0
 // MEM-NEXT: isa.wait tags [0, 1, 2, 3, 4, 5, 6, 7] pe
-// MEM-NEXT: isa.signal to [(0, 0)] sem 1
+// MEM-NEXT: isa.signal to [(0, 0)] sem 5
 // MEM-LABEL: isa.cluster(1, 0)
-// MEM:      isa.recv sem 3 count 1
+// MEM:      isa.recv sem 7 count 1
 // MEM:      isa.dma store tag 4 src 0 dst 20576 shape [1, 4]
 // MEM-NEXT: isa.wait tags [0, 1, 2, 3, 4, 5, 6, 7] pe
-// MEM-NEXT: isa.signal to [(0, 0)] sem 2
+// MEM-NEXT: isa.signal to [(0, 0)] sem 6
 // MEM-LABEL: isa.cluster(1, 1)
-// MEM:      isa.signal to [(1, 0)] sem 3
+// MEM:      isa.signal to [(1, 0)] sem 7
 // MEM-NOT:  isa.send
 
 // RELU-LABEL: isa.cluster(0, 0)
@@ -96,9 +97,9 @@
 // RELU:      isa.config ibuf 1 {
 // RELU:        isa.spu binary in 0 out 0 <{{.*}}func = add>
 // RELU-NEXT:   isa.spu unary in 0 out 0 <{{.*}}func = relu>
-// RELU:      isa.recv sem 1 count 1
+// RELU:      isa.recv sem 5 count 1
 // RELU-NEXT: isa.execute ibuf 0
-// RELU:      isa.recv sem 2 count 1
+// RELU:      isa.recv sem 6 count 1
 // RELU-NEXT: isa.execute ibuf 1
 // RELU:      isa.dma store tag 4 src 0 dst 20480
 // RELU-LABEL: isa.cluster(0, 1)
