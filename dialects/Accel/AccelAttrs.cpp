@@ -284,33 +284,6 @@ LogicalResult LabelAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   return success();
 }
 
-std::string StaticLabelAttr::str() const {
-  std::string out = "static:" + stringifyTensorCategory(getCategory()).str() +
-                    "," + getType().str() + ",dim_" + getOrder().str() + ",{";
-  for (auto [i, d] : llvm::enumerate(getDims()))
-    out += (i ? " " : "") + std::to_string(d);
-  return out + "}";
-}
-
-std::string DynamicLabelAttr::str() const {
-  std::string out = "dynamic:" + getType().str() + ",dim_" + getOrder().str();
-  out += "," + getTileDim().str() + "=" + std::to_string(getTile());
-  out += "," + getPadDim().str() + "=" + std::to_string(getPad());
-  out += "," + std::to_string(getSize()) + " bytes";
-  if (getSplitDim().empty())
-    return out;
-  out += "," + getSplitDim().str() + "[";
-  ArrayRef<int64_t> r = getRanges();
-  for (size_t i = 0; i + 1 < r.size(); i += 2)
-    out += (i ? ",(" : "(") + std::to_string(r[i]) + "," +
-           std::to_string(r[i + 1]) + ")";
-  out += "]";
-  if (!getStore().empty())
-    out += "," + getStore().str() + "," +
-           stringifySwapLevel(getSwap()).str();
-  return out;
-}
-
 //===----------------------------------------------------------------------===//
 // #accel.hw <-> HardwareDesc
 //===----------------------------------------------------------------------===//

@@ -9,6 +9,7 @@
 #define ACCEL_ACCEL_ACCELDIALECT_H
 
 #include "accel/Hardware/HardwareDesc.h"
+#include "accel/Split/Labels.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Dialect.h"
@@ -58,6 +59,14 @@ inline constexpr const char *kAccelNameAttrName = "accel.name";
 /// (one per result) on an op (docs/labels-and-splits.md).
 inline constexpr const char *kLabelAttrName = "accel.label";
 inline constexpr const char *kLabelsAttrName = "accel.labels";
+
+/// Tensor labels <-> the split library's structs (LabelAttrs.cpp).
+split::StaticLabel toSplit(StaticLabelAttr a);
+split::DynamicLabel toSplit(DynamicLabelAttr a);
+StaticLabelAttr staticLabelAttr(mlir::MLIRContext *ctx,
+                                const split::StaticLabel &s);
+DynamicLabelAttr dynamicLabelAttr(mlir::MLIRContext *ctx,
+                                  const split::DynamicLabel &d);
 
 /// Registers the dialect and makes loading the graph dialect load it too,
 /// so `accel.*` attributes on graph IR are always verified.

@@ -11,6 +11,7 @@
 // x (-0.0 + 0.0 is +0.0).
 //
 //===----------------------------------------------------------------------===//
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "Graph/GraphDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Matchers.h"
@@ -82,6 +83,31 @@ OpFoldResult BinaryOp::fold(FoldAdaptor) {
 OpFoldResult UnaryOp::fold(FoldAdaptor) {
   if (getFn() == UnaryFn::affine && getAlpha().isExactlyValue(1.0) &&
       getBeta().isZero())
+    return getInput();
+  return {};
+}
+
+/// The label a value carries (accel.label of a function argument,
+/// accel.labels[i] of an op result); null without one. Compared as uniqued
+/// attributes: the graph dialect does not know the accel dialect's types.
+static Attribute labelOf(Value v) {
+  if (auto arg = dyn_cast<BlockArgument>(v)) {
+    auto fn = dyn_cast_or_null<FunctionOpInterface>(
+        arg.getOwner()->getParentOp());
+    if (!fn || arg.getOwner() != &fn.getFunctionBody().front())
+      return {};
+    return fn.getArgAttr(arg.getArgNumber(), "accel.label");
+  }
+  auto labels = v.getDefiningOp()->getAttrOfType<ArrayAttr>("accel.labels");
+  unsigned i = cast<OpResult>(v).getResultNumber();
+  return labels && i < labels.size() ? labels[i] : Attribute();
+}
+
+/// A re-layout to the label its input already has (or to no label) is the
+/// input.
+OpFoldResult RelayoutOp::fold(FoldAdaptor) {
+  auto labels = (*this)->getAttrOfType<ArrayAttr>("accel.labels");
+  if (!labels || labels.empty() || labels[0] == labelOf(getInput()))
     return getInput();
   return {};
 }

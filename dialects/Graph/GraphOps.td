@@ -124,6 +124,26 @@ def Graph_TransposeOp : Graph_Op<"transpose", [InferTypeOpAdaptor]> {
   let hasCanonicalizer = 1;
 }
 
+def Graph_RelayoutOp : Graph_Op<"relayout", [SameOperandsAndResultType, InferTypeOpInterface]> {
+  let summary = "explicit re-layout between two splits of one tensor";
+  let description = [{
+    Inserted by split-strategy when the consumers of a tensor want different
+    splits (docs/labels-and-splits.md, "Passes"): an identity on the value
+    whose `accel.labels` carries the target label (the consumer's split).
+    It folds away when that label equals the source's (or is absent);
+    convert-graph-to-isa lowers it as an alias of its operand (the data is
+    dense in DRAM either way; the split only changes which core reads what).
+
+    ```mlir
+    %1 = graph.relayout %0 {accel.labels = [#accel.label<...>]} : tensor<8x64xf32>
+    ```
+  }];
+  let arguments = (ins Graph_AnyTensor:$input);
+  let results = (outs Graph_AnyTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($result)";
+  let hasFolder = 1;
+}
+
 def Graph_ReshapeOp : Graph_Op<"reshape"> {
   let summary = "same elements, new static shape (row-major order kept)";
   let arguments = (ins Graph_F32Tensor:$input);

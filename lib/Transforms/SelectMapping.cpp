@@ -72,7 +72,25 @@ struct SelectMappingPass
           return WalkResult::advance();
       }
       // An existing attribute was checked by the accel dialect's verifier.
-      if (op->hasAttr(kMappingAttrName))
+      // A split decision (split-strategy's ranges) fixes the partition; a
+      // forced array must agree with it, only the dataflow is still open.
+      auto existing = op->getAttrOfType<MappingAttr>(kMappingAttrName);
+      std::optional<tiling::ArrayPartition> splitArr;
+      if (existing && !existing.getRanges().empty()) {
+        tiling::ArrayPartition a;
+        a.dims = {toTiling(existing.getRows()), toTiling(existing.getCols())};
+        if (forceArr && !(*forceArr == a)) {
+          op->emitOpError("select-mapping: forced array=")
+              << tiling::partitionName(*forceArr)
+              << " contradicts the split decision "
+              << tiling::partitionName(a) << " with ranges ["
+              << existing.getRanges() << "] of split-strategy";
+          return WalkResult::interrupt();
+        }
+        if (!existing.getDataflow())
+          splitArr = a;
+      }
+      if (existing && !splitArr)
         return WalkResult::advance();
       tiling::MappingProblem mp;
       bool withInit = false;
@@ -100,9 +118,11 @@ struct SelectMappingPass
       mp.tileK = gt.kc;
       mp.outerM = gt.outerM;
       mp.sharedC = gt.sharedC;
+      const tiling::ArrayPartition *arr =
+          splitArr ? &*splitArr : forceArr ? &*forceArr : nullptr;
+      // The cost of a split decision is modelled with even cluster ranges.
       tiling::MappingCost best =
-          tiling::selectMapping(mp, hw, forceDf ? &*forceDf : nullptr,
-                                forceArr ? &*forceArr : nullptr);
+          tiling::selectMapping(mp, hw, forceDf ? &*forceDf : nullptr, arr);
       if (!best.feasible) {
         op->emitOpError("select-mapping: ")
             << tiling::choiceName(best.choice) << " needs "
@@ -113,7 +133,9 @@ struct SelectMappingPass
       }
       op->setAttr(kMappingAttrName,
                   mappingAttr(op->getContext(), best.choice,
-                              int64_t(std::llround(best.cycles))));
+                              int64_t(std::llround(best.cycles)),
+                              existing ? existing.getRanges()
+                                       : ArrayRef<int64_t>()));
       return WalkResult::advance();
     });
     if (r.wasInterrupted())

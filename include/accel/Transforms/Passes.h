@@ -26,6 +26,11 @@ enum class DataflowChoice {
   WeightStationary
 };
 
+/// Options of split-strategy (docs/labels-and-splits.md, "Passes").
+enum class ParallelChoice { Auto, Model, Data, Hybrid };
+enum class SplitRounding { Ceil, Floor, Balanced };
+enum class MissingRowPolicy { Error, LeaveUnsplit };
+
 #define GEN_PASS_DECL
 #include "accel/Transforms/Passes.h.inc"
 

@@ -144,4 +144,81 @@ def AttachHardware : Pass<"accel-attach-hardware", "mlir::ModuleOp"> {
   let dependentDialects = ["::accel::AccelDialect"];
 }
 
+def TensorLabeling : Pass<"tensor-labeling", "mlir::ModuleOp"> {
+  let summary = "Attach the static label and the processor part of the dynamic label to every tensor";
+  let description = [{
+    Label generation of spec/labels-and-splits.md (docs/labels-and-splits.md,
+    "Passes"), one traversal per function: the static label (category from
+    the in / out degree and the operand role, element type, dim letters,
+    extents) and step S0 of the dynamic label (compute type of the module's
+    `accel.hw`, the processor's dim order, tiling on its innermost dim,
+    zero padding to a multiple of the tile, size of the operation dims).
+    Function arguments get `accel.label = #accel.label<static = ...,
+    dynamic = ...>`, op results (constants included) one entry each in
+    `accel.labels`. Tensors of rank above 5 have no dim letters and stay
+    unlabelled. `print` emits one remark per tensor with both labels in the
+    spec's text (`static:in,float32,dim_nc,{1 1024}
+    dynamic:float16,dim_nc,c=256,c=0,2048 bytes,...`).
+  }];
+  let options = [
+    Option<"print", "print", "bool", /*default=*/"false",
+           "emit a remark per tensor with its labels in the spec's text">,
+  ];
+  let dependentDialects = ["::accel::AccelDialect"];
+}
+
+def SplitStrategy : Pass<"split-strategy", "mlir::ModuleOp"> {
+  let summary = "Split the tensors of GEMM-shaped ops by the architecture's strategy database";
+  let description = [{
+    Steps S15 / S16 of spec/labels-and-splits.md for every tensor of every
+    graph.matmul (2-D), graph.gemm and graph.conv2d (not depthwise): looks
+    up (operator + parallel mode, category) in the database of the module's
+    `accel.hw` (hw/strategies/<split.database>.json), chooses the target dim
+    and the pieces (C = clusters x PEs, M = memory channels) and appends
+    split, store and swap to the tensor's dynamic label. A tensor whose
+    consumers want different splits gets an explicit `graph.relayout` per
+    disagreeing consumer. The split of the op's driving operand (weight
+    first, then input) becomes the op's cluster partition: `accel.mapping`
+    with `array = [D, D]` and the per-cluster `ranges` (select-mapping adds
+    the dataflow). A missing database row is an error naming the operator
+    and the category unless `policy=leave-unsplit`; a hand-written
+    accel.mapping that contradicts the split is an error. Needs the labels
+    of tensor-labeling.
+  }];
+  let options = [
+    Option<"parallel", "parallel", "accel::ParallelChoice",
+           /*default=*/"accel::ParallelChoice::Auto",
+           "parallel mode of the database rows (default: model for matmul / "
+           "gemm, data for conv2d)",
+           [{::llvm::cl::values(
+             clEnumValN(accel::ParallelChoice::Auto, "auto",
+                        "model for matmul / gemm, data for conv2d"),
+             clEnumValN(accel::ParallelChoice::Model, "model", "model parallel"),
+             clEnumValN(accel::ParallelChoice::Data, "data", "data parallel"),
+             clEnumValN(accel::ParallelChoice::Hybrid, "hybrid",
+                        "model parallel inside a cluster, data across"))}]>,
+    Option<"rounding", "rounding", "accel::SplitRounding",
+           /*default=*/"accel::SplitRounding::Ceil",
+           "piece length rounding R",
+           [{::llvm::cl::values(
+             clEnumValN(accel::SplitRounding::Ceil, "ceil",
+                        "ceil(D / pieces), short last piece (the spec's)"),
+             clEnumValN(accel::SplitRounding::Floor, "floor",
+                        "floor(D / pieces), the last piece takes the rest"),
+             clEnumValN(accel::SplitRounding::Balanced, "balanced",
+                        "lengths differ by at most one"))}]>,
+    Option<"policy", "policy", "accel::MissingRowPolicy",
+           /*default=*/"accel::MissingRowPolicy::Error",
+           "what a tensor without a database row does",
+           [{::llvm::cl::values(
+             clEnumValN(accel::MissingRowPolicy::Error, "error",
+                        "an error naming operator and category"),
+             clEnumValN(accel::MissingRowPolicy::LeaveUnsplit, "leave-unsplit",
+                        "keep the tensor whole (no split in its label)"))}]>,
+    Option<"print", "print", "bool", /*default=*/"false",
+           "emit a remark per split tensor with its labels in the spec's text">,
+  ];
+  let dependentDialects = ["::accel::AccelDialect"];
+}
+
 #endif

@@ -630,6 +630,12 @@ struct ConvertGraphToIsaPass
       target.emitError("the entry function must have a single block");
       return signalPassFailure();
     }
+    // A re-layout (split-strategy) changes which core reads which piece,
+    // not the dense DRAM tensor: it lowers to an alias of its operand.
+    target.walk([](graph::RelayoutOp r) {
+      r.getResult().replaceAllUsesWith(r.getInput());
+      r.erase();
+    });
     if (failed(checkResourcesUpFront(target, hw)))
       return signalPassFailure();
     LoweringOptions lo;

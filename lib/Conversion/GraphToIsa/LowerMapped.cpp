@@ -58,6 +58,24 @@ std::vector<ClusterGemmWork> Lowering::mappedSlices(
     for (int64_t c = 0; c < C; ++c) {
       tiling::ClusterSlice s =
           tiling::clusterSlice(mapping_->array, R, C, r, c, M, N, K);
+      if (!mappingRanges_.empty()) {
+        // A split decision: cluster r*C+c owns [b_i, b_i+1) of the dim both
+        // grid dims split (readMapping checked the boundary count).
+        const size_t i = size_t(r * C + c);
+        tiling::Range1 range{mappingRanges_[i],
+                             mappingRanges_[i + 1] - mappingRanges_[i]};
+        switch (mapping_->array.dims[0]) {
+        case tiling::SplitDim::M:
+          s.m = range;
+          break;
+        case tiling::SplitDim::N:
+          s.n = range;
+          break;
+        default:
+          s.k = range;
+          break;
+        }
+      }
       slices_[size_t(r * C + c)] = s;
       if (!s.empty())
         fill(s, work[size_t(r * C + c)]);
@@ -112,6 +130,7 @@ std::vector<ConvKChunk> accel::lowering::convKChunks(const ConvGeom &g,
 
 LogicalResult Lowering::readMapping(Operation *op) {
   mapping_.reset();
+  mappingRanges_.clear();
   Attribute a = op->getAttr(kMappingAttrName);
   if (!a)
     return success();
@@ -120,6 +139,12 @@ LogicalResult Lowering::readMapping(Operation *op) {
   if (!parseMappingAttr(a, c, err))
     return op->emitOpError("invalid ") << kMappingAttrName << ": " << err;
   mapping_ = c;
+  mappingRanges_ = mappingRanges(a);
+  const size_t clusters = size_t(hw_.rows) * hw_.cols;
+  if (!mappingRanges_.empty() && mappingRanges_.size() != clusters + 1)
+    return op->emitOpError()
+           << kMappingAttrName << ": " << mappingRanges_.size() - 1
+           << " cluster ranges for a grid of " << clusters << " clusters";
   return success();
 }
 

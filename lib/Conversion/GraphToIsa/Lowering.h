@@ -362,6 +362,10 @@ private:
                bool activationIsA, const codegen::GemmEpilogue &epi,
                const MappedOutput &mo);
   std::optional<tiling::MappingChoice> mapping_;
+  /// Per-cluster boundaries of a split decision (accel.mapping `ranges`,
+  /// split-strategy) along the dim both grid dims split; empty = even
+  /// ranges (tiling::splitRange).
+  std::vector<int64_t> mappingRanges_;
   /// Constant packets (ConstantPackets.cpp): when operand 1 of `op` (the
   /// weight of matmul / gemm / conv) is a constant split by its label, each
   /// cluster's slab of it (the contiguous range its slice reads) is copied

@@ -1,0 +1,349 @@
+//===- SplitStrategy.cpp - Steps S15 / S16 and the one partition decision -===//
+//
+// For every tensor of every GEMM-shaped op: the strategy database row of
+// (operator + parallel mode, category), the target dim and pieces
+// (accel::split::applySplit), appended to the tensor's dynamic label. A
+// consumer that wants another split than the tensor has reads it through an
+// explicit graph.relayout. The split of the op's driving operand (weight,
+// then input) becomes its cluster partition: accel.mapping with array =
+// [D, D] and per-cluster ranges; select-mapping adds the dataflow.
+// docs/labels-and-splits.md, "Passes".
+//
+//===----------------------------------------------------------------------===//
+#include "Accel/GemmProblem.h"
+#include "Graph/GraphDialect.h"
+#include "LabelUtils.h"
+#include "accel/Split/Split.h"
+#include "accel/Split/StrategyDatabase.h"
+#include "accel/Transforms/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+
+namespace accel {
+#define GEN_PASS_DEF_SPLITSTRATEGY
+#include "accel/Transforms/Passes.h.inc"
+} // namespace accel
+
+using namespace mlir;
+using namespace accel;
+
+namespace {
+/// One tensor of a GEMM-shaped op: its GEMM role and the dim letters that
+/// role gives its axes (the static label may carry a producer's letters;
+/// axes, not letters, decide the GEMM dim).
+struct GemmTensor {
+  int operand = -1; ///< operand index, -1 = the result
+  std::optional<split::GemmOperand> kind;
+  std::string canon;
+};
+
+std::vector<GemmTensor> gemmTensors(Operation *op) {
+  using split::GemmOperand;
+  std::vector<GemmTensor> v;
+  if (auto g = dyn_cast<graph::GemmOp>(op)) {
+    v.push_back({0, GemmOperand::MatmulA, g.getTransA() ? "cn" : "nc"});
+    v.push_back({1, GemmOperand::MatmulB, g.getTransB() ? "nc" : "cn"});
+    if (g.getC())
+      v.push_back({2, std::nullopt, ""});
+    v.push_back({-1, GemmOperand::MatmulResult, "nc"});
+  } else if (isa<graph::MatMulOp>(op)) {
+    v.push_back({0, GemmOperand::MatmulA, "nc"});
+    v.push_back({1, GemmOperand::MatmulB, "cn"});
+    v.push_back({-1, GemmOperand::MatmulResult, "nc"});
+  } else {
+    v.push_back({0, GemmOperand::ConvInput, "nchw"});
+    v.push_back({1, GemmOperand::ConvWeight, "nchw"});
+    if (op->getNumOperands() > 2)
+      v.push_back({2, std::nullopt, ""});
+    v.push_back({-1, GemmOperand::ConvOutput, "nchw"});
+  }
+  return v;
+}
+
+/// The ops split-strategy splits: 2-D matmul, gemm, non-depthwise conv2d.
+bool splittable(Operation *op) {
+  if (auto mm = dyn_cast<graph::MatMulOp>(op))
+    return cast<RankedTensorType>(mm.getLhs().getType()).getRank() == 2 &&
+           cast<RankedTensorType>(mm.getRhs().getType()).getRank() == 2;
+  if (isa<graph::GemmOp>(op))
+    return true;
+  if (auto conv = dyn_cast<graph::Conv2DOp>(op)) {
+    int64_t g = int64_t(conv.getGroups());
+    auto in = cast<RankedTensorType>(conv.getInput().getType());
+    auto out = cast<RankedTensorType>(conv.getResult().getType());
+    return !(g > 1 && g == in.getDimSize(1) && g == out.getDimSize(1));
+  }
+  return false;
+}
+
+ArraySplit arraySplitOf(split::GemmDim d) {
+  switch (d) {
+  case split::GemmDim::M:
+    return ArraySplit::M;
+  case split::GemmDim::N:
+    return ArraySplit::N;
+  case split::GemmDim::K:
+    return ArraySplit::K;
+  default:
+    return ArraySplit::None;
+  }
+}
+
+/// The partition a split decision gives an op.
+struct Partition {
+  ArraySplit dim = ArraySplit::None;
+  SmallVector<int64_t> ranges;
+  std::string source; ///< "operand 1"
+};
+
+std::string rangesText(ArrayRef<int64_t> r) {
+  std::string s = "[";
+  for (auto [i, b] : llvm::enumerate(r))
+    s += (i ? ", " : "") + std::to_string(b);
+  return s + "]";
+}
+
+struct SplitStrategyPass
+    : public accel::impl::SplitStrategyBase<SplitStrategyPass> {
+  using SplitStrategyBase::SplitStrategyBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    if (failed(moduleHardware(module, hw_)))
+      return signalPassFailure();
+    std::string err;
+    if (!split::loadStrategyDatabase(hw_, db_, err)) {
+      module.emitError("split-strategy: ") << err;
+      return signalPassFailure();
+    }
+    cores_ = uint64_t(hw_.numClusters()) * hw_.pesPerCluster;
+    channels_ = hw_.channels.size();
+    SmallVector<Operation *> ops;
+    module.walk([&](Operation *op) {
+      if (splittable(op))
+        ops.push_back(op);
+    });
+    for (Operation *op : ops)
+      if (failed(splitOp(op)))
+        return signalPassFailure();
+  }
+
+private:
+  split::Rounding roundingMode() const {
+    switch (rounding) {
+    case SplitRounding::Floor:
+      return split::Rounding::Floor;
+    case SplitRounding::Balanced:
+      return split::Rounding::Balanced;
+    default:
+      return split::Rounding::Ceil;
+    }
+  }
+
+  std::string parallelMode(Operation *op) const {
+    switch (parallel) {
+    case ParallelChoice::Model:
+      return "model";
+    case ParallelChoice::Data:
+      return "data";
+    case ParallelChoice::Hybrid:
+      return "hybrid";
+    default:
+      return isa<graph::Conv2DOp>(op) ? "data" : "model";
+    }
+  }
+
+  /// The label `op` wants for tensor `t` (its current label with the split
+  /// of the database row); null when the row is missing and the policy
+  /// leaves it unsplit. `rowSplits` = the row lists splittable dims.
+  FailureOr<LabelAttr> wantedLabel(Operation *op, const GemmTensor &t,
+                                   Value v, bool &rowSplits) {
+    std::string name = t.operand < 0 ? std::string("result")
+                                     : "operand " + std::to_string(t.operand);
+    LabelAttr cur = labels::labelOf(v);
+    if (!cur)
+      return op->emitOpError("split-strategy: ")
+             << name << " has no accel label (run tensor-labeling first)";
+    split::StaticLabel s = toSplit(cur.getStaticLabel());
+    std::string kind = isa<graph::Conv2DOp>(op) ? "conv2d" : "matmul";
+    // Rows for an op's result carry `operand = result` (a hidden tensor is
+    // stored differently as an output than as an input).
+    std::map<std::string, std::string> params{{"parallel", parallelMode(op)}};
+    if (t.operand < 0)
+      params["operand"] = "result";
+    const split::StrategyRow *row = db_.lookup(kind, params, s.category);
+    if (!row) {
+      if (policy == MissingRowPolicy::LeaveUnsplit)
+        return LabelAttr();
+      return op->emitOpError("split-strategy: no strategy for operator ")
+             << kind << ", category " << split::categoryCode(s.category)
+             << " in database " << hw_.splitDatabaseName();
+    }
+    split::DynamicLabel d = toSplit(cur.getDynamicLabel());
+    d.splitDim = 0;
+    d.ranges.clear();
+    d.store = {};
+    d.swap = split::Swap::None;
+    std::string err;
+    if (!split::applySplit(s, d, *row, channels_, cores_, roundingMode(),
+                           err))
+      return op->emitOpError("split-strategy: ") << name << ": " << err;
+    rowSplits = !row->dims.empty();
+    MLIRContext *ctx = op->getContext();
+    return LabelAttr::get(ctx, cur.getStaticLabel(), dynamicLabelAttr(ctx, d));
+  }
+
+  void record(Value v, LabelAttr l) {
+    labels::setLabel(v, l);
+    if (print)
+      labels::remarkLabel(v, l);
+  }
+
+  /// Gives operand `idx` of `op` the label `want`: the tensor takes it when
+  /// it is not split yet; another split is read through a graph.relayout.
+  void applyToOperand(Operation *op, unsigned idx, LabelAttr want) {
+    Value v = op->getOperand(idx);
+    LabelAttr cur = labels::labelOf(v);
+    if (cur == want)
+      return;
+    if (cur.getDynamicLabel().getSplitDim().empty()) {
+      record(v, want);
+      return;
+    }
+    OpBuilder b(op);
+    auto relayout = b.create<graph::RelayoutOp>(op->getLoc(), v);
+    op->setOperand(idx, relayout.getResult());
+    record(relayout.getResult(), want);
+  }
+
+  LogicalResult splitOp(Operation *op) {
+    std::vector<GemmTensor> tensors = gemmTensors(op);
+    std::map<int, std::pair<LabelAttr, bool>> wanted; // by operand index
+    for (const GemmTensor &t : tensors) {
+      Value v = t.operand < 0 ? op->getResult(0) : op->getOperand(t.operand);
+      bool rowSplits = false;
+      FailureOr<LabelAttr> want = wantedLabel(op, t, v, rowSplits);
+      if (failed(want))
+        return failure();
+      if (!*want)
+        continue;
+      wanted[t.operand] = {*want, rowSplits};
+      if (t.operand < 0)
+        record(v, *want);
+      else
+        applyToOperand(op, unsigned(t.operand), *want);
+    }
+    std::optional<Partition> part = partitionOf(op, tensors, wanted);
+    return applyPartition(op, part);
+  }
+
+  /// DB order: the weight, then the input; the first whose split dim is a
+  /// GEMM dim the lowering can cut into contiguous cluster ranges.
+  std::optional<Partition>
+  partitionOf(Operation *op, const std::vector<GemmTensor> &tensors,
+              const std::map<int, std::pair<LabelAttr, bool>> &wanted) {
+    tiling::GemmProblem p;
+    bool withInit;
+    if (!transforms::problemOf(op, 4, p, withInit))
+      return std::nullopt;
+    for (int idx : {1, 0}) {
+      auto it = wanted.find(idx);
+      if (it == wanted.end() || !it->second.second)
+        continue;
+      const GemmTensor &t = tensors[size_t(idx)];
+      if (std::optional<Partition> part =
+              partitionFrom(op, t, it->second.first, p))
+        return part;
+    }
+    return std::nullopt;
+  }
+
+  std::optional<Partition> partitionFrom(Operation *op, const GemmTensor &t,
+                                         LabelAttr l,
+                                         const tiling::GemmProblem &p) {
+    StringRef order = l.getStaticLabel().getOrder();
+    StringRef splitDim = l.getDynamicLabel().getSplitDim();
+    size_t axis = order.find(splitDim);
+    if (splitDim.empty() || axis >= t.canon.size() || !t.kind)
+      return std::nullopt;
+    char canon = t.canon[axis];
+    ArraySplit dim = arraySplitOf(split::gemmDimOf(*t.kind, canon));
+    if (dim == ArraySplit::None)
+      return std::nullopt;
+    int64_t extent = dim == ArraySplit::M   ? p.m
+                     : dim == ArraySplit::N ? p.n
+                                            : p.k;
+    // Convolutions: K is (kh, kw, c) with c fastest and N is (oh, ow): a
+    // channel range is contiguous only for 1x1 kernels, a row range maps to
+    // output rows; groups cut M and K per group.
+    std::function<int64_t(int64_t)> toGemm = [&](int64_t b) {
+      return std::min(b, extent);
+    };
+    if (auto conv = dyn_cast<graph::Conv2DOp>(op)) {
+      if (conv.getGroups() != 1)
+        return std::nullopt;
+      auto w = cast<RankedTensorType>(conv.getWeight().getType());
+      auto in = cast<RankedTensorType>(conv.getInput().getType());
+      auto out = cast<RankedTensorType>(conv.getResult().getType());
+      bool unitKernel = w.getDimSize(2) * w.getDimSize(3) == 1;
+      if (dim == ArraySplit::K && !unitKernel)
+        return std::nullopt;
+      if (dim == ArraySplit::N) {
+        if (canon != 'h')
+          return std::nullopt;
+        int64_t H = in.getDimSize(2), OH = out.getDimSize(2),
+                OW = out.getDimSize(3);
+        toGemm = [=](int64_t b) {
+          return std::min(OH, (std::min(b, H) * OH + H - 1) / H) * OW;
+        };
+      }
+    }
+    ArrayRef<int64_t> flat = l.getDynamicLabel().getRanges();
+    size_t pieces = flat.size() / 2;
+    std::vector<uint32_t> coreOf = split::coreOfPieces(pieces, cores_);
+    const uint32_t nClusters = hw_.numClusters();
+    const uint32_t pes = std::max<uint32_t>(1, hw_.pesPerCluster);
+    Partition part;
+    part.dim = dim;
+    part.source = t.operand < 0 ? "result" : "operand " +
+                                                 std::to_string(t.operand);
+    part.ranges.assign(nClusters + 1, 0);
+    // Cluster j computes the union of its cores' pieces (contiguous blocks).
+    for (uint32_t j = 0; j < nClusters; ++j) {
+      int64_t end = part.ranges[j];
+      for (size_t i = 0; i < pieces; ++i)
+        if (coreOf[i] / pes == j)
+          end = std::max(end, toGemm(flat[2 * i + 1] + 1));
+      part.ranges[j + 1] = end;
+    }
+    part.ranges.back() = extent;
+    return part;
+  }
+
+  LogicalResult applyPartition(Operation *op,
+                               const std::optional<Partition> &part) {
+    if (!part)
+      return success();
+    auto existing = op->getAttrOfType<MappingAttr>(kMappingAttrName);
+    if (existing) {
+      if (existing.getRows() == part->dim && existing.getCols() == part->dim &&
+          existing.getRanges() == ArrayRef<int64_t>(part->ranges))
+        return success();
+      return op->emitOpError("split-strategy: ")
+             << kMappingAttrName << " " << existing
+             << " contradicts the split of " << part->source
+             << " (array = [" << stringifyArraySplit(part->dim) << ", "
+             << stringifyArraySplit(part->dim)
+             << "], ranges = " << rangesText(part->ranges) << ")";
+    }
+    op->setAttr(kMappingAttrName,
+                MappingAttr::get(op->getContext(), std::nullopt, part->dim,
+                                 part->dim, part->ranges, std::nullopt));
+    return success();
+  }
+
+  HardwareDesc hw_;
+  split::StrategyDatabase db_;
+  uint64_t cores_ = 1, channels_ = 1;
+};
+} // namespace
