@@ -233,8 +233,7 @@ StaticLabelAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                        << " dims for the order \"" << order << "\"";
   for (int64_t d : dims)
     if (d < 1)
-      return emitError() << "accel.static_label: dims must be >= 1, got "
-                         << d;
+      return emitError() << "accel.static_label: dims must be >= 1, got " << d;
   return success();
 }
 

@@ -134,8 +134,8 @@ LogicalResult verifyLabelsAttr(Operation *op, NamedAttribute attr) {
            << op->getNumResults() << " #accel.label (one per result), got "
            << attr.getValue();
   for (auto [i, a] : llvm::enumerate(arr)) {
-    std::string what = std::string(kLabelsAttrName) + "[" +
-                       std::to_string(i) + "]";
+    std::string what =
+        std::string(kLabelsAttrName) + "[" + std::to_string(i) + "]";
     if (failed(checkLabel([&] { return op->emitOpError(); }, what, a,
                           op->getResult(i).getType())))
       return failure();
@@ -143,12 +143,11 @@ LogicalResult verifyLabelsAttr(Operation *op, NamedAttribute attr) {
   return success();
 }
 
-LogicalResult verifyArgLabel(Operation *op, unsigned arg,
-                             NamedAttribute attr) {
+LogicalResult verifyArgLabel(Operation *op, unsigned arg, NamedAttribute attr) {
   auto fn = dyn_cast<FunctionOpInterface>(op);
   if (!fn || arg >= fn.getNumArguments())
-    return op->emitOpError() << kLabelAttrName
-                             << " belongs on a function argument";
+    return op->emitOpError()
+           << kLabelAttrName << " belongs on a function argument";
   std::string what =
       std::string(kLabelAttrName) + " of argument " + std::to_string(arg);
   return checkLabel([&] { return op->emitOpError(); }, what, attr.getValue(),

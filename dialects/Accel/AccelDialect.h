@@ -41,7 +41,8 @@ mlir::FailureOr<AttrT> parseLabelPart(mlir::AsmParser &p) {
     return mlir::failure();
   if (auto t = llvm::dyn_cast<AttrT>(a))
     return t;
-  return p.emitError(loc, "expected a ") << AttrT::getMnemonic() << " attribute";
+  return p.emitError(loc, "expected a ")
+         << AttrT::getMnemonic() << " attribute";
 }
 } // namespace accel::detail
 

@@ -11,10 +11,10 @@
 // x (-0.0 + 0.0 is +0.0).
 //
 //===----------------------------------------------------------------------===//
-#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "Graph/GraphDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/STLExtras.h"
 
 using namespace mlir;
@@ -92,8 +92,8 @@ OpFoldResult UnaryOp::fold(FoldAdaptor) {
 /// attributes: the graph dialect does not know the accel dialect's types.
 static Attribute labelOf(Value v) {
   if (auto arg = dyn_cast<BlockArgument>(v)) {
-    auto fn = dyn_cast_or_null<FunctionOpInterface>(
-        arg.getOwner()->getParentOp());
+    auto fn =
+        dyn_cast_or_null<FunctionOpInterface>(arg.getOwner()->getParentOp());
     if (!fn || arg.getOwner() != &fn.getFunctionBody().front())
       return {};
     return fn.getArgAttr(arg.getArgNumber(), "accel.label");

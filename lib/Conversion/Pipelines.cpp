@@ -2,8 +2,10 @@
 //
 // accel-default-pipeline: what `accel-compile` runs on graph-dialect input
 // (also after the ONNX importer). It legalises any TOSA / linalg left in the
-// module, canonicalises, selects the GEMM tilings (select-tiling) and the
-// dataflow / array partition (select-mapping), and lowers to one
+// module, canonicalises, labels the tensors and splits them by the
+// architecture's strategy database (tensor-labeling, split-strategy: the
+// cluster partition of GEMM-shaped ops), selects the GEMM tilings
+// (select-tiling) and the dataflow (select-mapping), and lowers to one
 // isa.program. Its options are convert-graph-to-isa's own: the option string
 // is handed to that pass's parser, so they are declared once (Passes.td).
 // The machine is the module's accel.hw (accel-opt --accel-hw=FILE).
@@ -27,6 +29,14 @@ void accel::buildDefaultPipeline(OpPassManager &pm, const std::string &hwPath,
   pm.addPass(createConvertTosaLinalgToGraph());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createFoldBatchNorm());
+  // Labels and splits of every tensor (docs/labels-and-splits.md) before
+  // the tilings. The partition stays select-mapping's cost-based choice
+  // (partition=false): split-strategy's decision is opt-in
+  // (accel-opt --split-strategy) until its cost is modelled.
+  pm.addPass(createTensorLabeling());
+  SplitStrategyOptions split;
+  split.partition = false;
+  pm.addPass(createSplitStrategy(split));
   pm.addPass(createSelectTiling());
   pm.addPass(createSelectMapping());
   pm.addPass(lowering ? std::move(lowering) : createConvertGraphToIsa());

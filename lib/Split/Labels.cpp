@@ -183,6 +183,18 @@ DynamicLabel processorLabel(const StaticLabel &s,
   return d;
 }
 
+std::string processorDimOrder(const StaticLabel &s, bool isMatmulWeight) {
+  if (isMatmulWeight && isPermutation(s.dimOrder, "nc"))
+    return "nc";
+  return s.dimOrder;
+}
+
+int64_t configuredTile(const HardwareDesc &hw, Category c) {
+  bool weight = c == Category::InputWeight || c == Category::ConstantWeight ||
+                c == Category::OutputWeight;
+  return weight ? hw.weightTile() : hw.activationTile();
+}
+
 int64_t operationDim(const StaticLabel &s, const DynamicLabel &d, char dim) {
   int64_t extent = staticExtent(s, dim);
   if (extent < 0)

@@ -8,7 +8,8 @@ using namespace accel;
 
 namespace {
 FunctionOpInterface entryBlockFunction(BlockArgument arg) {
-  auto fn = dyn_cast_or_null<FunctionOpInterface>(arg.getOwner()->getParentOp());
+  auto fn =
+      dyn_cast_or_null<FunctionOpInterface>(arg.getOwner()->getParentOp());
   if (!fn || arg.getOwner() != &fn.getFunctionBody().front())
     return {};
   return fn;

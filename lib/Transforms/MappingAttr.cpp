@@ -101,9 +101,8 @@ std::vector<int64_t> accel::mappingRanges(Attribute attr) {
 
 MappingAttr accel::mappingAttr(MLIRContext *ctx, const tiling::MappingChoice &c,
                                int64_t cycles, llvm::ArrayRef<int64_t> ranges) {
-  return MappingAttr::get(ctx, dataflowAttr(c.dataflow),
-                          toAttr(c.array.dims[0]), toAttr(c.array.dims[1]),
-                          ranges,
-                          cycles >= 0 ? std::optional<int64_t>(cycles)
-                                      : std::nullopt);
+  return MappingAttr::get(
+      ctx, dataflowAttr(c.dataflow), toAttr(c.array.dims[0]),
+      toAttr(c.array.dims[1]), ranges,
+      cycles >= 0 ? std::optional<int64_t>(cycles) : std::nullopt);
 }

@@ -82,9 +82,9 @@ struct SelectMappingPass
         if (forceArr && !(*forceArr == a)) {
           op->emitOpError("select-mapping: forced array=")
               << tiling::partitionName(*forceArr)
-              << " contradicts the split decision "
-              << tiling::partitionName(a) << " with ranges ["
-              << existing.getRanges() << "] of split-strategy";
+              << " contradicts the split decision " << tiling::partitionName(a)
+              << " with ranges [" << existing.getRanges()
+              << "] of split-strategy";
           return WalkResult::interrupt();
         }
         if (!existing.getDataflow())
@@ -118,8 +118,9 @@ struct SelectMappingPass
       mp.tileK = gt.kc;
       mp.outerM = gt.outerM;
       mp.sharedC = gt.sharedC;
-      const tiling::ArrayPartition *arr =
-          splitArr ? &*splitArr : forceArr ? &*forceArr : nullptr;
+      const tiling::ArrayPartition *arr = splitArr   ? &*splitArr
+                                          : forceArr ? &*forceArr
+                                                     : nullptr;
       // The cost of a split decision is modelled with even cluster ranges.
       tiling::MappingCost best =
           tiling::selectMapping(mp, hw, forceDf ? &*forceDf : nullptr, arr);
@@ -131,11 +132,11 @@ struct SelectMappingPass
             << hw.instructionBuffers;
         return WalkResult::interrupt();
       }
-      op->setAttr(kMappingAttrName,
-                  mappingAttr(op->getContext(), best.choice,
-                              int64_t(std::llround(best.cycles)),
-                              existing ? existing.getRanges()
-                                       : ArrayRef<int64_t>()));
+      op->setAttr(
+          kMappingAttrName,
+          mappingAttr(op->getContext(), best.choice,
+                      int64_t(std::llround(best.cycles)),
+                      existing ? existing.getRanges() : ArrayRef<int64_t>()));
       return WalkResult::advance();
     });
     if (r.wasInterrupted())

@@ -71,7 +71,9 @@ bool splittable(Operation *op) {
     int64_t g = int64_t(conv.getGroups());
     auto in = cast<RankedTensorType>(conv.getInput().getType());
     auto out = cast<RankedTensorType>(conv.getResult().getType());
-    return !(g > 1 && g == in.getDimSize(1) && g == out.getDimSize(1));
+    // Depthwise (groups == channels, one channel included): the SW
+    // weight-queue kernel has no GEMM partition (as select-mapping).
+    return !(g == in.getDimSize(1) && g == out.getDimSize(1));
   }
   return false;
 }
@@ -156,8 +158,8 @@ private:
   /// The label `op` wants for tensor `t` (its current label with the split
   /// of the database row); null when the row is missing and the policy
   /// leaves it unsplit. `rowSplits` = the row lists splittable dims.
-  FailureOr<LabelAttr> wantedLabel(Operation *op, const GemmTensor &t,
-                                   Value v, bool &rowSplits) {
+  FailureOr<LabelAttr> wantedLabel(Operation *op, const GemmTensor &t, Value v,
+                                   bool &rowSplits) {
     std::string name = t.operand < 0 ? std::string("result")
                                      : "operand " + std::to_string(t.operand);
     LabelAttr cur = labels::labelOf(v);
@@ -185,8 +187,7 @@ private:
     d.store = {};
     d.swap = split::Swap::None;
     std::string err;
-    if (!split::applySplit(s, d, *row, channels_, cores_, roundingMode(),
-                           err))
+    if (!split::applySplit(s, d, *row, channels_, cores_, roundingMode(), err))
       return op->emitOpError("split-strategy: ") << name << ": " << err;
     rowSplits = !row->dims.empty();
     MLIRContext *ctx = op->getContext();
@@ -233,6 +234,8 @@ private:
       else
         applyToOperand(op, unsigned(t.operand), *want);
     }
+    if (!partition)
+      return success();
     std::optional<Partition> part = partitionOf(op, tensors, wanted);
     return applyPartition(op, part);
   }
@@ -305,8 +308,8 @@ private:
     const uint32_t pes = std::max<uint32_t>(1, hw_.pesPerCluster);
     Partition part;
     part.dim = dim;
-    part.source = t.operand < 0 ? "result" : "operand " +
-                                                 std::to_string(t.operand);
+    part.source =
+        t.operand < 0 ? "result" : "operand " + std::to_string(t.operand);
     part.ranges.assign(nClusters + 1, 0);
     // Cluster j computes the union of its cores' pieces (contiguous blocks).
     for (uint32_t j = 0; j < nClusters; ++j) {
@@ -325,14 +328,18 @@ private:
     if (!part)
       return success();
     auto existing = op->getAttrOfType<MappingAttr>(kMappingAttrName);
+    // A partition without ranges was chosen before (select-mapping, or by
+    // hand for experiments): it stays, the labels only describe storage.
+    if (existing && existing.getRanges().empty())
+      return success();
     if (existing) {
       if (existing.getRows() == part->dim && existing.getCols() == part->dim &&
           existing.getRanges() == ArrayRef<int64_t>(part->ranges))
         return success();
       return op->emitOpError("split-strategy: ")
              << kMappingAttrName << " " << existing
-             << " contradicts the split of " << part->source
-             << " (array = [" << stringifyArraySplit(part->dim) << ", "
+             << " contradicts the split of " << part->source << " (array = ["
+             << stringifyArraySplit(part->dim) << ", "
              << stringifyArraySplit(part->dim)
              << "], ranges = " << rangesText(part->ranges) << ")";
     }

@@ -8,8 +8,8 @@
 // docs/labels-and-splits.md, "Passes".
 //
 //===----------------------------------------------------------------------===//
-#include "LabelUtils.h"
 #include "Graph/GraphDialect.h"
+#include "LabelUtils.h"
 #include "accel/Split/Labels.h"
 #include "accel/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -173,18 +173,18 @@ private:
       return; // rank above 5: no dim letters (docs)
     }
     s.dims.assign(t.getShape().begin(), t.getShape().end());
-    s.category = split::categoryFromDegree(c.inDegree, c.outDegree,
-                                           c.use.role, c.isConstant);
+    s.category = split::categoryFromDegree(c.inDegree, c.outDegree, c.use.role,
+                                           c.isConstant);
     // FC / matmul weights are read as [out features, reduction] ("nc").
     std::string procOrder =
         c.weightUse && s.dimOrder.size() == 2 && c.use.order.size() == 2
             ? std::string("nc")
             : s.dimOrder;
-    split::DynamicLabel d = split::processorLabel(
-        s, computeType_, procOrder, configuredTile(c.weightUse));
+    split::DynamicLabel d = split::processorLabel(s, computeType_, procOrder,
+                                                  configuredTile(c.weightUse));
     MLIRContext *ctx = v.getContext();
-    LabelAttr l = LabelAttr::get(ctx, staticLabelAttr(ctx, s),
-                                 dynamicLabelAttr(ctx, d));
+    LabelAttr l =
+        LabelAttr::get(ctx, staticLabelAttr(ctx, s), dynamicLabelAttr(ctx, d));
     if (!labels::setLabel(v, l))
       return;
     if (print)

@@ -28,7 +28,8 @@ enum class DramPlacement { Linear, Channels };
 
 /// Adds the default pipeline (what accel-compile runs) to `pm`: with a
 /// non-empty `hwPath` first accel-attach-hardware, then legalisation,
-/// canonicalisation, fold-batch-norm, select-tiling, select-mapping and
+/// canonicalisation, fold-batch-norm, tensor-labeling, split-strategy,
+/// select-tiling, select-mapping and
 /// `lowering` (a convert-graph-to-isa pass; null = default options).
 void buildDefaultPipeline(mlir::OpPassManager &pm, const std::string &hwPath,
                           std::unique_ptr<mlir::Pass> lowering = nullptr);

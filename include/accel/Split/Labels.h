@@ -169,6 +169,14 @@ DynamicLabel processorLabel(const StaticLabel &s,
                             const std::string &processorOrder,
                             int64_t configuredTile);
 
+/// The processor's dim order of a tensor (DESIGN-11): FC / matmul weights
+/// are read "nc" (output features outermost, the reduction innermost: the
+/// spec's w, static cn -> nc); every other tensor in its static order.
+std::string processorDimOrder(const StaticLabel &s, bool isMatmulWeight);
+/// The configured tile of a category: split.weight_tile for weights (iw,
+/// cw, ow), split.activation_tile otherwise (0 resolved to the block size).
+int64_t configuredTile(const HardwareDesc &hw, Category c);
+
 /// Operation dim (static extent + padding) of `dim` under `d`; -1 when
 /// `dim` is not a letter of `s.dimOrder`.
 int64_t operationDim(const StaticLabel &s, const DynamicLabel &d, char dim);

@@ -45,10 +45,12 @@ struct PieceCount {
 /// Piece count and length of [0160]-[0164] for operation dim D, M memory
 /// channels and C cores. With Ceil, a length that would leave trailing
 /// pieces empty lowers the count (D = 9, C = 4 -> 3 pieces of 3): a piece is
-/// never empty.
+/// never empty. D <= 0 (an empty dim) has no pieces: mode 3, pieces 0,
+/// length 0. M or C of 0 are read as 1.
 PieceCount pieceCount(int64_t D, uint64_t memoryChannels, uint64_t cores,
                       Rounding r = Rounding::Ceil);
-/// Inclusive ranges of the pieces along [0, D).
+/// Inclusive ranges of the pieces along [0, D): non-empty, adjacent, the
+/// last one ending at D - 1 (it takes any remainder); empty for D <= 0.
 std::vector<PieceRange> pieceRanges(int64_t D, const PieceCount &pc,
                                     Rounding r = Rounding::Ceil);
 

@@ -47,8 +47,11 @@ public:
   static bool load(const std::string &path, StrategyDatabase &out,
                    std::string &err);
   /// The row for an operator with its parameters and a tensor category: the
-  /// matching row (all its params equal the query's) with the most params;
-  /// nullptr when none matches.
+  /// matching row (all its params equal the query's; the query may carry
+  /// more) with the most params, the earlier one on a tie; nullptr when none
+  /// matches. The compiler's queries carry `parallel` (model | data |
+  /// hybrid) and `operand` (input | weight | bias | result: a hidden neuron
+  /// an op produces is looked up with operand = result).
   const StrategyRow *lookup(const std::string &op,
                             const std::map<std::string, std::string> &params,
                             Category category) const;

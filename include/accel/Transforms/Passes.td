@@ -217,6 +217,9 @@ def SplitStrategy : Pass<"split-strategy", "mlir::ModuleOp"> {
                         "keep the tensor whole (no split in its label)"))}]>,
     Option<"print", "print", "bool", /*default=*/"false",
            "emit a remark per split tensor with its labels in the spec's text">,
+    Option<"partition", "partition", "bool", /*default=*/"true",
+           "write the driving operand's split as the op's accel.mapping "
+           "(false: labels only, select-mapping chooses the partition)">,
   ];
   let dependentDialects = ["::accel::AccelDialect"];
 }

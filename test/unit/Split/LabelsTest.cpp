@@ -187,6 +187,11 @@ TEST(Labels, TextRoundTrip) {
   EXPECT_EQ(d.splitDim, 0);
   EXPECT_TRUE(d.ranges.empty());
   EXPECT_EQ(d.str(), "dynamic:float32,dim_c,none,none,0 bytes,none,mem,none");
+  // A scalar's static label.
+  StaticLabel sc{Category::Auxiliary, "int64", "", {}};
+  EXPECT_EQ(sc.str(), "static:aux,int64,dim_,{}");
+  ASSERT_TRUE(parseStaticLabel(sc.str(), back, err)) << err;
+  EXPECT_EQ(back, sc);
 }
 
 struct TextErr {
@@ -255,4 +260,19 @@ TEST(Labels, CheckStaticLabel) {
   EXPECT_NE(checkStaticLabel({Category::InputNeuron, "f32", "nc", {1, 2}}), "");
   EXPECT_NE(checkStaticLabel({Category::InputNeuron, "float32", "n1", {1, 2}}),
             "");
+}
+
+TEST(Labels, ProcessorOrderAndTile) {
+  StaticLabel b{Category::ConstantWeight, "float32", "cn", {64, 10}};
+  EXPECT_EQ(processorDimOrder(b, true), "nc");
+  EXPECT_EQ(processorDimOrder(b, false), "cn");
+  StaticLabel conv{Category::ConstantWeight, "float32", "nchw", {8, 3, 3, 3}};
+  EXPECT_EQ(processorDimOrder(conv, true), "nchw"); // not a 2-D matmul weight
+  HardwareDesc hw;                                  // tiles 0 -> block size 64
+  EXPECT_EQ(configuredTile(hw, Category::InputWeight), 64);
+  hw.splitWeightTile = 128;
+  hw.splitActivationTile = 32;
+  EXPECT_EQ(configuredTile(hw, Category::OutputWeight), 128);
+  EXPECT_EQ(configuredTile(hw, Category::HiddenNeuron), 32);
+  EXPECT_EQ(configuredTile(hw, Category::Auxiliary), 32);
 }
