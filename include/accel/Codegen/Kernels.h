@@ -94,6 +94,14 @@ public:
                 int64_t suRowStride, const DramBox &dst);
   void dmaDramCopy(uint32_t cluster, uint8_t tag, const DramBox &src,
                    const DramBox &dst);
+  /// Mesh commands (DESIGN-11 "Mesh and synchronisation"; definitions in
+  /// MeshCommands.cpp): SEND `op.bytes` of this cluster's storage to the
+  /// storage of `op.targets`, SIGNAL `targets` on semaphore `sem`, RECV
+  /// (block until semaphore `sem` >= `count`, then take `count`).
+  void meshSend(uint32_t cluster, const MeshOp &op);
+  void meshSignal(uint32_t cluster, std::vector<uint32_t> targets,
+                  uint32_t sem);
+  void meshRecv(uint32_t cluster, uint32_t sem, uint32_t count);
   void wait(uint32_t cluster, uint8_t tagMask, bool pe);
   /// Records that the scalar unit (pipeline type 2) wrote `addr` back into
   /// the record of instruction `instr` of `ibuf`, so that the next execute()

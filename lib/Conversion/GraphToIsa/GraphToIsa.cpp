@@ -545,6 +545,7 @@ LogicalResult Lowering::run() {
       return failure();
     program_.symbols.push_back(s);
   }
+  finishConstantPackets();
   sb_.finish();
   program_.dramSize = next_;
   if (!sb_.capacityError().empty())
@@ -572,6 +573,7 @@ void Lowering::placeOnChannels() {
       !planChannels(hw_, buffers_, traffic, plan, err))
     return;
   relocateBuffers(program_, buffers_, plan);
+  relocatePacketMarkers(plan);
   next_ = program_.dramSize;
 }
 

@@ -53,6 +53,7 @@ std::vector<ClusterGemmWork> Lowering::mappedSlices(
         fill) const {
   const int64_t R = hw_.rows, C = hw_.cols;
   std::vector<ClusterGemmWork> work(size_t(R * C));
+  slices_.assign(size_t(R * C), tiling::ClusterSlice{});
   for (int64_t r = 0; r < R; ++r)
     for (int64_t c = 0; c < C; ++c) {
       tiling::ClusterSlice s =
@@ -75,6 +76,7 @@ std::vector<ClusterGemmWork> Lowering::mappedSlices(
           break;
         }
       }
+      slices_[size_t(r * C + c)] = s;
       if (!s.empty())
         fill(s, work[size_t(r * C + c)]);
     }
@@ -167,6 +169,8 @@ LogicalResult Lowering::finishMapped(Operation *op,
   for (ClusterGemmWork &w : withScratch)
     if (int64_t e = mappedPsumScratchElems(w, st))
       w.psumScratch = allocate(e);
+  if (failed(placeWeightSlabs(op, withScratch, !activationIsA)))
+    return failure();
   GemmEpilogue clusterEpi = epi;
   if (f.k > 1)
     clusterEpi.func = SfuFunc::None; // applied after the partial sums
@@ -175,6 +179,9 @@ LogicalResult Lowering::finishMapped(Operation *op,
                            err))
     return op->emitOpError("cannot realise ")
            << kMappingAttrName << ": " << err;
+  if (f.k > 1)
+    if (std::optional<ReductionExchange> x = reductionExchangeFor(op))
+      return emitReductionTree(op, withScratch, mo, *x, epi.func);
   if (f.k > 1 && !emitPartialSumCombine(
                      sb_, mo.partials, mo.outElems, f.kRows, f.kCols, mo.out,
                      epi.func, [&](int64_t n) { return allocate(n); }, err))

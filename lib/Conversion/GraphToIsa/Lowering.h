@@ -13,6 +13,7 @@
 #include "Graph/GraphDialect.h"
 #include "accel/Codegen/ChannelPlacement.h"
 #include "accel/Codegen/Kernels.h"
+#include "accel/Codegen/Reduction.h"
 #include "accel/Hardware/HardwareDesc.h"
 #include "accel/Tiling/ArrayMapping.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -21,6 +22,7 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringMap.h"
 #include <array>
+#include <map>
 #include <optional>
 #include <vector>
 
@@ -364,6 +366,50 @@ private:
   /// split-strategy) along the dim both grid dims split; empty = even
   /// ranges (tiling::splitRange).
   std::vector<int64_t> mappingRanges_;
+  /// Constant packets (ConstantPackets.cpp): when operand 1 of `op` (the
+  /// weight of matmul / gemm / conv) is a constant split by its label, each
+  /// cluster's slab of it (the contiguous range its slice reads) is copied
+  /// into DRAM of the cluster's local channel, the weight boxes of `work`
+  /// are redirected there and the cores' blocks are added to their packets.
+  mlir::LogicalResult
+  placeWeightSlabs(mlir::Operation *op,
+                   std::vector<codegen::ClusterGemmWork> &work, bool weightIsA);
+  /// Writes Program::packets (one per core that holds blocks): the marker
+  /// area of split::layoutPacket with the cluster-relative block offsets and
+  /// the address table of the layers the core computes.
+  void finishConstantPackets();
+  /// DRAM of `elements` f32 meant for memory channel `channel`: a buffer of
+  /// the linear plan that the channel planner moves to the channel local to
+  /// its readers (the slab's cluster).
+  uint64_t allocateInChannel(uint32_t channel, int64_t elements);
+  struct PacketUnderConstruction {
+    std::vector<PacketBlockRef> blocks;
+    std::vector<std::pair<std::string, uint64_t>> addresses;
+  };
+  /// After placeOnChannels moved the buffers: the packets' block offsets
+  /// and address tables (written with the linear plan) follow them.
+  void relocatePacketMarkers(const codegen::ChannelPlan &plan);
+  std::map<std::pair<uint32_t, uint32_t>, PacketUnderConstruction> packets_;
+  /// Per Program::packets entry: byte offset of its address table in the
+  /// marker and the linear addresses written there.
+  std::vector<std::pair<uint64_t, std::vector<uint64_t>>> packetTables_;
+  unsigned splitConstants_ = 0, packetLayers_ = 0;
+  /// The slices mappedSlices() cut last, by cluster (empty = idle).
+  mutable std::vector<tiling::ClusterSlice> slices_;
+
+  // Labelled lowering (LowerSplit.cpp, docs/labels-and-splits.md).
+  /// How the K parts of `op`'s output meet, from the exchange level of the
+  /// output's dynamic label (accel.labels): the mesh for swap = core /
+  /// cluster on a machine with shared cluster storage, memory otherwise;
+  /// nullopt without a label (the unlabelled combine layers).
+  std::optional<codegen::ReductionExchange>
+  reductionExchangeFor(mlir::Operation *op) const;
+  /// The reduction trees of a K split (one per output region of an M / N
+  /// part) over the partial-sum copies of `mo`, from the slices_ and the
+  /// root clusters' output tiles in `work`.
+  mlir::LogicalResult emitReductionTree(
+      mlir::Operation *op, const std::vector<codegen::ClusterGemmWork> &work,
+      const MappedOutput &mo, codegen::ReductionExchange x, SfuFunc func);
 
   /// The accel.tiling decision (select-tiling) of the GEMM op being lowered;
   /// set by lowerMatMul / lowerGemm, reset by GEMMs without one.
