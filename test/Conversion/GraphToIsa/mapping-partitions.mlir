@@ -27,9 +27,30 @@
 // RUN: accel-opt %s --select-tiling --select-mapping="array=M,N dataflow=weight_stationary" --convert-graph-to-isa="dram-placement=linear sync=barrier" | FileCheck %s --check-prefix=MN
 // RUN: accel-opt %s --select-tiling --select-mapping="array=K,K dataflow=input_stationary" --convert-graph-to-isa="dram-placement=linear sync=barrier" | FileCheck %s --check-prefix=KK
 // RUN: accel-opt %s --select-tiling --select-mapping="array=K,K dataflow=weight_stationary" --convert-graph-to-isa="dram-placement=linear sync=barrier" | FileCheck %s --check-prefix=KK
-// The default pipeline follows an attribute set beforehand (as a later
-// split-strategy pass would):
-// RUN: sed 's/graph.matmul %a, %b :/graph.matmul %a, %b {accel.mapping = #accel.mapping<dataflow = output_stationary, array = [K, K]>} :/' %s | accel-opt --accel-default-pipeline="dram-placement=linear sync=barrier" | FileCheck %s --check-prefix=KK
+// The default pipeline follows an attribute set beforehand (the same
+// slices); it also labels the output (tensor-labeling / split-strategy), so
+// the K parts meet in the reduction tree of docs/labels-and-splits.md
+// (mesh: the result's swap is core on the shared-cache machine) instead of
+// the combine layers:
+// RUN: sed 's/graph.matmul %a, %b :/graph.matmul %a, %b {accel.mapping = #accel.mapping<dataflow = output_stationary, array = [K, K]>} :/' %s | accel-opt --accel-default-pipeline="dram-placement=linear sync=barrier" | FileCheck %s --check-prefix=KKP
+// KKP-LABEL: isa.cluster(0, 0)
+// KKP:   isa.dma load tag 0 src 0 dst {{[0-9]+}} shape [4, 2] src_strides [8, 1]
+// KKP-NEXT: isa.dma load tag 0 src 128 dst {{[0-9]+}} shape [2, 8] src_strides [8, 1]
+// KKP:   isa.dma store tag 2 src {{[0-9]+}} dst 512 shape [4, 8]
+// KKP:   isa.dma load tag 0 src 512 dst 0 shape [4, 8]
+// KKP:   isa.recv sem 5 count 1
+// KKP:   isa.recv sem 6 count 1
+// KKP:   isa.dma store tag 4 src 0 dst 384 shape [4, 8]
+// KKP-LABEL: isa.cluster(0, 1)
+// KKP:   isa.dma store tag 2 src {{[0-9]+}} dst 640 shape [4, 8]
+// KKP:   isa.send src 0 dst {{[0-9]+}} bytes 128 to [(0, 0)] sem 5 tag 2
+// KKP-LABEL: isa.cluster(1, 0)
+// KKP:   isa.dma store tag 2 src {{[0-9]+}} dst 768 shape [4, 8]
+// KKP:   isa.recv sem 7 count 1
+// KKP:   isa.send src 0 dst {{[0-9]+}} bytes 128 to [(0, 0)] sem 6 tag 2
+// KKP-LABEL: isa.cluster(1, 1)
+// KKP:   isa.dma store tag 2 src {{[0-9]+}} dst 896 shape [4, 8]
+// KKP:   isa.send src 0 dst {{[0-9]+}} bytes 128 to [(1, 0)] sem 7 tag 2
 
 // MM-LABEL: isa.cluster(0, 0)
 // MM:   isa.dma load tag 0 src 0 dst {{[0-9]+}} shape [1, 8] src_strides [8, 1]
