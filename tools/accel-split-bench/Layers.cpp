@@ -91,6 +91,14 @@ double Layer::compulsoryBytes() const {
   return 4 * e;
 }
 
+void Layer::forceMapping(const std::string &body) {
+  std::string attr = "accel.mapping = #accel.mapping<" + body + ">";
+  if (!opText.empty() && opText.back() == '}')
+    opText.insert(opText.size() - 1, ", " + attr);
+  else
+    opText += " {" + attr + "}";
+}
+
 std::string Layer::moduleText() const {
   std::ostringstream os;
   os << "func.func @main(";

@@ -31,6 +31,9 @@ struct Layer {
   std::vector<int64_t> resultShape;
   std::string opText; ///< the op line: "graph.conv2d %x, %w, %b {...}"
   double macs = 0;
+  /// Adds `accel.mapping = #accel.mapping<body>` to the op (experiments:
+  /// select-mapping keeps a mapping it finds).
+  void forceMapping(const std::string &body);
   /// Bytes of every operand and of the result, each once (f32).
   double compulsoryBytes() const;
   /// The module: func @main with one argument per operand (accel.name =

@@ -26,6 +26,7 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/Passes.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -45,6 +46,7 @@ namespace {
 
 const char *kUsage =
     R"(usage: accel-split-bench [--quick] [--hw FILE] [--filter TEXT] [--trace DIR] [--clusters]
+                         [--mapping "dataflow = D, array = [R, C]"]
 
 Strong scaling: every convolution / fully-connected / matmul layer of
 ResNet-50 (batch 1), an MLP (1024-4096-4096-1000, batch 16) and a BERT-base
@@ -53,7 +55,9 @@ the whole machine (--hw, default hw/default.json: 16 cores) and for one core
 of it (grid 1 x 1, 1 PE, cluster 0's channel), simulated with strict
 hazards; the two outputs must agree. --quick: three layers. --filter: only
 layers whose name contains TEXT. --trace DIR: Chrome traces of both runs
-per layer. --clusters: per-cluster finish / PE-busy cycles of the 16-core run.
+per layer. --mapping: force this #accel.mapping on every layer (experiments).
+--clusters: the 16-core run's mapping / tiling decisions and per-cluster
+finish / PE-busy cycles.
 )";
 
 /// The one-core machine of a description: same cluster, PE and channel
@@ -117,6 +121,29 @@ OwningOpRef<ModuleOp> buildModule(MLIRContext &ctx, const Layer &l,
     }
   }
   return m;
+}
+
+/// The layer's accel.mapping / accel.tiling after the default pipeline's
+/// decisions (the pipeline with the lowering replaced by a canonicaliser).
+std::string decisions(MLIRContext &ctx, const Layer &l,
+                      const std::string &hwPath,
+                      const std::map<std::string, Tensor> &data) {
+  std::string err;
+  OwningOpRef<ModuleOp> m = buildModule(ctx, l, data, err);
+  if (!m)
+    return err;
+  PassManager pm(&ctx);
+  buildDefaultPipeline(pm, hwPath, createCanonicalizerPass());
+  if (failed(pm.run(*m)))
+    return "the pipeline failed";
+  std::string out;
+  llvm::raw_string_ostream os(out);
+  m->walk([&](Operation *op) {
+    for (const char *name : {"accel.mapping", "accel.tiling"})
+      if (Attribute a = op->getAttr(name))
+        os << "    " << name << " = " << a << "\n";
+  });
+  return out;
 }
 
 /// Compiles the layer with the default pipeline for the machine in
@@ -207,7 +234,7 @@ bool writeHw(const HardwareDesc &hw, const std::string &path) {
 } // namespace
 
 int main(int argc, char **argv) {
-  std::string hwPath, filter, traceDir;
+  std::string hwPath, filter, traceDir, forced;
   bool quick = false, clusters = false;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
@@ -224,6 +251,8 @@ int main(int argc, char **argv) {
       filter = value();
     else if (a == "--trace")
       traceDir = value();
+    else if (a == "--mapping")
+      forced = value();
     else if (a == "--quick")
       quick = true;
     else if (a == "--clusters")
@@ -302,7 +331,9 @@ int main(int argc, char **argv) {
   int failures = 0, layersRun = 0;
   std::mt19937 rng(11);
   auto t0 = std::chrono::steady_clock::now();
-  for (const Layer &l : splitbench::benchmarkLayers(quick)) {
+  for (Layer l : splitbench::benchmarkLayers(quick)) {
+    if (!forced.empty())
+      l.forceMapping(forced);
     if (!filter.empty() &&
         (l.net + "." + l.name).find(filter) == std::string::npos)
       continue;
@@ -352,6 +383,8 @@ int main(int argc, char **argv) {
                 100.0 * speedup / double(cores), cb ? "yes" : "no",
                 human(double(s.dramBytesRead + s.dramBytesWritten)).c_str(),
                 "-", chText.c_str(), 100.0 * imbalance(ch), "-", "-");
+    if (clusters)
+      std::printf("%s", decisions(ctx, l, fullPath, data).c_str());
     if (clusters)
       for (const ClusterStats &c : s.clusters)
         std::printf("    cluster (%u,%u): finish %llu, PE busy %llu, MACs %s, "

@@ -623,6 +623,7 @@ struct ConvertGraphToIsaPass
     }
     lo.sparseThreshold = sparseThreshold;
     lo.loadBalance = loadBalance;
+    lo.layerSliceTiles = layerSliceTiles;
     lo.sfuChained = sfuMode == SfuMode::Chained;
     Lowering lowering(target, hw, lo);
     lowering.setDepthwiseSW(depthwise == DepthwiseKernel::Sw);

@@ -2,9 +2,9 @@
 // 64-element tiles, array [M,M]: cluster (0, 0) computes rows 0-31 with two
 // N tiles (n0 = 0, 64) and two K chunks (k0 = 0, 64). a at 0, b at 65536
 // (B tile (k0, n0) at 65536 + 4 (128 k0 + n0)), y at 131072.
-// RUN: accel-opt %s --select-tiling="partition-m=64 partition-n=64 partition-k=64" --select-mapping="array=M,M dataflow=output_stationary" --convert-graph-to-isa | FileCheck %s --check-prefix=OS
-// RUN: accel-opt %s --select-tiling="partition-m=64 partition-n=64 partition-k=64" --select-mapping="array=M,M dataflow=input_stationary" --convert-graph-to-isa | FileCheck %s --check-prefix=IS
-// RUN: accel-opt %s --select-tiling="partition-m=64 partition-n=64 partition-k=64" --select-mapping="array=M,M dataflow=weight_stationary" --convert-graph-to-isa | FileCheck %s --check-prefix=WS
+// RUN: accel-opt %s --select-tiling="partition-m=64 partition-n=64 partition-k=64" --select-mapping="array=M,M dataflow=output_stationary" --convert-graph-to-isa="layer-slice-tiles=true" | FileCheck %s --check-prefix=OS
+// RUN: accel-opt %s --select-tiling="partition-m=64 partition-n=64 partition-k=64" --select-mapping="array=M,M dataflow=input_stationary" --convert-graph-to-isa="layer-slice-tiles=true" | FileCheck %s --check-prefix=IS
+// RUN: accel-opt %s --select-tiling="partition-m=64 partition-n=64 partition-k=64" --select-mapping="array=M,M dataflow=weight_stationary" --convert-graph-to-isa="layer-slice-tiles=true" | FileCheck %s --check-prefix=WS
 
 // Output stationary: m, n, k (k fastest). The A strip (both K chunks) is
 // loaded once into a storage slot; B tiles (k0,n0) (k1,n0) (k0,n1) (k1,n1);
