@@ -8,6 +8,7 @@
 #ifndef ACCEL_LIB_SIM_SIMIMPL_H
 #define ACCEL_LIB_SIM_SIMIMPL_H
 
+#include "MeshModel.h"
 #include "PagedMemory.h"
 #include "PeKernels.h"
 #include "Trace.h"
@@ -18,6 +19,7 @@
 #include <cmath>
 #include <cstring>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -120,6 +122,14 @@ struct Cluster {
   bool atBarrier = false;
   uint32_t barrierId = 0;
   uint64_t barrierArrival = 0;
+  /// Blocked in RECV (command recvCmd) until semaphore recvSem holds
+  /// recvCount arrivals; recvIssued = control-unit time after the issue.
+  bool inRecv = false;
+  uint32_t recvSem = 0, recvCount = 0;
+  size_t recvCmd = 0;
+  uint64_t recvIssued = 0;
+  /// Semaphores: pending arrival times (not yet taken by a RECV) per id.
+  std::map<uint32_t, std::multiset<uint64_t>> sems;
   ClusterStats st;
 };
 
@@ -127,10 +137,16 @@ struct Cluster {
 struct Access {
   Range range;
   uint64_t start = 0, end = 0;
+  /// Commands (instr = -1): the cycle the command was issued (it may queue
+  /// on a channel or link until `start`); hazards count from here.
+  uint64_t issued = 0;
+  /// DMA on memory channels: bit (k % 64) per channel k it uses (0 = not a
+  /// channel DMA). A cluster's DMAs on one channel run in issue order.
+  uint64_t channels = 0;
   bool write = false;
   uint32_t cluster = 0;
   size_t cmd = 0;
-  int instr = -1; ///< instruction index inside an EXECUTE, -1 = DMA
+  int instr = -1; ///< instruction index inside an EXECUTE, -1 = command
 };
 
 /// Per-EXECUTE accumulation of costs and accesses.
@@ -171,6 +187,8 @@ private:
 
   bool checkProgram();
   bool setupMemory(const std::map<std::string, Tensor> &inputs);
+  /// Writes the constant packets' marker areas into DRAM.
+  bool writePackets();
   bool step(Cluster &c);
   bool doConfig(Cluster &c, const Command &cmd);
   bool doExecute(Cluster &c, const Command &cmd);
@@ -193,7 +211,28 @@ private:
   bool doStore(InstrCtx &x, bool last);
   bool doSpu(Cluster &c, const Instruction &in, size_t idx, ExecInfo &info);
   bool releaseBarrier();
-  bool addAccess(std::vector<Access> &list, const Access &a, bool dram);
+  // Mesh and semaphores (SimMesh.cpp).
+  bool checkTargets(const MeshOp &m, bool needStorage);
+  bool doSend(Cluster &c, const Command &cmd);
+  bool doSignal(Cluster &c, const Command &cmd);
+  bool beginRecv(Cluster &c, const Command &cmd);
+  /// The time a cluster blocked in RECV continues, if enough arrivals are
+  /// known (false otherwise).
+  bool recvReady(const Cluster &c, uint64_t &resume) const;
+  void finishRecv(Cluster &c, uint64_t resume);
+  bool doRemoteLoad(Cluster &c, const Command &cmd, Range src, Range dst,
+                    uint64_t bytes);
+  std::string deadlockMessage() const;
+  void meshTrace(const std::string &name, const MeshTransfer &t,
+                 const std::string &args);
+  /// Charges a DMA's DRAM sides to their channels; returns [start, done).
+  /// Returns the channel mask (Access::channels).
+  uint64_t chargeChannels(Cluster &c, const DmaDesc &d, Range src, Range dst,
+                          uint64_t bytes, uint64_t issued, uint64_t &start,
+                          uint64_t &done);
+  /// Records `a` on the storage unit of cluster `owner` (-1: DRAM) and
+  /// reports a hazard with an access it conflicts with.
+  bool addAccess(const Access &a, int owner);
   void prune(uint64_t now);
   void finishStats(double wall);
 
@@ -206,6 +245,8 @@ private:
   PagedMemory dram; ///< allocated on first touch
   std::vector<Cluster> clusters;
   std::vector<uint64_t> chFree;
+  MeshModel mesh{hw};
+  std::map<MeshLink, uint32_t> linkTid; ///< trace thread of each link
   uint32_t numIbufs = 0;
   uint64_t slotFloats = 0, inbufFloats = 0, wqFloats = 0, accFloats = 0;
 

@@ -511,6 +511,11 @@ bool Sim::doMac(InstrCtx &x) {
   uint64_t dur = 0;
   if (depth)
     dur = (ceilDiv(double(busiest), hw.macLanes) + hw.macPipelineLatency) * rep;
+  for (uint64_t pe = 0; pe < x.P; ++pe) {
+    CoreStats &core = x.c.st.cores[pe];
+    core.macs += work[pe] * rep;
+    core.busyCycles += ceilDiv(double(work[pe]), hw.macLanes) * rep;
+  }
   x.c.accChained[f.accId] = f.sfuActive;
   x.info.cycles += dur;
   x.info.macs += effective * rep;

@@ -46,6 +46,9 @@ std::string Sim::describe(const Access &a) const {
   if (a.instr >= 0)
     s += " (EXECUTE ibuf " + std::to_string(c.ibuf) + " instruction " +
          std::to_string(a.instr) + ")";
+  else if (c.kind == CommandKind::Send)
+    s += " (SEND tag " + std::to_string(c.mesh.tag) + " sem " +
+         std::to_string(c.mesh.sem) + ")";
   else
     s += std::string(" (DMA ") + dmaDirName(c.dma.dir) + " tag " +
          std::to_string(c.dma.tag) + ")";
@@ -96,6 +99,9 @@ bool Sim::setupMemory(const std::map<std::string, Tensor> &inputs) {
     if (!s.bytes.empty())
       dram.write(s.dramAddr, s.bytes.data(), s.bytes.size());
   }
+
+  if (!writePackets())
+    return false;
 
   std::set<std::string> names;
   std::string inputList;
@@ -182,6 +188,7 @@ bool Sim::setupMemory(const std::map<std::string, Tensor> &inputs) {
       c.st.row = c.row;
       c.st.col = c.col;
       c.st.channel = c.channel;
+      c.st.cores.assign(hw.pesPerCluster, CoreStats{});
     }
   } catch (const std::bad_alloc &) {
     return fail("cannot allocate the simulated on-chip memories");
@@ -189,6 +196,42 @@ bool Sim::setupMemory(const std::map<std::string, Tensor> &inputs) {
   chFree.assign(hw.channels.size(), 0);
   stats.channels.assign(hw.channels.size(), ChannelStats{});
   storageAccesses.assign(n, {});
+  return true;
+}
+
+bool Sim::writePackets() {
+  const i128 size = i128(dram.size());
+  auto inside = [&](uint64_t addr, uint64_t n) {
+    return i128(addr) + i128(n) <= size;
+  };
+  for (size_t i = 0; i < p.packets.size(); ++i) {
+    const ConstPacket &pk = p.packets[i];
+    std::string what = "constant packet " + std::to_string(i) + " (" +
+                       clusterName(pk.cluster) + " core " +
+                       std::to_string(pk.core) + ")";
+    if (pk.cluster >= hw.numClusters())
+      return fail("constant packet " + std::to_string(i) + ": cluster " +
+                  std::to_string(pk.cluster) + " outside the " +
+                  std::to_string(hw.rows) + "x" + std::to_string(hw.cols) +
+                  " grid");
+    if (pk.core >= hw.pesPerCluster)
+      return fail(what + ": core " + std::to_string(pk.core) +
+                  " outside the cluster's " + std::to_string(hw.pesPerCluster) +
+                  " PEs");
+    if (!inside(pk.markerAddr, pk.marker.size()))
+      return fail(what + ": marker area at " + std::to_string(pk.markerAddr) +
+                  " (" + std::to_string(pk.marker.size()) +
+                  " bytes) lies outside DRAM [0, " +
+                  std::to_string(dram.size()) + ")");
+    for (const PacketBlockRef &b : pk.blocks)
+      if (!inside(b.dramAddr, b.bytes))
+        return fail(what + ": block '" + b.name + "' at " +
+                    std::to_string(b.dramAddr) + " (" +
+                    std::to_string(b.bytes) + " bytes) lies outside DRAM [0, " +
+                    std::to_string(dram.size()) + ")");
+    if (!pk.marker.empty())
+      dram.write(pk.markerAddr, pk.marker.data(), pk.marker.size());
+  }
   return true;
 }
 
@@ -207,24 +250,47 @@ void Sim::prune(uint64_t t) {
   drop(dramAccesses);
 }
 
-bool Sim::addAccess(std::vector<Access> &list, const Access &a, bool dram) {
+/// Whether an access belongs to a mesh command (SEND, remote_load): the
+/// missing synchronisation is then a RECV.
+static bool isMeshAccess(const Program &p, const Access &a) {
+  if (a.instr >= 0)
+    return false;
+  const Command &c = p.clusters[a.cluster].commands[a.cmd];
+  return c.kind == CommandKind::Send ||
+         (c.kind == CommandKind::Dma && c.dma.dir == DmaDir::RemoteLoad);
+}
+
+bool Sim::addAccess(const Access &a, int owner) {
+  std::vector<Access> &list =
+      owner < 0 ? dramAccesses : storageAccesses[size_t(owner)];
   if (a.range.empty())
     return true;
   for (const Access &o : list) {
-    if (o.end <= a.start || o.write == a.write || !o.range.overlaps(a.range))
+    // A command's access (DMA, SEND, remote_load) is in flight from its
+    // issue on: a channel or link queue may delay it in this run, but
+    // nothing in the program guarantees that order, except for two DMAs of
+    // one cluster on a common channel (the channel serves them in program
+    // order).
+    const bool fifo = o.cluster == a.cluster && (o.channels & a.channels) != 0;
+    const uint64_t from =
+        a.instr < 0 && !fifo ? std::min(a.issued, a.start) : a.start;
+    if (o.end <= from || o.write == a.write || !o.range.overlaps(a.range))
       continue;
     // Accesses of one activity (e.g. a DramCopy) never conflict.
     if (o.cluster == a.cluster && o.cmd == a.cmd && o.instr == a.instr)
       continue;
     ++stats.hazardCount;
-    std::string mem = dram ? std::string("DRAM")
-                           : "the storage unit of " + clusterName(o.cluster);
+    std::string mem =
+        owner < 0 ? std::string("DRAM")
+                  : "the storage unit of " + clusterName(uint32_t(owner));
+    bool meshSync = isMeshAccess(p, a) || isMeshAccess(p, o);
     std::string msg =
         "hazard: " + describe(a) + " " + (a.write ? "writes" : "reads") + " " +
-        mem + " bytes " + a.range.str() + " at cycle " +
-        std::to_string(a.start) + " while " + describe(o) + " " +
-        (o.write ? "writes" : "reads") + " bytes " + o.range.str() +
-        " until cycle " + std::to_string(o.end) + " (missing WAIT or BARRIER?)";
+        mem + " bytes " + a.range.str() + " at cycle " + std::to_string(from) +
+        " while " + describe(o) + " " + (o.write ? "writes" : "reads") +
+        " bytes " + o.range.str() + " until cycle " + std::to_string(o.end) +
+        (meshSync ? " (missing RECV, WAIT or BARRIER?)"
+                  : " (missing WAIT or BARRIER?)");
     if (opts.hazardsAreErrors) {
       err = msg;
       return false;
@@ -335,7 +401,7 @@ bool Sim::doExecute(Cluster &c, const Command &cmd) {
     a.cluster = c.index;
     a.cmd = curCmd;
     a.instr = w.instr;
-    if (!addAccess(storageAccesses[c.index], a, false))
+    if (!addAccess(a, int(c.index)))
       return false;
   }
   c.peFree = end;
@@ -364,14 +430,35 @@ bool Sim::doDma(Cluster &c, const Command &cmd) {
   const DmaDesc &d = cmd.dma;
   if (d.tag >= kTags)
     return fail("tag " + std::to_string(d.tag) + " out of range [0, 8)");
-  if (unsigned(d.dir) > unsigned(DmaDir::DramCopy))
+  if (unsigned(d.dir) > unsigned(DmaDir::RemoteLoad))
     return fail("invalid direction " + std::to_string(unsigned(d.dir)));
   if (d.elemBytes < 1 || d.elemBytes > kMaxElemBytes)
     return fail("elemBytes " + std::to_string(d.elemBytes) +
                 " out of range [1, " + std::to_string(kMaxElemBytes) + "]");
-  bool srcDram = d.dir != DmaDir::Store, dstDram = d.dir != DmaDir::Load;
-  i128 srcCap = srcDram ? i128(dram.size()) : i128(c.storage.size());
+  const bool remote = d.dir == DmaDir::RemoteLoad;
+  if (remote) {
+    if (!hw.sharedClusterCache)
+      return fail("remote_load needs a shared cluster cache (the hardware "
+                  "has cluster.shared_cache = false)");
+    if (d.srcCluster >= clusters.size())
+      return fail("remote_load source cluster " + std::to_string(d.srcCluster) +
+                  " outside the " + std::to_string(hw.rows) + "x" +
+                  std::to_string(hw.cols) + " grid");
+    if (d.srcCluster == c.index)
+      return fail("remote_load from the issuing cluster itself (use a "
+                  "local copy)");
+  }
+  Cluster &owner = remote ? clusters[d.srcCluster] : c;
+  bool srcDram = d.dir == DmaDir::Load || d.dir == DmaDir::DramCopy;
+  bool dstDram = d.dir == DmaDir::Store || d.dir == DmaDir::DramCopy;
+  i128 srcCap = srcDram ? i128(dram.size()) : i128(owner.storage.size());
   i128 dstCap = dstDram ? i128(dram.size()) : i128(c.storage.size());
+  const std::string srcName =
+      srcDram
+          ? "DRAM [0, "
+          : (remote
+                 ? "the storage unit of " + clusterName(owner.index) + " [0, "
+                 : std::string("the storage unit [0, "));
   Range src = boxRange(d.src, d.shape, d.srcStride, d.elemBytes);
   Range dst = boxRange(d.dst, d.shape, d.dstStride, d.elemBytes);
   // Element count, clamped so that four 32-bit extents cannot overflow.
@@ -381,8 +468,7 @@ bool Sim::doDma(Cluster &c, const Command &cmd) {
   i128 bytes = elems * d.elemBytes;
   if (elems > 0) {
     if (src.lo < 0 || src.hi > srcCap)
-      return fail("source box " + src.str() + " outside " +
-                  (srcDram ? "DRAM [0, " : "the storage unit [0, ") +
+      return fail("source box " + src.str() + " outside " + srcName +
                   int128String(srcCap) + ")");
     if (dst.lo < 0 || dst.hi > dstCap)
       return fail("destination box " + dst.str() + " outside " +
@@ -398,7 +484,7 @@ bool Sim::doDma(Cluster &c, const Command &cmd) {
   // before writing.
   const uint64_t eb = d.elemBytes;
   std::vector<uint8_t> staged;
-  const uint8_t *srcPlain = srcDram ? nullptr : c.storage.data();
+  const uint8_t *srcPlain = srcDram ? nullptr : owner.storage.data();
   int64_t srcOrigin = int64_t(d.src);
   if (elems > 0 && srcDram && dstDram && src.overlaps(dst)) {
     staged.resize(size_t(src.hi - src.lo));
@@ -442,16 +528,14 @@ bool Sim::doDma(Cluster &c, const Command &cmd) {
         }
       }
 
-  // Timing.
-  uint64_t ub = uint64_t(bytes);
-  uint64_t channelBytes = d.dir == DmaDir::DramCopy ? 2 * ub : ub;
-  const MemoryChannel &ch = hw.channels[c.channel];
-  uint64_t issued = c.t + hw.commandIssueCycles;
-  uint64_t start = std::max(issued, chFree[c.channel]);
-  uint64_t dur =
-      ch.latencyCycles + ceilDiv(double(channelBytes), ch.bytesPerCycle);
-  uint64_t done = start + dur;
-  chFree[c.channel] = done;
+  const uint64_t ub = uint64_t(bytes);
+  const uint64_t issued = c.t + hw.commandIssueCycles;
+  if (remote)
+    return doRemoteLoad(c, cmd, src, dst, ub);
+
+  // Timing: every DRAM side on the channel(s) of its addresses.
+  uint64_t start = 0, done = 0;
+  const uint64_t mask = chargeChannels(c, d, src, dst, ub, issued, start, done);
   c.tagDone[d.tag] = std::max(c.tagDone[d.tag], done);
   c.lastDmaDone = std::max(c.lastDmaDone, done);
 
@@ -460,21 +544,18 @@ bool Sim::doDma(Cluster &c, const Command &cmd) {
   a.end = done;
   a.cluster = c.index;
   a.cmd = curCmd;
+  a.channels = mask;
   auto add = [&](Range r, bool write, bool isDram) {
     a.range = r;
     a.write = write;
-    return addAccess(isDram ? dramAccesses : storageAccesses[c.index], a,
-                     isDram);
+    a.issued = issued;
+    return addAccess(a, isDram ? -1 : int(c.index));
   };
   if (elems > 0 && (!add(src, false, srcDram) || !add(dst, true, dstDram)))
     return false;
 
   c.st.dmaBytes += ub;
   ++c.st.dmaTransfers;
-  ChannelStats &cs = stats.channels[c.channel];
-  cs.busyCycles += dur;
-  cs.bytes += channelBytes;
-  ++cs.transfers;
   if (srcDram)
     stats.dramBytesRead += ub;
   else
@@ -487,13 +568,68 @@ bool Sim::doDma(Cluster &c, const Command &cmd) {
     std::string name = std::string("DMA ") + dmaDirName(d.dir) + " tag " +
                        std::to_string(d.tag);
     std::string args = "{\"command\":" + std::to_string(curCmd) +
-                       ",\"bytes\":" + std::to_string(ub) +
-                       ",\"channel\":" + std::to_string(c.channel) + "}";
-    trace.complete(name, c.index, 2, start, dur, args);
-    trace.complete(clusterName(c.index) + " " + dmaDirName(d.dir),
-                   clusters.size(), c.channel, start, dur, args);
+                       ",\"bytes\":" + std::to_string(ub) + "}";
+    trace.complete(name, c.index, 2, start, done - start, args);
   }
   return true;
+}
+
+uint64_t Sim::chargeChannels(Cluster &c, const DmaDesc &d, Range src, Range dst,
+                             uint64_t bytes, uint64_t issued, uint64_t &start,
+                             uint64_t &done) {
+  // Bytes per channel of the DRAM sides (DramCopy: read + write).
+  std::map<uint32_t, uint64_t> perChannel;
+  auto side = [&](Range r, uint64_t base) {
+    if (bytes == 0 || r.empty()) {
+      perChannel[hw.channelOfAddress(base)] += 0;
+      return;
+    }
+    for (const ChannelShare &s :
+         channelShares(hw, uint64_t(r.lo), uint64_t(r.hi), bytes))
+      perChannel[s.channel] += s.bytes;
+  };
+  if (d.dir == DmaDir::Load || d.dir == DmaDir::DramCopy)
+    side(src, d.src);
+  if (d.dir == DmaDir::Store || d.dir == DmaDir::DramCopy)
+    side(dst, d.dst);
+  start = UINT64_MAX;
+  done = 0;
+  uint64_t mask = 0;
+  for (auto &kv : perChannel) {
+    const uint32_t k = kv.first;
+    const uint64_t n = kv.second;
+    mask |= uint64_t(1) << (k % 64);
+    const MemoryChannel &ch = hw.channels[k];
+    const bool local = k == c.channel;
+    // A remote channel: the request and the data cross the routers between
+    // the cluster and the channel's router.
+    const uint64_t extra =
+        local ? 0
+              : 2 * uint64_t(hw.channelHops(c.index, k) - 1) * hw.hopLatency;
+    uint64_t s = std::max(issued, chFree[k]);
+    uint64_t dur =
+        ch.latencyCycles + extra + ceilDiv(double(n), ch.bytesPerCycle);
+    chFree[k] = s + dur;
+    start = std::min(start, s);
+    done = std::max(done, s + dur);
+    ChannelStats &cs = stats.channels[k];
+    cs.busyCycles += dur;
+    cs.bytes += n;
+    ++cs.transfers;
+    (local ? cs.localBytes : cs.remoteBytes) += n;
+    (local ? stats.dramLocalBytes : stats.dramRemoteBytes) += n;
+    c.st.dramBytes += n;
+    if (!local)
+      c.st.dramRemoteBytes += n;
+    if (trace.enabled())
+      trace.complete(clusterName(c.index) + " " + dmaDirName(d.dir),
+                     clusters.size(), k, s, dur,
+                     "{\"command\":" + std::to_string(curCmd) +
+                         ",\"bytes\":" + std::to_string(n) +
+                         ",\"channel\":" + std::to_string(k) +
+                         ",\"remote\":" + (local ? "false" : "true") + "}");
+  }
+  return mask;
 }
 
 bool Sim::step(Cluster &c) {
@@ -538,16 +674,33 @@ bool Sim::step(Cluster &c) {
     c.barrierId = cmd.barrierId;
     c.barrierArrival = c.t;
     break;
+  case CommandKind::Send:
+    if (!doSend(c, cmd))
+      return false;
+    c.t += hw.commandIssueCycles;
+    break;
+  case CommandKind::Signal:
+    if (!doSignal(c, cmd))
+      return false;
+    c.t += hw.commandIssueCycles;
+    break;
+  case CommandKind::Recv:
+    if (!beginRecv(c, cmd))
+      return false;
+    break;
   default:
     return fail("invalid command kind " + std::to_string(unsigned(cmd.kind)));
   }
-  if (trace.enabled() && cmd.kind != CommandKind::Barrier) {
+  if (trace.enabled() && cmd.kind != CommandKind::Barrier &&
+      cmd.kind != CommandKind::Recv) {
     std::string name = commandKindName(cmd.kind);
     if (cmd.kind == CommandKind::Config || cmd.kind == CommandKind::Execute)
       name += " ibuf " + std::to_string(cmd.ibuf);
     else if (cmd.kind == CommandKind::Dma)
       name += std::string(" ") + dmaDirName(cmd.dma.dir) + " tag " +
               std::to_string(cmd.dma.tag);
+    else if (cmd.kind == CommandKind::Send || cmd.kind == CommandKind::Signal)
+      name += " sem " + std::to_string(cmd.mesh.sem);
     trace.complete(name, c.index, 0, t0, c.t - t0,
                    "{\"command\":" + std::to_string(curCmd) + "}");
   }
@@ -599,6 +752,25 @@ void Sim::finishStats(double wall) {
   }
   for (ChannelStats &ch : stats.channels)
     ch.utilisation = cycles ? double(ch.busyCycles) / cyc : 0;
+  for (ClusterStats &cs : stats.clusters)
+    for (CoreStats &core : cs.cores)
+      core.macUtilisation =
+          cycles ? double(core.macs) / (cyc * hw.macLanes) : 0;
+  stats.mesh.links.clear();
+  for (auto &kv : mesh.links()) {
+    LinkStats l;
+    l.from = kv.first.from;
+    l.to = kv.first.to;
+    l.busyCycles = kv.second.busyCycles;
+    l.bytes = kv.second.bytes;
+    l.transfers = kv.second.transfers;
+    l.utilisation = cycles ? double(l.busyCycles) / cyc : 0;
+    stats.mesh.maxLinkBusyCycles =
+        std::max(stats.mesh.maxLinkBusyCycles, l.busyCycles);
+    stats.mesh.links.push_back(l);
+  }
+  stats.mesh.maxLinkUtilisation =
+      cycles ? double(stats.mesh.maxLinkBusyCycles) / cyc : 0;
   stats.macUtilisation =
       cycles ? double(stats.macs) / (cyc * clusters.size() * peLanes) : 0;
   stats.energyMacPj = double(stats.macs) * hw.pjPerMac;
@@ -609,9 +781,12 @@ void Sim::finishStats(double wall) {
       hw.pjPerStorageByte;
   stats.energyStaticPj =
       double(cycles) * clusters.size() * hw.staticPjPerClusterCycle;
+  stats.energyMeshPj = double(stats.mesh.byteHops) * hw.pjPerByteHop;
   stats.energyTotalPj = stats.energyMacPj + stats.energyDramPj +
-                        stats.energyStoragePj + stats.energyStaticPj;
-  for (const char *k : {"CONFIG", "EXECUTE", "DMA", "WAIT", "BARRIER"})
+                        stats.energyStoragePj + stats.energyStaticPj +
+                        stats.energyMeshPj;
+  for (const char *k : {"CONFIG", "EXECUTE", "DMA", "WAIT", "BARRIER", "SEND",
+                        "SIGNAL", "RECV"})
     stats.commandCounts[k] += 0;
   for (const char *k : {"LD", "MAC", "ST", "SPU"})
     stats.instructionCounts[k] += 0;
@@ -635,27 +810,71 @@ bool Sim::run(const std::map<std::string, Tensor> &inputs,
     for (size_t i = 0; i < hw.channels.size(); ++i)
       chNames.push_back("channel " + std::to_string(i));
     trace.process(clusters.size(), "channels", chNames);
+    // Mesh: one thread per directed link, sorted by (from, to).
+    std::vector<MeshLink> all;
+    for (uint32_t i = 0; i < clusters.size(); ++i) {
+      uint32_t r = i / hw.cols, col = i % hw.cols;
+      if (r > 0)
+        all.push_back({i, i - hw.cols});
+      if (col > 0)
+        all.push_back({i, i - 1});
+      if (col + 1 < hw.cols)
+        all.push_back({i, i + 1});
+      if (r + 1 < hw.rows)
+        all.push_back({i, i + hw.cols});
+    }
+    std::sort(all.begin(), all.end());
+    std::vector<std::string> linkNames;
+    for (const MeshLink &l : all) {
+      linkTid[l] = uint32_t(linkNames.size());
+      linkNames.push_back("(" + std::to_string(l.from / hw.cols) + "," +
+                          std::to_string(l.from % hw.cols) + ")->(" +
+                          std::to_string(l.to / hw.cols) + "," +
+                          std::to_string(l.to % hw.cols) + ")");
+    }
+    trace.process(clusters.size() + 1, "mesh", linkNames);
   }
 
+  // Step the cluster that can continue earliest (ties: lowest index). A
+  // cluster blocked in RECV competes with the time its semaphore reaches the
+  // count, known once enough SEND / SIGNAL arrivals have been issued; it is
+  // resumed only when no other cluster is earlier, so no later-processed
+  // command can deliver an earlier arrival.
   for (;;) {
     Cluster *best = nullptr;
-    bool anyBlocked = false;
+    uint64_t bestT = 0;
+    bool anyBarrier = false, anyRecv = false;
     Cluster *finished = nullptr;
     for (Cluster &c : clusters) {
-      if (c.atBarrier)
-        anyBlocked = true;
-      else if (c.pc >= c.cmds->size())
+      uint64_t t = c.t;
+      if (c.atBarrier) {
+        anyBarrier = true;
+        continue;
+      }
+      if (c.inRecv && !recvReady(c, t)) {
+        anyRecv = true;
+        continue;
+      }
+      if (!c.inRecv && c.pc >= c.cmds->size()) {
         finished = finished ? finished : &c;
-      else if (!best || c.t < best->t)
+        continue;
+      }
+      if (!best || t < bestT) {
         best = &c;
+        bestT = t;
+      }
     }
     if (best) {
-      if (!step(*best))
+      if (best->inRecv)
+        finishRecv(*best, bestT);
+      else if (!step(*best))
         return false;
       continue;
     }
-    if (!anyBlocked)
+    if (!anyBarrier && !anyRecv)
       break;
+    if (anyRecv)
+      return fail(deadlockMessage());
     if (finished) {
       Cluster *waiting = nullptr;
       for (Cluster &c : clusters)

@@ -15,13 +15,14 @@ std::string statsToJson(const SimStats &s) {
   j["mac_utilisation"] = s.macUtilisation;
   j["dram_bytes_read"] = s.dramBytesRead;
   j["dram_bytes_written"] = s.dramBytesWritten;
+  j["dram_local_bytes"] = s.dramLocalBytes;
+  j["dram_remote_bytes"] = s.dramRemoteBytes;
   j["storage_bytes_read"] = s.storageBytesRead;
   j["storage_bytes_written"] = s.storageBytesWritten;
-  j["energy_pj"] = {{"total", s.energyTotalPj},
-                    {"mac", s.energyMacPj},
-                    {"dram", s.energyDramPj},
-                    {"storage", s.energyStoragePj},
-                    {"static", s.energyStaticPj}};
+  j["energy_pj"] = {
+      {"total", s.energyTotalPj},   {"mac", s.energyMacPj},
+      {"dram", s.energyDramPj},     {"storage", s.energyStoragePj},
+      {"static", s.energyStaticPj}, {"mesh", s.energyMeshPj}};
   json cmds = json::object();
   for (auto &kv : s.commandCounts)
     cmds[kv.first] = kv.second;
@@ -44,6 +45,12 @@ std::string statsToJson(const SimStats &s) {
   json cl = json::array();
   for (size_t i = 0; i < s.clusters.size(); ++i) {
     const ClusterStats &c = s.clusters[i];
+    json cores = json::array();
+    for (size_t p = 0; p < c.cores.size(); ++p)
+      cores.push_back({{"index", p},
+                       {"macs", c.cores[p].macs},
+                       {"busy_cycles", c.cores[p].busyCycles},
+                       {"mac_utilisation", c.cores[p].macUtilisation}});
     cl.push_back({{"index", i},
                   {"row", c.row},
                   {"col", c.col},
@@ -57,7 +64,15 @@ std::string statsToJson(const SimStats &s) {
                   {"mac_utilisation", c.macUtilisation},
                   {"dma_bytes", c.dmaBytes},
                   {"dma_transfers", c.dmaTransfers},
-                  {"stall_cycles", c.stallCycles}});
+                  {"stall_cycles", c.stallCycles},
+                  {"dram_bytes", c.dramBytes},
+                  {"dram_remote_bytes", c.dramRemoteBytes},
+                  {"mesh_bytes_sent", c.meshBytesSent},
+                  {"mesh_bytes_received", c.meshBytesReceived},
+                  {"sends", c.sends},
+                  {"signals", c.signals},
+                  {"recvs", c.recvs},
+                  {"cores", cores}});
   }
   j["clusters"] = cl;
   json ch = json::array();
@@ -67,9 +82,27 @@ std::string statsToJson(const SimStats &s) {
                   {"busy_cycles", c.busyCycles},
                   {"utilisation", c.utilisation},
                   {"bytes", c.bytes},
+                  {"local_bytes", c.localBytes},
+                  {"remote_bytes", c.remoteBytes},
                   {"transfers", c.transfers}});
   }
   j["channels"] = ch;
+  json links = json::array();
+  for (const LinkStats &l : s.mesh.links)
+    links.push_back({{"from", l.from},
+                     {"to", l.to},
+                     {"busy_cycles", l.busyCycles},
+                     {"utilisation", l.utilisation},
+                     {"bytes", l.bytes},
+                     {"transfers", l.transfers}});
+  j["mesh"] = {{"bytes", s.mesh.bytes},
+               {"byte_hops", s.mesh.byteHops},
+               {"transfers", s.mesh.transfers},
+               {"signals", s.mesh.signals},
+               {"local_copies", s.mesh.localCopies},
+               {"max_link_busy_cycles", s.mesh.maxLinkBusyCycles},
+               {"max_link_utilisation", s.mesh.maxLinkUtilisation},
+               {"links", links}};
   j["hazards"] = {{"count", s.hazardCount}, {"messages", s.hazards}};
   j["wall_seconds"] = s.wallSeconds;
   return j.dump(2) + "\n";

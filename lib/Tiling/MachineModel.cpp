@@ -39,11 +39,10 @@ struct ClusterWork {
 };
 } // namespace
 
-MachineEstimate accel::tiling::machineCycles(const GemmProblem &p,
-                                             const TilingHardware &th,
-                                             const HardwareDesc &hw,
-                                             const TileDecision &d,
-                                             bool withInit) {
+MachineEstimate accel::tiling::machineCycles(
+    const GemmProblem &p, const TilingHardware &th, const HardwareDesc &hw,
+    const TileDecision &d, bool withInit,
+    const std::vector<uint32_t> *dramChannelOfCluster) {
   MachineEstimate e;
   if (!d.feasible || hw.numClusters() == 0)
     return e;
@@ -56,11 +55,23 @@ MachineEstimate accel::tiling::machineCycles(const GemmProblem &p,
   const int64_t groups = std::min<int64_t>(
       4, ceilDiv(std::max<int64_t>(1, d.partitionN), groupCols));
   auto chanOf = [&](uint32_t cl) {
-    return hw.channels.empty() ? 0u : hw.channelOf(cl);
+    if (hw.channels.empty())
+      return 0u;
+    if (dramChannelOfCluster && cl < dramChannelOfCluster->size())
+      return std::min<uint32_t>((*dramChannelOfCluster)[cl],
+                                uint32_t(hw.channels.size() - 1));
+    return hw.channelOf(cl);
   };
   auto dma = [&](ClusterWork &w, uint32_t cl, double bytes) {
-    const MemoryChannel &ch = hw.channels[chanOf(cl)];
-    double t = ch.latencyCycles + cdiv(bytes, ch.bytesPerCycle);
+    const uint32_t k = chanOf(cl);
+    const MemoryChannel &ch = hw.channels[k];
+    // A channel other than the cluster's own: the request and the data
+    // cross the routers to the channel's router (docs/simulator.md).
+    const double remote =
+        k == hw.channelOf(cl)
+            ? 0.0
+            : 2.0 * (hw.channelHops(cl, k) - 1) * hw.hopLatency;
+    double t = ch.latencyCycles + remote + cdiv(bytes, ch.bytesPerCycle);
     w.channel += t;
     w.bytes += uint64_t(bytes);
     ++w.transfers;

@@ -324,12 +324,23 @@ int runMain(int argc, char **argv) {
                 fmtBytes(c.dmaBytes).c_str());
   }
   for (size_t i = 0; i < stats.channels.size(); ++i)
-    std::printf("  channel %zu: busy %.1f %%, %s\n", i,
+    std::printf("  channel %zu: busy %.1f %%, %s (%s remote)\n", i,
                 100.0 * stats.channels[i].utilisation,
-                fmtBytes(stats.channels[i].bytes).c_str());
-  std::printf("DRAM: %s read, %s written\n",
+                fmtBytes(stats.channels[i].bytes).c_str(),
+                fmtBytes(stats.channels[i].remoteBytes).c_str());
+  std::printf("DRAM: %s read, %s written (%s local, %s remote)\n",
               fmtBytes(stats.dramBytesRead).c_str(),
-              fmtBytes(stats.dramBytesWritten).c_str());
+              fmtBytes(stats.dramBytesWritten).c_str(),
+              fmtBytes(stats.dramLocalBytes).c_str(),
+              fmtBytes(stats.dramRemoteBytes).c_str());
+  if (stats.mesh.transfers || stats.mesh.signals)
+    std::printf("mesh: %llu transfers, %llu signals, %s, %llu byte-hops, "
+                "busiest link %.1f %%\n",
+                (unsigned long long)stats.mesh.transfers,
+                (unsigned long long)stats.mesh.signals,
+                fmtBytes(stats.mesh.bytes).c_str(),
+                (unsigned long long)stats.mesh.byteHops,
+                100.0 * stats.mesh.maxLinkUtilisation);
   std::printf("energy: %.3f uJ\n", stats.energyTotalPj * 1e-6);
   if (stats.hazardCount)
     std::printf("hazards: %llu (see warnings)\n",

@@ -44,6 +44,13 @@ struct SimOptions {
   unsigned maxHazardMessages = 20;
 };
 
+/// One core (PE) of a cluster.
+struct CoreStats {
+  uint64_t macs = 0;       ///< products of its own rows (sparse: effective)
+  uint64_t busyCycles = 0; ///< Σ over MAC iterations of ceil(products / lanes)
+  double macUtilisation = 0; ///< macs / (cycles * macLanes)
+};
+
 struct ClusterStats {
   uint32_t row = 0, col = 0;
   uint32_t channel = 0;     ///< memory channel serving the cluster
@@ -56,7 +63,14 @@ struct ClusterStats {
   double macUtilisation = 0; ///< macs / (cycles * pes * macLanes)
   uint64_t dmaBytes = 0;     ///< payload bytes of its DMAs
   uint64_t dmaTransfers = 0;
-  uint64_t stallCycles = 0; ///< control unit blocked in WAIT / BARRIER
+  uint64_t stallCycles = 0;     ///< control unit blocked in WAIT/BARRIER/RECV
+  uint64_t dramBytes = 0;       ///< DRAM bytes its DMAs moved (DramCopy: twice)
+  uint64_t dramRemoteBytes = 0; ///< of which over a non-local channel
+  uint64_t meshBytesSent = 0;   ///< SEND payload x targets (not to itself),
+                                ///< remote_load bytes it served
+  uint64_t meshBytesReceived = 0; ///< SEND / remote_load bytes that arrived
+  uint64_t sends = 0, signals = 0, recvs = 0;
+  std::vector<CoreStats> cores; ///< one per PE
 };
 
 struct ChannelStats {
@@ -64,6 +78,28 @@ struct ChannelStats {
   double utilisation = 0;  ///< busyCycles / total cycles
   uint64_t bytes = 0;      ///< bytes over the channel (DramCopy: read+write)
   uint64_t transfers = 0;
+  /// Of `bytes`: from clusters whose channelOf() is this channel / others.
+  uint64_t localBytes = 0, remoteBytes = 0;
+};
+
+/// One directed mesh link that carried traffic.
+struct LinkStats {
+  uint32_t from = 0, to = 0; ///< row-major cluster indices
+  uint64_t busyCycles = 0;   ///< Σ reservations of the link
+  uint64_t bytes = 0, transfers = 0;
+  double utilisation = 0; ///< busyCycles / total cycles
+};
+
+/// Mesh traffic of SEND / SIGNAL / remote_load (docs/simulator.md "Mesh").
+struct MeshStats {
+  uint64_t bytes = 0;       ///< payload bytes (multicast counted once)
+  uint64_t byteHops = 0;    ///< Σ bytes x links of the route / tree
+  uint64_t transfers = 0;   ///< SEND + remote_load commands
+  uint64_t signals = 0;     ///< SIGNAL commands
+  uint64_t localCopies = 0; ///< SEND targets equal to the sender
+  uint64_t maxLinkBusyCycles = 0;
+  double maxLinkUtilisation = 0; ///< maxLinkBusyCycles / total cycles
+  std::vector<LinkStats> links;  ///< links that carried traffic, sorted
 };
 
 struct SimStats {
@@ -73,11 +109,15 @@ struct SimStats {
   uint64_t macs = 0;
   double macUtilisation = 0; ///< macs / (cycles * clusters * pes * lanes)
   uint64_t dramBytesRead = 0, dramBytesWritten = 0;
+  /// DRAM bytes over the accessing cluster's local channel / other channels
+  /// (sum = dramBytesRead + dramBytesWritten).
+  uint64_t dramLocalBytes = 0, dramRemoteBytes = 0;
   uint64_t storageBytesRead = 0, storageBytesWritten = 0; ///< LD / ST + DMA
   /// Energy (pJ) from the power fields of the hardware description.
   double energyMacPj = 0, energyDramPj = 0, energyStoragePj = 0,
-         energyStaticPj = 0, energyTotalPj = 0;
-  /// Commands by kind: CONFIG, EXECUTE, DMA, WAIT, BARRIER.
+         energyStaticPj = 0, energyMeshPj = 0, energyTotalPj = 0;
+  /// Commands by kind: CONFIG, EXECUTE, DMA, WAIT, BARRIER, SEND, SIGNAL,
+  /// RECV.
   std::map<std::string, uint64_t> commandCounts;
   /// Executed instructions by opcode (LD, MAC, ST, SPU), each repeat counted.
   std::map<std::string, uint64_t> instructionCounts;
@@ -99,6 +139,7 @@ struct SimStats {
   uint64_t scalarUnitOps = 0, weightReloadsSkipped = 0, slidingRowsReused = 0;
   std::vector<ClusterStats> clusters; ///< row-major
   std::vector<ChannelStats> channels;
+  MeshStats mesh;
   uint64_t hazardCount = 0;
   std::vector<std::string> hazards; ///< first SimOptions::maxHazardMessages
   double wallSeconds = 0;           ///< host time spent in simulate()

@@ -316,9 +316,15 @@ struct MachineEstimate {
 ///   cycles = max over clusters of max(head + compute + tail,
 ///                                     channel of the cluster + last EXECUTE)
 /// where head = the cluster's first loads, tail = its last store.
-MachineEstimate machineCycles(const GemmProblem &p, const TilingHardware &th,
-                              const HardwareDesc &hw, const TileDecision &d,
-                              bool withInit = false);
+/// `dramChannelOfCluster` (optional): the memory channel serving cluster i's
+/// DMAs (the channel region of the layer's DRAM buffers, as the simulator
+/// charges by address); a channel other than channelOf(i) adds
+/// 2 * (channelHops - 1) * hopLatency per DMA. Null = channelOf(i).
+MachineEstimate
+machineCycles(const GemmProblem &p, const TilingHardware &th,
+              const HardwareDesc &hw, const TileDecision &d,
+              bool withInit = false,
+              const std::vector<uint32_t> *dramChannelOfCluster = nullptr);
 
 /// What machineSearch looked at.
 struct MachineSearchStats {

@@ -128,6 +128,42 @@ Command barrier(uint32_t id) {
   return c;
 }
 
+Command sendCmd(std::vector<uint32_t> targets, uint32_t src, uint32_t dst,
+                uint32_t bytes, uint32_t sem, uint8_t tag) {
+  Command c;
+  c.kind = CommandKind::Send;
+  c.mesh.targets = std::move(targets);
+  c.mesh.src = src;
+  c.mesh.dst = dst;
+  c.mesh.bytes = bytes;
+  c.mesh.sem = sem;
+  c.mesh.tag = tag;
+  return c;
+}
+
+Command signalCmd(std::vector<uint32_t> targets, uint32_t sem) {
+  Command c;
+  c.kind = CommandKind::Signal;
+  c.mesh.targets = std::move(targets);
+  c.mesh.sem = sem;
+  return c;
+}
+
+Command recvCmd(uint32_t sem, uint32_t count) {
+  Command c;
+  c.kind = CommandKind::Recv;
+  c.sem = sem;
+  c.count = count;
+  return c;
+}
+
+Command remoteLoad(uint8_t tag, uint32_t fromCluster, uint64_t src,
+                   uint64_t dst, uint32_t rows, uint32_t cols) {
+  Command c = dma2d(DmaDir::RemoteLoad, tag, src, dst, rows, cols, cols, cols);
+  c.dma.srcCluster = fromCluster;
+  return c;
+}
+
 Symbol sym(const std::string &name, bool input, std::vector<int64_t> shape,
            uint64_t addr) {
   Symbol s;

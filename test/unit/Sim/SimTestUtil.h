@@ -40,6 +40,15 @@ Command dma2d(DmaDir dir, uint8_t tag, uint64_t src, uint64_t dst,
               int64_t dstRowStride);
 Command waitCmd(uint8_t tags, bool pe = false);
 Command barrier(uint32_t id);
+/// SEND `bytes` from storage `src` to storage `dst` of every target.
+Command sendCmd(std::vector<uint32_t> targets, uint32_t src, uint32_t dst,
+                uint32_t bytes, uint32_t sem, uint8_t tag);
+Command signalCmd(std::vector<uint32_t> targets, uint32_t sem);
+Command recvCmd(uint32_t sem, uint32_t count);
+/// DMA remote_load of a dense rows x cols f32 matrix from cluster
+/// `fromCluster`'s storage at `src` to this cluster's storage at `dst`.
+Command remoteLoad(uint8_t tag, uint32_t fromCluster, uint64_t src,
+                   uint64_t dst, uint32_t rows, uint32_t cols);
 
 Symbol sym(const std::string &name, bool input, std::vector<int64_t> shape,
            uint64_t addr);

@@ -142,13 +142,37 @@ TEST(SimTiming, ChannelSharedByTwoClusters) {
   EXPECT_EQ(st.channels[0].busyCycles, 52u);
   EXPECT_EQ(st.channels[0].transfers, 2u);
   EXPECT_DOUBLE_EQ(st.channels[0].utilisation, 52.0 / 53.0);
-  // With one channel per cluster both finish at 27.
+  // Two channels: a DMA is charged to the channel of its DRAM addresses
+  // (docs/simulator.md "Memory channels"), not to the cluster's channel.
+  // Both loads read address 0, in channel 0's region [0, 512 KiB): cluster
+  // 1 (local channel 1) queues behind cluster 0 on channel 0 and pays the
+  // remote hops: channelHops(1, 0) = 1 + meshHops(1, router 0) = 2, extra
+  // 2 * (2 - 1) * hopLatency 2 = 4: start 27, 10 + 4 + 256/16 = 30, done 57.
   hw.channels = {MemoryChannel{16, 10}, MemoryChannel{16, 10}};
   p.hwFingerprint = hw.fingerprint();
   st = runOk(p, hw);
-  EXPECT_EQ(st.cycles, 27u);
+  EXPECT_EQ(st.cycles, 57u);
   EXPECT_EQ(st.clusters[1].channel, 1u);
-  // Asymmetric channels: cluster 1's channel is 4x slower: 10 + 64 = 74.
+  EXPECT_EQ(st.channels[0].bytes, 512u);
+  EXPECT_EQ(st.channels[0].localBytes, 256u);
+  EXPECT_EQ(st.channels[0].remoteBytes, 256u);
+  EXPECT_EQ(st.channels[0].busyCycles, 26u + 30u);
+  EXPECT_EQ(st.channels[1].bytes, 0u);
+  EXPECT_EQ(st.dramLocalBytes, 256u);
+  EXPECT_EQ(st.dramRemoteBytes, 256u);
+  EXPECT_EQ(st.clusters[1].dramBytes, 256u);
+  EXPECT_EQ(st.clusters[1].dramRemoteBytes, 256u);
+  // With cluster 1's data in its own channel's region (512 KiB) both
+  // finish at 27.
+  const uint64_t region = hw.channelRegionBytes();
+  ASSERT_EQ(region, 512u * 1024);
+  p.dramSize = 1 << 20;
+  p.clusters[1].commands[0] = dma2d(DmaDir::Load, 0, region, 0, 4, 16, 16, 16);
+  st = runOk(p, hw);
+  EXPECT_EQ(st.cycles, 27u);
+  EXPECT_EQ(st.channels[1].localBytes, 256u);
+  EXPECT_EQ(st.dramRemoteBytes, 0u);
+  // Asymmetric channels: channel 1 is 4x slower: 10 + 64 = 74.
   hw.channels[1].bytesPerCycle = 4;
   st = runOk(p, hw);
   EXPECT_EQ(st.clusters[0].finishCycle, 27u);
