@@ -326,6 +326,7 @@ int main(int argc, char **argv) {
               "remote B");
 
   std::vector<double> channelTotals(full.channels.size(), 0);
+  double totalLocal = 0, totalRemote = 0;
   double minCb = INFINITY;
   std::string minCbLayer;
   int failures = 0, layersRun = 0;
@@ -368,6 +369,8 @@ int main(int argc, char **argv) {
         l.macs / double(cores * full.macLanes) >= l.compulsoryBytes() / totalBw;
     if (cb && speedup < minCb)
       minCb = speedup, minCbLayer = l.net + "." + l.name;
+    totalLocal += double(s.dramLocalBytes);
+    totalRemote += double(s.dramRemoteBytes);
     std::vector<double> ch;
     std::string chText;
     for (size_t c = 0; c < s.channels.size(); ++c) {
@@ -382,17 +385,20 @@ int main(int argc, char **argv) {
                 (unsigned long long)s.cycles, speedup,
                 100.0 * speedup / double(cores), cb ? "yes" : "no",
                 human(double(s.dramBytesRead + s.dramBytesWritten)).c_str(),
-                "-", chText.c_str(), 100.0 * imbalance(ch), "-", "-");
+                human(double(s.mesh.bytes)).c_str(), chText.c_str(),
+                100.0 * imbalance(ch), human(double(s.dramLocalBytes)).c_str(),
+                human(double(s.dramRemoteBytes)).c_str());
     if (clusters)
       std::printf("%s", decisions(ctx, l, fullPath, data).c_str());
     if (clusters)
       for (const ClusterStats &c : s.clusters)
         std::printf("    cluster (%u,%u): finish %llu, PE busy %llu, MACs %s, "
-                    "DMA %s B, stall %llu\n",
+                    "DMA %s B (remote %s), stall %llu\n",
                     c.row, c.col, (unsigned long long)c.finishCycle,
                     (unsigned long long)c.peBusyCycles,
                     human(double(c.macs)).c_str(),
                     human(double(c.dmaBytes)).c_str(),
+                    human(double(c.dramRemoteBytes)).c_str(),
                     (unsigned long long)c.stallCycles);
     std::fflush(stdout);
   }
@@ -404,6 +410,16 @@ int main(int argc, char **argv) {
               "%s\n",
               layersRun, failures, secs,
               minCbLayer.empty() ? "(none)" : minCbLayer.c_str());
+  std::string chTotals;
+  for (size_t c = 0; c < channelTotals.size(); ++c)
+    chTotals += (c ? " / " : "") + human(channelTotals[c]);
+  std::printf("16-core DRAM bytes per channel %s; local %s, remote %s "
+              "(%.1f %% remote)\n",
+              chTotals.c_str(), human(totalLocal).c_str(),
+              human(totalRemote).c_str(),
+              totalLocal + totalRemote > 0
+                  ? 100.0 * totalRemote / (totalLocal + totalRemote)
+                  : 0.0);
   std::printf("split: 16 cores %.2fx over 1 core (min over compute-bound "
               "layers), channel imbalance %.1f %%\n",
               std::isinf(minCb) ? 0.0 : minCb,
