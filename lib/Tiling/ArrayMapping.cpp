@@ -17,6 +17,7 @@
 #include <limits>
 #include <map>
 #include <set>
+#include <tuple>
 
 using namespace accel;
 using namespace accel::tiling;
@@ -444,6 +445,9 @@ MappingCost accel::tiling::mappingCost(const MappingProblem &p,
   const bool kSplit = f.k > 1;
   std::map<uint32_t, double> channelTotal;
   std::vector<std::pair<uint32_t, ClusterCost>> costs;
+  std::map<std::tuple<int64_t, int64_t, int64_t, bool, unsigned, uint32_t>,
+           SliceTiles>
+      chosen;
   std::vector<ClusterSlice> slices;
   for (int64_t r = 0; r < R; ++r)
     for (int64_t cc = 0; cc < C; ++cc)
@@ -455,9 +459,18 @@ MappingCost accel::tiling::mappingCost(const MappingProblem &p,
       continue;
     uint32_t chn = hw.channels.empty() ? 0 : hw.channelOf(cl);
     bool init = p.withInit && s.part.k == 0;
-    SliceTiles t =
-        chooseSliceTiles(p, hw, c.dataflow, s.m.size, s.n.size, s.k.size, init,
-                         channelSharers(hw, slices, cl), chn);
+    // Balanced partitions give most clusters the same slice: choose once.
+    const unsigned sharers = channelSharers(hw, slices, cl);
+    auto key =
+        std::make_tuple(s.m.size, s.n.size, s.k.size, init, sharers, chn);
+    auto it = chosen.find(key);
+    if (it == chosen.end())
+      it = chosen
+               .emplace(key,
+                        chooseSliceTiles(p, hw, c.dataflow, s.m.size, s.n.size,
+                                         s.k.size, init, sharers, chn))
+               .first;
+    const SliceTiles t = it->second;
     ClusterCost w = clusterCost(p, hw, chn, st, s.m.size, s.n.size, s.k.size,
                                 init, p.fusedFunc && !kSplit, t);
     out.instructionBuffers = std::max(out.instructionBuffers, w.ibufs);
