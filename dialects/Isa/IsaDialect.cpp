@@ -1,5 +1,6 @@
 //===- IsaDialect.cpp - ISA dialect registration and verifiers ------------===//
 #include "Isa/IsaDialect.h"
+#include "accel/Target/Program.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/IR/OpImplementation.h"
@@ -68,6 +69,43 @@ LogicalResult checkRecord(Operation *op, OperandsAttr rec, RecordUse use = {}) {
   }
   return success();
 }
+
+/// The grid of the enclosing isa.program (nullopt outside one).
+std::optional<std::pair<uint32_t, uint32_t>> gridOf(Operation *op) {
+  if (auto prog = op->getParentOfType<ProgramOp>())
+    return std::make_pair(prog.getRows(), prog.getCols());
+  return std::nullopt;
+}
+
+LogicalResult checkInGrid(Operation *op, StringRef what, ClusterAttr c) {
+  auto grid = gridOf(op);
+  if (grid && (c.getRow() >= grid->first || c.getCol() >= grid->second))
+    return op->emitOpError() << what << " (" << c.getRow() << ", " << c.getCol()
+                             << ") is outside the " << grid->first << "x"
+                             << grid->second << " grid";
+  return success();
+}
+
+/// SEND / SIGNAL targets: at least one, inside the grid, ascending in
+/// row-major order without repeats (the binary's canonical list).
+LogicalResult checkTargets(Operation *op, ArrayAttr targets) {
+  if (targets.empty())
+    return op->emitOpError("needs at least one target cluster");
+  ClusterAttr prev;
+  for (Attribute a : targets) {
+    auto c = cast<ClusterAttr>(a);
+    if (failed(checkInGrid(op, "target", c)))
+      return failure();
+    if (prev && std::make_pair(c.getRow(), c.getCol()) <=
+                    std::make_pair(prev.getRow(), prev.getCol()))
+      return op->emitOpError("targets must be in ascending row-major order "
+                             "without repeats: (")
+             << c.getRow() << ", " << c.getCol() << ") follows ("
+             << prev.getRow() << ", " << prev.getCol() << ")";
+    prev = c;
+  }
+  return success();
+}
 } // namespace
 
 /// elemBytes * the element count of `shape`, or nullopt when it does not
@@ -123,6 +161,20 @@ static LogicalResult verifyDramExtents(ProgramOp program) {
       if (bytes &&
           failed(inside(data, "constant data", data.getAddr(), *bytes)))
         return failure();
+    } else if (auto packet = dyn_cast<PacketOp>(op)) {
+      auto t = cast<ShapedType>(packet.getMarker().getType());
+      std::optional<uint64_t> bytes =
+          t.hasStaticShape() && t.getElementType().isIntOrFloat()
+              ? extentBytes(t.getShape(),
+                            elementBytes(t.getElementType(), false))
+              : std::nullopt;
+      if (bytes &&
+          failed(inside(packet, "marker area", packet.getMarkerAddr(), *bytes)))
+        return failure();
+      for (auto block : packet.getBody().front().getOps<BlockOp>())
+        if (failed(inside(block, "block '" + block.getName() + "'",
+                          block.getAddr(), block.getBytes())))
+          return failure();
     }
   }
   return success();
@@ -140,6 +192,17 @@ LogicalResult ProgramOp::verify() {
     if (!seen.insert({c.getRow(), c.getCol()}).second)
       return c.emitOpError("duplicate stream for cluster (")
              << c.getRow() << ", " << c.getCol() << ")";
+  }
+  // One constant packet per core.
+  std::set<std::tuple<uint32_t, uint32_t, uint32_t>> cores;
+  for (auto packet : getBody().front().getOps<PacketOp>()) {
+    ClusterAttr c = packet.getCluster();
+    if (failed(checkInGrid(packet, "cluster", c)))
+      return failure();
+    if (!cores.insert({c.getRow(), c.getCol(), packet.getCore()}).second)
+      return packet.emitOpError("duplicate packet for core ")
+             << packet.getCore() << " of cluster (" << c.getRow() << ", "
+             << c.getCol() << ")";
   }
   return success();
 }
@@ -167,7 +230,26 @@ LogicalResult DmaOp::verify() {
       return emitOpError("shape extents must be >= 1");
   if (getElemBytes() != 1 && getElemBytes() != 2 && getElemBytes() != 4)
     return emitOpError("elem_bytes must be 1, 2 or 4");
-  return checkRange(*this, "tag", getTag(), kNumTags);
+  if (failed(checkRange(*this, "tag", getTag(), kNumTags)))
+    return failure();
+  std::optional<ClusterAttr> from = getSrcCluster();
+  if (getDir() != DmaDir::remote_load) {
+    if (from)
+      return emitOpError("only remote_load reads another cluster (")
+             << stringifyDmaDir(getDir()) << " has no source cluster)";
+    return success();
+  }
+  if (!from)
+    return emitOpError("remote_load needs a source cluster: remote_load from "
+                       "(row, col)");
+  if (failed(checkInGrid(*this, "source cluster", *from)))
+    return failure();
+  auto own = (*this)->getParentOfType<ClusterOp>();
+  if (own && own.getRow() == from->getRow() && own.getCol() == from->getCol())
+    return emitOpError("remote_load reads its own cluster (")
+           << from->getRow() << ", " << from->getCol()
+           << "); a SEND to itself copies inside the storage unit";
+  return success();
 }
 
 LogicalResult WaitOp::verify() {
@@ -222,6 +304,70 @@ LogicalResult SpuOp::verify() {
   RecordUse use;
   use.acrossPes = getType() == SpuType::reduce;
   return checkRecord(*this, getOperands(), use);
+}
+
+//===----------------------------------------------------------------------===//
+// Mesh commands and constant packets
+//===----------------------------------------------------------------------===//
+
+/// `(row, col)`: a cluster inside a mesh op (the stripped #isa.cluster).
+static ParseResult parseClusterCoord(OpAsmParser &parser, ClusterAttr &out) {
+  uint32_t row, col;
+  if (parser.parseLParen() || parser.parseInteger(row) || parser.parseComma() ||
+      parser.parseInteger(col) || parser.parseRParen())
+    return failure();
+  out = ClusterAttr::get(parser.getContext(), row, col);
+  return success();
+}
+static void printClusterCoord(OpAsmPrinter &p, Operation *, ClusterAttr c) {
+  p << "(" << c.getRow() << ", " << c.getCol() << ")";
+}
+
+/// `[(r, c), (r, c), ...]`: SEND / SIGNAL targets.
+static ParseResult parseClusterList(OpAsmParser &parser, ArrayAttr &out) {
+  SmallVector<Attribute> items;
+  if (parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Square,
+                                     [&]() -> ParseResult {
+                                       ClusterAttr c;
+                                       if (parseClusterCoord(parser, c))
+                                         return failure();
+                                       items.push_back(c);
+                                       return success();
+                                     }))
+    return failure();
+  out = parser.getBuilder().getArrayAttr(items);
+  return success();
+}
+static void printClusterList(OpAsmPrinter &p, Operation *op, ArrayAttr list) {
+  p << "[";
+  llvm::interleaveComma(list, p, [&](Attribute a) {
+    printClusterCoord(p, op, cast<ClusterAttr>(a));
+  });
+  p << "]";
+}
+
+LogicalResult SendOp::verify() {
+  if (failed(checkTargets(*this, getTargets())) ||
+      failed(checkRange(*this, "sem", getSem(), accel::kNumSemaphores)) ||
+      failed(checkRange(*this, "tag", getTag(), kNumTags)))
+    return failure();
+  if (getBytes() == 0)
+    return emitOpError("bytes must be > 0");
+  return success();
+}
+
+LogicalResult SignalOp::verify() {
+  if (failed(checkTargets(*this, getTargets())))
+    return failure();
+  return checkRange(*this, "sem", getSem(), accel::kNumSemaphores);
+}
+
+LogicalResult RecvOp::verify() {
+  if (failed(checkRange(*this, "sem", getSem(), accel::kNumSemaphores)))
+    return failure();
+  if (getCount() < 1)
+    return emitOpError("count must be >= 1");
+  return success();
 }
 
 #define GET_OP_CLASSES

@@ -116,7 +116,7 @@ def Isa_SfuFunc : I32EnumAttr<"SfuFunc", "SFU function (accel/Target/Sfu.h)", [
 
 def Isa_DmaDir : I32EnumAttr<"DmaDir", "DMA direction", [
     I32EnumAttrCase<"load", 0>, I32EnumAttrCase<"store", 1>,
-    I32EnumAttrCase<"dram_copy", 2>]> {
+    I32EnumAttrCase<"dram_copy", 2>, I32EnumAttrCase<"remote_load", 3>]> {
   let cppNamespace = "::accel::isa";
   let genSpecializedAttr = 0;
 }
@@ -181,6 +181,20 @@ def Isa_OperandsAttr : Isa_Attr<"Operands", "operands"> {
   let assemblyFormat = "`<` struct(params) `>`";
 }
 
+def Isa_ClusterAttr : Isa_Attr<"Cluster", "cluster"> {
+  let summary = "a cluster of the grid by (row, column)";
+  let description = [{
+    Names a cluster: a SEND / SIGNAL target, the source of a remote_load DMA,
+    the owner of a constant packet. Inside those ops it prints as `(row, col)`;
+    the generic form is `#isa.cluster<row, col>`. The binary stores the
+    row-major index `row * cols + col`.
+  }];
+  let parameters = (ins "uint32_t":$row, "uint32_t":$col);
+  let assemblyFormat = "`<` $row `,` $col `>`";
+}
+def Isa_ClusterListAttr
+    : TypedArrayAttrBase<Isa_ClusterAttr, "list of clusters">;
+
 def Isa_PatchAttr : Isa_Attr<"Patch", "patch"> {
   let summary = "EXECUTE data: overwrite one register-file field";
   let parameters = (ins "uint32_t":$instr,
@@ -199,8 +213,9 @@ def Isa_ProgramOp : Isa_Op<"program", [SingleBlock, NoTerminator,
                                        IsolatedFromAbove]> {
   let summary = "a whole accelerator program (one binary)";
   let description = [{
-    Holds the I/O symbols, constant DRAM data and one `isa.cluster` stream
-    per cluster of the `rows` x `cols` grid.
+    Holds the I/O symbols, constant DRAM data, the constant packets of the
+    cores (`isa.packet`) and one `isa.cluster` stream per cluster of the
+    `rows` x `cols` grid.
   }];
   let arguments = (ins I32Attr:$rows, I32Attr:$cols, I64Attr:$dram_size,
                    I64Attr:$hw_fingerprint);
@@ -223,6 +238,41 @@ def Isa_DataOp : Isa_Op<"data", [HasParent<"ProgramOp">]> {
   let summary = "constant bytes (weights) placed in DRAM before the run";
   let arguments = (ins I64Attr:$addr, ElementsAttr:$value);
   let assemblyFormat = "`at` $addr `=` $value attr-dict";
+}
+
+def Isa_PacketOp : Isa_Op<"packet", [HasParent<"ProgramOp">, SingleBlock,
+                                     NoTerminator]> {
+  let summary = "the constant packet of one core (loaded before the run)";
+  let description = [{
+    The constant packet of core (PE) `core` of cluster `cluster`: the region
+    lists the blocks of the split constants the core computes with (bytes
+    already placed by `isa.data`), `marker` holds the bytes of its marker
+    area (constant total, block sizes and offsets, hidden sizes, address
+    table) written at DRAM address `marker_addr` before execution:
+
+    ```
+    isa.packet cluster (0, 1) core 2 marker at 65536 = dense<[3072, 2048]> : tensor<2xi64> {
+      isa.block "w" at 8192 bytes 2048
+    }
+    ```
+
+    Like `isa.data`, the marker accepts any dense integer or float tensor of
+    whole-byte elements (its little-endian bytes); the disassembler prints
+    i64 words when the byte count is a non-zero multiple of 8, else i8.
+  }];
+  let arguments = (ins Isa_ClusterAttr:$cluster, I32Attr:$core,
+                   I64Attr:$marker_addr, ElementsAttr:$marker);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    `cluster` custom<ClusterCoord>($cluster) `core` $core `marker` `at`
+    $marker_addr `=` $marker attr-dict-with-keyword $body
+  }];
+}
+
+def Isa_BlockOp : Isa_Op<"block", [HasParent<"PacketOp">]> {
+  let summary = "one block of a split constant inside a constant packet";
+  let arguments = (ins StrAttr:$name, I64Attr:$addr, I64Attr:$bytes);
+  let assemblyFormat = "$name `at` $addr `bytes` $bytes attr-dict";
 }
 
 def Isa_ClusterOp : Isa_Op<"cluster", [HasParent<"ProgramOp">, SingleBlock,
@@ -272,14 +322,23 @@ def Isa_ExecuteOp : Isa_Op<"execute", [HasParent<"ClusterOp">]> {
 
 def Isa_DmaOp : Isa_Op<"dma", [HasParent<"ClusterOp">]> {
   let summary = "command-processor DMA of a strided 4-D box (asynchronous)";
+  let description = [{
+    `load`: DRAM -> storage unit, `store`: storage unit -> DRAM, `dram_copy`:
+    DRAM -> DRAM, `remote_load from (r, c)`: the storage unit of cluster
+    (r, c) -> this cluster's storage unit over the mesh (NUMA cost = route
+    hops; only on machines whose storage unit is a shared cluster cache).
+    Only remote_load names a source cluster, and never its own cluster.
+  }];
   let arguments = (ins Isa_DmaDirAttr:$dir, I32Attr:$tag, I64Attr:$src,
                    I64Attr:$dst, DenseI64ArrayAttr:$shape,
                    DenseI64ArrayAttr:$src_strides,
                    DenseI64ArrayAttr:$dst_strides,
-                   DefaultValuedAttr<I32Attr, "4">:$elem_bytes);
+                   DefaultValuedAttr<I32Attr, "4">:$elem_bytes,
+                   OptionalAttr<Isa_ClusterAttr>:$src_cluster);
   let assemblyFormat = [{
-    $dir `tag` $tag `src` $src `dst` $dst `shape` $shape
-    `src_strides` $src_strides `dst_strides` $dst_strides attr-dict
+    $dir (`from` custom<ClusterCoord>($src_cluster)^)? `tag` $tag `src` $src
+    `dst` $dst `shape` $shape `src_strides` $src_strides
+    `dst_strides` $dst_strides attr-dict
   }];
   let hasVerifier = 1;
 }
@@ -295,6 +354,55 @@ def Isa_BarrierOp : Isa_Op<"barrier", [HasParent<"ClusterOp">]> {
   let summary = "all clusters meet before any goes on";
   let arguments = (ins I32Attr:$id);
   let assemblyFormat = "$id attr-dict";
+}
+
+def Isa_SendOp : Isa_Op<"send", [HasParent<"ClusterOp">]> {
+  let summary = "SEND: storage bytes to one or more clusters over the mesh";
+  let description = [{
+    Copies `bytes` contiguous bytes from this cluster's storage unit at `src`
+    to storage address `dst` of every target cluster (a multicast when there
+    are several; XY routes, links shared by the routes carry the data once).
+    When the data has arrived at a target, that target's semaphore `sem` is
+    incremented by one. DMA tag `tag` of the sender completes when the last
+    byte has left (after a WAIT on it the source may be overwritten). A
+    target equal to the sender is a local copy.
+
+    Targets are `(row, col)` pairs inside the grid in ascending row-major
+    order without repeats:
+    `isa.send src 0 dst 4096 bytes 1024 to [(0, 1), (1, 1)] sem 3 tag 1`.
+  }];
+  let arguments = (ins I32Attr:$src, I32Attr:$dst, I32Attr:$bytes,
+                   Isa_ClusterListAttr:$targets, I32Attr:$sem, I32Attr:$tag);
+  let assemblyFormat = [{
+    `src` $src `dst` $dst `bytes` $bytes `to` custom<ClusterList>($targets)
+    `sem` $sem `tag` $tag attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
+def Isa_SignalOp : Isa_Op<"signal", [HasParent<"ClusterOp">]> {
+  let summary = "SIGNAL: increment a semaphore of one or more clusters";
+  let description = [{
+    No data: semaphore `sem` of every target is incremented by one after the
+    route's hop latency (at least one cycle). Targets as for `isa.send`:
+    `isa.signal to [(1, 0)] sem 2`.
+  }];
+  let arguments = (ins Isa_ClusterListAttr:$targets, I32Attr:$sem);
+  let assemblyFormat = "`to` custom<ClusterList>($targets) `sem` $sem attr-dict";
+  let hasVerifier = 1;
+}
+
+def Isa_RecvOp : Isa_Op<"recv", [HasParent<"ClusterOp">]> {
+  let summary = "RECV: wait until a semaphore reaches a count, then take it";
+  let description = [{
+    Blocks the control unit until this cluster's semaphore `sem` is at least
+    `count` (>= 1), then subtracts `count`. Semaphores start at 0; the
+    compiler uses the producing cluster's row-major index as the id:
+    `isa.recv sem 1 count 2`.
+  }];
+  let arguments = (ins I32Attr:$sem, I32Attr:$count);
+  let assemblyFormat = "`sem` $sem `count` $count attr-dict";
+  let hasVerifier = 1;
 }
 
 //===----------------------------------------------------------------------===//

@@ -222,7 +222,7 @@ void DepthwiseEmitter::emit() {
         load(c, mine[i + 2], h);
     }
   }
-  sb.layerBarrier();
+  sb.endLayer();
 }
 
 std::vector<OperandRecord> DepthwiseEmitter::groupRecords(const HalfLayout &hl,

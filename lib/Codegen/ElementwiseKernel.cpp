@@ -316,7 +316,7 @@ bool accel::codegen::emitElementwiseLayer(StreamBuilder &sb,
                   out);
     }
   }
-  sb.layerBarrier();
+  sb.endLayer();
   return true;
 }
 
@@ -338,5 +338,5 @@ void accel::codegen::emitCopyLayer(StreamBuilder &sb,
                                   boxOf(v[1], origin, extent));
                  }
                });
-  sb.layerBarrier();
+  sb.endLayer();
 }

@@ -592,5 +592,5 @@ void accel::codegen::emitGemmLayer(StreamBuilder &sb,
       }
     }
   }
-  sb.layerBarrier();
+  sb.endLayer();
 }

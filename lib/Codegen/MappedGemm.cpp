@@ -431,7 +431,7 @@ bool accel::codegen::emitMappedGemmLayer(
       }
     }
   }
-  sb.layerBarrier();
+  sb.endLayer();
   return true;
 }
 

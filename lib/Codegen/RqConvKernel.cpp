@@ -361,5 +361,5 @@ void accel::codegen::emitRqConvLayer(StreamBuilder &sb, const RqConvLayer &l,
         load(mine[i + 2], h);
     }
   }
-  sb.layerBarrier();
+  sb.endLayer();
 }

@@ -1,5 +1,6 @@
 //===- StreamBuilder.cpp - Appending commands to cluster streams ----------===//
 #include "accel/Codegen/Kernels.h"
+#include <algorithm>
 #include <cassert>
 #include <stdexcept>
 
@@ -29,8 +30,11 @@ DramBox &DramBox::dim(int64_t extent, int64_t strideElems) {
   return *this;
 }
 
-StreamBuilder::StreamBuilder(Program &program, const HardwareDesc &hw)
-    : program_(program), hw_(hw) {
+StreamBuilder::StreamBuilder(Program &program, const HardwareDesc &hw,
+                             SyncMode sync)
+    : program_(program), hw_(hw), sync_(sync), tracker_(hw.numClusters()) {
+  signals_.resize(hw.numClusters());
+  active_.assign(hw.numClusters(), 0);
   program_.gridRows = hw.rows;
   program_.gridCols = hw.cols;
   program_.hwFingerprint = hw.fingerprint();
@@ -67,6 +71,7 @@ void StreamBuilder::checkCapacity(uint32_t cluster, uint8_t ibuf,
 }
 
 void StreamBuilder::push(uint32_t cluster, Command c) {
+  active_.at(cluster) = 1;
   program_.clusters.at(cluster).commands.push_back(std::move(c));
 }
 
@@ -146,6 +151,7 @@ DmaDesc boxDesc(DmaDir dir, uint8_t tag, const DramBox &b) {
 
 void StreamBuilder::dmaLoad(uint32_t cluster, uint8_t tag, const DramBox &src,
                             uint32_t suAddr, int64_t suRowStride) {
+  syncBefore(cluster, &src, nullptr);
   Command c;
   c.kind = CommandKind::Dma;
   c.dma = boxDesc(DmaDir::Load, tag, src);
@@ -163,6 +169,7 @@ void StreamBuilder::dmaLoad(uint32_t cluster, uint8_t tag, const DramBox &src,
 void StreamBuilder::dmaLoadStrided(uint32_t cluster, uint8_t tag,
                                    const DramBox &src, uint32_t suAddr,
                                    const std::array<int64_t, 4> &suStrides) {
+  syncBefore(cluster, &src, nullptr);
   Command c;
   c.kind = CommandKind::Dma;
   c.dma = boxDesc(DmaDir::Load, tag, src);
@@ -177,6 +184,7 @@ void StreamBuilder::dmaLoadStrided(uint32_t cluster, uint8_t tag,
 
 void StreamBuilder::dmaStore(uint32_t cluster, uint8_t tag, uint32_t suAddr,
                              int64_t suRowStride, const DramBox &dst) {
+  syncBefore(cluster, nullptr, &dst);
   Command c;
   c.kind = CommandKind::Dma;
   c.dma = boxDesc(DmaDir::Store, tag, dst);
@@ -193,6 +201,7 @@ void StreamBuilder::dmaStore(uint32_t cluster, uint8_t tag, uint32_t suAddr,
 
 void StreamBuilder::dmaDramCopy(uint32_t cluster, uint8_t tag,
                                 const DramBox &src, const DramBox &dst) {
+  syncBefore(cluster, &src, &dst);
   Command c;
   c.kind = CommandKind::Dma;
   c.dma = boxDesc(DmaDir::DramCopy, tag, src);
@@ -223,15 +232,102 @@ void StreamBuilder::wait(uint32_t cluster, uint8_t tagMask, bool pe) {
   push(cluster, std::move(c));
 }
 
-void StreamBuilder::layerBarrier() {
-  uint32_t id = nextBarrier_++;
+namespace {
+/// Byte ranges of a DRAM box beyond which the tracker over-approximates an
+/// access by its bounding range (bounds the tracker's work per DMA).
+constexpr size_t kMaxTrackedRanges = 256;
+
+SyncTracker::Part trackedPart(const DramBox &b, bool write) {
+  SyncTracker::Part p;
+  p.write = write;
+  int64_t shape[4], stride[4];
+  for (int d = 0; d < b.rank; ++d)
+    shape[d] = b.shape[d], stride[d] = b.stride[d];
+  p.ranges = boxByteRanges(b.base, b.rank, shape, stride, 4, kMaxTrackedRanges,
+                           p.exact);
+  return p;
+}
+} // namespace
+
+void StreamBuilder::syncBefore(uint32_t cluster, const DramBox *src,
+                               const DramBox *dst) {
+  if (sync_ != SyncMode::Events)
+    return;
+  std::vector<SyncTracker::Part> parts;
+  if (src)
+    parts.push_back(trackedPart(*src, false));
+  if (dst)
+    parts.push_back(trackedPart(*dst, true));
+  for (const SyncDep &d : tracker_.access(cluster, parts)) {
+    // The producer was active in that layer (it accessed the bytes), so
+    // endLayer gave it a SIGNAL there.
+    auto &sigs = signals_.at(d.producer);
+    auto it = std::lower_bound(sigs.begin(), sigs.end(), d.layer,
+                               [](const std::pair<uint32_t, size_t> &s,
+                                  uint32_t l) { return s.first < l; });
+    assert(it != sigs.end() && it->first == d.layer && "no producer SIGNAL");
+    Command &sig = program_.clusters[d.producer].commands[it->second];
+    sig.mesh.targets.push_back(cluster);
+    Command recv;
+    recv.kind = CommandKind::Recv;
+    recv.sem = d.producer;
+    recv.count = 1;
+    push(cluster, std::move(recv));
+    ++numRecvs_;
+  }
+}
+
+void StreamBuilder::endLayer() {
+  if (sync_ == SyncMode::Barrier) {
+    uint32_t id = nextBarrier_++;
+    for (uint32_t cl = 0; cl < numClusters(); ++cl) {
+      wait(cl, 0xFF, true);
+      Command c;
+      c.kind = CommandKind::Barrier;
+      c.barrierId = id;
+      push(cl, std::move(c));
+    }
+    return;
+  }
+  const uint32_t layer = tracker_.layer();
   for (uint32_t cl = 0; cl < numClusters(); ++cl) {
+    if (!active_[cl])
+      continue;
     wait(cl, 0xFF, true);
     Command c;
-    c.kind = CommandKind::Barrier;
-    c.barrierId = id;
+    c.kind = CommandKind::Signal;
+    c.mesh.sem = cl; // the producing cluster's index (DESIGN: semaphores)
+    signals_[cl].push_back({layer, program_.clusters[cl].commands.size()});
     push(cl, std::move(c));
+    active_[cl] = 0;
   }
+  tracker_.endLayer();
+}
+
+void StreamBuilder::finish() {
+  if (finished_ || sync_ != SyncMode::Events)
+    return;
+  finished_ = true;
+  for (uint32_t cl = 0; cl < numClusters(); ++cl) {
+    auto &cmds = program_.clusters[cl].commands;
+    std::vector<char> drop(cmds.size(), 0);
+    for (auto [layer, idx] : signals_[cl]) {
+      auto &t = cmds[idx].mesh.targets;
+      std::sort(t.begin(), t.end());
+      t.erase(std::unique(t.begin(), t.end()), t.end());
+      drop[idx] = t.empty();
+    }
+    size_t out = 0;
+    for (size_t i = 0; i < cmds.size(); ++i) {
+      if (drop[i])
+        continue;
+      if (out != i)
+        cmds[out] = std::move(cmds[i]);
+      ++out;
+    }
+    cmds.resize(out);
+  }
+  signals_.assign(numClusters(), {});
 }
 
 std::vector<int64_t> accel::codegen::coalesce(const std::vector<int64_t> &shape,

@@ -118,6 +118,29 @@ IntRule multipleRule(uint64_t mult, uint64_t max, const char *why) {
 }
 constexpr RealRule kPositive{true};
 constexpr RealRule kNonNegative{false};
+// Fields added after the first fingerprinted machines (issue 11) enter the
+// canonical bytes only when they differ from their default, so that every
+// description that does not use them keeps its fingerprint (and compiled
+// programs their validity).
+/// A boolean field (any value is valid) with its default.
+struct FlagRule {
+  bool defaultValue;
+};
+/// A file-name field: empty (the default), or letters, digits, '_', '-', '.'
+/// not starting with '.' (a name under a fixed directory, never a path).
+struct FileNameRule {};
+/// An integer field whose default value is left out of the fingerprint.
+struct LateIntRule : IntRule {
+  uint64_t defaultValue = 0;
+};
+constexpr FileNameRule kFileName{};
+LateIntRule lateAtLeast(uint64_t min, uint64_t max, uint64_t defaultValue) {
+  LateIntRule r;
+  r.min = min;
+  r.max = max;
+  r.defaultValue = defaultValue;
+  return r;
+}
 
 /// Calls v(group, key, member, rule) for every scalar field except name and
 /// description, in a fixed order (the order of hardwareToJson and of the
@@ -137,6 +160,7 @@ template <class HW, class V> void forEachField(HW &hw, V &&v) {
   v("cluster", "act_load_bytes_per_cycle", hw.actLoadBytesPerCycle, kPositive);
   v("cluster", "weight_load_bytes_per_cycle", hw.weightLoadBytesPerCycle,
     kPositive);
+  v("cluster", "shared_cache", hw.sharedClusterCache, FlagRule{true});
   v("pe", "mac_lanes", hw.macLanes, atLeast(1, 1u << 20));
   v("pe", "input_buffer_bytes", hw.inputBufferBytes,
     multipleRule(64, 1ull << 32, "16 slots of whole f32 elements"));
@@ -156,6 +180,10 @@ template <class HW, class V> void forEachField(HW &hw, V &&v) {
   v("tiling", "block_size", hw.blockSize, pow2Rule(1, 1u << 16));
   v("tiling", "sync_granularity_bytes", hw.syncGranularityBytes,
     atLeast(1, 1ull << 32));
+  v("split", "database", hw.splitDatabase, kFileName);
+  v("split", "activation_tile", hw.splitActivationTile,
+    lateAtLeast(0, 1u << 20, 0));
+  v("split", "weight_tile", hw.splitWeightTile, lateAtLeast(0, 1u << 20, 0));
   v("rnn", "npe", hw.rnnNpe, pow2Rule(1, 1u << 30));
   v("rnn", "ep_max", hw.rnnEpMax, pow2Rule(1, 1u << 30));
   v("rnn", "cat_width", hw.rnnCatWidth, pow2Rule(1, 1u << 30));
@@ -177,7 +205,7 @@ template <class HW, class V> void forEachField(HW &hw, V &&v) {
   v("numerics", "accumulate", hw.accumulateType, 0);
 }
 
-const char *kChannelKeys[] = {"bytes_per_cycle", "latency_cycles"};
+const char *kChannelKeys[] = {"bytes_per_cycle", "latency_cycles", "router"};
 
 std::string path(const char *group, const char *key) {
   return *group ? std::string(group) + "." + key : std::string(key);
@@ -188,6 +216,19 @@ std::string channelPath(size_t i, const char *key) {
 }
 
 bool isPow2(uint64_t v) { return v && !(v & (v - 1)); }
+
+bool checkFileName(const std::string &p, const std::string &v,
+                   std::string &err) {
+  bool ok = v.size() <= 128 && (v.empty() || v[0] != '.');
+  for (char c : v)
+    ok &= (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+          (c >= '0' && c <= '9') || c == '_' || c == '-' || c == '.';
+  if (!ok)
+    err = p + ": \"" + v +
+          "\" is not a file name (letters, digits, '_', '-', '.', not "
+          "starting with '.', at most 128 characters)";
+  return ok;
+}
 
 bool checkInt(const std::string &p, uint64_t v, const IntRule &r,
               std::string &err) {
@@ -257,6 +298,12 @@ struct Validator {
       ok = false;
     }
   }
+  void operator()(const char *, const char *, bool, FlagRule) {}
+  void operator()(const char *g, const char *k, const std::string &v,
+                  FileNameRule) {
+    if (ok)
+      ok = checkFileName(path(g, k), v, err);
+  }
 };
 
 using json = nlohmann::json;
@@ -291,6 +338,28 @@ bool readU64(const std::string &p, const json &j, uint64_t max, uint64_t &out,
     return false;
   }
   out = v;
+  return true;
+}
+
+/// `router: [row, col]` -> row-major cluster index inside the grid.
+bool readRouter(const std::string &p, const json &j, const HardwareDesc &hw,
+                int32_t &out, std::string &err) {
+  if (!j.is_array() || j.size() != 2) {
+    err = p + ": expected [row, col], got " + j.dump();
+    return false;
+  }
+  uint64_t rc[2];
+  for (int i = 0; i < 2; ++i)
+    if (!readU64(p + "[" + std::to_string(i) + "]", j[i], kU32Max, rc[i], err))
+      return false;
+  // An empty grid is reported by the grid.* checks.
+  if (hw.rows && hw.cols && (rc[0] >= hw.rows || rc[1] >= hw.cols)) {
+    err = p + ": [" + std::to_string(rc[0]) + ", " + std::to_string(rc[1]) +
+          "] is outside the " + std::to_string(hw.rows) + " x " +
+          std::to_string(hw.cols) + " grid";
+    return false;
+  }
+  out = int32_t(rc[0] * hw.cols + rc[1]);
   return true;
 }
 
@@ -369,6 +438,28 @@ struct Reader {
       ok = false;
     }
   }
+  void operator()(const char *g, const char *k, bool &v, FlagRule) {
+    const json *j = ok ? find(g, k) : nullptr;
+    if (!j)
+      return;
+    if (!j->is_boolean()) {
+      err = path(g, k) + ": expected a boolean, got " + typeName(*j);
+      ok = false;
+      return;
+    }
+    v = j->get<bool>();
+  }
+  void operator()(const char *g, const char *k, std::string &v, FileNameRule) {
+    const json *j = ok ? find(g, k) : nullptr;
+    if (!j)
+      return;
+    if (!j->is_string()) {
+      err = path(g, k) + ": expected a string, got " + typeName(*j);
+      ok = false;
+      return;
+    }
+    v = j->get<std::string>();
+  }
 };
 
 /// Canonical bytes of every fingerprinted field (key path + value).
@@ -411,6 +502,26 @@ struct Canon {
     key(g, k);
     u64(uint64_t(v));
   }
+  // The late fields: only when not at their default.
+  void operator()(const char *g, const char *k, uint32_t v,
+                  const LateIntRule &r) {
+    if (v != r.defaultValue)
+      (*this)(g, k, v, static_cast<const IntRule &>(r));
+  }
+  void operator()(const char *g, const char *k, bool v, FlagRule r) {
+    if (v == r.defaultValue)
+      return;
+    key(g, k);
+    u64(v ? 1 : 0);
+  }
+  void operator()(const char *g, const char *k, const std::string &v,
+                  FileNameRule) {
+    if (v.empty())
+      return;
+    key(g, k);
+    u64(v.size());
+    bytes += v;
+  }
   void channels(const std::vector<MemoryChannel> &chs) {
     key("memory", "channels");
     u64(chs.size());
@@ -418,13 +529,45 @@ struct Canon {
       real(c.bytesPerCycle);
       u64(c.latencyCycles);
     }
+    // Routers that differ from the derived one: (channel, cluster) pairs.
+    uint64_t explicitRouters = 0;
+    for (auto &c : chs)
+      explicitRouters += c.routerCluster >= 0;
+    if (!explicitRouters)
+      return;
+    key("memory", "channels.router");
+    u64(explicitRouters);
+    for (size_t i = 0; i < chs.size(); ++i)
+      if (chs[i].routerCluster >= 0) {
+        u64(i);
+        u64(uint64_t(chs[i].routerCluster));
+      }
   }
 };
 
+/// The router a channel gets when its description names none.
+uint32_t derivedRouter(const HardwareDesc &hw, uint32_t ch) {
+  for (uint32_t c = 0; c < hw.numClusters(); ++c)
+    if (hw.channelOf(c) == ch)
+      return c;
+  return 0;
+}
+
+/// Canonical bytes of the machine with spelled-out defaults folded back to
+/// "derived" (a database named after the cache flag, a channel's router
+/// where it would be anyway): they describe the same machine.
 std::string canonicalBytes(const HardwareDesc &hw) {
+  HardwareDesc resolved = hw;
+  HardwareDesc derived = hw;
+  derived.splitDatabase.clear();
+  if (hw.splitDatabase == derived.splitDatabaseName())
+    resolved.splitDatabase.clear();
+  for (uint32_t ch = 0; ch < hw.channels.size(); ++ch)
+    if (hw.channels[ch].routerCluster == int32_t(derivedRouter(hw, ch)))
+      resolved.channels[ch].routerCluster = -1;
   Canon c;
-  forEachField(hw, c);
-  c.channels(hw.channels);
+  forEachField(resolved, c);
+  c.channels(resolved.channels);
   return c.bytes;
 }
 
@@ -448,6 +591,13 @@ bool crossChecks(const HardwareDesc &hw, std::string &err) {
     if (!checkReal(channelPath(i, "bytes_per_cycle"),
                    hw.channels[i].bytesPerCycle, kPositive, err))
       return false;
+    int32_t router = hw.channels[i].routerCluster;
+    if (router < -1 || (router >= 0 && uint32_t(router) >= hw.numClusters())) {
+      err = channelPath(i, "router") + ": cluster " + std::to_string(router) +
+            " is outside the " + std::to_string(hw.rows) + " x " +
+            std::to_string(hw.cols) + " grid";
+      return false;
+    }
   }
   if (hw.channels.size() > uint64_t(hw.rows) * hw.cols) {
     err = "memory.channels: " + std::to_string(hw.channels.size()) +
@@ -510,10 +660,7 @@ uint32_t HardwareDesc::channelOfAddress(uint64_t addr) const {
 uint32_t HardwareDesc::channelRouter(uint32_t ch) const {
   if (ch < channels.size() && channels[ch].routerCluster >= 0)
     return uint32_t(channels[ch].routerCluster);
-  for (uint32_t c = 0; c < numClusters(); ++c)
-    if (channelOf(c) == ch)
-      return c;
-  return 0;
+  return derivedRouter(*this, ch);
 }
 
 uint32_t HardwareDesc::meshHops(uint32_t from, uint32_t to) const {
@@ -530,6 +677,14 @@ std::string HardwareDesc::splitDatabaseName() const {
   if (!splitDatabase.empty())
     return splitDatabase;
   return sharedClusterCache ? "shared-cache" : "bus-contention";
+}
+
+uint32_t HardwareDesc::activationTile() const {
+  return splitActivationTile ? splitActivationTile : blockSize;
+}
+
+uint32_t HardwareDesc::weightTile() const {
+  return splitWeightTile ? splitWeightTile : blockSize;
 }
 
 uint64_t HardwareDesc::fingerprint() const {
@@ -652,6 +807,9 @@ bool accel::parseHardwareDesc(const std::string &jsonText, HardwareDesc &out,
           if (!readU64(p, *it, kU32Max, u, err))
             return false;
           mc.latencyCycles = uint32_t(u);
+        } else if (k == kChannelKeys[2]) {
+          if (!readRouter(p, *it, hw, mc.routerCluster, err))
+            return false;
         } else {
           err = p + ": unknown key";
           return false;
@@ -700,6 +858,13 @@ struct Writer {
   void operator()(const char *g, const char *k, DType v, int) {
     slot(g, k) = dtypeName(v);
   }
+  void operator()(const char *g, const char *k, bool v, FlagRule) {
+    slot(g, k) = v;
+  }
+  void operator()(const char *g, const char *k, const std::string &v,
+                  FileNameRule) {
+    slot(g, k) = v;
+  }
 };
 } // namespace
 
@@ -710,16 +875,25 @@ std::string accel::hardwareToJson(const HardwareDesc &hw) {
     root["description"] = hw.description;
   Writer w{root};
   // Reserve the memory group's position so channels come first in it.
-  forEachField(hw,
-               [&](const char *g, const char *k, const auto &v, const auto &r) {
-                 if (std::string(g) == "memory" && !root.contains("memory")) {
-                   auto chs = nlohmann::ordered_json::array();
-                   for (auto &c : hw.channels)
-                     chs.push_back({{"bytes_per_cycle", c.bytesPerCycle},
-                                    {"latency_cycles", c.latencyCycles}});
-                   root["memory"]["channels"] = chs;
-                 }
-                 w(g, k, v, r);
-               });
+  forEachField(
+      hw, [&](const char *g, const char *k, const auto &v, const auto &r) {
+        if (std::string(g) == "memory" && !root.contains("memory")) {
+          auto chs = nlohmann::ordered_json::array();
+          // A derived router (-1) stays implicit, like an empty
+          // split.database, so that editing the grid of a printed
+          // description keeps it valid.
+          for (const MemoryChannel &c : hw.channels) {
+            nlohmann::ordered_json jc = {{"bytes_per_cycle", c.bytesPerCycle},
+                                         {"latency_cycles", c.latencyCycles}};
+            uint32_t cols = std::max<uint32_t>(hw.cols, 1);
+            if (c.routerCluster >= 0)
+              jc["router"] = {uint32_t(c.routerCluster) / cols,
+                              uint32_t(c.routerCluster) % cols};
+            chs.push_back(jc);
+          }
+          root["memory"]["channels"] = chs;
+        }
+        w(g, k, v, r);
+      });
   return root.dump(2) + "\n";
 }

@@ -92,9 +92,78 @@ public:
 
 constexpr size_t kSectionHeaderBytes = 16;
 constexpr size_t kMinCommandBytes = 3;
-constexpr size_t kDmaPayloadBytes = 104;
+constexpr size_t kDmaPayloadBytes = 108;
+constexpr size_t kMinPacketBytes = 28;      ///< constant packet, no blocks
+constexpr size_t kMinPacketBlockBytes = 18; ///< block with an empty name
 
-bool readCommand(Cursor &c, Command &cmd) {
+/// A row-major cluster index of the binary's grid.
+bool checkCluster(Cursor &c, size_t at, const char *what, uint64_t index,
+                  uint64_t numClusters) {
+  if (index < numClusters)
+    return true;
+  return c.fail(at, std::string(what) + " " + std::to_string(index) +
+                        " is outside the grid of " +
+                        std::to_string(numClusters) + " clusters");
+}
+
+/// SEND / SIGNAL tail: u32 sem, u32 target count (>= 1), the targets
+/// (ascending row-major cluster indices inside the grid).
+bool readTargets(Cursor &c, MeshOp &m, uint64_t numClusters) {
+  size_t at = c.offset();
+  if (!c.uint(m.sem, "semaphore"))
+    return false;
+  if (m.sem >= kNumSemaphores)
+    return c.fail(at, "semaphore " + std::to_string(m.sem) +
+                          " out of range [0, " +
+                          std::to_string(kNumSemaphores) + ")");
+  uint32_t n;
+  at = c.offset();
+  if (!c.count(n, 4, "target count"))
+    return false;
+  if (n == 0)
+    return c.fail(at, "empty target list");
+  m.targets.resize(n);
+  for (uint32_t i = 0; i < n; ++i) {
+    at = c.offset();
+    if (!c.uint(m.targets[i], "target") ||
+        !checkCluster(c, at, "target cluster", m.targets[i], numClusters))
+      return false;
+    if (i && m.targets[i] <= m.targets[i - 1])
+      return c.fail(at, "targets are not in ascending order without repeats");
+  }
+  return true;
+}
+
+bool readSyncCommand(Cursor &c, uint8_t lead, Command &cmd,
+                     uint64_t numClusters) {
+  switch (lead) {
+  case kPacketSend:
+    cmd.kind = CommandKind::Send;
+    return c.uint(cmd.mesh.tag, "SEND packet") &&
+           c.uint(cmd.mesh.src, "SEND packet") &&
+           c.uint(cmd.mesh.dst, "SEND packet") &&
+           c.uint(cmd.mesh.bytes, "SEND packet") &&
+           readTargets(c, cmd.mesh, numClusters);
+  case kPacketSignal:
+    cmd.kind = CommandKind::Signal;
+    return readTargets(c, cmd.mesh, numClusters);
+  default: { // kPacketRecv
+    cmd.kind = CommandKind::Recv;
+    size_t at = c.offset();
+    if (!c.uint(cmd.sem, "RECV packet") || !c.uint(cmd.count, "RECV packet"))
+      return false;
+    if (cmd.sem >= kNumSemaphores)
+      return c.fail(at, "semaphore " + std::to_string(cmd.sem) +
+                            " out of range [0, " +
+                            std::to_string(kNumSemaphores) + ")");
+    if (cmd.count == 0)
+      return c.fail(at + 4, "RECV count 0 (must be >= 1)");
+    return true;
+  }
+  }
+}
+
+bool readCommand(Cursor &c, Command &cmd, uint64_t numClusters) {
   size_t at = c.offset();
   uint8_t lead;
   if (!c.uint(lead, "command byte"))
@@ -211,11 +280,19 @@ bool readCommand(Cursor &c, Command &cmd) {
       c.i64(d.srcStride[i], "DMA packet");
     for (int i = 0; i < 4; ++i)
       c.i64(d.dstStride[i], "DMA packet");
-    if (dir > uint8_t(DmaDir::DramCopy))
+    c.uint(d.srcCluster, "DMA packet");
+    if (dir > uint8_t(DmaDir::RemoteLoad))
       return c.fail(dat, "invalid DMA direction " + std::to_string(dir));
     if (reserved)
       return c.fail(dat + 2, "nonzero reserved DMA bytes");
     d.dir = DmaDir(dir);
+    if (d.dir == DmaDir::RemoteLoad)
+      return checkCluster(c, dat + 104, "remote_load source cluster",
+                          d.srcCluster, numClusters);
+    if (d.srcCluster != 0)
+      return c.fail(dat + 104, std::string("a ") + dmaDirName(d.dir) +
+                                   " DMA has no source cluster (" +
+                                   std::to_string(d.srcCluster) + ")");
     return true;
   }
   case kPacketWait: {
@@ -234,6 +311,10 @@ bool readCommand(Cursor &c, Command &cmd) {
   case kPacketBarrier:
     cmd.kind = CommandKind::Barrier;
     return c.uint(cmd.barrierId, "BARRIER packet");
+  case kPacketSend:
+  case kPacketSignal:
+  case kPacketRecv:
+    return readSyncCommand(c, lead, cmd, numClusters);
   default: {
     static const char *d = "0123456789abcdef";
     std::string h = "0x";
@@ -278,6 +359,42 @@ bool closeSection(Cursor &c, size_t payloadEnd, const char *name) {
   return true;
 }
 
+/// A PCKT record: cluster, core, marker address / size, block count, the
+/// marker bytes, then the blocks (name, DRAM address, bytes).
+bool readPacket(Cursor &s, ConstPacket &pk, uint64_t numClusters) {
+  size_t at = s.offset();
+  uint64_t markerBytes;
+  uint32_t nBlocks;
+  if (!s.uint(pk.cluster, "packet") || !s.uint(pk.core, "packet") ||
+      !s.uint(pk.markerAddr, "packet") || !s.uint(markerBytes, "packet"))
+    return false;
+  if (!checkCluster(s, at, "packet cluster", pk.cluster, numClusters))
+    return false;
+  if (!s.uint(nBlocks, "packet"))
+    return false;
+  if (markerBytes > s.left())
+    return s.fail(at + 16, "marker size " + std::to_string(markerBytes) +
+                               " exceeds the remaining " +
+                               std::to_string(s.left()) + " bytes");
+  pk.marker.assign(s.data + s.pos, s.data + s.pos + markerBytes);
+  s.pos += size_t(markerBytes);
+  if (uint64_t(nBlocks) * kMinPacketBlockBytes > s.left())
+    return s.fail(at + 24, "packet block count " + std::to_string(nBlocks) +
+                               " is more than the remaining " +
+                               std::to_string(s.left()) + " bytes can hold");
+  pk.blocks.resize(nBlocks);
+  for (PacketBlockRef &b : pk.blocks) {
+    uint16_t len;
+    if (!s.uint(len, "block name length") || !s.need(len, "block name"))
+      return false;
+    b.name.assign(reinterpret_cast<const char *>(s.data + s.pos), len);
+    s.pos += len;
+    if (!s.uint(b.dramAddr, "packet block") || !s.uint(b.bytes, "packet block"))
+      return false;
+  }
+  return true;
+}
+
 } // namespace
 
 bool readBinary(const uint8_t *data, size_t size, Program &p,
@@ -295,10 +412,12 @@ bool readBinary(const uint8_t *data, size_t size, Program &p,
   uint64_t total, reserved;
   if (!c.uint(version, "header (format version)"))
     return false;
-  if (version != Program::kFormatVersion)
-    return c.fail(8, "unsupported format version " + std::to_string(version) +
-                         " (this reader supports " +
-                         std::to_string(Program::kFormatVersion) + ")");
+  if (version != Program::kFormatVersion) {
+    err = "binary format version " + std::to_string(version) +
+          " is not supported (this build reads version " +
+          std::to_string(Program::kFormatVersion) + "; recompile the model)";
+    return false;
+  }
   if (!c.uint(headerBytes, "header") || !c.uint(p.hwFingerprint, "header") ||
       !c.uint(p.gridRows, "header") || !c.uint(p.gridCols, "header") ||
       !c.uint(p.dramSize, "header") || !c.uint(total, "header") ||
@@ -317,10 +436,11 @@ bool readBinary(const uint8_t *data, size_t size, Program &p,
                           " bytes" +
                           (total > size ? " (truncated)" : " (trailing data)"));
   uint64_t numClusters = uint64_t(p.gridRows) * p.gridCols;
-  if (uint64_t(sections) != numClusters + 2)
+  if (uint64_t(sections) != numClusters + kNumFixedSections)
     return c.fail(48, "section count " + std::to_string(sections) +
-                          " does not match 2 + " + std::to_string(numClusters) +
-                          " cluster streams");
+                          " does not match " +
+                          std::to_string(kNumFixedSections) + " + " +
+                          std::to_string(numClusters) + " cluster streams");
   // Each cluster stream needs at least a section header and a count.
   if (numClusters * (kSectionHeaderBytes + 4) > c.left())
     return c.fail(24, "grid " + std::to_string(p.gridRows) + "x" +
@@ -411,6 +531,23 @@ bool readBinary(const uint8_t *data, size_t size, Program &p,
     c.pos = endAt;
   }
 
+  // Constant packets.
+  if (!openSection(c, kSectionPackets, 0, "PCKT", endAt))
+    return false;
+  {
+    Cursor s(data, c.offset(), endAt, err);
+    uint32_t n;
+    if (!s.count(n, kMinPacketBytes, "packet count"))
+      return false;
+    p.packets.resize(n);
+    for (ConstPacket &pk : p.packets)
+      if (!readPacket(s, pk, numClusters))
+        return false;
+    if (!closeSection(s, endAt, "PCKT"))
+      return false;
+    c.pos = endAt;
+  }
+
   // One stream per cluster.
   p.clusters.resize(size_t(numClusters));
   for (uint64_t ci = 0; ci < numClusters; ++ci) {
@@ -423,7 +560,7 @@ bool readBinary(const uint8_t *data, size_t size, Program &p,
     auto &cmds = p.clusters[ci].commands;
     cmds.resize(n);
     for (uint32_t k = 0; k < n; ++k)
-      if (!readCommand(s, cmds[k]))
+      if (!readCommand(s, cmds[k], numClusters))
         return false;
     if (!closeSection(s, endAt, "STRM"))
       return false;

@@ -78,6 +78,43 @@ bool fail(std::string &err, const std::string &where, const std::string &msg) {
   return false;
 }
 
+/// SEND / SIGNAL tail: semaphore and the target list.
+bool writeTargets(Writer &w, const MeshOp &m, const std::string &where,
+                  std::string &err) {
+  if (m.targets.size() > UINT32_MAX)
+    return fail(err, where, "too many targets");
+  w.u32(m.sem);
+  w.u32(uint32_t(m.targets.size()));
+  for (uint32_t t : m.targets)
+    w.u32(t);
+  return true;
+}
+
+bool writePackets(Writer &w, const Program &p, std::string &err) {
+  w.u32(uint32_t(p.packets.size()));
+  for (size_t i = 0; i < p.packets.size(); ++i) {
+    const ConstPacket &pk = p.packets[i];
+    std::string where = "packet " + std::to_string(i);
+    if (pk.blocks.size() > UINT32_MAX)
+      return fail(err, where, "too many blocks");
+    w.u32(pk.cluster);
+    w.u32(pk.core);
+    w.u64(pk.markerAddr);
+    w.u64(pk.marker.size());
+    w.u32(uint32_t(pk.blocks.size()));
+    w.bytes(pk.marker.data(), pk.marker.size());
+    for (const PacketBlockRef &b : pk.blocks) {
+      if (b.name.size() > UINT16_MAX)
+        return fail(err, where, "block name longer than 65535 bytes");
+      w.u16(uint16_t(b.name.size()));
+      w.bytes(b.name.data(), b.name.size());
+      w.u64(b.dramAddr);
+      w.u64(b.bytes);
+    }
+  }
+  return true;
+}
+
 bool writeCommand(Writer &w, const Command &c, const std::string &where,
                   std::string &err) {
   std::string e;
@@ -153,9 +190,14 @@ bool writeCommand(Writer &w, const Command &c, const std::string &where,
   }
   case CommandKind::Dma: {
     const DmaDesc &d = c.dma;
-    if (unsigned(d.dir) > unsigned(DmaDir::DramCopy))
+    if (unsigned(d.dir) > unsigned(DmaDir::RemoteLoad))
       return fail(err, where,
                   "invalid DMA direction " + std::to_string(unsigned(d.dir)));
+    if (d.dir != DmaDir::RemoteLoad && d.srcCluster != 0)
+      return fail(err, where,
+                  std::string("a ") + dmaDirName(d.dir) +
+                      " DMA has no source cluster (srcCluster " +
+                      std::to_string(d.srcCluster) + ")");
     w.u8(kPacketDma);
     w.u8(uint8_t(d.dir));
     w.u8(d.tag);
@@ -169,6 +211,7 @@ bool writeCommand(Writer &w, const Command &c, const std::string &where,
       w.i64(d.srcStride[i]);
     for (int i = 0; i < 4; ++i)
       w.i64(d.dstStride[i]);
+    w.u32(d.srcCluster);
     return true;
   }
   case CommandKind::Wait:
@@ -179,6 +222,21 @@ bool writeCommand(Writer &w, const Command &c, const std::string &where,
   case CommandKind::Barrier:
     w.u8(kPacketBarrier);
     w.u32(c.barrierId);
+    return true;
+  case CommandKind::Send:
+    w.u8(kPacketSend);
+    w.u8(c.mesh.tag);
+    w.u32(c.mesh.src);
+    w.u32(c.mesh.dst);
+    w.u32(c.mesh.bytes);
+    return writeTargets(w, c.mesh, where, err);
+  case CommandKind::Signal:
+    w.u8(kPacketSignal);
+    return writeTargets(w, c.mesh, where, err);
+  case CommandKind::Recv:
+    w.u8(kPacketRecv);
+    w.u32(c.sem);
+    w.u32(c.count);
     return true;
   }
   return fail(err, where,
@@ -206,9 +264,9 @@ bool writeBinary(const Program &p, std::vector<uint8_t> &out,
                     " cluster streams but the grid is " +
                     std::to_string(p.gridRows) + "x" +
                     std::to_string(p.gridCols));
-  if (numClusters + 2 > UINT32_MAX)
+  if (numClusters + kNumFixedSections > UINT32_MAX)
     return fail(err, "program", "too many clusters");
-  w.u32(uint32_t(numClusters + 2));
+  w.u32(uint32_t(numClusters + kNumFixedSections));
   w.u32(0); // CRC
   w.u64(0); // reserved
 
@@ -241,6 +299,11 @@ bool writeBinary(const Program &p, std::vector<uint8_t> &out,
     w.u64(c.bytes.size());
     w.bytes(c.bytes.data(), c.bytes.size());
   }
+  endSection(w, at);
+
+  at = beginSection(w, kSectionPackets, 0);
+  if (!writePackets(w, p, err))
+    return false;
   endSection(w, at);
 
   for (size_t ci = 0; ci < p.clusters.size(); ++ci) {

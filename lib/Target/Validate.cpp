@@ -1,5 +1,6 @@
 //===- Validate.cpp - Semantic checks of a Program against hardware -------===//
 #include "accel/Target/Validate.h"
+#include "ValidateParts.h"
 #include "accel/Target/Encoding.h"
 #include "accel/Target/Sfu.h"
 #include <algorithm>
@@ -61,7 +62,7 @@ private:
                       size_t idx);
   bool checkPe(const std::string &what, i128 base, i128 bytes, i128 cap,
                const std::string &capName);
-  bool checkDma(const DmaDesc &d);
+  bool checkDma(const DmaDesc &d, uint64_t cluster);
   bool checkDramLayout();
   bool checkOutputsWritten();
 
@@ -276,19 +277,27 @@ bool Validator::checkTilesOnce(const Instruction &in, const OperandRecord &r,
   return true;
 }
 
-bool Validator::checkDma(const DmaDesc &d) {
+bool Validator::checkDma(const DmaDesc &d, uint64_t cluster) {
   if (d.tag >= kNumDmaTags)
     return fail("tag " + std::to_string(d.tag) + " out of range [0, 8)");
-  if (unsigned(d.dir) > unsigned(DmaDir::DramCopy))
+  if (unsigned(d.dir) > unsigned(DmaDir::RemoteLoad))
     return fail("invalid direction " + std::to_string(unsigned(d.dir)));
+  std::string msg;
+  if (d.dir == DmaDir::RemoteLoad &&
+      !validate::checkRemoteLoad(d, cluster, p, hw, msg))
+    return fail(msg);
+  if (d.dir != DmaDir::RemoteLoad && d.srcCluster != 0)
+    return fail(std::string("a ") + dmaDirName(d.dir) +
+                " DMA has no source cluster (srcCluster " +
+                std::to_string(d.srcCluster) + ")");
   if (d.elemBytes != 1 && d.elemBytes != 2 && d.elemBytes != 4)
     return fail("elemBytes " + std::to_string(d.elemBytes) +
                 " must be 1, 2 or 4");
   for (int i = 0; i < 4; ++i)
     if (d.shape[i] < 1)
       return fail("shape extent " + std::to_string(i) + " must be >= 1");
-  bool srcDram = d.dir != DmaDir::Store;
-  bool dstDram = d.dir != DmaDir::Load;
+  bool srcDram = d.dir == DmaDir::Load || d.dir == DmaDir::DramCopy;
+  bool dstDram = d.dir == DmaDir::Store || d.dir == DmaDir::DramCopy;
   Range src = boxRange(i128(d.src), d.shape, d.srcStride, 4, d.elemBytes);
   Range dst = boxRange(i128(d.dst), d.shape, d.dstStride, 4, d.elemBytes);
   auto check = [&](const char *side, Range r, bool dram) {
@@ -306,8 +315,9 @@ bool Validator::checkDma(const DmaDesc &d) {
   return true;
 }
 
-/// Symbols and constant segments are disjoint (each has a buffer of its
-/// own), and symbols, which hold f32 words, are 4-byte aligned.
+/// Symbols, constant segments and packet marker areas are disjoint (each has
+/// a buffer of its own), and symbols, which hold f32 words, are 4-byte
+/// aligned.
 bool Validator::checkDramLayout() {
   struct Item {
     Range r;
@@ -328,6 +338,13 @@ bool Validator::checkDramLayout() {
         {{i128(c.dramAddr), i128(c.dramAddr) + i128(c.bytes.size())},
          "constant segment " + std::to_string(i)});
   }
+  // The loader writes the marker areas of the constant packets.
+  for (const ConstPacket &pk : p.packets)
+    items.push_back(
+        {{i128(pk.markerAddr), i128(pk.markerAddr) + i128(pk.marker.size())},
+         "the marker area of packet (cluster " +
+             validate::clusterName(p, pk.cluster) + " core " +
+             std::to_string(pk.core) + ")"});
   items.erase(std::remove_if(items.begin(), items.end(),
                              [](const Item &it) { return it.r.hi <= it.r.lo; }),
               items.end());
@@ -437,7 +454,8 @@ bool Validator::run() {
       return fail("bytes " + rangeStr(r) + " outside DRAM [0, " +
                   std::to_string(p.dramSize) + ")");
   }
-  if (!checkDramLayout())
+  where.clear();
+  if (!validate::checkPackets(p, hw, err) || !checkDramLayout())
     return false;
 
   unsigned numIbufs = std::min<unsigned>(hw.instructionBuffers, kNumIbufIds);
@@ -507,7 +525,7 @@ bool Validator::run() {
         break;
       }
       case CommandKind::Dma:
-        if (!checkDma(c.dma))
+        if (!checkDma(c.dma, ci))
           return false;
         break;
       case CommandKind::Wait:
@@ -515,6 +533,14 @@ bool Validator::run() {
       case CommandKind::Barrier:
         barriers.push_back(c.barrierId);
         break;
+      case CommandKind::Send:
+      case CommandKind::Signal:
+      case CommandKind::Recv: {
+        std::string msg;
+        if (!validate::checkSyncCommand(c, p, hw, msg))
+          return fail(msg);
+        break;
+      }
       default:
         return fail("invalid command kind " + std::to_string(unsigned(c.kind)));
       }
@@ -538,7 +564,7 @@ bool Validator::run() {
                   " on cluster (0,0) (the clusters would deadlock)");
     }
   }
-  return checkOutputsWritten();
+  return validate::checkSynchronisation(p, err) && checkOutputsWritten();
 }
 
 } // namespace

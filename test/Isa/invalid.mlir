@@ -392,3 +392,179 @@ isa.program grid(1 x 1) dram 128 hw 0 {
   // expected-error @+1 {{'isa.data' op constant data: 8 bytes at address 124 lie outside the program's DRAM [0, 128)}}
   isa.data at 124 = dense<1.0> : tensor<2xf32>
 }
+
+// -----
+
+// Mesh commands (SEND / SIGNAL / RECV): targets inside the grid, ascending
+// and unique; semaphores < 4096; counts and sizes >= 1.
+isa.program grid(2 x 2) dram 0 hw 0 {
+  isa.cluster(0, 0) {
+    // expected-error @+1 {{'isa.send' op target (2, 0) is outside the 2x2 grid}}
+    isa.send src 0 dst 0 bytes 4 to [(0, 1), (2, 0)] sem 0 tag 0
+  }
+}
+
+// -----
+
+isa.program grid(2 x 2) dram 0 hw 0 {
+  isa.cluster(0, 0) {
+    // expected-error @+1 {{'isa.send' op targets must be in ascending row-major order without repeats: (0, 1) follows (1, 0)}}
+    isa.send src 0 dst 0 bytes 4 to [(1, 0), (0, 1)] sem 0 tag 0
+  }
+}
+
+// -----
+
+isa.program grid(2 x 2) dram 0 hw 0 {
+  isa.cluster(0, 0) {
+    // expected-error @+1 {{'isa.signal' op targets must be in ascending row-major order without repeats: (1, 1) follows (1, 1)}}
+    isa.signal to [(1, 1), (1, 1)] sem 0
+  }
+}
+
+// -----
+
+isa.program grid(2 x 2) dram 0 hw 0 {
+  isa.cluster(0, 0) {
+    // expected-error @+1 {{'isa.signal' op needs at least one target cluster}}
+    isa.signal to [] sem 0
+  }
+}
+
+// -----
+
+isa.program grid(2 x 2) dram 0 hw 0 {
+  isa.cluster(0, 0) {
+    // expected-error @+1 {{'isa.signal' op target (0, 2) is outside the 2x2 grid}}
+    isa.signal to [(0, 2)] sem 1
+  }
+}
+
+// -----
+
+isa.program grid(2 x 2) dram 0 hw 0 {
+  isa.cluster(0, 0) {
+    // expected-error @+1 {{'isa.send' op sem 4096 out of range [0, 4096)}}
+    isa.send src 0 dst 0 bytes 4 to [(0, 1)] sem 4096 tag 0
+  }
+}
+
+// -----
+
+isa.program grid(2 x 2) dram 0 hw 0 {
+  isa.cluster(0, 0) {
+    // expected-error @+1 {{'isa.send' op tag 8 out of range [0, 8)}}
+    isa.send src 0 dst 0 bytes 4 to [(0, 1)] sem 0 tag 8
+  }
+}
+
+// -----
+
+isa.program grid(2 x 2) dram 0 hw 0 {
+  isa.cluster(0, 0) {
+    // expected-error @+1 {{'isa.send' op bytes must be > 0}}
+    isa.send src 0 dst 0 bytes 0 to [(0, 1)] sem 0 tag 0
+  }
+}
+
+// -----
+
+isa.program grid(2 x 2) dram 0 hw 0 {
+  isa.cluster(0, 0) {
+    // expected-error @+1 {{'isa.signal' op sem 5000 out of range [0, 4096)}}
+    isa.signal to [(0, 1)] sem 5000
+  }
+}
+
+// -----
+
+isa.program grid(2 x 2) dram 0 hw 0 {
+  isa.cluster(0, 0) {
+    // expected-error @+1 {{'isa.recv' op sem 4096 out of range [0, 4096)}}
+    isa.recv sem 4096 count 1
+  }
+}
+
+// -----
+
+isa.program grid(2 x 2) dram 0 hw 0 {
+  isa.cluster(0, 0) {
+    // expected-error @+1 {{'isa.recv' op count must be >= 1}}
+    isa.recv sem 0 count 0
+  }
+}
+
+// -----
+
+// remote_load: only that direction names a source cluster, which lies
+// inside the grid and is not the issuing cluster.
+isa.program grid(2 x 2) dram 0 hw 0 {
+  isa.cluster(0, 1) {
+    // expected-error @+1 {{'isa.dma' op remote_load reads its own cluster (0, 1); a SEND to itself copies inside the storage unit}}
+    isa.dma remote_load from (0, 1) tag 0 src 0 dst 0 shape [4] src_strides [1] dst_strides [1]
+  }
+}
+
+// -----
+
+isa.program grid(2 x 2) dram 0 hw 0 {
+  isa.cluster(0, 1) {
+    // expected-error @+1 {{'isa.dma' op source cluster (3, 0) is outside the 2x2 grid}}
+    isa.dma remote_load from (3, 0) tag 0 src 0 dst 0 shape [4] src_strides [1] dst_strides [1]
+  }
+}
+
+// -----
+
+isa.program grid(2 x 2) dram 0 hw 0 {
+  isa.cluster(0, 1) {
+    // expected-error @+1 {{'isa.dma' op remote_load needs a source cluster: remote_load from (row, col)}}
+    isa.dma remote_load tag 0 src 0 dst 0 shape [4] src_strides [1] dst_strides [1]
+  }
+}
+
+// -----
+
+isa.program grid(2 x 2) dram 64 hw 0 {
+  isa.cluster(0, 1) {
+    // expected-error @+1 {{'isa.dma' op only remote_load reads another cluster (load has no source cluster)}}
+    isa.dma load from (0, 0) tag 0 src 0 dst 0 shape [4] src_strides [1] dst_strides [1]
+  }
+}
+
+// -----
+
+// Constant packets: the cluster lies in the grid, one packet per core, the
+// marker area and the blocks inside the program's DRAM.
+isa.program grid(1 x 2) dram 64 hw 0 {
+  // expected-error @+1 {{'isa.packet' op cluster (0, 2) is outside the 1x2 grid}}
+  isa.packet cluster (0, 2) core 0 marker at 0 = dense<0> : tensor<1xi64> {
+  }
+}
+
+// -----
+
+isa.program grid(1 x 2) dram 64 hw 0 {
+  isa.packet cluster (0, 1) core 3 marker at 0 = dense<0> : tensor<1xi64> {
+  }
+  // expected-error @+1 {{'isa.packet' op duplicate packet for core 3 of cluster (0, 1)}}
+  isa.packet cluster (0, 1) core 3 marker at 8 = dense<0> : tensor<1xi64> {
+  }
+}
+
+// -----
+
+isa.program grid(1 x 2) dram 64 hw 0 {
+  // expected-error @+1 {{'isa.packet' op marker area: 16 bytes at address 56 lie outside the program's DRAM [0, 64)}}
+  isa.packet cluster (0, 0) core 0 marker at 56 = dense<0> : tensor<2xi64> {
+  }
+}
+
+// -----
+
+isa.program grid(1 x 2) dram 64 hw 0 {
+  isa.packet cluster (0, 0) core 0 marker at 0 = dense<0> : tensor<1xi64> {
+    // expected-error @+1 {{'isa.block' op block 'w': 64 bytes at address 32 lie outside the program's DRAM [0, 64)}}
+    isa.block "w" at 32 bytes 64
+  }
+}

@@ -10,8 +10,27 @@ isa.program grid(2 x 2) dram 1048576 hw 1234 {
   isa.io output "y" at 128 : tensor<2x2xi8>
   // CHECK: isa.data at 4096 = dense<[1.000000e+00, 2.000000e+00]> : tensor<2xf32>
   isa.data at 4096 = dense<[1.0, 2.0]> : tensor<2xf32>
+  // CHECK: isa.packet cluster (0, 1) core 2 marker at 8192 = dense<[3072, 2048]> : tensor<2xi64> {
+  // CHECK-NEXT: isa.block "w" at 4096 bytes 8
+  // CHECK-NEXT: isa.block "b" at 4100 bytes 4
+  // CHECK-NEXT: }
+  isa.packet cluster (0, 1) core 2 marker at 8192 = dense<[3072, 2048]> : tensor<2xi64> {
+    isa.block "w" at 4096 bytes 8
+    isa.block "b" at 4100 bytes 4
+  }
+  // CHECK: isa.packet cluster (1, 1) core 0 marker at 8208 = dense<> : tensor<0xi8> {
+  isa.packet cluster (1, 1) core 0 marker at 8208 = dense<> : tensor<0xi8> {
+  }
   // CHECK: isa.cluster(0, 0) {
   isa.cluster(0, 0) {
+    // CHECK: isa.send src 0 dst 4096 bytes 1024 to [(0, 0), (0, 1), (1, 1)] sem 3 tag 1
+    isa.send src 0 dst 4096 bytes 1024 to [(0, 0), (0, 1), (1, 1)] sem 3 tag 1
+    // CHECK: isa.signal to [(1, 0)] sem 4095
+    isa.signal to [(1, 0)] sem 4095
+    // CHECK: isa.recv sem 0 count 2
+    isa.recv sem 0 count 2
+    // CHECK: isa.dma remote_load from (1, 1) tag 2 src 64 dst 128 shape [2, 16] src_strides [32, 1] dst_strides [16, 1]
+    isa.dma remote_load from (1, 1) tag 2 src 64 dst 128 shape [2, 16] src_strides [32, 1] dst_strides [16, 1]
     // CHECK: isa.dma load tag 0 src 0 dst 0 shape [4, 8] src_strides [8, 1] dst_strides [8, 1]
     isa.dma load tag 0 src 0 dst 0 shape [4, 8] src_strides [8, 1] dst_strides [8, 1]
     // CHECK: isa.dma dram_copy tag 7 src 0 dst 64 shape [16] src_strides [-1] dst_strides [1] {elem_bytes = 1 : i32}

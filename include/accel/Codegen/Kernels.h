@@ -11,6 +11,7 @@
 #ifndef ACCEL_CODEGEN_KERNELS_H
 #define ACCEL_CODEGEN_KERNELS_H
 
+#include "accel/Codegen/SyncTracker.h"
 #include "accel/Hardware/HardwareDesc.h"
 #include "accel/Target/Program.h"
 #include "accel/Tiling/TileSelection.h"
@@ -56,11 +57,21 @@ struct ConvLayerBase {
   SfuFunc func = SfuFunc::None; ///< fused activation on the final store
 };
 
+/// How the clusters synchronise between layers (docs/passes.md,
+/// "Synchronisation"): `Barrier` = every cluster WAITs for its DMAs and PEs
+/// and all meet at a BARRIER after every layer (the behaviour before issue
+/// 11); `Events` = a cluster RECVs only the end-of-layer SIGNALs of the
+/// clusters whose DRAM writes it reads (or whose reads / writes it
+/// overwrites), just before the dependent DMA (SyncTracker).
+enum class SyncMode { Barrier, Events };
+
 /// Appends commands to the cluster streams of a Program, tracking each
 /// cluster's register file so EXECUTE sends only the fields that changed.
 class StreamBuilder {
 public:
-  StreamBuilder(Program &program, const HardwareDesc &hw);
+  StreamBuilder(Program &program, const HardwareDesc &hw,
+                SyncMode sync = SyncMode::Barrier);
+  SyncMode syncMode() const { return sync_; }
   const HardwareDesc &hw() const { return hw_; }
   uint32_t numClusters() const { return hw_.numClusters(); }
 
@@ -93,9 +104,18 @@ public:
   /// (the next execute() sends a base patch to reset it).
   void noteBaseWriteBack(uint32_t cluster, uint8_t ibuf, size_t instr,
                          uint32_t base);
-  /// Ends a layer: every cluster waits for all its DMAs and its PE array,
-  /// then all clusters meet at a barrier.
-  void layerBarrier();
+  /// Ends a layer. Barrier mode: every cluster waits for all its DMAs and
+  /// its PE array, then all clusters meet at a barrier. Events mode: every
+  /// cluster that issued commands in the layer waits for its DMAs and PE
+  /// array and gets a SIGNAL whose targets are the later consumers of its
+  /// accesses (filled in as they appear; finish() drops the SIGNALs nobody
+  /// needs).
+  void endLayer();
+  /// Completes the streams: removes the unused SIGNALs of events mode and
+  /// sorts the targets of the others. Call once, after the last layer.
+  void finish();
+  /// SIGNAL / RECV pairs emitted so far (events mode; statistics, tests).
+  uint64_t numRecvs() const { return numRecvs_; }
   /// The first control-unit capacity the emitted CONFIGs exceed, naming the
   /// hardware field and the minimum the kernels need ("" = none). Checked
   /// by the lowering before the program is validated.
@@ -104,8 +124,20 @@ public:
 private:
   void checkCapacity(uint32_t cluster, uint8_t ibuf, size_t instrs);
   void push(uint32_t cluster, Command c);
+  /// Events mode: the RECVs `cluster` needs before a DMA reading `src` and
+  /// / or writing `dst` (either may be null), pushed before it.
+  void syncBefore(uint32_t cluster, const DramBox *src, const DramBox *dst);
   Program &program_;
   HardwareDesc hw_;
+  SyncMode sync_;
+  SyncTracker tracker_;
+  /// Events mode, per cluster: (layer, index of its end-of-layer SIGNAL in
+  /// the stream), ascending by layer.
+  std::vector<std::vector<std::pair<uint32_t, size_t>>> signals_;
+  /// Per cluster: issued a command since its last end of layer.
+  std::vector<char> active_;
+  uint64_t numRecvs_ = 0;
+  bool finished_ = false;
   // Register file of each cluster: ibuf -> records as currently stored.
   std::vector<std::vector<std::vector<OperandRecord>>> regs_;
   uint32_t nextBarrier_ = 0;

@@ -17,6 +17,8 @@ enum class DepthwiseKernel { Sw, Gemm };
 enum class ConvKernel { Gemm, Rq };
 enum class SparseWeightsMode { Off, Auto };
 enum class SfuMode { Chained, Decoupled };
+enum class LayerSync { Barrier, Events };
+enum class DramPlacement { Linear, Channels };
 
 #define GEN_PASS_DECL
 #include "accel/Conversion/Passes.h.inc"

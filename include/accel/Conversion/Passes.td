@@ -85,6 +85,28 @@ def ConvertGraphToIsa : Pass<"convert-graph-to-isa", "mlir::ModuleOp"> {
                         "MAC sfu bit set (default)"),
              clEnumValN(accel::SfuMode::Decoupled, "decoupled",
                         "MAC sfu bit clear, a separate SFU pass"))}]>,
+    Option<"sync", "sync", "accel::LayerSync",
+           /*default=*/"accel::LayerSync::Barrier",
+           "how clusters synchronise between layers",
+           [{::llvm::cl::values(
+             clEnumValN(accel::LayerSync::Barrier, "barrier",
+                        "every cluster waits and all meet at a BARRIER after "
+                        "every layer"),
+             clEnumValN(accel::LayerSync::Events, "events",
+                        "a cluster RECVs the end-of-layer SIGNALs of the "
+                        "clusters whose DRAM accesses it depends on "
+                        "(docs/passes.md, Synchronisation)"))}]>,
+    Option<"dramPlacement", "dram-placement", "accel::DramPlacement",
+           /*default=*/"accel::DramPlacement::Channels",
+           "where DRAM buffers go",
+           [{::llvm::cl::values(
+             clEnumValN(accel::DramPlacement::Linear, "linear",
+                        "one bump allocator over all of DRAM"),
+             clEnumValN(accel::DramPlacement::Channels, "channels",
+                        "each buffer in the region of the memory channel "
+                        "local to the clusters that write (else read) most "
+                        "of it (docs/passes.md, Memory planning on "
+                        "channels; default)"))}]>,
   ];
   let dependentDialects = ["::accel::isa::IsaDialect"];
 }

@@ -91,6 +91,11 @@ struct HardwareDesc {
   /// a file name under hw/strategies without `.json`; empty = derived from
   /// sharedClusterCache ("shared-cache" / "bus-contention").
   std::string splitDatabase;
+  /// Configured tiling of the dynamic labels (JSON `split.activation_tile`,
+  /// `split.weight_tile`): values per step along the innermost processor dim
+  /// of neurons / weights; 0 = the block size (see the accessors).
+  uint32_t splitActivationTile = 0;
+  uint32_t splitWeightTile = 0;
   // Mesh router.
   uint32_t hopLatency = 2;
   double linkBytesPerCycle = 32;
@@ -141,6 +146,9 @@ struct HardwareDesc {
   uint32_t channelHops(uint32_t cluster, uint32_t ch) const;
   /// The split-strategy database name (splitDatabase or the derived one).
   std::string splitDatabaseName() const;
+  /// splitActivationTile / splitWeightTile with 0 resolved to blockSize.
+  uint32_t activationTile() const;
+  uint32_t weightTile() const;
   /// Stable 64-bit FNV-1a hash of every field except `name` and
   /// `description` (binary compatibility check: two descriptions of the same
   /// machine under different names are compatible).

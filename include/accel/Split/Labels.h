@@ -1,4 +1,5 @@
-//===- Labels.h - Static and dynamic tensor labels (spec/labels-and-splits) -===//
+//===- Labels.h - Static and dynamic tensor labels (spec/labels-and-splits)
+//-===//
 //
 // Pure C++ (no MLIR): the two labels every tensor carries, their textual
 // forms exactly as the spec prints them, and the rules that derive them.
@@ -8,6 +9,8 @@
 //===----------------------------------------------------------------------===//
 #ifndef ACCEL_SPLIT_LABELS_H
 #define ACCEL_SPLIT_LABELS_H
+
+#include "accel/Hardware/HardwareDesc.h"
 
 #include <cstdint>
 #include <optional>
@@ -43,12 +46,22 @@ enum class OperandRole {
   Auxiliary, ///< bias, scale, shape, index, ...
 };
 
-/// Category from the graph (spec [0149], with "out > 1" read as ">= 1"):
-/// in = out = 0 -> Instruction; in = 0, out >= 1 -> by role and constness
-/// (Data: InputNeuron, or ConstantNeuron when constant; Weight: InputWeight,
-/// ConstantWeight when constant and not a network input... see the .cpp);
-/// in >= 1, out = 0 -> OutputNeuron (OutputWeight when `isWeight`);
-/// in >= 1, out >= 1 -> HiddenNeuron.
+/// Category from the graph (spec [0149], with "out > 1" read as ">= 1").
+/// `inDegree` counts producing operations (a constant / initializer is not a
+/// producer), `outDegree` consuming operations; `isConstant` = the value is
+/// a compile-time constant baked into the program (an initializer), not a
+/// network input the host provides at run time.
+///   in = 0, out = 0               -> Instruction
+///   in = 0, out >= 1, role Data      -> ConstantNeuron if isConstant,
+///                                       else InputNeuron
+///   in = 0, out >= 1, role Weight    -> ConstantWeight if isConstant,
+///                                       else InputWeight
+///   in = 0, out >= 1, role Auxiliary -> Auxiliary (constant or not)
+///   in >= 1, out = 0              -> OutputWeight if isWeight,
+///                                       else OutputNeuron
+///   in >= 1, out >= 1             -> HiddenNeuron
+/// `role` and `isConstant` only matter for sources (in = 0), `isWeight` only
+/// for sinks (a trained weight written back; inference never has one).
 Category categoryFromDegree(unsigned inDegree, unsigned outDegree,
                             OperandRole role, bool isConstant,
                             bool isWeight = false);
@@ -64,6 +77,9 @@ struct StaticLabel {
   std::string str() const;
   bool operator==(const StaticLabel &o) const;
 };
+/// Checks a static label: dimOrder is non-repeating lower-case letters, one
+/// extent >= 0 per letter, a known type. "" when fine, else the reason.
+std::string checkStaticLabel(const StaticLabel &s);
 
 /// Target storage space: a class (`mem`, `cluster`: pieces dealt to the
 /// instances in turn) or one instance (`mem1`, `cluster2`: 1-based as the
@@ -98,24 +114,63 @@ struct DynamicLabel {
   std::vector<PieceRange> ranges;
   StorageTarget store;
   Swap swap = Swap::None;
-  /// "dynamic:float16,dim_nc,c=256,c=0,2048 bytes,c[(0,255),(256,511)],mem,none"
+  /// "dynamic:float16,dim_nc,c=256,c=0,2048
+  /// bytes,c[(0,255),(256,511)],mem,none"
   std::string str() const;
   bool operator==(const DynamicLabel &o) const;
 };
 
 /// Bytes of one element of a label type name ("float16" -> 2); 0 if unknown.
 unsigned typeBytes(const std::string &type);
+/// Label type name of a machine element type (DType::F16 -> "float16").
+const char *labelTypeName(DType t);
+
+/// Parse the textual forms str() prints (the MLIR attributes' parsers use
+/// them). On error return false and set `err` naming the part
+/// ("dynamic label: swap: unknown exchange level 'bus'"); `out` is only
+/// written on success. Absent parts print as `none`: no tiling / padding /
+/// split ("dynamic:float32,dim_c,none,none,0 bytes,none,mem,none").
+bool parseStaticLabel(const std::string &text, StaticLabel &out,
+                      std::string &err);
+bool parseDynamicLabel(const std::string &text, DynamicLabel &out,
+                       std::string &err);
+
+/// Default static dim letters of a tensor of rank `rank` (DESIGN: 1 "c",
+/// 2 "nc", 3 "nct", 4 "nchw", 5 "ncdhw"); "" for a scalar, nullopt above 5.
+std::optional<std::string> defaultDimOrder(unsigned rank);
+
+/// GEMM dims of the tensor dims of the two GEMM-shaped operators
+/// (docs/labels-and-splits.md): matmul / gemm / FC A [M,K] "nc" (n->M,
+/// c->K), B [K,N] "cn" (c->K, n->N), result [M,N] "nc" (n->M, c->N); conv2d
+/// as implicit GEMM with the filter as A: weight [O,I,kh,kw] "nchw" (n->M,
+/// c->K; kernel h,w -> None), input "nchw" (n->Batch, c->K, h,w->N),
+/// output "nchw" (n->Batch, c->M, h,w->N).
+enum class GemmOperand {
+  MatmulA,
+  MatmulB,
+  MatmulResult,
+  ConvInput,
+  ConvWeight,
+  ConvOutput
+};
+enum class GemmDim { None, M, N, K, Batch };
+const char *gemmDimName(GemmDim d); ///< "none", "M", "N", "K", "batch"
+GemmDim gemmDimOf(GemmOperand operand, char dim);
 
 /// The processor-dependent part of the dynamic label (step S0): compute
 /// type, the processor's dim order, tiling on its innermost dim
 /// (tile = min(configured tile, extent)), zero padding of that dim up to a
 /// multiple of the tile, and the size in bytes of the operation dims.
-/// `processorOrder` is a permutation of `s.dimOrder`.
-DynamicLabel processorLabel(const StaticLabel &s, const std::string &computeType,
+/// `processorOrder` must be a permutation of `s.dimOrder` (otherwise the
+/// static order is used); configuredTile <= 0 means "the whole extent".
+/// A scalar (no dims) gets no tiling and no padding.
+DynamicLabel processorLabel(const StaticLabel &s,
+                            const std::string &computeType,
                             const std::string &processorOrder,
                             int64_t configuredTile);
 
-/// Operation dim (static extent + padding) of `dim` under `d`.
+/// Operation dim (static extent + padding) of `dim` under `d`; -1 when
+/// `dim` is not a letter of `s.dimOrder`.
 int64_t operationDim(const StaticLabel &s, const DynamicLabel &d, char dim);
 
 } // namespace accel::split

@@ -10,6 +10,7 @@
 #define ACCEL_SPLIT_SPLIT_H
 
 #include "accel/Split/Labels.h"
+#include "accel/Split/StrategyDatabase.h"
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -59,10 +60,30 @@ std::vector<uint32_t> coreOfPieces(size_t pieces, uint64_t cores);
 /// Storage instance (0-based channel or cluster index) of each piece: an
 /// explicit instance puts every piece there; a class puts each piece on the
 /// instance local to the cluster of its core (its memory channel, its own
-/// storage unit), i.e. contiguous blocks, cluster-local first.
+/// storage unit), i.e. contiguous blocks, cluster-local first. Core indices
+/// are row-major cluster index * pesPerCluster + PE. An instance or core
+/// beyond the machine is clamped to the last one: check the target with
+/// checkStorageTarget first.
 std::vector<uint32_t> placePieces(const std::vector<uint32_t> &coreOfPiece,
                                   const StorageTarget &store,
                                   const HardwareDesc &hw);
+/// "" when `store` names storage the machine has (instance k <= number of
+/// channels for memK, <= number of clusters for clusterK), else the reason
+/// ("store mem3: the machine has 2 memory channels").
+std::string checkStorageTarget(const StorageTarget &store,
+                               const HardwareDesc &hw);
+
+/// Steps S15 / S16 for one tensor whose processor part `d` is filled
+/// (processorLabel): picks the target dim among `row.dims` by their
+/// operation dims (selectTargetDim), cuts it (pieceCount, pieceRanges) and
+/// writes split dim, ranges, store and swap of the chosen option into `d`.
+/// A row without dims keeps the tensor whole: one range over the innermost
+/// processor dim with the row's store and swap (the spec's o:
+/// `c[(0,3)],cluster,core`). False with `err` when a row dim is not a dim of
+/// the tensor ("rows dim 'h' is not a dim of dim_nc").
+bool applySplit(const StaticLabel &s, DynamicLabel &d, const StrategyRow &row,
+                uint64_t memoryChannels, uint64_t cores, Rounding r,
+                std::string &err);
 
 /// Pairwise reduction tree over `parts` partial results (application
 /// example 1: o5 = o1 + o2, o6 = o3 + o4, o7 = o5 + o6). Level l lists
@@ -86,9 +107,22 @@ struct ConstantPacket {
   uint64_t constantTotal = 0;         ///< bytes of the constant area
   std::vector<PacketBlock> hidden;    ///< hidden-tensor sizes (offset unused)
   std::vector<PacketBlock> addresses; ///< address segment, 8 bytes each
-  /// Serialised packet (docs/labels-and-splits.md, "Packet layout").
+  /// Serialised packet (docs/labels-and-splits.md, "Packet layout"): the
+  /// constant area (block i at its offset, gaps zero) followed, at
+  /// markerOffset(), by the marker area. Empty when the data does not fit
+  /// the layout (one data vector of the block's size per constant, one
+  /// value per address).
   std::vector<uint8_t> bytes(const std::vector<std::vector<uint8_t>> &blockData,
                              const std::vector<uint64_t> &addressValues) const;
+  /// The marker area alone (little-endian u64 fields): constant total,
+  /// block count, hidden count, address count, (offset, size) per block,
+  /// size per hidden tensor, then the address table. Empty when
+  /// `addressValues` does not have one value per address.
+  std::vector<uint8_t> marker(const std::vector<uint64_t> &addressValues) const;
+  /// Offset of the marker area in bytes(): constantTotal rounded up to 8.
+  uint64_t markerOffset() const;
+  /// Offset of the address table inside the marker area.
+  uint64_t addressTableOffset() const;
 };
 ConstantPacket
 layoutPacket(const std::vector<std::pair<std::string, uint64_t>> &constants,

@@ -13,6 +13,10 @@
 #include <string>
 #include <vector>
 
+namespace accel {
+struct HardwareDesc;
+}
+
 namespace accel::split {
 
 /// One splittable dim with its one storage space and one exchange level.
@@ -60,6 +64,13 @@ private:
 /// overridable with ACCEL_STRATEGY_DIR) and the path of one by name.
 std::string strategyDirectory();
 std::string strategyPath(const std::string &name);
+
+/// Loads the database of a machine: strategyPath(hw.splitDatabaseName()).
+/// The hardware library validates only the name's syntax (it cannot depend
+/// on this one); a name without a file is reported here as
+/// "split.database: no strategy database 'x' (looked for <path>; ...)".
+bool loadStrategyDatabase(const HardwareDesc &hw, StrategyDatabase &out,
+                          std::string &err);
 
 } // namespace accel::split
 

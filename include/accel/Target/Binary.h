@@ -3,11 +3,14 @@
 // Little-endian container: a 64-byte header (magic "ACCELBIN", format
 // version Program::kFormatVersion, hardware fingerprint, grid, DRAM size,
 // total size, section count, CRC-32), then sections: symbol table,
-// constants, and one command stream per cluster (row-major). Inside a stream
-// CONFIG / EXECUTE are stored as their 8-bit command byte (Encoding.h)
-// followed by their payload; DMA / WAIT / BARRIER are command-processor
-// packets whose kind byte is a CONFIG byte with reserved bits set. The exact
-// byte layout is in docs/binary-format.md.
+// constants, constant packets, and one command stream per cluster
+// (row-major). Inside a stream CONFIG / EXECUTE are stored as their 8-bit
+// command byte (Encoding.h) followed by their payload; DMA / WAIT / BARRIER /
+// SEND / SIGNAL / RECV are command-processor packets whose kind byte is a
+// CONFIG byte with reserved bits set. The exact byte layout is in
+// docs/binary-format.md. A binary of another format version is refused
+// ("binary format version 2 is not supported (this build reads version 3;
+// recompile the model)").
 //
 // The reader is fully bounds-checked: any malformed input yields false and a
 // message "binary: <what> at offset <N>"; it never crashes and never
@@ -31,12 +34,18 @@ constexpr size_t kBinaryHeaderBytes = 64;
 constexpr size_t kBinaryChecksumOffset = 52; ///< u32 CRC-32 of bytes [64, end)
 constexpr uint32_t kSectionSymbols = 0x424d5953;   ///< "SYMB" little-endian
 constexpr uint32_t kSectionConstants = 0x54534e43; ///< "CNST"
+constexpr uint32_t kSectionPackets = 0x544b4350;   ///< "PCKT"
 constexpr uint32_t kSectionStream = 0x4d525453;    ///< "STRM"
+/// Sections before the cluster streams: SYMB, CNST, PCKT.
+constexpr uint32_t kNumFixedSections = 3;
 /// Kind bytes of command-processor packets: CONFIG bytes with the reserved
 /// bits 2-3 set, so they can never be mistaken for a CONFIG or EXECUTE.
 constexpr uint8_t kPacketDma = 0x62;
 constexpr uint8_t kPacketWait = 0x63;
 constexpr uint8_t kPacketBarrier = 0x64;
+constexpr uint8_t kPacketSend = 0x65;
+constexpr uint8_t kPacketSignal = 0x66;
+constexpr uint8_t kPacketRecv = 0x67;
 /// Minimum size of one operand record in the binary (52 bytes + 4 per
 /// per-PE address).
 constexpr size_t kOperandRecordBytes = 52;

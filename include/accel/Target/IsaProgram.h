@@ -7,9 +7,9 @@
 //
 // isaFromProgram: the disassembler. It rebuilds a module holding one
 // isa.program whose printed form is the canonical ISA text:
-//  - isa.io ops (symbol order), then isa.data ops (segment order), then one
-//    isa.cluster per cluster of the grid in row-major order (empty streams
-//    included);
+//  - isa.io ops (symbol order), then isa.data ops (segment order), then
+//    isa.packet ops (packet order), then one isa.cluster per cluster of the
+//    grid in row-major order (empty streams included);
 //  - isa.data holds `dense<...> : tensor<Nxf32>` when the segment's byte count
 //    is a non-zero multiple of 4 (little-endian f32 words, bit exact), else
 //    `tensor<Nxi8>`;
@@ -18,6 +18,10 @@
 //    right-aligns shorter lists into the 4-D descriptor (index 3 innermost),
 //    padding with extent 1 / stride 0;
 //  - WAIT tags are printed in ascending order;
+//  - clusters (SEND / SIGNAL targets, the remote_load source, a packet's
+//    cluster) print as (row, col); the Program holds row-major indices;
+//  - packet markers print as i64 words when their byte count is a non-zero
+//    multiple of 8, else as i8;
 //  - operand-record fields equal to their defaults are omitted (imm 0.0).
 // Canonical text therefore round-trips exactly: text -> Program -> text.
 //

@@ -23,7 +23,17 @@
 //    buffer from its slot base, weight queue, accumulation buffer) fits;
 //  - DMA: tag < 8, elemBytes in {1,2,4}, extents >= 1, both boxes inside
 //    DRAM / storage according to the direction (negative strides allowed);
-//  - BARRIER: every cluster passes the same sequence of barrier ids.
+//    remote_load: hw.sharedClusterCache, a source cluster inside the grid
+//    other than the issuing one;
+//  - BARRIER: every cluster passes the same sequence of barrier ids;
+//  - SEND / SIGNAL / RECV: targets inside the grid (ascending, unique), sem
+//    < kNumSemaphores, RECV count >= 1, SEND bytes >= 1 and both ranges
+//    inside the storage unit; per (cluster, sem) the RECV counts equal the
+//    SEND / SIGNAL arrivals; a symbolic run of BARRIER / RECV / SEND /
+//    SIGNAL finishes every stream (no deadlock);
+//  - constant packets: cluster / core exist, one per core, marker and
+//    blocks inside DRAM, blocks inside constant segments, markers overlap
+//    no symbol, segment or other marker.
 // Elements of LD / ST / MAC / SPU tiles are 4 bytes (f32).
 //
 //===----------------------------------------------------------------------===//

@@ -38,7 +38,7 @@ using llvm::SmallVector;
 
 Lowering::Lowering(func::FuncOp func, const HardwareDesc &hw,
                    const LoweringOptions &opts)
-    : func_(func), hw_(hw), opts_(opts), sb_(program_, hw) {
+    : func_(func), hw_(hw), opts_(opts), sb_(program_, hw, opts.sync) {
   sparseSource_.threshold = opts.sparseThreshold;
   sparseSource_.constantAt = [this](uint64_t addr, float &v) {
     return constantAt(addr, v);
@@ -545,9 +545,12 @@ LogicalResult Lowering::run() {
       return failure();
     program_.symbols.push_back(s);
   }
+  sb_.finish();
   program_.dramSize = next_;
   if (!sb_.capacityError().empty())
     return func_.emitError(sb_.capacityError());
+  if (opts_.channelPlacement && next_ != UINT64_MAX)
+    placeOnChannels();
   if (next_ == UINT64_MAX)
     return func_.emitError("the program's DRAM buffers need 2^64 bytes or "
                            "more (a tensor type too large for any machine; "
@@ -557,6 +560,19 @@ LogicalResult Lowering::run() {
     return func_.emitError("the program needs ")
            << next_ << " bytes of DRAM but the hardware has " << hw_.dramBytes;
   return success();
+}
+
+void Lowering::placeOnChannels() {
+  std::vector<BufferTraffic> traffic;
+  ChannelPlan plan;
+  std::string err;
+  // A DMA across buffers (none of the kernels emits one) or a region too
+  // small for a buffer: the linear plan stays, it is valid as it is.
+  if (!measureBufferTraffic(program_, hw_, buffers_, traffic, err) ||
+      !planChannels(hw_, buffers_, traffic, plan, err))
+    return;
+  relocateBuffers(program_, buffers_, plan);
+  next_ = program_.dramSize;
 }
 
 namespace {
@@ -625,6 +641,9 @@ struct ConvertGraphToIsaPass
     lo.loadBalance = loadBalance;
     lo.layerSliceTiles = layerSliceTiles;
     lo.sfuChained = sfuMode == SfuMode::Chained;
+    lo.channelPlacement = dramPlacement == DramPlacement::Channels;
+    lo.sync = sync == LayerSync::Events ? codegen::SyncMode::Events
+                                        : codegen::SyncMode::Barrier;
     Lowering lowering(target, hw, lo);
     lowering.setDepthwiseSW(depthwise == DepthwiseKernel::Sw);
     lowering.setConvRQ(conv == ConvKernel::Rq);

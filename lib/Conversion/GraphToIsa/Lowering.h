@@ -11,6 +11,7 @@
 #define ACCEL_LIB_CONVERSION_GRAPHTOISA_LOWERING_H
 
 #include "Graph/GraphDialect.h"
+#include "accel/Codegen/ChannelPlacement.h"
 #include "accel/Codegen/Kernels.h"
 #include "accel/Hardware/HardwareDesc.h"
 #include "accel/Tiling/ArrayMapping.h"
@@ -146,6 +147,11 @@ struct LoweringOptions {
   bool loadBalance = false;     ///< MAC bit 3
   bool sfuChained = true;       ///< sfu-mode=chained
   bool layerSliceTiles = false; ///< layer-slice-tiles: no per-slice choice
+  /// sync=barrier|events (docs/passes.md, "Synchronisation").
+  codegen::SyncMode sync = codegen::SyncMode::Barrier;
+  /// dram-placement=channels (docs/passes.md, "Memory planning on
+  /// channels"); false = one linear plan over all of DRAM.
+  bool channelPlacement = false;
 };
 
 class Lowering {
@@ -188,6 +194,8 @@ private:
         __builtin_add_overflow(next_, (bytes + kAlign - 1) / kAlign * kAlign,
                                &next_))
       next_ = UINT64_MAX;
+    else
+      buffers_.push_back({addr, next_ - addr});
     return addr;
   }
   uint64_t bufferFor(mlir::Value v) {
@@ -375,6 +383,12 @@ private:
   llvm::DenseSet<mlir::Operation *> fused_;
   llvm::StringMap<std::string> symbolNames_; // binary name -> what
   uint64_t next_ = 0;
+  /// The buffers of the linear plan, in allocation order (ascending).
+  std::vector<codegen::DramBuffer> buffers_;
+  /// dram-placement=channels: moves the linear plan's buffers onto memory
+  /// channels (ChannelPlacement.h); keeps the linear plan when a buffer
+  /// fits no region.
+  void placeOnChannels();
 };
 
 } // namespace accel::lowering

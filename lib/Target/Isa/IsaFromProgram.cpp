@@ -70,6 +70,37 @@ DenseElementsAttr dataAttr(MLIRContext *ctx, const std::vector<uint8_t> &b) {
   return DenseElementsAttr::get(t, llvm::ArrayRef<int8_t>(vals));
 }
 
+/// Marker-area bytes: little-endian i64 words when the byte count is a
+/// non-zero multiple of 8 (the marker is made of u64 fields), else i8.
+DenseElementsAttr markerAttr(MLIRContext *ctx, const std::vector<uint8_t> &b) {
+  size_t n = b.size();
+  if (n && n % 8 == 0) {
+    std::vector<int64_t> words(n / 8);
+    for (size_t i = 0; i < n; ++i)
+      words[i / 8] =
+          int64_t(uint64_t(words[i / 8]) | uint64_t(b[i]) << (8 * (i % 8)));
+    auto t = RankedTensorType::get({int64_t(n / 8)}, IntegerType::get(ctx, 64));
+    return DenseElementsAttr::get(t, llvm::ArrayRef<int64_t>(words));
+  }
+  std::vector<int8_t> vals(b.begin(), b.end());
+  auto t = RankedTensorType::get({int64_t(n)}, IntegerType::get(ctx, 8));
+  return DenseElementsAttr::get(t, llvm::ArrayRef<int8_t>(vals));
+}
+
+/// (row, col) of a row-major cluster index.
+isa::ClusterAttr clusterAttr(MLIRContext *ctx, uint32_t index, uint32_t cols) {
+  return isa::ClusterAttr::get(ctx, cols ? index / cols : 0,
+                               cols ? index % cols : 0);
+}
+
+ArrayAttr targetsAttr(MLIRContext *ctx, const std::vector<uint32_t> &targets,
+                      uint32_t cols) {
+  SmallVector<Attribute> items;
+  for (uint32_t t : targets)
+    items.push_back(clusterAttr(ctx, t, cols));
+  return ArrayAttr::get(ctx, items);
+}
+
 void buildInstr(OpBuilder &b, Location loc, const Instruction &in) {
   MLIRContext *ctx = b.getContext();
   const InstrFields &f = in.fields;
@@ -93,7 +124,7 @@ void buildInstr(OpBuilder &b, Location loc, const Instruction &in) {
   }
 }
 
-void buildCommand(OpBuilder &b, Location loc, const Command &c) {
+void buildCommand(OpBuilder &b, Location loc, const Command &c, uint32_t cols) {
   MLIRContext *ctx = b.getContext();
   switch (c.kind) {
   case CommandKind::Config: {
@@ -128,8 +159,13 @@ void buildCommand(OpBuilder &b, Location loc, const Command &c) {
       ss.push_back(d.srcStride[i]);
       ds.push_back(d.dstStride[i]);
     }
+    // A source cluster on another direction is kept so that the verifier
+    // reports it instead of the disassembler dropping it.
+    isa::ClusterAttr from;
+    if (d.dir == DmaDir::RemoteLoad || d.srcCluster != 0)
+      from = clusterAttr(ctx, d.srcCluster, cols);
     isa::DmaOp::create(b, loc, isa::DmaDir(uint32_t(d.dir)), d.tag, d.src,
-                       d.dst, shape, ss, ds, d.elemBytes);
+                       d.dst, shape, ss, ds, d.elemBytes, from);
     return;
   }
   case CommandKind::Wait: {
@@ -143,7 +179,32 @@ void buildCommand(OpBuilder &b, Location loc, const Command &c) {
   case CommandKind::Barrier:
     isa::BarrierOp::create(b, loc, c.barrierId);
     return;
+  case CommandKind::Send: {
+    const MeshOp &m = c.mesh;
+    isa::SendOp::create(b, loc, m.src, m.dst, m.bytes,
+                        targetsAttr(ctx, m.targets, cols), m.sem, m.tag);
+    return;
   }
+  case CommandKind::Signal:
+    isa::SignalOp::create(b, loc, targetsAttr(ctx, c.mesh.targets, cols),
+                          c.mesh.sem);
+    return;
+  case CommandKind::Recv:
+    isa::RecvOp::create(b, loc, c.sem, c.count);
+    return;
+  }
+}
+
+void buildPacket(OpBuilder &b, Location loc, const ConstPacket &pk,
+                 uint32_t cols) {
+  MLIRContext *ctx = b.getContext();
+  auto op =
+      isa::PacketOp::create(b, loc, clusterAttr(ctx, pk.cluster, cols), pk.core,
+                            pk.markerAddr, markerAttr(ctx, pk.marker));
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(&op.getBody().emplaceBlock());
+  for (const PacketBlockRef &blk : pk.blocks)
+    isa::BlockOp::create(b, loc, blk.name, blk.dramAddr, blk.bytes);
 }
 
 } // namespace
@@ -165,6 +226,8 @@ OwningOpRef<ModuleOp> isaFromProgram(const Program &p, MLIRContext *ctx) {
   }
   for (const ConstSegment &seg : p.constants)
     isa::DataOp::create(b, loc, seg.dramAddr, dataAttr(ctx, seg.bytes));
+  for (const ConstPacket &pk : p.packets)
+    buildPacket(b, loc, pk, p.gridCols);
   for (size_t i = 0; i < p.clusters.size(); ++i) {
     uint32_t r = p.gridCols ? uint32_t(i / p.gridCols) : 0;
     uint32_t c = p.gridCols ? uint32_t(i % p.gridCols) : 0;
@@ -172,7 +235,7 @@ OwningOpRef<ModuleOp> isaFromProgram(const Program &p, MLIRContext *ctx) {
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(&cl.getBody().emplaceBlock());
     for (const Command &cmd : p.clusters[i].commands)
-      buildCommand(b, loc, cmd);
+      buildCommand(b, loc, cmd, p.gridCols);
   }
   return module;
 }

@@ -106,7 +106,82 @@ LogicalResult instrFrom(Operation &op, Instruction &in) {
   return success();
 }
 
-LogicalResult commandFrom(Operation &op, Command &c) {
+/// Row-major index of a cluster inside the rows x cols grid.
+LogicalResult clusterIndex(Operation *op, StringRef what, isa::ClusterAttr c,
+                           uint64_t rows, uint64_t cols, uint32_t &out) {
+  if (c.getRow() >= rows || c.getCol() >= cols)
+    return op->emitOpError()
+           << what << " (" << c.getRow() << ", " << c.getCol()
+           << ") is outside the " << rows << "x" << cols << " grid";
+  out = uint32_t(c.getRow() * cols + c.getCol());
+  return success();
+}
+
+/// SEND / SIGNAL targets and semaphore.
+LogicalResult meshFrom(Operation *op, ArrayAttr targets, uint32_t sem,
+                       uint64_t rows, uint64_t cols, MeshOp &m) {
+  if (targets.empty())
+    return op->emitOpError("needs at least one target cluster");
+  for (Attribute a : targets) {
+    auto c = dyn_cast<isa::ClusterAttr>(a);
+    if (!c)
+      return op->emitOpError("target list holds a non-cluster attribute");
+    uint32_t idx;
+    if (failed(clusterIndex(op, "target", c, rows, cols, idx)))
+      return failure();
+    if (!m.targets.empty() && idx <= m.targets.back())
+      return op->emitOpError("targets must be in ascending row-major order "
+                             "without repeats");
+    m.targets.push_back(idx);
+  }
+  if (failed(checkField(op, "sem", sem, kNumSemaphores)))
+    return failure();
+  m.sem = sem;
+  return success();
+}
+
+/// SEND, SIGNAL, RECV; false when `op` is none of them.
+FailureOr<bool> syncCommandFrom(Operation &op, uint64_t rows, uint64_t cols,
+                                Command &c) {
+  if (auto send = dyn_cast<isa::SendOp>(op)) {
+    c.kind = CommandKind::Send;
+    if (failed(meshFrom(&op, send.getTargets(), send.getSem(), rows, cols,
+                        c.mesh)) ||
+        failed(checkField(&op, "tag", send.getTag(), kNumDmaTags)))
+      return failure();
+    c.mesh.src = send.getSrc();
+    c.mesh.dst = send.getDst();
+    c.mesh.bytes = send.getBytes();
+    c.mesh.tag = uint8_t(send.getTag());
+    return true;
+  }
+  if (auto sig = dyn_cast<isa::SignalOp>(op)) {
+    c.kind = CommandKind::Signal;
+    if (failed(
+            meshFrom(&op, sig.getTargets(), sig.getSem(), rows, cols, c.mesh)))
+      return failure();
+    return true;
+  }
+  if (auto recv = dyn_cast<isa::RecvOp>(op)) {
+    if (failed(checkField(&op, "sem", recv.getSem(), kNumSemaphores)))
+      return failure();
+    if (recv.getCount() < 1)
+      return op.emitOpError("count must be >= 1");
+    c.kind = CommandKind::Recv;
+    c.sem = recv.getSem();
+    c.count = recv.getCount();
+    return true;
+  }
+  return false;
+}
+
+LogicalResult commandFrom(Operation &op, uint64_t rows, uint64_t cols,
+                          Command &c) {
+  FailureOr<bool> sync = syncCommandFrom(op, rows, cols, c);
+  if (failed(sync))
+    return failure();
+  if (*sync)
+    return success();
   if (auto cfg = dyn_cast<isa::ConfigOp>(op)) {
     if (failed(checkField(&op, "ibuf", cfg.getIbuf(), kNumIbufIds)))
       return failure();
@@ -160,6 +235,10 @@ LogicalResult commandFrom(Operation &op, Command &c) {
     d.elemBytes = dma.getElemBytes();
     d.src = dma.getSrc();
     d.dst = dma.getDst();
+    if (std::optional<isa::ClusterAttr> from = dma.getSrcCluster())
+      if (failed(clusterIndex(&op, "source cluster", *from, rows, cols,
+                              d.srcCluster)))
+        return failure();
     for (size_t i = 0; i < n; ++i) {
       if (shape[i] < 1 || shape[i] > int64_t(UINT32_MAX))
         return op.emitOpError("shape extent ")
@@ -187,7 +266,8 @@ LogicalResult commandFrom(Operation &op, Command &c) {
     return success();
   }
   return op.emitOpError("is not a command (expected isa.config, isa.execute, "
-                        "isa.dma, isa.wait or isa.barrier inside isa.cluster)");
+                        "isa.dma, isa.wait, isa.barrier, isa.send, isa.signal "
+                        "or isa.recv inside isa.cluster)");
 }
 
 LogicalResult dtypeFrom(Operation *op, Type t, DType &out) {
@@ -211,10 +291,11 @@ LogicalResult dtypeFrom(Operation *op, Type t, DType &out) {
   return success();
 }
 
-LogicalResult bytesFrom(isa::DataOp op, std::vector<uint8_t> &out) {
-  auto dense = dyn_cast<DenseElementsAttr>(op.getValue());
+LogicalResult bytesFrom(Operation *op, ElementsAttr value,
+                        std::vector<uint8_t> &out) {
+  auto dense = dyn_cast<DenseElementsAttr>(value);
   if (!dense)
-    return op.emitOpError("only dense<...> constant data is supported");
+    return op->emitOpError("only dense<...> constant data is supported");
   Type et = dense.getElementType();
   auto push = [&](const llvm::APInt &v) {
     for (unsigned b = 0; b < v.getBitWidth(); b += 8)
@@ -222,7 +303,7 @@ LogicalResult bytesFrom(isa::DataOp op, std::vector<uint8_t> &out) {
   };
   if (auto it = dyn_cast<IntegerType>(et)) {
     if (it.getWidth() % 8)
-      return op.emitOpError("integer data of width ")
+      return op->emitOpError("integer data of width ")
              << it.getWidth() << " is not a whole number of bytes";
     out.reserve(dense.getNumElements() * it.getWidth() / 8);
     for (const llvm::APInt &v : dense.getValues<llvm::APInt>())
@@ -231,14 +312,33 @@ LogicalResult bytesFrom(isa::DataOp op, std::vector<uint8_t> &out) {
   }
   if (auto ft = dyn_cast<FloatType>(et)) {
     if (ft.getWidth() % 8)
-      return op.emitOpError("float data of width ")
+      return op->emitOpError("float data of width ")
              << ft.getWidth() << " is not a whole number of bytes";
     out.reserve(dense.getNumElements() * ft.getWidth() / 8);
     for (const llvm::APFloat &v : dense.getValues<llvm::APFloat>())
       push(v.bitcastToAPInt());
     return success();
   }
-  return op.emitOpError("constant data must have integer or float elements");
+  return op->emitOpError("constant data must have integer or float elements");
+}
+
+LogicalResult packetFrom(isa::PacketOp op, uint64_t rows, uint64_t cols,
+                         ConstPacket &pk) {
+  if (failed(clusterIndex(op, "cluster", op.getCluster(), rows, cols,
+                          pk.cluster)) ||
+      failed(bytesFrom(op, op.getMarker(), pk.marker)))
+    return failure();
+  pk.core = op.getCore();
+  pk.markerAddr = op.getMarkerAddr();
+  for (Operation &inner : op.getBody().front()) {
+    auto block = dyn_cast<isa::BlockOp>(inner);
+    if (!block)
+      return inner.emitOpError("is not allowed in isa.packet (expected "
+                               "isa.block)");
+    pk.blocks.push_back(
+        {block.getName().str(), block.getAddr(), block.getBytes()});
+  }
+  return success();
 }
 
 } // namespace
@@ -272,9 +372,14 @@ LogicalResult programFromIsa(isa::ProgramOp op, Program &out) {
     } else if (auto data = dyn_cast<isa::DataOp>(inner)) {
       ConstSegment seg;
       seg.dramAddr = data.getAddr();
-      if (failed(bytesFrom(data, seg.bytes)))
+      if (failed(bytesFrom(data, data.getValue(), seg.bytes)))
         return failure();
       out.constants.push_back(std::move(seg));
+    } else if (auto packet = dyn_cast<isa::PacketOp>(inner)) {
+      ConstPacket pk;
+      if (failed(packetFrom(packet, rows, cols, pk)))
+        return failure();
+      out.packets.push_back(std::move(pk));
     } else if (auto cl = dyn_cast<isa::ClusterOp>(inner)) {
       uint64_t r = cl.getRow(), c = cl.getCol();
       if (r >= rows || c >= cols)
@@ -288,13 +393,13 @@ LogicalResult programFromIsa(isa::ProgramOp op, Program &out) {
       seen[idx] = true;
       for (Operation &cmdOp : cl.getBody().front()) {
         Command cmd;
-        if (failed(commandFrom(cmdOp, cmd)))
+        if (failed(commandFrom(cmdOp, rows, cols, cmd)))
           return failure();
         out.clusters[idx].commands.push_back(std::move(cmd));
       }
     } else {
       return inner.emitOpError("is not allowed in isa.program (expected "
-                               "isa.io, isa.data or isa.cluster)");
+                               "isa.io, isa.data, isa.packet or isa.cluster)");
     }
   }
   return success();

@@ -2,8 +2,10 @@
 // output pixels, K = kernel position x input channel, channels fastest).
 // x 1x2x5x4 padded by 1 into a 2x7x6 copy at 512, w 4x2x3x3 at 192, y
 // 1x4x5x4 at 896 (output pixel p of channel o at 896 + 4 (20 o + p)).
-// RUN: accel-opt %s --select-tiling --select-mapping="array=N,N dataflow=output_stationary" --convert-graph-to-isa | FileCheck %s --check-prefix=NN
-// RUN: accel-opt %s --select-tiling --select-mapping="array=M,K dataflow=output_stationary" --convert-graph-to-isa | FileCheck %s --check-prefix=MK
+// The slices are read off the addresses of the linear DRAM plan
+// (dram-placement=linear); placement on memory channels: channel-placement.mlir.
+// RUN: accel-opt %s --select-tiling --select-mapping="array=N,N dataflow=output_stationary" --convert-graph-to-isa=dram-placement=linear | FileCheck %s --check-prefix=NN
+// RUN: accel-opt %s --select-tiling --select-mapping="array=M,K dataflow=output_stationary" --convert-graph-to-isa=dram-placement=linear | FileCheck %s --check-prefix=MK
 
 // [N,N]: 20 pixels in four ranges of 5, across row boundaries (rows of 4):
 // cluster (0, 0) pixels 0-4 = row 0 + the first pixel of row 1; (0, 1)

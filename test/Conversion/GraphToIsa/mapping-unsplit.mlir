@@ -4,8 +4,10 @@
 // [K,none]: K halves on the first column (cluster (r, 0) loads I[:, 4r..]
 // and W[4r.., :]), partial sums at 512 + 128 r, one add layer across rows;
 // the second column idles. [none,none]: cluster (0, 0) computes everything.
-// RUN: accel-opt %s --select-tiling --select-mapping="array=K,none dataflow=output_stationary" --convert-graph-to-isa | FileCheck %s --check-prefix=KX
-// RUN: accel-opt %s --select-tiling --select-mapping="array=none,none dataflow=output_stationary" --convert-graph-to-isa | FileCheck %s --check-prefix=XX
+// The slices are read off the addresses of the linear DRAM plan
+// (dram-placement=linear); placement on memory channels: channel-placement.mlir.
+// RUN: accel-opt %s --select-tiling --select-mapping="array=K,none dataflow=output_stationary" --convert-graph-to-isa=dram-placement=linear | FileCheck %s --check-prefix=KX
+// RUN: accel-opt %s --select-tiling --select-mapping="array=none,none dataflow=output_stationary" --convert-graph-to-isa=dram-placement=linear | FileCheck %s --check-prefix=XX
 // The selection leaves the grid unsplit for this tiny layer:
 // RUN: accel-opt %s --select-tiling --select-mapping | FileCheck %s --check-prefix=SEL
 

@@ -8,33 +8,35 @@
 
 // CHECK-LABEL: isa.cluster(0, 0) {
 // CHECK:      isa.dma load tag 0 src 0 dst [[HALF0:[0-9]+]] shape [64, 64] src_strides [64, 1]
-// CHECK-NEXT: isa.dma load tag 0 src 65536 dst 0 shape [64, 64] src_strides [256, 1]
-// CHECK-NOT:  src 65536
+// CHECK-NEXT: isa.dma load tag 0 src 536870912 dst 0 shape [64, 64] src_strides [256, 1]
+// CHECK-NOT:  src 536870912
 // CHECK:      isa.dma load tag 1 src 16384 dst
-// CHECK-NOT:  src 65536
+// CHECK-NOT:  src 536870912
 // CHECK:      isa.execute ibuf 1 shift last
-// CHECK-NOT:  src 65536
-// CHECK:      isa.dma store tag 2 {{.*}}dst 131072 shape [64, 64] src_strides [64, 1] dst_strides [256, 1]
-// CHECK-NOT:  src 65536
+// CHECK-NOT:  src 536870912
+// CHECK:      isa.dma store tag 2 {{.*}}dst 65536 shape [64, 64] src_strides [64, 1] dst_strides [256, 1]
+// CHECK-NOT:  src 536870912
 // CHECK:      isa.dma load tag 0 src 32768 dst [[HALF0]]
-// CHECK-NOT:  src 65536
-// CHECK:      isa.dma store tag 3 {{.*}}dst 196608
-// CHECK-NOT:  src 65536
+// CHECK-NOT:  src 536870912
+// CHECK:      isa.dma store tag 3 {{.*}}dst 131072
+// CHECK-NOT:  src 536870912
 // CHECK:      isa.dma load tag 1 src 49152
-// CHECK-NOT:  src 65536
-// CHECK:      isa.dma store tag 2 {{.*}}dst 262144
-// CHECK-NOT:  src 65536
-// CHECK:      isa.dma store tag 3 {{.*}}dst 327680
+// CHECK-NOT:  src 536870912
+// CHECK:      isa.dma store tag 2 {{.*}}dst 196608
+// CHECK-NOT:  src 536870912
+// CHECK:      isa.dma store tag 3 {{.*}}dst 262144
 // CHECK-NOT:  isa.dma
 // CHECK:      isa.barrier 0
-// The second cluster holds the second N partition (B columns 64.., byte 65792).
+// The second cluster holds the second N partition (B columns 64..). B, read
+// alike by all clusters, went to the second memory channel's region (byte
+// 536870912 = 2^29 on the default machine), C to the first one's (after A).
 // CHECK-LABEL: isa.cluster(0, 1) {
-// CHECK:      isa.dma load tag 0 src 65792 dst 0 shape [64, 64] src_strides [256, 1]
-// CHECK-NOT:  src 65792
-// CHECK:      isa.dma store tag 2 {{.*}}dst 131328
+// CHECK:      isa.dma load tag 0 src 536871168 dst 0 shape [64, 64] src_strides [256, 1]
+// CHECK-NOT:  src 536871168
+// CHECK:      isa.dma store tag 2 {{.*}}dst 65792
 // CHECK:      isa.barrier 0
 // CHECK-LABEL: isa.cluster(1, 1) {
-// CHECK:      isa.dma load tag 0 src 66304 dst 0 shape [64, 64]
+// CHECK:      isa.dma load tag 0 src 536871680 dst 0 shape [64, 64]
 func.func @main(%a: tensor<256x64xf32> {accel.name = "a"}, %b: tensor<64x256xf32> {accel.name = "b"})
     -> (tensor<256x256xf32> {accel.name = "c"}) {
   %0 = graph.matmul %a, %b {accel.tiling = #accel.tiling<partition_m = 64, partition_n = 64, partition_k = 64, outer = n>} : (tensor<256x64xf32>, tensor<64x256xf32>) -> tensor<256x256xf32>

@@ -22,3 +22,21 @@ module attributes {accel.hw = #accel.hw<name = "y", fingerprint = 1, desc = {nam
 // expected-error @+1 {{accel.hw: invalid description: grid.rows: expected an integer}}
 module attributes {accel.hw = #accel.hw<name = "x", fingerprint = 1, desc = {name = "x", grid = {rows = "two"}}>} {
 }
+
+// -----
+
+// expected-error @+1 {{accel.hw: invalid description: memory.channels[0].router: [0, 2] is outside the 1 x 2 grid}}
+module attributes {accel.hw = #accel.hw<name = "x", fingerprint = 1, desc = {name = "x", grid = {rows = 1, cols = 2}, memory = {channels = [{router = [0, 2]}]}}>} {
+}
+
+// -----
+
+// expected-error @+1 {{accel.hw: invalid description: cluster.shared_cache: expected a boolean, got an integer}}
+module attributes {accel.hw = #accel.hw<name = "x", fingerprint = 1, desc = {name = "x", cluster = {shared_cache = 1}}>} {
+}
+
+// -----
+
+// expected-error @+1 {{accel.hw: invalid description: split.cache: unknown key}}
+module attributes {accel.hw = #accel.hw<name = "x", fingerprint = 1, desc = {name = "x", split = {cache = 1}}>} {
+}

@@ -55,7 +55,8 @@ TEST(HardwareDesc, DefaultPresetEqualsBuiltInDefaults) {
 
 TEST(HardwareDesc, PresetsLoad) {
   for (const char *name :
-       {"default", "bandwidth-starved", "asymmetric", "large"}) {
+       {"default", "bandwidth-starved", "asymmetric", "large", "labels-example",
+        "labels-example-nocache"}) {
     HardwareDesc hw;
     std::string err;
     ASSERT_TRUE(loadHardwareDesc(preset(name), hw, err)) << name << ": " << err;
@@ -74,6 +75,31 @@ TEST(HardwareDesc, PresetsLoad) {
   ASSERT_TRUE(loadHardwareDesc(preset("asymmetric"), hw, err)) << err;
   ASSERT_EQ(hw.channels.size(), 2u);
   EXPECT_NE(hw.channels[0].bytesPerCycle, hw.channels[1].bytesPerCycle);
+  // The spec's Fig. 5 machine: 1 x 2 clusters of 2 cores, channel k local
+  // to cluster k, f16, label tiles 256 / 512; with and without caches.
+  ASSERT_TRUE(loadHardwareDesc(preset("labels-example"), hw, err)) << err;
+  EXPECT_EQ(hw.numClusters(), 2u);
+  EXPECT_EQ(hw.pesPerCluster, 2u);
+  ASSERT_EQ(hw.channels.size(), 2u);
+  EXPECT_EQ(hw.channelOf(0), 0u);
+  EXPECT_EQ(hw.channelOf(1), 1u);
+  EXPECT_EQ(hw.channelRouter(1), 1u);
+  EXPECT_TRUE(hw.sharedClusterCache);
+  EXPECT_EQ(hw.splitDatabaseName(), "shared-cache");
+  EXPECT_EQ(hw.computeType, DType::F16);
+  EXPECT_EQ(hw.activationTile(), 256u);
+  EXPECT_EQ(hw.weightTile(), 512u);
+  HardwareDesc nocache;
+  ASSERT_TRUE(loadHardwareDesc(preset("labels-example-nocache"), nocache, err))
+      << err;
+  EXPECT_FALSE(nocache.sharedClusterCache);
+  EXPECT_EQ(nocache.splitDatabaseName(), "bus-contention");
+  HardwareDesc same = nocache;
+  same.sharedClusterCache = true;
+  same.splitDatabase = "shared-cache";
+  same.name = hw.name;
+  same.description = hw.description;
+  EXPECT_TRUE(same == hw); // they differ in the cache only
   ASSERT_TRUE(loadHardwareDesc(preset("bandwidth-starved"), hw, err)) << err;
   EXPECT_LT(hw.channels[0].bytesPerCycle,
             HardwareDesc{}.channels[0].bytesPerCycle);
@@ -296,7 +322,9 @@ TEST(HardwareDesc, FingerprintChangesWithEveryField) {
         ++leaves;
         nlohmann::json saved = j;
         std::vector<nlohmann::json> candidates;
-        if (j.is_number_unsigned()) {
+        if (j.is_boolean()) {
+          candidates = {!j.get<bool>()};
+        } else if (j.is_number_unsigned()) {
           uint64_t v = j.get<uint64_t>();
           candidates = {v * 2, v + 1, v / 2};
         } else if (j.is_number()) {
@@ -307,6 +335,8 @@ TEST(HardwareDesc, FingerprintChangesWithEveryField) {
         }
         bool changed = false;
         for (auto &c : candidates) {
+          if (c == saved)
+            continue;
           j = c;
           HardwareDesc hw;
           std::string err;
@@ -323,7 +353,7 @@ TEST(HardwareDesc, FingerprintChangesWithEveryField) {
         }
       };
   walk(root, "");
-  EXPECT_GT(leaves, 45u);
+  EXPECT_GT(leaves, 50u);
   HardwareDesc hw;
   hw.accumulateType = DType::I32;
   EXPECT_NE(hw.fingerprint(), fp);
@@ -339,4 +369,170 @@ TEST(HardwareDesc, FingerprintChangesWithEveryField) {
   EXPECT_FALSE(hw == base);
   // Stable across runs and platforms (update when fields are added).
   EXPECT_EQ(fp, 0xaee2175d2d437581ull);
+}
+
+// Issue 11 fields: the shared cluster cache, the split group and the
+// channel routers.
+TEST(HardwareDesc, SplitAndSharedCacheFields) {
+  HardwareDesc hw;
+  std::string err;
+  EXPECT_TRUE(hw.sharedClusterCache);
+  EXPECT_EQ(hw.splitDatabaseName(), "shared-cache");
+  EXPECT_EQ(hw.activationTile(), 64u); // 0 = the block size
+  EXPECT_EQ(hw.weightTile(), 64u);
+  ASSERT_TRUE(parseHardwareDesc(
+      R"({"cluster": {"shared_cache": false},
+          "split": {"activation_tile": 256, "weight_tile": 512}})",
+      hw, err))
+      << err;
+  EXPECT_FALSE(hw.sharedClusterCache);
+  EXPECT_EQ(hw.splitDatabaseName(), "bus-contention");
+  EXPECT_EQ(hw.splitActivationTile, 256u);
+  EXPECT_EQ(hw.activationTile(), 256u);
+  EXPECT_EQ(hw.weightTile(), 512u);
+  ASSERT_TRUE(
+      parseHardwareDesc(R"({"split": {"database": "my-db_2.v1"}})", hw, err))
+      << err;
+  EXPECT_EQ(hw.splitDatabase, "my-db_2.v1");
+  EXPECT_EQ(hw.splitDatabaseName(), "my-db_2.v1");
+  // Round trip through the printer.
+  HardwareDesc back;
+  ASSERT_TRUE(parseHardwareDesc(hardwareToJson(hw), back, err)) << err;
+  EXPECT_TRUE(back == hw);
+  EXPECT_EQ(back.splitDatabase, "my-db_2.v1");
+  // Spelling out the derived database name is the same machine.
+  HardwareDesc a, b;
+  b.splitDatabase = "shared-cache";
+  EXPECT_EQ(a.fingerprint(), b.fingerprint());
+  b.splitDatabase = "bus-contention";
+  EXPECT_NE(a.fingerprint(), b.fingerprint());
+  b = HardwareDesc{};
+  b.sharedClusterCache = false;
+  EXPECT_NE(a.fingerprint(), b.fingerprint());
+}
+
+TEST(HardwareDesc, ChannelRouters) {
+  HardwareDesc hw; // 2 x 2, channel 0 -> clusters 0,1; channel 1 -> 2,3
+  EXPECT_EQ(hw.channelRouter(0), 0u);
+  EXPECT_EQ(hw.channelRouter(1), 2u);
+  std::string err;
+  ASSERT_TRUE(parseHardwareDesc(
+      R"({"memory": {"channels": [{"router": [0, 1]}, {"router": [1, 1]}]}})",
+      hw, err))
+      << err;
+  EXPECT_EQ(hw.channels[0].routerCluster, 1);
+  EXPECT_EQ(hw.channels[1].routerCluster, 3);
+  EXPECT_EQ(hw.channelRouter(0), 1u);
+  EXPECT_EQ(hw.channelRouter(1), 3u);
+  HardwareDesc back;
+  ASSERT_TRUE(parseHardwareDesc(hardwareToJson(hw), back, err)) << err;
+  EXPECT_TRUE(back == hw);
+  EXPECT_NE(hw.fingerprint(), HardwareDesc{}.fingerprint());
+  // The default router spelled out is the same machine.
+  ASSERT_TRUE(parseHardwareDesc(
+      R"({"memory": {"channels": [{"router": [0, 0]}, {"router": [1, 0]}]}})",
+      hw, err))
+      << err;
+  EXPECT_EQ(hw.fingerprint(), HardwareDesc{}.fingerprint());
+  EXPECT_TRUE(hw == HardwareDesc{});
+  // The printer names an explicit router and leaves a derived one implicit.
+  nlohmann::json j = nlohmann::json::parse(hardwareToJson(hw));
+  EXPECT_EQ(j["memory"]["channels"][1]["router"], nlohmann::json({1, 0}));
+  j = nlohmann::json::parse(hardwareToJson(HardwareDesc{}));
+  EXPECT_FALSE(j["memory"]["channels"][1].contains("router"));
+  // In-memory validation of a router index.
+  hw = HardwareDesc{};
+  hw.channels[1].routerCluster = 4;
+  EXPECT_FALSE(validateHardwareDesc(hw, err));
+  EXPECT_EQ(err,
+            "memory.channels[1].router: cluster 4 is outside the 2 x 2 grid");
+}
+
+TEST(HardwareDesc, NewFieldErrorsNameThePath) {
+  const ErrCase cases[] = {
+      {R"({"cluster": {"shared_cache": 1}})",
+       "cluster.shared_cache: expected a boolean, got an integer"},
+      {R"({"cluster": {"shared_cache": "yes"}})",
+       "cluster.shared_cache: expected a boolean, got a string"},
+      {R"({"split": {"database": 3}})",
+       "split.database: expected a string, got an integer"},
+      {R"({"split": {"database": "../etc/passwd"}})",
+       "split.database: \"../etc/passwd\" is not a file name"},
+      {R"({"split": {"database": "a/b"}})", "split.database: \"a/b\" is not"},
+      {R"({"split": {"activation_tile": -1}})",
+       "split.activation_tile: must be >= 0 (got -1)"},
+      {R"({"split": {"weight_tile": 2.5}})",
+       "split.weight_tile: expected an integer, got a real number"},
+      {R"({"split": {"weight_tile": 2000000}})",
+       "split.weight_tile: must be <= 1048576"},
+      {R"({"split": {"tile": 4}})", "split.tile: unknown key"},
+      {R"({"split": 4})", "split: expected an object, got an integer"},
+      {R"({"memory": {"channels": [{"router": [2, 0]}]}})",
+       "memory.channels[0].router: [2, 0] is outside the 2 x 2 grid"},
+      {R"({"memory": {"channels": [{"router": [0, 5]}]}})",
+       "memory.channels[0].router: [0, 5] is outside the 2 x 2 grid"},
+      {R"({"memory": {"channels": [{"router": [0]}]}})",
+       "memory.channels[0].router: expected [row, col], got [0]"},
+      {R"({"memory": {"channels": [{"router": 3}]}})",
+       "memory.channels[0].router: expected [row, col], got 3"},
+      {R"({"memory": {"channels": [{"router": [-1, 0]}]}})",
+       "memory.channels[0].router[0]: must be >= 0 (got -1)"},
+      {R"({"memory": {"channels": [{"router": [0, "1"]}]}})",
+       "memory.channels[0].router[1]: expected an integer, got a string"},
+  };
+  for (const ErrCase &c : cases) {
+    std::string err = parseErr(c.json);
+    EXPECT_NE(err.find(c.expect), std::string::npos)
+        << "input: " << c.json << "\n  got: " << err
+        << "\n  want: " << c.expect;
+  }
+  EXPECT_EQ(parseErr(R"({"split": {"database": ""}})"), "<parsed>");
+  EXPECT_EQ(parseErr(R"({"split": {"activation_tile": 0}})"), "<parsed>");
+  // A grid larger than the default accepts routers on its far side.
+  EXPECT_EQ(parseErr(R"({"grid": {"rows": 3, "cols": 3},
+                         "memory": {"channels": [{"router": [2, 2]}]}})"),
+            "<parsed>");
+}
+
+// DRAM address map and NUMA distances (DESIGN-11).
+TEST(HardwareDesc, ChannelRegionsAndHops) {
+  HardwareDesc hw; // 1 GiB over 2 channels
+  EXPECT_EQ(hw.channelRegionBytes(), 512ull << 20);
+  EXPECT_EQ(hw.channelOfAddress(0), 0u);
+  EXPECT_EQ(hw.channelOfAddress((512ull << 20) - 1), 0u);
+  EXPECT_EQ(hw.channelOfAddress(512ull << 20), 1u);
+  EXPECT_EQ(hw.channelOfAddress((1ull << 30) - 1), 1u);
+  EXPECT_EQ(hw.channelOfAddress(1ull << 40), 1u); // beyond DRAM: the last
+  // Region sizes round down to 64 bytes; the last channel takes the rest.
+  hw.dramBytes = 1000;
+  hw.channels.resize(3);
+  hw.rows = 2;
+  hw.cols = 2;
+  EXPECT_EQ(hw.channelRegionBytes(), 320u); // 333 -> 320
+  EXPECT_EQ(hw.channelOfAddress(319), 0u);
+  EXPECT_EQ(hw.channelOfAddress(320), 1u);
+  EXPECT_EQ(hw.channelOfAddress(640), 2u);
+  EXPECT_EQ(hw.channelOfAddress(999), 2u);
+
+  // Mesh hops are Manhattan distances on the row-major grid.
+  HardwareDesc big;
+  big.rows = 3;
+  big.cols = 4;
+  EXPECT_EQ(big.meshHops(0, 0), 0u);
+  EXPECT_EQ(big.meshHops(0, 11), 5u); // (0,0) -> (2,3)
+  EXPECT_EQ(big.meshHops(11, 0), 5u);
+  EXPECT_EQ(big.meshHops(5, 2), 2u); // (1,1) -> (0,2)
+  EXPECT_EQ(big.meshHops(3, 4), 4u); // (0,3) -> (1,0)
+
+  // channelHops: 1 for the local router, 1 + mesh hops otherwise.
+  HardwareDesc d; // channel 0 on cluster 0, channel 1 on cluster 2
+  EXPECT_EQ(d.channelHops(0, 0), 1u);
+  EXPECT_EQ(d.channelHops(1, 0), 2u);
+  EXPECT_EQ(d.channelHops(3, 0), 3u);
+  EXPECT_EQ(d.channelHops(2, 1), 1u);
+  EXPECT_EQ(d.channelHops(0, 1), 2u);
+  EXPECT_EQ(d.channelHops(1, 1), 3u);
+  d.channels[1].routerCluster = 3;
+  EXPECT_EQ(d.channelHops(3, 1), 1u);
+  EXPECT_EQ(d.channelHops(0, 1), 3u);
 }

@@ -144,7 +144,8 @@ TEST(Encoding, CommandRejections) {
       encodeCommand(cmd(CommandKind::Config, 1, false, true), byte, err));
   EXPECT_NE(err.find("last"), std::string::npos) << err;
   for (CommandKind k :
-       {CommandKind::Dma, CommandKind::Wait, CommandKind::Barrier}) {
+       {CommandKind::Dma, CommandKind::Wait, CommandKind::Barrier,
+        CommandKind::Send, CommandKind::Signal, CommandKind::Recv}) {
     EXPECT_FALSE(encodeCommand(cmd(k, 0), byte, err));
     EXPECT_NE(err.find("no 8-bit encoding"), std::string::npos) << err;
   }

@@ -24,8 +24,8 @@ inline Instruction instr(Opcode op, uint8_t sub, uint8_t slot, uint8_t acc = 0,
   return in;
 }
 
-/// A 2x2 program using every command kind, every instruction kind and
-/// non-default values of every record field.
+/// A 2x2 program using every command kind, every instruction kind,
+/// non-default values of every record field and two constant packets.
 inline Program makeFullProgram() {
   Program p;
   p.hwFingerprint = 0xFEDCBA9876543210ull;
@@ -183,6 +183,46 @@ inline Program makeFullProgram() {
   ex1.shift = ex1.last = true;
   p.clusters[1].commands.push_back(ex1);
   p.clusters[2].commands.push_back(bar);
+
+  // Mesh and semaphore commands (cluster 1), a remote_load (cluster 0, last).
+  Command send;
+  send.kind = CommandKind::Send;
+  send.mesh.targets = {1, 2, 3};
+  send.mesh.src = 256;
+  send.mesh.dst = 0xFFFFFF00u;
+  send.mesh.bytes = 192;
+  send.mesh.sem = 4095;
+  send.mesh.tag = 6;
+  p.clusters[1].commands.push_back(send);
+  Command signal;
+  signal.kind = CommandKind::Signal;
+  signal.mesh.targets = {0};
+  signal.mesh.sem = 1;
+  p.clusters[1].commands.push_back(signal);
+  Command recv;
+  recv.kind = CommandKind::Recv;
+  recv.sem = 2;
+  recv.count = 3;
+  p.clusters[1].commands.push_back(recv);
+  Command remote = dma;
+  remote.dma.dir = DmaDir::RemoteLoad;
+  remote.dma.srcCluster = 3;
+  remote.dma.tag = 5;
+  s.push_back(remote);
+
+  ConstPacket pk;
+  pk.cluster = 2;
+  pk.core = 3;
+  pk.blocks = {{"w", 4096, 8}, {"bias", 4104, 8}};
+  pk.markerAddr = 10000;
+  pk.marker = {16, 0, 0, 0, 0, 0, 0, 0, 8, 0, 0, 0, 0, 0, 0, 0};
+  p.packets.push_back(pk);
+  ConstPacket empty; // a core without blocks, marker of odd length
+  empty.cluster = 0;
+  empty.core = 1;
+  empty.markerAddr = 20000;
+  empty.marker = {1, 2, 3};
+  p.packets.push_back(empty);
   return p;
 }
 
@@ -214,6 +254,21 @@ inline std::string diffPrograms(const Program &a, const Program &b) {
                    "constant addr " << i);
     CHECK_EQ_FIELD(a.constants[i].bytes, b.constants[i].bytes,
                    "constant bytes " << i);
+  }
+  CHECK_EQ_FIELD(a.packets.size(), b.packets.size(), "packet count");
+  for (size_t i = 0; i < a.packets.size(); ++i) {
+    const ConstPacket &x = a.packets[i], &y = b.packets[i];
+    CHECK_EQ_FIELD(x.cluster, y.cluster, "packet cluster " << i);
+    CHECK_EQ_FIELD(x.core, y.core, "packet core " << i);
+    CHECK_EQ_FIELD(x.markerAddr, y.markerAddr, "packet marker addr " << i);
+    CHECK_EQ_FIELD(x.marker, y.marker, "packet marker " << i);
+    CHECK_EQ_FIELD(x.blocks.size(), y.blocks.size(), "packet blocks " << i);
+    for (size_t j = 0; j < x.blocks.size(); ++j) {
+      CHECK_EQ_FIELD(x.blocks[j].name, y.blocks[j].name, "block name " << j);
+      CHECK_EQ_FIELD(x.blocks[j].dramAddr, y.blocks[j].dramAddr,
+                     "block addr " << j);
+      CHECK_EQ_FIELD(x.blocks[j].bytes, y.blocks[j].bytes, "block bytes " << j);
+    }
   }
   CHECK_EQ_FIELD(a.clusters.size(), b.clusters.size(), "cluster count");
   for (size_t ci = 0; ci < a.clusters.size(); ++ci) {
@@ -256,6 +311,7 @@ inline std::string diffPrograms(const Program &a, const Program &b) {
         CHECK_EQ_FIELD(c.dma.elemBytes, d.dma.elemBytes, at << "elemBytes");
         CHECK_EQ_FIELD(c.dma.src, d.dma.src, at << "src");
         CHECK_EQ_FIELD(c.dma.dst, d.dma.dst, at << "dst");
+        CHECK_EQ_FIELD(c.dma.srcCluster, d.dma.srcCluster, at << "srcCluster");
         for (int i = 0; i < 4; ++i) {
           CHECK_EQ_FIELD(c.dma.shape[i], d.dma.shape[i], at << "shape");
           CHECK_EQ_FIELD(c.dma.srcStride[i], d.dma.srcStride[i], at << "ss");
@@ -268,6 +324,20 @@ inline std::string diffPrograms(const Program &a, const Program &b) {
         break;
       case CommandKind::Barrier:
         CHECK_EQ_FIELD(c.barrierId, d.barrierId, at << "barrierId");
+        break;
+      case CommandKind::Send:
+        CHECK_EQ_FIELD(c.mesh.src, d.mesh.src, at << "mesh src");
+        CHECK_EQ_FIELD(c.mesh.dst, d.mesh.dst, at << "mesh dst");
+        CHECK_EQ_FIELD(c.mesh.bytes, d.mesh.bytes, at << "mesh bytes");
+        CHECK_EQ_FIELD(c.mesh.tag, d.mesh.tag, at << "mesh tag");
+        [[fallthrough]];
+      case CommandKind::Signal:
+        CHECK_EQ_FIELD(c.mesh.targets, d.mesh.targets, at << "targets");
+        CHECK_EQ_FIELD(c.mesh.sem, d.mesh.sem, at << "mesh sem");
+        break;
+      case CommandKind::Recv:
+        CHECK_EQ_FIELD(c.sem, d.sem, at << "recv sem");
+        CHECK_EQ_FIELD(c.count, d.count, at << "recv count");
         break;
       }
     }
