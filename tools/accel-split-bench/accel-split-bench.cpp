@@ -270,7 +270,7 @@ int main(int argc, char **argv) {
   if (!hwPath.empty()) {
     std::string err;
     if (!loadHardwareDesc(hwPath, full, err)) {
-      std::cerr << "accel-split-bench: hardware description " << err << "\n";
+      std::cerr << "accel-split-bench: " << err << "\n";
       return 1;
     }
   }
