@@ -291,7 +291,10 @@ bool accel::codegen::emitElementwiseLayer(StreamBuilder &sb,
       const Tile &tile = *mine[s];
       int half = int(s % 2);
       if (s + 1 < mine.size()) {
-        sb.wait(cl, 0, true);
+        // The next tile's half still feeds the store of tile s - 1 (tag
+        // 2 + its half): on another memory channel than the loads, that
+        // store is not ordered before them by the channel's queue.
+        sb.wait(cl, uint8_t(1u << (2 + (s + 1) % 2)), true);
         issueLoads(s + 1);
       }
       sb.wait(cl, uint8_t((1u << half) | (1u << (2 + half))), false);

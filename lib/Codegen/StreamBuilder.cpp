@@ -233,18 +233,20 @@ void StreamBuilder::wait(uint32_t cluster, uint8_t tagMask, bool pe) {
 }
 
 namespace {
-/// Byte ranges of a DRAM box beyond which the tracker over-approximates an
-/// access by its bounding range (bounds the tracker's work per DMA).
-constexpr size_t kMaxTrackedRanges = 256;
-
+/// The tracker sees a DMA as the bounding byte range of its DRAM box: the
+/// simulator's hazard detection (accel-run --strict-hazards) compares
+/// bounding ranges too, so every pair of accesses it could see in conflict
+/// is ordered. Within that model the access is exact (a write retires the
+/// older accesses of its range, having received from all of them).
 SyncTracker::Part trackedPart(const DramBox &b, bool write) {
   SyncTracker::Part p;
   p.write = write;
   int64_t shape[4], stride[4];
   for (int d = 0; d < b.rank; ++d)
     shape[d] = b.shape[d], stride[d] = b.stride[d];
-  p.ranges = boxByteRanges(b.base, b.rank, shape, stride, 4, kMaxTrackedRanges,
-                           p.exact);
+  bool exact;
+  p.ranges = boxByteRanges(b.base, b.rank, shape, stride, 4, 1, exact);
+  p.exact = true;
   return p;
 }
 } // namespace

@@ -150,13 +150,38 @@ void SyncTracker::record(uint32_t cluster, const ByteRange &r, bool write,
     if (self != es.end() && self->cluster == cluster)
       mine = *self;
     if (write && exact) {
-      // Everything older is ordered before this write (the writer
-      // received from it); later accesses synchronise with the writer.
-      Entry e;
-      e.cluster = cluster;
-      e.write = mine.write;
-      e.write.note(now);
-      es.assign(1, e);
+      // Everything of earlier layers is ordered before this write (the
+      // writer received from it); later accesses synchronise with the
+      // writer. Other clusters' accesses of this same layer are not
+      // ordered before it and stay (without their older layers).
+      std::vector<Entry> kept;
+      for (const Entry &o : es) {
+        if (o.cluster == cluster) {
+          Entry e;
+          e.cluster = cluster;
+          e.write = o.write;
+          kept.push_back(e);
+          continue;
+        }
+        Entry e;
+        e.cluster = o.cluster;
+        if (o.read.last == now)
+          e.read.last = now;
+        if (o.write.last == now)
+          e.write.last = now;
+        if (e.read.last >= 0 || e.write.last >= 0)
+          kept.push_back(e);
+      }
+      auto at = std::lower_bound(
+          kept.begin(), kept.end(), cluster,
+          [](const Entry &e, uint32_t c) { return e.cluster < c; });
+      if (at == kept.end() || at->cluster != cluster) {
+        Entry e;
+        e.cluster = cluster;
+        at = kept.insert(at, e);
+      }
+      at->write.note(now);
+      es = std::move(kept);
       continue;
     }
     (write ? mine.write : mine.read).note(now);

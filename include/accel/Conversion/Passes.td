@@ -86,16 +86,16 @@ def ConvertGraphToIsa : Pass<"convert-graph-to-isa", "mlir::ModuleOp"> {
              clEnumValN(accel::SfuMode::Decoupled, "decoupled",
                         "MAC sfu bit clear, a separate SFU pass"))}]>,
     Option<"sync", "sync", "accel::LayerSync",
-           /*default=*/"accel::LayerSync::Barrier",
+           /*default=*/"accel::LayerSync::Events",
            "how clusters synchronise between layers",
            [{::llvm::cl::values(
              clEnumValN(accel::LayerSync::Barrier, "barrier",
                         "every cluster waits and all meet at a BARRIER after "
-                        "every layer"),
+                        "every layer (the behaviour before issue 11)"),
              clEnumValN(accel::LayerSync::Events, "events",
                         "a cluster RECVs the end-of-layer SIGNALs of the "
                         "clusters whose DRAM accesses it depends on "
-                        "(docs/passes.md, Synchronisation)"))}]>,
+                        "(docs/passes.md, Synchronisation; default)"))}]>,
     Option<"dramPlacement", "dram-placement", "accel::DramPlacement",
            /*default=*/"accel::DramPlacement::Channels",
            "where DRAM buffers go",

@@ -148,10 +148,10 @@ struct LoweringOptions {
   bool sfuChained = true;       ///< sfu-mode=chained
   bool layerSliceTiles = false; ///< layer-slice-tiles: no per-slice choice
   /// sync=barrier|events (docs/passes.md, "Synchronisation").
-  codegen::SyncMode sync = codegen::SyncMode::Barrier;
+  codegen::SyncMode sync = codegen::SyncMode::Events;
   /// dram-placement=channels (docs/passes.md, "Memory planning on
   /// channels"); false = one linear plan over all of DRAM.
-  bool channelPlacement = false;
+  bool channelPlacement = true;
 };
 
 class Lowering {

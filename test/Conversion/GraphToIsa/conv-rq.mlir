@@ -1,11 +1,13 @@
-// RUN: accel-opt --convert-graph-to-isa="conv=rq entry=small" %s | FileCheck %s
-// RUN: accel-opt --convert-graph-to-isa="conv=rq entry=split" %s | FileCheck %s --check-prefix=SPLIT
-// RUN: accel-opt --convert-graph-to-isa="entry=small" %s | FileCheck %s --check-prefix=GEMM
-// RUN: accel-opt --convert-graph-to-isa="conv=gemm entry=small" %s | FileCheck %s --check-prefix=GEMM
+// Layer ends are read off sync=barrier listings (one BARRIER per layer);
+// the default SIGNAL / RECV synchronisation: sync-events.mlir.
+// RUN: accel-opt --convert-graph-to-isa="sync=barrier conv=rq entry=small" %s | FileCheck %s
+// RUN: accel-opt --convert-graph-to-isa="sync=barrier conv=rq entry=split" %s | FileCheck %s --check-prefix=SPLIT
+// RUN: accel-opt --convert-graph-to-isa="sync=barrier entry=small" %s | FileCheck %s --check-prefix=GEMM
+// RUN: accel-opt --convert-graph-to-isa="sync=barrier conv=gemm entry=small" %s | FileCheck %s --check-prefix=GEMM
 // RUN: not accel-opt --convert-graph-to-isa="conv=spconv entry=small" %s 2>&1 | FileCheck %s --check-prefix=BAD
 // (conv-rq-pipeline.mlir covers the default pipeline with conv=rq.)
 // A grouped conv falls back to the implicit GEMM (groups != 1):
-// RUN: accel-opt --convert-graph-to-isa="conv=rq entry=grouped" %s | FileCheck %s --check-prefix=GROUPED
+// RUN: accel-opt --convert-graph-to-isa="sync=barrier conv=rq entry=grouped" %s | FileCheck %s --check-prefix=GROUPED
 
 // A 3x3 conv, 8 -> 16 channels on 6x6, pad 1 (zeroed padded DRAM copy),
 // bias and fused relu, on the rotating weight queue (docs/depthwise.md

@@ -1,12 +1,14 @@
-// RUN: accel-opt --convert-graph-to-isa %s | FileCheck %s
-// RUN: accel-opt --convert-graph-to-isa=depthwise=gemm %s | FileCheck %s --check-prefix=GEMM
+// Layer ends are read off sync=barrier listings (one BARRIER per layer);
+// the default SIGNAL / RECV synchronisation: sync-events.mlir.
+// RUN: accel-opt --convert-graph-to-isa=sync=barrier %s | FileCheck %s
+// RUN: accel-opt --convert-graph-to-isa="depthwise=gemm sync=barrier" %s | FileCheck %s --check-prefix=GEMM
 // RUN: not accel-opt --convert-graph-to-isa=depthwise=spmv %s 2>&1 | FileCheck %s --check-prefix=BAD
 // select-mapping leaves the depthwise conv alone, so the default pipeline
 // runs the SW kernel; a conv that carries accel.mapping takes the mapped
 // GEMM path, which follows the attribute:
 // RUN: accel-opt --select-tiling --select-mapping %s | FileCheck %s --check-prefix=MAPSEL
-// RUN: accel-opt --accel-default-pipeline %s | FileCheck %s --check-prefix=MAPDEF
-// RUN: sed 's/{groups = 2,/{accel.mapping = #accel.mapping<dataflow = output_stationary, array = [M, N]>, groups = 2,/' %s | accel-opt --convert-graph-to-isa | FileCheck %s --check-prefix=GEMM
+// RUN: accel-opt --accel-default-pipeline=sync=barrier %s | FileCheck %s --check-prefix=MAPDEF
+// RUN: sed 's/{groups = 2,/{accel.mapping = #accel.mapping<dataflow = output_stationary, array = [M, N]>, groups = 2,/' %s | accel-opt --convert-graph-to-isa=sync=barrier | FileCheck %s --check-prefix=GEMM
 
 // A 3x3 depthwise conv (2 channels, 9x6, pad 1, bias, fused relu) on the
 // sliding-window weight queue (docs/depthwise.md): weights and activations

@@ -1,4 +1,6 @@
-// RUN: accel-opt --convert-graph-to-isa %s | FileCheck %s
+// Layer ends are read off sync=barrier listings (one BARRIER per layer);
+// the default SIGNAL / RECV synchronisation: sync-events.mlir.
+// RUN: accel-opt --convert-graph-to-isa=sync=barrier %s | FileCheck %s
 
 // alpha scales the A tiles on the SFU inside the GEMM; beta != 1 sends C
 // through a second, elementwise layer (scale C, add), with C broadcast by a

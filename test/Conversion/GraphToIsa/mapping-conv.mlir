@@ -4,8 +4,10 @@
 // 1x4x5x4 at 896 (output pixel p of channel o at 896 + 4 (20 o + p)).
 // The slices are read off the addresses of the linear DRAM plan
 // (dram-placement=linear); placement on memory channels: channel-placement.mlir.
-// RUN: accel-opt %s --select-tiling --select-mapping="array=N,N dataflow=output_stationary" --convert-graph-to-isa=dram-placement=linear | FileCheck %s --check-prefix=NN
-// RUN: accel-opt %s --select-tiling --select-mapping="array=M,K dataflow=output_stationary" --convert-graph-to-isa=dram-placement=linear | FileCheck %s --check-prefix=MK
+// Layer ends are read off sync=barrier listings (one BARRIER per layer);
+// the default SIGNAL / RECV synchronisation: sync-events.mlir.
+// RUN: accel-opt %s --select-tiling --select-mapping="array=N,N dataflow=output_stationary" --convert-graph-to-isa="dram-placement=linear sync=barrier" | FileCheck %s --check-prefix=NN
+// RUN: accel-opt %s --select-tiling --select-mapping="array=M,K dataflow=output_stationary" --convert-graph-to-isa="dram-placement=linear sync=barrier" | FileCheck %s --check-prefix=MK
 
 // [N,N]: 20 pixels in four ranges of 5, across row boundaries (rows of 4):
 // cluster (0, 0) pixels 0-4 = row 0 + the first pixel of row 1; (0, 1)

@@ -4,15 +4,17 @@
 // (B tile (k0, n0) at 65536 + 4 (128 k0 + n0)), y at 131072.
 // The slices are read off the addresses of the linear DRAM plan
 // (dram-placement=linear); placement on memory channels: channel-placement.mlir.
-// RUN: accel-opt %s --select-tiling="partition-m=64 partition-n=64 partition-k=64" --select-mapping="array=M,M dataflow=output_stationary" --convert-graph-to-isa="layer-slice-tiles=true dram-placement=linear" | FileCheck %s --check-prefix=OS
-// RUN: accel-opt %s --select-tiling="partition-m=64 partition-n=64 partition-k=64" --select-mapping="array=M,M dataflow=input_stationary" --convert-graph-to-isa="layer-slice-tiles=true dram-placement=linear" | FileCheck %s --check-prefix=IS
-// RUN: accel-opt %s --select-tiling="partition-m=64 partition-n=64 partition-k=64" --select-mapping="array=M,M dataflow=weight_stationary" --convert-graph-to-isa="layer-slice-tiles=true dram-placement=linear" | FileCheck %s --check-prefix=WS
+// Layer ends are read off sync=barrier listings (one BARRIER per layer);
+// the default SIGNAL / RECV synchronisation: sync-events.mlir.
+// RUN: accel-opt %s --select-tiling="partition-m=64 partition-n=64 partition-k=64" --select-mapping="array=M,M dataflow=output_stationary" --convert-graph-to-isa="layer-slice-tiles=true dram-placement=linear sync=barrier" | FileCheck %s --check-prefix=OS
+// RUN: accel-opt %s --select-tiling="partition-m=64 partition-n=64 partition-k=64" --select-mapping="array=M,M dataflow=input_stationary" --convert-graph-to-isa="layer-slice-tiles=true dram-placement=linear sync=barrier" | FileCheck %s --check-prefix=IS
+// RUN: accel-opt %s --select-tiling="partition-m=64 partition-n=64 partition-k=64" --select-mapping="array=M,M dataflow=weight_stationary" --convert-graph-to-isa="layer-slice-tiles=true dram-placement=linear sync=barrier" | FileCheck %s --check-prefix=WS
 
 // Without layer-slice-tiles the cluster's tiles are chosen for its 32 x 128
 // x 128 slice (tiling::chooseSliceTiles, docs/mapping.md): input stationary
 // then takes the whole 128 columns per step, one B tile [64, 128] per K
 // chunk instead of two [64, 64] ones, and stores [32, 128] tiles.
-// RUN: accel-opt %s --select-tiling="partition-m=64 partition-n=64 partition-k=64" --select-mapping="array=M,M dataflow=input_stationary" --convert-graph-to-isa=dram-placement=linear | FileCheck %s --check-prefix=SLICE
+// RUN: accel-opt %s --select-tiling="partition-m=64 partition-n=64 partition-k=64" --select-mapping="array=M,M dataflow=input_stationary" --convert-graph-to-isa="dram-placement=linear sync=barrier" | FileCheck %s --check-prefix=SLICE
 // SLICE-LABEL: isa.cluster(0, 0)
 // SLICE: isa.dma load tag 0 src 0 dst 0 shape [32, 64]
 // SLICE: isa.dma load tag 0 src 65536 dst {{[0-9]+}} shape [64, 128]

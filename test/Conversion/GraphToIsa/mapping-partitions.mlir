@@ -10,24 +10,26 @@
 // across rows, into y.
 // The slices are read off the addresses of the linear DRAM plan
 // (dram-placement=linear); placement on memory channels: channel-placement.mlir.
-// RUN: accel-opt %s --select-tiling --select-mapping="array=M,M dataflow=output_stationary" --convert-graph-to-isa=dram-placement=linear | FileCheck %s --check-prefix=MM
-// RUN: accel-opt %s --select-tiling --select-mapping="array=M,N dataflow=output_stationary" --convert-graph-to-isa=dram-placement=linear | FileCheck %s --check-prefix=MN
-// RUN: accel-opt %s --select-tiling --select-mapping="array=M,K dataflow=output_stationary" --convert-graph-to-isa=dram-placement=linear | FileCheck %s --check-prefix=MK
-// RUN: accel-opt %s --select-tiling --select-mapping="array=N,M dataflow=output_stationary" --convert-graph-to-isa=dram-placement=linear | FileCheck %s --check-prefix=NM
-// RUN: accel-opt %s --select-tiling --select-mapping="array=N,N dataflow=output_stationary" --convert-graph-to-isa=dram-placement=linear | FileCheck %s --check-prefix=NN
-// RUN: accel-opt %s --select-tiling --select-mapping="array=N,K dataflow=output_stationary" --convert-graph-to-isa=dram-placement=linear | FileCheck %s --check-prefix=NK
-// RUN: accel-opt %s --select-tiling --select-mapping="array=K,M dataflow=output_stationary" --convert-graph-to-isa=dram-placement=linear | FileCheck %s --check-prefix=KM
-// RUN: accel-opt %s --select-tiling --select-mapping="array=K,N dataflow=output_stationary" --convert-graph-to-isa=dram-placement=linear | FileCheck %s --check-prefix=KN
-// RUN: accel-opt %s --select-tiling --select-mapping="array=K,K dataflow=output_stationary" --convert-graph-to-isa=dram-placement=linear | FileCheck %s --check-prefix=KK
+// Layer ends are read off sync=barrier listings (one BARRIER per layer);
+// the default SIGNAL / RECV synchronisation: sync-events.mlir.
+// RUN: accel-opt %s --select-tiling --select-mapping="array=M,M dataflow=output_stationary" --convert-graph-to-isa="dram-placement=linear sync=barrier" | FileCheck %s --check-prefix=MM
+// RUN: accel-opt %s --select-tiling --select-mapping="array=M,N dataflow=output_stationary" --convert-graph-to-isa="dram-placement=linear sync=barrier" | FileCheck %s --check-prefix=MN
+// RUN: accel-opt %s --select-tiling --select-mapping="array=M,K dataflow=output_stationary" --convert-graph-to-isa="dram-placement=linear sync=barrier" | FileCheck %s --check-prefix=MK
+// RUN: accel-opt %s --select-tiling --select-mapping="array=N,M dataflow=output_stationary" --convert-graph-to-isa="dram-placement=linear sync=barrier" | FileCheck %s --check-prefix=NM
+// RUN: accel-opt %s --select-tiling --select-mapping="array=N,N dataflow=output_stationary" --convert-graph-to-isa="dram-placement=linear sync=barrier" | FileCheck %s --check-prefix=NN
+// RUN: accel-opt %s --select-tiling --select-mapping="array=N,K dataflow=output_stationary" --convert-graph-to-isa="dram-placement=linear sync=barrier" | FileCheck %s --check-prefix=NK
+// RUN: accel-opt %s --select-tiling --select-mapping="array=K,M dataflow=output_stationary" --convert-graph-to-isa="dram-placement=linear sync=barrier" | FileCheck %s --check-prefix=KM
+// RUN: accel-opt %s --select-tiling --select-mapping="array=K,N dataflow=output_stationary" --convert-graph-to-isa="dram-placement=linear sync=barrier" | FileCheck %s --check-prefix=KN
+// RUN: accel-opt %s --select-tiling --select-mapping="array=K,K dataflow=output_stationary" --convert-graph-to-isa="dram-placement=linear sync=barrier" | FileCheck %s --check-prefix=KK
 // The slices do not depend on the dataflow (each cluster has one K chunk
 // here, so the three loop nests coincide):
-// RUN: accel-opt %s --select-tiling --select-mapping="array=M,N dataflow=input_stationary" --convert-graph-to-isa=dram-placement=linear | FileCheck %s --check-prefix=MN
-// RUN: accel-opt %s --select-tiling --select-mapping="array=M,N dataflow=weight_stationary" --convert-graph-to-isa=dram-placement=linear | FileCheck %s --check-prefix=MN
-// RUN: accel-opt %s --select-tiling --select-mapping="array=K,K dataflow=input_stationary" --convert-graph-to-isa=dram-placement=linear | FileCheck %s --check-prefix=KK
-// RUN: accel-opt %s --select-tiling --select-mapping="array=K,K dataflow=weight_stationary" --convert-graph-to-isa=dram-placement=linear | FileCheck %s --check-prefix=KK
+// RUN: accel-opt %s --select-tiling --select-mapping="array=M,N dataflow=input_stationary" --convert-graph-to-isa="dram-placement=linear sync=barrier" | FileCheck %s --check-prefix=MN
+// RUN: accel-opt %s --select-tiling --select-mapping="array=M,N dataflow=weight_stationary" --convert-graph-to-isa="dram-placement=linear sync=barrier" | FileCheck %s --check-prefix=MN
+// RUN: accel-opt %s --select-tiling --select-mapping="array=K,K dataflow=input_stationary" --convert-graph-to-isa="dram-placement=linear sync=barrier" | FileCheck %s --check-prefix=KK
+// RUN: accel-opt %s --select-tiling --select-mapping="array=K,K dataflow=weight_stationary" --convert-graph-to-isa="dram-placement=linear sync=barrier" | FileCheck %s --check-prefix=KK
 // The default pipeline follows an attribute set beforehand (as a later
 // split-strategy pass would):
-// RUN: sed 's/graph.matmul %a, %b :/graph.matmul %a, %b {accel.mapping = #accel.mapping<dataflow = output_stationary, array = [K, K]>} :/' %s | accel-opt --accel-default-pipeline=dram-placement=linear | FileCheck %s --check-prefix=KK
+// RUN: sed 's/graph.matmul %a, %b :/graph.matmul %a, %b {accel.mapping = #accel.mapping<dataflow = output_stationary, array = [K, K]>} :/' %s | accel-opt --accel-default-pipeline="dram-placement=linear sync=barrier" | FileCheck %s --check-prefix=KK
 
 // MM-LABEL: isa.cluster(0, 0)
 // MM:   isa.dma load tag 0 src 0 dst {{[0-9]+}} shape [1, 8] src_strides [8, 1]

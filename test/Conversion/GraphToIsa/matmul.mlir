@@ -1,4 +1,6 @@
-// RUN: accel-opt --convert-graph-to-isa %s | FileCheck %s
+// Layer ends are read off sync=barrier listings (one BARRIER per layer);
+// the default SIGNAL / RECV synchronisation: sync-events.mlir.
+// RUN: accel-opt --convert-graph-to-isa=sync=barrier %s | FileCheck %s
 
 // The spec's I(4x8) . W(8x8) example on the default 2x2 grid: one partition
 // (the tile selection's decision, docs/tiling.md), computed by cluster (0,0);
