@@ -36,6 +36,7 @@ FIGURES=(
   "tile-agreement|quick|$BIN/accel-unittests --gtest_filter=TilingSimAgreement*:TilingExhaustive.NeverWorseThanSelectionOnRandomShapes"
   "tile-matmul|quick|$PY scripts/tile_matmul_figures.py $BIN"
   "tile-model|quick|$BIN/accel-tile-bench --summary-only"
+  "split-bench|quick|$BIN/accel-split-bench"
   "tile-sim-1e8|quick|$BIN/accel-tile-bench --simulate --max-macs 1e8"
   "tile-sim-2e9|quick|$BIN/accel-tile-bench --simulate --max-macs 2e9"
   "tile-machine-search|quick|$BIN/accel-tile-bench --machine-search --max-macs 1e11 --max-steps 300000"

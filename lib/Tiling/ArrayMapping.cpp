@@ -17,6 +17,7 @@
 #include <limits>
 #include <map>
 #include <set>
+#include <tuple>
 
 using namespace accel;
 using namespace accel::tiling;
@@ -188,16 +189,24 @@ struct ClusterCost {
   int64_t ibufs = 0;
 };
 
-/// One cluster's slice (ms x ns x ks, `count` instances).
+Stationary stationaryOf(Dataflow d, bool activationIsA) {
+  if (d == Dataflow::InputStationary)
+    return activationIsA ? Stationary::A : Stationary::B;
+  if (d == Dataflow::WeightStationary)
+    return activationIsA ? Stationary::B : Stationary::A;
+  return Stationary::C;
+}
+
+/// One cluster's slice (ms x ns x ks, `count` instances) with tiles `t`.
 ClusterCost clusterCost(const MappingProblem &p, const HardwareDesc &hw,
                         uint32_t channel, Stationary st, int64_t ms, int64_t ns,
-                        int64_t ks, bool init, bool func) {
+                        int64_t ks, bool init, bool func, const SliceTiles &t) {
   ClusterCost cc;
   const int64_t pes = std::max<uint32_t>(1, hw.pesPerCluster);
   const int64_t count = std::max<int64_t>(1, p.gemm.count);
-  int64_t peRows = cdivI(std::min(std::max<int64_t>(1, p.tileM), ms), pes);
-  int64_t nc = std::min(std::max<int64_t>(1, p.tileN), ns);
-  int64_t kc = std::min(std::max<int64_t>(1, p.tileK), ks);
+  int64_t peRows = cdivI(std::min(std::max<int64_t>(1, t.tileM), ms), pes);
+  int64_t nc = std::min(std::max<int64_t>(1, t.tileN), ns);
+  int64_t kc = std::min(std::max<int64_t>(1, t.tileK), ks);
   // Shrunk like codegen::fitMappedTiling when the halves need an init
   // region (bias, or reloaded partial sums) and do not fit. Output
   // stationary tiles with several K chunks keep one shared C (and init)
@@ -336,6 +345,25 @@ ClusterCost clusterCost(const MappingProblem &p, const HardwareDesc &hw,
   return cc;
 }
 
+/// The cluster's time on its own: its compute path or its share of the
+/// channel (`sharers` clusters with the same traffic queue on it).
+double clusterTime(const ClusterCost &c, unsigned sharers) {
+  return std::max(c.head + c.compute + c.tail,
+                  double(std::max(1u, sharers)) * c.channel + c.lastExec);
+}
+
+/// The PE buffers hold a step of these tiles (the kernel's limits,
+/// codegen::gemmTilingFromDecision): four accumulator groups of
+/// accBufferBytes / 4 / peRows columns, peRows x kc activations in the
+/// input buffer, kc x (one group's columns) weights in the weight queue.
+bool fitsPeBuffers(const HardwareDesc &hw, int64_t peRows, int64_t nc,
+                   int64_t kc) {
+  int64_t accCols =
+      std::max<int64_t>(1, int64_t(hw.accBufferBytes / 4) / peRows);
+  return nc <= 4 * accCols && peRows * kc <= int64_t(hw.inputBufferBytes / 4) &&
+         kc * std::min(nc, accCols) <= int64_t(hw.weightQueueBytes / 4);
+}
+
 /// Cycles of one elementwise add layer over `elems` elements (two inputs,
 /// one output, tiles dealt over all clusters).
 double addLayerCycles(const HardwareDesc &hw, double elems) {
@@ -357,38 +385,100 @@ double addLayerCycles(const HardwareDesc &hw, double elems) {
 }
 } // namespace
 
+SliceTiles accel::tiling::chooseSliceTiles(const MappingProblem &p,
+                                           const HardwareDesc &hw,
+                                           Dataflow dataflow, int64_t ms,
+                                           int64_t ns, int64_t ks, bool init,
+                                           unsigned sharers, uint32_t channel) {
+  const int64_t pes = std::max<uint32_t>(1, hw.pesPerCluster);
+  const SliceTiles layer{p.tileM, p.tileN, p.tileK};
+  if (ms <= 0 || ns <= 0 || ks <= 0)
+    return layer;
+  const Stationary st = stationaryOf(dataflow, p.activationIsA);
+  auto cost = [&](const SliceTiles &t) {
+    return clusterTime(
+        clusterCost(p, hw, channel, st, ms, ns, ks, init, false, t), sharers);
+  };
+  // Rows in whole PE blocks, at most the slice (rounded up to the PEs).
+  const int64_t mMax = cdivI(ms, pes) * pes;
+  SliceTiles best = layer;
+  double bestCost = cost(layer), layerCost = bestCost;
+  for (int64_t fm : {1, 2, 4})
+    for (int64_t fn : {1, 2, 4})
+      for (int64_t dk : {1, 2}) {
+        SliceTiles t;
+        t.tileM = std::min(
+            mMax, cdivI(std::max<int64_t>(1, p.tileM) * fm, pes) * pes);
+        t.tileN = std::min(ns, std::max<int64_t>(1, p.tileN) * fn);
+        t.tileK = std::max<int64_t>(1, std::min(ks, p.tileK) / dk);
+        if (t == best ||
+            !fitsPeBuffers(hw, cdivI(t.tileM, pes), t.tileN, t.tileK))
+          continue;
+        double c = cost(t);
+        if (c < bestCost)
+          best = t, bestCost = c;
+      }
+  // Keep the layer's tiles unless the gain is clear (the model is not exact).
+  return bestCost < 0.97 * layerCost ? best : layer;
+}
+
+unsigned accel::tiling::channelSharers(const HardwareDesc &hw,
+                                       const std::vector<ClusterSlice> &slices,
+                                       uint32_t cluster) {
+  if (hw.channels.empty())
+    return 1;
+  unsigned n = 0;
+  uint32_t ch = hw.channelOf(cluster);
+  for (uint32_t i = 0; i < slices.size(); ++i)
+    n += !slices[i].empty() && hw.channelOf(i) == ch;
+  return std::max(1u, n);
+}
+
 MappingCost accel::tiling::mappingCost(const MappingProblem &p,
                                        const HardwareDesc &hw,
                                        const MappingChoice &c) {
   MappingCost out;
   out.choice = c;
   const int64_t R = hw.rows, C = hw.cols;
-  Stationary st = Stationary::C;
-  if (c.dataflow == Dataflow::InputStationary)
-    st = p.activationIsA ? Stationary::A : Stationary::B;
-  else if (c.dataflow == Dataflow::WeightStationary)
-    st = p.activationIsA ? Stationary::B : Stationary::A;
+  const Stationary st = stationaryOf(c.dataflow, p.activationIsA);
   SplitFactors f = splitFactors(c.array, R, C);
   const bool kSplit = f.k > 1;
   std::map<uint32_t, double> channelTotal;
   std::vector<std::pair<uint32_t, ClusterCost>> costs;
+  std::map<std::tuple<int64_t, int64_t, int64_t, bool, unsigned, uint32_t>,
+           SliceTiles>
+      chosen;
+  std::vector<ClusterSlice> slices;
   for (int64_t r = 0; r < R; ++r)
-    for (int64_t cc = 0; cc < C; ++cc) {
-      ClusterSlice s =
-          clusterSlice(c.array, R, C, r, cc, p.gemm.m, p.gemm.n, p.gemm.k);
-      if (s.empty())
-        continue;
-      uint32_t cl = uint32_t(r * C + cc);
-      uint32_t chn = hw.channels.empty() ? 0 : hw.channelOf(cl);
-      bool init = p.withInit && s.part.k == 0;
-      ClusterCost w = clusterCost(p, hw, chn, st, s.m.size, s.n.size, s.k.size,
-                                  init, p.fusedFunc && !kSplit);
-      out.instructionBuffers = std::max(out.instructionBuffers, w.ibufs);
-      channelTotal[chn] += w.channel;
-      out.dmaBytes += w.bytes;
-      ++out.activeClusters;
-      costs.push_back({chn, w});
-    }
+    for (int64_t cc = 0; cc < C; ++cc)
+      slices.push_back(
+          clusterSlice(c.array, R, C, r, cc, p.gemm.m, p.gemm.n, p.gemm.k));
+  for (uint32_t cl = 0; cl < slices.size(); ++cl) {
+    const ClusterSlice &s = slices[cl];
+    if (s.empty())
+      continue;
+    uint32_t chn = hw.channels.empty() ? 0 : hw.channelOf(cl);
+    bool init = p.withInit && s.part.k == 0;
+    // Balanced partitions give most clusters the same slice: choose once.
+    const unsigned sharers = channelSharers(hw, slices, cl);
+    auto key =
+        std::make_tuple(s.m.size, s.n.size, s.k.size, init, sharers, chn);
+    auto it = chosen.find(key);
+    if (it == chosen.end())
+      it = chosen
+               .emplace(key,
+                        chooseSliceTiles(p, hw, c.dataflow, s.m.size, s.n.size,
+                                         s.k.size, init, sharers, chn))
+               .first;
+    const SliceTiles t = it->second;
+    ClusterCost w = clusterCost(p, hw, chn, st, s.m.size, s.n.size, s.k.size,
+                                init, p.fusedFunc && !kSplit, t);
+    out.instructionBuffers = std::max(out.instructionBuffers, w.ibufs);
+    channelTotal[chn] += w.channel;
+    out.dmaBytes += w.bytes;
+    ++out.activeClusters;
+    costs.push_back({chn, w});
+  }
   double layer = 0;
   for (auto &[chn, w] : costs) {
     double computePath = w.head + w.compute + w.tail;

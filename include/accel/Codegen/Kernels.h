@@ -317,6 +317,10 @@ struct ClusterGemmWork {
   /// chunk but the last and reloaded on the next, so that no other
   /// cluster's output tiles share the byte range being reloaded.
   uint64_t psumScratch = 0;
+  /// Clusters with work on this cluster's memory channel (itself
+  /// included): the slice tiles are chosen for that share of the channel.
+  unsigned channelSharers = 1;
+  uint32_t channel = 0; ///< that channel
 };
 /// `t` shrunk (N, then K, then rows, halving) until two storage halves with
 /// an init region when `init` (bias, or partial sums reloaded by stationary

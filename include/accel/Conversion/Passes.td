@@ -73,6 +73,10 @@ def ConvertGraphToIsa : Pass<"convert-graph-to-isa", "mlir::ModuleOp"> {
            "sparse-weights=auto">,
     Option<"loadBalance", "load-balance", "bool", /*default=*/"false",
            "set the load-balancing bit (MAC bit 3) on every GEMM MAC">,
+    Option<"layerSliceTiles", "layer-slice-tiles", "bool", /*default=*/"false",
+           "mapped GEMMs: every cluster uses accel.tiling's tiles clamped to "
+           "its slice (default: the tiles the cost model picks per slice, "
+           "tiling::chooseSliceTiles, docs/mapping.md)">,
     Option<"sfuMode", "sfu-mode", "accel::SfuMode",
            /*default=*/"accel::SfuMode::Chained",
            "how a fused activation leaves the accumulators",

@@ -132,6 +132,35 @@ struct MappingCost {
   uint64_t dmaBytes = 0; ///< all clusters, GEMM layer only
 };
 
+/// A cluster's tile sizes for its slice (tileM rows, a multiple of the PEs
+/// per cluster when the slice allows; tileN columns; tileK reduction depth).
+struct SliceTiles {
+  int64_t tileM = 64, tileN = 64, tileK = 64;
+  bool operator==(const SliceTiles &o) const {
+    return tileM == o.tileM && tileN == o.tileN && tileK == o.tileK;
+  }
+};
+/// The tiles one cluster uses for its ms x ns x ks slice under choice `c`:
+/// the layer's (p.tileM / tileN / tileK, accel.tiling's partitions, which
+/// were chosen for the whole problem on the whole machine) or, when the
+/// cost model finds it at least 3 % faster for this cluster, up to 4x more
+/// rows or columns per step and / or half the depth (bigger steps amortise
+/// the per-EXECUTE LD acts / LD weights and the per-DMA latency, and reuse
+/// each loaded tile for more MACs, which matters when `sharers` clusters
+/// queue on one memory channel, `channel`). Candidates respect the PE buffers
+/// (accumulators, input buffer, weight queue); the storage unit is fitted
+/// afterwards like codegen::fitMappedTiling. Used by the cost model and by
+/// the lowering, so both see the same tiles.
+SliceTiles chooseSliceTiles(const MappingProblem &p, const HardwareDesc &hw,
+                            Dataflow dataflow, int64_t ms, int64_t ns,
+                            int64_t ks, bool init, unsigned sharers,
+                            uint32_t channel = 0);
+/// Clusters with a non-empty slice on cluster `cluster`'s memory channel
+/// (itself included), for the slices `slices` (row-major, empty = idle).
+unsigned channelSharers(const HardwareDesc &hw,
+                        const std::vector<ClusterSlice> &slices,
+                        uint32_t cluster);
+
 /// Modelled cycles of one (dataflow, partition) pair on `hw`.
 MappingCost mappingCost(const MappingProblem &p, const HardwareDesc &hw,
                         const MappingChoice &c);

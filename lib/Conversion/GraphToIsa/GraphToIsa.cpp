@@ -647,6 +647,7 @@ struct ConvertGraphToIsaPass
     }
     lo.sparseThreshold = sparseThreshold;
     lo.loadBalance = loadBalance;
+    lo.layerSliceTiles = layerSliceTiles;
     lo.sfuChained = sfuMode == SfuMode::Chained;
     lo.channelPlacement = dramPlacement == DramPlacement::Channels;
     lo.sync = sync == LayerSync::Events ? codegen::SyncMode::Events

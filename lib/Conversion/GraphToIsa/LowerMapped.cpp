@@ -77,15 +77,42 @@ std::vector<ClusterGemmWork> Lowering::mappedSlices(
         }
       }
       slices_[size_t(r * C + c)] = s;
-      if (!s.empty())
-        fill(s, work[size_t(r * C + c)]);
+    }
+  // All slices first: a cluster's channel sharers are the other busy
+  // clusters on its memory channel (chooseSliceTiles prices the sharing).
+  for (uint32_t i = 0; i < slices_.size(); ++i)
+    if (!slices_[i].empty()) {
+      work[i].channelSharers = tiling::channelSharers(hw_, slices_, i);
+      work[i].channel = hw_.channels.empty() ? 0 : hw_.channelOf(i);
+      fill(slices_[i], work[i]);
     }
   return work;
 }
 
 GemmTiling Lowering::sliceTiling(const tiling::ClusterSlice &s,
-                                 const GemmTiling &t, bool init) const {
-  GemmTiling ct = clampTiling(hw_, t, s.m.size, s.n.size, s.k.size);
+                                 const ClusterGemmWork &w, const GemmTiling &t,
+                                 bool init, int64_t count, bool activationIsA,
+                                 bool bias) const {
+  GemmTiling chosen = t;
+  if (!opts_.layerSliceTiles) {
+    // The same tiles the cost model priced (select-mapping).
+    const int64_t pes = std::max<uint32_t>(1, hw_.pesPerCluster);
+    tiling::MappingProblem mp;
+    mp.gemm.count = count;
+    mp.activationIsA = activationIsA;
+    mp.tileM = t.peRows * pes;
+    mp.tileN = t.nc;
+    mp.tileK = t.kc;
+    mp.outerM = t.outerM;
+    mp.sharedC = t.sharedC;
+    tiling::SliceTiles st = tiling::chooseSliceTiles(
+        mp, hw_, mapping_->dataflow, s.m.size, s.n.size, s.k.size,
+        bias && s.part.k == 0, w.channelSharers, w.channel);
+    chosen.peRows = ceilDiv(st.tileM, pes);
+    chosen.nc = st.tileN;
+    chosen.kc = st.tileK;
+  }
+  GemmTiling ct = clampTiling(hw_, chosen, s.m.size, s.n.size, s.k.size);
   // A shared C region (GemmTiling::sharedC) pays off for output stationary
   // slices with several K chunks per tile (every chunk is at most kc deep);
   // with one chunk each tile would wait for the previous tile's store.
@@ -242,7 +269,9 @@ LogicalResult Lowering::emitMappedMatmuls(
   const MappedOutput mo = beginMapped(outBase, int64_t(batches.size()) * m * n);
 
   auto fill = [&](const tiling::ClusterSlice &s, ClusterGemmWork &w) {
-    w.tiling = sliceTiling(s, t, !init.empty() || mo.reloads);
+    w.tiling = sliceTiling(s, w, t, !init.empty() || mo.reloads,
+                           int64_t(batches.size()), /*activationIsA=*/true,
+                           !init.empty());
     std::vector<int64_t> kChunks = chunks(s.k.size, w.tiling.kc),
                          nTiles = chunks(s.n.size, w.tiling.nc);
     std::vector<int64_t> k0 = prefix(kChunks), n0 = prefix(nTiles);
@@ -274,7 +303,8 @@ LogicalResult Lowering::emitMappedConv(Operation *op, const ConvGeom &g,
   const MappedOutput mo = beginMapped(g.out, g.N * g.O * g.OH * g.OW);
 
   auto fill = [&](const tiling::ClusterSlice &s, ClusterGemmWork &w) {
-    w.tiling = sliceTiling(s, t, g.hasBias || mo.reloads);
+    w.tiling = sliceTiling(s, w, t, g.hasBias || mo.reloads, g.N * g.groups,
+                           /*activationIsA=*/false, g.hasBias);
     std::vector<ConvNTile> ntiles =
         convNTiles(g.OW, s.n.begin, s.n.begin + s.n.size, w.tiling.nc);
     std::vector<ConvKChunk> kchunks =

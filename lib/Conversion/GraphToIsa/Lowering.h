@@ -148,6 +148,7 @@ struct LoweringOptions {
   double sparseThreshold = 0.5; ///< minimum zero fraction
   bool loadBalance = false;     ///< MAC bit 3
   bool sfuChained = true;       ///< sfu-mode=chained
+  bool layerSliceTiles = false; ///< layer-slice-tiles: no per-slice choice
   /// sync=barrier|events (docs/passes.md, "Synchronisation").
   codegen::SyncMode sync = codegen::SyncMode::Events;
   /// dram-placement=channels (docs/passes.md, "Memory planning on
@@ -348,12 +349,17 @@ private:
                llvm::function_ref<void(const tiling::ClusterSlice &,
                                        codegen::ClusterGemmWork &)>
                    fill) const;
-  /// The tiling of slice `s`: `t` clamped to it and fitted to the storage
-  /// (fitMappedTiling; `init`: an init region), with one shared C region
-  /// for output stationary slices deeper than one K chunk.
+  /// The tiling of slice `s` for the cluster of `w`: the tiles the cost
+  /// model picks for the slice (tiling::chooseSliceTiles, starting from the
+  /// layer's tiling `t`; `count` instances, `bias`: K part 0 starts from a
+  /// bias / C), clamped to it and fitted to the storage (fitMappedTiling;
+  /// `init`: an init region), with one shared C region for output
+  /// stationary slices deeper than one K chunk.
   codegen::GemmTiling sliceTiling(const tiling::ClusterSlice &s,
-                                  const codegen::GemmTiling &t,
-                                  bool init) const;
+                                  const codegen::ClusterGemmWork &w,
+                                  const codegen::GemmTiling &t, bool init,
+                                  int64_t count, bool activationIsA,
+                                  bool bias) const;
   /// Launches the per-cluster work and, for a K split, the combine layers
   /// over the dense output of `mo`.
   mlir::LogicalResult

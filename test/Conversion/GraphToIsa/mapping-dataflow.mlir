@@ -6,9 +6,23 @@
 // (dram-placement=linear); placement on memory channels: channel-placement.mlir.
 // Layer ends are read off sync=barrier listings (one BARRIER per layer);
 // the default SIGNAL / RECV synchronisation: sync-events.mlir.
-// RUN: accel-opt %s --select-tiling="partition-m=64 partition-n=64 partition-k=64" --select-mapping="array=M,M dataflow=output_stationary" --convert-graph-to-isa="dram-placement=linear sync=barrier" | FileCheck %s --check-prefix=OS
-// RUN: accel-opt %s --select-tiling="partition-m=64 partition-n=64 partition-k=64" --select-mapping="array=M,M dataflow=input_stationary" --convert-graph-to-isa="dram-placement=linear sync=barrier" | FileCheck %s --check-prefix=IS
-// RUN: accel-opt %s --select-tiling="partition-m=64 partition-n=64 partition-k=64" --select-mapping="array=M,M dataflow=weight_stationary" --convert-graph-to-isa="dram-placement=linear sync=barrier" | FileCheck %s --check-prefix=WS
+// RUN: accel-opt %s --select-tiling="partition-m=64 partition-n=64 partition-k=64" --select-mapping="array=M,M dataflow=output_stationary" --convert-graph-to-isa="layer-slice-tiles=true dram-placement=linear sync=barrier" | FileCheck %s --check-prefix=OS
+// RUN: accel-opt %s --select-tiling="partition-m=64 partition-n=64 partition-k=64" --select-mapping="array=M,M dataflow=input_stationary" --convert-graph-to-isa="layer-slice-tiles=true dram-placement=linear sync=barrier" | FileCheck %s --check-prefix=IS
+// RUN: accel-opt %s --select-tiling="partition-m=64 partition-n=64 partition-k=64" --select-mapping="array=M,M dataflow=weight_stationary" --convert-graph-to-isa="layer-slice-tiles=true dram-placement=linear sync=barrier" | FileCheck %s --check-prefix=WS
+
+// Without layer-slice-tiles the cluster's tiles are chosen for its 32 x 128
+// x 128 slice (tiling::chooseSliceTiles, docs/mapping.md): input stationary
+// then takes the whole 128 columns per step, one B tile [64, 128] per K
+// chunk instead of two [64, 64] ones, and stores [32, 128] tiles.
+// RUN: accel-opt %s --select-tiling="partition-m=64 partition-n=64 partition-k=64" --select-mapping="array=M,M dataflow=input_stationary" --convert-graph-to-isa="dram-placement=linear sync=barrier" | FileCheck %s --check-prefix=SLICE
+// SLICE-LABEL: isa.cluster(0, 0)
+// SLICE: isa.dma load tag 0 src 0 dst 0 shape [32, 64]
+// SLICE: isa.dma load tag 0 src 65536 dst {{[0-9]+}} shape [64, 128]
+// SLICE: isa.dma store tag 2 {{.*}} dst 196608 shape [32, 128]
+// SLICE: isa.dma load tag 1 src 98304 dst {{[0-9]+}} shape [64, 128]
+// SLICE: isa.dma store tag 3 {{.*}} dst 131072 shape [32, 128]
+// SLICE-NOT: shape [64, 64]
+// SLICE: isa.barrier 0
 
 // Output stationary: m, n, k (k fastest). The A strip (both K chunks) is
 // loaded once into a storage slot; B tiles (k0,n0) (k1,n0) (k0,n1) (k1,n1);

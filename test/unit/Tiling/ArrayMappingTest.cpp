@@ -218,11 +218,14 @@ TEST(ArrayMapping, SelectionIsTheMinimumAndHonoursForcedParts) {
                            problem(64, 4608, 512), problem(100, 333, 77)}) {
     std::vector<MappingCost> all = allMappingCosts(p, hw);
     ASSERT_EQ(all.size(), 27u);
-    double lo = all.front().cycles;
-    for (const MappingCost &c : all) {
+    for (const MappingCost &c : all)
       EXPECT_GT(c.cycles, 0);
-      lo = std::min(lo, c.cycles);
-    }
+    // selectMapping prices the 48 pairs of candidatePartitions().
+    double lo = all.front().cycles;
+    for (Dataflow d : {Dataflow::InputStationary, Dataflow::OutputStationary,
+                       Dataflow::WeightStationary})
+      for (const ArrayPartition &a : candidatePartitions())
+        lo = std::min(lo, mappingCost(p, hw, {d, a}).cycles);
     MappingCost best = selectMapping(p, hw);
     EXPECT_DOUBLE_EQ(best.cycles, lo);
     Dataflow ws = Dataflow::WeightStationary;
@@ -296,3 +299,55 @@ TEST(ArrayMapping, InstructionBufferLimit) {
   EXPECT_TRUE(kk.feasible);
 }
 } // namespace
+
+TEST(ArrayMapping, ChannelSharersCountBusyClustersOfTheChannel) {
+  // Default 2 x 2 grid, two channels: clusters 0, 1 on channel 0, 2, 3 on 1.
+  HardwareDesc hw = defaultHardware();
+  auto slicesOf = [&](ArrayPartition a) {
+    std::vector<ClusterSlice> v;
+    for (int64_t r = 0; r < 2; ++r)
+      for (int64_t c = 0; c < 2; ++c)
+        v.push_back(clusterSlice(a, 2, 2, r, c, 64, 64, 64));
+    return v;
+  };
+  std::vector<ClusterSlice> mm = slicesOf(part(SplitDim::M, SplitDim::M));
+  for (uint32_t cl = 0; cl < 4; ++cl)
+    EXPECT_EQ(channelSharers(hw, mm, cl), 2u);
+  // [M, none]: only the first column works, one cluster per channel.
+  std::vector<ClusterSlice> mNone = slicesOf(part(SplitDim::M, SplitDim::None));
+  EXPECT_EQ(channelSharers(hw, mNone, 0), 1u);
+  EXPECT_EQ(channelSharers(hw, mNone, 2), 1u);
+}
+
+TEST(ArrayMapping, SliceTilesGrowWhenTheChannelIsTheBottleneck) {
+  HardwareDesc hw = defaultHardware();
+  // The slice of one cluster of ResNet-50's 1x1 1024 -> 256 layer (14 x 14)
+  // under [M,M]: 64 filters x 196 pixels x K = 1024, output stationary,
+  // layer tiles 64 x 64 x 256, two clusters on the channel. With 64-column
+  // steps each weight tile is reloaded for every pixel tile and the
+  // channel needs more time than the PEs: bigger steps are chosen.
+  MappingProblem p = problem(256, 1024, 196);
+  p.tileK = 256;
+  p.activationIsA = false;
+  p.withInit = true;
+  SliceTiles layer{64, 64, 256};
+  SliceTiles t = chooseSliceTiles(p, hw, Dataflow::OutputStationary, 64, 196,
+                                  1024, true, 2);
+  EXPECT_FALSE(t == layer);
+  EXPECT_GT(t.tileN, 64);
+  EXPECT_LE(t.tileN, 196);
+  EXPECT_LE(t.tileM, 64); // never more rows than the slice
+  EXPECT_GE(t.tileK, 128);
+  // The PE buffers hold one step: accumulators, input buffer, weight queue.
+  int64_t peRows = (t.tileM + 3) / 4;
+  int64_t accCols = int64_t(hw.accBufferBytes / 4) / peRows;
+  EXPECT_LE(t.tileN, 4 * accCols);
+  EXPECT_LE(peRows * t.tileK, int64_t(hw.inputBufferBytes / 4));
+  EXPECT_LE(t.tileK * std::min(t.tileN, accCols),
+            int64_t(hw.weightQueueBytes / 4));
+  // A slice the layer tiles already cover whole keeps them.
+  MappingProblem small = problem(32, 32, 32, 64);
+  SliceTiles keep = chooseSliceTiles(small, hw, Dataflow::OutputStationary, 8,
+                                     16, 32, false, 2);
+  EXPECT_TRUE((keep == SliceTiles{64, 64, 64}));
+}
