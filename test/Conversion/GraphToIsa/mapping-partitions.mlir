@@ -27,9 +27,10 @@
 // RUN: accel-opt %s --select-tiling --select-mapping="array=M,N dataflow=weight_stationary" --convert-graph-to-isa="dram-placement=linear sync=barrier" | FileCheck %s --check-prefix=MN
 // RUN: accel-opt %s --select-tiling --select-mapping="array=K,K dataflow=input_stationary" --convert-graph-to-isa="dram-placement=linear sync=barrier" | FileCheck %s --check-prefix=KK
 // RUN: accel-opt %s --select-tiling --select-mapping="array=K,K dataflow=weight_stationary" --convert-graph-to-isa="dram-placement=linear sync=barrier" | FileCheck %s --check-prefix=KK
-// The default pipeline follows an attribute set beforehand (as a later
-// split-strategy pass would):
-// RUN: sed 's/graph.matmul %a, %b :/graph.matmul %a, %b {accel.mapping = #accel.mapping<dataflow = output_stationary, array = [K, K]>} :/' %s | accel-opt --accel-default-pipeline="dram-placement=linear sync=barrier" | FileCheck %s --check-prefix=KK
+// The default pipeline follows an attribute set beforehand. split=off: this
+// tests select-mapping's partition and its SFU-add K reduction, without
+// the labels (with them a K split is a reduction tree, split-reduction.mlir).
+// RUN: sed 's/graph.matmul %a, %b :/graph.matmul %a, %b {accel.mapping = #accel.mapping<dataflow = output_stationary, array = [K, K]>} :/' %s | accel-opt --accel-default-pipeline="split=off dram-placement=linear sync=barrier" | FileCheck %s --check-prefix=KK
 
 // MM-LABEL: isa.cluster(0, 0)
 // MM:   isa.dma load tag 0 src 0 dst {{[0-9]+}} shape [1, 8] src_strides [8, 1]
