@@ -6,8 +6,11 @@
 // architecture's strategy database (tensor-labeling, split-strategy: the
 // cluster partition of GEMM-shaped ops), selects the GEMM tilings
 // (select-tiling) and the dataflow (select-mapping), and lowers to one
-// isa.program. Its options are convert-graph-to-isa's own: the option string
-// is handed to that pass's parser, so they are declared once (Passes.td).
+// isa.program. `split=partition|labels|off` says who decides the cluster
+// partition (docs/labels-and-splits.md, "Split strategy and mapping: one
+// decision"); `parallel`, `rounding`, `policy` go to split-strategy's parser,
+// every other option to convert-graph-to-isa's, so they are declared once
+// (Passes.td).
 // The machine is the module's accel.hw (accel-opt --accel-hw=FILE).
 //
 //===----------------------------------------------------------------------===//
@@ -16,11 +19,43 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/ADT/StringExtras.h"
 
 using namespace mlir;
 
+bool accel::isSplitOptionName(StringRef name) {
+  return name == "split" || name == "parallel" || name == "rounding" ||
+         name == "policy";
+}
+
+LogicalResult accel::parseSplitOptions(
+    ArrayRef<std::string> pairs, SplitPipelineOptions &out,
+    function_ref<LogicalResult(const Twine &)> errorHandler) {
+  SmallVector<std::string> strategy;
+  for (const std::string &pair : pairs) {
+    auto [name, value] = StringRef(pair).split('=');
+    if (name != "split") {
+      strategy.push_back(pair);
+      continue;
+    }
+    if (value == "partition")
+      out.mode = SplitMode::Partition;
+    else if (value == "labels")
+      out.mode = SplitMode::Labels;
+    else if (value == "off")
+      out.mode = SplitMode::Off;
+    else
+      return errorHandler("split: '" + value +
+                          "' is not one of partition, labels, off");
+  }
+  out.strategy = llvm::join(strategy, " ");
+  // The values are checked by split-strategy's own parser.
+  return createSplitStrategy()->initializeOptions(out.strategy, errorHandler);
+}
+
 void accel::buildDefaultPipeline(OpPassManager &pm, const std::string &hwPath,
-                                 std::unique_ptr<Pass> lowering) {
+                                 std::unique_ptr<Pass> lowering,
+                                 const SplitPipelineOptions &split) {
   if (!hwPath.empty()) {
     AttachHardwareOptions attach;
     attach.file = hwPath;
@@ -30,15 +65,27 @@ void accel::buildDefaultPipeline(OpPassManager &pm, const std::string &hwPath,
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createFoldBatchNorm());
   // Labels and splits of every tensor (docs/labels-and-splits.md) before
-  // the tilings. The partition stays select-mapping's cost-based choice
-  // (partition=false): split-strategy's decision is opt-in
-  // (accel-opt --split-strategy) until its cost is modelled.
-  pm.addPass(createTensorLabeling());
-  SplitStrategyOptions split;
-  split.partition = false;
-  pm.addPass(createSplitStrategy(split));
+  // the tilings. One decision: by default the database's split is the
+  // cluster partition and select-mapping chooses only the dataflow; with
+  // split=labels the cost model chooses the partition and the labels lose
+  // the split it may contradict (drop-label-splits).
+  if (split.mode != SplitMode::Off) {
+    pm.addPass(createTensorLabeling());
+    std::unique_ptr<Pass> strategy = createSplitStrategy();
+    std::string options = split.strategy;
+    if (split.mode == SplitMode::Labels)
+      options += " partition=false";
+    // parseSplitOptions checked split.strategy.
+    if (failed(strategy->initializeOptions(
+            options, [](const Twine &) { return failure(); })))
+      llvm::report_fatal_error("invalid split-strategy options '" +
+                               Twine(options) + "'");
+    pm.addPass(std::move(strategy));
+  }
   pm.addPass(createSelectTiling());
   pm.addPass(createSelectMapping());
+  if (split.mode == SplitMode::Labels)
+    pm.addPass(createDropLabelSplits());
   pm.addPass(lowering ? std::move(lowering) : createConvertGraphToIsa());
 }
 
@@ -46,17 +93,28 @@ void accel::registerAccelPipelines() {
   registerPassPipeline(
       "accel-default-pipeline",
       "Import legalisation, canonicalisation and lowering to the ISA; its "
-      "options are those of --convert-graph-to-isa (listed there)",
+      "options are split=partition|labels|off, split-strategy's parallel, "
+      "rounding, policy and those of --convert-graph-to-isa (listed there)",
       [](OpPassManager &pm, StringRef options,
          function_ref<LogicalResult(const Twine &)> errorHandler) {
+        SmallVector<std::string> splitPairs, lowerPairs;
+        SmallVector<StringRef> items;
+        options.split(items, ' ', -1, /*KeepEmpty=*/false);
+        for (StringRef item : items)
+          (isSplitOptionName(item.split('=').first) ? splitPairs : lowerPairs)
+              .push_back(item.str());
+        SplitPipelineOptions split;
+        if (failed(parseSplitOptions(splitPairs, split, errorHandler)))
+          return failure();
         FailureOr<std::unique_ptr<Pass>> lowering =
-            createConvertGraphToIsaFromString(options, errorHandler);
+            createConvertGraphToIsaFromString(llvm::join(lowerPairs, " "),
+                                              errorHandler);
         if (failed(lowering))
           return failure();
-        buildDefaultPipeline(pm, "", std::move(*lowering));
+        buildDefaultPipeline(pm, "", std::move(*lowering), split);
         return success();
       },
       // mlir::Pass keeps its option set private, so the options are listed
-      // once, under convert-graph-to-isa.
+      // once, under split-strategy and convert-graph-to-isa.
       [](function_ref<void(const mlir::detail::PassOptions &)>) {});
 }

@@ -96,8 +96,13 @@ with tempfile.TemporaryDirectory() as work:
                 continue
             ranges = [int(v) for v in m.group(1).split(",")] if m else "none (batch split)"
             inputs = {"abc"[i]: arr for i, arr in enumerate(args)}
-            got, err = compile_and_run(BIN, split, work, f"{name}_{g}_s", inputs, ["y"], hw=hw)
-            base, err2 = compile_and_run(BIN, src, work, f"{name}_{g}_u", inputs, ["y"], hw=hw)
+            # The split module already carries the labels and the partition:
+            # --split=off compiles it as it is. The baseline is the cost
+            # model's partition (--split=labels), i.e. without the decision.
+            got, err = compile_and_run(BIN, split, work, f"{name}_{g}_s", inputs, ["y"], hw=hw,
+                                       compile_args=["--split=off"])
+            base, err2 = compile_and_run(BIN, src, work, f"{name}_{g}_u", inputs, ["y"], hw=hw,
+                                         compile_args=["--split=labels"])
             if err or err2:
                 print(f"FAIL {tag}: {err or err2}")
                 failed += 1

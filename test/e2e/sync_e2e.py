@@ -111,7 +111,13 @@ def main():
             for grid, hw in grids.items():
                 for sync in ("events", "barrier"):
                     for place in ("channels", "linear"):
-                        args = (f"--sync={sync}", f"--dram-placement={place}")
+                        # --split=labels: this checks the layer
+                        # synchronisation; the database's partition K-splits
+                        # the MLP's layers, whose reduction trees use SIGNAL /
+                        # RECV under either sync mode (split-strategy-e2e
+                        # and split-reduction.mlir test those).
+                        args = (f"--sync={sync}", f"--dram-placement={place}",
+                                "--split=labels")
                         tag = f"{name} {grid} sync={sync} dram-placement={place}"
                         got, err = compile_and_run(BIN, model, work, f"{name}_{grid}_{sync}_{place}",
                                                    inputs, ["y"], hw=hw, compile_args=args)

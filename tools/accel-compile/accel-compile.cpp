@@ -5,11 +5,15 @@
 //                 [--depthwise=sw|gemm] [--conv=gemm|rq]
 //                 [--sparse-weights=off|auto] [--sparse-threshold=F]
 //                 [--load-balance] [--sfu-mode=chained|decoupled]
+//                 [--split=partition|labels|off] [--parallel=model|data|...]
+//                 [--rounding=ceil|floor|balanced] [--policy=error|...]
 //
 // The lowering options (--depthwise and after) are convert-graph-to-isa's own
 // options (include/accel/Conversion/Passes.td), declared once: the driver
 // forwards `--NAME=VALUE` / `--NAME VALUE` / `--FLAG` to that pass's parser,
 // which checks the values; `--help` lists them with their allowed values.
+// `--split` and split-strategy's `--parallel`, `--rounding`, `--policy` are
+// forwarded the same way to the default pipeline (accel::parseSplitOptions).
 // `--hw` attaches the description to the module as accel.hw (the function
 // of accel-attach-hardware), where every pass reads it.
 //
@@ -30,6 +34,7 @@
 #include "accel/Target/Binary.h"
 #include "accel/Target/IsaProgram.h"
 #include "accel/Target/Validate.h"
+#include "accel/Transforms/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -91,8 +96,9 @@ static int fail(const std::string &msg) {
 }
 
 namespace {
-/// The lowering options' names (keys of the pass's printed option set) and
-/// whether each is a flag (printed `true` / `false`).
+/// The forwarded options' names (keys of the lowering pass's printed option
+/// set, and the split options of accel::isSplitOptionName) and whether each
+/// is a flag (printed `true` / `false`).
 std::map<std::string, bool> loweringOptionNames() {
   // "convert-graph-to-isa{conv=gemm depthwise=sw ... sparse-weights=auto}"
   std::string text;
@@ -107,6 +113,8 @@ std::map<std::string, bool> loweringOptionNames() {
       names[name.str()] = value == "true" || value == "false";
     rest = tail.ltrim();
   }
+  for (const char *split : {"split", "parallel", "rounding", "policy"})
+    names[split] = false;
   return names;
 }
 
@@ -147,8 +155,13 @@ static int compileMain(int argc, char **argv) {
   std::vector<char *> args(argv, argv + argc);
   bool help = llvm::any_of(args, [](char *a) { return isHelpFlag(a); });
   llvm::erase_if(args, [](char *a) { return isHelpFlag(a); });
-  std::vector<std::string> loweringArgs;
-  extractLoweringArgs(args, loweringArgs);
+  std::vector<std::string> forwardedArgs, loweringArgs, splitArgs;
+  extractLoweringArgs(args, forwardedArgs);
+  for (std::string &a : forwardedArgs)
+    (accel::isSplitOptionName(llvm::StringRef(a).split('=').first)
+         ? splitArgs
+         : loweringArgs)
+        .push_back(std::move(a));
   const char *overview = "accel model compiler\n";
   cl::HideUnrelatedOptions(compileCategory);
   cl::ParseCommandLineOptions(int(args.size()), args.data(), overview);
@@ -159,6 +172,22 @@ static int compileMain(int argc, char **argv) {
     accel::registerConvertGraphToIsa();
     const PassInfo *info = PassInfo::lookup("convert-graph-to-isa");
     info->printHelpStr(/*indent=*/2, /*descIndent=*/info->getOptionWidth() + 8);
+    llvm::outs() << "\nSPLIT OPTIONS (docs/labels-and-splits.md, \"Split "
+                    "strategy and mapping: one decision\"):\n"
+                    "  --split=<value>   who decides the cluster partition\n"
+                    "    =partition      the strategy database (split-strategy,"
+                    " default)\n"
+                    "    =labels         select-mapping's cost model; the "
+                    "labels lose their split\n"
+                    "    =off            select-mapping's cost model; no "
+                    "labels\n"
+                    "  --parallel, --rounding, --policy: split-strategy's "
+                    "options below, forwarded (its partition is --split, "
+                    "its print is accel-opt's):\n";
+    accel::registerSplitStrategy();
+    const PassInfo *split = PassInfo::lookup("split-strategy");
+    split->printHelpStr(/*indent=*/2,
+                        /*descIndent=*/split->getOptionWidth() + 8);
     return 0;
   }
   if (inputPath.empty() || outputPath.empty())
@@ -177,6 +206,17 @@ static int compileMain(int argc, char **argv) {
                   llvm::join(loweringArgs, " ") + "'" +
                   (err.empty() ? "" : ": " + err));
     lowering = std::move(*pass);
+  }
+  accel::SplitPipelineOptions splitOptions;
+  {
+    std::string err;
+    auto onError = [&](const llvm::Twine &msg) {
+      err = msg.str();
+      return failure();
+    };
+    if (failed(accel::parseSplitOptions(splitArgs, splitOptions, onError)))
+      return fail("invalid split option in '" + llvm::join(splitArgs, " ") +
+                  "'" + (err.empty() ? "" : ": " + err));
   }
 
   DialectRegistry registry;
@@ -267,7 +307,8 @@ static int compileMain(int argc, char **argv) {
     llvm::SourceMgr sm;
     SourceMgrDiagnosticHandler handler(sm, &ctx);
     PassManager pm(&ctx);
-    accel::buildDefaultPipeline(pm, /*hwPath=*/"", std::move(lowering));
+    accel::buildDefaultPipeline(pm, /*hwPath=*/"", std::move(lowering),
+                                splitOptions);
     if (failed(pm.run(*module)))
       return 1; // diagnostics already printed
   }

@@ -147,7 +147,12 @@ uint64_t simulated(MLIRContext &ctx, const HardwareDesc &hw,
     return 0;
   PassManager pm(&ctx);
   if (c) {
-    accel::buildDefaultPipeline(pm, hwPath);
+    // The pair is forced by the attribute; split=labels keeps the strategy
+    // database from replacing (or rejecting) it: this benchmarks
+    // select-mapping's choices, not the database's.
+    accel::SplitPipelineOptions split;
+    split.mode = accel::SplitMode::Labels;
+    accel::buildDefaultPipeline(pm, hwPath, nullptr, split);
   } else {
     addAttach(pm, hwPath);
     pm.addPass(createSelectTiling());

@@ -26,13 +26,42 @@ enum class DramPlacement { Linear, Channels };
 #define GEN_PASS_REGISTRATION
 #include "accel/Conversion/Passes.h.inc"
 
+/// Who decides the cluster partition of GEMM-shaped ops
+/// (docs/labels-and-splits.md, "Split strategy and mapping: one decision").
+enum class SplitMode {
+  Partition, ///< the strategy database (split-strategy) decides it
+  Labels,    ///< select-mapping's cost model; the labels lose their split
+  Off,       ///< select-mapping's cost model; no labels at all
+};
+
+/// The default pipeline's split options: the mode and split-strategy's
+/// forwarded options ("parallel=... rounding=... policy=...", checked by
+/// that pass's own parser).
+struct SplitPipelineOptions {
+  SplitMode mode = SplitMode::Partition;
+  std::string strategy;
+};
+
+/// The option names of the default pipeline that configure the split:
+/// `split` and split-strategy's forwarded `parallel`, `rounding`, `policy`.
+bool isSplitOptionName(llvm::StringRef name);
+
+/// Reads the split options out of "name=value ..." pairs (names as
+/// isSplitOptionName); errors (an unknown mode, a value split-strategy's
+/// parser rejects) go to `errorHandler`.
+mlir::LogicalResult parseSplitOptions(
+    llvm::ArrayRef<std::string> pairs, SplitPipelineOptions &out,
+    llvm::function_ref<mlir::LogicalResult(const llvm::Twine &)> errorHandler);
+
 /// Adds the default pipeline (what accel-compile runs) to `pm`: with a
 /// non-empty `hwPath` first accel-attach-hardware, then legalisation,
-/// canonicalisation, fold-batch-norm, tensor-labeling, split-strategy,
-/// select-tiling, select-mapping and
-/// `lowering` (a convert-graph-to-isa pass; null = default options).
+/// canonicalisation, fold-batch-norm, tensor-labeling and split-strategy
+/// (as `split` says), select-tiling, select-mapping (then drop-label-splits
+/// with SplitMode::Labels) and `lowering` (a convert-graph-to-isa pass;
+/// null = default options).
 void buildDefaultPipeline(mlir::OpPassManager &pm, const std::string &hwPath,
-                          std::unique_ptr<mlir::Pass> lowering = nullptr);
+                          std::unique_ptr<mlir::Pass> lowering = nullptr,
+                          const SplitPipelineOptions &split = {});
 
 /// A convert-graph-to-isa pass configured by `options` ("name=value ...",
 /// parsed by the pass's own option parser); errors go to `errorHandler`.
@@ -41,7 +70,8 @@ mlir::FailureOr<std::unique_ptr<mlir::Pass>> createConvertGraphToIsaFromString(
     llvm::function_ref<mlir::LogicalResult(const llvm::Twine &)> errorHandler);
 
 /// Registers `accel-default-pipeline` (graph -> isa, what accel-compile
-/// runs). Its options are those of convert-graph-to-isa, forwarded.
+/// runs). Its options are the split options (isSplitOptionName) and those
+/// of convert-graph-to-isa, forwarded.
 void registerAccelPipelines();
 
 } // namespace accel

@@ -224,4 +224,18 @@ def SplitStrategy : Pass<"split-strategy", "mlir::ModuleOp"> {
   let dependentDialects = ["::accel::AccelDialect"];
 }
 
+def DropLabelSplits : Pass<"drop-label-splits", "mlir::ModuleOp"> {
+  let summary = "Remove the split part of every dynamic label (accel-compile --split=labels)";
+  let description = [{
+    Runs after select-mapping when split-strategy only labelled the tensors
+    (partition=false) and select-mapping's cost model chose the cluster
+    partition: the database's split (target dim, piece ranges, store, swap)
+    may contradict the executed partition and the lowering reads it, so it
+    is removed. Static labels and the rest of the dynamic labels (order,
+    tiling, padding, size) stay. docs/labels-and-splits.md, "Split strategy
+    and mapping: one decision".
+  }];
+  let dependentDialects = ["::accel::AccelDialect"];
+}
+
 #endif

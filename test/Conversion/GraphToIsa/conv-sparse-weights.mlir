@@ -4,11 +4,12 @@
 // padded image window, 4 rows x 4 pixels x channels), columns = output
 // channels, the filter in the weight queue as LD sparse_weights lists
 // (2-word lists: one pair each), the output stored pixels x channels
-// (channel stride OH * OW = 16). select-mapping picks [K, K] here, so each
+// (channel stride OH * OW = 16). select-mapping's cost model (split=labels:
+// not the strategy database's partition) picks [K, K] here, so each
 // cluster computes a K part. With sparse-weights=off it stays in the normal
 // form (filter in the input buffer, image in the weight queue).
-// RUN: accel-opt --accel-default-pipeline %s | FileCheck %s
-// RUN: accel-opt --accel-default-pipeline="sparse-weights=off" %s | FileCheck %s --check-prefix=DENSE
+// RUN: accel-opt --accel-default-pipeline=split=labels %s | FileCheck %s
+// RUN: accel-opt --accel-default-pipeline="split=labels sparse-weights=off" %s | FileCheck %s --check-prefix=DENSE
 
 // CHECK: isa.cluster(0, 0) {
 // CHECK: isa.ld acts slot 0 <{{.*}}rows = 16, cols = 2, row_stride = 2, pe_rows = 4>

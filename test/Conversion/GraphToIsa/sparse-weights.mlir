@@ -15,9 +15,10 @@
 // The mapped kernel (default pipeline, which picks [M,none] for this tiny
 // layer): clusters (0, 0) and (1, 0) each compute two rows with all four
 // columns and place their own copy of the 7-pair list; the second grid
-// column idles.
-// RUN: accel-opt --accel-default-pipeline %s | FileCheck %s --check-prefix=MAPPED
-// RUN: accel-opt --accel-default-pipeline="sparse-weights=off load-balance=true sfu-mode=decoupled" %s | FileCheck %s --check-prefix=MAPPED-DENSE
+// column idles. split=labels: the partition is select-mapping's cost-model
+// choice here, not the strategy database's.
+// RUN: accel-opt --accel-default-pipeline=split=labels %s | FileCheck %s --check-prefix=MAPPED
+// RUN: accel-opt --accel-default-pipeline="split=labels sparse-weights=off load-balance=true sfu-mode=decoupled" %s | FileCheck %s --check-prefix=MAPPED-DENSE
 // Bad values are errors.
 // RUN: not accel-opt --convert-graph-to-isa="sparse-weights=on" %s 2>&1 | FileCheck %s --check-prefix=ERR-MODE
 // RUN: not accel-opt --convert-graph-to-isa="sparse-threshold=1.5" %s 2>&1 | FileCheck %s --check-prefix=ERR-THR
