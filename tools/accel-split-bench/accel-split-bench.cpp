@@ -38,6 +38,10 @@
 #include <iostream>
 #include <random>
 
+/// --split: who decides the cluster partition (default: the database).
+static accel::SplitPipelineOptions splitOptions;
+static std::vector<std::string> splitPairs;
+
 using namespace mlir;
 using namespace accel;
 using splitbench::Layer;
@@ -47,6 +51,8 @@ namespace {
 const char *kUsage =
     R"(usage: accel-split-bench [--quick] [--hw FILE] [--filter TEXT] [--trace DIR] [--clusters]
                          [--mapping "dataflow = D, array = [R, C]"]
+                         [--split=partition|labels|off] [--parallel=...]
+                         [--rounding=...] [--policy=...]
 
 Strong scaling: every convolution / fully-connected / matmul layer of
 ResNet-50 (batch 1), an MLP (1024-4096-4096-1000, batch 16) and a BERT-base
@@ -56,6 +62,9 @@ of it (grid 1 x 1, 1 PE, cluster 0's channel), simulated with strict
 hazards; the two outputs must agree. --quick: three layers. --filter: only
 layers whose name contains TEXT. --trace DIR: Chrome traces of both runs
 per layer. --mapping: force this #accel.mapping on every layer (experiments).
+--split: who decides the cluster partition (accel-compile --split; default
+partition: the strategy database, labels: select-mapping's cost model);
+--parallel / --rounding / --policy: split-strategy's options.
 --clusters: the 16-core run's mapping / tiling decisions and per-cluster
 finish / PE-busy cycles.
 )";
@@ -133,7 +142,7 @@ std::string decisions(MLIRContext &ctx, const Layer &l,
   if (!m)
     return err;
   PassManager pm(&ctx);
-  buildDefaultPipeline(pm, hwPath, createCanonicalizerPass());
+  buildDefaultPipeline(pm, hwPath, createCanonicalizerPass(), splitOptions);
   if (failed(pm.run(*m)))
     return "the pipeline failed";
   std::string out;
@@ -156,7 +165,7 @@ bool compileAndRun(MLIRContext &ctx, const Layer &l, const std::string &hwPath,
   if (!m)
     return false;
   PassManager pm(&ctx);
-  buildDefaultPipeline(pm, hwPath);
+  buildDefaultPipeline(pm, hwPath, nullptr, splitOptions);
   std::string diag;
   {
     ScopedDiagnosticHandler h(&ctx, [&](Diagnostic &d) {
@@ -253,7 +262,17 @@ int main(int argc, char **argv) {
       traceDir = value();
     else if (a == "--mapping")
       forced = value();
-    else if (a == "--quick")
+    else if (a.rfind("--", 0) == 0 && a.find('=') != std::string::npos &&
+             accel::isSplitOptionName(a.substr(2, a.find('=') - 2))) {
+      splitPairs.push_back(a.substr(2));
+      std::vector<std::string> pairs = splitPairs;
+      if (failed(accel::parseSplitOptions(
+              pairs, splitOptions, [&](const llvm::Twine &msg) {
+                std::cerr << "accel-split-bench: " << msg.str() << "\n";
+                return mlir::failure();
+              })))
+        return 2;
+    } else if (a == "--quick")
       quick = true;
     else if (a == "--clusters")
       clusters = true;
