@@ -126,6 +126,15 @@ static uint64_t elementBytes(Type et, bool io) {
   return (et.getIntOrFloatBitWidth() + 7) / 8;
 }
 
+/// Bytes of a dense constant (isa.data value, isa.packet marker) in DRAM;
+/// nullopt for a dynamic shape, a non-numeric element type or an overflow.
+static std::optional<uint64_t> denseBytes(Type type) {
+  auto t = cast<ShapedType>(type);
+  if (!t.hasStaticShape() || !t.getElementType().isIntOrFloat())
+    return std::nullopt;
+  return extentBytes(t.getShape(), elementBytes(t.getElementType(), false));
+}
+
 /// I/O tensors and constant data lie inside [0, dram_size): a byte size that
 /// overflows 64 bits (a huge tensor type) is an error here, so every tool
 /// that produces or reads an isa.program refuses it.
@@ -152,22 +161,12 @@ static LogicalResult verifyDramExtents(ProgramOp program) {
       if (failed(inside(io, "'" + io.getSymName() + "'", io.getAddr(), *bytes)))
         return failure();
     } else if (auto data = dyn_cast<DataOp>(op)) {
-      auto t = cast<ShapedType>(data.getValue().getType());
-      std::optional<uint64_t> bytes =
-          t.hasStaticShape() && t.getElementType().isIntOrFloat()
-              ? extentBytes(t.getShape(),
-                            elementBytes(t.getElementType(), false))
-              : std::nullopt;
+      std::optional<uint64_t> bytes = denseBytes(data.getValue().getType());
       if (bytes &&
           failed(inside(data, "constant data", data.getAddr(), *bytes)))
         return failure();
     } else if (auto packet = dyn_cast<PacketOp>(op)) {
-      auto t = cast<ShapedType>(packet.getMarker().getType());
-      std::optional<uint64_t> bytes =
-          t.hasStaticShape() && t.getElementType().isIntOrFloat()
-              ? extentBytes(t.getShape(),
-                            elementBytes(t.getElementType(), false))
-              : std::nullopt;
+      std::optional<uint64_t> bytes = denseBytes(packet.getMarker().getType());
       if (bytes &&
           failed(inside(packet, "marker area", packet.getMarkerAddr(), *bytes)))
         return failure();
