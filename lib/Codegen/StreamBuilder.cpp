@@ -270,11 +270,7 @@ void StreamBuilder::syncBefore(uint32_t cluster, const DramBox *src,
     assert(it != sigs.end() && it->first == d.layer && "no producer SIGNAL");
     Command &sig = program_.clusters[d.producer].commands[it->second];
     sig.mesh.targets.push_back(cluster);
-    Command recv;
-    recv.kind = CommandKind::Recv;
-    recv.sem = d.producer;
-    recv.count = 1;
-    push(cluster, std::move(recv));
+    meshRecv(cluster, d.producer, 1);
     ++numRecvs_;
   }
 }
@@ -296,11 +292,10 @@ void StreamBuilder::endLayer() {
     if (!active_[cl])
       continue;
     wait(cl, 0xFF, true);
-    Command c;
-    c.kind = CommandKind::Signal;
-    c.mesh.sem = cl; // the producing cluster's index (DESIGN: semaphores)
+    // Targets are filled in as consumers appear (syncBefore); the semaphore
+    // is the producing cluster's index (DESIGN: semaphores).
     signals_[cl].push_back({layer, program_.clusters[cl].commands.size()});
-    push(cl, std::move(c));
+    meshSignal(cl, {}, cl);
     active_[cl] = 0;
   }
   tracker_.endLayer();
