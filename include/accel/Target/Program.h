@@ -282,12 +282,32 @@ struct ClusterStream {
 // The whole program
 //===----------------------------------------------------------------------===//
 
+/// Bytes [offset, offset + bytes) of a symbol's dense row-major image, held
+/// at `dramAddr` (docs/passes.md "Memory planning on channels": a tensor cut
+/// into pieces on several channels, or replicated on each reading channel).
+struct DramPiece {
+  uint64_t offset = 0;
+  uint64_t bytes = 0;
+  uint64_t dramAddr = 0;
+  bool operator==(const DramPiece &o) const {
+    return offset == o.offset && bytes == o.bytes && dramAddr == o.dramAddr;
+  }
+};
+
 struct Symbol {
   std::string name;
   bool isInput = true; ///< false = output
   DType dtype = DType::F32;
   std::vector<int64_t> shape;
-  uint64_t dramAddr = 0; ///< dense row-major at this address
+  /// Dense row-major at this address when `pieces` is empty; otherwise the
+  /// address of the first piece.
+  uint64_t dramAddr = 0;
+  /// Empty: the whole image at dramAddr. Otherwise, in ascending offset
+  /// order, pieces that together cover every byte of the image exactly once
+  /// per copy: an input is written to every piece (replicas of a range are
+  /// pieces with equal offsets), an output is read from the first piece
+  /// covering each byte.
+  std::vector<DramPiece> pieces;
   uint64_t numElements() const;
 };
 
@@ -295,6 +315,9 @@ struct Symbol {
 struct ConstSegment {
   uint64_t dramAddr = 0;
   std::vector<uint8_t> bytes;
+  /// Further DRAM addresses that hold the same bytes (one copy per memory
+  /// channel whose clusters read them); loaded like dramAddr.
+  std::vector<uint64_t> replicas;
 };
 
 /// A constant packet of one core (spec/labels-and-splits.md [0112]-[0125],
