@@ -150,6 +150,17 @@ static LogicalResult verifyDramExtents(ProgramOp program) {
   };
   for (Operation &op : program.getBody().front()) {
     if (auto io = dyn_cast<IoOp>(op)) {
+      if (ArrayAttr pieces = io.getPiecesAttr()) {
+        // The image is only in its pieces; validateProgram checks that they
+        // cover it.
+        for (auto [i, a] : llvm::enumerate(pieces)) {
+          auto piece = cast<DramPieceAttr>(a);
+          if (failed(inside(io, "'" + io.getSymName() + "' piece " + Twine(i),
+                            piece.getAddr(), piece.getBytes())))
+            return failure();
+        }
+        continue;
+      }
       auto t = cast<RankedTensorType>(io.getType());
       if (!t.hasStaticShape() || !t.getElementType().isIntOrFloat())
         continue; // programFromIsa names the unsupported type
@@ -165,6 +176,11 @@ static LogicalResult verifyDramExtents(ProgramOp program) {
       if (bytes &&
           failed(inside(data, "constant data", data.getAddr(), *bytes)))
         return failure();
+      if (auto replicas = data.getReplicasAttr())
+        for (auto [i, addr] : llvm::enumerate(replicas.asArrayRef()))
+          if (bytes && failed(inside(data, "constant data replica " + Twine(i),
+                                     uint64_t(addr), *bytes)))
+            return failure();
     } else if (auto packet = dyn_cast<PacketOp>(op)) {
       std::optional<uint64_t> bytes = denseBytes(packet.getMarker().getType());
       if (bytes &&
@@ -303,6 +319,69 @@ LogicalResult SpuOp::verify() {
   RecordUse use;
   use.acrossPes = getType() == SpuType::reduce;
   return checkRecord(*this, getOperands(), use);
+}
+
+//===----------------------------------------------------------------------===//
+// DRAM pieces and constant replicas
+//===----------------------------------------------------------------------===//
+
+/// `[[lo, hi) at addr, ...]`: the pieces of an isa.io tensor as half-open
+/// byte ranges of its image (the stripped #isa.piece list).
+static ParseResult parseDramPieces(OpAsmParser &parser, ArrayAttr &out) {
+  SmallVector<Attribute> items;
+  auto piece = [&]() -> ParseResult {
+    SMLoc loc = parser.getCurrentLocation();
+    uint64_t lo, hi, addr;
+    if (parser.parseLSquare() || parser.parseInteger(lo) ||
+        parser.parseComma() || parser.parseInteger(hi) ||
+        parser.parseRParen() || parser.parseKeyword("at") ||
+        parser.parseInteger(addr))
+      return failure();
+    if (hi < lo)
+      return parser.emitError(loc, "piece [")
+             << lo << ", " << hi << ") ends before it begins";
+    items.push_back(DramPieceAttr::get(parser.getContext(), lo, hi - lo, addr));
+    return success();
+  };
+  if (parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Square, piece))
+    return failure();
+  out = parser.getBuilder().getArrayAttr(items);
+  return success();
+}
+static void printDramPieces(OpAsmPrinter &p, Operation *, ArrayAttr pieces) {
+  p << "[";
+  llvm::interleaveComma(pieces, p, [&](Attribute a) {
+    auto piece = cast<DramPieceAttr>(a);
+    // The end in 72 bits: an invalid piece (the verifier names it) may
+    // reach past 2^64.
+    llvm::APInt end = llvm::APInt(72, piece.getOffset()) + piece.getBytes();
+    p << "[" << piece.getOffset() << ", ";
+    end.print(p.getStream(), /*isSigned=*/false);
+    p << ") at " << piece.getAddr();
+  });
+  p << "]";
+}
+
+LogicalResult IoOp::verify() {
+  ArrayAttr pieces = getPiecesAttr();
+  if (!pieces)
+    return success();
+  if (pieces.empty())
+    return emitOpError("pieces must not be empty (a dense tensor has none)");
+  for (auto [i, a] : llvm::enumerate(pieces)) {
+    auto piece = cast<DramPieceAttr>(a);
+    if (piece.getBytes() > UINT64_MAX - piece.getOffset())
+      return emitOpError("piece ")
+             << i << " (offset " << piece.getOffset() << ", "
+             << piece.getBytes() << " bytes) ends past 2^64";
+  }
+  return success();
+}
+
+LogicalResult DataOp::verify() {
+  if (auto replicas = getReplicasAttr(); replicas && replicas.empty())
+    return emitOpError("replicas must not be empty (omit them for one copy)");
+  return success();
 }
 
 //===----------------------------------------------------------------------===//

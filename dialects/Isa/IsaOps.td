@@ -195,6 +195,23 @@ def Isa_ClusterAttr : Isa_Attr<"Cluster", "cluster"> {
 def Isa_ClusterListAttr
     : TypedArrayAttrBase<Isa_ClusterAttr, "list of clusters">;
 
+def Isa_DramPieceAttr : Isa_Attr<"DramPiece", "piece"> {
+  let summary = "bytes [offset, offset + bytes) of a tensor's image in DRAM";
+  let description = [{
+    One piece of an `isa.io` tensor placed on several memory channels
+    (accel::DramPiece): bytes [`offset`, `offset + bytes`) of the tensor's
+    dense row-major image, held at DRAM address `addr`. Inside `isa.io` a
+    piece prints as the half-open byte range of the image and its address,
+    `[0, 512) at 4096`; the generic form is
+    `#isa.piece<offset = 0, bytes = 512, addr = 4096>`.
+  }];
+  let parameters = (ins "uint64_t":$offset, "uint64_t":$bytes,
+                    "uint64_t":$addr);
+  let assemblyFormat = "`<` struct(params) `>`";
+}
+def Isa_DramPieceListAttr
+    : TypedArrayAttrBase<Isa_DramPieceAttr, "list of DRAM pieces">;
+
 def Isa_PatchAttr : Isa_Attr<"Patch", "patch"> {
   let summary = "EXECUTE data: overwrite one register-file field";
   let parameters = (ins "uint32_t":$instr,
@@ -229,15 +246,45 @@ def Isa_ProgramOp : Isa_Op<"program", [SingleBlock, NoTerminator,
 
 def Isa_IoOp : Isa_Op<"io", [HasParent<"ProgramOp">]> {
   let summary = "a program input or output tensor in DRAM";
+  let description = [{
+    A tensor the caller writes before the run (`input`) or reads after it
+    (`output`), dense and row-major at DRAM address `addr`. A tensor placed
+    on several memory channels lists its `pieces` instead (Symbol::pieces):
+    byte ranges of the image, in ascending order of their start, that
+    together cover the whole image; `addr` is then the first piece's
+    address. Replicas of a range are pieces with the same range: an input
+    is written to every piece, an output is read from the first piece that
+    covers each byte.
+
+    ```
+    isa.io input "x" at 4096 pieces [[0, 512) at 4096, [0, 512) at 1052672,
+                                     [512, 1024) at 1053184] : tensor<256xf32>
+    ```
+  }];
   let arguments = (ins Isa_IoKindAttr:$kind, StrAttr:$sym_name,
-                   I64Attr:$addr, TypeAttrOf<AnyRankedTensor>:$type);
-  let assemblyFormat = "$kind $sym_name `at` $addr attr-dict `:` $type";
+                   I64Attr:$addr, TypeAttrOf<AnyRankedTensor>:$type,
+                   OptionalAttr<Isa_DramPieceListAttr>:$pieces);
+  let assemblyFormat = [{
+    $kind $sym_name `at` $addr (`pieces` custom<DramPieces>($pieces)^)?
+    attr-dict `:` $type
+  }];
+  let hasVerifier = 1;
 }
 
 def Isa_DataOp : Isa_Op<"data", [HasParent<"ProgramOp">]> {
   let summary = "constant bytes (weights) placed in DRAM before the run";
-  let arguments = (ins I64Attr:$addr, ElementsAttr:$value);
-  let assemblyFormat = "`at` $addr `=` $value attr-dict";
+  let description = [{
+    The bytes of `value` at DRAM address `addr` and at every address of
+    `replicas` (ConstSegment::replicas: one copy in each memory channel whose
+    clusters read them), all written before the run:
+    `isa.data at 4096 replicas [1052672] = dense<...> : tensor<4xf32>`.
+  }];
+  let arguments = (ins I64Attr:$addr, ElementsAttr:$value,
+                   OptionalAttr<DenseI64ArrayAttr>:$replicas);
+  let assemblyFormat = [{
+    `at` $addr (`replicas` $replicas^)? `=` $value attr-dict
+  }];
+  let hasVerifier = 1;
 }
 
 def Isa_PacketOp : Isa_Op<"packet", [HasParent<"ProgramOp">, SingleBlock,

@@ -93,6 +93,10 @@ public:
 constexpr size_t kSectionHeaderBytes = 16;
 constexpr size_t kMinCommandBytes = 3;
 constexpr size_t kDmaPayloadBytes = 108;
+constexpr size_t kMinSymbolBytes = 18; ///< empty name, rank 0, no pieces
+constexpr size_t kDramPieceBytes = 24; ///< offset, bytes, DRAM address
+/// Address, replica count, byte count: a segment without replicas or bytes.
+constexpr size_t kMinConstSegmentBytes = 20;
 constexpr size_t kMinPacketBytes = 28;      ///< constant packet, no blocks
 constexpr size_t kMinPacketBlockBytes = 18; ///< block with an empty name
 
@@ -359,6 +363,22 @@ bool closeSection(Cursor &c, size_t payloadEnd, const char *name) {
   return true;
 }
 
+/// The DRAM pieces ending a SYMB record: u32 count, then (u64 offset, u64
+/// bytes, u64 DRAM address) each. Whether they cover the image is
+/// validateProgram's business; the reader only checks the count.
+bool readPieces(Cursor &s, Symbol &sym) {
+  uint32_t n;
+  if (!s.count(n, kDramPieceBytes, "symbol piece count"))
+    return false;
+  sym.pieces.resize(n);
+  for (DramPiece &pc : sym.pieces)
+    if (!s.uint(pc.offset, "symbol piece") ||
+        !s.uint(pc.bytes, "symbol piece") ||
+        !s.uint(pc.dramAddr, "symbol piece"))
+      return false;
+  return true;
+}
+
 /// A PCKT record: cluster, core, marker address / size, block count, the
 /// marker bytes, then the blocks (name, DRAM address, bytes).
 bool readPacket(Cursor &s, ConstPacket &pk, uint64_t numClusters) {
@@ -460,7 +480,7 @@ bool readBinary(const uint8_t *data, size_t size, Program &p,
   {
     Cursor s(data, c.offset(), endAt, err);
     uint32_t n;
-    if (!s.count(n, 14, "symbol count"))
+    if (!s.count(n, kMinSymbolBytes, "symbol count"))
       return false;
     p.symbols.resize(n);
     for (uint32_t i = 0; i < n; ++i) {
@@ -497,6 +517,8 @@ bool readBinary(const uint8_t *data, size_t size, Program &p,
           return s.fail(dat, "negative symbol dimension " +
                                  std::to_string(sym.shape[d]));
       }
+      if (!readPieces(s, sym))
+        return false;
     }
     if (!closeSection(s, endAt, "SYMB"))
       return false;
@@ -509,14 +531,21 @@ bool readBinary(const uint8_t *data, size_t size, Program &p,
   {
     Cursor s(data, c.offset(), endAt, err);
     uint32_t n;
-    if (!s.count(n, 16, "constant segment count"))
+    if (!s.count(n, kMinConstSegmentBytes, "constant segment count"))
       return false;
     p.constants.resize(n);
     for (uint32_t i = 0; i < n; ++i) {
       ConstSegment &seg = p.constants[i];
+      uint32_t replicas;
       uint64_t bytes;
       if (!s.uint(seg.dramAddr, "constant segment") ||
-          !s.uint(bytes, "constant segment"))
+          !s.count(replicas, 8, "constant replica count"))
+        return false;
+      seg.replicas.resize(replicas);
+      for (uint64_t &r : seg.replicas)
+        if (!s.uint(r, "constant replica"))
+          return false;
+      if (!s.uint(bytes, "constant segment"))
         return false;
       if (bytes > s.left())
         return s.fail(s.offset() - 8, "constant segment size " +

@@ -289,13 +289,28 @@ bool writeBinary(const Program &p, std::vector<uint8_t> &out,
     w.u64(s.dramAddr);
     for (int64_t d : s.shape)
       w.i64(d);
+    if (s.pieces.size() > UINT32_MAX)
+      return fail(err, where, "too many DRAM pieces");
+    w.u32(uint32_t(s.pieces.size()));
+    for (const DramPiece &pc : s.pieces) {
+      w.u64(pc.offset);
+      w.u64(pc.bytes);
+      w.u64(pc.dramAddr);
+    }
   }
   endSection(w, at);
 
   at = beginSection(w, kSectionConstants, 0);
   w.u32(uint32_t(p.constants.size()));
-  for (const ConstSegment &c : p.constants) {
+  for (size_t i = 0; i < p.constants.size(); ++i) {
+    const ConstSegment &c = p.constants[i];
+    if (c.replicas.size() > UINT32_MAX)
+      return fail(err, "constant segment " + std::to_string(i),
+                  "too many replicas");
     w.u64(c.dramAddr);
+    w.u32(uint32_t(c.replicas.size()));
+    for (uint64_t r : c.replicas)
+      w.u64(r);
     w.u64(c.bytes.size());
     w.bytes(c.bytes.data(), c.bytes.size());
   }

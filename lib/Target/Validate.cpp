@@ -63,12 +63,15 @@ private:
   bool checkPe(const std::string &what, i128 base, i128 bytes, i128 cap,
                const std::string &capName);
   bool checkDma(const DmaDesc &d, uint64_t cluster);
+  bool checkSymbol(const Symbol &s);
+  bool checkPieces(const Symbol &s, i128 imageBytes);
   bool checkDramLayout();
   bool checkOutputsWritten();
 
-  /// DRAM bytes of each symbol (4-byte words for i1 / i64), clamped just
-  /// past dramSize when absurdly large; filled by run().
-  std::vector<Range> symbolRanges;
+  /// The DRAM bytes of each symbol (4-byte words for i1 / i64): its dense
+  /// image, clamped just past dramSize when absurdly large, or one range
+  /// per piece; filled by run().
+  std::vector<std::vector<Range>> symbolRanges;
   /// Spans of the DRAM sides the DMA commands write (Store, DramCopy).
   std::vector<Range> dramWrites;
 
@@ -315,9 +318,85 @@ bool Validator::checkDma(const DmaDesc &d, uint64_t cluster) {
   return true;
 }
 
-/// Symbols, constant segments and packet marker areas are disjoint (each has
-/// a buffer of its own), and symbols, which hold f32 words, are 4-byte
-/// aligned.
+/// dtype and dimensions, then the DRAM bytes of the image (dense or in
+/// pieces) inside [0, dramSize); appends the symbol's ranges.
+bool Validator::checkSymbol(const Symbol &s) {
+  if (unsigned(s.dtype) > unsigned(kLastDType))
+    return fail("invalid dtype");
+  // i1 / i64 interface values are held as f32 words in DRAM.
+  i128 bytes =
+      s.dtype == DType::I1 || s.dtype == DType::I64 ? 4 : dtypeBytes(s.dtype);
+  for (int64_t d : s.shape) {
+    if (d < 0)
+      return fail("negative dimension " + std::to_string(d));
+    bytes *= d;
+    if (bytes > i128(p.dramSize))
+      break; // already too large; avoids overflow
+  }
+  if (!s.pieces.empty())
+    return checkPieces(s, bytes);
+  Range r{i128(s.dramAddr), i128(s.dramAddr) + bytes};
+  symbolRanges.push_back({r});
+  if (r.hi > i128(p.dramSize))
+    return fail("bytes " + rangeStr(r) + " outside DRAM [0, " +
+                std::to_string(p.dramSize) + ")");
+  return true;
+}
+
+/// Pieces of a symbol's image (Symbol::pieces): non-empty, whole elements,
+/// inside the image and DRAM, 4-byte aligned, in ascending offset order,
+/// covering every byte of the image; the symbol's address is the first
+/// piece's. (Overlaps in DRAM are checkDramLayout's.)
+bool Validator::checkPieces(const Symbol &s, i128 imageBytes) {
+  if (s.dramAddr != s.pieces.front().dramAddr)
+    return fail("DRAM address " + std::to_string(s.dramAddr) +
+                " is not the address of its first piece (" +
+                std::to_string(s.pieces.front().dramAddr) + ")");
+  i128 elem =
+      s.dtype == DType::I1 || s.dtype == DType::I64 ? 4 : dtypeBytes(s.dtype);
+  std::vector<Range> ranges;
+  i128 reach = 0; // image bytes [0, reach) are in some piece so far
+  for (size_t i = 0; i < s.pieces.size(); ++i) {
+    const DramPiece &pc = s.pieces[i];
+    Range img{i128(pc.offset), i128(pc.offset) + i128(pc.bytes)};
+    Range dram{i128(pc.dramAddr), i128(pc.dramAddr) + i128(pc.bytes)};
+    std::string piece = "piece " + std::to_string(i) + " (image bytes " +
+                        rangeStr(img) + " at " + std::to_string(pc.dramAddr) +
+                        ")";
+    if (pc.bytes == 0)
+      return fail(piece + " is empty");
+    if (pc.dramAddr % 4)
+      return fail(piece + ": DRAM address " + std::to_string(pc.dramAddr) +
+                  " is not 4-byte aligned (symbols hold f32 words)");
+    if (dram.hi > i128(p.dramSize))
+      return fail(piece + ": bytes " + rangeStr(dram) + " outside DRAM [0, " +
+                  std::to_string(p.dramSize) + ")");
+    if (img.hi > imageBytes)
+      return fail(piece + " lies outside the image of " +
+                  int128String(imageBytes) + " bytes (shape " +
+                  shapeString(s.shape) + ")");
+    if (img.lo % elem || img.hi % elem)
+      return fail(piece + " cuts a " + int128String(elem) + "-byte element");
+    if (i && pc.offset < s.pieces[i - 1].offset)
+      return fail(piece + " starts before piece " + std::to_string(i - 1) +
+                  " (offset " + std::to_string(s.pieces[i - 1].offset) +
+                  "): pieces must be in ascending offset order");
+    if (img.lo > reach)
+      return fail("image bytes " + rangeStr({reach, img.lo}) +
+                  " are in no piece");
+    reach = std::max(reach, img.hi);
+    ranges.push_back(dram);
+  }
+  if (reach < imageBytes)
+    return fail("image bytes " + rangeStr({reach, imageBytes}) +
+                " are in no piece (shape " + shapeString(s.shape) + ")");
+  symbolRanges.push_back(std::move(ranges));
+  return true;
+}
+
+/// Symbols (each of their pieces), constant segments (each of their
+/// replicas) and packet marker areas are disjoint (each has a buffer of its
+/// own), and symbols, which hold f32 words, are 4-byte aligned.
 bool Validator::checkDramLayout() {
   struct Item {
     Range r;
@@ -330,13 +409,21 @@ bool Validator::checkDramLayout() {
     if (s.dramAddr % 4)
       return fail("DRAM address " + std::to_string(s.dramAddr) +
                   " is not 4-byte aligned (symbols hold f32 words)");
-    items.push_back({symbolRanges[i], "symbol '" + s.name + "'"});
+    const std::vector<Range> &ranges = symbolRanges[i];
+    for (size_t k = 0; k < ranges.size(); ++k)
+      items.push_back(
+          {ranges[k], "symbol '" + s.name + "'" +
+                          (s.pieces.empty() ? std::string()
+                                            : " piece " + std::to_string(k))});
   }
   for (size_t i = 0; i < p.constants.size(); ++i) {
     const ConstSegment &c = p.constants[i];
-    items.push_back(
-        {{i128(c.dramAddr), i128(c.dramAddr) + i128(c.bytes.size())},
-         "constant segment " + std::to_string(i)});
+    i128 bytes = i128(c.bytes.size());
+    std::string name = "constant segment " + std::to_string(i);
+    items.push_back({{i128(c.dramAddr), i128(c.dramAddr) + bytes}, name});
+    for (size_t k = 0; k < c.replicas.size(); ++k)
+      items.push_back({{i128(c.replicas[k]), i128(c.replicas[k]) + bytes},
+                       name + " replica " + std::to_string(k)});
   }
   // The loader writes the marker areas of the constant packets.
   for (const ConstPacket &pk : p.packets)
@@ -375,11 +462,8 @@ bool Validator::checkOutputsWritten() {
     else
       merged.push_back(r);
   }
-  for (size_t i = 0; i < p.symbols.size(); ++i) {
-    const Symbol &s = p.symbols[i];
-    Range r = symbolRanges[i];
-    if (s.isInput || r.hi <= r.lo)
-      continue;
+  // The bytes of `r` no merged span covers (empty when all are written).
+  auto firstGap = [&](Range r) -> Range {
     // The first merged span ending after r.lo; spans are disjoint and
     // non-adjacent, so r is covered only if that one span covers it.
     auto it =
@@ -388,16 +472,49 @@ bool Validator::checkOutputsWritten() {
     Range gap{r.lo, r.hi};
     if (it != merged.end() && it->lo <= r.lo) {
       if (r.hi <= it->hi)
-        continue;
+        return {r.hi, r.hi};
       gap.lo = it->hi;
       ++it;
     }
     if (it != merged.end())
       gap.hi = std::min(it->lo, r.hi);
+    return gap;
+  };
+  for (size_t i = 0; i < p.symbols.size(); ++i) {
+    const Symbol &s = p.symbols[i];
+    if (s.isInput)
+      continue;
     where = "output '" + s.name + "': ";
-    return fail("shape " + shapeString(s.shape) + " at " + rangeStr(r) +
-                " disagrees with the program: no command writes bytes " +
-                rangeStr(gap));
+    if (s.pieces.empty()) {
+      Range r = symbolRanges[i].front();
+      if (r.hi <= r.lo)
+        continue;
+      Range gap = firstGap(r);
+      if (gap.lo < gap.hi)
+        return fail("shape " + shapeString(s.shape) + " at " + rangeStr(r) +
+                    " disagrees with the program: no command writes bytes " +
+                    rangeStr(gap));
+      continue;
+    }
+    // Each byte is read from the first piece covering it: the bytes of a
+    // piece past those of the earlier pieces must be written.
+    i128 reach = 0;
+    for (size_t k = 0; k < s.pieces.size(); ++k) {
+      const DramPiece &pc = s.pieces[k];
+      i128 lo = std::max(reach, i128(pc.offset)),
+           hi = i128(pc.offset) + i128(pc.bytes);
+      reach = std::max(reach, hi);
+      if (hi <= lo)
+        continue;
+      i128 base = i128(pc.dramAddr) - i128(pc.offset);
+      Range gap = firstGap({base + lo, base + hi});
+      if (gap.lo < gap.hi)
+        return fail("piece " + std::to_string(k) + " (image bytes " +
+                    rangeStr({lo, hi}) + " read at " +
+                    rangeStr({base + lo, base + hi}) +
+                    ") disagrees with the program: no command writes bytes " +
+                    rangeStr(gap));
+    }
   }
   return true;
 }
@@ -423,36 +540,27 @@ bool Validator::run() {
                 std::to_string(hw.dramBytes));
 
   std::set<std::string> names;
-  for (size_t i = 0; i < p.symbols.size(); ++i) {
-    const Symbol &s = p.symbols[i];
+  for (const Symbol &s : p.symbols) {
     where = "symbol '" + s.name + "': ";
     if (!names.insert(s.name).second)
       return fail("duplicate symbol name");
-    if (unsigned(s.dtype) > unsigned(kLastDType))
-      return fail("invalid dtype");
-    // i1 / i64 interface values are held as f32 words in DRAM.
-    i128 bytes =
-        s.dtype == DType::I1 || s.dtype == DType::I64 ? 4 : dtypeBytes(s.dtype);
-    for (int64_t d : s.shape) {
-      if (d < 0)
-        return fail("negative dimension " + std::to_string(d));
-      bytes *= d;
-      if (bytes > i128(p.dramSize))
-        break; // already too large; avoids overflow
-    }
-    Range r{i128(s.dramAddr), i128(s.dramAddr) + bytes};
-    symbolRanges.push_back(r);
-    if (r.hi > i128(p.dramSize))
-      return fail("bytes " + rangeStr(r) + " outside DRAM [0, " +
-                  std::to_string(p.dramSize) + ")");
+    if (!checkSymbol(s))
+      return false;
   }
   for (size_t i = 0; i < p.constants.size(); ++i) {
     const ConstSegment &c = p.constants[i];
     where = "constant segment " + std::to_string(i) + ": ";
-    Range r{i128(c.dramAddr), i128(c.dramAddr) + i128(c.bytes.size())};
+    i128 bytes = i128(c.bytes.size());
+    Range r{i128(c.dramAddr), i128(c.dramAddr) + bytes};
     if (r.hi > i128(p.dramSize))
       return fail("bytes " + rangeStr(r) + " outside DRAM [0, " +
                   std::to_string(p.dramSize) + ")");
+    for (size_t k = 0; k < c.replicas.size(); ++k) {
+      Range rr{i128(c.replicas[k]), i128(c.replicas[k]) + bytes};
+      if (rr.hi > i128(p.dramSize))
+        return fail("replica " + std::to_string(k) + " bytes " + rangeStr(rr) +
+                    " outside DRAM [0, " + std::to_string(p.dramSize) + ")");
+    }
   }
   where.clear();
   if (!validate::checkPackets(p, hw, err) || !checkDramLayout())

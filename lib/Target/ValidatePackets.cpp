@@ -3,8 +3,8 @@
 // A constant packet (Program::packets) names the blocks of split constants a
 // core computes with and carries the marker area the loader writes before
 // the run. Its blocks are constant data already placed by the constant
-// segments; its marker must lie in the program's DRAM (and, checked with
-// the other DRAM items in Validate.cpp, overlap nothing).
+// segments (or their replicas); its marker must lie in the program's DRAM
+// (and, checked with the other DRAM items in Validate.cpp, overlap nothing).
 //
 //===----------------------------------------------------------------------===//
 #include "ValidateParts.h"
@@ -25,13 +25,17 @@ std::string spanString(Span s) {
   return "[" + int128String(s.lo) + ", " + int128String(s.hi) + ")";
 }
 
-/// The constant segments as sorted, merged spans.
+/// The constant segments and their replicas as sorted, merged spans.
 std::vector<Span> constantSpans(const Program &p) {
   std::vector<Span> spans;
-  for (const ConstSegment &c : p.constants)
-    if (!c.bytes.empty())
-      spans.push_back(
-          {i128(c.dramAddr), i128(c.dramAddr) + i128(c.bytes.size())});
+  for (const ConstSegment &c : p.constants) {
+    if (c.bytes.empty())
+      continue;
+    i128 bytes = i128(c.bytes.size());
+    spans.push_back({i128(c.dramAddr), i128(c.dramAddr) + bytes});
+    for (uint64_t r : c.replicas)
+      spans.push_back({i128(r), i128(r) + bytes});
+  }
   std::sort(spans.begin(), spans.end(),
             [](const Span &a, const Span &b) { return a.lo < b.lo; });
   std::vector<Span> merged;

@@ -395,6 +395,51 @@ isa.program grid(1 x 1) dram 128 hw 0 {
 
 // -----
 
+// DRAM pieces and constant replicas: present means non-empty, and each one
+// lies in the program's DRAM (validateProgram checks the rest).
+isa.program grid(1 x 1) dram 256 hw 0 {
+  // expected-error @+1 {{'isa.io' op pieces must not be empty (a dense tensor has none)}}
+  isa.io input "x" at 0 pieces [] : tensor<4xf32>
+}
+
+// -----
+
+isa.program grid(1 x 1) dram 256 hw 0 {
+  // expected-error @+1 {{'isa.io' op 'x' piece 1: 8 bytes at address 252 lie outside the program's DRAM [0, 256)}}
+  isa.io input "x" at 0 pieces [[0, 8) at 0, [8, 16) at 252] : tensor<4xf32>
+}
+
+// -----
+
+isa.program grid(1 x 1) dram 256 hw 0 {
+  // expected-error @+1 {{piece [8, 4) ends before it begins}}
+  isa.io input "x" at 0 pieces [[8, 4) at 0] : tensor<4xf32>
+}
+
+// -----
+
+// A DRAM of 2^64 - 1 bytes holds the piece, but its end overflows.
+isa.program grid(1 x 1) dram -1 hw 0 {
+  // expected-error @+1 {{'isa.io' op piece 0 (offset 1, 18446744073709551615 bytes) ends past 2^64}}
+  "isa.io"() <{addr = 0 : i64, kind = #isa<io_kind input>, pieces = [#isa.piece<offset = 1, bytes = 18446744073709551615, addr = 0>], sym_name = "x", type = tensor<4xf32>}> : () -> ()
+}
+
+// -----
+
+isa.program grid(1 x 1) dram 256 hw 0 {
+  // expected-error @+1 {{'isa.data' op replicas must not be empty (omit them for one copy)}}
+  isa.data at 0 replicas [] = dense<1.0> : tensor<4xf32>
+}
+
+// -----
+
+isa.program grid(1 x 1) dram 256 hw 0 {
+  // expected-error @+1 {{'isa.data' op constant data replica 1: 16 bytes at address 248 lie outside the program's DRAM [0, 256)}}
+  isa.data at 0 replicas [64, 248] = dense<1.0> : tensor<4xf32>
+}
+
+// -----
+
 // Mesh commands (SEND / SIGNAL / RECV): targets inside the grid, ascending
 // and unique; semaphores < 4096; counts and sizes >= 1.
 isa.program grid(2 x 2) dram 0 hw 0 {

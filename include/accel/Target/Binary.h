@@ -9,7 +9,7 @@
 // SEND / SIGNAL / RECV are command-processor packets whose kind byte is a
 // CONFIG byte with reserved bits set. The exact byte layout is in
 // docs/binary-format.md. A binary of another format version is refused
-// ("binary format version 2 is not supported (this build reads version 3;
+// ("binary format version 3 is not supported (this build reads version 4;
 // recompile the model)").
 //
 // The reader is fully bounds-checked: any malformed input yields false and a

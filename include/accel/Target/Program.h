@@ -340,7 +340,7 @@ struct ConstPacket {
 };
 
 struct Program {
-  static constexpr uint32_t kFormatVersion = 3;
+  static constexpr uint32_t kFormatVersion = 4;
   uint64_t hwFingerprint = 0; ///< HardwareDesc::fingerprint() compiled for
   uint32_t gridRows = 1, gridCols = 1;
   uint64_t dramSize = 0; ///< bytes of DRAM the program uses (zeroed)

@@ -10,8 +10,15 @@
 //    cluster, dramSize <= hw.dramBytes;
 //  - symbols (unique names) and constant segments lie inside [0, dramSize),
 //    do not overlap one another, and symbols are 4-byte aligned;
-//  - every byte of an output symbol lies in the DRAM-side span of some DMA
-//    that writes DRAM (Store, DramCopy): its shape agrees with the stores;
+//  - a symbol cut into pieces: its address is the first piece's; every
+//    piece is non-empty, whole elements of the image, inside the image and
+//    [0, dramSize), 4-byte aligned; offsets ascend; together they cover
+//    the image. Pieces and constant replicas count as DRAM items of their
+//    own for the overlap rule (replicas also inside [0, dramSize));
+//  - every byte of an output symbol (of a pieced one: the bytes read, i.e.
+//    those of the first piece covering each byte) lies in the DRAM-side
+//    span of some DMA that writes DRAM (Store, DramCopy): its shape agrees
+//    with the stores;
 //  - CONFIG: ibuf < hw.instructionBuffers, 1 <= size <=
 //    hw.instructionBufferDepth, the operand records of all configured
 //    buffers fit hw.registerFileEntries, every instruction encodes
@@ -32,7 +39,8 @@
 //    SEND / SIGNAL arrivals; a symbolic run of BARRIER / RECV / SEND /
 //    SIGNAL finishes every stream (no deadlock);
 //  - constant packets: cluster / core exist, one per core, marker and
-//    blocks inside DRAM, blocks inside constant segments, markers overlap
+//    blocks inside DRAM, blocks inside constant segments (or their
+//    replicas), markers overlap
 //    no symbol, segment or other marker.
 // Elements of LD / ST / MAC / SPU tiles are 4 bytes (f32).
 //

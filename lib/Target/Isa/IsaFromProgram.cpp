@@ -87,6 +87,27 @@ DenseElementsAttr markerAttr(MLIRContext *ctx, const std::vector<uint8_t> &b) {
   return DenseElementsAttr::get(t, llvm::ArrayRef<int8_t>(vals));
 }
 
+/// The pieces of a symbol; null (printed as nothing) for a dense one.
+ArrayAttr piecesAttr(MLIRContext *ctx, const std::vector<DramPiece> &pieces) {
+  if (pieces.empty())
+    return {};
+  SmallVector<Attribute> items;
+  for (const DramPiece &pc : pieces)
+    items.push_back(
+        isa::DramPieceAttr::get(ctx, pc.offset, pc.bytes, pc.dramAddr));
+  return ArrayAttr::get(ctx, items);
+}
+
+/// The replica addresses of a constant segment (their bits as i64); null
+/// when there are none.
+DenseI64ArrayAttr replicasAttr(MLIRContext *ctx,
+                               const std::vector<uint64_t> &replicas) {
+  if (replicas.empty())
+    return {};
+  std::vector<int64_t> v(replicas.begin(), replicas.end());
+  return DenseI64ArrayAttr::get(ctx, v);
+}
+
 /// (row, col) of a row-major cluster index.
 isa::ClusterAttr clusterAttr(MLIRContext *ctx, uint32_t index, uint32_t cols) {
   return isa::ClusterAttr::get(ctx, cols ? index / cols : 0,
@@ -222,10 +243,11 @@ OwningOpRef<ModuleOp> isaFromProgram(const Program &p, MLIRContext *ctx) {
     auto t = RankedTensorType::get(s.shape, elementType(ctx, s.dtype));
     isa::IoOp::create(b, loc,
                       s.isInput ? isa::IoKind::input : isa::IoKind::output,
-                      s.name, s.dramAddr, t);
+                      s.name, s.dramAddr, t, piecesAttr(ctx, s.pieces));
   }
   for (const ConstSegment &seg : p.constants)
-    isa::DataOp::create(b, loc, seg.dramAddr, dataAttr(ctx, seg.bytes));
+    isa::DataOp::create(b, loc, seg.dramAddr, dataAttr(ctx, seg.bytes),
+                        replicasAttr(ctx, seg.replicas));
   for (const ConstPacket &pk : p.packets)
     buildPacket(b, loc, pk, p.gridCols);
   for (size_t i = 0; i < p.clusters.size(); ++i) {

@@ -368,12 +368,20 @@ LogicalResult programFromIsa(isa::ProgramOp op, Program &out) {
       if (!t.hasStaticShape())
         return io.emitOpError("tensor type must have a static shape");
       s.shape.assign(t.getShape().begin(), t.getShape().end());
+      if (ArrayAttr pieces = io.getPiecesAttr())
+        for (Attribute a : pieces) {
+          auto pc = cast<isa::DramPieceAttr>(a);
+          s.pieces.push_back({pc.getOffset(), pc.getBytes(), pc.getAddr()});
+        }
       out.symbols.push_back(std::move(s));
     } else if (auto data = dyn_cast<isa::DataOp>(inner)) {
       ConstSegment seg;
       seg.dramAddr = data.getAddr();
       if (failed(bytesFrom(data, data.getValue(), seg.bytes)))
         return failure();
+      if (auto replicas = data.getReplicasAttr())
+        for (int64_t r : replicas.asArrayRef())
+          seg.replicas.push_back(uint64_t(r));
       out.constants.push_back(std::move(seg));
     } else if (auto packet = dyn_cast<isa::PacketOp>(inner)) {
       ConstPacket pk;

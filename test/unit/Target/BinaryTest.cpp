@@ -9,6 +9,7 @@
 using namespace accel;
 using accel::target_test::diffPrograms;
 using accel::target_test::makeFullProgram;
+using accel::target_test::makePiecedProgram;
 
 namespace {
 
@@ -172,7 +173,7 @@ TEST(Binary, CorruptHeaderMessages) {
   b = full;
   b[8] = 7;
   EXPECT_EQ(readErr(b), "binary format version 7 is not supported (this "
-                        "build reads version 3; recompile the model)");
+                        "build reads version 4; recompile the model)");
   b = full;
   b[200] ^= 0x40;
   EXPECT_EQ(readErr(b), "binary: checksum mismatch (corrupt binary) at "
@@ -354,14 +355,18 @@ template <typename F> std::string corrupted(std::vector<uint8_t> b, F edit) {
 } // namespace
 
 TEST(Binary, OldVersionIsRefused) {
+  // Version 3 had no DRAM pieces or constant replicas.
   std::vector<uint8_t> b = writeBinary(makeFullProgram());
-  put32(b, 8, 2);
-  EXPECT_EQ(readErr(b), "binary format version 2 is not supported (this "
-                        "build reads version 3; recompile the model)");
+  put32(b, 8, 3);
+  EXPECT_EQ(readErr(b), "binary format version 3 is not supported (this "
+                        "build reads version 4; recompile the model)");
   // The version is checked before anything else of the header.
   b.resize(12);
+  EXPECT_EQ(readErr(b), "binary format version 3 is not supported (this "
+                        "build reads version 4; recompile the model)");
+  put32(b, 8, 2);
   EXPECT_EQ(readErr(b), "binary format version 2 is not supported (this "
-                        "build reads version 3; recompile the model)");
+                        "build reads version 4; recompile the model)");
 }
 
 TEST(Binary, SendSignalRecvAreCheckedByTheReader) {
@@ -466,4 +471,117 @@ TEST(Binary, PacketsAreCheckedByTheReader) {
   err = corrupted(full, [&](auto &b) { put32(b, pk, 0x10000000u); });
   EXPECT_NE(err.find("packet count 268435456 is more than"), std::string::npos)
       << err;
+}
+
+TEST(Binary, PiecesAndReplicasRoundTrip) {
+  Program p = makePiecedProgram();
+  std::vector<uint8_t> bytes;
+  std::string err;
+  ASSERT_TRUE(writeBinary(p, bytes, err)) << err;
+  Program q;
+  ASSERT_TRUE(readBinary(bytes.data(), bytes.size(), q, err)) << err;
+  EXPECT_EQ(diffPrograms(p, q), "");
+  ASSERT_EQ(q.symbols[0].pieces.size(), 3u);
+  EXPECT_EQ(q.symbols[0].pieces[1], (DramPiece{0, 8, 768}));
+  EXPECT_EQ(q.symbols[1].pieces[1], (DramPiece{4, 4, 1536}));
+  EXPECT_TRUE(q.symbols[2].pieces.empty());
+  EXPECT_EQ(q.constants[0].replicas, (std::vector<uint64_t>{12288, 16384}));
+  EXPECT_TRUE(q.constants[1].replicas.empty());
+  EXPECT_EQ(writeBinary(q), bytes);
+  // 24 bytes per piece, 8 per replica address on top of the dense layout
+  // (whose records already hold the zero counts).
+  EXPECT_EQ(bytes.size(),
+            writeBinary(makeFullProgram()).size() + 5 * 24 + 2 * 8);
+}
+
+TEST(Binary, PieceAndReplicaCountsAreCheckedByTheReader) {
+  std::vector<uint8_t> full = writeBinary(makePiecedProgram());
+  // Symbol 0 ("input0", rank 2): count, name length, name, kind, dtype,
+  // rank, address, dims, then the piece count.
+  size_t pieces = sectionPayload(full, 0) + 4 + 2 + 6 + 1 + 1 + 2 + 8 + 2 * 8;
+  ASSERT_EQ(full[pieces], 3);
+  std::string err =
+      corrupted(full, [&](auto &b) { put32(b, pieces, 0xFFFFFFFFu); });
+  EXPECT_NE(err.find("symbol piece count 4294967295 is more than the "
+                     "remaining"),
+            std::string::npos)
+      << err;
+  EXPECT_NE(err.find("at offset " + std::to_string(pieces)), std::string::npos)
+      << err;
+  // The last symbol (no pieces) ends the section: a count of 1 finds no
+  // bytes left.
+  size_t lastPieces = sectionPayload(full, 1) - 16 - 4;
+  EXPECT_EQ(corrupted(full, [&](auto &b) { put32(b, lastPieces, 1); }),
+            "binary: symbol piece count 1 is more than the remaining 0 bytes "
+            "can hold at offset " +
+                std::to_string(lastPieces));
+  // Constant segment 0: count, address, then the replica count.
+  size_t replicas = sectionPayload(full, 1) + 4 + 8;
+  ASSERT_EQ(full[replicas], 2);
+  err = corrupted(full, [&](auto &b) { put32(b, replicas, 0x20000000u); });
+  EXPECT_NE(err.find("constant replica count 536870912 is more than the "
+                     "remaining"),
+            std::string::npos)
+      << err;
+  EXPECT_NE(err.find("at offset " + std::to_string(replicas)),
+            std::string::npos)
+      << err;
+  // The last segment (no replicas, no bytes): a replica count of 1 takes
+  // the byte count as its address and the byte count is then missing.
+  size_t lastReplicas = sectionPayload(full, 2) - 16 - 12;
+  EXPECT_EQ(corrupted(full, [&](auto &b) { put32(b, lastReplicas, 1); }),
+            "binary: truncated constant segment (need 8 bytes, 0 left) at "
+            "offset " +
+                std::to_string(lastReplicas + 12));
+}
+
+TEST(Binary, EveryTruncationOfPiecesFails) {
+  std::vector<uint8_t> full = writeBinary(makePiecedProgram());
+  for (size_t n = kBinaryHeaderBytes; n < full.size(); ++n) {
+    std::vector<uint8_t> b(full.begin(), full.begin() + n);
+    fixHeader(b);
+    std::string err = readErr(b);
+    EXPECT_NE(err.find("offset"), std::string::npos) << n << ": " << err;
+  }
+}
+
+TEST(Binary, RandomCorruptionOfPiecesIsCanonical) {
+  std::vector<uint8_t> full = writeBinary(makePiecedProgram());
+  // Mutate only the SYMB and CNST sections, where the pieces and replicas
+  // live.
+  size_t end = sectionPayload(full, 2) - 16;
+  std::mt19937 rng(777);
+  int accepted = 0;
+  for (int iter = 0; iter < 3000; ++iter) {
+    std::vector<uint8_t> b = full;
+    size_t at = kBinaryHeaderBytes + rng() % (end - kBinaryHeaderBytes);
+    b[at] = uint8_t(rng());
+    fixHeader(b);
+    Program p;
+    std::string err;
+    if (readBinary(b.data(), b.size(), p, err)) {
+      ++accepted;
+      EXPECT_EQ(writeBinary(p), b) << "iteration " << iter;
+    } else {
+      EXPECT_EQ(err.rfind("binary: ", 0), 0u) << err;
+      EXPECT_NE(err.find("offset"), std::string::npos) << err;
+    }
+  }
+  // Addresses, offsets and sizes of pieces are free values: many
+  // mutations are accepted (the validator judges them).
+  EXPECT_GT(accepted, 100);
+}
+
+TEST(Binary, PiecesAreStoredAsGiven) {
+  // Semantics of pieces are validateProgram's: the writer stores even an
+  // empty or out-of-order list as it is, and the reader gives it back.
+  Program p = makeFullProgram();
+  p.symbols[0].pieces = {{8, 0, 4}, {0, 99, 1u << 30}};
+  p.constants[2].replicas = {9000};
+  std::vector<uint8_t> b;
+  std::string err;
+  ASSERT_TRUE(writeBinary(p, b, err)) << err;
+  Program q;
+  ASSERT_TRUE(readBinary(b.data(), b.size(), q, err)) << err;
+  EXPECT_EQ(diffPrograms(p, q), "");
 }

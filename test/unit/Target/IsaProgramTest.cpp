@@ -160,6 +160,36 @@ TEST_F(IsaProgramTest, ProgramRoundTripsThroughText) {
   EXPECT_NE(text.find("tensor<0xi8>"), std::string::npos);
 }
 
+TEST_F(IsaProgramTest, PiecesAndReplicasRoundTripThroughText) {
+  Program p = accel::target_test::makePiecedProgram();
+  auto m = isaFromProgram(p, &ctx);
+  ASSERT_TRUE(succeeded(verify(*m)));
+  std::string text = print(*m);
+  auto reparsed = parse(text);
+  ASSERT_TRUE(reparsed) << text;
+  Program q;
+  ASSERT_TRUE(succeeded(programFromIsa(programOp(*reparsed), q)));
+  EXPECT_EQ(diffPrograms(p, q), "") << text;
+  EXPECT_EQ(writeBinary(p), writeBinary(q));
+  // Half-open byte ranges of the image; replicas as addresses; nothing for
+  // the dense symbols and the single-copy segments.
+  EXPECT_NE(text.find("\"input0\" at 512 pieces [[0, 8) at 512, [0, 8) at "
+                      "768, [8, 16) at 1024] : tensor<1x4xf32>"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("\"out\" at 64 pieces [[0, 4) at 64, [4, 8) at 1536] "
+                      ": tensor<2x2x2xi8>"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("isa.data at 4096 replicas [12288, 16384] = dense<"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("isa.data at 8192 = dense<[1, 2, 3]>"), std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("pieces", text.find("\"scalar\"")), std::string::npos)
+      << text;
+}
+
 TEST_F(IsaProgramTest, OtherDataTypesBecomeBytes) {
   auto m = parse(R"mlir(
     isa.program grid(1 x 1) dram 64 hw 0 {

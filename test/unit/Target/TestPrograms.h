@@ -226,6 +226,21 @@ inline Program makeFullProgram() {
   return p;
 }
 
+/// makeFullProgram with its input cut into DRAM pieces (two copies of the
+/// first half, one of the second), its 4-element output in two pieces and
+/// the first constant segment replicated twice: the layout of a tensor
+/// placed on several memory channels.
+inline Program makePiecedProgram() {
+  Program p = makeFullProgram();
+  Symbol &in = p.symbols[0]; // f32 [1, 4]: 16 bytes
+  in.dramAddr = 512;
+  in.pieces = {{0, 8, 512}, {0, 8, 768}, {8, 8, 1024}};
+  Symbol &out = p.symbols[1]; // i8 [2, 2, 2]: 8 bytes
+  out.pieces = {{0, 4, 64}, {4, 4, 1536}};
+  p.constants[0].replicas = {12288, 16384};
+  return p;
+}
+
 /// Field-by-field comparison; returns "" when equal, else the first
 /// difference.
 inline std::string diffPrograms(const Program &a, const Program &b) {
@@ -247,6 +262,7 @@ inline std::string diffPrograms(const Program &a, const Program &b) {
     CHECK_EQ_FIELD(x.dtype, y.dtype, "symbol dtype " << i);
     CHECK_EQ_FIELD(x.shape, y.shape, "symbol shape " << i);
     CHECK_EQ_FIELD(x.dramAddr, y.dramAddr, "symbol addr " << i);
+    CHECK_EQ_FIELD(x.pieces, y.pieces, "symbol pieces " << i);
   }
   CHECK_EQ_FIELD(a.constants.size(), b.constants.size(), "constant count");
   for (size_t i = 0; i < a.constants.size(); ++i) {
@@ -254,6 +270,8 @@ inline std::string diffPrograms(const Program &a, const Program &b) {
                    "constant addr " << i);
     CHECK_EQ_FIELD(a.constants[i].bytes, b.constants[i].bytes,
                    "constant bytes " << i);
+    CHECK_EQ_FIELD(a.constants[i].replicas, b.constants[i].replicas,
+                   "constant replicas " << i);
   }
   CHECK_EQ_FIELD(a.packets.size(), b.packets.size(), "packet count");
   for (size_t i = 0; i < a.packets.size(); ++i) {
