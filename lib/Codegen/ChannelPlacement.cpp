@@ -161,6 +161,15 @@ bool accel::codegen::measureBufferTraffic(
         return false;
     }
   }
+  // A core's marker area is read by that core before execution (spec
+  // [0112]): it belongs to its cluster's local channel.
+  for (const ConstPacket &k : p.packets) {
+    int64_t b = bufferOf(buffers, k.markerAddr);
+    if (b >= 0 && !k.marker.empty())
+      traffic[size_t(b)]
+          .read[std::min<size_t>(hw.channelOf(k.cluster), nch - 1)] +=
+          k.marker.size();
+  }
   return true;
 }
 

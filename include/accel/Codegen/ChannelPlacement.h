@@ -37,7 +37,8 @@ struct BufferTraffic {
 };
 
 /// The traffic of every buffer from the DMAs of `p` (the DRAM side of each
-/// load, store and DRAM copy). False with `err` when a DMA's DRAM box is not
+/// load, store and DRAM copy) and the constant packets' marker areas (read
+/// by their core's cluster). False with `err` when a DMA's DRAM box is not
 /// inside one buffer.
 bool measureBufferTraffic(const Program &p, const HardwareDesc &hw,
                           const std::vector<DramBuffer> &buffers,

@@ -97,7 +97,7 @@ def ConvertGraphToIsa : Pass<"convert-graph-to-isa", "mlir::ModuleOp"> {
                         "clusters whose DRAM accesses it depends on "
                         "(docs/passes.md, Synchronisation; default)"))}]>,
     Option<"dramPlacement", "dram-placement", "accel::DramPlacement",
-           /*default=*/"accel::DramPlacement::Channels",
+           /*default=*/"accel::DramPlacement::Pieces",
            "where DRAM buffers go",
            [{::llvm::cl::values(
              clEnumValN(accel::DramPlacement::Linear, "linear",
@@ -106,12 +106,12 @@ def ConvertGraphToIsa : Pass<"convert-graph-to-isa", "mlir::ModuleOp"> {
                         "each buffer in the region of the memory channel "
                         "local to the clusters that write (else read) most "
                         "of it (docs/passes.md, Memory planning on "
-                        "channels; default)"),
+                        "channels)"),
              clEnumValN(accel::DramPlacement::Pieces, "pieces",
                         "as channels, but each buffer cut into the pieces "
                         "its DMAs allow, each on its own channel, and "
                         "read-only buffers copied onto every reading "
-                        "channel"))}]>,
+                        "channel (default)"))}]>,
   ];
   let dependentDialects = ["::accel::isa::IsaDialect"];
 }

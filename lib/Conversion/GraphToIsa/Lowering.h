@@ -156,7 +156,7 @@ struct LoweringOptions {
   bool channelPlacement = true;
   /// dram-placement=pieces: buffers cut into pieces, read-only ones
   /// replicated per reading channel.
-  bool channelPieces = false;
+  bool channelPieces = true;
 };
 
 class Lowering {

@@ -1,6 +1,6 @@
 // Layer ends are read off sync=barrier listings (one BARRIER per layer);
 // the default SIGNAL / RECV synchronisation: sync-events.mlir.
-// RUN: accel-opt --convert-graph-to-isa=sync=barrier %s | FileCheck %s
+// RUN: accel-opt --convert-graph-to-isa="sync=barrier dram-placement=channels" %s | FileCheck %s
 
 // numpy broadcasting is done by the DMA: the [5] operand is read with a zero
 // stride along the broadcast dimension. Returning an input forces a copy.

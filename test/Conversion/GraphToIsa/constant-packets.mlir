@@ -13,19 +13,26 @@
 // are constant data, one packet per core).
 // RUN: accel-opt %s --select-tiling --convert-graph-to-isa=dram-placement=linear | accel-translate --isa-to-binary -o %t.bin
 // RUN: accel-translate --binary-to-isa %t.bin | FileCheck %s --check-prefix=BIN
-// With the default placement on memory channels the slabs of grid row 1
+// With the default placement (dram-placement=pieces) the slabs of grid row 1
 // move into channel 1's region (from 536870912), the local channel of
-// clusters (1, 0) / (1, 1); the markers' address tables follow the moved
-// output (256).
+// clusters (1, 0) / (1, 1); every marker area lies in its core's local
+// channel, and the address tables follow the moved output (1152). The input
+// i is read by K halves, one per grid row: two pieces, one per channel.
 // RUN: accel-opt %s --select-tiling --convert-graph-to-isa | FileCheck %s --check-prefix=CHAN
-// CHAN:      isa.packet cluster (0, 0) core 0 marker at {{[0-9]+}} = dense<[256, 1, 0, 2, 0, 256, 0, 256]>
-// CHAN-NEXT:   isa.block "w0" at 384 bytes 256
-// CHAN:      isa.packet cluster (0, 1) core 0
-// CHAN-NEXT:   isa.block "w0" at 640 bytes 256
-// CHAN:      isa.packet cluster (1, 0) core 0 marker at {{[0-9]+}} = dense<[256, 1, 0, 2, 0, 256, 0, 256]>
-// CHAN-NEXT:   isa.block "w0" at 536871936 bytes 256
-// CHAN:      isa.packet cluster (1, 1) core 0
-// CHAN-NEXT:   isa.block "w0" at 536872192 bytes 256
+// CHAN:      isa.io input "i" at 0 pieces {{\[}}[0, 128) at 0, [128, 256) at 536870912] : tensor<1x64xf32>
+// CHAN:      isa.packet cluster (0, 0) core 0 marker at 1728 = dense<[256, 1, 0, 2, 0, 256, 0, 1152]>
+// CHAN-NEXT:   isa.block "w0" at 1216 bytes 256
+// CHAN:      isa.packet cluster (0, 1) core 0 marker at 1792
+// CHAN-NEXT:   isa.block "w0" at 1472 bytes 256
+// CHAN:      isa.packet cluster (1, 0) core 0 marker at 536871616 = dense<[256, 1, 0, 2, 0, 256, 0, 1152]>
+// CHAN-NEXT:   isa.block "w0" at 536871104 bytes 256
+// CHAN:      isa.packet cluster (1, 1) core 0 marker at 536871680
+// CHAN-NEXT:   isa.block "w0" at 536871360 bytes 256
+// Whole buffers (dram-placement=channels): the input stays one piece.
+// RUN: accel-opt %s --select-tiling --convert-graph-to-isa=dram-placement=channels | FileCheck %s --check-prefix=WHOLE
+// WHOLE:      isa.io input "i" at {{[0-9]+}} : tensor<1x64xf32>
+// WHOLE:      isa.packet cluster (1, 0) core 0
+// WHOLE-NEXT:   isa.block "w0" at 5368{{[0-9]+}} bytes 256
 
 // CHECK:      isa.data at 1408 = dense<[-3.000000e+00, -2.000000e+00, -1.000000e+00, 0.000000e+00,
 // CHECK:      isa.data at 1664 = dense<[-2.000000e+00,

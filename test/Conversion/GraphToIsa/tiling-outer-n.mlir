@@ -1,6 +1,6 @@
 // Layer ends are read off sync=barrier listings (one BARRIER per layer);
 // the default SIGNAL / RECV synchronisation: sync-events.mlir.
-// RUN: accel-opt --convert-graph-to-isa=sync=barrier %s | FileCheck %s
+// RUN: accel-opt --convert-graph-to-isa="sync=barrier dram-placement=channels" %s | FileCheck %s
 
 // A forced decision (accel.tiling, kept by the lowering): n loop outside,
 // 64x64x64 partitions. The four N partitions (outer) are dealt over the four
