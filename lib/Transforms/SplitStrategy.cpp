@@ -274,7 +274,8 @@ private:
   /// parallel=best: the candidate of every mode the database allows for
   /// the op (auto's first, then model, data, hybrid), priced by the mapping
   /// cost model with its partition's ranges; the cheapest (the earlier on a
-  /// tie). Nothing (auto's reason in `err`) when no mode can split the op.
+  /// tie). Nothing (every mode's reason in `err`) when no mode can split
+  /// the op.
   std::optional<Candidate> bestCandidate(Operation *op,
                                          const std::vector<GemmTensor> &tensors,
                                          std::string &err) {
@@ -285,13 +286,12 @@ private:
       if (modes.front() != m)
         modes.push_back(m);
     std::optional<Candidate> best;
-    std::string report;
+    std::string report, failures;
     for (const std::string &mode : modes) {
       std::string why;
       std::optional<Candidate> c = candidateFor(op, tensors, mode, why);
       if (!c) {
-        if (err.empty())
-          err = why;
+        failures += (failures.empty() ? "" : "; ") + mode + ": " + why;
         report += " " + mode + " (" + why + ")";
         continue;
       }
@@ -300,7 +300,10 @@ private:
       if (!best || c->cycles < best->cycles)
         best = std::move(c);
     }
-    if (best && print)
+    if (!best)
+      err = "parallel=best: no parallel mode of the database splits the op (" +
+            failures + ")";
+    else if (print)
       op->emitRemark("parallel=best:") << report << " -> " << best->mode;
     return best;
   }
