@@ -183,13 +183,27 @@ LogicalResult verifyNameAttr(Operation *op, NamedAttribute attr) {
   return success();
 }
 
+LogicalResult verifyParallelAttr(Operation *op, NamedAttribute attr) {
+  if (!isGemmShaped(op))
+    return op->emitOpError()
+           << kParallelAttrName
+           << " applies to graph.matmul, graph.gemm and graph.conv2d only";
+  auto s = dyn_cast<StringAttr>(attr.getValue());
+  if (!s || !llvm::is_contained({"model", "data", "hybrid"}, s.getValue()))
+    return fieldError(op, kParallelAttrName)
+           << "expected one of \"model\", \"data\", \"hybrid\", got "
+           << attr.getValue();
+  return success();
+}
+
 InFlightDiagnostic unknownAttr(Operation *op, StringRef name) {
   return op->emitOpError() << "unknown attribute '" << name
                            << "' of the accel dialect (known: "
                            << kTilingAttrName << ", " << kMappingAttrName
                            << ", " << kHardwareAttrName << ", "
                            << kAccelNameAttrName << ", " << kLabelAttrName
-                           << " on arguments, " << kLabelsAttrName << ")";
+                           << " on arguments, " << kLabelsAttrName << ", "
+                           << kParallelAttrName << ")";
 }
 } // namespace
 
@@ -216,6 +230,8 @@ LogicalResult AccelDialect::verifyOperationAttribute(Operation *op,
     return verifyNameAttr(op, attr);
   if (name == kLabelsAttrName)
     return verifyLabelsAttr(op, attr);
+  if (name == kParallelAttrName)
+    return verifyParallelAttr(op, attr);
   return unknownAttr(op, name);
 }
 

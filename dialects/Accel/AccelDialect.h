@@ -60,6 +60,10 @@ inline constexpr const char *kAccelNameAttrName = "accel.name";
 /// (one per result) on an op (docs/labels-and-splits.md).
 inline constexpr const char *kLabelAttrName = "accel.label";
 inline constexpr const char *kLabelsAttrName = "accel.labels";
+/// The `parallel` mode whose database rows split-strategy's parallel=best
+/// chose for a GEMM-shaped op: "model" | "data" | "hybrid"
+/// (docs/labels-and-splits.md, "Split strategy and mapping: one decision").
+inline constexpr const char *kParallelAttrName = "accel.parallel";
 
 /// Tensor labels <-> the split library's structs (LabelAttrs.cpp).
 split::StaticLabel toSplit(StaticLabelAttr a);

@@ -2,10 +2,11 @@
 //
 // accel-default-pipeline: what `accel-compile` runs on graph-dialect input
 // (also after the ONNX importer). It legalises any TOSA / linalg left in the
-// module, canonicalises, labels the tensors and splits them by the
-// architecture's strategy database (tensor-labeling, split-strategy: the
-// cluster partition of GEMM-shaped ops), selects the GEMM tilings
-// (select-tiling) and the dataflow (select-mapping), and lowers to one
+// module, canonicalises, selects the GEMM tilings (select-tiling), labels
+// the tensors and splits them by the architecture's strategy database
+// (tensor-labeling, split-strategy: the cluster partition of GEMM-shaped
+// ops, by default parallel=best: the database's modes priced with those
+// tilings), selects the dataflow (select-mapping), and lowers to one
 // isa.program. `split=partition|labels|off` says who decides the cluster
 // partition (docs/labels-and-splits.md, "Split strategy and mapping: one
 // decision"); `parallel`, `rounding`, `policy` go to split-strategy's parser,
@@ -53,6 +54,18 @@ LogicalResult accel::parseSplitOptions(
   return createSplitStrategy()->initializeOptions(out.strategy, errorHandler);
 }
 
+namespace {
+/// split-strategy's options in the default pipeline: parallel=best unless
+/// the user names a mode (then exactly that mode).
+std::string strategyOptions(const accel::SplitPipelineOptions &split) {
+  SmallVector<StringRef> items;
+  StringRef(split.strategy).split(items, ' ', -1, /*KeepEmpty=*/false);
+  bool named = llvm::any_of(
+      items, [](StringRef i) { return i.split('=').first == "parallel"; });
+  return named ? split.strategy : "parallel=best " + split.strategy;
+}
+} // namespace
+
 void accel::buildDefaultPipeline(OpPassManager &pm, const std::string &hwPath,
                                  std::unique_ptr<Pass> lowering,
                                  const SplitPipelineOptions &split) {
@@ -64,15 +77,19 @@ void accel::buildDefaultPipeline(OpPassManager &pm, const std::string &hwPath,
   pm.addPass(createConvertTosaLinalgToGraph());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createFoldBatchNorm());
-  // Labels and splits of every tensor (docs/labels-and-splits.md) before
-  // the tilings. One decision: by default the database's split is the
-  // cluster partition and select-mapping chooses only the dataflow; with
-  // split=labels the cost model chooses the partition and the labels lose
-  // the split it may contradict (drop-label-splits).
+  // The tilings first: split-strategy's parallel=best prices each
+  // database mode's partition with them, as select-mapping will.
+  pm.addPass(createSelectTiling());
+  // Labels and splits of every tensor (docs/labels-and-splits.md). One
+  // decision: by default the database's split is the cluster partition
+  // (among the database's modes, the one the cost model prices cheapest)
+  // and select-mapping chooses only the dataflow; with split=labels the cost
+  // model chooses the partition and the labels lose the split it may
+  // contradict (drop-label-splits).
   if (split.mode != SplitMode::Off) {
     pm.addPass(createTensorLabeling());
     std::unique_ptr<Pass> strategy = createSplitStrategy();
-    std::string options = split.strategy;
+    std::string options = strategyOptions(split);
     if (split.mode == SplitMode::Labels)
       options += " partition=false";
     // parseSplitOptions checked split.strategy.
@@ -82,7 +99,6 @@ void accel::buildDefaultPipeline(OpPassManager &pm, const std::string &hwPath,
                                Twine(options) + "'");
     pm.addPass(std::move(strategy));
   }
-  pm.addPass(createSelectTiling());
   pm.addPass(createSelectMapping());
   if (split.mode == SplitMode::Labels)
     pm.addPass(createDropLabelSplits());

@@ -162,6 +162,41 @@ ClusterSlice accel::tiling::clusterSlice(const ArrayPartition &p,
   return s;
 }
 
+bool accel::tiling::validRanges(const ArrayPartition &p, int64_t gridRows,
+                                int64_t gridCols, int64_t m, int64_t n,
+                                int64_t k, const std::vector<int64_t> &ranges) {
+  const SplitDim d = p.dims[0];
+  if (d != p.dims[1] || d == SplitDim::None ||
+      int64_t(ranges.size()) != gridRows * gridCols + 1)
+    return false;
+  const int64_t extent = d == SplitDim::M ? m : d == SplitDim::N ? n : k;
+  if (ranges.front() != 0 || ranges.back() != extent)
+    return false;
+  return std::is_sorted(ranges.begin(), ranges.end());
+}
+
+std::vector<ClusterSlice>
+accel::tiling::clusterSlices(const ArrayPartition &p, int64_t gridRows,
+                             int64_t gridCols, int64_t m, int64_t n, int64_t k,
+                             const std::vector<int64_t> &ranges) {
+  const bool explicitRanges =
+      validRanges(p, gridRows, gridCols, m, n, k, ranges);
+  std::vector<ClusterSlice> v;
+  for (int64_t r = 0; r < gridRows; ++r)
+    for (int64_t c = 0; c < gridCols; ++c) {
+      ClusterSlice s = clusterSlice(p, gridRows, gridCols, r, c, m, n, k);
+      if (explicitRanges) {
+        const size_t i = v.size();
+        Range1 range{ranges[i], ranges[i + 1] - ranges[i]};
+        (p.dims[0] == SplitDim::M   ? s.m
+         : p.dims[0] == SplitDim::N ? s.n
+                                    : s.k) = range;
+      }
+      v.push_back(s);
+    }
+  return v;
+}
+
 //===----------------------------------------------------------------------===//
 // Cost model
 //===----------------------------------------------------------------------===//
@@ -436,7 +471,8 @@ unsigned accel::tiling::channelSharers(const HardwareDesc &hw,
 
 MappingCost accel::tiling::mappingCost(const MappingProblem &p,
                                        const HardwareDesc &hw,
-                                       const MappingChoice &c) {
+                                       const MappingChoice &c,
+                                       const std::vector<int64_t> &ranges) {
   MappingCost out;
   out.choice = c;
   const int64_t R = hw.rows, C = hw.cols;
@@ -448,11 +484,8 @@ MappingCost accel::tiling::mappingCost(const MappingProblem &p,
   std::map<std::tuple<int64_t, int64_t, int64_t, bool, unsigned, uint32_t>,
            SliceTiles>
       chosen;
-  std::vector<ClusterSlice> slices;
-  for (int64_t r = 0; r < R; ++r)
-    for (int64_t cc = 0; cc < C; ++cc)
-      slices.push_back(
-          clusterSlice(c.array, R, C, r, cc, p.gemm.m, p.gemm.n, p.gemm.k));
+  const std::vector<ClusterSlice> slices =
+      clusterSlices(c.array, R, C, p.gemm.m, p.gemm.n, p.gemm.k, ranges);
   for (uint32_t cl = 0; cl < slices.size(); ++cl) {
     const ClusterSlice &s = slices[cl];
     if (s.empty())
@@ -519,7 +552,8 @@ accel::tiling::allMappingCosts(const MappingProblem &p,
 MappingCost accel::tiling::selectMapping(const MappingProblem &p,
                                          const HardwareDesc &hw,
                                          const Dataflow *forceDataflow,
-                                         const ArrayPartition *forcePartition) {
+                                         const ArrayPartition *forcePartition,
+                                         const std::vector<int64_t> &ranges) {
   MappingCost best;
   bool have = false;
   for (Dataflow d : {Dataflow::OutputStationary, Dataflow::InputStationary,
@@ -529,7 +563,9 @@ MappingCost accel::tiling::selectMapping(const MappingProblem &p,
     for (const ArrayPartition &a : candidatePartitions()) {
       if (forcePartition && !(*forcePartition == a))
         continue;
-      MappingCost c = mappingCost(p, hw, MappingChoice{d, a});
+      MappingCost c =
+          mappingCost(p, hw, MappingChoice{d, a},
+                      forcePartition ? ranges : std::vector<int64_t>{});
       if (!have || (c.feasible && (!best.feasible || c.cycles < best.cycles))) {
         best = c;
         have = true;

@@ -8,10 +8,9 @@
 // See docs/mapping.md.
 //
 //===----------------------------------------------------------------------===//
-#include "Accel/GemmProblem.h"
 #include "Graph/GraphDialect.h"
 #include "Graph/GraphPatterns.h"
-#include "accel/Codegen/Kernels.h"
+#include "MappingProblem.h"
 #include "accel/Hardware/HardwareDesc.h"
 #include "accel/Tiling/ArrayMapping.h"
 #include "accel/Transforms/Passes.h"
@@ -57,7 +56,6 @@ struct SelectMappingPass
       forceArr = a;
     }
 
-    unsigned elemBytes = tiling::computeElemBytes(hw);
     WalkResult r = module.walk([&](Operation *op) {
       if (!isa<graph::MatMulOp, graph::GemmOp, graph::Conv2DOp>(op))
         return WalkResult::advance();
@@ -93,37 +91,18 @@ struct SelectMappingPass
       if (existing && !splitArr)
         return WalkResult::advance();
       tiling::MappingProblem mp;
-      bool withInit = false;
-      if (!transforms::problemOf(op, elemBytes, mp.gemm, withInit))
+      if (!transforms::mappingProblemOf(op, hw, mp))
         return WalkResult::advance();
-      mp.withInit = withInit;
-      mp.activationIsA = !isa<graph::Conv2DOp>(op);
-      // The lowering fuses a ReLU that is the result's only user.
-      Value res = op->getResult(0);
-      mp.fusedFunc =
-          res.hasOneUse() && isa<graph::ReluOp>(*res.getUsers().begin());
-      // The tiles the kernel realises for accel.tiling (gemmTilingFor:
-      // the decision, narrowed to the accumulators and the storage halves),
-      // as the lowering will use them.
-      std::optional<tiling::Mapping> tiles =
-          readTilingAttr(op->getAttr(kTilingAttrName));
-      int64_t chunkK = mp.gemm.k;
-      if (auto conv = dyn_cast<graph::Conv2DOp>(op))
-        chunkK =
-            cast<RankedTensorType>(conv.getWeight().getType()).getDimSize(1);
-      codegen::GemmTiling gt = codegen::gemmTilingFor(
-          hw, mp.gemm, chunkK, withInit, tiles ? &*tiles : nullptr);
-      mp.tileM = gt.peRows * int64_t(hw.pesPerCluster);
-      mp.tileN = gt.nc;
-      mp.tileK = gt.kc;
-      mp.outerM = gt.outerM;
-      mp.sharedC = gt.sharedC;
       const tiling::ArrayPartition *arr = splitArr   ? &*splitArr
                                           : forceArr ? &*forceArr
                                                      : nullptr;
-      // The cost of a split decision is modelled with even cluster ranges.
-      tiling::MappingCost best =
-          tiling::selectMapping(mp, hw, forceDf ? &*forceDf : nullptr, arr);
+      // A split decision is priced with its ranges (the slices the
+      // lowering cuts), as split-strategy's parallel=best priced it.
+      std::vector<int64_t> ranges;
+      if (splitArr)
+        ranges.assign(existing.getRanges().begin(), existing.getRanges().end());
+      tiling::MappingCost best = tiling::selectMapping(
+          mp, hw, forceDf ? &*forceDf : nullptr, arr, ranges);
       if (!best.feasible) {
         op->emitOpError("select-mapping: ")
             << tiling::choiceName(best.choice) << " needs "

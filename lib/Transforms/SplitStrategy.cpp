@@ -13,6 +13,7 @@
 #include "Accel/GemmProblem.h"
 #include "Graph/GraphDialect.h"
 #include "LabelUtils.h"
+#include "MappingProblem.h"
 #include "accel/Split/Split.h"
 #include "accel/Split/StrategyDatabase.h"
 #include "accel/Transforms/Passes.h"
@@ -98,6 +99,24 @@ struct Partition {
   std::string source; ///< "operand 1"
 };
 
+/// The label one tensor wants under a parallel mode; null when its row is
+/// missing and the policy leaves it unsplit. `rowSplits`: the row lists
+/// splittable dims.
+struct Want {
+  LabelAttr label;
+  bool rowSplits = false;
+};
+
+/// The database's decision for one `parallel` mode: the label of every
+/// tensor (by operand index, -1 = the result), the partition the driving
+/// operand's split gives, and (parallel=best) its modelled cycles.
+struct Candidate {
+  std::string mode;
+  std::map<int, Want> wanted;
+  std::optional<Partition> part;
+  double cycles = 0;
+};
+
 std::string rangesText(ArrayRef<int64_t> r) {
   std::string s = "[";
   for (auto [i, b] : llvm::enumerate(r))
@@ -142,6 +161,13 @@ private:
     }
   }
 
+  /// The spec's default mode (`auto`): model for matmul / gemm, data for
+  /// conv2d.
+  static std::string autoMode(Operation *op) {
+    return isa<graph::Conv2DOp>(op) ? "data" : "model";
+  }
+
+  /// The mode a forced or `auto` option names (not `best`).
   std::string parallelMode(Operation *op) const {
     switch (parallel) {
     case ParallelChoice::Model:
@@ -151,47 +177,54 @@ private:
     case ParallelChoice::Hybrid:
       return "hybrid";
     default:
-      return isa<graph::Conv2DOp>(op) ? "data" : "model";
+      return autoMode(op);
     }
   }
 
-  /// The label `op` wants for tensor `t` (its current label with the split
-  /// of the database row); null when the row is missing and the policy
-  /// leaves it unsplit. `rowSplits` = the row lists splittable dims.
-  FailureOr<LabelAttr> wantedLabel(Operation *op, const GemmTensor &t, Value v,
-                                   bool &rowSplits) {
+  /// The label `op` wants for tensor `t` under `mode` (its current label
+  /// with the split of the database row). Nothing, with the reason in
+  /// `err`, when the tensor has no label, the row is missing (policy
+  /// error) or the split is impossible.
+  std::optional<Want> wantedLabel(Operation *op, const GemmTensor &t, Value v,
+                                  const std::string &mode, std::string &err) {
     std::string name = t.operand < 0 ? std::string("result")
                                      : "operand " + std::to_string(t.operand);
     LabelAttr cur = labels::labelOf(v);
-    if (!cur)
-      return op->emitOpError("split-strategy: ")
-             << name << " has no accel label (run tensor-labeling first)";
+    if (!cur) {
+      err = name + " has no accel label (run tensor-labeling first)";
+      return std::nullopt;
+    }
     split::StaticLabel s = toSplit(cur.getStaticLabel());
     std::string kind = isa<graph::Conv2DOp>(op) ? "conv2d" : "matmul";
     // Rows for an op's result carry `operand = result` (a hidden tensor is
     // stored differently as an output than as an input).
-    std::map<std::string, std::string> params{{"parallel", parallelMode(op)}};
+    std::map<std::string, std::string> params{{"parallel", mode}};
     if (t.operand < 0)
       params["operand"] = "result";
     const split::StrategyRow *row = db_.lookup(kind, params, s.category);
     if (!row) {
       if (policy == MissingRowPolicy::LeaveUnsplit)
-        return LabelAttr();
-      return op->emitOpError("split-strategy: no strategy for operator ")
-             << kind << ", category " << split::categoryCode(s.category)
-             << " in database " << hw_.splitDatabaseName();
+        return Want{};
+      err = "no strategy for operator " + kind + ", category " +
+            split::categoryCode(s.category) + " in database " +
+            hw_.splitDatabaseName();
+      return std::nullopt;
     }
     split::DynamicLabel d = toSplit(cur.getDynamicLabel());
     d.splitDim = 0;
     d.ranges.clear();
     d.store = {};
     d.swap = split::Swap::None;
-    std::string err;
-    if (!split::applySplit(s, d, *row, channels_, cores_, roundingMode(), err))
-      return op->emitOpError("split-strategy: ") << name << ": " << err;
-    rowSplits = !row->dims.empty();
+    std::string splitErr;
+    if (!split::applySplit(s, d, *row, channels_, cores_, roundingMode(),
+                           splitErr)) {
+      err = name + ": " + splitErr;
+      return std::nullopt;
+    }
     MLIRContext *ctx = op->getContext();
-    return LabelAttr::get(ctx, cur.getStaticLabel(), dynamicLabelAttr(ctx, d));
+    return Want{
+        LabelAttr::get(ctx, cur.getStaticLabel(), dynamicLabelAttr(ctx, d)),
+        !row->dims.empty()};
   }
 
   void record(Value v, LabelAttr l) {
@@ -217,45 +250,127 @@ private:
     record(relayout.getResult(), want);
   }
 
-  LogicalResult splitOp(Operation *op) {
-    std::vector<GemmTensor> tensors = gemmTensors(op);
-    std::map<int, std::pair<LabelAttr, bool>> wanted; // by operand index
+  /// The database's decision for `mode`: every tensor's label and the
+  /// partition; nothing (reason in `err`) when a tensor cannot be split.
+  std::optional<Candidate> candidateFor(Operation *op,
+                                        const std::vector<GemmTensor> &tensors,
+                                        const std::string &mode,
+                                        std::string &err) {
+    Candidate c;
+    c.mode = mode;
     for (const GemmTensor &t : tensors) {
       Value v = t.operand < 0 ? op->getResult(0) : op->getOperand(t.operand);
-      bool rowSplits = false;
-      FailureOr<LabelAttr> want = wantedLabel(op, t, v, rowSplits);
-      if (failed(want))
-        return failure();
-      if (!*want)
-        continue;
-      wanted[t.operand] = {*want, rowSplits};
-      if (t.operand < 0)
-        record(v, *want);
-      else
-        applyToOperand(op, unsigned(t.operand), *want);
+      std::optional<Want> want = wantedLabel(op, t, v, mode, err);
+      if (!want)
+        return std::nullopt;
+      if (want->label)
+        c.wanted[t.operand] = *want;
     }
+    if (partition)
+      c.part = partitionOf(op, tensors, c.wanted);
+    return c;
+  }
+
+  /// parallel=best: the candidate of every mode the database allows for
+  /// the op (auto's first, then model, data, hybrid), priced by the mapping
+  /// cost model with its partition's ranges; the cheapest (the earlier on a
+  /// tie). Nothing (every mode's reason in `err`) when no mode can split
+  /// the op.
+  std::optional<Candidate> bestCandidate(Operation *op,
+                                         const std::vector<GemmTensor> &tensors,
+                                         std::string &err) {
+    tiling::MappingProblem mp;
+    const bool priced = transforms::mappingProblemOf(op, hw_, mp);
+    std::vector<std::string> modes{autoMode(op)};
+    for (const char *m : {"model", "data", "hybrid"})
+      if (modes.front() != m)
+        modes.push_back(m);
+    std::optional<Candidate> best;
+    std::string report, failures;
+    for (const std::string &mode : modes) {
+      std::string why;
+      std::optional<Candidate> c = candidateFor(op, tensors, mode, why);
+      if (!c) {
+        failures += (failures.empty() ? "" : "; ") + mode + ": " + why;
+        report += " " + mode + " (" + why + ")";
+        continue;
+      }
+      c->cycles = priced ? partitionCycles(mp, c->part) : 0;
+      report += " " + mode + " " + cyclesText(c->cycles);
+      if (!best || c->cycles < best->cycles)
+        best = std::move(c);
+    }
+    if (!best)
+      err = "parallel=best: no parallel mode of the database splits the op (" +
+            failures + ")";
+    else if (print)
+      op->emitRemark("parallel=best:") << report << " -> " << best->mode;
+    return best;
+  }
+
+  /// Modelled cycles of the op with `part` as its cluster partition (the
+  /// cheapest dataflow, select-mapping's cost); without a partition the cost
+  /// model chooses it, as select-mapping will.
+  double partitionCycles(const tiling::MappingProblem &mp,
+                         const std::optional<Partition> &part) const {
+    if (!part)
+      return tiling::selectMapping(mp, hw_).cycles;
+    tiling::SplitDim d = toTiling(part->dim);
+    tiling::ArrayPartition arr{{d, d}};
+    std::vector<int64_t> ranges(part->ranges.begin(), part->ranges.end());
+    return tiling::selectMapping(mp, hw_, nullptr, &arr, ranges).cycles;
+  }
+
+  static std::string cyclesText(double c) {
+    return std::isfinite(c) ? std::to_string(int64_t(std::llround(c)))
+                            : std::string("infeasible");
+  }
+
+  LogicalResult splitOp(Operation *op) {
+    std::vector<GemmTensor> tensors = gemmTensors(op);
+    std::string err;
+    // An op with a partition already (select-mapping, by hand) is not
+    // re-decided: its labels follow the spec's default mode.
+    const bool best =
+        parallel == ParallelChoice::Best && !op->hasAttr(kMappingAttrName);
+    std::optional<Candidate> chosen =
+        best ? bestCandidate(op, tensors, err)
+             : candidateFor(op, tensors, parallelMode(op), err);
+    if (!chosen)
+      return op->emitOpError("split-strategy: ") << err;
+    for (const GemmTensor &t : tensors) {
+      auto it = chosen->wanted.find(t.operand);
+      if (it == chosen->wanted.end())
+        continue;
+      if (t.operand < 0)
+        record(op->getResult(0), it->second.label);
+      else
+        applyToOperand(op, unsigned(t.operand), it->second.label);
+    }
+    if (best)
+      op->setAttr(kParallelAttrName,
+                  StringAttr::get(op->getContext(), chosen->mode));
     if (!partition)
       return success();
-    std::optional<Partition> part = partitionOf(op, tensors, wanted);
-    return applyPartition(op, part);
+    return applyPartition(op, chosen->part);
   }
 
   /// DB order: the weight, then the input; the first whose split dim is a
   /// GEMM dim the lowering can cut into contiguous cluster ranges.
-  std::optional<Partition>
-  partitionOf(Operation *op, const std::vector<GemmTensor> &tensors,
-              const std::map<int, std::pair<LabelAttr, bool>> &wanted) {
+  std::optional<Partition> partitionOf(Operation *op,
+                                       const std::vector<GemmTensor> &tensors,
+                                       const std::map<int, Want> &wanted) {
     tiling::GemmProblem p;
     bool withInit;
     if (!transforms::problemOf(op, 4, p, withInit))
       return std::nullopt;
     for (int idx : {1, 0}) {
       auto it = wanted.find(idx);
-      if (it == wanted.end() || !it->second.second)
+      if (it == wanted.end() || !it->second.rowSplits)
         continue;
       const GemmTensor &t = tensors[size_t(idx)];
       if (std::optional<Partition> part =
-              partitionFrom(op, t, it->second.first, p))
+              partitionFrom(op, t, it->second.label, p))
         return part;
     }
     return std::nullopt;

@@ -5,7 +5,7 @@
 //                 [--depthwise=sw|gemm] [--conv=gemm|rq]
 //                 [--sparse-weights=off|auto] [--sparse-threshold=F]
 //                 [--load-balance] [--sfu-mode=chained|decoupled]
-//                 [--split=partition|labels|off] [--parallel=model|data|...]
+//                 [--split=partition|labels|off] [--parallel=best|auto|...]
 //                 [--rounding=ceil|floor|balanced] [--policy=error|...]
 //
 // The lowering options (--depthwise and after) are convert-graph-to-isa's own
@@ -183,7 +183,8 @@ static int compileMain(int argc, char **argv) {
                     "labels\n"
                     "  --parallel, --rounding, --policy: split-strategy's "
                     "options below, forwarded (its partition is --split, "
-                    "its print is accel-opt's):\n";
+                    "its print is accel-opt's); the default here is "
+                    "--parallel=best\n";
     accel::registerSplitStrategy();
     const PassInfo *split = PassInfo::lookup("split-strategy");
     split->printHelpStr(/*indent=*/2,

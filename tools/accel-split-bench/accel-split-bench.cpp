@@ -64,7 +64,8 @@ layers whose name contains TEXT. --trace DIR: Chrome traces of both runs
 per layer. --mapping: force this #accel.mapping on every layer (experiments).
 --split: who decides the cluster partition (accel-compile --split; default
 partition: the strategy database, labels: select-mapping's cost model);
---parallel / --rounding / --policy: split-strategy's options.
+--parallel / --rounding / --policy: split-strategy's options (default
+parallel=best: per layer the database mode the cost model prices cheapest).
 --clusters: the 16-core run's mapping / tiling decisions and per-cluster
 finish / PE-busy cycles.
 )";

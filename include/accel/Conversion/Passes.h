@@ -36,7 +36,8 @@ enum class SplitMode {
 
 /// The default pipeline's split options: the mode and split-strategy's
 /// forwarded options ("parallel=... rounding=... policy=...", checked by
-/// that pass's own parser).
+/// that pass's own parser). Without a `parallel` item the default pipeline
+/// runs split-strategy with parallel=best.
 struct SplitPipelineOptions {
   SplitMode mode = SplitMode::Partition;
   std::string strategy;
@@ -55,8 +56,8 @@ mlir::LogicalResult parseSplitOptions(
 
 /// Adds the default pipeline (what accel-compile runs) to `pm`: with a
 /// non-empty `hwPath` first accel-attach-hardware, then legalisation,
-/// canonicalisation, fold-batch-norm, tensor-labeling and split-strategy
-/// (as `split` says), select-tiling, select-mapping (then drop-label-splits
+/// canonicalisation, fold-batch-norm, select-tiling, tensor-labeling and
+/// split-strategy (as `split` says), select-mapping (then drop-label-splits
 /// with SplitMode::Labels) and `lowering` (a convert-graph-to-isa pass;
 /// null = default options).
 void buildDefaultPipeline(mlir::OpPassManager &pm, const std::string &hwPath,

@@ -103,6 +103,23 @@ ClusterSlice clusterSlice(const ArrayPartition &p, int64_t gridRows,
                           int64_t gridCols, int64_t r, int64_t c, int64_t m,
                           int64_t n, int64_t k);
 
+/// The slices of all clusters of an R x C grid, row-major. `ranges` empty:
+/// clusterSlice's balanced parts. Otherwise a split decision (split-strategy,
+/// docs/labels-and-splits.md): R*C+1 ascending boundaries of the dimension
+/// both grid dimensions split (p.dims[0] == p.dims[1] != None), cluster i
+/// computing [ranges[i], ranges[i+1]) of it (an empty range idles it), as the
+/// lowering cuts it. Ranges that do not fit the partition (another count,
+/// mixed or None dims) are ignored: validRanges says whether they apply.
+std::vector<ClusterSlice>
+clusterSlices(const ArrayPartition &p, int64_t gridRows, int64_t gridCols,
+              int64_t m, int64_t n, int64_t k,
+              const std::vector<int64_t> &ranges = {});
+/// `ranges` is a split decision clusterSlices applies to partition `p`: R*C+1
+/// ascending boundaries from 0 to the extent of the split dimension.
+bool validRanges(const ArrayPartition &p, int64_t gridRows, int64_t gridCols,
+                 int64_t m, int64_t n, int64_t k,
+                 const std::vector<int64_t> &ranges);
+
 /// What the cost model needs besides the problem.
 struct MappingProblem {
   GemmProblem gemm;          ///< m, k, n, count (f32 in DRAM)
@@ -161,9 +178,12 @@ unsigned channelSharers(const HardwareDesc &hw,
                         const std::vector<ClusterSlice> &slices,
                         uint32_t cluster);
 
-/// Modelled cycles of one (dataflow, partition) pair on `hw`.
+/// Modelled cycles of one (dataflow, partition) pair on `hw`; with `ranges`
+/// (a split decision, see clusterSlices) the clusters compute those slices
+/// instead of the balanced ones.
 MappingCost mappingCost(const MappingProblem &p, const HardwareDesc &hw,
-                        const MappingChoice &c);
+                        const MappingChoice &c,
+                        const std::vector<int64_t> &ranges = {});
 /// The spec's 27 pairs (3 dataflows x the nine partitions of Fig. 9,
 /// dataflow-major); selectMapping also prices the seven partitions with
 /// "none" (48 pairs in all).
@@ -172,10 +192,12 @@ std::vector<MappingCost> allMappingCosts(const MappingProblem &p,
 /// The cheapest feasible pair over candidatePartitions(), optionally with the
 /// dataflow and / or the partition fixed (a forced infeasible pair is returned
 /// as such). Ties keep the earlier pair in the order output, input, weight
-/// stationary; partitions in Fig. 9 order.
+/// stationary; partitions in Fig. 9 order. `ranges` (with a forced [D, D]
+/// partition: a split decision) prices the clusters' actual slices.
 MappingCost selectMapping(const MappingProblem &p, const HardwareDesc &hw,
                           const Dataflow *forceDataflow = nullptr,
-                          const ArrayPartition *forcePartition = nullptr);
+                          const ArrayPartition *forcePartition = nullptr,
+                          const std::vector<int64_t> &ranges = {});
 
 } // namespace accel::tiling
 

@@ -27,7 +27,7 @@ enum class DataflowChoice {
 };
 
 /// Options of split-strategy (docs/labels-and-splits.md, "Passes").
-enum class ParallelChoice { Auto, Model, Data, Hybrid };
+enum class ParallelChoice { Auto, Model, Data, Hybrid, Best };
 enum class SplitRounding { Ceil, Floor, Balanced };
 enum class MissingRowPolicy { Error, LeaveUnsplit };
 

@@ -184,19 +184,31 @@ def SplitStrategy : Pass<"split-strategy", "mlir::ModuleOp"> {
     and the category unless `policy=leave-unsplit`; a hand-written
     accel.mapping that contradicts the split is an error. Needs the labels
     of tensor-labeling.
+
+    `parallel=best`: the database constrains, the cost model chooses. For
+    every op, the partition of each `parallel` mode the database can split
+    it with (auto's mode first, then model, data, hybrid) is priced by the
+    mapping cost model (tiling::selectMapping with the partition's ranges,
+    the op's accel.tiling when select-tiling ran first); the cheapest mode's
+    labels and partition are applied (the earlier mode on a tie) and the
+    mode is recorded as `accel.parallel = "model" | "data" | "hybrid"`.
+    An op that already has an accel.mapping keeps auto's mode.
   }];
   let options = [
     Option<"parallel", "parallel", "accel::ParallelChoice",
            /*default=*/"accel::ParallelChoice::Auto",
-           "parallel mode of the database rows (default: model for matmul / "
-           "gemm, data for conv2d)",
+           "parallel mode of the database rows (default auto: model for "
+           "matmul / gemm, data for conv2d; best: the cheapest per op)",
            [{::llvm::cl::values(
              clEnumValN(accel::ParallelChoice::Auto, "auto",
                         "model for matmul / gemm, data for conv2d"),
              clEnumValN(accel::ParallelChoice::Model, "model", "model parallel"),
              clEnumValN(accel::ParallelChoice::Data, "data", "data parallel"),
              clEnumValN(accel::ParallelChoice::Hybrid, "hybrid",
-                        "model parallel inside a cluster, data across"))}]>,
+                        "model parallel inside a cluster, data across"),
+             clEnumValN(accel::ParallelChoice::Best, "best",
+                        "per op, the mode whose partition the mapping cost "
+                        "model prices cheapest (recorded as accel.parallel)"))}]>,
     Option<"rounding", "rounding", "accel::SplitRounding",
            /*default=*/"accel::SplitRounding::Ceil",
            "piece length rounding R",

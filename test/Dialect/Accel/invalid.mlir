@@ -167,8 +167,27 @@ func.func @mapping_negative_cycles(%a: tensor<4x8xf32>, %b: tensor<8x8xf32>) -> 
 
 // -----
 
+// accel.parallel (split-strategy parallel=best's choice) names a database
+// mode, not the option value that chose it.
+func.func @parallel_not_a_mode(%a: tensor<4x8xf32>, %b: tensor<8x8xf32>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{'graph.matmul' op accel.parallel: expected one of "model", "data", "hybrid", got "best"}}
+  %0 = graph.matmul %a, %b {accel.parallel = "best"}
+      : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+func.func @parallel_not_gemm(%a: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{'graph.relu' op accel.parallel applies to graph.matmul, graph.gemm and graph.conv2d only}}
+  %0 = graph.relu %a {accel.parallel = "data"} : tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
 func.func @unknown_attr(%a: tensor<4x8xf32>) -> tensor<4x8xf32> {
-  // expected-error @+1 {{'graph.relu' op unknown attribute 'accel.tilling' of the accel dialect (known: accel.tiling, accel.mapping, accel.hw, accel.name, accel.label on arguments, accel.labels)}}
+  // expected-error @+1 {{'graph.relu' op unknown attribute 'accel.tilling' of the accel dialect (known: accel.tiling, accel.mapping, accel.hw, accel.name, accel.label on arguments, accel.labels, accel.parallel)}}
   %0 = graph.relu %a {accel.tilling = 1 : i64} : tensor<4x8xf32>
   return %0 : tensor<4x8xf32>
 }

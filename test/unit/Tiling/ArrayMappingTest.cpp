@@ -351,3 +351,54 @@ TEST(ArrayMapping, SliceTilesGrowWhenTheChannelIsTheBottleneck) {
                                      16, 32, false, 2);
   EXPECT_TRUE((keep == SliceTiles{64, 64, 64}));
 }
+
+TEST(ArrayMapping, SplitDecisionRangesReplaceTheBalancedSlices) {
+  // [N,N] on 2 x 2 with split-strategy's ranges for 7 output rows x 7 in 16
+  // core pieces: clusters 0 and 2 own the image, 1 and 3 idle.
+  ArrayPartition nn = part(SplitDim::N, SplitDim::N);
+  std::vector<int64_t> ranges{0, 28, 28, 49, 49};
+  ASSERT_TRUE(validRanges(nn, 2, 2, 512, 49, 4608, ranges));
+  std::vector<ClusterSlice> s = clusterSlices(nn, 2, 2, 512, 49, 4608, ranges);
+  ASSERT_EQ(s.size(), 4u);
+  EXPECT_EQ(s[0].n.begin, 0);
+  EXPECT_EQ(s[0].n.size, 28);
+  EXPECT_TRUE(s[1].empty());
+  EXPECT_EQ(s[2].n.begin, 28);
+  EXPECT_EQ(s[2].n.size, 21);
+  EXPECT_TRUE(s[3].empty());
+  EXPECT_EQ(s[0].m.size, 512);
+  // Without ranges: clusterSlice's balanced parts (13, 12, 12, 12).
+  std::vector<ClusterSlice> even = clusterSlices(nn, 2, 2, 512, 49, 4608);
+  EXPECT_EQ(even[0].n.size, 13);
+  EXPECT_EQ(even[3].n.size, 12);
+  // Ranges that do not fit the partition are not applied.
+  EXPECT_FALSE(
+      validRanges(part(SplitDim::M, SplitDim::N), 2, 2, 512, 49, 4608, ranges));
+  EXPECT_FALSE(validRanges(nn, 2, 2, 512, 49, 4608, {0, 28, 49}));
+  EXPECT_FALSE(validRanges(nn, 2, 2, 512, 49, 4608, {0, 28, 20, 49, 49}));
+  EXPECT_FALSE(validRanges(nn, 2, 2, 512, 49, 4608, {0, 28, 28, 49, 50}));
+
+  // The cost model prices the slices the lowering cuts: two active
+  // clusters (one per channel: each streams the whole filter alone), not
+  // four, and splitting the 512 output channels instead is cheaper still.
+  HardwareDesc hw = defaultHardware();
+  MappingProblem p = problem(/*m=*/512, /*k=*/4608, /*n=*/49);
+  p.activationIsA = false;
+  MappingChoice os{Dataflow::OutputStationary, nn};
+  MappingCost uneven = mappingCost(p, hw, os, ranges);
+  MappingCost balanced = mappingCost(p, hw, os);
+  EXPECT_EQ(uneven.activeClusters, 2);
+  EXPECT_EQ(balanced.activeClusters, 4);
+  EXPECT_NE(uneven.cycles, balanced.cycles);
+  MappingCost mm = mappingCost(
+      p, hw, {Dataflow::OutputStationary, part(SplitDim::M, SplitDim::M)});
+  EXPECT_LT(mm.cycles, uneven.cycles);
+  // selectMapping with a forced partition and its ranges prices the same.
+  MappingCost sel = selectMapping(p, hw, nullptr, &nn, ranges);
+  EXPECT_EQ(sel.choice.array, nn);
+  EXPECT_LE(sel.cycles, uneven.cycles);
+  EXPECT_EQ(sel.activeClusters, 2);
+  // Balanced ranges price like no ranges.
+  std::vector<int64_t> even4{0, 13, 25, 37, 49};
+  EXPECT_DOUBLE_EQ(mappingCost(p, hw, os, even4).cycles, balanced.cycles);
+}
