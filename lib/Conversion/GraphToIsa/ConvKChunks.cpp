@@ -64,15 +64,16 @@ std::vector<ConvKChunk> accel::lowering::convKChunks(const ConvGeom &g,
       kc / Cg < 2 ? kc / Cg : unitsPerChunk(KW, std::min(kc / Cg, KW));
   const int64_t rowsPerChunk =
       kc / (KW * Cg) < 2 ? 0 : unitsPerChunk(g.KH, kc / (KW * Cg));
+  const bool rowRuns = spanRows && rowsPerChunk >= 2;
   auto positions = [&](int64_t a, int64_t b) {
-    if (perChunk < 2) {
+    if (perChunk < 2 && !rowRuns) {
       for (int64_t p = a; p < b; ++p)
         channels(p, 0, Cg);
       return;
     }
     for (int64_t p = a; p < b;) {
       const int64_t kh = p / KW, rowEnd = (kh + 1) * KW;
-      if (spanRows && rowsPerChunk >= 2 && p == kh * KW && b >= rowEnd) {
+      if (rowRuns && p == kh * KW && b >= rowEnd) {
         // Whole kernel rows, in balanced runs of at most rowsPerChunk.
         int64_t rows = (b - p) / KW;
         int64_t r0 = kh;
@@ -83,7 +84,8 @@ std::vector<ConvKChunk> accel::lowering::convKChunks(const ConvGeom &g,
         p += rows * KW;
         continue;
       }
-      // Positions of one kernel row, in balanced runs of at most perChunk.
+      // Positions of one kernel row, in balanced runs of at most perChunk
+      // (at least 1: a chunk of a kernel 1 wide is a whole row).
       int64_t end = std::min(b, rowEnd), len = end - p;
       int64_t kw = p - kh * KW;
       for (int64_t n : balanced(len, ceilDiv(len, perChunk))) {
