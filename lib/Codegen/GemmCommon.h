@@ -49,6 +49,23 @@ stepRecords(const std::vector<Instruction> &seq, const Regions &l, int64_t mc,
             int64_t kc, int64_t nc, int64_t groupCols,
             const std::vector<SparseGroup> *sparse = nullptr);
 
+/// What the init regions of one cluster's storage hold. A broadcast init box
+/// (a bias: a zero stride) reads DRAM the layer does not write, so when the
+/// region already holds the same box (an earlier tile of the same rows and
+/// shape) the load is skipped; any other box is always loaded.
+class InitRegions {
+public:
+  /// Whether `box` has to be DMA'd into the region at `addr`; records it.
+  bool needsLoad(uint32_t addr, const DramBox &box);
+
+private:
+  struct Held {
+    uint32_t addr;
+    DramBox box;
+  };
+  std::vector<Held> held_;
+};
+
 } // namespace accel::codegen::detail
 
 #endif

@@ -137,6 +137,25 @@ Regions halfRegions(const HardwareDesc &hw, const GemmTiling &t,
 int64_t accCols(const HardwareDesc &hw, int64_t peRows) {
   return int64_t(hw.accBufferBytes / 4) / std::max<int64_t>(1, peRows);
 }
+bool InitRegions::needsLoad(uint32_t addr, const DramBox &box) {
+  bool broadcast = false;
+  for (int d = 0; d < box.rank; ++d)
+    broadcast |= box.stride[d] == 0 && box.shape[d] > 1;
+  auto same = [&](const DramBox &b) {
+    return b.base == box.base && b.rank == box.rank &&
+           b.rowDims == box.rowDims && b.shape == box.shape &&
+           b.stride == box.stride;
+  };
+  auto it = std::find_if(held_.begin(), held_.end(),
+                         [&](const Held &h) { return h.addr == addr; });
+  if (it != held_.end() && broadcast && same(it->box))
+    return false;
+  if (it == held_.end())
+    held_.push_back({addr, box});
+  else
+    it->box = box;
+  return true;
+}
 } // namespace accel::codegen::detail
 using namespace accel::codegen::detail;
 
@@ -529,6 +548,7 @@ void accel::codegen::emitGemmLayer(StreamBuilder &sb,
       sb.config(cl, kIbufInit, seqInit);
     sb.config(cl, kIbufMain, seqMain);
 
+    InitRegions held;
     auto issueLoads = [&](size_t s) {
       const Step &st = steps[s];
       int h = int(s % 2);
@@ -542,9 +562,11 @@ void accel::codegen::emitGemmLayer(StreamBuilder &sb,
                    l.b, 1);
       else if (st.loadB)
         sb.dmaLoad(cl, loadTag(h), st.problem->bBox(st.k, st.n), l.b, t.nc);
-      if (st.first() && st.problem->initBox)
-        sb.dmaLoad(cl, loadTag(h), st.problem->initBox(st.m0, st.mc, st.n),
-                   l.init, t.nc);
+      if (st.first() && st.problem->initBox) {
+        DramBox init = st.problem->initBox(st.m0, st.mc, st.n);
+        if (held.needsLoad(l.init, init))
+          sb.dmaLoad(cl, loadTag(h), init, l.init, t.nc);
+      }
     };
 
     issueLoads(0);

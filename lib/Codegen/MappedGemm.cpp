@@ -375,6 +375,7 @@ bool accel::codegen::emitMappedGemmLayer(
         r.b = uint32_t(s.bSlot * slotBytes + s.bOff);
       return r;
     };
+    InitRegions held;
     auto issueLoads = [&](size_t i) {
       const MStep &s = steps[i];
       int h = int(i % 2);
@@ -386,10 +387,13 @@ bool accel::codegen::emitMappedGemmLayer(
                    sparseTileBox(sparseTiles[cl].at(s.pi, s.k, s.n)), l.b, 1);
       else if (s.loadB)
         sb.dmaLoad(cl, loadTag(h), s.p->bBox(s.k, s.n), l.b, t.nc);
+      DramBox init;
       if (s.init == Init::Bias)
-        sb.dmaLoad(cl, loadTag(h), s.p->initBox(s.m0, s.mc, s.n), l.init, t.nc);
+        init = s.p->initBox(s.m0, s.mc, s.n);
       else if (s.init == Init::Reload)
-        sb.dmaLoad(cl, loadTag(h), psumBox(s), l.init, t.nc);
+        init = psumBox(s);
+      if (s.init != Init::None && held.needsLoad(l.init, init))
+        sb.dmaLoad(cl, loadTag(h), init, l.init, t.nc);
     };
 
     issueLoads(0);

@@ -336,36 +336,36 @@ LogicalResult Lowering::lowerConv(graph::Conv2DOp op) {
   tiling::convToGemm(cshape, tiling::computeElemBytes(hw_), gp, terr);
   gp.count *= N;
   auto convMapping = readTilingAttr(op->getAttr(kTilingAttrName));
-  GemmTiling t = gemmTilingFor(hw_, gp, Cg, hasBias,
+  GemmTiling t = gemmTilingFor(hw_, gp, Cg * KH * KW, hasBias,
                                convMapping ? &*convMapping : nullptr);
   if (failed(readMapping(op)))
     return failure();
+  ConvGeom geom{N,      C,      Hp, Wp, O,      Cg,         Og,
+                KH,     KW,     OH, OW, groups, strides[0], strides[1],
+                dil[0], dil[1], x,  w,  out,    bias,       hasBias};
+  // K chunks may span kernel positions (convKChunks): the decision's depth
+  // narrowed to the deepest chunk it realises, so that the per-slice tile
+  // choice (sliceTiling) starts from tiles the kernel runs as priced.
+  t.kc = deepestChunk(convKChunks(
+      geom, 0, Cg * KH * KW, t.kc,
+      chunksMaySpanKernelRows(geom, convNTiles(OW, 0, OH * OW, t.nc))));
   // conv=rq: the RQ weight-queue kernel (LowerRqConv.cpp) for groups == 1
   // when a block fits; it takes precedence over accel.mapping / accel.tiling
   // (parsed above, they describe the implicit GEMM).
   if (convRQ_ && groups == 1) {
     bool handled = false;
-    ConvGeom rg{N,      C,      Hp, Wp, O,      Cg,         Og,
-                KH,     KW,     OH, OW, groups, strides[0], strides[1],
-                dil[0], dil[1], x,  w,  out,    bias,       hasBias};
-    if (failed(lowerRqConv(op, rg, handled)))
+    if (failed(lowerRqConv(op, geom, handled)))
       return failure();
     if (handled)
       return success();
   }
   if (mapping_) {
-    ConvGeom geom{N,      C,      Hp, Wp, O,      Cg,         Og,
-                  KH,     KW,     OH, OW, groups, strides[0], strides[1],
-                  dil[0], dil[1], x,  w,  out,    bias,       hasBias};
     GemmEpilogue epi;
     epi.func = fuseRelu(op.getResult());
     return emitMappedConv(op, geom, t, epi);
   }
   // N tiles: blocks of whole output rows, or pieces of one row.
-  struct NTile {
-    int64_t oh0, ohc, ow0, owc;
-  };
-  std::vector<NTile> ntiles;
+  std::vector<ConvNTile> ntiles;
   if (OW <= t.nc) {
     int64_t rows = std::max<int64_t>(1, t.nc / OW);
     for (int64_t oh = 0; oh < OH; oh += rows)
@@ -375,18 +375,12 @@ LogicalResult Lowering::lowerConv(graph::Conv2DOp op) {
       for (int64_t ow = 0; ow < OW; ow += t.nc)
         ntiles.push_back({oh, 1, ow, std::min(t.nc, OW - ow)});
   }
-  // K chunks: one kernel position and a range of input channels.
-  struct KChunk {
-    int64_t kh, kw, c0, cc;
-  };
-  std::vector<KChunk> kchunks;
-  for (int64_t kh = 0; kh < KH; ++kh)
-    for (int64_t kw = 0; kw < KW; ++kw)
-      for (int64_t c0 = 0; c0 < Cg; c0 += t.kc)
-        kchunks.push_back({kh, kw, c0, std::min(t.kc, Cg - c0)});
+  std::vector<ConvKChunk> kchunks = convKChunks(
+      geom, 0, Cg * KH * KW, t.kc, chunksMaySpanKernelRows(geom, ntiles));
+  t.kc = std::min(t.kc, deepestChunk(kchunks));
 
   std::vector<GemmTiles> problems;
-  const int64_t sh = strides[0], sw = strides[1], dh = dil[0], dw = dil[1];
+  const int64_t sh = strides[0];
   for (int64_t n = 0; n < N; ++n)
     for (int64_t g = 0; g < groups; ++g) {
       GemmTiles p;
@@ -394,31 +388,33 @@ LogicalResult Lowering::lowerConv(graph::Conv2DOp op) {
       for (auto &nt : ntiles)
         p.nTiles.push_back(nt.ohc * nt.owc);
       for (auto &kc : kchunks)
-        p.kChunks.push_back(kc.cc);
+        p.kChunks.push_back(kc.depth());
       p.aBox = [=](int64_t m0, int64_t mc, size_t ki) {
-        const KChunk &c = kchunks[ki];
+        const ConvKChunk &c = kchunks[ki];
         DramBox b;
-        b.base =
-            w +
-            uint64_t((((g * Og + m0) * Cg + c.c0) * KH + c.kh) * KW + c.kw) * 4;
-        b.dim(mc, Cg * KH * KW).dim(c.cc, KH * KW);
+        b.base = w + uint64_t((g * Og + m0) * Cg * KH * KW +
+                              convFilterOffset(geom, c)) *
+                         4;
+        b.dim(mc, Cg * KH * KW);
+        appendFilterKDims(b, geom, c);
         return b;
       };
       p.bBox = [=](size_t ki, size_t ni) {
-        const KChunk &c = kchunks[ki];
-        const NTile &t2 = ntiles[ni];
+        const ConvKChunk &c = kchunks[ki];
+        const ConvNTile &t2 = ntiles[ni];
         DramBox b;
-        b.base =
-            x +
-            uint64_t(((n * C + g * Cg + c.c0) * Hp + t2.oh0 * sh + c.kh * dh) *
-                         Wp +
-                     t2.ow0 * sw + c.kw * dw) *
-                4;
-        b.dim(c.cc, Hp * Wp).dim(t2.ohc, sh * Wp).dim(t2.owc, sw);
+        b.base = x + uint64_t(((n * C + g * Cg) * Hp + t2.oh0 * sh) * Wp +
+                              t2.ow0 * strides[1] + convInputOffset(geom, c)) *
+                         4;
+        // Rows: the chunk's K dims; columns: the pixel box.
+        b.rowDims = appendInputKDims(b, geom, c);
+        if (t2.ohc > 1)
+          b.dim(t2.ohc, sh * Wp);
+        b.dim(t2.owc, strides[1]);
         return b;
       };
       p.cBox = [=](int64_t m0, int64_t mc, size_t ni) {
-        const NTile &t2 = ntiles[ni];
+        const ConvNTile &t2 = ntiles[ni];
         DramBox b;
         b.base =
             out +
@@ -428,7 +424,7 @@ LogicalResult Lowering::lowerConv(graph::Conv2DOp op) {
       };
       if (hasBias)
         p.initBox = [=](int64_t m0, int64_t mc, size_t ni) {
-          const NTile &t2 = ntiles[ni];
+          const ConvNTile &t2 = ntiles[ni];
           DramBox b;
           b.base = bias + uint64_t((g * Og + m0) * 4);
           b.dim(mc, 1).dim(t2.ohc, 0).dim(t2.owc, 0);

@@ -86,7 +86,9 @@ LogicalResult Lowering::emitMappedConvWeightsInQueue(Operation *op,
         convNTiles(g.OW, s.n.begin, s.n.begin + s.n.size,
                    w.tiling.peRows * int64_t(hw_.pesPerCluster));
     std::vector<ConvKChunk> kchunks =
-        convKChunks(g, s.k.begin, s.k.begin + s.k.size, w.tiling.kc);
+        convKChunks(g, s.k.begin, s.k.begin + s.k.size, w.tiling.kc,
+                    chunksMaySpanKernelRows(g, pieces));
+    w.tiling = convChunkTiling(w.tiling, kchunks, g.hasBias || mo.reloads);
     std::vector<int64_t> nTiles = chunks(s.m.size, w.tiling.nc);
     std::vector<int64_t> n0 = prefix(nTiles);
     const int64_t mOff = s.m.begin;
@@ -99,19 +101,23 @@ LogicalResult Lowering::emitMappedConvWeightsInQueue(Operation *op,
           p.m = pc.ohc * pc.owc;
           p.nTiles = nTiles;
           for (const ConvKChunk &kc : kchunks)
-            p.kChunks.push_back(kc.cc);
+            p.kChunks.push_back(kc.depth());
           // One M partition per box (m0 = 0, mc = ohc * owc).
           p.aBox = [=](int64_t m0, int64_t mc, size_t ki) {
             (void)m0, (void)mc;
             const ConvKChunk &c = kchunks[ki];
             DramBox b;
-            b.base = g.x + uint64_t(((n * g.C + grp * g.Cg + c.c0) * g.Hp +
-                                     pc.oh0 * g.sh + c.kh * g.dh) *
-                                        g.Wp +
-                                    pc.ow0 * g.sw + c.kw * g.dw) *
-                               4;
-            b.rowDims = 2;
-            b.dim(pc.ohc, g.sh * g.Wp).dim(pc.owc, g.sw).dim(c.cc, g.Hp * g.Wp);
+            b.base =
+                g.x + uint64_t(((n * g.C + grp * g.Cg) * g.Hp + pc.oh0 * g.sh) *
+                                   g.Wp +
+                               pc.ow0 * g.sw + convInputOffset(g, c)) *
+                          4;
+            // Rows: the pixel box; columns: the chunk's K dims.
+            b.rowDims = pc.ohc > 1 ? 2 : 1;
+            if (pc.ohc > 1)
+              b.dim(pc.ohc, g.sh * g.Wp);
+            b.dim(pc.owc, g.sw);
+            appendInputKDims(b, g, c);
             return b;
           };
           p.bBox = [=](size_t ki, size_t ni) {
@@ -120,8 +126,10 @@ LogicalResult Lowering::emitMappedConvWeightsInQueue(Operation *op,
             DramBox b;
             b.base =
                 g.w +
-                uint64_t(((o0 * g.Cg + c.c0) * g.KH + c.kh) * g.KW + c.kw) * 4;
-            b.dim(c.cc, g.KH * g.KW).dim(nTiles[ni], g.Cg * g.KH * g.KW);
+                uint64_t(o0 * g.Cg * g.KH * g.KW + convFilterOffset(g, c)) * 4;
+            // Rows: the chunk's K dims; columns: output channels.
+            b.rowDims = appendFilterKDims(b, g, c);
+            b.dim(nTiles[ni], g.Cg * g.KH * g.KW);
             return b;
           };
           p.cBox = [=](int64_t m0, int64_t mc, size_t ni) {

@@ -121,6 +121,13 @@ GemmTiling Lowering::sliceTiling(const tiling::ClusterSlice &s,
   return fitMappedTiling(hw_, ct, init, shared);
 }
 
+GemmTiling Lowering::convChunkTiling(GemmTiling t,
+                                     const std::vector<ConvKChunk> &chunks,
+                                     bool init) const {
+  t.kc = std::min(t.kc, deepestChunk(chunks));
+  return fitMappedTiling(hw_, t, init, t.sharedC && chunks.size() > 1);
+}
+
 std::vector<ConvNTile> accel::lowering::convNTiles(int64_t OW, int64_t p0,
                                                    int64_t p1, int64_t nc) {
   std::vector<ConvNTile> v;
@@ -136,21 +143,6 @@ std::vector<ConvNTile> accel::lowering::convNTiles(int64_t OW, int64_t p0,
       v.push_back({oh, rows, 0, OW});
       p += rows * OW;
     }
-  }
-  return v;
-}
-
-std::vector<ConvKChunk> accel::lowering::convKChunks(const ConvGeom &g,
-                                                     int64_t k0, int64_t k1,
-                                                     int64_t kc) {
-  std::vector<ConvKChunk> v;
-  if (k1 <= k0)
-    return v;
-  for (int64_t pos = k0 / g.Cg; pos <= (k1 - 1) / g.Cg; ++pos) {
-    int64_t cBeg = std::max(k0, pos * g.Cg) - pos * g.Cg;
-    int64_t cEnd = std::min(k1, (pos + 1) * g.Cg) - pos * g.Cg;
-    for (int64_t c0 = cBeg; c0 < cEnd; c0 += kc)
-      v.push_back({pos / g.KW, pos % g.KW, c0, std::min(kc, cEnd - c0)});
   }
   return v;
 }
@@ -308,7 +300,9 @@ LogicalResult Lowering::emitMappedConv(Operation *op, const ConvGeom &g,
     std::vector<ConvNTile> ntiles =
         convNTiles(g.OW, s.n.begin, s.n.begin + s.n.size, w.tiling.nc);
     std::vector<ConvKChunk> kchunks =
-        convKChunks(g, s.k.begin, s.k.begin + s.k.size, w.tiling.kc);
+        convKChunks(g, s.k.begin, s.k.begin + s.k.size, w.tiling.kc,
+                    chunksMaySpanKernelRows(g, ntiles));
+    w.tiling = convChunkTiling(w.tiling, kchunks, g.hasBias || mo.reloads);
     const int64_t mOff = s.m.begin;
     const uint64_t out = mo.partOut(s.part.k);
     const bool bias = g.hasBias && s.part.k == 0;
@@ -319,29 +313,32 @@ LogicalResult Lowering::emitMappedConv(Operation *op, const ConvGeom &g,
         for (const ConvNTile &nt : ntiles)
           p.nTiles.push_back(nt.ohc * nt.owc);
         for (const ConvKChunk &kc : kchunks)
-          p.kChunks.push_back(kc.cc);
+          p.kChunks.push_back(kc.depth());
         p.aBox = [=](int64_t m0, int64_t mc, size_t ki) {
           const ConvKChunk &c = kchunks[ki];
           DramBox b;
           b.base =
-              g.w + uint64_t((((grp * g.Og + mOff + m0) * g.Cg + c.c0) * g.KH +
-                              c.kh) *
-                                 g.KW +
-                             c.kw) *
+              g.w + uint64_t((grp * g.Og + mOff + m0) * g.Cg * g.KH * g.KW +
+                             convFilterOffset(g, c)) *
                         4;
-          b.dim(mc, g.Cg * g.KH * g.KW).dim(c.cc, g.KH * g.KW);
+          b.dim(mc, g.Cg * g.KH * g.KW);
+          appendFilterKDims(b, g, c);
           return b;
         };
         p.bBox = [=](size_t ki, size_t ni) {
           const ConvKChunk &c = kchunks[ki];
           const ConvNTile &t2 = ntiles[ni];
           DramBox b;
-          b.base = g.x + uint64_t(((n * g.C + grp * g.Cg + c.c0) * g.Hp +
-                                   t2.oh0 * g.sh + c.kh * g.dh) *
-                                      g.Wp +
-                                  t2.ow0 * g.sw + c.kw * g.dw) *
-                             4;
-          b.dim(c.cc, g.Hp * g.Wp).dim(t2.ohc, g.sh * g.Wp).dim(t2.owc, g.sw);
+          b.base =
+              g.x +
+              uint64_t(((n * g.C + grp * g.Cg) * g.Hp + t2.oh0 * g.sh) * g.Wp +
+                       t2.ow0 * g.sw + convInputOffset(g, c)) *
+                  4;
+          // Rows: the chunk's K dims; columns: the pixel box.
+          b.rowDims = appendInputKDims(b, g, c);
+          if (t2.ohc > 1)
+            b.dim(t2.ohc, g.sh * g.Wp);
+          b.dim(t2.owc, g.sw);
           return b;
         };
         p.cBox = [=](int64_t m0, int64_t mc, size_t ni) {

@@ -128,9 +128,16 @@ struct ConvGeom {
 struct ConvNTile {
   int64_t oh0, ohc, ow0, owc;
 };
-/// A K chunk of a convolution: one kernel position, a channel range.
+/// A K chunk of a convolution: a channel range [c0, c0 + cc) of the kernel
+/// positions rows [kh, kh + nkh) x columns [kw, kw + nkw). A chunk of
+/// several positions holds every channel (cc = Cg), and one of several rows
+/// every column (kw = 0, nkw = KW), so that it is a contiguous range of the
+/// (kh, kw, c) flattening of K (docs/mapping.md, "Convolution K chunks").
 struct ConvKChunk {
   int64_t kh, kw, c0, cc;
+  int64_t nkh = 1, nkw = 1;
+  int64_t positions() const { return nkh * nkw; }
+  int64_t depth() const { return nkh * nkw * cc; }
 };
 /// Pixel boxes of at most nc pixels covering output pixels [p0, p1) of an
 /// OH x OW image: a leading piece of a row, blocks of whole rows (or pieces
@@ -138,9 +145,31 @@ struct ConvKChunk {
 std::vector<ConvNTile> convNTiles(int64_t OW, int64_t p0, int64_t p1,
                                   int64_t nc);
 /// K chunks of at most kc covering [k0, k1) of the (kh, kw, c) flattening
-/// (c fastest) (LowerMapped.cpp).
+/// (c fastest): channel ranges of one kernel position when kc < 2 Cg, else
+/// runs of whole positions inside a kernel row, or (`spanRows`, see
+/// chunksMaySpanKernelRows) runs of whole kernel rows (ConvKChunks.cpp).
 std::vector<ConvKChunk> convKChunks(const ConvGeom &g, int64_t k0, int64_t k1,
-                                    int64_t kc);
+                                    int64_t kc, bool spanRows = false);
+/// The depth of the deepest chunk (1 when there is none).
+int64_t deepestChunk(const std::vector<ConvKChunk> &chunks);
+/// Whether an image box of a chunk spanning kernel rows and a pixel box of
+/// `tiles` fit the 4-D DMA: every pixel box is a piece of one output row, or
+/// the kernel has one column.
+bool chunksMaySpanKernelRows(const ConvGeom &g,
+                             const std::vector<ConvNTile> &tiles);
+/// The chunk's K dims of the padded input image (kernel rows, kernel
+/// columns, channels; a dimension of extent 1 left out), appended to `b`;
+/// returns how many were appended. The chunk's first element is
+/// convInputOffset elements past the (image, group, pixel) origin.
+int appendInputKDims(codegen::DramBox &b, const ConvGeom &g,
+                     const ConvKChunk &c);
+int64_t convInputOffset(const ConvGeom &g, const ConvKChunk &c);
+/// The chunk's K dims of the [O, Cg, KH, KW] filter (positions, channels),
+/// appended to `b`; the chunk starts convFilterOffset elements past the
+/// output channel's filter.
+int appendFilterKDims(codegen::DramBox &b, const ConvGeom &g,
+                      const ConvKChunk &c);
+int64_t convFilterOffset(const ConvGeom &g, const ConvKChunk &c);
 
 /// Machine options of the lowering (convert-graph-to-isa, docs/passes.md).
 struct LoweringOptions {
@@ -363,6 +392,13 @@ private:
                                   const codegen::GemmTiling &t, bool init,
                                   int64_t count, bool activationIsA,
                                   bool bias) const;
+  /// A slice tiling `t` narrowed to the convolution K chunks cut with it:
+  /// kc = the deepest chunk (smaller tiles, more room for resident strips),
+  /// no shared C region for a single chunk; refitted (`init` as in
+  /// sliceTiling).
+  codegen::GemmTiling convChunkTiling(codegen::GemmTiling t,
+                                      const std::vector<ConvKChunk> &chunks,
+                                      bool init) const;
   /// Launches the per-cluster work and, for a K split, the combine layers
   /// over the dense output of `mo`.
   mlir::LogicalResult

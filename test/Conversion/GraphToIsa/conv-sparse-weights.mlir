@@ -11,12 +11,19 @@
 // RUN: accel-opt --accel-default-pipeline=split=labels %s | FileCheck %s
 // RUN: accel-opt --accel-default-pipeline="split=labels sparse-weights=off" %s | FileCheck %s --check-prefix=DENSE
 
+// Cluster (0, 0) computes K [0, 9) of the (kh, kw, c) flattening: kernel
+// row 0 (3 positions x 2 channels, one 4-D image box: pixel rows, pixel
+// columns, kernel columns, channels), position (1, 0), then channel 0 of
+// position (1, 1) (chunks of whole positions, ConvKChunks.cpp; tiles 6
+// deep, the deepest chunk).
 // CHECK: isa.cluster(0, 0) {
-// CHECK: isa.ld acts slot 0 <{{.*}}rows = 16, cols = 2, row_stride = 2, pe_rows = 4>
-// CHECK-NEXT: isa.ld sparse_weights slot 0 <{{.*}}cols = 2, row_stride = 2, depth = 2>
-// CHECK-NEXT: isa.mac slot 0 acc 0 <rows = 16, cols = 2, pe_rows = 4, depth = 2>
-// CHECK: isa.dma load tag 0 src {{[0-9]+}} dst {{[0-9]+}} shape [4, 4, 2] src_strides [6, 1, 36] dst_strides [8, 2, 1]
+// CHECK: isa.ld acts slot 0 <{{.*}}rows = 16, cols = 6, row_stride = 6, pe_rows = 4>
+// CHECK-NEXT: isa.ld sparse_weights slot 0 <{{.*}}cols = 2, row_stride = 2, depth = 6>
+// CHECK-NEXT: isa.mac slot 0 acc 0 <rows = 16, cols = 2, pe_rows = 4, depth = 6>
+// CHECK: isa.dma load tag 0 src {{[0-9]+}} dst {{[0-9]+}} shape [4, 4, 3, 2] src_strides [6, 1, 1, 36] dst_strides [24, 6, 2, 1]
 // CHECK-NEXT: isa.dma load tag 0 src {{[0-9]+}} dst {{[0-9]+}} shape [2] src_strides [1] dst_strides [1]
+// CHECK: isa.dma load tag 1 src {{[0-9]+}} dst {{[0-9]+}} shape [4, 4, 2] src_strides [6, 1, 36] dst_strides [24, 6, 1]
+// CHECK: isa.dma load tag 0 src {{[0-9]+}} dst {{[0-9]+}} shape [4, 4, 1] src_strides [6, 1, 36] dst_strides [24, 6, 1]
 // CHECK: isa.dma store tag 2 src {{[0-9]+}} dst {{[0-9]+}} shape [4, 4, 2] src_strides [8, 2, 1] dst_strides [4, 1, 16]
 
 // DENSE-NOT: sparse_weights

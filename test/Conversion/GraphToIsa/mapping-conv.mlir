@@ -26,13 +26,19 @@
 // NN: isa.dma store tag 3 {{.*}} dst 960 shape [4, 1, 4]
 
 // [M,K]: grid rows split the output channels (2 each), grid columns split
-// K = 18 into [0, 9) and [9, 18). Column 1 starts at kernel position
-// (1, 1), channel 1: filter slice at 192 + 4 * 13, image box at
-// 512 + 4 * (42 + 6 + 1). Each cluster writes its partial sums (K part c,
+// K = 18 into [0, 9) and [9, 18). K chunks hold whole kernel positions of
+// one kernel row (the pixel boxes span several output rows): column 0 runs
+// kernel row 0 (3 positions x 2 channels: filter box [2, 3, 2], image box
+// kernel columns x channels x 5 x 4), position (1, 0), then channel 0 of
+// (1, 1). Column 1 starts at kernel position (1, 1), channel 1: filter
+// slice at 192 + 4 * 13, image box at 512 + 4 * (42 + 6 + 1); then (1, 2)
+// and kernel row 2. Each cluster writes its partial sums (K part c,
 // channels 2r..2r+1) to 1216 + 320 c + 160 r; one add layer sums the two
 // parts into y.
 // MK-LABEL: isa.cluster(0, 0)
-// MK: isa.dma load tag 0 src 192 dst {{[0-9]+}} shape [2, 2] src_strides [18, 9]
+// MK: isa.dma load tag 0 src 192 dst {{[0-9]+}} shape [2, 3, 2] src_strides [18, 1, 9]
+// MK-NEXT: isa.dma load tag 0 src 512 dst {{[0-9]+}} shape [3, 2, 5, 4] src_strides [1, 42, 6, 1]
+// MK: isa.dma load tag 1 src 204 dst {{[0-9]+}} shape [2, 2] src_strides [18, 9]
 // MK: isa.dma store tag 2 {{.*}} dst 1216 shape [2, 5, 4]
 // MK: isa.barrier 1
 // MK: isa.spu binary in 0 out 0 {{.*}}func = add
@@ -42,9 +48,10 @@
 // MK-LABEL: isa.cluster(0, 1)
 // MK: isa.dma load tag 0 src 244 dst {{[0-9]+}} shape [2, 1] src_strides [18, 9]
 // MK-NEXT: isa.dma load tag 0 src 708 dst {{[0-9]+}} shape [1, 5, 4] src_strides [42, 6, 1]
+// MK: isa.dma load tag 0 src 216 dst {{[0-9]+}} shape [2, 3, 2] src_strides [18, 1, 9]
 // MK: isa.dma store tag 2 {{.*}} dst 1536 shape [2, 5, 4]
 // MK-LABEL: isa.cluster(1, 0)
-// MK: isa.dma load tag 0 src 336 dst {{[0-9]+}} shape [2, 2] src_strides [18, 9]
+// MK: isa.dma load tag 0 src 336 dst {{[0-9]+}} shape [2, 3, 2] src_strides [18, 1, 9]
 // MK: isa.dma store tag 2 {{.*}} dst 1376 shape [2, 5, 4]
 // MK-LABEL: isa.cluster(1, 1)
 // MK: isa.dma store tag 2 {{.*}} dst 1696 shape [2, 5, 4]
