@@ -5,10 +5,8 @@
 using namespace accel;
 using namespace accel::codegen;
 
-namespace {
-
-/// Index of the buffer holding byte `a`, or -1.
-int64_t bufferOf(const std::vector<DramBuffer> &buffers, uint64_t a) {
+int64_t accel::codegen::bufferOf(const std::vector<DramBuffer> &buffers,
+                                 uint64_t a) {
   auto it = std::upper_bound(
       buffers.begin(), buffers.end(), a,
       [](uint64_t x, const DramBuffer &b) { return x < b.addr; });
@@ -19,6 +17,8 @@ int64_t bufferOf(const std::vector<DramBuffer> &buffers, uint64_t a) {
     return -1;
   return it - buffers.begin();
 }
+
+namespace {
 
 /// Bounding byte range of the DRAM side of a DMA (`src` side when
 /// `srcSide`).
@@ -40,6 +40,82 @@ uint64_t regionEnd(const HardwareDesc &hw, uint32_t ch) {
 }
 
 } // namespace
+
+namespace {
+
+/// The DRAM byte ranges [lo, hi) of every DMA side, constant-packet block
+/// and marker area of `p`.
+std::vector<std::pair<uint64_t, uint64_t>> dramBoxes(const Program &p) {
+  std::vector<std::pair<uint64_t, uint64_t>> boxes;
+  auto side = [&](const DmaDesc &d, bool srcSide) {
+    uint64_t lo, hi;
+    dramBounds(d, srcSide, lo, hi);
+    boxes.push_back({lo, hi});
+  };
+  for (const ClusterStream &cl : p.clusters)
+    for (const Command &c : cl.commands) {
+      if (c.kind != CommandKind::Dma || c.dma.numElements() == 0)
+        continue;
+      if (c.dma.dir == DmaDir::Load || c.dma.dir == DmaDir::DramCopy)
+        side(c.dma, true);
+      if (c.dma.dir == DmaDir::Store || c.dma.dir == DmaDir::DramCopy)
+        side(c.dma, false);
+    }
+  for (const ConstPacket &k : p.packets) {
+    for (const PacketBlockRef &b : k.blocks)
+      if (b.bytes)
+        boxes.push_back({b.dramAddr, b.dramAddr + b.bytes});
+    if (!k.marker.empty())
+      boxes.push_back({k.markerAddr, k.markerAddr + k.marker.size()});
+  }
+  std::sort(boxes.begin(), boxes.end());
+  return boxes;
+}
+
+} // namespace
+
+bool accel::codegen::cutSegments(const Program &p,
+                                 const std::vector<DramBuffer> &buffers,
+                                 uint64_t alignment,
+                                 std::vector<DramBuffer> &segments,
+                                 std::string &err) {
+  // Cut points: where a group of overlapping boxes starts (no box before it
+  // reaches past that byte).
+  std::vector<uint64_t> cuts;
+  uint64_t reach = 0;
+  bool first = true;
+  for (auto [lo, hi] : dramBoxes(p)) {
+    int64_t b = bufferOf(buffers, lo);
+    if (b >= 0 && hi > buffers[size_t(b)].addr + buffers[size_t(b)].bytes) {
+      err = "a DRAM access [" + std::to_string(lo) + ", " + std::to_string(hi) +
+            ") spans two planned buffers";
+      return false;
+    }
+    if ((first || lo >= reach) && lo % std::max<uint64_t>(alignment, 1) == 0)
+      cuts.push_back(lo);
+    reach = first ? hi : std::max(reach, hi);
+    first = false;
+  }
+  segments.clear();
+  for (const DramBuffer &b : buffers) {
+    uint64_t start = b.addr, end = b.addr + b.bytes;
+    for (auto it = std::upper_bound(cuts.begin(), cuts.end(), start);
+         it != cuts.end() && *it < end; ++it) {
+      segments.push_back({start, *it - start});
+      start = *it;
+    }
+    segments.push_back({start, end - start});
+  }
+  return true;
+}
+
+uint64_t ChannelPlan::copyFor(size_t b, uint32_t ch) const {
+  if (b < replicas.size())
+    for (auto [c, a] : replicas[b])
+      if (c == ch)
+        return a;
+  return addr.at(b);
+}
 
 bool accel::codegen::measureBufferTraffic(
     const Program &p, const HardwareDesc &hw,
@@ -91,7 +167,8 @@ bool accel::codegen::measureBufferTraffic(
 bool accel::codegen::planChannels(const HardwareDesc &hw,
                                   const std::vector<DramBuffer> &buffers,
                                   const std::vector<BufferTraffic> &traffic,
-                                  ChannelPlan &plan, std::string &err) {
+                                  ChannelPlan &plan, std::string &err,
+                                  const PlacementOptions &opts) {
   const uint32_t nch = uint32_t(std::max<size_t>(hw.channels.size(), 1));
   const uint64_t R = hw.channelRegionBytes();
   // Channels local to some cluster: where an untouched buffer may go.
@@ -101,6 +178,7 @@ bool accel::codegen::planChannels(const HardwareDesc &hw,
   plan.channel.assign(buffers.size(), 0);
   plan.addr.assign(buffers.size(), 0);
   plan.allocated.assign(nch, 0);
+  plan.replicas.assign(buffers.size(), {});
   plan.dramSize = 0;
   std::vector<uint64_t> next(nch);
   for (uint32_t ch = 0; ch < nch; ++ch)
@@ -146,40 +224,145 @@ bool accel::codegen::planChannels(const HardwareDesc &hw,
             " bytes fits no memory channel's region";
       return false;
     }
+    if (!opts.replicate || written)
+      continue;
+    // A read-only buffer: one more copy on every other channel whose
+    // clusters read it and whose region has room (else they read remotely).
+    for (uint32_t ch = 0; ch < nch; ++ch) {
+      uint64_t end = regionEnd(hw, ch);
+      if (ch == plan.channel[i] || t.read[ch] == 0 || next[ch] > end ||
+          buffers[i].bytes > end - next[ch])
+        continue;
+      plan.replicas[i].push_back({ch, next[ch]});
+      next[ch] += buffers[i].bytes;
+      plan.allocated[ch] += buffers[i].bytes;
+      plan.dramSize = std::max(plan.dramSize, next[ch]);
+    }
   }
   return true;
 }
 
-void accel::codegen::relocateBuffers(Program &p,
+namespace {
+
+/// Appends piece `q` to `pieces`, extending a piece that ends where `q`
+/// starts in both the image and DRAM.
+void appendPiece(std::vector<DramPiece> &pieces, const DramPiece &q) {
+  for (DramPiece &x : pieces)
+    if (x.offset + x.bytes == q.offset && x.dramAddr + x.bytes == q.dramAddr) {
+      x.bytes += q.bytes;
+      return;
+    }
+  pieces.push_back(q);
+}
+
+/// The pieces of `s`'s image [lo, lo + bytes) over the planned buffers
+/// (replicas too for an input); a single piece becomes the dense address.
+void relocateSymbol(Symbol &s, const std::vector<DramBuffer> &buffers,
+                    const ChannelPlan &plan) {
+  const uint64_t lo = s.dramAddr, hi = lo + s.numElements() * 4;
+  int64_t first = bufferOf(buffers, lo);
+  if (first < 0 || !s.pieces.empty())
+    return;
+  if (hi == lo) { // an empty image: just the address
+    s.dramAddr = plan.addr[size_t(first)] + (lo - buffers[size_t(first)].addr);
+    return;
+  }
+  std::vector<DramPiece> pieces;
+  for (size_t b = size_t(first); b < buffers.size() && buffers[b].addr < hi;
+       ++b) {
+    uint64_t a = std::max(lo, buffers[b].addr);
+    uint64_t e = std::min(hi, buffers[b].addr + buffers[b].bytes);
+    uint64_t off = a - buffers[b].addr;
+    appendPiece(pieces, {a - lo, e - a, plan.addr[b] + off});
+    if (s.isInput)
+      for (auto [ch, r] : plan.replicas[b])
+        appendPiece(pieces, {a - lo, e - a, r + off});
+  }
+  std::stable_sort(pieces.begin(), pieces.end(),
+                   [](const DramPiece &x, const DramPiece &y) {
+                     return x.offset < y.offset;
+                   });
+  s.dramAddr = pieces.front().dramAddr;
+  if (pieces.size() > 1)
+    s.pieces = std::move(pieces);
+}
+
+/// `c` cut at buffer ends, each part at its planned address with the
+/// buffer's replicas; contiguous parts stay one segment.
+std::vector<ConstSegment> relocateConstant(const ConstSegment &c,
+                                           const std::vector<DramBuffer> &bufs,
+                                           const ChannelPlan &plan) {
+  int64_t first = bufferOf(bufs, c.dramAddr);
+  if (first < 0 || c.bytes.empty())
+    return {c};
+  const uint64_t lo = c.dramAddr, hi = lo + c.bytes.size();
+  std::vector<ConstSegment> parts;
+  for (size_t b = size_t(first); b < bufs.size() && bufs[b].addr < hi; ++b) {
+    uint64_t a = std::max(lo, bufs[b].addr);
+    uint64_t e = std::min(hi, bufs[b].addr + bufs[b].bytes);
+    uint64_t off = a - bufs[b].addr;
+    ConstSegment part;
+    part.dramAddr = plan.addr[b] + off;
+    for (auto [ch, r] : plan.replicas[b])
+      part.replicas.push_back(r + off);
+    auto from = c.bytes.begin() + int64_t(a - lo);
+    auto to = c.bytes.begin() + int64_t(e - lo);
+    if (!parts.empty()) {
+      ConstSegment &last = parts.back();
+      uint64_t n = last.bytes.size();
+      bool contiguous = last.dramAddr + n == part.dramAddr &&
+                        last.replicas.size() == part.replicas.size();
+      for (size_t k = 0; contiguous && k < part.replicas.size(); ++k)
+        contiguous = last.replicas[k] + n == part.replicas[k];
+      if (contiguous) {
+        last.bytes.insert(last.bytes.end(), from, to);
+        continue;
+      }
+    }
+    part.bytes.assign(from, to);
+    parts.push_back(std::move(part));
+  }
+  return parts;
+}
+
+} // namespace
+
+void accel::codegen::relocateBuffers(Program &p, const HardwareDesc &hw,
                                      const std::vector<DramBuffer> &buffers,
                                      const ChannelPlan &plan) {
-  auto move = [&](uint64_t &a) {
+  auto move = [&](uint64_t &a, uint32_t ch) {
     int64_t b = bufferOf(buffers, a);
     if (b >= 0)
-      a = plan.addr[size_t(b)] + (a - buffers[size_t(b)].addr);
+      a = plan.copyFor(size_t(b), ch) + (a - buffers[size_t(b)].addr);
   };
-  for (auto &cl : p.clusters)
-    for (Command &c : cl.commands) {
+  for (size_t cl = 0; cl < p.clusters.size(); ++cl) {
+    uint32_t ch = hw.channelOf(uint32_t(cl));
+    for (Command &c : p.clusters[cl].commands) {
       if (c.kind != CommandKind::Dma || c.dma.numElements() == 0)
         continue;
       if (c.dma.dir == DmaDir::Load || c.dma.dir == DmaDir::DramCopy)
-        move(c.dma.src);
+        move(c.dma.src, ch);
       if (c.dma.dir == DmaDir::Store || c.dma.dir == DmaDir::DramCopy)
-        move(c.dma.dst);
+        move(c.dma.dst, ch);
     }
+  }
   for (Symbol &s : p.symbols)
-    move(s.dramAddr);
-  for (ConstSegment &s : p.constants)
-    move(s.dramAddr);
+    relocateSymbol(s, buffers, plan);
+  std::vector<ConstSegment> constants;
+  for (const ConstSegment &c : p.constants)
+    for (ConstSegment &part : relocateConstant(c, buffers, plan))
+      constants.push_back(std::move(part));
   // Readers look constants up by address (ascending, as linear plans are).
-  std::stable_sort(p.constants.begin(), p.constants.end(),
+  std::stable_sort(constants.begin(), constants.end(),
                    [](const ConstSegment &a, const ConstSegment &b) {
                      return a.dramAddr < b.dramAddr;
                    });
+  p.constants = std::move(constants);
   for (ConstPacket &k : p.packets) {
+    uint32_t ch = hw.channelOf(k.cluster);
     for (PacketBlockRef &b : k.blocks)
-      move(b.dramAddr);
-    move(k.markerAddr);
+      move(b.dramAddr, ch);
+    move(k.markerAddr, ch);
   }
   p.dramSize = plan.dramSize;
 }

@@ -12,7 +12,9 @@
 //    (the slot may be reused); as a source it SENDs S into the destination's
 //    R(level, parity), after taking the credit of chunk c-2. The root stores
 //    the finished chunk to the output. Only the partial loads and the output
-//    store touch DRAM.
+//    store touch DRAM. A destination hands out the first credit of each
+//    parity only when its earlier work is done: a source that finished its
+//    own part earlier would otherwise send into storage still in use.
 //  - Memory: the same tree level by level through DRAM: a source SIGNALs its
 //    destination once its sum is complete (its DMAs done); the destination
 //    RECVs, loads its own and the source's sums chunk by chunk, adds and
@@ -180,6 +182,15 @@ void emitMeshMember(StreamBuilder &sb, const ReductionGroup &grp, size_t i,
   };
   (void)levels;
   Sequences seqs = configure(sb, cl, g, role, root, func);
+  // The receive slots are free only once this member's earlier work is done
+  // (a source may finish its own earlier and send at once): the first
+  // credits of both parities go out after that.
+  const size_t firstCredits = std::min<size_t>(2, chunks.size());
+  if (!role.receives.empty())
+    sb.wait(cl, 0xFF, true);
+  for (auto [level, src] : role.receives)
+    for (size_t k = 0; k < firstCredits; ++k)
+      sb.meshSignal(cl, {grp.members[src].cluster}, treeSem(sb, cl));
   for (size_t c = 0; c < chunks.size(); ++c) {
     const int par = int(c % 2);
     const DramBox &chunk = chunks[c];
@@ -201,8 +212,8 @@ void emitMeshMember(StreamBuilder &sb, const ReductionGroup &grp, size_t i,
           chunkRecords(seq, sumAddr(par), recvAddr(level, par), rows, cols),
           false, true);
       sb.wait(cl, 0, true);
-      sb.meshSignal(cl, {srcCl},
-                    treeSem(sb, cl)); // credit: R(level, par) is free
+      if (c + 2 < chunks.size()) // credit: R(level, par) is free for c + 2
+        sb.meshSignal(cl, {srcCl}, treeSem(sb, cl));
     }
     if (root && role.receives.empty() && func != SfuFunc::None) {
       sb.execute(cl, kIbufFunc,
@@ -212,9 +223,9 @@ void emitMeshMember(StreamBuilder &sb, const ReductionGroup &grp, size_t i,
     }
     if (role.sendLevel >= 0) {
       const uint32_t dstCl = grp.members[role.sendTo].cluster;
-      if (c >= 2)
-        sb.meshRecv(cl, treeSem(sb, dstCl),
-                    1); // chunk c-2 consumed: its slot is free
+      // The destination's slot is free (its first credits, then chunk
+      // c-2 consumed).
+      sb.meshRecv(cl, treeSem(sb, dstCl), 1);
       MeshOp op;
       op.targets = {dstCl};
       op.src = sumAddr(par);
@@ -228,9 +239,6 @@ void emitMeshMember(StreamBuilder &sb, const ReductionGroup &grp, size_t i,
       sb.dmaStore(cl, storeTag(par), sumAddr(par), g.colTile,
                   shifted(chunk, grp.outShiftBytes));
   }
-  if (role.sendLevel >= 0) // the credits not taken in the loop
-    sb.meshRecv(cl, treeSem(sb, grp.members[role.sendTo].cluster),
-                uint32_t(std::min<size_t>(2, chunks.size())));
 }
 
 void emitMemoryMember(StreamBuilder &sb, const ReductionGroup &grp, size_t i,

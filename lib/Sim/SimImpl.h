@@ -188,6 +188,9 @@ private:
 
   bool checkProgram();
   bool setupMemory(const std::map<std::string, Tensor> &inputs);
+  /// A symbol's image to / from DRAM (dense, or its pieces).
+  void writeImage(const Symbol &s, const std::vector<float> &data);
+  void readImage(const Symbol &s, std::vector<float> &data);
   /// Writes the constant packets' marker areas into DRAM.
   bool writePackets();
   bool step(Cluster &c);

@@ -90,6 +90,31 @@ bool Sim::checkProgram() {
   return true;
 }
 
+void Sim::writeImage(const Symbol &s, const std::vector<float> &data) {
+  const auto *bytes = reinterpret_cast<const uint8_t *>(data.data());
+  if (s.pieces.empty()) {
+    if (!data.empty())
+      dram.write(s.dramAddr, bytes, data.size() * 4);
+    return;
+  }
+  for (const DramPiece &q : s.pieces) // every replica gets its copy
+    if (q.bytes)
+      dram.write(q.dramAddr, bytes + q.offset, q.bytes);
+}
+
+void Sim::readImage(const Symbol &s, std::vector<float> &data) {
+  auto *bytes = reinterpret_cast<uint8_t *>(data.data());
+  if (s.pieces.empty()) {
+    if (!data.empty())
+      dram.read(s.dramAddr, bytes, data.size() * 4);
+    return;
+  }
+  // Backwards, so that the first piece covering a byte is the one kept.
+  for (auto q = s.pieces.rbegin(); q != s.pieces.rend(); ++q)
+    if (q->bytes)
+      dram.read(q->dramAddr, bytes + q->offset, q->bytes);
+}
+
 bool Sim::setupMemory(const std::map<std::string, Tensor> &inputs) {
   dram.reset(p.dramSize); // pages are allocated as the program touches them
   for (size_t i = 0; i < p.constants.size(); ++i) {
@@ -101,6 +126,16 @@ bool Sim::setupMemory(const std::map<std::string, Tensor> &inputs) {
           " bytes) lies outside DRAM [0, " + std::to_string(dram.size()) + ")");
     if (!s.bytes.empty())
       dram.write(s.dramAddr, s.bytes.data(), s.bytes.size());
+    for (uint64_t r : s.replicas) {
+      if (i128(r) + i128(s.bytes.size()) > i128(dram.size()))
+        return fail("replica at " + std::to_string(r) +
+                    " of constant segment " + std::to_string(i) + " (" +
+                    std::to_string(s.bytes.size()) +
+                    " bytes) lies outside DRAM [0, " +
+                    std::to_string(dram.size()) + ")");
+      if (!s.bytes.empty())
+        dram.write(r, s.bytes.data(), s.bytes.size());
+    }
   }
 
   if (!writePackets())
@@ -127,11 +162,19 @@ bool Sim::setupMemory(const std::map<std::string, Tensor> &inputs) {
       if (n > i128(dram.size()))
         n = i128(dram.size()) + 1; // clamp: already too large
     }
-    if (i128(s.dramAddr) + n * 4 > i128(dram.size()))
+    if (s.pieces.empty() && i128(s.dramAddr) + n * 4 > i128(dram.size()))
       return fail("symbol '" + s.name + "' " + shapeToString(s.shape) +
                   " at DRAM address " + std::to_string(s.dramAddr) +
                   " lies outside DRAM [0, " + std::to_string(dram.size()) +
                   ")");
+    for (const DramPiece &q : s.pieces)
+      if (i128(q.offset) + i128(q.bytes) > n * 4 ||
+          i128(q.dramAddr) + i128(q.bytes) > i128(dram.size()))
+        return fail("symbol '" + s.name + "': piece [" +
+                    std::to_string(q.offset) + ", +" + std::to_string(q.bytes) +
+                    ") at DRAM address " + std::to_string(q.dramAddr) +
+                    " lies outside its image or DRAM [0, " +
+                    std::to_string(dram.size()) + ")");
   }
   for (auto &kv : inputs) {
     bool found = false;
@@ -157,8 +200,7 @@ bool Sim::setupMemory(const std::map<std::string, Tensor> &inputs) {
                   std::to_string(t.data.size()) + " values but shape " +
                   shapeToString(s.shape) + " needs " +
                   std::to_string(s.numElements()));
-    if (!t.data.empty())
-      dram.write(s.dramAddr, t.data.data(), t.data.size() * 4);
+    writeImage(s, t.data);
   }
 
   numIbufs = std::min<uint32_t>(hw.instructionBuffers, kMaxIbufs);
@@ -901,8 +943,7 @@ bool Sim::run(const std::map<std::string, Tensor> &inputs,
     Tensor t;
     t.shape = s.shape;
     t.data.resize(s.numElements());
-    if (!t.data.empty())
-      dram.read(s.dramAddr, t.data.data(), t.data.size() * 4);
+    readImage(s, t.data);
     outputs[s.name] = std::move(t);
   }
   double wall =

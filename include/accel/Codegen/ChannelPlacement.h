@@ -44,11 +44,36 @@ bool measureBufferTraffic(const Program &p, const HardwareDesc &hw,
                           std::vector<BufferTraffic> &traffic,
                           std::string &err);
 
+/// Cuts every buffer into segments that no DMA box crosses (a cut point is
+/// a byte boundary strictly inside no box, among the boxes' own ends; bytes no
+/// DMA touches stay with the segment before them), so that each segment can
+/// live on its own channel without splitting a DMA. Constant-packet blocks
+/// and marker areas are boxes too (a core's packet is never cut). Only
+/// addresses that are multiples of `alignment` are cut points. Ascending,
+/// covering the buffers exactly. False with `err` when a DMA's DRAM box is
+/// not inside one buffer.
+bool cutSegments(const Program &p, const std::vector<DramBuffer> &buffers,
+                 uint64_t alignment, std::vector<DramBuffer> &segments,
+                 std::string &err);
+
 struct ChannelPlan {
   std::vector<uint32_t> channel;   ///< per buffer
   std::vector<uint64_t> addr;      ///< per buffer, the new address
   uint64_t dramSize = 0;           ///< end of the highest placed buffer
   std::vector<uint64_t> allocated; ///< bytes per channel
+  /// Per buffer: further copies (channel, address) of a buffer the program
+  /// only reads, one on each other channel whose clusters read it.
+  std::vector<std::vector<std::pair<uint32_t, uint64_t>>> replicas;
+
+  /// Address of buffer `b`'s copy that a cluster on channel `ch` uses: its
+  /// replica on `ch`, else the primary.
+  uint64_t copyFor(size_t b, uint32_t ch) const;
+};
+
+struct PlacementOptions {
+  /// Replicate read-only buffers read from several channels (on each
+  /// reading channel with room left), so every read is local.
+  bool replicate = false;
 };
 
 /// Near-tie tolerance of the channel choice: channels whose score is at
@@ -61,13 +86,20 @@ constexpr uint64_t kTieFraction = 16;
 bool planChannels(const HardwareDesc &hw,
                   const std::vector<DramBuffer> &buffers,
                   const std::vector<BufferTraffic> &traffic, ChannelPlan &plan,
-                  std::string &err);
+                  std::string &err, const PlacementOptions &opts = {});
 
-/// Moves every DRAM address of `p` (DMA DRAM sides, symbols, constant
-/// segments, constant packets) from its linear buffer to the planned one
-/// and sets p.dramSize. Addresses outside every buffer stay.
-void relocateBuffers(Program &p, const std::vector<DramBuffer> &buffers,
+/// Moves every DRAM address of `p` from its linear buffer to the planned
+/// one and sets p.dramSize: DMA DRAM sides and constant-packet blocks to the
+/// copy of the issuing cluster's channel (ChannelPlan::copyFor); constant
+/// segments split at buffer ends, with their replicas; symbols whose image
+/// spans several buffers or has replicas get pieces (Symbol::pieces).
+/// Addresses outside every buffer stay.
+void relocateBuffers(Program &p, const HardwareDesc &hw,
+                     const std::vector<DramBuffer> &buffers,
                      const ChannelPlan &plan);
+
+/// Index of the buffer holding byte `a`, or -1 (buffers ascending).
+int64_t bufferOf(const std::vector<DramBuffer> &buffers, uint64_t a);
 
 } // namespace accel::codegen
 

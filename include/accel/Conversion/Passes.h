@@ -18,7 +18,7 @@ enum class ConvKernel { Gemm, Rq };
 enum class SparseWeightsMode { Off, Auto };
 enum class SfuMode { Chained, Decoupled };
 enum class LayerSync { Barrier, Events };
-enum class DramPlacement { Linear, Channels };
+enum class DramPlacement { Linear, Channels, Pieces };
 
 #define GEN_PASS_DECL
 #include "accel/Conversion/Passes.h.inc"

@@ -106,7 +106,12 @@ def ConvertGraphToIsa : Pass<"convert-graph-to-isa", "mlir::ModuleOp"> {
                         "each buffer in the region of the memory channel "
                         "local to the clusters that write (else read) most "
                         "of it (docs/passes.md, Memory planning on "
-                        "channels; default)"))}]>,
+                        "channels; default)"),
+             clEnumValN(accel::DramPlacement::Pieces, "pieces",
+                        "as channels, but each buffer cut into the pieces "
+                        "its DMAs allow, each on its own channel, and "
+                        "read-only buffers copied onto every reading "
+                        "channel"))}]>,
   ];
   let dependentDialects = ["::accel::isa::IsaDialect"];
 }

@@ -210,17 +210,15 @@ void Lowering::finishConstantPackets() {
   }
 }
 
-void Lowering::relocatePacketMarkers(const ChannelPlan &plan) {
-  auto planned = [&](uint64_t a) {
-    auto it = std::upper_bound(
-        buffers_.begin(), buffers_.end(), a,
-        [](uint64_t v, const DramBuffer &b) { return v < b.addr; });
-    if (it == buffers_.begin())
+void Lowering::relocatePacketMarkers(const std::vector<DramBuffer> &buffers,
+                                     const ChannelPlan &plan) {
+  // A core's address table names the copies its own cluster reads.
+  auto planned = [&](uint64_t a, uint32_t cluster) {
+    int64_t b = bufferOf(buffers, a);
+    if (b < 0)
       return a;
-    size_t i = size_t(it - buffers_.begin()) - 1;
-    if (a >= buffers_[i].addr + buffers_[i].bytes)
-      return a;
-    return plan.addr[i] + (a - buffers_[i].addr);
+    return plan.copyFor(size_t(b), hw_.channelOf(cluster)) +
+           (a - buffers[size_t(b)].addr);
   };
   auto put = [](std::vector<uint8_t> &m, uint64_t at, uint64_t v) {
     for (int b = 0; b < 8 && at + uint64_t(b) < m.size(); ++b)
@@ -242,6 +240,6 @@ void Lowering::relocatePacketMarkers(const ChannelPlan &plan) {
     for (size_t j = 0; j < p.blocks.size(); ++j)
       put(p.marker, 8 * (4 + 2 * j), p.blocks[j].dramAddr - base[p.cluster]);
     for (size_t j = 0; j < values.size(); ++j)
-      put(p.marker, offset + 8 * j, planned(values[j]));
+      put(p.marker, offset + 8 * j, planned(values[j], p.cluster));
   }
 }

@@ -567,13 +567,17 @@ void Lowering::placeOnChannels() {
   std::vector<BufferTraffic> traffic;
   ChannelPlan plan;
   std::string err;
+  std::vector<DramBuffer> segments = buffers_;
   // A DMA across buffers (none of the kernels emits one) or a region too
   // small for a buffer: the linear plan stays, it is valid as it is.
-  if (!measureBufferTraffic(program_, hw_, buffers_, traffic, err) ||
-      !planChannels(hw_, buffers_, traffic, plan, err))
+  if ((opts_.channelPieces &&
+       !cutSegments(program_, buffers_, kAlign, segments, err)) ||
+      !measureBufferTraffic(program_, hw_, segments, traffic, err) ||
+      !planChannels(hw_, segments, traffic, plan, err,
+                    PlacementOptions{opts_.channelPieces}))
     return;
-  relocateBuffers(program_, buffers_, plan);
-  relocatePacketMarkers(plan);
+  relocateBuffers(program_, hw_, segments, plan);
+  relocatePacketMarkers(segments, plan);
   next_ = program_.dramSize;
 }
 
@@ -649,7 +653,8 @@ struct ConvertGraphToIsaPass
     lo.loadBalance = loadBalance;
     lo.layerSliceTiles = layerSliceTiles;
     lo.sfuChained = sfuMode == SfuMode::Chained;
-    lo.channelPlacement = dramPlacement == DramPlacement::Channels;
+    lo.channelPlacement = dramPlacement != DramPlacement::Linear;
+    lo.channelPieces = dramPlacement == DramPlacement::Pieces;
     lo.sync = sync == LayerSync::Events ? codegen::SyncMode::Events
                                         : codegen::SyncMode::Barrier;
     Lowering lowering(target, hw, lo);

@@ -151,9 +151,12 @@ struct LoweringOptions {
   bool layerSliceTiles = false; ///< layer-slice-tiles: no per-slice choice
   /// sync=barrier|events (docs/passes.md, "Synchronisation").
   codegen::SyncMode sync = codegen::SyncMode::Events;
-  /// dram-placement=channels (docs/passes.md, "Memory planning on
+  /// dram-placement=channels|pieces (docs/passes.md, "Memory planning on
   /// channels"); false = one linear plan over all of DRAM.
   bool channelPlacement = true;
+  /// dram-placement=pieces: buffers cut into pieces, read-only ones
+  /// replicated per reading channel.
+  bool channelPieces = false;
 };
 
 class Lowering {
@@ -394,7 +397,8 @@ private:
   };
   /// After placeOnChannels moved the buffers: the packets' block offsets
   /// and address tables (written with the linear plan) follow them.
-  void relocatePacketMarkers(const codegen::ChannelPlan &plan);
+  void relocatePacketMarkers(const std::vector<codegen::DramBuffer> &buffers,
+                             const codegen::ChannelPlan &plan);
   std::map<std::pair<uint32_t, uint32_t>, PacketUnderConstruction> packets_;
   /// Per Program::packets entry: byte offset of its address table in the
   /// marker and the linear addresses written there.

@@ -43,39 +43,43 @@
 // MESH-LABEL: isa.cluster(0, 0)
 // MESH:      isa.dma store tag 2 src {{[0-9]+}} dst 20544 shape [1, 4]
 // MESH:      isa.barrier 0
-// MESH:      isa.spu binary in 0 out 0 <{{.*}}depth = 8, func = add>
+// A destination hands out its first credits once its earlier work is done.
+// MESH:      isa.wait tags [0, 1, 2, 3, 4, 5, 6, 7] pe
+// MESH-NEXT: isa.signal to [(0, 1)] sem 4
+// MESH-NEXT: isa.signal to [(1, 0)] sem 4
 // MESH:      isa.dma load tag 0 src 20544 dst 0 shape [1, 4]
 // MESH-NEXT: isa.wait tags [0]
 // MESH-NEXT: isa.recv sem 5 count 1
 // MESH-NEXT: isa.execute ibuf 0 last patches [{{.*}}#isa.patch<1, addr, 174720>
 // MESH-NEXT: isa.wait tags [] pe
-// MESH-NEXT: isa.signal to [(0, 1)] sem 4
 // MESH-NEXT: isa.recv sem 6 count 1
 // MESH-NEXT: isa.execute ibuf 0 last patches [#isa.patch<1, addr, 349440>]
 // MESH-NEXT: isa.wait tags [] pe
-// MESH-NEXT: isa.signal to [(1, 0)] sem 4
 // MESH-NEXT: isa.dma store tag 4 src 0 dst 20480 shape [1, 4]
 // MESH-LABEL: isa.cluster(0, 1)
 // MESH:      isa.barrier 0
 // MESH-NEXT: isa.wait tags [2, 4] pe
 // MESH-NEXT: isa.dma load tag 0 src 20560 dst 0 shape [1, 4]
 // MESH-NEXT: isa.wait tags [0]
-// MESH-NEXT: isa.send src 0 dst 174720 bytes 16 to [(0, 0)] sem 5 tag 2
+// A source sends only into a slot its destination has freed.
 // MESH-NEXT: isa.recv sem 4 count 1
+// MESH-NEXT: isa.send src 0 dst 174720 bytes 16 to [(0, 0)] sem 5 tag 2
 // MESH-LABEL: isa.cluster(1, 0)
+// MESH:      isa.barrier 0
+// MESH:      isa.wait tags [0, 1, 2, 3, 4, 5, 6, 7] pe
+// MESH-NEXT: isa.signal to [(1, 1)] sem 6
 // MESH:      isa.dma load tag 0 src 20576 dst 0 shape [1, 4]
 // MESH-NEXT: isa.wait tags [0]
 // MESH-NEXT: isa.recv sem 7 count 1
 // MESH-NEXT: isa.execute ibuf 0 last
 // MESH-NEXT: isa.wait tags [] pe
-// MESH-NEXT: isa.signal to [(1, 1)] sem 6
-// MESH-NEXT: isa.send src 0 dst 349440 bytes 16 to [(0, 0)] sem 6 tag 2
 // MESH-NEXT: isa.recv sem 4 count 1
+// MESH-NEXT: isa.send src 0 dst 349440 bytes 16 to [(0, 0)] sem 6 tag 2
 // MESH-LABEL: isa.cluster(1, 1)
 // MESH:      isa.dma load tag 0 src 20592 dst 0 shape [1, 4]
 // MESH-NEXT: isa.wait tags [0]
-// MESH-NEXT: isa.send src 0 dst 174720 bytes 16 to [(1, 0)] sem 7 tag 2
 // MESH-NEXT: isa.recv sem 6 count 1
+// MESH-NEXT: isa.send src 0 dst 174720 bytes 16 to [(1, 0)] sem 7 tag 2
 // MESH-NOT:  isa.dma store
 
 // MEM-LABEL: isa.cluster(0, 0)

@@ -100,7 +100,7 @@ TEST(ChannelPlacement, TrafficAndRelocation) {
   EXPECT_EQ(t[1].written, (std::vector<uint64_t>{0, 32}));
   ChannelPlan plan;
   ASSERT_TRUE(planChannels(hw, bufs, t, plan, err)) << err;
-  relocateBuffers(p, bufs, plan);
+  relocateBuffers(p, hw, bufs, plan);
   EXPECT_EQ(p.symbols[0].dramAddr, R);
   EXPECT_EQ(p.clusters[3].commands[0].dma.src, R);
   EXPECT_EQ(p.clusters[2].commands[0].dma.dst, R + 64 + 32);
@@ -110,6 +110,121 @@ TEST(ChannelPlacement, TrafficAndRelocation) {
   across.dim(16, 1);
   sb.dmaLoad(0, 0, across, 0, 16);
   EXPECT_FALSE(measureBufferTraffic(p, hw, {{0, 64}, {64, 64}}, t, err));
+}
+
+/// Pieces: an input read by cluster 0 (channel 0) in its first half and by
+/// cluster 3 (channel 1) in its second, an output written the same way, and
+/// a constant read whole by both.
+struct Pieces {
+  HardwareDesc hw = twoChannels();
+  Program p;
+  std::vector<DramBuffer> bufs{{0, 256}, {256, 256}, {512, 128}};
+  Pieces() {
+    StreamBuilder sb(p, hw);
+    for (uint32_t half = 0; half < 2; ++half) {
+      uint32_t cl = half ? 3 : 0;
+      DramBox in;
+      in.base = 128 * half;
+      in.dim(32, 1);
+      sb.dmaLoad(cl, 0, in, 0, 32);
+      DramBox w;
+      w.base = 512;
+      w.dim(32, 1);
+      sb.dmaLoad(cl, 1, w, 0, 32);
+      DramBox out;
+      out.base = 256 + 128 * half;
+      out.dim(32, 1);
+      sb.dmaStore(cl, 2, 0, 32, out);
+    }
+    p.symbols.push_back(Symbol{"x", true, DType::F32, {64}, 0, {}});
+    p.symbols.push_back(Symbol{"y", false, DType::F32, {64}, 256, {}});
+    p.constants.push_back(ConstSegment{512, std::vector<uint8_t>(128, 7), {}});
+  }
+};
+
+TEST(ChannelPlacement, CutsWhereNoDmaCrosses) {
+  Pieces f;
+  std::vector<DramBuffer> seg;
+  std::string err;
+  ASSERT_TRUE(cutSegments(f.p, f.bufs, 64, seg, err)) << err;
+  ASSERT_EQ(seg.size(), 5u);
+  EXPECT_EQ(seg[1].addr, 128u);
+  EXPECT_EQ(seg[3].addr, 384u);
+  EXPECT_EQ(seg[4].bytes, 128u);
+  // Unaligned cut points are not taken.
+  ASSERT_TRUE(cutSegments(f.p, f.bufs, 256, seg, err)) << err;
+  EXPECT_EQ(seg.size(), 3u);
+  // A box that overlaps the cut keeps both halves together.
+  StreamBuilder sb(f.p, f.hw);
+  DramBox halo;
+  halo.base = 96;
+  halo.dim(16, 1);
+  sb.dmaLoad(1, 0, halo, 0, 16);
+  ASSERT_TRUE(cutSegments(f.p, f.bufs, 64, seg, err)) << err;
+  EXPECT_EQ(seg.size(), 4u);
+  EXPECT_EQ(seg[0].bytes, 256u);
+}
+
+TEST(ChannelPlacement, PiecesAndReplicasMakeEveryAccessLocal) {
+  Pieces f;
+  const uint64_t R = f.hw.channelRegionBytes();
+  std::vector<DramBuffer> seg;
+  std::vector<BufferTraffic> t;
+  ChannelPlan plan;
+  std::string err;
+  ASSERT_TRUE(cutSegments(f.p, f.bufs, 64, seg, err)) << err;
+  ASSERT_TRUE(measureBufferTraffic(f.p, f.hw, seg, t, err)) << err;
+  ASSERT_TRUE(planChannels(f.hw, seg, t, plan, err, PlacementOptions{true}))
+      << err;
+  // Halves on their readers' / writers' channels; the shared constant on
+  // both (primary on the least-filled tie, one replica).
+  EXPECT_EQ(plan.channel, (std::vector<uint32_t>{0, 1, 0, 1, 0}));
+  EXPECT_TRUE(plan.replicas[0].empty());
+  ASSERT_EQ(plan.replicas[4].size(), 1u);
+  EXPECT_EQ(plan.replicas[4][0].first, 1u);
+  relocateBuffers(f.p, f.hw, seg, plan);
+  for (size_t cl = 0; cl < f.p.clusters.size(); ++cl)
+    for (const Command &c : f.p.clusters[cl].commands) {
+      uint64_t a = c.dma.dir == DmaDir::Store ? c.dma.dst : c.dma.src;
+      EXPECT_EQ(f.hw.channelOfAddress(a), f.hw.channelOf(uint32_t(cl)));
+    }
+  // The input and the output are two pieces each, one per channel.
+  const Symbol &x = f.p.symbols[0], &y = f.p.symbols[1];
+  ASSERT_EQ(x.pieces.size(), 2u);
+  EXPECT_EQ(x.pieces[0], (DramPiece{0, 128, 0}));
+  EXPECT_EQ(x.pieces[1], (DramPiece{128, 128, R}));
+  EXPECT_EQ(x.dramAddr, 0u);
+  ASSERT_EQ(y.pieces.size(), 2u);
+  EXPECT_EQ(y.pieces[1].offset, 128u);
+  EXPECT_EQ(f.hw.channelOfAddress(y.pieces[1].dramAddr), 1u);
+  ASSERT_EQ(f.p.constants.size(), 1u);
+  ASSERT_EQ(f.p.constants[0].replicas.size(), 1u);
+  EXPECT_NE(f.hw.channelOfAddress(f.p.constants[0].dramAddr),
+            f.hw.channelOfAddress(f.p.constants[0].replicas[0]));
+}
+
+TEST(ChannelPlacement, AnInputReadEverywhereIsReplicated) {
+  Pieces f;
+  StreamBuilder sb(f.p, f.hw);
+  DramBox all; // cluster 1 (channel 0) reads the whole input
+  all.dim(64, 1);
+  sb.dmaLoad(1, 0, all, 0, 64);
+  std::vector<DramBuffer> seg;
+  std::vector<BufferTraffic> t;
+  ChannelPlan plan;
+  std::string err;
+  ASSERT_TRUE(cutSegments(f.p, f.bufs, 64, seg, err)) << err;
+  ASSERT_TRUE(measureBufferTraffic(f.p, f.hw, seg, t, err)) << err;
+  ASSERT_TRUE(planChannels(f.hw, seg, t, plan, err, PlacementOptions{true}))
+      << err;
+  relocateBuffers(f.p, f.hw, seg, plan);
+  const Symbol &x = f.p.symbols[0];
+  ASSERT_EQ(x.pieces.size(), 2u); // the whole image, once per channel
+  EXPECT_EQ(x.pieces[0].offset, 0u);
+  EXPECT_EQ(x.pieces[1].offset, 0u);
+  EXPECT_EQ(x.pieces[0].bytes, 256u);
+  EXPECT_NE(f.hw.channelOfAddress(x.pieces[0].dramAddr),
+            f.hw.channelOfAddress(x.pieces[1].dramAddr));
 }
 
 } // namespace
