@@ -19,9 +19,7 @@ std::string hex64(uint64_t v) {
 }
 
 /// Byte range [lo, hi) touched by a strided box of `n` dims.
-struct Range {
-  i128 lo, hi;
-};
+using Range = validate::ByteRange;
 Range boxRange(i128 base, const uint32_t *shape, const int64_t *stride, int n,
                uint32_t elemBytes) {
   i128 minOff = 0, maxOff = 0;
@@ -64,7 +62,6 @@ private:
                const std::string &capName);
   bool checkDma(const DmaDesc &d, uint64_t cluster);
   bool checkSymbol(const Symbol &s);
-  bool checkPieces(const Symbol &s, i128 imageBytes);
   bool checkDramLayout();
   bool checkOutputsWritten();
 
@@ -323,9 +320,7 @@ bool Validator::checkDma(const DmaDesc &d, uint64_t cluster) {
 bool Validator::checkSymbol(const Symbol &s) {
   if (unsigned(s.dtype) > unsigned(kLastDType))
     return fail("invalid dtype");
-  // i1 / i64 interface values are held as f32 words in DRAM.
-  i128 bytes =
-      s.dtype == DType::I1 || s.dtype == DType::I64 ? 4 : dtypeBytes(s.dtype);
+  i128 bytes = validate::symbolElementBytes(s.dtype);
   for (int64_t d : s.shape) {
     if (d < 0)
       return fail("negative dimension " + std::to_string(d));
@@ -333,64 +328,19 @@ bool Validator::checkSymbol(const Symbol &s) {
     if (bytes > i128(p.dramSize))
       break; // already too large; avoids overflow
   }
-  if (!s.pieces.empty())
-    return checkPieces(s, bytes);
+  if (!s.pieces.empty()) {
+    std::vector<Range> ranges;
+    std::string msg;
+    if (!validate::checkPieces(s, bytes, p.dramSize, ranges, msg))
+      return fail(msg);
+    symbolRanges.push_back(std::move(ranges));
+    return true;
+  }
   Range r{i128(s.dramAddr), i128(s.dramAddr) + bytes};
   symbolRanges.push_back({r});
   if (r.hi > i128(p.dramSize))
     return fail("bytes " + rangeStr(r) + " outside DRAM [0, " +
                 std::to_string(p.dramSize) + ")");
-  return true;
-}
-
-/// Pieces of a symbol's image (Symbol::pieces): non-empty, whole elements,
-/// inside the image and DRAM, 4-byte aligned, in ascending offset order,
-/// covering every byte of the image; the symbol's address is the first
-/// piece's. (Overlaps in DRAM are checkDramLayout's.)
-bool Validator::checkPieces(const Symbol &s, i128 imageBytes) {
-  if (s.dramAddr != s.pieces.front().dramAddr)
-    return fail("DRAM address " + std::to_string(s.dramAddr) +
-                " is not the address of its first piece (" +
-                std::to_string(s.pieces.front().dramAddr) + ")");
-  i128 elem =
-      s.dtype == DType::I1 || s.dtype == DType::I64 ? 4 : dtypeBytes(s.dtype);
-  std::vector<Range> ranges;
-  i128 reach = 0; // image bytes [0, reach) are in some piece so far
-  for (size_t i = 0; i < s.pieces.size(); ++i) {
-    const DramPiece &pc = s.pieces[i];
-    Range img{i128(pc.offset), i128(pc.offset) + i128(pc.bytes)};
-    Range dram{i128(pc.dramAddr), i128(pc.dramAddr) + i128(pc.bytes)};
-    std::string piece = "piece " + std::to_string(i) + " (image bytes " +
-                        rangeStr(img) + " at " + std::to_string(pc.dramAddr) +
-                        ")";
-    if (pc.bytes == 0)
-      return fail(piece + " is empty");
-    if (pc.dramAddr % 4)
-      return fail(piece + ": DRAM address " + std::to_string(pc.dramAddr) +
-                  " is not 4-byte aligned (symbols hold f32 words)");
-    if (dram.hi > i128(p.dramSize))
-      return fail(piece + ": bytes " + rangeStr(dram) + " outside DRAM [0, " +
-                  std::to_string(p.dramSize) + ")");
-    if (img.hi > imageBytes)
-      return fail(piece + " lies outside the image of " +
-                  int128String(imageBytes) + " bytes (shape " +
-                  shapeString(s.shape) + ")");
-    if (img.lo % elem || img.hi % elem)
-      return fail(piece + " cuts a " + int128String(elem) + "-byte element");
-    if (i && pc.offset < s.pieces[i - 1].offset)
-      return fail(piece + " starts before piece " + std::to_string(i - 1) +
-                  " (offset " + std::to_string(s.pieces[i - 1].offset) +
-                  "): pieces must be in ascending offset order");
-    if (img.lo > reach)
-      return fail("image bytes " + rangeStr({reach, img.lo}) +
-                  " are in no piece");
-    reach = std::max(reach, img.hi);
-    ranges.push_back(dram);
-  }
-  if (reach < imageBytes)
-    return fail("image bytes " + rangeStr({reach, imageBytes}) +
-                " are in no piece (shape " + shapeString(s.shape) + ")");
-  symbolRanges.push_back(std::move(ranges));
   return true;
 }
 
@@ -410,11 +360,11 @@ bool Validator::checkDramLayout() {
       return fail("DRAM address " + std::to_string(s.dramAddr) +
                   " is not 4-byte aligned (symbols hold f32 words)");
     const std::vector<Range> &ranges = symbolRanges[i];
+    std::string name = "symbol '" + s.name + "'";
     for (size_t k = 0; k < ranges.size(); ++k)
-      items.push_back(
-          {ranges[k], "symbol '" + s.name + "'" +
-                          (s.pieces.empty() ? std::string()
-                                            : " piece " + std::to_string(k))});
+      items.push_back({ranges[k], s.pieces.empty()
+                                      ? name
+                                      : name + " piece " + std::to_string(k)});
   }
   for (size_t i = 0; i < p.constants.size(); ++i) {
     const ConstSegment &c = p.constants[i];
@@ -496,22 +446,12 @@ bool Validator::checkOutputsWritten() {
                     rangeStr(gap));
       continue;
     }
-    // Each byte is read from the first piece covering it: the bytes of a
-    // piece past those of the earlier pieces must be written.
-    i128 reach = 0;
-    for (size_t k = 0; k < s.pieces.size(); ++k) {
-      const DramPiece &pc = s.pieces[k];
-      i128 lo = std::max(reach, i128(pc.offset)),
-           hi = i128(pc.offset) + i128(pc.bytes);
-      reach = std::max(reach, hi);
-      if (hi <= lo)
-        continue;
-      i128 base = i128(pc.dramAddr) - i128(pc.offset);
-      Range gap = firstGap({base + lo, base + hi});
+    // Each byte is read from the first piece covering it.
+    for (const validate::ReadPart &part : validate::outputReadParts(s)) {
+      Range gap = firstGap(part.dram);
       if (gap.lo < gap.hi)
-        return fail("piece " + std::to_string(k) + " (image bytes " +
-                    rangeStr({lo, hi}) + " read at " +
-                    rangeStr({base + lo, base + hi}) +
+        return fail("piece " + std::to_string(part.piece) + " (image bytes " +
+                    rangeStr(part.image) + " read at " + rangeStr(part.dram) +
                     ") disagrees with the program: no command writes bytes " +
                     rangeStr(gap));
     }

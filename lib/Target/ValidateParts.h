@@ -5,7 +5,8 @@
 // constant packets and the whole-program synchronisation analysis live in
 // ValidateSync.cpp and ValidatePackets.cpp. Each returns false with a message
 // (without the "cluster (r,c) command k (KIND): " prefix for per-command
-// checks, which the caller adds).
+// checks, which the caller adds). ValidatePieces.cpp checks the DRAM pieces
+// of symbols.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ACCEL_LIB_TARGET_VALIDATEPARTS_H
@@ -14,6 +15,7 @@
 #include "accel/Hardware/HardwareDesc.h"
 #include "accel/Target/Program.h"
 #include <string>
+#include <vector>
 
 namespace accel {
 namespace validate {
@@ -44,6 +46,33 @@ bool checkSynchronisation(const Program &p, std::string &err);
 /// packet per core, marker and blocks inside [0, dramSize), every block
 /// inside the constant segments.
 bool checkPackets(const Program &p, const HardwareDesc &hw, std::string &err);
+
+/// A byte range [lo, hi), in 128 bits so that no address sum overflows.
+struct ByteRange {
+  __int128 lo, hi;
+};
+
+/// Bytes of one element of a symbol's DRAM image: i1 / i64 interface values
+/// are held as f32 words, the other dtypes as themselves.
+__int128 symbolElementBytes(DType t);
+
+/// The pieces of symbol `s` (non-empty `s.pieces`) whose dense image has
+/// `imageBytes` bytes (ValidatePieces.cpp): the symbol's address is the
+/// first piece's; every piece is non-empty, 4-byte aligned, inside
+/// [0, dramSize) and the image, made of whole elements; offsets ascend; the
+/// pieces cover every image byte. Appends each piece's DRAM bytes to
+/// `ranges` (for the overlap check). The message has no "symbol 'x': "
+/// prefix.
+bool checkPieces(const Symbol &s, __int128 imageBytes, uint64_t dramSize,
+                 std::vector<ByteRange> &ranges, std::string &msg);
+
+/// What is read of an output in pieces: of each piece the image bytes no
+/// earlier piece covers (`image`) and where they lie in DRAM (`dram`).
+struct ReadPart {
+  size_t piece;
+  ByteRange image, dram;
+};
+std::vector<ReadPart> outputReadParts(const Symbol &s);
 
 } // namespace validate
 } // namespace accel

@@ -21,6 +21,30 @@ using namespace accel;
 using namespace accel::tiling;
 
 namespace {
+/// Whether the DRAM bytes of every symbol (each of its pieces when it is cut
+/// into pieces, else its dense f32 image) lie in the region of one memory
+/// channel; sets `channel` to it.
+bool oneChannelHoldsEverySymbol(const Program &prog, const HardwareDesc &hw,
+                                uint32_t &channel) {
+  bool first = true;
+  auto inChannel = [&](uint64_t addr, uint64_t bytes) {
+    uint32_t lo = hw.channelOfAddress(addr),
+             hi = hw.channelOfAddress(addr + (bytes ? bytes - 1 : 0));
+    if (first)
+      channel = lo;
+    first = false;
+    return lo == hi && lo == channel;
+  };
+  for (const Symbol &s : prog.symbols) {
+    if (s.pieces.empty() && !inChannel(s.dramAddr, s.numElements() * 4))
+      return false;
+    for (const DramPiece &pc : s.pieces)
+      if (!inChannel(pc.dramAddr, pc.bytes))
+        return false;
+  }
+  return !first;
+}
+
 struct SimResult {
   bool ok = false;
   uint64_t cycles = 0;
@@ -61,20 +85,12 @@ SimResult simulateOne(const HardwareDesc &hw, const GemmProblem &p,
   // all of the kernel's buffers lie in one channel region, that channel
   // serves every cluster.
   std::vector<uint32_t> channels;
-  bool oneChannel = !prog.symbols.empty();
-  for (const Symbol &s : prog.symbols) {
-    uint64_t bytes = s.numElements() * 4;
-    uint32_t lo = hw.channelOfAddress(s.dramAddr),
-             hi = hw.channelOfAddress(s.dramAddr + (bytes ? bytes - 1 : 0));
-    oneChannel &=
-        lo == hi && lo == hw.channelOfAddress(prog.symbols.front().dramAddr);
-  }
-  if (oneChannel)
-    channels.assign(hw.numClusters(),
-                    hw.channelOfAddress(prog.symbols.front().dramAddr));
+  uint32_t channel = 0;
+  if (oneChannelHoldsEverySymbol(prog, hw, channel))
+    channels.assign(hw.numClusters(), channel);
   r.machine =
       machineCycles(p, th, hw, codegen::realisedDecision(hw, r.d, p, false),
-                    false, oneChannel ? &channels : nullptr)
+                    false, channels.empty() ? nullptr : &channels)
           .cycles;
   return r;
 }
