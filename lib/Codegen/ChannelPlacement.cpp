@@ -192,27 +192,43 @@ bool accel::codegen::planChannels(const HardwareDesc &hw,
   std::vector<uint64_t> next(nch);
   for (uint32_t ch = 0; ch < nch; ++ch)
     next[ch] = uint64_t(ch) * R;
+  // DMA bytes of the buffers placed so far, per channel (opts.balance).
+  std::vector<uint64_t> load(nch, 0);
   for (size_t i = 0; i < buffers.size(); ++i) {
     const BufferTraffic &t = traffic.at(i);
     bool written = std::any_of(t.written.begin(), t.written.end(),
                                [](uint64_t b) { return b != 0; });
-    const std::vector<uint64_t> &score = written ? t.written : t.read;
+    // Who owns it: its writers (whole buffers), or everybody who moves its
+    // bytes (opts.balance: the channel that carries them matters, not who
+    // produced them).
+    std::vector<uint64_t> score = written ? t.written : t.read;
+    if (opts.balance && written)
+      for (uint32_t ch = 0; ch < nch; ++ch)
+        score[ch] += t.read[ch];
     uint64_t best = *std::max_element(score.begin(), score.end());
+    uint64_t total = 0;
+    for (uint64_t b : score)
+      total += b;
+    // No channel's clusters own most of it: place for balance.
+    const bool shared = opts.balance && best != 0 &&
+                        best * kOwnedDen < total * kOwnedNum &&
+                        !(opts.replicate && !written);
+    const std::vector<uint64_t> &fill = opts.balance ? load : plan.allocated;
     // Candidates in preference order: near-best score first (balanced by
-    // allocated bytes), then the others by score.
+    // `fill`), then the others by score.
     std::vector<uint32_t> order(nch);
     for (uint32_t ch = 0; ch < nch; ++ch)
       order[ch] = ch;
     auto tier = [&](uint32_t ch) {
-      if (best == 0)
+      if (best == 0 || shared)
         return local[ch] ? 0 : 1;
       return score[ch] * kTieFraction >= best * (kTieFraction - 1) ? 0 : 1;
     };
     std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
       if (tier(a) != tier(b))
         return tier(a) < tier(b);
-      if (tier(a) == 0)
-        return plan.allocated[a] < plan.allocated[b];
+      if (tier(a) == 0 && fill[a] != fill[b])
+        return fill[a] < fill[b];
       return score[a] > score[b];
     });
     bool placed = false;
@@ -233,19 +249,34 @@ bool accel::codegen::planChannels(const HardwareDesc &hw,
             " bytes fits no memory channel's region";
       return false;
     }
-    if (!opts.replicate || written)
-      continue;
-    // A read-only buffer: one more copy on every other channel whose
-    // clusters read it and whose region has room (else they read remotely).
+    if (opts.replicate) {
+      // One more copy on every other channel whose clusters read it and
+      // whose region has room (else they read remotely). A buffer the
+      // program writes is copied only where its reads there outweigh the
+      // writes every copy costs (each write goes to all copies).
+      uint64_t writes = 0;
+      for (uint64_t b : t.written)
+        writes += b;
+      for (uint32_t ch = 0; ch < nch; ++ch) {
+        uint64_t end = regionEnd(hw, ch);
+        if (ch == plan.channel[i] || t.read[ch] == 0 || next[ch] > end ||
+            buffers[i].bytes > end - next[ch] ||
+            (written && t.read[ch] <= kWriteCopyFactor * writes))
+          continue;
+        plan.replicas[i].push_back({ch, next[ch]});
+        next[ch] += buffers[i].bytes;
+        plan.allocated[ch] += buffers[i].bytes;
+        plan.dramSize = std::max(plan.dramSize, next[ch]);
+      }
+    }
     for (uint32_t ch = 0; ch < nch; ++ch) {
-      uint64_t end = regionEnd(hw, ch);
-      if (ch == plan.channel[i] || t.read[ch] == 0 || next[ch] > end ||
-          buffers[i].bytes > end - next[ch])
-        continue;
-      plan.replicas[i].push_back({ch, next[ch]});
-      next[ch] += buffers[i].bytes;
-      plan.allocated[ch] += buffers[i].bytes;
-      plan.dramSize = std::max(plan.dramSize, next[ch]);
+      bool ownCopy = ch == plan.channel[i];
+      for (auto [c, a] : plan.replicas[i])
+        ownCopy |= c == ch;
+      load[ownCopy ? ch : plan.channel[i]] += t.read[ch];
+      load[plan.channel[i]] += t.written[ch];
+      for (auto [c, a] : plan.replicas[i])
+        load[c] += t.written[ch];
     }
   }
   return true;
@@ -346,14 +377,36 @@ void accel::codegen::relocateBuffers(Program &p, const HardwareDesc &hw,
   };
   for (size_t cl = 0; cl < p.clusters.size(); ++cl) {
     uint32_t ch = hw.channelOf(uint32_t(cl));
+    std::vector<Command> out;
+    out.reserve(p.clusters[cl].commands.size());
     for (Command &c : p.clusters[cl].commands) {
-      if (c.kind != CommandKind::Dma || c.dma.numElements() == 0)
+      if (c.kind != CommandKind::Dma || c.dma.numElements() == 0) {
+        out.push_back(std::move(c));
         continue;
+      }
       if (c.dma.dir == DmaDir::Load || c.dma.dir == DmaDir::DramCopy)
         move(c.dma.src, ch);
-      if (c.dma.dir == DmaDir::Store || c.dma.dir == DmaDir::DramCopy)
+      const bool writes =
+          c.dma.dir == DmaDir::Store || c.dma.dir == DmaDir::DramCopy;
+      const uint64_t linearDst = c.dma.dst;
+      if (writes)
         move(c.dma.dst, ch);
+      out.push_back(c);
+      int64_t b = writes ? bufferOf(buffers, linearDst) : -1;
+      if (b < 0 || plan.replicas[size_t(b)].empty())
+        continue;
+      // A write reaches every copy: the same DMA once more per other copy.
+      const uint64_t off = linearDst - buffers[size_t(b)].addr;
+      std::vector<uint64_t> copies{plan.addr[size_t(b)]};
+      for (auto [rc, ra] : plan.replicas[size_t(b)])
+        copies.push_back(ra);
+      for (uint64_t base : copies)
+        if (base + off != c.dma.dst) {
+          out.push_back(c);
+          out.back().dma.dst = base + off;
+        }
     }
+    p.clusters[cl].commands = std::move(out);
   }
   for (Symbol &s : p.symbols)
     relocateSymbol(s, buffers, plan);

@@ -71,10 +71,25 @@ struct ChannelPlan {
   uint64_t copyFor(size_t b, uint32_t ch) const;
 };
 
+/// A buffer is owned by a channel when that channel's clusters do at least
+/// kOwnedNum / kOwnedDen of its (written, else read) DMA bytes.
+constexpr uint64_t kOwnedNum = 3, kOwnedDen = 4;
+
+/// A buffer the program writes gets a copy on another channel only when
+/// that channel's clusters read more than kWriteCopyFactor times the bytes
+/// written into it (every write then goes to every copy).
+constexpr uint64_t kWriteCopyFactor = 8;
+
 struct PlacementOptions {
-  /// Replicate read-only buffers read from several channels (on each
-  /// reading channel with room left), so every read is local.
+  /// Replicate buffers read from several channels (on each reading channel
+  /// with room left), so every read is local: read-only ones always,
+  /// written ones where the reads outweigh the duplicated writes
+  /// (kWriteCopyFactor); a write DMA is then issued once per copy.
   bool replicate = false;
+  /// Balance channels by DMA bytes: a buffer no channel owns goes to the
+  /// local channel with the fewest DMA bytes placed so far, and near-ties
+  /// are broken by those bytes (false: by bytes allocated).
+  bool balance = false;
 };
 
 /// Near-tie tolerance of the channel choice: channels whose score is at

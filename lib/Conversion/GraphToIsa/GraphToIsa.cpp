@@ -570,7 +570,7 @@ void Lowering::placeOnChannels() {
        !cutSegments(program_, buffers_, kAlign, segments, err)) ||
       !measureBufferTraffic(program_, hw_, segments, traffic, err) ||
       !planChannels(hw_, segments, traffic, plan, err,
-                    PlacementOptions{opts_.channelPieces}))
+                    PlacementOptions{opts_.channelPieces, opts_.channelPieces}))
     return;
   relocateBuffers(program_, hw_, segments, plan);
   relocatePacketMarkers(segments, plan);

@@ -227,4 +227,48 @@ TEST(ChannelPlacement, AnInputReadEverywhereIsReplicated) {
             f.hw.channelOfAddress(x.pieces[1].dramAddr));
 }
 
+TEST(ChannelPlacement, AWrittenBufferReadManyTimesElsewhereIsCopied) {
+  HardwareDesc hw = twoChannels();
+  Program p;
+  StreamBuilder sb(p, hw);
+  DramBox buf; // [0, 256): written once by cluster 0 (channel 0) ...
+  buf.dim(64, 1);
+  sb.dmaStore(0, 0, 0, 64, buf);
+  // ... and read whole kWriteCopyFactor + 1 times by cluster 1 (channel 0)
+  // and by cluster 3 (channel 1).
+  for (uint64_t k = 0; k <= kWriteCopyFactor; ++k) {
+    sb.dmaLoad(1, 0, buf, 0, 64);
+    sb.dmaLoad(3, 0, buf, 0, 64);
+  }
+  std::vector<DramBuffer> bufs{{0, 256}};
+  std::vector<BufferTraffic> t;
+  ChannelPlan plan;
+  std::string err;
+  ASSERT_TRUE(measureBufferTraffic(p, hw, bufs, t, err)) << err;
+  ASSERT_TRUE(
+      planChannels(hw, bufs, t, plan, err, PlacementOptions{true, true}))
+      << err;
+  ASSERT_EQ(plan.replicas[0].size(), 1u);
+  relocateBuffers(p, hw, bufs, plan);
+  // The store reaches both copies; every load of cluster 3 is local.
+  ASSERT_EQ(p.clusters[0].commands.size(), 2u);
+  EXPECT_NE(hw.channelOfAddress(p.clusters[0].commands[0].dma.dst),
+            hw.channelOfAddress(p.clusters[0].commands[1].dma.dst));
+  for (const Command &c : p.clusters[3].commands)
+    EXPECT_EQ(hw.channelOfAddress(c.dma.src), 1u);
+  // Read only twice as much as written: one copy.
+  p = Program();
+  StreamBuilder sb2(p, hw);
+  sb2.dmaStore(0, 0, 0, 64, buf);
+  for (int k = 0; k < 2; ++k) {
+    sb2.dmaLoad(1, 0, buf, 0, 64);
+    sb2.dmaLoad(3, 0, buf, 0, 64);
+  }
+  ASSERT_TRUE(measureBufferTraffic(p, hw, bufs, t, err)) << err;
+  ASSERT_TRUE(
+      planChannels(hw, bufs, t, plan, err, PlacementOptions{true, true}))
+      << err;
+  EXPECT_TRUE(plan.replicas[0].empty());
+}
+
 } // namespace
