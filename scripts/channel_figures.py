@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Channel balance and local / remote DRAM bytes of the quick-start CNN
 (examples/small_cnn.onnx) under sync=events|barrier x dram-placement=
-channels|linear on the given machines (docs/passes.md, "Channel balance").
+pieces|channels|linear on the given machines (docs/passes.md, "Channel balance").
 Usage: channel_figures.py BIN_DIR HW.json..."""
 import json
 import os
@@ -33,7 +33,7 @@ def main():
     with tempfile.TemporaryDirectory() as work:
         for hw in hws:
             for sync in ("barrier", "events"):
-                for place in ("linear", "channels"):
+                for place in ("linear", "channels", "pieces"):
                     s = run(bin_dir, hw, sync, place, work)
                     ch = [c["bytes"] for c in s["channels"]]
                     mean = sum(ch) / len(ch)
