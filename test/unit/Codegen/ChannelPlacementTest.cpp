@@ -140,6 +140,17 @@ struct Pieces {
     p.symbols.push_back(Symbol{"y", false, DType::F32, {64}, 256, {}});
     p.constants.push_back(ConstSegment{512, std::vector<uint8_t>(128, 7), {}});
   }
+  /// Cuts, measures and plans with copies of read-only pieces.
+  ::testing::AssertionResult plan(std::vector<DramBuffer> &seg,
+                                  ChannelPlan &out) {
+    std::vector<BufferTraffic> t;
+    std::string err;
+    if (!cutSegments(p, bufs, 64, seg, err) ||
+        !measureBufferTraffic(p, hw, seg, t, err) ||
+        !planChannels(hw, seg, t, out, err, PlacementOptions{true}))
+      return ::testing::AssertionFailure() << err;
+    return ::testing::AssertionSuccess();
+  }
 };
 
 TEST(ChannelPlacement, CutsWhereNoDmaCrosses) {
@@ -169,13 +180,8 @@ TEST(ChannelPlacement, PiecesAndReplicasMakeEveryAccessLocal) {
   Pieces f;
   const uint64_t R = f.hw.channelRegionBytes();
   std::vector<DramBuffer> seg;
-  std::vector<BufferTraffic> t;
   ChannelPlan plan;
-  std::string err;
-  ASSERT_TRUE(cutSegments(f.p, f.bufs, 64, seg, err)) << err;
-  ASSERT_TRUE(measureBufferTraffic(f.p, f.hw, seg, t, err)) << err;
-  ASSERT_TRUE(planChannels(f.hw, seg, t, plan, err, PlacementOptions{true}))
-      << err;
+  ASSERT_TRUE(f.plan(seg, plan));
   // Halves on their readers' / writers' channels; the shared constant on
   // both (primary on the least-filled tie, one replica).
   EXPECT_EQ(plan.channel, (std::vector<uint32_t>{0, 1, 0, 1, 0}));
@@ -210,13 +216,8 @@ TEST(ChannelPlacement, AnInputReadEverywhereIsReplicated) {
   all.dim(64, 1);
   sb.dmaLoad(1, 0, all, 0, 64);
   std::vector<DramBuffer> seg;
-  std::vector<BufferTraffic> t;
   ChannelPlan plan;
-  std::string err;
-  ASSERT_TRUE(cutSegments(f.p, f.bufs, 64, seg, err)) << err;
-  ASSERT_TRUE(measureBufferTraffic(f.p, f.hw, seg, t, err)) << err;
-  ASSERT_TRUE(planChannels(f.hw, seg, t, plan, err, PlacementOptions{true}))
-      << err;
+  ASSERT_TRUE(f.plan(seg, plan));
   relocateBuffers(f.p, f.hw, seg, plan);
   const Symbol &x = f.p.symbols[0];
   ASSERT_EQ(x.pieces.size(), 2u); // the whole image, once per channel
