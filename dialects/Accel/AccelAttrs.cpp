@@ -159,7 +159,7 @@ LogicalResult MappingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "accel.mapping: cycles must be >= 0, got " << *cycles;
   if (ranges.empty())
     return success();
-  if (rows != cols || rows == ArraySplit::None)
+  if (rows != cols || rows == ArraySplit::None || rows == ArraySplit::B)
     return emitError() << "accel.mapping: ranges need array = [D, D] with D "
                           "one of M, N, K, got ["
                        << stringifyArraySplit(rows) << ", "

@@ -81,7 +81,8 @@ def Accel_MappingAttr : Accel_Attr<"Mapping", "mapping"> {
     Written by select-mapping on graph.matmul, graph.gemm and graph.conv2d;
     convert-graph-to-isa follows it (docs/mapping.md). `array` lists the GEMM
     dimension split by the grid rows, then the one split by the grid columns
-    (M, N, K or none); `cycles` is the modelled cost (informational).
+    (M, N, K or none; B, the batch of a batched graph.matmul: whole
+    instances per cluster); `cycles` is the modelled cost (informational).
 
     ```mlir
     #accel.mapping<dataflow = weight_stationary, array = [K, N], cycles = 1234>

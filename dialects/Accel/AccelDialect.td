@@ -68,7 +68,8 @@ def Accel_ArraySplit : I32EnumAttr<"ArraySplit",
       I32EnumAttrCase<"M", 0, "M">,
       I32EnumAttrCase<"N", 1, "N">,
       I32EnumAttrCase<"K", 2, "K">,
-      I32EnumAttrCase<"None", 3, "none">]> {
+      I32EnumAttrCase<"None", 3, "none">,
+      I32EnumAttrCase<"B", 4, "B">]> {
   let cppNamespace = "::accel";
   let genSpecializedAttr = 0;
 }

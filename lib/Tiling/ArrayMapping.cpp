@@ -59,12 +59,15 @@ const char *accel::tiling::splitDimName(SplitDim d) {
     return "K";
   case SplitDim::None:
     return "none";
+  case SplitDim::B:
+    return "B";
   }
   return "?";
 }
 
 bool accel::tiling::parseSplitDim(const std::string &s, SplitDim &out) {
-  for (SplitDim d : {SplitDim::M, SplitDim::N, SplitDim::K, SplitDim::None})
+  for (SplitDim d :
+       {SplitDim::M, SplitDim::N, SplitDim::K, SplitDim::None, SplitDim::B})
     if (s == splitDimName(d)) {
       out = d;
       return true;
@@ -87,6 +90,19 @@ std::vector<ArrayPartition> accel::tiling::candidatePartitions() {
       if (r == SplitDim::None || c == SplitDim::None)
         v.push_back(ArrayPartition{{r, c}});
   return v;
+}
+
+std::vector<ArrayPartition> accel::tiling::batchPartitions() {
+  std::vector<ArrayPartition> v;
+  for (SplitDim o : {SplitDim::B, SplitDim::M, SplitDim::N, SplitDim::None})
+    v.push_back(ArrayPartition{{SplitDim::B, o}});
+  for (SplitDim o : {SplitDim::M, SplitDim::N, SplitDim::None})
+    v.push_back(ArrayPartition{{o, SplitDim::B}});
+  return v;
+}
+
+bool accel::tiling::splitsBatch(const ArrayPartition &p) {
+  return p.dims[0] == SplitDim::B || p.dims[1] == SplitDim::B;
 }
 
 std::string accel::tiling::partitionName(const ArrayPartition &p) {
@@ -113,7 +129,10 @@ SplitFactors accel::tiling::splitFactors(const ArrayPartition &p,
   SplitFactors f;
   auto scale = [&](SplitDim d, int64_t by) {
     if (d != SplitDim::None)
-      (d == SplitDim::M ? f.m : d == SplitDim::N ? f.n : f.k) *= by;
+      (d == SplitDim::M   ? f.m
+       : d == SplitDim::N ? f.n
+       : d == SplitDim::B ? f.b
+                          : f.k) *= by;
   };
   scale(p.dims[0], gridRows);
   scale(p.dims[1], gridCols);
@@ -131,6 +150,7 @@ PartIndex accel::tiling::partIndex(const ArrayPartition &p, int64_t gridRows,
     return d == SplitDim::M   ? idx.m
            : d == SplitDim::N ? idx.n
            : d == SplitDim::K ? idx.k
+           : d == SplitDim::B ? idx.b
                               : unused;
   };
   if (p.dims[0] == p.dims[1] && p.dims[0] != SplitDim::None) {
@@ -148,7 +168,7 @@ PartIndex accel::tiling::partIndex(const ArrayPartition &p, int64_t gridRows,
 ClusterSlice accel::tiling::clusterSlice(const ArrayPartition &p,
                                          int64_t gridRows, int64_t gridCols,
                                          int64_t r, int64_t c, int64_t m,
-                                         int64_t n, int64_t k) {
+                                         int64_t n, int64_t k, int64_t count) {
   SplitFactors f = splitFactors(p, gridRows, gridCols);
   ClusterSlice s;
   // A dimension that does not split leaves all but its first clusters idle.
@@ -159,6 +179,7 @@ ClusterSlice accel::tiling::clusterSlice(const ArrayPartition &p,
   s.m = splitRange(m, f.m, s.part.m);
   s.n = splitRange(n, f.n, s.part.n);
   s.k = splitRange(k, f.k, s.part.k);
+  s.b = splitRange(std::max<int64_t>(1, count), f.b, s.part.b);
   return s;
 }
 
@@ -166,7 +187,7 @@ bool accel::tiling::validRanges(const ArrayPartition &p, int64_t gridRows,
                                 int64_t gridCols, int64_t m, int64_t n,
                                 int64_t k, const std::vector<int64_t> &ranges) {
   const SplitDim d = p.dims[0];
-  if (d != p.dims[1] || d == SplitDim::None ||
+  if (d != p.dims[1] || d == SplitDim::None || d == SplitDim::B ||
       int64_t(ranges.size()) != gridRows * gridCols + 1)
     return false;
   const int64_t extent = d == SplitDim::M ? m : d == SplitDim::N ? n : k;
@@ -175,16 +196,16 @@ bool accel::tiling::validRanges(const ArrayPartition &p, int64_t gridRows,
   return std::is_sorted(ranges.begin(), ranges.end());
 }
 
-std::vector<ClusterSlice>
-accel::tiling::clusterSlices(const ArrayPartition &p, int64_t gridRows,
-                             int64_t gridCols, int64_t m, int64_t n, int64_t k,
-                             const std::vector<int64_t> &ranges) {
+std::vector<ClusterSlice> accel::tiling::clusterSlices(
+    const ArrayPartition &p, int64_t gridRows, int64_t gridCols, int64_t m,
+    int64_t n, int64_t k, const std::vector<int64_t> &ranges, int64_t count) {
   const bool explicitRanges =
       validRanges(p, gridRows, gridCols, m, n, k, ranges);
   std::vector<ClusterSlice> v;
   for (int64_t r = 0; r < gridRows; ++r)
     for (int64_t c = 0; c < gridCols; ++c) {
-      ClusterSlice s = clusterSlice(p, gridRows, gridCols, r, c, m, n, k);
+      ClusterSlice s =
+          clusterSlice(p, gridRows, gridCols, r, c, m, n, k, count);
       if (explicitRanges) {
         const size_t i = v.size();
         Range1 range{ranges[i], ranges[i + 1] - ranges[i]};
@@ -481,30 +502,35 @@ MappingCost accel::tiling::mappingCost(const MappingProblem &p,
   const bool kSplit = f.k > 1;
   std::map<uint32_t, double> channelTotal;
   std::vector<std::pair<uint32_t, ClusterCost>> costs;
-  std::map<std::tuple<int64_t, int64_t, int64_t, bool, unsigned, uint32_t>,
-           SliceTiles>
+  std::map<
+      std::tuple<int64_t, int64_t, int64_t, int64_t, bool, unsigned, uint32_t>,
+      SliceTiles>
       chosen;
   const std::vector<ClusterSlice> slices =
-      clusterSlices(c.array, R, C, p.gemm.m, p.gemm.n, p.gemm.k, ranges);
+      clusterSlices(c.array, R, C, p.gemm.m, p.gemm.n, p.gemm.k, ranges,
+                    std::max<int64_t>(1, p.gemm.count));
   for (uint32_t cl = 0; cl < slices.size(); ++cl) {
     const ClusterSlice &s = slices[cl];
     if (s.empty())
       continue;
     uint32_t chn = hw.channels.empty() ? 0 : hw.channelOf(cl);
     bool init = p.withInit && s.part.k == 0;
+    // The cluster's batch instances (all of them unless the batch splits).
+    MappingProblem sp = p;
+    sp.gemm.count = s.b.size;
     // Balanced partitions give most clusters the same slice: choose once.
     const unsigned sharers = channelSharers(hw, slices, cl);
-    auto key =
-        std::make_tuple(s.m.size, s.n.size, s.k.size, init, sharers, chn);
+    auto key = std::make_tuple(s.m.size, s.n.size, s.k.size, s.b.size, init,
+                               sharers, chn);
     auto it = chosen.find(key);
     if (it == chosen.end())
       it = chosen
                .emplace(key,
-                        chooseSliceTiles(p, hw, c.dataflow, s.m.size, s.n.size,
+                        chooseSliceTiles(sp, hw, c.dataflow, s.m.size, s.n.size,
                                          s.k.size, init, sharers, chn))
                .first;
     const SliceTiles t = it->second;
-    ClusterCost w = clusterCost(p, hw, chn, st, s.m.size, s.n.size, s.k.size,
+    ClusterCost w = clusterCost(sp, hw, chn, st, s.m.size, s.n.size, s.k.size,
                                 init, p.fusedFunc && !kSplit, t);
     out.instructionBuffers = std::max(out.instructionBuffers, w.ibufs);
     channelTotal[chn] += w.channel;
@@ -560,7 +586,15 @@ MappingCost accel::tiling::selectMapping(const MappingProblem &p,
                      Dataflow::WeightStationary}) {
     if (forceDataflow && *forceDataflow != d)
       continue;
-    for (const ArrayPartition &a : candidatePartitions()) {
+    std::vector<ArrayPartition> parts = candidatePartitions();
+    if (p.batchSplit && p.gemm.count > 1) {
+      std::vector<ArrayPartition> b = batchPartitions();
+      parts.insert(parts.end(), b.begin(), b.end());
+    }
+    if (forcePartition && splitsBatch(*forcePartition) &&
+        std::find(parts.begin(), parts.end(), *forcePartition) == parts.end())
+      parts.push_back(*forcePartition); // priced; the lowering may refuse it
+    for (const ArrayPartition &a : parts) {
       if (forcePartition && !(*forcePartition == a))
         continue;
       MappingCost c =

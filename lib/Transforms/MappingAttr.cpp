@@ -45,6 +45,8 @@ tiling::SplitDim accel::toTiling(ArraySplit s) {
     return tiling::SplitDim::K;
   case ArraySplit::None:
     return tiling::SplitDim::None;
+  case ArraySplit::B:
+    return tiling::SplitDim::B;
   }
   llvm_unreachable("unknown split dimension");
 }
@@ -59,6 +61,8 @@ ArraySplit accel::toAttr(tiling::SplitDim s) {
     return ArraySplit::K;
   case tiling::SplitDim::None:
     return ArraySplit::None;
+  case tiling::SplitDim::B:
+    return ArraySplit::B;
   }
   llvm_unreachable("unknown split dimension");
 }

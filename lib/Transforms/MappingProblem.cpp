@@ -17,6 +17,9 @@ bool accel::transforms::mappingProblemOf(Operation *op, const HardwareDesc &hw,
     return false;
   mp.withInit = withInit;
   mp.activationIsA = !isa<graph::Conv2DOp>(op);
+  // A batched matmul lowers one GEMM per batch instance; a cluster can take
+  // whole instances (LowerMapped.cpp, emitMappedMatmuls).
+  mp.batchSplit = isa<graph::MatMulOp>(op) && mp.gemm.count > 1;
   // The lowering fuses a ReLU that is the result's only user.
   Value res = op->getResult(0);
   mp.fusedFunc = res.hasOneUse() && isa<graph::ReluOp>(*res.getUsers().begin());

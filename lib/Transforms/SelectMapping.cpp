@@ -49,8 +49,9 @@ struct SelectMappingPass
       for (size_t i = 0; ok && i < 2; ++i)
         ok = tiling::parseSplitDim(array[i], a.dims[i]);
       if (!ok) {
-        module.emitError("select-mapping: array must be two of M, N, K, none "
-                         "(grid rows, grid columns), e.g. array=K,N");
+        module.emitError(
+            "select-mapping: array must be two of M, N, K, none, B "
+            "(grid rows, grid columns), e.g. array=K,N");
         return signalPassFailure();
       }
       forceArr = a;

@@ -1,8 +1,9 @@
 #!/usr/bin/python3
 """End-to-end numerical tests of the mapping (issue 5, items 1-2): every one
 of the 27 (dataflow, array partition) pairs (and the 21 with an unsplit
-grid dimension) on a matmul, a gemm with a bias
-row and alpha, a batched matmul, a strided / padded / dilated / grouped
+grid dimension; on batched matmuls also the 21 with the batch dimension B)
+on a matmul, a gemm with a bias
+row and alpha, a batched matmul, a batched matmul with a broadcast operand, a strided / padded / dilated / grouped
 convolution with bias and fused ReLU, a matmul with fused ReLU, a gemm on a
 3 x 2 grid, and a matmul with select-tiling's own (split-K) tiles on the
 bandwidth-starved machine, all with
@@ -33,6 +34,10 @@ DATAFLOWS = ["input_stationary", "output_stationary", "weight_stationary"]
 ARRAYS = [(r, c) for r in "MNK" for c in "MNK"] + [
     (r, c) for r in ("M", "N", "K", "none") for c in ("M", "N", "K", "none")
     if "none" in (r, c)]
+# Batched matmuls also take the seven with the batch dimension B (whole
+# instances per cluster).
+BATCH_ARRAYS = [("B", c) for c in ("B", "M", "N", "none")] + [
+    (r, "B") for r in ("M", "N", "none")]
 
 
 def rand(*shape):
@@ -43,8 +48,8 @@ MODELS = []
 HW3x2 = os.path.join(SRC, "test", "e2e", "Inputs", "mapping-grid3x2.json")
 
 
-def model(name, tiling, args, body, ref, out_shape, hw=HW):
-    MODELS.append((name, tiling, args, body, ref, out_shape, hw))
+def model(name, tiling, args, body, ref, out_shape, hw=HW, arrays=ARRAYS):
+    MODELS.append((name, tiling, args, body, ref, out_shape, hw, arrays))
 
 
 # Matmul, nothing divides: 2 x 2 grid slices of 37 / 45 / 333, tiles 16.
@@ -68,7 +73,13 @@ model("matmul_relu_20x130x33", "partition-m=16 partition-n=16 partition-k=32", [
 a, b = rand(2, 18, 70), rand(2, 70, 21)
 model("batched_2x18x70x21", "partition-m=16 partition-n=16 partition-k=32", [a, b],
       f"%r = graph.matmul %a, %b : ({ty(a.shape)}, {ty(b.shape)}) -> {ty((2, 18, 21))}",
-      lambda x, y: x @ y, (2, 18, 21))
+      lambda x, y: x @ y, (2, 18, 21), arrays=ARRAYS + BATCH_ARRAYS)
+# Batched matmul, 5 instances (the 2 x 2 grid does not divide them; [B,B]
+# gives cluster 0 two), the right operand broadcast over the batch.
+a, b = rand(5, 19, 40), rand(40, 23)
+model("batched_bcast_5x19x40x23", "partition-m=16 partition-n=16 partition-k=16", [a, b],
+      f"%r = graph.matmul %a, %b : ({ty(a.shape)}, {ty(b.shape)}) -> {ty((5, 19, 23))}",
+      lambda x, y: x @ y, (5, 19, 23), arrays=BATCH_ARRAYS)
 # Convolution: stride 2, asymmetric padding, dilation, 2 groups, bias, ReLU.
 x, w, bias = rand(2, 6, 13, 11), rand(10, 3, 3, 3), rand(10)
 oh, ow = (13 + 1 + 2 - 2 * 2 - 1) // 2 + 1, (11 + 1 + 1 - 2 * 2 - 1) // 2 + 1
@@ -97,7 +108,7 @@ model("starved_selected_300x700x260", "", [a, b],
 
 failed = total = 0
 with tempfile.TemporaryDirectory() as work:
-    for name, tiling, args, body, ref, out_shape, hw in MODELS:
+    for name, tiling, args, body, ref, out_shape, hw, arrays in MODELS:
         names = ["a", "b", "c"][:len(args)]
         sig = ", ".join(f"%{n}: {ty(v.shape)} {{accel.name = \"{n}\"}}"
                         for n, v in zip(names, args))
@@ -106,7 +117,7 @@ with tempfile.TemporaryDirectory() as work:
             f.write(f"func.func @main({sig}) -> ({ty(out_shape)} {{accel.name = \"r\"}}) {{\n"
                     f"  {body}\n  return %r : {ty(out_shape)}\n}}\n")
         exp = np.asarray(ref(*[v.astype(np.float64) for v in args]), dtype=np.float64)
-        combos = [(d, a) for d in DATAFLOWS for a in ARRAYS]
+        combos = [(d, a) for d in DATAFLOWS for a in arrays]
         if QUICK:
             combos = combos[::4]
         for df, (ar, ac) in combos:

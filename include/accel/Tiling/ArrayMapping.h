@@ -35,13 +35,15 @@ namespace accel::tiling {
 enum class Dataflow { InputStationary, OutputStationary, WeightStationary };
 /// What one grid dimension splits. `None` is outside the spec's nine: the
 /// dimension does not split and only the clusters at index 0 along it work
-/// (a small layer on fewer clusters pays fewer DMA latencies).
-enum class SplitDim { M, N, K, None };
+/// (a small layer on fewer clusters pays fewer DMA latencies). `B` is outside
+/// them too: the batch (the `count` independent GEMM instances of a batched
+/// matmul), whole instances per cluster (no operand read twice, no combine).
+enum class SplitDim { M, N, K, None, B };
 
 /// "input_stationary" | "output_stationary" | "weight_stationary".
 const char *dataflowName(Dataflow d);
 bool parseDataflow(const std::string &s, Dataflow &out);
-/// "M" | "N" | "K" | "none".
+/// "M" | "N" | "K" | "none" | "B".
 const char *splitDimName(SplitDim d);
 bool parseSplitDim(const std::string &s, SplitDim &out);
 
@@ -56,6 +58,11 @@ std::vector<ArrayPartition> allPartitions();
 /// The nine plus the seven with a `None` dimension ([M,none] ... [none,none]):
 /// what selectMapping chooses from.
 std::vector<ArrayPartition> candidatePartitions();
+/// The seven with a batch dimension ([B,B], [B,M], [B,N], [B,none], [M,B],
+/// [N,B], [none,B]): selectMapping adds them for MappingProblem::batchSplit.
+std::vector<ArrayPartition> batchPartitions();
+/// `p` splits the batch along a grid dimension.
+bool splitsBatch(const ArrayPartition &p);
 /// "[M,N]".
 std::string partitionName(const ArrayPartition &p);
 
@@ -80,28 +87,32 @@ Range1 splitRange(int64_t extent, int64_t parts, int64_t i);
 /// part cluster (r, c) owns. A dimension split by both grid dimensions is
 /// cut into R*C parts, part r*C + c.
 struct SplitFactors {
-  int64_t m = 1, n = 1, k = 1;
+  int64_t m = 1, n = 1, k = 1, b = 1;
   /// K parts along the rows / the columns (kRows * kCols = k).
   int64_t kRows = 1, kCols = 1;
 };
 SplitFactors splitFactors(const ArrayPartition &p, int64_t gridRows,
                           int64_t gridCols);
 struct PartIndex {
-  int64_t m = 0, n = 0, k = 0;
+  int64_t m = 0, n = 0, k = 0, b = 0;
   int64_t kRow = 0, kCol = 0; ///< k = kRow * kCols + kCol
 };
 PartIndex partIndex(const ArrayPartition &p, int64_t gridRows, int64_t gridCols,
                     int64_t r, int64_t c);
 
-/// The slice of an m x n x k problem that cluster (r, c) computes.
+/// The slice of `count` m x n x k problems that cluster (r, c) computes:
+/// instances `b` of the batch, each its m x n x k part.
 struct ClusterSlice {
   Range1 m, n, k;
+  Range1 b{0, 1};
   PartIndex part;
-  bool empty() const { return m.size == 0 || n.size == 0 || k.size == 0; }
+  bool empty() const {
+    return m.size == 0 || n.size == 0 || k.size == 0 || b.size == 0;
+  }
 };
 ClusterSlice clusterSlice(const ArrayPartition &p, int64_t gridRows,
                           int64_t gridCols, int64_t r, int64_t c, int64_t m,
-                          int64_t n, int64_t k);
+                          int64_t n, int64_t k, int64_t count = 1);
 
 /// The slices of all clusters of an R x C grid, row-major. `ranges` empty:
 /// clusterSlice's balanced parts. Otherwise a split decision (split-strategy,
@@ -110,10 +121,11 @@ ClusterSlice clusterSlice(const ArrayPartition &p, int64_t gridRows,
 /// computing [ranges[i], ranges[i+1]) of it (an empty range idles it), as the
 /// lowering cuts it. Ranges that do not fit the partition (another count,
 /// mixed or None dims) are ignored: validRanges says whether they apply.
-std::vector<ClusterSlice>
-clusterSlices(const ArrayPartition &p, int64_t gridRows, int64_t gridCols,
-              int64_t m, int64_t n, int64_t k,
-              const std::vector<int64_t> &ranges = {});
+std::vector<ClusterSlice> clusterSlices(const ArrayPartition &p,
+                                        int64_t gridRows, int64_t gridCols,
+                                        int64_t m, int64_t n, int64_t k,
+                                        const std::vector<int64_t> &ranges = {},
+                                        int64_t count = 1);
 /// `ranges` is a split decision clusterSlices applies to partition `p`: R*C+1
 /// ascending boundaries from 0 to the extent of the split dimension.
 bool validRanges(const ArrayPartition &p, int64_t gridRows, int64_t gridCols,
@@ -132,6 +144,9 @@ struct MappingProblem {
   /// The tiles keep one C (and init) region beside the storage halves
   /// (codegen GemmTiling::sharedC; output stationary with several K chunks).
   bool sharedC = false;
+  /// The lowering can give clusters whole batch instances (a batched
+  /// matmul): selectMapping also prices batchPartitions().
+  bool batchSplit = false;
 };
 
 struct MappingCost {

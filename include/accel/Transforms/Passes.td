@@ -80,7 +80,9 @@ def SelectMapping : Pass<"select-mapping", "mlir::ModuleOp"> {
     `accel.mapping = #accel.mapping<dataflow = input_stationary |
     output_stationary | weight_stationary, array = [<dim split by the grid
     rows>, <dim split by the grid columns>], cycles = <modelled>>` with dims
-    M, N, K, none.
+    M, N, K, none. A batched graph.matmul (count > 1) also prices the seven
+    partitions with B (the batch: whole instances per cluster; [B,B], [B,M],
+    [B,N], [B,none], [M,B], [N,B], [none,B]).
     convert-graph-to-isa follows the attribute: cluster (r, c) computes the
     slice the partition gives it, K splits are combined by SFU add layers
     (across each grid row, then across rows). The per-cluster tile sizes are
@@ -106,7 +108,7 @@ def SelectMapping : Pass<"select-mapping", "mlir::ModuleOp"> {
     // A list of strings checked by the pass: MLIR's list options parse
     // each element with a parser that does not see llvm::cl::values.
     ListOption<"array", "array", "std::string",
-               "force the partition: two of M, N, K, none (the dimension "
+               "force the partition: two of M, N, K, none, B (the dimension "
                "split by the grid rows, then by the grid columns), e.g. "
                "array=K,N (empty = chosen by cost)">,
   ];

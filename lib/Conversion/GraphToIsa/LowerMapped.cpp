@@ -50,14 +50,15 @@ GemmTiling clampTiling(const HardwareDesc &hw, GemmTiling t, int64_t ms,
 std::vector<ClusterGemmWork> Lowering::mappedSlices(
     int64_t M, int64_t N, int64_t K,
     llvm::function_ref<void(const tiling::ClusterSlice &, ClusterGemmWork &)>
-        fill) const {
+        fill,
+    int64_t count) const {
   const int64_t R = hw_.rows, C = hw_.cols;
   std::vector<ClusterGemmWork> work(size_t(R * C));
   slices_.assign(size_t(R * C), tiling::ClusterSlice{});
   for (int64_t r = 0; r < R; ++r)
     for (int64_t c = 0; c < C; ++c) {
       tiling::ClusterSlice s =
-          tiling::clusterSlice(mapping_->array, R, C, r, c, M, N, K);
+          tiling::clusterSlice(mapping_->array, R, C, r, c, M, N, K, count);
       if (!mappingRanges_.empty()) {
         // A split decision: cluster r*C+c owns [b_i, b_i+1) of the dim both
         // grid dims split (readMapping checked the boundary count).
@@ -157,6 +158,21 @@ LogicalResult Lowering::readMapping(Operation *op) {
   std::string err;
   if (!parseMappingAttr(a, c, err))
     return op->emitOpError("invalid ") << kMappingAttrName << ": " << err;
+  if (tiling::splitsBatch(c.array)) {
+    // Whole batch instances per cluster: the instances are separate GEMMs
+    // of a batched matmul only (a conv's images / groups are not cut so).
+    if (!isa<graph::MatMulOp>(op))
+      return op->emitOpError()
+             << kMappingAttrName
+             << ": array = " << tiling::partitionName(c.array)
+             << " splits the batch, which only a graph.matmul has";
+    if (c.array.dims[0] == tiling::SplitDim::K ||
+        c.array.dims[1] == tiling::SplitDim::K)
+      return op->emitOpError()
+             << kMappingAttrName
+             << ": array = " << tiling::partitionName(c.array)
+             << " combines a batch split with a K split (unsupported)";
+  }
   mapping_ = c;
   mappingRanges_ = mappingRanges(a);
   const size_t clusters = size_t(hw_.rows) * hw_.cols;
@@ -261,9 +277,8 @@ LogicalResult Lowering::emitMappedMatmuls(
   const MappedOutput mo = beginMapped(outBase, int64_t(batches.size()) * m * n);
 
   auto fill = [&](const tiling::ClusterSlice &s, ClusterGemmWork &w) {
-    w.tiling = sliceTiling(s, w, t, !init.empty() || mo.reloads,
-                           int64_t(batches.size()), /*activationIsA=*/true,
-                           !init.empty());
+    w.tiling = sliceTiling(s, w, t, !init.empty() || mo.reloads, s.b.size,
+                           /*activationIsA=*/true, !init.empty());
     std::vector<int64_t> kChunks = chunks(s.k.size, w.tiling.kc),
                          nTiles = chunks(s.n.size, w.tiling.nc);
     std::vector<int64_t> k0 = prefix(kChunks), n0 = prefix(nTiles);
@@ -276,14 +291,15 @@ LogicalResult Lowering::emitMappedMatmuls(
     const int64_t cShift = int64_t(mo.partOut(s.part.k)) - int64_t(outBase);
     // Only K part 0 starts from the initial values.
     const bool withInit = !init.empty() && s.part.k == 0;
-    for (size_t b = 0; b < batches.size(); ++b)
+    // The cluster's batch instances (a B split gives it whole ones).
+    for (int64_t b = s.b.begin; b < s.b.begin + s.b.size; ++b)
       w.problems.push_back(
           matrixGemmTiles(batches[b][0], batches[b][1], batches[b][2],
                           withInit ? &init[b] : nullptr, s.m.size, mOff,
                           kChunks, k0, nTiles, n0, cShift));
   };
-  return finishMapped(op, mappedSlices(m, n, k, fill), /*activationIsA=*/true,
-                      epi, mo);
+  return finishMapped(op, mappedSlices(m, n, k, fill, int64_t(batches.size())),
+                      /*activationIsA=*/true, epi, mo);
 }
 
 LogicalResult Lowering::emitMappedConv(Operation *op, const ConvGeom &g,

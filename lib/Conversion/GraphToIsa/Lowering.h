@@ -374,13 +374,15 @@ private:
     }
   };
   MappedOutput beginMapped(uint64_t out, int64_t outElems);
-  /// The per-cluster work of a mapped M x N x K layer: `fill(slice, work)`
-  /// for every cluster whose slice under mapping_->array is not empty.
+  /// The per-cluster work of a mapped layer of `count` M x N x K instances:
+  /// `fill(slice, work)` for every cluster whose slice under mapping_->array
+  /// is not empty (slice.b: its instances, all unless the batch splits).
   std::vector<codegen::ClusterGemmWork>
   mappedSlices(int64_t M, int64_t N, int64_t K,
                llvm::function_ref<void(const tiling::ClusterSlice &,
                                        codegen::ClusterGemmWork &)>
-                   fill) const;
+                   fill,
+               int64_t count = 1) const;
   /// The tiling of slice `s` for the cluster of `w`: the tiles the cost
   /// model picks for the slice (tiling::chooseSliceTiles, starting from the
   /// layer's tiling `t`; `count` instances, `bias`: K part 0 starts from a

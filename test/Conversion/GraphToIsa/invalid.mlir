@@ -44,3 +44,20 @@ func.func @main(%a: tensor<4xf32> {accel.name = "x"}) -> (tensor<4xf32> {accel.n
   %0 = graph.relu %a : tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+// A batch split needs the instances of a batched graph.matmul.
+func.func @main(%x: tensor<2x4x6x6xf32>, %w: tensor<8x4x3x3xf32>) -> tensor<2x8x4x4xf32> {
+  // expected-error @+1 {{accel.mapping: array = [B,B] splits the batch, which only a graph.matmul has}}
+  %0 = graph.conv2d %x, %w {accel.mapping = #accel.mapping<dataflow = output_stationary, array = [B, B]>} : (tensor<2x4x6x6xf32>, tensor<8x4x3x3xf32>) -> tensor<2x8x4x4xf32>
+  return %0 : tensor<2x8x4x4xf32>
+}
+
+// -----
+
+func.func @main(%a: tensor<3x4x8xf32>, %b: tensor<3x8x8xf32>) -> tensor<3x4x8xf32> {
+  // expected-error @+1 {{accel.mapping: array = [B,K] combines a batch split with a K split (unsupported)}}
+  %0 = graph.matmul %a, %b {accel.mapping = #accel.mapping<dataflow = output_stationary, array = [B, K]>} : (tensor<3x4x8xf32>, tensor<3x8x8xf32>) -> tensor<3x4x8xf32>
+  return %0 : tensor<3x4x8xf32>
+}

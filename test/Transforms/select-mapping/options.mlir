@@ -4,7 +4,7 @@
 // RUN: not accel-opt --accel-hw=%S/does-not-exist.json --select-mapping %s 2>&1 | FileCheck %s --check-prefix=HW
 
 // DF: for the --dataflow option: Cannot find option named 'row_stationary'!
-// ARR: error: select-mapping: array must be two of M, N, K, none (grid rows, grid columns), e.g. array=K,N
+// ARR: error: select-mapping: array must be two of M, N, K, none, B (grid rows, grid columns), e.g. array=K,N
 // HW: error: {{.*}}hardware description {{.*}}does-not-exist.json{{.*}}
 
 func.func @main(%a: tensor<4x8xf32>, %b: tensor<8x8xf32>) -> tensor<4x8xf32> {

@@ -80,6 +80,14 @@ func.func @f(%a: tensor<2x2xf32>, %b: tensor<2x2xf32>) -> tensor<2x2xf32> {
 
 // -----
 
+func.func @f(%a: tensor<2x2x2xf32>, %b: tensor<2x2x2xf32>) -> tensor<2x2x2xf32> {
+  // expected-error @+1 {{accel.mapping: ranges need array = [D, D] with D one of M, N, K, got [B, B]}}
+  %0 = graph.matmul %a, %b {accel.mapping = #accel.mapping<ranges = [0, 1, 2], array = [B, B]>} : (tensor<2x2x2xf32>, tensor<2x2x2xf32>) -> tensor<2x2x2xf32>
+  return %0 : tensor<2x2x2xf32>
+}
+
+// -----
+
 func.func @f(%a: tensor<2x2xf32>, %b: tensor<2x2xf32>) -> tensor<2x2xf32> {
   // expected-error @+1 {{accel.mapping: ranges must not decrease, got 2 before 1}}
   %0 = graph.matmul %a, %b {accel.mapping = #accel.mapping<ranges = [0, 2, 1, 2], array = [M, M]>} : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>

@@ -402,3 +402,69 @@ TEST(ArrayMapping, SplitDecisionRangesReplaceTheBalancedSlices) {
   std::vector<int64_t> even4{0, 13, 25, 37, 49};
   EXPECT_DOUBLE_EQ(mappingCost(p, hw, os, even4).cycles, balanced.cycles);
 }
+
+TEST(ArrayMapping, BatchSplitGivesClustersWholeInstances) {
+  std::vector<ArrayPartition> b = batchPartitions();
+  ASSERT_EQ(b.size(), 7u);
+  EXPECT_EQ(partitionName(b[0]), "[B,B]");
+  EXPECT_EQ(partitionName(b[6]), "[none,B]");
+  SplitDim d;
+  EXPECT_TRUE(parseSplitDim("B", d));
+  EXPECT_EQ(d, SplitDim::B);
+  EXPECT_TRUE(splitsBatch(b[4]));
+  EXPECT_FALSE(splitsBatch(part(SplitDim::M, SplitDim::N)));
+  // [B,B] on 2 x 2 over 5 instances: 2, 1, 1, 1, each whole.
+  std::vector<ClusterSlice> s =
+      clusterSlices(part(SplitDim::B, SplitDim::B), 2, 2, 128, 128, 64, {}, 5);
+  ASSERT_EQ(s.size(), 4u);
+  EXPECT_EQ(s[0].b.begin, 0);
+  EXPECT_EQ(s[0].b.size, 2);
+  EXPECT_EQ(s[3].b.begin, 4);
+  EXPECT_EQ(s[3].b.size, 1);
+  for (const ClusterSlice &c : s) {
+    EXPECT_EQ(c.m.size, 128);
+    EXPECT_EQ(c.n.size, 128);
+    EXPECT_EQ(c.k.size, 64);
+  }
+  // [B,N]: instances by grid row, N halves by column.
+  ClusterSlice bn =
+      clusterSlice(part(SplitDim::B, SplitDim::N), 2, 2, 1, 1, 8, 10, 4, 12);
+  EXPECT_EQ(bn.b.begin, 6);
+  EXPECT_EQ(bn.b.size, 6);
+  EXPECT_EQ(bn.n.begin, 5);
+  // Without a B split every cluster sees all instances.
+  EXPECT_EQ(
+      clusterSlice(part(SplitDim::M, SplitDim::N), 2, 2, 1, 0, 8, 8, 8, 12)
+          .b.size,
+      12);
+  // More clusters than instances idle the rest.
+  EXPECT_TRUE(
+      clusterSlice(part(SplitDim::B, SplitDim::B), 2, 2, 1, 1, 8, 8, 8, 3)
+          .empty());
+  // Split decisions (ranges) never apply to B.
+  EXPECT_FALSE(validRanges(part(SplitDim::B, SplitDim::B), 2, 2, 8, 8, 8,
+                           {0, 1, 2, 3, 4}));
+}
+
+TEST(ArrayMapping, BatchSplitOfSmallBatchedMatmul) {
+  // BERT-base attention scores: 12 heads of [128x64] x [64x128]. Splitting
+  // every head over the grid reads each operand twice; whole heads per
+  // cluster read them once, so the model prefers [B,B] and moves fewer
+  // bytes.
+  HardwareDesc hw = defaultHardware();
+  MappingProblem p = problem(128, 64, 128);
+  p.gemm.count = 12;
+  MappingCost mn = mappingCost(
+      p, hw, {Dataflow::OutputStationary, part(SplitDim::M, SplitDim::N)});
+  MappingCost bb = mappingCost(
+      p, hw, {Dataflow::OutputStationary, part(SplitDim::B, SplitDim::B)});
+  EXPECT_EQ(bb.activeClusters, 4);
+  EXPECT_EQ(bb.dmaBytes, uint64_t(12 * (128 * 64 * 2 + 128 * 128) * 4));
+  EXPECT_LT(bb.dmaBytes, mn.dmaBytes);
+  EXPECT_LT(bb.cycles, mn.cycles);
+  // Only problems that allow it get a batch partition.
+  EXPECT_FALSE(splitsBatch(selectMapping(p, hw).choice.array));
+  p.batchSplit = true;
+  EXPECT_TRUE(splitsBatch(selectMapping(p, hw).choice.array))
+      << choiceName(selectMapping(p, hw).choice);
+}
