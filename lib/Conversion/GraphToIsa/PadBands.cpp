@@ -19,7 +19,7 @@ using namespace accel::codegen;
 using namespace accel::lowering;
 
 /// Bytes a cluster with slack copies per DMA (emitPadBands).
-static constexpr int64_t kPacedPieceBytes = 32 * 1024;
+static constexpr int64_t kPacedPieceBytes = 8 * 1024;
 
 PadRows accel::lowering::convPadRows(const ConvGeom &g, int64_t p0,
                                      int64_t p1) {

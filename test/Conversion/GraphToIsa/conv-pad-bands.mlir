@@ -14,21 +14,27 @@
 // Cluster (0, 1): 192 pixels, output rows 10-15 read padded rows [10, 18)
 // (band of 8 x 34 at 299008 + 4 * 64 * 408 = 403456); input rows 9-16 start
 // at band row 0, column 1. Less work than the busiest cluster: paced in
-// pieces of 32 KB (32 planes of 8 x 32 words), each waited for.
+// pieces of 8 KB (8 planes of 8 x 32 words; the next at 8 planes further on
+// both sides), each waited for.
 // CHECK-LABEL: isa.cluster(0, 1)
-// CHECK-NEXT: isa.dma dram_copy tag 0 src 1152 dst 403460 shape [32, 8, 32] src_strides [1024, 32, 1] dst_strides [272, 34, 1]
+// CHECK-NEXT: isa.dma dram_copy tag 0 src 1152 dst 403460 shape [8, 8, 32] src_strides [1024, 32, 1] dst_strides [272, 34, 1]
 // CHECK-NEXT: isa.wait tags [0]
-// CHECK-NEXT: isa.dma dram_copy tag 0 src 132224 dst 438276 shape [32, 8, 32] src_strides [1024, 32, 1] dst_strides [272, 34, 1]
+// CHECK-NEXT: isa.dma dram_copy tag 0 src 33920 dst 412164 shape [8, 8, 32] src_strides [1024, 32, 1] dst_strides [272, 34, 1]
+// CHECK-NEXT: isa.wait tags [0]
+// CHECK-COUNT-6: isa.dma dram_copy tag 0 src {{[0-9]+}} dst {{[0-9]+}} shape [8, 8, 32]
 // CHECK-NEXT: isa.wait tags [0]
 // CHECK-NEXT: isa.wait tags [0, 1, 2, 3, 4, 5, 6, 7] pe
 // Cluster (1, 1): output rows 26-31 read padded rows [26, 34): the last is
-// the bottom padding, so input rows 25-31 (7 rows) fill band rows 0-6; 36
-// planes of 7 x 32 words per 32 KB piece, then the other 28.
+// the bottom padding, so input rows 25-31 (7 rows) fill band rows 0-6; 9
+// planes of 7 x 32 words per 8 KB piece: 7 pieces of 9 planes, then 1.
 // CHECK-LABEL: isa.cluster(1, 1)
-// CHECK-NEXT: isa.dma dram_copy tag 0 src 3200 dst {{[0-9]+}} shape [36, 7, 32] src_strides [1024, 32, 1] dst_strides [272, 34, 1]
+// CHECK-NEXT: isa.dma dram_copy tag 0 src 3200 dst {{[0-9]+}} shape [9, 7, 32] src_strides [1024, 32, 1] dst_strides [272, 34, 1]
 // CHECK-NEXT: isa.wait tags [0]
-// CHECK-NEXT: isa.dma dram_copy tag 0 src 150656 dst {{[0-9]+}} shape [28, 7, 32]
+// CHECK-COUNT-6: isa.dma dram_copy tag 0 src {{[0-9]+}} dst {{[0-9]+}} shape [9, 7, 32]
 // CHECK-NEXT: isa.wait tags [0]
+// CHECK-NEXT: isa.dma dram_copy tag 0 src 261248 dst {{[0-9]+}} shape [1, 7, 32]
+// CHECK-NEXT: isa.wait tags [0]
+// CHECK-NEXT: isa.wait tags [0, 1, 2, 3, 4, 5, 6, 7] pe
 
 func.func @main(%x: tensor<1x64x32x32xf32> {accel.name = "x"}, %w: tensor<16x64x3x3xf32> {accel.name = "w"})
     -> (tensor<1x16x32x32xf32> {accel.name = "y"}) {
