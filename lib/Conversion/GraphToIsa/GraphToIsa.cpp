@@ -313,16 +313,17 @@ LogicalResult Lowering::lowerConv(graph::Conv2DOp op) {
   }
 
   // Zero padding: copy the input into the interior of a fresh (zeroed)
-  // DRAM buffer.
+  // DRAM buffer, or (mapped implicit GEMM, below) into per-cluster bands.
   uint64_t x = bufferFor(op.getInput());
-  if (Hp != H || Wp != W) {
+  const bool padded = Hp != H || Wp != W;
+  auto padWhole = [&] {
     uint64_t xp = allocate(N * C * Hp * Wp);
     View src{x, {H * W, W, 1}};
     View dst{xp + uint64_t((pads[0] * Wp + pads[1]) * 4), {Hp * Wp, Wp, 1}};
     emitCopyLayer(sb_, {N * C, H, W}, src, dst);
-    x = xp;
-  }
-  uint64_t w = bufferFor(op.getWeight()), out = bufferFor(op.getResult());
+    return xp;
+  };
+  uint64_t w = bufferFor(op.getWeight());
   bool hasBias = bool(op.getBias());
   uint64_t bias = hasBias ? bufferFor(op.getBias()) : 0;
 
@@ -342,13 +343,30 @@ LogicalResult Lowering::lowerConv(graph::Conv2DOp op) {
     return failure();
   ConvGeom geom{N,      C,      Hp, Wp, O,      Cg,         Og,
                 KH,     KW,     OH, OW, groups, strides[0], strides[1],
-                dil[0], dil[1], x,  w,  out,    bias,       hasBias};
+                dil[0], dil[1], x,  w,  0,      bias,       hasBias};
   // K chunks may span kernel positions (convKChunks): the decision's depth
   // narrowed to the deepest chunk it realises, so that the per-slice tile
   // choice (sliceTiling) starts from tiles the kernel runs as priced.
   t.kc = deepestChunk(convKChunks(
       geom, 0, Cg * KH * KW, t.kc,
       chunksMaySpanKernelRows(geom, convNTiles(OW, 0, OH * OW, t.nc))));
+  // The mapped implicit GEMM reads per-cluster padded bands; every other
+  // kernel the one padded buffer. Both are allocated before the result.
+  const bool banded = padded && mapping_ && !(convRQ_ && groups == 1) &&
+                      !convWeightsToQueue(geom);
+  std::vector<PadBand> bands;
+  if (banded)
+    bands = emitPadBands(geom, x, H, W, pads[0], pads[1], Og, OH * OW,
+                         Cg * KH * KW);
+  else if (padded)
+    geom.x = x = padWhole();
+  const uint64_t out = bufferFor(op.getResult());
+  geom.out = out;
+  if (banded) {
+    GemmEpilogue epi;
+    epi.func = fuseRelu(op.getResult());
+    return emitMappedConv(op, geom, t, epi, bands);
+  }
   // conv=rq: the RQ weight-queue kernel (LowerRqConv.cpp) for groups == 1
   // when a block fits; it takes precedence over accel.mapping / accel.tiling
   // (parsed above, they describe the implicit GEMM).

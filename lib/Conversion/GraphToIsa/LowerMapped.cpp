@@ -47,14 +47,10 @@ GemmTiling clampTiling(const HardwareDesc &hw, GemmTiling t, int64_t ms,
 /// piece; each at most nc pixels.
 } // namespace
 
-std::vector<ClusterGemmWork> Lowering::mappedSlices(
-    int64_t M, int64_t N, int64_t K,
-    llvm::function_ref<void(const tiling::ClusterSlice &, ClusterGemmWork &)>
-        fill,
-    int64_t count) const {
+std::vector<tiling::ClusterSlice>
+Lowering::cutSlices(int64_t M, int64_t N, int64_t K, int64_t count) const {
   const int64_t R = hw_.rows, C = hw_.cols;
-  std::vector<ClusterGemmWork> work(size_t(R * C));
-  slices_.assign(size_t(R * C), tiling::ClusterSlice{});
+  std::vector<tiling::ClusterSlice> slices(size_t(R * C));
   for (int64_t r = 0; r < R; ++r)
     for (int64_t c = 0; c < C; ++c) {
       tiling::ClusterSlice s =
@@ -77,8 +73,18 @@ std::vector<ClusterGemmWork> Lowering::mappedSlices(
           break;
         }
       }
-      slices_[size_t(r * C + c)] = s;
+      slices[size_t(r * C + c)] = s;
     }
+  return slices;
+}
+
+std::vector<ClusterGemmWork> Lowering::mappedSlices(
+    int64_t M, int64_t N, int64_t K,
+    llvm::function_ref<void(const tiling::ClusterSlice &, ClusterGemmWork &)>
+        fill,
+    int64_t count) const {
+  std::vector<ClusterGemmWork> work(size_t(hw_.rows * hw_.cols));
+  slices_ = cutSlices(M, N, K, count);
   // All slices first: a cluster's channel sharers are the other busy
   // clusters on its memory channel (chooseSliceTiles prices the sharing).
   for (uint32_t i = 0; i < slices_.size(); ++i)
@@ -304,9 +310,12 @@ LogicalResult Lowering::emitMappedMatmuls(
 
 LogicalResult Lowering::emitMappedConv(Operation *op, const ConvGeom &g,
                                        const GemmTiling &t,
-                                       const GemmEpilogue &epi) {
-  if (convWeightsToQueue(g))
+                                       const GemmEpilogue &epi,
+                                       const std::vector<PadBand> &bands) {
+  if (convWeightsToQueue(g)) {
+    assert(bands.empty() && "the weight-queue kernel reads one padded input");
     return emitMappedConvWeightsInQueue(op, g, t, epi);
+  }
   const int64_t M = g.Og, Npix = g.OH * g.OW, K = g.Cg * g.KH * g.KW;
   const MappedOutput mo = beginMapped(g.out, g.N * g.O * g.OH * g.OW);
 
@@ -341,20 +350,24 @@ LogicalResult Lowering::emitMappedConv(Operation *op, const ConvGeom &g,
           appendFilterKDims(b, g, c);
           return b;
         };
+        // The input this cluster reads: the padded buffer, or its band.
+        const ConvGeom gx =
+            convGeomOnBand(g, bands, s.n.begin, s.n.begin + s.n.size);
         p.bBox = [=](size_t ki, size_t ni) {
           const ConvKChunk &c = kchunks[ki];
           const ConvNTile &t2 = ntiles[ni];
           DramBox b;
           b.base =
-              g.x +
-              uint64_t(((n * g.C + grp * g.Cg) * g.Hp + t2.oh0 * g.sh) * g.Wp +
-                       t2.ow0 * g.sw + convInputOffset(g, c)) *
+              gx.x +
+              uint64_t(((n * gx.C + grp * gx.Cg) * gx.Hp + t2.oh0 * gx.sh) *
+                           gx.Wp +
+                       t2.ow0 * gx.sw + convInputOffset(gx, c)) *
                   4;
           // Rows: the chunk's K dims; columns: the pixel box.
-          b.rowDims = appendInputKDims(b, g, c);
+          b.rowDims = appendInputKDims(b, gx, c);
           if (t2.ohc > 1)
-            b.dim(t2.ohc, g.sh * g.Wp);
-          b.dim(t2.owc, g.sw);
+            b.dim(t2.ohc, gx.sh * gx.Wp);
+          b.dim(t2.owc, gx.sw);
           return b;
         };
         p.cBox = [=](int64_t m0, int64_t mc, size_t ni) {

@@ -171,6 +171,25 @@ int appendFilterKDims(codegen::DramBox &b, const ConvGeom &g,
                       const ConvKChunk &c);
 int64_t convFilterOffset(const ConvGeom &g, const ConvKChunk &c);
 
+/// Rows [r0, r1) of the zero-padded input plane (Hp rows) that output pixels
+/// [p0, p1) of one image read, every kernel row included (PadBands.cpp).
+struct PadRows {
+  int64_t r0 = 0, r1 = 0;
+  bool operator==(const PadRows &o) const { return r0 == o.r0 && r1 == o.r1; }
+};
+PadRows convPadRows(const ConvGeom &g, int64_t p0, int64_t p1);
+/// A padded band: rows `rows` of every (image, channel) plane of the padded
+/// input, at `addr` ((N * C) planes of rows.r1 - rows.r0 rows of Wp).
+struct PadBand {
+  PadRows rows;
+  uint64_t addr = 0;
+};
+/// `g` with its input the band of `bands` that pixels [p0, p1) read: the
+/// same addresses relative to a plane of the band's height (x shifted back
+/// by the band's first row). `g` unchanged when `bands` is empty.
+ConvGeom convGeomOnBand(const ConvGeom &g, const std::vector<PadBand> &bands,
+                        int64_t p0, int64_t p1);
+
 /// Machine options of the lowering (convert-graph-to-isa, docs/passes.md).
 struct LoweringOptions {
   bool sparseWeights = true;    ///< sparse-weights=auto
@@ -342,9 +361,24 @@ private:
       const codegen::GemmEpilogue &epi, const codegen::GemmTiling &t);
   /// Convolution under mapping_ (M = output channels of a group, N = output
   /// pixels, K = kernel positions x channels of a group).
+  /// `bands` (emitPadBands): the padded input as per-cluster bands instead
+  /// of one padded buffer (g.x unused then).
   mlir::LogicalResult emitMappedConv(mlir::Operation *op, const ConvGeom &g,
                                      const codegen::GemmTiling &t,
-                                     const codegen::GemmEpilogue &epi);
+                                     const codegen::GemmEpilogue &epi,
+                                     const std::vector<PadBand> &bands = {});
+  /// The zero padding of a mapped convolution's input, per cluster: every
+  /// distinct row band the clusters' slices of `M` x `N` x `K` read (N =
+  /// OH * OW pixels of one image) gets a zeroed buffer into which the
+  /// clusters reading it copy its valid rows (the band's planes split among
+  /// them), all bands in parallel in one layer (PadBands.cpp).
+  std::vector<PadBand> emitPadBands(const ConvGeom &g, uint64_t x, int64_t H,
+                                    int64_t W, int64_t padT, int64_t padL,
+                                    int64_t M, int64_t N, int64_t K);
+  /// The per-cluster slices of `count` M x N x K instances under mapping_,
+  /// row-major by cluster (empty = idle).
+  std::vector<tiling::ClusterSlice> cutSlices(int64_t M, int64_t N, int64_t K,
+                                              int64_t count = 1) const;
   /// True when sparse weights are on and the filter is a compile-time
   /// constant with a zero fraction >= the threshold: the convolution is
   /// then lowered with the filter in the weight queue

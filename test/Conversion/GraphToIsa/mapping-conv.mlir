@@ -1,7 +1,9 @@
 // Partitions of a convolution (implicit GEMM: M = output channels, N =
 // output pixels, K = kernel position x input channel, channels fastest).
-// x 1x2x5x4 padded by 1 into a 2x7x6 copy at 512, w 4x2x3x3 at 192, y
-// 1x4x5x4 at 896 (output pixel p of channel o at 896 + 4 (20 o + p)).
+// x 1x2x5x4 padded by 1 (planes of 7x6), w 4x2x3x3 at 192. The padded copy
+// is per cluster: a band of the padded rows its pixels read (PadBands.cpp),
+// or one 2x7x6 copy at 512 shared by all (an M / K split); y 1x4x5x4 after
+// it (output pixel p of channel o at y + 4 (20 o + p)).
 // The slices are read off the addresses of the linear DRAM plan
 // (dram-placement=linear); placement on memory channels: channel-placement.mlir.
 // Layer ends are read off sync=barrier listings (one BARRIER per layer);
@@ -11,19 +13,30 @@
 
 // [N,N]: 20 pixels in four ranges of 5, across row boundaries (rows of 4):
 // cluster (0, 0) pixels 0-4 = row 0 + the first pixel of row 1; (0, 1)
-// pixels 5-9 = the rest of row 1 + the first two of row 2; ...
+// pixels 5-9 = the rest of row 1 + the first two of row 2; ... Each cluster
+// copies the input rows of its band (padded rows [r0, r1): (0, 0) [0, 4),
+// (0, 1) [1, 5), (1, 0) [2, 6), (1, 1) [3, 7); planes of 4 x 6 = 24) into
+// its own zeroed buffer (512, 704, 896, 1088, 192 bytes each), row 0 of the
+// input landing at band row 1 - r0; its loads address the band; y at 1280.
 // NN-LABEL: isa.cluster(0, 0)
-// NN: isa.dma store tag 2 {{.*}} dst 896 shape [4, 1, 4] {{.*}} dst_strides [20, 4, 1]
-// NN: isa.dma store tag 3 {{.*}} dst 912 shape [4, 1, 1]
+// NN: isa.dma dram_copy tag 0 src 0 dst 540 shape [2, 3, 4] src_strides [20, 4, 1] dst_strides [24, 6, 1]
+// NN-NEXT: isa.wait
+// NN: isa.dma load tag 1 src 536 {{.*}} shape [3, 2, 4] src_strides [1, 24, 1]
+// NN: isa.dma store tag 2 {{.*}} dst 1280 shape [4, 1, 4] {{.*}} dst_strides [20, 4, 1]
+// NN: isa.dma store tag 3 {{.*}} dst 1296 shape [4, 1, 1]
 // NN-LABEL: isa.cluster(0, 1)
-// NN: isa.dma store tag 2 {{.*}} dst 916 shape [4, 1, 3]
-// NN: isa.dma store tag 3 {{.*}} dst 928 shape [4, 1, 2]
+// NN: isa.dma dram_copy tag 0 src 0 dst 708 shape [2, 4, 4] src_strides [20, 4, 1] dst_strides [24, 6, 1]
+// NN: isa.dma load tag 1 src 732 {{.*}} shape [3, 2, 3] src_strides [1, 24, 1]
+// NN: isa.dma store tag 2 {{.*}} dst 1300 shape [4, 1, 3]
+// NN: isa.dma store tag 3 {{.*}} dst 1312 shape [4, 1, 2]
 // NN-LABEL: isa.cluster(1, 0)
-// NN: isa.dma store tag 2 {{.*}} dst 936 shape [4, 1, 2]
-// NN: isa.dma store tag 3 {{.*}} dst 944 shape [4, 1, 3]
+// NN: isa.dma dram_copy tag 0 src 16 dst 900 shape [2, 4, 4] src_strides [20, 4, 1] dst_strides [24, 6, 1]
+// NN: isa.dma store tag 2 {{.*}} dst 1320 shape [4, 1, 2]
+// NN: isa.dma store tag 3 {{.*}} dst 1328 shape [4, 1, 3]
 // NN-LABEL: isa.cluster(1, 1)
-// NN: isa.dma store tag 2 {{.*}} dst 956 shape [4, 1, 1]
-// NN: isa.dma store tag 3 {{.*}} dst 960 shape [4, 1, 4]
+// NN: isa.dma dram_copy tag 0 src 32 dst 1092 shape [2, 3, 4] src_strides [20, 4, 1] dst_strides [24, 6, 1]
+// NN: isa.dma store tag 2 {{.*}} dst 1340 shape [4, 1, 1]
+// NN: isa.dma store tag 3 {{.*}} dst 1344 shape [4, 1, 4]
 
 // [M,K]: grid rows split the output channels (2 each), grid columns split
 // K = 18 into [0, 9) and [9, 18). K chunks hold whole kernel positions of
