@@ -156,6 +156,8 @@ private:
       return split::Rounding::Floor;
     case SplitRounding::Balanced:
       return split::Rounding::Balanced;
+    case SplitRounding::Clusters:
+      return split::Rounding::Clusters;
     default:
       return split::Rounding::Ceil;
     }
@@ -217,7 +219,7 @@ private:
     d.swap = split::Swap::None;
     std::string splitErr;
     if (!split::applySplit(s, d, *row, channels_, cores_, roundingMode(),
-                           splitErr)) {
+                           splitErr, hw_.numClusters())) {
       err = name + ": " + splitErr;
       return std::nullopt;
     }

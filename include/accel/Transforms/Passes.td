@@ -218,7 +218,10 @@ def SplitStrategy : Pass<"split-strategy", "mlir::ModuleOp"> {
              clEnumValN(accel::SplitRounding::Floor, "floor",
                         "floor(D / pieces), the last piece takes the rest"),
              clEnumValN(accel::SplitRounding::Balanced, "balanced",
-                        "lengths differ by at most one"))}]>,
+                        "lengths differ by at most one"),
+             clEnumValN(accel::SplitRounding::Clusters, "clusters",
+                        "one piece per core, the cluster shares balanced "
+                        "first (the default pipeline's)"))}]>,
     Option<"policy", "policy", "accel::MissingRowPolicy",
            /*default=*/"accel::MissingRowPolicy::Error",
            "what a tensor without a database row does",
