@@ -565,7 +565,10 @@ MappingCost accel::tiling::mappingCost(const MappingProblem &p,
     ++out.activeClusters;
     costs.push_back({chn, w});
   }
-  moveInterleavedStores(p, hw, slices, costs, channelTotal);
+  // Priced for split decisions (explicit ranges, split-strategy's
+  // parallel=best) only: select-mapping's free search keeps its choices.
+  if (!ranges.empty())
+    moveInterleavedStores(p, hw, slices, costs, channelTotal);
   double layer = 0;
   for (auto &[chn, w] : costs) {
     double computePath = w.head + w.compute + w.tail;
