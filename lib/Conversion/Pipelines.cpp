@@ -9,7 +9,8 @@
 // tilings), selects the dataflow (select-mapping), and lowers to one
 // isa.program. `split=partition|labels|off` says who decides the cluster
 // partition (docs/labels-and-splits.md, "Split strategy and mapping: one
-// decision"); `parallel`, `rounding`, `policy` go to split-strategy's parser,
+// decision"); `parallel`, `rounding`, `policy`, `balance-clusters` (default
+// true here) go to split-strategy's parser,
 // every other option to convert-graph-to-isa's, so they are declared once
 // (Passes.td).
 // The machine is the module's accel.hw (accel-opt --accel-hw=FILE).
@@ -26,7 +27,7 @@ using namespace mlir;
 
 bool accel::isSplitOptionName(StringRef name) {
   return name == "split" || name == "parallel" || name == "rounding" ||
-         name == "policy";
+         name == "policy" || name == "balance-clusters";
 }
 
 LogicalResult accel::parseSplitOptions(
@@ -60,9 +61,16 @@ namespace {
 std::string strategyOptions(const accel::SplitPipelineOptions &split) {
   SmallVector<StringRef> items;
   StringRef(split.strategy).split(items, ' ', -1, /*KeepEmpty=*/false);
-  bool named = llvm::any_of(
-      items, [](StringRef i) { return i.split('=').first == "parallel"; });
-  return named ? split.strategy : "parallel=best " + split.strategy;
+  auto names = [&](StringRef option) {
+    return llvm::any_of(
+        items, [&](StringRef i) { return i.split('=').first == option; });
+  };
+  // Cluster-balanced pieces where they pay (docs/labels-and-splits.md).
+  std::string balance =
+      names("balance-clusters") ? "" : " balance-clusters=true";
+  return (names("parallel") ? split.strategy
+                            : "parallel=best " + split.strategy) +
+         balance;
 }
 } // namespace
 

@@ -10,7 +10,7 @@ namespace accel::split {
 
 bool applySplit(const StaticLabel &s, DynamicLabel &d, const StrategyRow &row,
                 uint64_t memoryChannels, uint64_t cores, Rounding r,
-                std::string &err) {
+                std::string &err, uint64_t clusters) {
   if (row.dims.empty()) {
     // Not split: one piece, the whole innermost processor dim.
     d.splitDim = d.dimOrder.empty() ? 0 : d.dimOrder.back();
@@ -36,7 +36,12 @@ bool applySplit(const StaticLabel &s, DynamicLabel &d, const StrategyRow &row,
   size_t pick = *selectTargetDim(dims, memoryChannels);
   PieceCount pc = pieceCount(dims[pick], memoryChannels, cores, r);
   d.splitDim = row.dims[pick].dim;
-  d.ranges = pieceRanges(dims[pick], pc, r);
+  // Clusters: one piece per core, so piece j is core j's (coreOfPieces)
+  // and the cluster shares can be balanced; fewer pieces than cores are
+  // spread over the clusters and cut as Balanced.
+  d.ranges = r == Rounding::Clusters && pc.mode == 1
+                 ? clusterBalancedRanges(dims[pick], pc.pieces, clusters)
+                 : pieceRanges(dims[pick], pc, r);
   d.store = row.dims[pick].store;
   d.swap = row.dims[pick].swap;
   return true;

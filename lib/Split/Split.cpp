@@ -33,12 +33,15 @@ const char *roundingName(Rounding r) {
     return "floor";
   case Rounding::Balanced:
     return "balanced";
+  case Rounding::Clusters:
+    return "clusters";
   }
   return "?";
 }
 
 bool parseRounding(const std::string &s, Rounding &out) {
-  for (Rounding r : {Rounding::Ceil, Rounding::Floor, Rounding::Balanced})
+  for (Rounding r : {Rounding::Ceil, Rounding::Floor, Rounding::Balanced,
+                     Rounding::Clusters})
     if (s == roundingName(r)) {
       out = r;
       return true;
@@ -88,6 +91,7 @@ PieceCount pieceCount(int64_t D, uint64_t memoryChannels, uint64_t cores,
     pc.length = D / pc.pieces; // >= 1 because D >= pieces
     break;
   case Rounding::Balanced:
+  case Rounding::Clusters:
     pc.length = ceilDiv(D, pc.pieces);
     break;
   }
@@ -104,7 +108,7 @@ std::vector<PieceRange> pieceRanges(int64_t D, const PieceCount &pc,
   int64_t first = 0;
   for (int64_t k = 0; k < p && first < D; ++k) {
     int64_t n = len;
-    if (r == Rounding::Balanced)
+    if (r == Rounding::Balanced || r == Rounding::Clusters)
       n = D / p + (k < D % p ? 1 : 0);
     // The last piece takes whatever is left (Floor's remainder; a caller's
     // count that does not cover D) and no piece runs past D (Ceil's short
@@ -112,6 +116,28 @@ std::vector<PieceRange> pieceRanges(int64_t D, const PieceCount &pc,
     int64_t last = k == p - 1 ? D - 1 : std::min(first + n, D) - 1;
     out.push_back({first, last});
     first = last + 1;
+  }
+  return out;
+}
+
+std::vector<PieceRange> clusterBalancedRanges(int64_t D, int64_t pieces,
+                                              uint64_t clusters) {
+  const int64_t cl = int64_t(std::max<uint64_t>(clusters, 1));
+  const int64_t per = pieces / cl;
+  PieceCount pc;
+  pc.pieces = pieces;
+  pc.length = pieces > 0 ? ceilDiv(std::max<int64_t>(D, 0), pieces) : 0;
+  if (D <= 0 || pieces <= 0 || pieces % cl != 0 || D / cl < per)
+    return pieceRanges(D, pc, Rounding::Balanced);
+  std::vector<PieceRange> out;
+  for (int64_t c = 0; c < cl; ++c) {
+    // Cluster c's share [D * c / cl, D * (c + 1) / cl), `per` pieces.
+    int64_t begin = D * c / cl, share = D * (c + 1) / cl - begin;
+    for (int64_t k = 0; k < per; ++k) {
+      int64_t n = share / per + (k < share % per ? 1 : 0);
+      out.push_back({begin, begin + n - 1});
+      begin += n;
+    }
   }
   return out;
 }

@@ -115,6 +115,8 @@ struct Candidate {
   std::map<int, Want> wanted;
   std::optional<Partition> part;
   double cycles = 0;
+  /// The cost model's EXECUTE time is at least its busiest channel's.
+  bool computeBound = false;
 };
 
 std::string rangesText(ArrayRef<int64_t> r) {
@@ -156,6 +158,8 @@ private:
       return split::Rounding::Floor;
     case SplitRounding::Balanced:
       return split::Rounding::Balanced;
+    case SplitRounding::Clusters:
+      return split::Rounding::Clusters;
     default:
       return split::Rounding::Ceil;
     }
@@ -186,7 +190,8 @@ private:
   /// `err`, when the tensor has no label, the row is missing (policy
   /// error) or the split is impossible.
   std::optional<Want> wantedLabel(Operation *op, const GemmTensor &t, Value v,
-                                  const std::string &mode, std::string &err) {
+                                  const std::string &mode, split::Rounding r,
+                                  std::string &err) {
     std::string name = t.operand < 0 ? std::string("result")
                                      : "operand " + std::to_string(t.operand);
     LabelAttr cur = labels::labelOf(v);
@@ -216,8 +221,8 @@ private:
     d.store = {};
     d.swap = split::Swap::None;
     std::string splitErr;
-    if (!split::applySplit(s, d, *row, channels_, cores_, roundingMode(),
-                           splitErr)) {
+    if (!split::applySplit(s, d, *row, channels_, cores_, r, splitErr,
+                           hw_.numClusters())) {
       err = name + ": " + splitErr;
       return std::nullopt;
     }
@@ -256,11 +261,17 @@ private:
                                         const std::vector<GemmTensor> &tensors,
                                         const std::string &mode,
                                         std::string &err) {
+    return candidateFor(op, tensors, mode, roundingMode(), err);
+  }
+  std::optional<Candidate> candidateFor(Operation *op,
+                                        const std::vector<GemmTensor> &tensors,
+                                        const std::string &mode,
+                                        split::Rounding r, std::string &err) {
     Candidate c;
     c.mode = mode;
     for (const GemmTensor &t : tensors) {
       Value v = t.operand < 0 ? op->getResult(0) : op->getOperand(t.operand);
-      std::optional<Want> want = wantedLabel(op, t, v, mode, err);
+      std::optional<Want> want = wantedLabel(op, t, v, mode, r, err);
       if (!want)
         return std::nullopt;
       if (want->label)
@@ -295,11 +306,22 @@ private:
         report += " " + mode + " (" + why + ")";
         continue;
       }
-      c->cycles = priced ? partitionCycles(mp, c->part) : 0;
+      tiling::MappingCost cost;
+      if (priced)
+        cost = partitionCost(mp, c->part);
+      c->cycles = priced ? cost.cycles : 0;
+      c->computeBound = cost.computeCycles >= cost.channelCycles;
       report += " " + mode + " " + cyclesText(c->cycles);
       if (!best || c->cycles < best->cycles)
         best = std::move(c);
     }
+    if (best && priced && balanceClusters && best->computeBound)
+      if (std::optional<Candidate> b =
+              balancedCandidate(op, tensors, mp, *best))
+        if (b->cycles < best->cycles) {
+          report += ", clusters " + cyclesText(b->cycles);
+          best = std::move(b);
+        }
     if (!best)
       err = "parallel=best: no parallel mode of the database splits the op (" +
             failures + ")";
@@ -308,17 +330,33 @@ private:
     return best;
   }
 
-  /// Modelled cycles of the op with `part` as its cluster partition (the
+  /// balance-clusters: `chosen`'s mode cut with Rounding::Clusters and
+  /// priced; nothing when that cut fails or gives no other partition.
+  std::optional<Candidate>
+  balancedCandidate(Operation *op, const std::vector<GemmTensor> &tensors,
+                    const tiling::MappingProblem &mp, const Candidate &chosen) {
+    std::string why;
+    std::optional<Candidate> b =
+        candidateFor(op, tensors, chosen.mode, split::Rounding::Clusters, why);
+    if (!b || !b->part || !chosen.part ||
+        b->part->ranges == chosen.part->ranges)
+      return std::nullopt;
+    b->cycles = partitionCost(mp, b->part).cycles;
+    return b;
+  }
+
+  /// Modelled cost of the op with `part` as its cluster partition (the
   /// cheapest dataflow, select-mapping's cost); without a partition the cost
   /// model chooses it, as select-mapping will.
-  double partitionCycles(const tiling::MappingProblem &mp,
-                         const std::optional<Partition> &part) const {
+  tiling::MappingCost
+  partitionCost(const tiling::MappingProblem &mp,
+                const std::optional<Partition> &part) const {
     if (!part)
-      return tiling::selectMapping(mp, hw_).cycles;
+      return tiling::selectMapping(mp, hw_);
     tiling::SplitDim d = toTiling(part->dim);
     tiling::ArrayPartition arr{{d, d}};
     std::vector<int64_t> ranges(part->ranges.begin(), part->ranges.end());
-    return tiling::selectMapping(mp, hw_, nullptr, &arr, ranges).cycles;
+    return tiling::selectMapping(mp, hw_, nullptr, &arr, ranges);
   }
 
   static std::string cyclesText(double c) {

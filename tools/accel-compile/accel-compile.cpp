@@ -6,13 +6,15 @@
 //                 [--sparse-weights=off|auto] [--sparse-threshold=F]
 //                 [--load-balance] [--sfu-mode=chained|decoupled]
 //                 [--split=partition|labels|off] [--parallel=best|auto|...]
-//                 [--rounding=ceil|floor|balanced] [--policy=error|...]
+//                 [--rounding=ceil|floor|balanced|clusters]
+//                 [--policy=error|...] [--balance-clusters=true|false]
 //
 // The lowering options (--depthwise and after) are convert-graph-to-isa's own
 // options (include/accel/Conversion/Passes.td), declared once: the driver
 // forwards `--NAME=VALUE` / `--NAME VALUE` / `--FLAG` to that pass's parser,
 // which checks the values; `--help` lists them with their allowed values.
-// `--split` and split-strategy's `--parallel`, `--rounding`, `--policy` are
+// `--split` and split-strategy's `--parallel`, `--rounding`, `--policy`,
+// `--balance-clusters` are
 // forwarded the same way to the default pipeline (accel::parseSplitOptions).
 // `--hw` attaches the description to the module as accel.hw (the function
 // of accel-attach-hardware), where every pass reads it.
@@ -113,7 +115,8 @@ std::map<std::string, bool> loweringOptionNames() {
       names[name.str()] = value == "true" || value == "false";
     rest = tail.ltrim();
   }
-  for (const char *split : {"split", "parallel", "rounding", "policy"})
+  for (const char *split :
+       {"split", "parallel", "rounding", "policy", "balance-clusters"})
     names[split] = false;
   return names;
 }
@@ -181,10 +184,11 @@ static int compileMain(int argc, char **argv) {
                     "labels lose their split\n"
                     "    =off            select-mapping's cost model; no "
                     "labels\n"
-                    "  --parallel, --rounding, --policy: split-strategy's "
-                    "options below, forwarded (its partition is --split, "
-                    "its print is accel-opt's); the default here is "
-                    "--parallel=best\n";
+                    "  --parallel, --rounding, --policy, --balance-clusters: "
+                    "split-strategy's options below, forwarded (its "
+                    "partition is --split, its print is accel-opt's); the "
+                    "defaults here are --parallel=best "
+                    "--balance-clusters=true\n";
     accel::registerSplitStrategy();
     const PassInfo *split = PassInfo::lookup("split-strategy");
     split->printHelpStr(/*indent=*/2,

@@ -52,7 +52,7 @@ const char *kUsage =
     R"(usage: accel-split-bench [--quick] [--hw FILE] [--filter TEXT] [--trace DIR] [--clusters]
                          [--mapping "dataflow = D, array = [R, C]"]
                          [--split=partition|labels|off] [--parallel=...]
-                         [--rounding=...] [--policy=...]
+                         [--rounding=...] [--policy=...] [--balance-clusters=...]
 
 Strong scaling: every convolution / fully-connected / matmul layer of
 ResNet-50 (batch 1), an MLP (1024-4096-4096-1000, batch 16) and a BERT-base
@@ -64,8 +64,10 @@ layers whose name contains TEXT. --trace DIR: Chrome traces of both runs
 per layer. --mapping: force this #accel.mapping on every layer (experiments).
 --split: who decides the cluster partition (accel-compile --split; default
 partition: the strategy database, labels: select-mapping's cost model);
---parallel / --rounding / --policy: split-strategy's options (default
-parallel=best: per layer the database mode the cost model prices cheapest).
+--parallel / --rounding / --policy / --balance-clusters: split-strategy's
+options (default parallel=best: per layer the database mode the cost model
+prices cheapest; balance-clusters=true: its pieces re-cut with the cluster
+shares balanced where the op prices compute-bound and that is cheaper).
 --clusters: the 16-core run's mapping / tiling decisions and per-cluster
 finish / PE-busy cycles.
 )";

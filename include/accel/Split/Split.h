@@ -32,8 +32,14 @@ std::optional<size_t> selectTargetDim(const std::vector<int64_t> &operationDims,
 /// Rounding R of the piece length (pass option `rounding=`):
 /// Ceil: length ceil(D / p), the last piece short (spec default);
 /// Floor: length floor(D / p), the last piece takes the remainder;
-/// Balanced: lengths differ by at most one, the first ones longer.
-enum class Rounding { Ceil, Floor, Balanced };
+/// Balanced: lengths differ by at most one, the first ones longer;
+/// Clusters: one piece per core (D >= C), balanced first over the clusters
+/// (coreOfPieces deals the pieces in contiguous blocks, a cluster's cores
+/// are consecutive) and then over the cores of each cluster, so the cluster
+/// shares differ by at most one (Ceil's 14 pieces of 4 of D = 56 over 16
+/// cores give clusters 16 / 12 / 16 / 12 rows, Clusters 14 each); with
+/// D < C as Balanced.
+enum class Rounding { Ceil, Floor, Balanced, Clusters };
 const char *roundingName(Rounding r);
 bool parseRounding(const std::string &s, Rounding &out);
 
@@ -53,6 +59,13 @@ PieceCount pieceCount(int64_t D, uint64_t memoryChannels, uint64_t cores,
 /// last one ending at D - 1 (it takes any remainder); empty for D <= 0.
 std::vector<PieceRange> pieceRanges(int64_t D, const PieceCount &pc,
                                     Rounding r = Rounding::Ceil);
+/// Rounding::Clusters: `pieces` ranges over [0, D) whose blocks of
+/// pieces / clusters consecutive pieces (one cluster's) cover
+/// floor-balanced shares of D, each block cut into balanced pieces. Falls
+/// back to Balanced when the pieces do not divide into the clusters or a
+/// cluster's share is shorter than its pieces.
+std::vector<PieceRange> clusterBalancedRanges(int64_t D, int64_t pieces,
+                                              uint64_t clusters);
 
 /// Which core (row-major cluster index * pes + core) computes each piece:
 /// pieces are dealt in contiguous blocks, spread over all cores when there
@@ -83,9 +96,10 @@ std::string checkStorageTarget(const StorageTarget &store,
 /// processor dim with the row's store and swap (the spec's o:
 /// `c[(0,3)],cluster,core`). False with `err` when a row dim is not a dim of
 /// the tensor ("rows dim 'h' is not a dim of dim_nc").
+/// `clusters`: the clusters the `cores` belong to (Rounding::Clusters).
 bool applySplit(const StaticLabel &s, DynamicLabel &d, const StrategyRow &row,
                 uint64_t memoryChannels, uint64_t cores, Rounding r,
-                std::string &err);
+                std::string &err, uint64_t clusters = 1);
 
 /// Pairwise reduction tree over `parts` partial results (application
 /// example 1: o5 = o1 + o2, o6 = o3 + o4, o7 = o5 + o6). Level l lists

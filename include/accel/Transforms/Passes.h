@@ -28,7 +28,7 @@ enum class DataflowChoice {
 
 /// Options of split-strategy (docs/labels-and-splits.md, "Passes").
 enum class ParallelChoice { Auto, Model, Data, Hybrid, Best };
-enum class SplitRounding { Ceil, Floor, Balanced };
+enum class SplitRounding { Ceil, Floor, Balanced, Clusters };
 enum class MissingRowPolicy { Error, LeaveUnsplit };
 
 #define GEN_PASS_DECL

@@ -195,6 +195,14 @@ def SplitStrategy : Pass<"split-strategy", "mlir::ModuleOp"> {
     labels and partition are applied (the earlier mode on a tie) and the
     mode is recorded as `accel.parallel = "model" | "data" | "hybrid"`.
     An op that already has an accel.mapping keeps auto's mode.
+
+    `balance-clusters` (with parallel=best): the modes are compared with
+    the pieces of `rounding`; the chosen mode is then cut again with
+    rounding=clusters (one piece per core, the cluster shares balanced
+    first) and that cut is taken when the cost model prices the op's first
+    cut compute-bound (EXECUTE time at least the busiest channel's DMA
+    time) and the balanced partition cheaper. The remark then ends with
+    `, clusters N`.
   }];
   let options = [
     Option<"parallel", "parallel", "accel::ParallelChoice",
@@ -220,7 +228,10 @@ def SplitStrategy : Pass<"split-strategy", "mlir::ModuleOp"> {
              clEnumValN(accel::SplitRounding::Floor, "floor",
                         "floor(D / pieces), the last piece takes the rest"),
              clEnumValN(accel::SplitRounding::Balanced, "balanced",
-                        "lengths differ by at most one"))}]>,
+                        "lengths differ by at most one"),
+             clEnumValN(accel::SplitRounding::Clusters, "clusters",
+                        "one piece per core, the cluster shares balanced "
+                        "first (the default pipeline's)"))}]>,
     Option<"policy", "policy", "accel::MissingRowPolicy",
            /*default=*/"accel::MissingRowPolicy::Error",
            "what a tensor without a database row does",
@@ -234,6 +245,11 @@ def SplitStrategy : Pass<"split-strategy", "mlir::ModuleOp"> {
     Option<"partition", "partition", "bool", /*default=*/"true",
            "write the driving operand's split as the op's accel.mapping "
            "(false: labels only, select-mapping chooses the partition)">,
+    Option<"balanceClusters", "balance-clusters", "bool", /*default=*/"false",
+           "parallel=best: re-cut the chosen mode's pieces with "
+           "rounding=clusters when the cost model prices the op "
+           "compute-bound and the balanced partition cheaper (the default "
+           "pipeline's)">,
   ];
   let dependentDialects = ["::accel::AccelDialect"];
 }

@@ -248,3 +248,67 @@ TEST(SplitIndex, ReductionTree) {
     EXPECT_EQ(v[0], (n == 64 ? 0 : (1ull << n)) - 1) << n;
   }
 }
+
+// Rounding::Clusters: the cluster shares of D = 56 over 4 clusters x 4
+// cores are 14 rows each (Ceil's 14 pieces of 4 give 16 / 12 / 16 / 12),
+// each cut into 4 / 4 / 3 / 3.
+TEST(SplitIndex, ClusterBalancedRanges) {
+  std::vector<PieceRange> r = clusterBalancedRanges(56, 16, 4);
+  ASSERT_EQ(r.size(), 16u);
+  for (int c = 0; c < 4; ++c) {
+    EXPECT_EQ(r[size_t(4 * c)].first, 14 * c);
+    EXPECT_EQ(r[size_t(4 * c + 3)].second, 14 * c + 13);
+    EXPECT_EQ(r[size_t(4 * c)].second - r[size_t(4 * c)].first + 1, 4);
+    EXPECT_EQ(r[size_t(4 * c + 3)].second - r[size_t(4 * c + 3)].first + 1, 3);
+  }
+  // Ceil for comparison: cluster blocks of pieces (coreOfPieces) 4, 3, 4, 3.
+  EXPECT_EQ(ranges(56, 2, 16).size(), 14u);
+  // Uneven shares: D = 30 over 4 clusters: 7, 8, 7, 8 (floor boundaries).
+  r = clusterBalancedRanges(30, 8, 4);
+  EXPECT_EQ(r, (std::vector<PieceRange>{{0, 3},
+                                        {4, 6},
+                                        {7, 10},
+                                        {11, 14},
+                                        {15, 18},
+                                        {19, 21},
+                                        {22, 25},
+                                        {26, 29}}));
+  // Pieces not a multiple of the clusters, or shares shorter than their
+  // pieces: Balanced.
+  EXPECT_EQ(clusterBalancedRanges(9, 3, 2),
+            (std::vector<PieceRange>{{0, 2}, {3, 5}, {6, 8}}));
+  EXPECT_EQ(clusterBalancedRanges(5, 4, 4).size(), 4u);
+  EXPECT_TRUE(clusterBalancedRanges(0, 4, 2).empty());
+}
+
+// applySplit with Rounding::Clusters: one piece per core when D >= C; with
+// D < C the Balanced cut (fewer pieces are spread over the clusters).
+TEST(SplitIndex, ClustersRoundingCoversTheDim) {
+  for (int64_t D = 1; D <= 70; ++D) {
+    PieceCount pc = pieceCount(D, 2, 16, Rounding::Clusters);
+    std::vector<PieceRange> rs = pc.mode == 1
+                                     ? clusterBalancedRanges(D, pc.pieces, 4)
+                                     : pieceRanges(D, pc, Rounding::Clusters);
+    ASSERT_EQ(int64_t(rs.size()), pc.pieces) << D;
+    int64_t next = 0;
+    for (const PieceRange &p : rs) {
+      EXPECT_EQ(p.first, next) << D;
+      EXPECT_LE(p.first, p.second) << D;
+      next = p.second + 1;
+    }
+    EXPECT_EQ(next, D);
+    if (pc.mode == 1) {
+      // Cluster shares (4 consecutive pieces) differ by at most one.
+      int64_t lo = D, hi = 0;
+      for (int c = 0; c < 4; ++c) {
+        int64_t n = rs[size_t(4 * c + 3)].second - rs[size_t(4 * c)].first + 1;
+        lo = std::min(lo, n);
+        hi = std::max(hi, n);
+      }
+      EXPECT_LE(hi - lo, 1) << D;
+    }
+  }
+  Rounding r;
+  ASSERT_TRUE(parseRounding("clusters", r));
+  EXPECT_EQ(r, Rounding::Clusters);
+}
