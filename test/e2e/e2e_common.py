@@ -80,6 +80,22 @@ def compile_and_run(bin_dir, model, work, name, inputs, outputs, hw=None,
     return [np.load(os.path.join(out_dir, o + ".npy")) for o in outputs], None
 
 
+def check_single_output(bin_dir, model, work, name, inputs, expected, tag,
+                        hw=None, atol=1e-4):
+    """Compiles and runs `model` (compile_and_run) and compares its output
+    "r" with `expected` (rtol 1e-4, `atol`); prints PASS / FAIL with `tag`
+    and returns whether it passed."""
+    outs, error = compile_and_run(bin_dir, model, work, name, inputs, ["r"], hw=hw)
+    if error:
+        print(f"FAIL {tag}: {error}")
+        return False
+    got = outs[0].astype(np.float64)
+    ok = got.shape == expected.shape and np.allclose(got, expected, rtol=1e-4, atol=atol)
+    err = float(np.max(np.abs(got - expected))) if got.shape == expected.shape else float("inf")
+    print(f"{'PASS' if ok else 'FAIL'} {tag} (max error {err:.3g})")
+    return ok
+
+
 def conv_ref(x, w, b, stride, pad, dil, groups):
     """NCHW convolution (pads: top, left, bottom, right) in float64, the
     reference of the conv e2e tests."""

@@ -21,7 +21,7 @@ import tempfile
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2e_common import compile_and_run, conv_ref, force_mapping, ty  # noqa: E402
+from e2e_common import check_single_output, conv_ref, force_mapping, ty  # noqa: E402
 
 BIN = sys.argv[1]
 QUICK = "--quick" in sys.argv
@@ -135,16 +135,8 @@ with tempfile.TemporaryDirectory() as work:
                 print(f"FAIL {tag}: attribute not as forced")
                 failed += 1
                 continue
-            outs, error = compile_and_run(BIN, mapped, work, f"{name}_{df}_{ar}{ac}",
-                                          dict(zip(names, args)), ["r"], hw=hw)
-            if error:
-                print(f"FAIL {tag}: {error}")
-                failed += 1
-                continue
-            got = outs[0].astype(np.float64)
-            ok = got.shape == exp.shape and np.allclose(got, exp, rtol=1e-4, atol=1e-3)
-            err = float(np.max(np.abs(got - exp))) if got.shape == exp.shape else float("inf")
-            print(f"{'PASS' if ok else 'FAIL'} {tag} (max error {err:.3g})")
+            ok = check_single_output(BIN, mapped, work, f"{name}_{df}_{ar}{ac}",
+                                     dict(zip(names, args)), exp, tag, hw=hw, atol=1e-3)
             failed += not ok
 print(f"{total - failed} passed, {failed} failed")
 sys.exit(1 if failed else 0)
