@@ -34,32 +34,45 @@ void dramBounds(const DmaDesc &d, bool srcSide, uint64_t &lo, uint64_t &hi) {
   hi = base + uint64_t(above) * d.elemBytes + d.elemBytes;
 }
 
+/// Calls `f(srcSide)` for each side of `d` that is in DRAM (the source of a
+/// load, the destination of a store, both of a DRAM copy).
+template <typename F> void forEachDramSide(const DmaDesc &d, F f) {
+  if (d.dir == DmaDir::Load || d.dir == DmaDir::DramCopy)
+    f(true);
+  if (d.dir == DmaDir::Store || d.dir == DmaDir::DramCopy)
+    f(false);
+}
+
+/// Calls `f(b, a, e)` for every buffer b that overlaps [lo, hi) (ascending,
+/// disjoint buffers), with [a, e) the overlap.
+template <typename F>
+void forEachOverlap(const std::vector<DramBuffer> &buffers, uint64_t lo,
+                    uint64_t hi, F f) {
+  int64_t first = bufferOf(buffers, lo);
+  for (size_t b = size_t(std::max<int64_t>(first, 0));
+       first >= 0 && b < buffers.size() && buffers[b].addr < hi; ++b)
+    f(b, std::max(lo, buffers[b].addr),
+      std::min(hi, buffers[b].addr + buffers[b].bytes));
+}
+
 uint64_t regionEnd(const HardwareDesc &hw, uint32_t ch) {
   uint64_t r = hw.channelRegionBytes();
   return ch + 1 >= hw.channels.size() ? hw.dramBytes : (ch + 1) * r;
 }
 
-} // namespace
-
-namespace {
-
 /// The DRAM byte ranges [lo, hi) of every DMA side, constant-packet block
 /// and marker area of `p`.
 std::vector<std::pair<uint64_t, uint64_t>> dramBoxes(const Program &p) {
   std::vector<std::pair<uint64_t, uint64_t>> boxes;
-  auto side = [&](const DmaDesc &d, bool srcSide) {
-    uint64_t lo, hi;
-    dramBounds(d, srcSide, lo, hi);
-    boxes.push_back({lo, hi});
-  };
   for (const ClusterStream &cl : p.clusters)
     for (const Command &c : cl.commands) {
       if (c.kind != CommandKind::Dma || c.dma.numElements() == 0)
         continue;
-      if (c.dma.dir == DmaDir::Load || c.dma.dir == DmaDir::DramCopy)
-        side(c.dma, true);
-      if (c.dma.dir == DmaDir::Store || c.dma.dir == DmaDir::DramCopy)
-        side(c.dma, false);
+      forEachDramSide(c.dma, [&](bool srcSide) {
+        uint64_t lo, hi;
+        dramBounds(c.dma, srcSide, lo, hi);
+        boxes.push_back({lo, hi});
+      });
     }
   for (const ConstPacket &k : p.packets) {
     for (const PacketBlockRef &b : k.blocks)
@@ -129,34 +142,22 @@ bool accel::codegen::measureBufferTraffic(
     for (const Command &c : p.clusters[cl].commands) {
       if (c.kind != CommandKind::Dma || c.dma.numElements() == 0)
         continue;
-      auto note = [&](bool srcSide, bool write) {
+      bool ok = true;
+      forEachDramSide(c.dma, [&](bool srcSide) {
         uint64_t lo, hi;
         dramBounds(c.dma, srcSide, lo, hi);
         int64_t b = bufferOf(buffers, lo);
-        if (b < 0 || hi > buffers[b].addr + buffers[b].bytes) {
-          err = "a DMA of cluster " + std::to_string(cl) + " touches DRAM [" +
-                std::to_string(lo) + ", " + std::to_string(hi) +
-                ") outside one planned buffer";
-          return false;
+        if (!ok || b < 0 || hi > buffers[b].addr + buffers[b].bytes) {
+          if (ok)
+            err = "a DMA of cluster " + std::to_string(cl) + " touches DRAM [" +
+                  std::to_string(lo) + ", " + std::to_string(hi) +
+                  ") outside one planned buffer";
+          ok = false;
+          return;
         }
         uint64_t bytes = c.dma.numElements() * c.dma.elemBytes;
-        (write ? traffic[b].written : traffic[b].read)[ch] += bytes;
-        return true;
-      };
-      bool ok = true;
-      switch (c.dma.dir) {
-      case DmaDir::Load:
-        ok = note(true, false);
-        break;
-      case DmaDir::Store:
-        ok = note(false, true);
-        break;
-      case DmaDir::DramCopy:
-        ok = note(true, false) && note(false, true);
-        break;
-      case DmaDir::RemoteLoad:
-        break;
-      }
+        (srcSide ? traffic[b].read : traffic[b].written)[ch] += bytes;
+      });
       if (!ok)
         return false;
     }
@@ -194,6 +195,18 @@ bool accel::codegen::planChannels(const HardwareDesc &hw,
     next[ch] = uint64_t(ch) * R;
   // DMA bytes of the buffers placed so far, per channel (opts.balance).
   std::vector<uint64_t> load(nch, 0);
+  // Room for `bytes` more in channel ch's region; take() bump-allocates.
+  auto fits = [&](uint32_t ch, uint64_t bytes) {
+    uint64_t end = regionEnd(hw, ch);
+    return next[ch] <= end && bytes <= end - next[ch];
+  };
+  auto take = [&](uint32_t ch, uint64_t bytes) {
+    uint64_t a = next[ch];
+    next[ch] += bytes;
+    plan.allocated[ch] += bytes;
+    plan.dramSize = std::max(plan.dramSize, next[ch]);
+    return a;
+  };
   for (size_t i = 0; i < buffers.size(); ++i) {
     const BufferTraffic &t = traffic.at(i);
     bool written = std::any_of(t.written.begin(), t.written.end(),
@@ -231,21 +244,18 @@ bool accel::codegen::planChannels(const HardwareDesc &hw,
         return fill[a] < fill[b];
       return score[a] > score[b];
     });
+    const uint64_t bytes = buffers[i].bytes;
     bool placed = false;
     for (uint32_t ch : order) {
-      uint64_t end = regionEnd(hw, ch);
-      if (next[ch] > end || buffers[i].bytes > end - next[ch])
+      if (!fits(ch, bytes))
         continue;
       plan.channel[i] = ch;
-      plan.addr[i] = next[ch];
-      next[ch] += buffers[i].bytes;
-      plan.allocated[ch] += buffers[i].bytes;
-      plan.dramSize = std::max(plan.dramSize, next[ch]);
+      plan.addr[i] = take(ch, bytes);
       placed = true;
       break;
     }
     if (!placed) {
-      err = "a DRAM buffer of " + std::to_string(buffers[i].bytes) +
+      err = "a DRAM buffer of " + std::to_string(bytes) +
             " bytes fits no memory channel's region";
       return false;
     }
@@ -257,17 +267,10 @@ bool accel::codegen::planChannels(const HardwareDesc &hw,
       uint64_t writes = 0;
       for (uint64_t b : t.written)
         writes += b;
-      for (uint32_t ch = 0; ch < nch; ++ch) {
-        uint64_t end = regionEnd(hw, ch);
-        if (ch == plan.channel[i] || t.read[ch] == 0 || next[ch] > end ||
-            buffers[i].bytes > end - next[ch] ||
-            (written && t.read[ch] <= kWriteCopyFactor * writes))
-          continue;
-        plan.replicas[i].push_back({ch, next[ch]});
-        next[ch] += buffers[i].bytes;
-        plan.allocated[ch] += buffers[i].bytes;
-        plan.dramSize = std::max(plan.dramSize, next[ch]);
-      }
+      for (uint32_t ch = 0; ch < nch; ++ch)
+        if (ch != plan.channel[i] && t.read[ch] != 0 && fits(ch, bytes) &&
+            !(written && t.read[ch] <= kWriteCopyFactor * writes))
+          plan.replicas[i].push_back({ch, take(ch, bytes)});
     }
     for (uint32_t ch = 0; ch < nch; ++ch) {
       bool ownCopy = ch == plan.channel[i];
@@ -308,16 +311,13 @@ void relocateSymbol(Symbol &s, const std::vector<DramBuffer> &buffers,
     return;
   }
   std::vector<DramPiece> pieces;
-  for (size_t b = size_t(first); b < buffers.size() && buffers[b].addr < hi;
-       ++b) {
-    uint64_t a = std::max(lo, buffers[b].addr);
-    uint64_t e = std::min(hi, buffers[b].addr + buffers[b].bytes);
+  forEachOverlap(buffers, lo, hi, [&](size_t b, uint64_t a, uint64_t e) {
     uint64_t off = a - buffers[b].addr;
     appendPiece(pieces, {a - lo, e - a, plan.addr[b] + off});
     if (s.isInput)
       for (auto [ch, r] : plan.replicas[b])
         appendPiece(pieces, {a - lo, e - a, r + off});
-  }
+  });
   std::stable_sort(pieces.begin(), pieces.end(),
                    [](const DramPiece &x, const DramPiece &y) {
                      return x.offset < y.offset;
@@ -332,14 +332,11 @@ void relocateSymbol(Symbol &s, const std::vector<DramBuffer> &buffers,
 std::vector<ConstSegment> relocateConstant(const ConstSegment &c,
                                            const std::vector<DramBuffer> &bufs,
                                            const ChannelPlan &plan) {
-  int64_t first = bufferOf(bufs, c.dramAddr);
-  if (first < 0 || c.bytes.empty())
+  if (bufferOf(bufs, c.dramAddr) < 0 || c.bytes.empty())
     return {c};
   const uint64_t lo = c.dramAddr, hi = lo + c.bytes.size();
   std::vector<ConstSegment> parts;
-  for (size_t b = size_t(first); b < bufs.size() && bufs[b].addr < hi; ++b) {
-    uint64_t a = std::max(lo, bufs[b].addr);
-    uint64_t e = std::min(hi, bufs[b].addr + bufs[b].bytes);
+  forEachOverlap(bufs, lo, hi, [&](size_t b, uint64_t a, uint64_t e) {
     uint64_t off = a - bufs[b].addr;
     ConstSegment part;
     part.dramAddr = plan.addr[b] + off;
@@ -356,24 +353,31 @@ std::vector<ConstSegment> relocateConstant(const ConstSegment &c,
         contiguous = last.replicas[k] + n == part.replicas[k];
       if (contiguous) {
         last.bytes.insert(last.bytes.end(), from, to);
-        continue;
+        return;
       }
     }
     part.bytes.assign(from, to);
     parts.push_back(std::move(part));
-  }
+  });
   return parts;
 }
 
 } // namespace
 
+uint64_t
+accel::codegen::relocatedAddress(const std::vector<DramBuffer> &buffers,
+                                 const ChannelPlan &plan, uint64_t a,
+                                 uint32_t ch) {
+  int64_t b = bufferOf(buffers, a);
+  return b < 0 ? a
+               : plan.copyFor(size_t(b), ch) + (a - buffers[size_t(b)].addr);
+}
+
 void accel::codegen::relocateBuffers(Program &p, const HardwareDesc &hw,
                                      const std::vector<DramBuffer> &buffers,
                                      const ChannelPlan &plan) {
   auto move = [&](uint64_t &a, uint32_t ch) {
-    int64_t b = bufferOf(buffers, a);
-    if (b >= 0)
-      a = plan.copyFor(size_t(b), ch) + (a - buffers[size_t(b)].addr);
+    a = relocatedAddress(buffers, plan, a, ch);
   };
   for (size_t cl = 0; cl < p.clusters.size(); ++cl) {
     uint32_t ch = hw.channelOf(uint32_t(cl));

@@ -62,8 +62,8 @@ struct ChannelPlan {
   std::vector<uint64_t> addr;      ///< per buffer, the new address
   uint64_t dramSize = 0;           ///< end of the highest placed buffer
   std::vector<uint64_t> allocated; ///< bytes per channel
-  /// Per buffer: further copies (channel, address) of a buffer the program
-  /// only reads, one on each other channel whose clusters read it.
+  /// Per buffer: further copies (channel, address), one on each other
+  /// channel whose clusters read it (PlacementOptions::replicate).
   std::vector<std::vector<std::pair<uint32_t, uint64_t>>> replicas;
 
   /// Address of buffer `b`'s copy that a cluster on channel `ch` uses: its
@@ -116,6 +116,11 @@ void relocateBuffers(Program &p, const HardwareDesc &hw,
 
 /// Index of the buffer holding byte `a`, or -1 (buffers ascending).
 int64_t bufferOf(const std::vector<DramBuffer> &buffers, uint64_t a);
+
+/// The planned address of linear byte `a` as a cluster on channel `ch` sees
+/// it (its own copy, ChannelPlan::copyFor); `a` outside every buffer stays.
+uint64_t relocatedAddress(const std::vector<DramBuffer> &buffers,
+                          const ChannelPlan &plan, uint64_t a, uint32_t ch);
 
 } // namespace accel::codegen
 

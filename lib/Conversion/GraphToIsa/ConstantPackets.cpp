@@ -213,13 +213,6 @@ void Lowering::finishConstantPackets() {
 void Lowering::relocatePacketMarkers(const std::vector<DramBuffer> &buffers,
                                      const ChannelPlan &plan) {
   // A core's address table names the copies its own cluster reads.
-  auto planned = [&](uint64_t a, uint32_t cluster) {
-    int64_t b = bufferOf(buffers, a);
-    if (b < 0)
-      return a;
-    return plan.copyFor(size_t(b), hw_.channelOf(cluster)) +
-           (a - buffers[size_t(b)].addr);
-  };
   auto put = [](std::vector<uint8_t> &m, uint64_t at, uint64_t v) {
     for (int b = 0; b < 8 && at + uint64_t(b) < m.size(); ++b)
       m[at + uint64_t(b)] = uint8_t(v >> (8 * b));
@@ -240,6 +233,7 @@ void Lowering::relocatePacketMarkers(const std::vector<DramBuffer> &buffers,
     for (size_t j = 0; j < p.blocks.size(); ++j)
       put(p.marker, 8 * (4 + 2 * j), p.blocks[j].dramAddr - base[p.cluster]);
     for (size_t j = 0; j < values.size(); ++j)
-      put(p.marker, offset + 8 * j, planned(values[j], p.cluster));
+      put(p.marker, offset + 8 * j,
+          relocatedAddress(buffers, plan, values[j], hw_.channelOf(p.cluster)));
   }
 }

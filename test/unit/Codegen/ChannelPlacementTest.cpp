@@ -91,7 +91,7 @@ TEST(ChannelPlacement, TrafficAndRelocation) {
   out.base = 96;
   out.dim(8, 1);
   sb.dmaStore(2, 2, 0, 8, out);
-  p.symbols.push_back(Symbol{"x", true, DType::F32, {16}, 0});
+  p.symbols.push_back(Symbol{"x", true, DType::F32, {16}, 0, {}});
   std::vector<DramBuffer> bufs{{0, 64}, {64, 64}};
   std::vector<BufferTraffic> t;
   std::string err;
