@@ -307,7 +307,7 @@ struct Symbol {
   /// per copy: an input is written to every piece (replicas of a range are
   /// pieces with equal offsets), an output is read from the first piece
   /// covering each byte.
-  std::vector<DramPiece> pieces;
+  std::vector<DramPiece> pieces{};
   uint64_t numElements() const;
 };
 
@@ -317,7 +317,7 @@ struct ConstSegment {
   std::vector<uint8_t> bytes;
   /// Further DRAM addresses that hold the same bytes (one copy per memory
   /// channel whose clusters read them); loaded like dramAddr.
-  std::vector<uint64_t> replicas;
+  std::vector<uint64_t> replicas{};
 };
 
 /// A constant packet of one core (spec/labels-and-splits.md [0112]-[0125],
