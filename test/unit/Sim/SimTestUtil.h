@@ -44,7 +44,7 @@ Command barrier(uint32_t id);
 Command sendCmd(std::vector<uint32_t> targets, uint32_t src, uint32_t dst,
                 uint32_t bytes, uint32_t sem, uint8_t tag);
 Command signalCmd(std::vector<uint32_t> targets, uint32_t sem);
-Command recvCmd(uint32_t sem, uint32_t count);
+Command recvCmd(uint32_t sem, uint32_t count = 1);
 /// DMA remote_load of a dense rows x cols f32 matrix from cluster
 /// `fromCluster`'s storage at `src` to this cluster's storage at `dst`.
 Command remoteLoad(uint8_t tag, uint32_t fromCluster, uint64_t src,

@@ -5,6 +5,7 @@
 // multicast programs, and the deadlock analysis.
 //
 //===----------------------------------------------------------------------===//
+#include "../Sim/SimTestUtil.h"
 #include "accel/Target/Validate.h"
 #include <chrono>
 #include <gtest/gtest.h>
@@ -13,57 +14,21 @@ using namespace accel;
 
 namespace {
 
+// Command builders: the simulator tests' (SimTestUtil.h), with the defaults
+// these tests use.
+using test::barrier;
+using test::recvCmd;
+using test::signalCmd;
+
+/// SEND of 256 bytes from storage `src` to 4096 of every target.
 Command sendCmd(std::vector<uint32_t> targets, uint32_t sem, uint32_t src = 0,
                 uint32_t dst = 4096, uint32_t bytes = 256, uint8_t tag = 0) {
-  Command c;
-  c.kind = CommandKind::Send;
-  c.mesh.targets = std::move(targets);
-  c.mesh.sem = sem;
-  c.mesh.src = src;
-  c.mesh.dst = dst;
-  c.mesh.bytes = bytes;
-  c.mesh.tag = tag;
-  return c;
+  return test::sendCmd(std::move(targets), src, dst, bytes, sem, tag);
 }
-Command signalCmd(std::vector<uint32_t> targets, uint32_t sem) {
-  Command c;
-  c.kind = CommandKind::Signal;
-  c.mesh.targets = std::move(targets);
-  c.mesh.sem = sem;
-  return c;
-}
-Command recvCmd(uint32_t sem, uint32_t count = 1) {
-  Command c;
-  c.kind = CommandKind::Recv;
-  c.sem = sem;
-  c.count = count;
-  return c;
-}
-Command barrierCmd(uint32_t id) {
-  Command c;
-  c.kind = CommandKind::Barrier;
-  c.barrierId = id;
-  return c;
-}
-Command waitTag(uint8_t tag) {
-  Command c;
-  c.kind = CommandKind::Wait;
-  c.waitTags = uint8_t(1u << tag);
-  return c;
-}
+Command waitTag(uint8_t tag) { return test::waitCmd(uint8_t(1u << tag)); }
 /// 64 f32 from `srcCluster`'s storage at 1024 to this cluster's at 2048.
 Command remoteLoad(uint32_t srcCluster, uint64_t src = 1024) {
-  Command c;
-  c.kind = CommandKind::Dma;
-  c.dma.dir = DmaDir::RemoteLoad;
-  c.dma.srcCluster = srcCluster;
-  c.dma.tag = 2;
-  c.dma.src = src;
-  c.dma.dst = 2048;
-  c.dma.shape[3] = 64;
-  c.dma.srcStride[3] = 1;
-  c.dma.dstStride[3] = 1;
-  return c;
+  return test::remoteLoad(2, srcCluster, src, 2048, 1, 64);
 }
 
 /// Default hardware (2x2 clusters of 4 PEs, 512 KiB storage units, shared
@@ -141,10 +106,10 @@ TEST_F(ValidateSyncTest, RemoteLoadAfterTheProducerSignalledPasses) {
 
 TEST_F(ValidateSyncTest, SignalsAcrossBarriersPass) {
   // Arrivals before a barrier are received after it.
-  at(0) = {signalCmd({1}, 0), barrierCmd(3), recvCmd(2)};
-  at(1) = {barrierCmd(3), recvCmd(0), signalCmd({0}, 2)};
-  at(2) = {barrierCmd(3)};
-  at(3) = {barrierCmd(3)};
+  at(0) = {signalCmd({1}, 0), barrier(3), recvCmd(2)};
+  at(1) = {barrier(3), recvCmd(0), signalCmd({0}, 2)};
+  at(2) = {barrier(3)};
+  at(3) = {barrier(3)};
   expectOk();
 }
 
@@ -284,10 +249,10 @@ TEST_F(ValidateSyncTest, DeadlockByOrder) {
 TEST_F(ValidateSyncTest, DeadlockThroughABarrier) {
   // (0,1) signals (0,0) only after barrier 1, which (0,0) reaches only
   // after its RECV.
-  at(0) = {recvCmd(0), barrierCmd(1)};
-  at(1) = {barrierCmd(1), signalCmd({0}, 0)};
-  at(2) = {barrierCmd(1)};
-  at(3) = {barrierCmd(1)};
+  at(0) = {recvCmd(0), barrier(1)};
+  at(1) = {barrier(1), signalCmd({0}, 0)};
+  at(2) = {barrier(1)};
+  at(3) = {barrier(1)};
   expectError("cluster (0,0) command 0 RECV sem 0 can never complete: the "
               "semaphore holds 0 of 1 and no cluster can still signal it "
               "(also blocked: cluster (0,1) command 0 BARRIER 1; cluster "
