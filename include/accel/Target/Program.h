@@ -266,6 +266,11 @@ struct Command {
   // Recv: wait until semaphore `sem` >= `count`, then subtract `count`.
   uint32_t sem = 0;
   uint32_t count = 1;
+  /// Index into Program::layers of the network layer this command works
+  /// for (per-layer attribution, docs/simulator.md "Per-layer statistics");
+  /// kNoLayer for commands of no layer (hand-written programs).
+  uint32_t layer = kNoLayer;
+  static constexpr uint32_t kNoLayer = 0xFFFFFFFFu;
 };
 
 /// Applies EXECUTE patches to a configured buffer's register file (the
@@ -339,6 +344,24 @@ struct ConstPacket {
   std::vector<uint8_t> marker; ///< marker-area bytes
 };
 
+/// One network layer of the layer table: an operator of the source model
+/// (an ONNX node, or an op of TOSA / linalg input) as lowered, with the
+/// operators fused into it. Commands point at it through Command::layer.
+struct LayerInfo {
+  std::string name;   ///< ONNX node name / MLIR location name
+  std::string opKind; ///< ONNX op type / op name (e.g. "Conv", "tosa.add")
+  uint64_t macs = 0;  ///< multiply-adds of the layer (dense)
+  /// Bytes the layer must move at least: its constant operands (weights)
+  /// plus the network inputs it reads and the network outputs it writes,
+  /// each once.
+  uint64_t compulsoryBytes = 0;
+  /// The constant-operand part of compulsoryBytes (the network's ideal
+  /// bound counts weights once per layer, inputs / outputs once per symbol).
+  uint64_t weightBytes = 0;
+  /// Names of the source operators fused into this layer (fuse-layers).
+  std::vector<std::string> fused{};
+};
+
 struct Program {
   static constexpr uint32_t kFormatVersion = 4;
   uint64_t hwFingerprint = 0; ///< HardwareDesc::fingerprint() compiled for
@@ -348,6 +371,9 @@ struct Program {
   std::vector<ConstSegment> constants;
   std::vector<ConstPacket> packets;    ///< one per core that holds constants
   std::vector<ClusterStream> clusters; ///< row-major, gridRows*gridCols
+  /// Layer table (empty for hand-written programs); Command::layer indexes
+  /// it.
+  std::vector<LayerInfo> layers{};
 };
 
 /// One instruction with its operand record (fields the opcode does not use
