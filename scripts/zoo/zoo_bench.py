@@ -21,9 +21,12 @@ Definitions (docs/zoo.md):
 - ideal bound = max(MACs / peak MACs per cycle, compulsory bytes / DRAM
   bytes per cycle) (stats.json `ideal_bound_cycles` when present);
 - DRAM bytes = bytes read + written by the simulated program;
-- accel-run wall = the whole `accel-run` process (load, simulate, write);
-  reference wall = the fastest of 3 onnxruntime `run` calls after a
-  warm-up, one intra-op and one inter-op thread (session creation excluded).
+- compile s / accel-run s = the whole `accel-compile` / `accel-run` process
+  (load, simulate, write), min(wall, CPU time) so that a loaded machine
+  does not inflate it (`seconds`); simulate s = stats.json `wall_seconds`
+  (the simulation alone); reference = the fastest of 3 onnxruntime `run`
+  calls after a warm-up, one intra-op and one inter-op thread (session
+  creation excluded); sim / reference = accel-run s / reference.
 
 The last line is
   zoo: worst cycles/ideal X.XX, worst DRAM/compulsory Y.YY, worst sim/reference Z.Z
@@ -35,6 +38,7 @@ same three figures over every model run."""
 import argparse
 import json
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -135,13 +139,32 @@ def run_reference(ort_dir, model, inputs, out_dir):
     return json.loads(p.stdout.strip().splitlines()[-1])["wall_ms"] / 1e3
 
 
+def timed(cmd, timeout=None):
+    """Runs `cmd`; returns (CompletedProcess, wall s, CPU s). The CPU time
+    (user + system of the child) is what the run takes on an idle core when
+    the machine is shared; see `seconds`."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return p, wall, cpu
+
+
+def seconds(wall, cpu):
+    """The time a tool takes: min(wall, CPU). A single-threaded tool's wall
+    time on a loaded machine includes waiting for a core (CPU time does
+    not); a multi-threaded tool's CPU time exceeds its wall time."""
+    return min(wall, cpu)
+
+
 def run_accel(bin_dir, model, inputs, hw, work, tag, timeout):
     """Compiles and simulates; returns (result dict, None) or (None, error)."""
     binary = os.path.join(work, tag + ".bin")
-    t0 = time.perf_counter()
-    p = subprocess.run([os.path.join(bin_dir, "accel-compile"), model, "-o", binary, "--hw", hw],
-                       capture_output=True, text=True)
-    compile_s = time.perf_counter() - t0
+    p, wall, cpu = timed([os.path.join(bin_dir, "accel-compile"), model, "-o", binary,
+                          "--hw", hw])
+    compile_s = seconds(wall, cpu)
     if p.returncode:
         return None, "compile: " + p.stderr.strip()[-400:]
     out_dir = os.path.join(work, tag + "_out")
@@ -149,18 +172,17 @@ def run_accel(bin_dir, model, inputs, hw, work, tag, timeout):
            "--quiet"]
     for n, f in inputs.items():
         cmd += ["--input", f"{n}={f}"]
-    t0 = time.perf_counter()
     try:
-        p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+        p, wall, cpu = timed(cmd, timeout)
     except subprocess.TimeoutExpired:
         return None, f"run: longer than {timeout} s"
-    run_s = time.perf_counter() - t0
+    run_s = seconds(wall, cpu)
     if p.returncode:
         return None, "run: " + p.stderr.strip()[-400:]
     with open(os.path.join(out_dir, "stats.json")) as f:
         stats = json.load(f)
     os.remove(binary)
-    return {"compile_s": compile_s, "run_s": run_s, "stats": stats,
+    return {"compile_s": compile_s, "run_s": run_s, "run_wall_s": wall, "stats": stats,
             "output": np.load(os.path.join(out_dir, "output.npy"))}, None
 
 
@@ -179,7 +201,8 @@ def summarise(name, model_info, res, ref, mach):
             "ratio": s["cycles"] / ideal if ideal else float("inf"), "dram": dram,
             "compulsory": compulsory, "dram_ratio": dram / compulsory,
             "util": s["mac_utilisation"], "compile_s": res["compile_s"],
-            "run_s": res["run_s"], "sim_s": s.get("wall_seconds", float("nan")),
+            "run_s": res["run_s"], "run_wall_s": res["run_wall_s"],
+            "sim_s": s.get("wall_seconds", float("nan")),
             "ref_s": ref["wall_s"], "sim_ref": res["run_s"] / ref["wall_s"],
             "max_err": err,
             "match": bool(np.allclose(res["output"], ref["output"], rtol=1e-4, atol=1e-4))
@@ -198,13 +221,13 @@ def _fmt_count(x):
 def print_table(hw_name, rows, errors):
     print(f"\n## {hw_name}\n")
     print("| model | MACs | cycles | ideal | cycles/ideal | DRAM B | DRAM/compulsory | MAC util "
-          "| compile s | accel-run s | reference s | sim/reference | output |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+          "| compile s | accel-run s | simulate s | reference ms | sim/reference | output |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
     for r in rows:
         print(f"| {r['model']} | {_fmt_count(r['macs'])} | {_fmt_count(r['cycles'])} "
               f"| {_fmt_count(r['ideal'])} | {r['ratio']:.2f} | {_fmt_count(r['dram'])} "
               f"| {r['dram_ratio']:.2f} | {100 * r['util']:.1f} % | {r['compile_s']:.2f} "
-              f"| {r['run_s']:.2f} | {r['ref_s']:.4f} | {r['sim_ref']:.1f} "
+              f"| {r['run_s']:.2f} | {r['sim_s']:.2f} | {1e3 * r['ref_s']:.2f} | {r['sim_ref']:.1f} "
               f"| {'ok' if r['match'] else 'MISMATCH'} ({r['max_err']:.1e}) |")
     for name, err in errors:
         print(f"| {name} | failed: {err} |")
@@ -268,8 +291,9 @@ def bench(a, work):
                 continue
             rows[hw].append(summarise(name, info, res, ref, mach))
             r = rows[hw][-1]
-            print(f"# {name} on {mach[0]}: {r['cycles']} cycles, accel-run {r['run_s']:.1f} s, "
-                  f"reference {r['ref_s'] * 1e3:.1f} ms", file=sys.stderr, flush=True)
+            print(f"# {name} on {mach[0]}: {r['cycles']} cycles, accel-run {r['run_s']:.2f} s "
+                  f"(wall {r['run_wall_s']:.2f} s), compile {r['compile_s']:.2f} s, "
+                  f"reference {r['ref_s'] * 1e3:.2f} ms", file=sys.stderr, flush=True)
     print(f"# accel-zoo-bench: {size} sizes")
     for hw, mach in machines:
         print_table(f"{mach[0]} ({os.path.relpath(hw, SRC)})", rows[hw], errors[hw])
