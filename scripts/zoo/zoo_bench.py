@@ -26,7 +26,8 @@ Definitions (docs/zoo.md):
   does not inflate it (`seconds`); simulate s = stats.json `wall_seconds`
   (the simulation alone); reference = the fastest of 3 onnxruntime `run`
   calls after a warm-up, one intra-op and one inter-op thread (session
-  creation excluded); sim / reference = accel-run s / reference.
+  creation excluded), also min(wall, CPU); sim / reference = accel-run s /
+  reference.
 
 The last line is
   zoo: worst cycles/ideal X.XX, worst DRAM/compulsory Y.YY, worst sim/reference Z.Z
@@ -136,7 +137,8 @@ def run_reference(ort_dir, model, inputs, out_dir):
     p = subprocess.run(cmd, capture_output=True, text=True)
     if p.returncode:
         raise RuntimeError("onnxruntime: " + p.stderr.strip())
-    return json.loads(p.stdout.strip().splitlines()[-1])["wall_ms"] / 1e3
+    t = json.loads(p.stdout.strip().splitlines()[-1])
+    return seconds(t["wall_ms"], t["cpu_ms"]) / 1e3
 
 
 def timed(cmd, timeout=None):
