@@ -190,14 +190,15 @@ class Graph:
 
     def resize(self, x, path, factor, mode="nearest"):
         """torch.nn.Upsample / F.interpolate(scale_factor) at opset 13:
-        Resize(X, roi = "", scales) with the exporter's attributes."""
+        Resize(X, roi = "", scales) with the exporter's attributes (bilinear
+        with align_corners = False is `linear` + `pytorch_half_pixel`)."""
         n, c, h, w = self.shapes[x]
         scales = self.const(f"{path}/Constant_scales",
                             np.array([1, 1, factor, factor], np.float32))
         attrs = dict(mode=mode, coordinate_transformation_mode="asymmetric",
                      nearest_mode="floor", cubic_coeff_a=-0.75)
         if mode == "linear":
-            attrs["coordinate_transformation_mode"] = "half_pixel"
+            attrs["coordinate_transformation_mode"] = "pytorch_half_pixel"
         return self.node("Resize", [x, "", scales], path, (n, c, h * factor, w * factor), **attrs)
 
     def pad(self, x, path, pads):

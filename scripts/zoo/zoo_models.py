@@ -203,8 +203,9 @@ def mobilenetv3_large(size):
 
 
 # --- FPN text detector (DBNet: ResNet-18 backbone, FPN neck with nearest
-# Resize x2 + Add top-down, Resize x2/x4/x8 + Concat, head with two
-# stride-2 ConvTranspose layers and a Sigmoid probability map) -------------
+# Resize x2 + Add top-down, bilinear Resize x2/x4/x8 + Concat (PSENet's
+# upsampling), head with two stride-2 ConvTranspose layers and a Sigmoid
+# probability map) ---------------------------------------------------------
 
 def fpn_textdet(size):
     small = size == "small"
@@ -222,7 +223,7 @@ def fpn_textdet(size):
     ps = []
     for i, o in enumerate(outs):
         p = g.conv(o, f"/neck/p{i + 2}_conv", inner // 4, 3)
-        ps.append(g.resize(p, f"/neck/p{i + 2}_up", 1 << i) if i else p)
+        ps.append(g.resize(p, f"/neck/p{i + 2}_up", 1 << i, mode="linear") if i else p)
     n, _, h, w = g.shapes[ps[0]]
     fuse = g.node("Concat", ps[::-1], "/neck", (n, inner, h, w), axis=1)
     y = g.conv_bn(fuse, "/head/binarize.0", inner // 4, 3, act="relu", bn_path="/head/binarize.1")
