@@ -58,8 +58,9 @@ SRC = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))
 # --- counting from the ONNX graph -----------------------------------------
 
 def _shapes(model):
-    """value name -> static shape, from ONNX shape inference."""
-    inferred = shape_inference.infer_shapes(model)
+    """value name -> static shape, from ONNX shape inference (with data
+    propagation, so Shape -> Gather -> Concat -> Reshape chains resolve)."""
+    inferred = shape_inference.infer_shapes(model, data_prop=True)
     g = inferred.graph
     shapes = {}
     for vi in list(g.input) + list(g.output) + list(g.value_info):
@@ -74,6 +75,12 @@ def count_macs(model):
     shapes = _shapes(model)
     total = 0
     for n in model.graph.node:
+        if n.op_type in ("Conv", "ConvTranspose", "MatMul", "Gemm", "LSTM", "GRU", "RNN"):
+            unknown = [v for v in list(n.input[:2]) + [n.output[0]]
+                       if not shapes.get(v) or 0 in shapes[v]]
+            if unknown:
+                raise RuntimeError(f"cannot count the MACs of {n.op_type} node '{n.name}': "
+                                   f"no static shape for {', '.join(unknown)}")
         out = shapes.get(n.output[0]) if n.output else None
         if n.op_type == "Conv":
             w = shapes[n.input[1]]

@@ -184,6 +184,22 @@ class Graph:
             out[out.index(-1)] = int(np.prod(self.shapes[x])) // known
         return self.node("Reshape", [x, target], path, tuple(out))
 
+    def dynamic_reshape(self, x, path, keep, tail):
+        """`x.view(x.size()[:keep] + tail)` as torch exports it with dynamic
+        axes: Shape -> Gather -> Unsqueeze per kept dimension, Concat with
+        the constant tail, Reshape (the importer folds the shape subgraph)."""
+        shape = self.node("Shape", [x], path, (len(self.shapes[x]),))
+        parts = []
+        for i in range(keep):
+            d = self.node("Gather", [shape, self.i64(f"{path}/Constant_{i}", i)], path, (),
+                          axis=0)
+            parts.append(self.node("Unsqueeze", [d, self.i64(f"{path}/axes_{i}", [0])], path,
+                                   (1,)))
+        parts.append(self.i64(f"{path}/Constant_tail", list(tail)))
+        target = self.node("Concat", parts, path, (keep + len(tail),), axis=0)
+        out = tuple(self.shapes[x][:keep]) + tuple(tail)
+        return self.node("Reshape", [x, target], path, out)
+
     def transpose(self, x, path, perm):
         s = self.shapes[x]
         return self.node("Transpose", [x], path, tuple(s[p] for p in perm), perm=list(perm))

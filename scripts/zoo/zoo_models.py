@@ -286,8 +286,9 @@ def _bilstm(g, x, path, hidden, nout):
     return g.reshape(y, f"{path}/Reshape_1", [t, n, nout])
 
 
-# --- BERT-base encoder layer (HuggingFace BertLayer exported at opset 14:
-# MatMul + Add projections, Reshape / Transpose heads, Div by sqrt(d),
+# --- BERT-base encoder layer (HuggingFace BertLayer exported at opset 14
+# with dynamic axes: MatMul + Add projections, Reshape / Transpose heads
+# with the Shape -> Gather -> Unsqueeze -> Concat shape subgraphs, Div by sqrt(d),
 # Softmax, GELU as Erf, LayerNorm as ReduceMean / Sub / Pow / Sqrt / Div) --
 
 def bert_layer(size):
@@ -305,7 +306,7 @@ def bert_layer(size):
     s = g.unary("Softmax", s, p, axis=-1)
     ctx = g.node("MatMul", [s, v], p, (1, heads, seq, d))
     ctx = g.transpose(ctx, p, (0, 2, 1, 3))
-    ctx = g.reshape(ctx, p, [1, seq, hid])
+    ctx = g.dynamic_reshape(ctx, p, 2, [hid])
     a = g.linear3d(ctx, "/attention/output/dense", hid)
     a = _layer_norm(g, g.binary("Add", a, x, "/attention/output"), "/attention/output/LayerNorm")
     f = g.linear3d(a, "/intermediate/dense", ffn)
@@ -317,8 +318,9 @@ def bert_layer(size):
 
 
 def _heads(g, x, path, heads, d, perm):
-    b, s, _ = g.shapes[x]
-    return g.transpose(g.reshape(x, path, [b, s, heads, d]), path, perm)
+    """HuggingFace's transpose_for_scores: view(size()[:-1] + (heads, d))
+    (a Shape / Gather / Unsqueeze / Concat subgraph), then permute."""
+    return g.transpose(g.dynamic_reshape(x, path, 2, [heads, d]), path, perm)
 
 
 def _layer_norm(g, x, path, eps=1e-12):
