@@ -5,7 +5,7 @@ scripts/zoo/ort_run.js, one thread), compiled with accel-compile, simulated
 with accel-run --strict-hazards and its output compared with the
 reference's (|got - ref| <= 1e-4 + 1e-4 |ref|, as the other e2e tests).
 
-  zoo_e2e.py BIN_DIR SRC_ROOT ORT_DIR [NAMES...]"""
+  zoo_e2e.py BIN_DIR SRC_ROOT ORT_DIR [--hw FILE] [NAMES...]"""
 import os
 import subprocess
 import sys
@@ -14,6 +14,10 @@ import tempfile
 import numpy as np
 
 BIN, SRC, ORT = sys.argv[1:4]
+ARGS = sys.argv[4:]
+HW = None
+if ARGS[:1] == ["--hw"]:
+    HW, ARGS = ARGS[1], ARGS[2:]
 sys.path.insert(0, os.path.join(SRC, "scripts", "zoo"))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from e2e_common import compile_and_run  # noqa: E402
@@ -42,7 +46,7 @@ def check(work, name):
     if err:
         return f"FAIL {name}: {err}"
     outs, err = compile_and_run(BIN, model, work, name,
-                                {n: np.load(f) for n, f in files.items()}, ["output"])
+                                {n: np.load(f) for n, f in files.items()}, ["output"], hw=HW)
     if err:
         return f"FAIL {name}: {err}"
     got = outs[0]
@@ -54,7 +58,7 @@ def check(work, name):
 
 
 def main():
-    names = sys.argv[4:] or list(MODELS)
+    names = ARGS or list(MODELS)
     passed = 0
     with tempfile.TemporaryDirectory() as work:
         for name in names:
