@@ -194,17 +194,37 @@ def run_accel(bin_dir, model, inputs, hw, work, tag, timeout):
             "output": np.load(os.path.join(out_dir, "output.npy"))}, None
 
 
+def bounds(stats, macs, compulsory, peak, bw):
+    """(ideal bound cycles, compulsory bytes): the simulator's
+    `ideal_bound_cycles` / `compulsory_bytes` when stats.json has them
+    (non-zero), else max(macs / peak, compulsory / bw) from the model."""
+    compulsory = stats.get("compulsory_bytes") or compulsory
+    ideal = stats.get("ideal_bound_cycles") or max(macs / peak, compulsory / bw)
+    return ideal, compulsory
+
+
+def top_layers(stats, n=3):
+    """[(name, op, share of the cycles)] of the `n` layers with the most
+    cycles in stats.json `layers` (plus its `unattributed` row, the commands
+    of no layer, when present); [] without per-layer statistics."""
+    rows = list(stats.get("layers", []))
+    if stats.get("unattributed"):
+        rows.append(dict(stats["unattributed"], name="(unattributed)", op="-"))
+    rows.sort(key=lambda l: -l.get("cycles", 0))
+    total = stats["cycles"] or 1
+    return [(l.get("name", "?"), l.get("op", "?"), l.get("cycles", 0) / total)
+            for l in rows[:n]]
+
+
 def summarise(name, model_info, res, ref, mach):
     """One table row (dict) from a run's stats.json and the model counts."""
     _, peak, bw = mach
     s = res["stats"]
-    macs, compulsory = model_info["macs"], model_info["compulsory"]
-    compulsory = s.get("compulsory_bytes", compulsory)
-    ideal = s.get("ideal_bound_cycles", max(macs / peak, compulsory / bw))
+    macs = model_info["macs"]
+    ideal, compulsory = bounds(s, macs, model_info["compulsory"], peak, bw)
     dram = s["dram_bytes_read"] + s["dram_bytes_written"]
     err = float(np.max(np.abs(res["output"].astype(np.float64) - ref["output"]))) \
         if res["output"].shape == ref["output"].shape else float("inf")
-    layers = sorted(s.get("layers", []), key=lambda l: -l.get("cycles", 0))[:3]
     return {"model": name, "macs": macs, "cycles": s["cycles"], "ideal": ideal,
             "ratio": s["cycles"] / ideal if ideal else float("inf"), "dram": dram,
             "compulsory": compulsory, "dram_ratio": dram / compulsory,
@@ -215,8 +235,7 @@ def summarise(name, model_info, res, ref, mach):
             "max_err": err,
             "match": bool(np.allclose(res["output"], ref["output"], rtol=1e-4, atol=1e-4))
             if err != float("inf") else False,
-            "top": [(l.get("name", "?"), l.get("op", "?"), l.get("cycles", 0) / s["cycles"])
-                    for l in layers]}
+            "top": top_layers(s)}
 
 
 def _fmt_count(x):
