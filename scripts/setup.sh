@@ -30,6 +30,13 @@ ORT_VERSION=1.30.0
 ORT_DIR="$BUILD_DIR/ort"
 if ! [ -f "$ORT_DIR/node_modules/onnxruntime-node/package.json" ] ||
   ! grep -q "\"version\": \"$ORT_VERSION\"" "$ORT_DIR/node_modules/onnxruntime-node/package.json"; then
+  if ! command -v npm >/dev/null && command -v apt-get >/dev/null; then
+    # Debian packages npm apart from nodejs (NodeSource's nodejs bundles it,
+    # and conflicts with Debian's npm: only install it when npm is missing).
+    SUDO=""
+    [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y npm || true
+  fi
   if command -v npm >/dev/null; then
     mkdir -p "$ORT_DIR"
     [ -f "$ORT_DIR/package.json" ] || echo '{"name": "accel-ort", "private": true}' >"$ORT_DIR/package.json"
