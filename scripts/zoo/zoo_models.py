@@ -41,7 +41,7 @@ def _bottleneck(g, x, path, planes, stride):
 
 def _resnet(name, seed, size, block, layers):
     small = size == "small"
-    res, width, classes = (32, 8, 10) if small else (224, 64, 1000)
+    res, width, classes = (64, 8, 10) if small else (224, 64, 1000)
     g = Graph(name, seed, opset=13)
     x = g.input("input", (1, 3, res, res))
     y = _resnet_stem(g, x, width)
@@ -80,7 +80,7 @@ def resnet50(size):
 
 def mobilenetv2(size):
     small = size == "small"
-    res, alpha, classes, last = (32, 0.25, 10, 128) if small else (224, 1.0, 1000, 1280)
+    res, alpha, classes, last = (64, 0.25, 10, 128) if small else (224, 1.0, 1000, 1280)
     g = Graph("mobilenetv2", 2, opset=13)
     x = g.input("input", (1, 3, res, res))
     cfg = [(1, 16, 1, 1), (6, 24, 2, 2), (6, 32, 3, 2), (6, 64, 4, 2), (6, 96, 3, 1),
@@ -145,7 +145,7 @@ _V3_SMALL = [(3, 16, 16, True, "RE", 2), (3, 72, 24, False, "RE", 2),
 
 def _mobilenetv3(name, seed, cfg, last_channel, size):
     small = size == "small"
-    res, mult, classes = (32, 0.25, 10) if small else (224, 1.0, 1000)
+    res, mult, classes = (64, 0.25, 10) if small else (224, 1.0, 1000)
     last_channel = make_divisible(last_channel * mult) if small else last_channel
     g = Graph(name, seed, opset=17)
     x = g.input("input", (1, 3, res, res))
@@ -209,7 +209,7 @@ def mobilenetv3_large(size):
 
 def fpn_textdet(size):
     small = size == "small"
-    res, width, inner = (64, 8, 32) if small else (640, 64, 256)
+    res, width, inner = (128, 8, 32) if small else (640, 64, 256)
     g = Graph("fpn-textdet", 7, opset=13)
     x = g.input("input", (1, 3, res, res))
     taps = []
