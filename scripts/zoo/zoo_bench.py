@@ -46,7 +46,7 @@ import time
 
 import numpy as np
 import onnx
-from onnx import numpy_helper, shape_inference
+from onnx import shape_inference
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from make_zoo import write_model  # noqa: E402
@@ -105,7 +105,7 @@ def count_macs(model):
 def count_compulsory(model):
     """Bytes of every float initializer + network inputs + outputs (f32)."""
     shapes = _shapes(model)
-    weights = sum(numpy_helper.to_array(t).size * 4 for t in model.graph.initializer
+    weights = sum(int(np.prod(t.dims)) * 4 for t in model.graph.initializer
                   if t.data_type == onnx.TensorProto.FLOAT)
     inits = {t.name for t in model.graph.initializer}
     io = sum(int(np.prod(shapes[v.name])) * 4 for v in list(model.graph.input) +
@@ -127,10 +127,11 @@ def machine(hw_file):
     with open(os.path.join(SRC, "hw", "default.json")) as f:
         base = json.load(f)
     with open(hw_file) as f:
-        hw = _merge(base, json.load(f))
+        own = json.load(f)
+    hw = _merge(base, own)
     peak = hw["grid"]["rows"] * hw["grid"]["cols"] * hw["cluster"]["pes"] * hw["pe"]["mac_lanes"]
     bw = sum(c["bytes_per_cycle"] for c in hw["memory"]["channels"])
-    return hw.get("name", os.path.basename(hw_file)), peak, bw
+    return own.get("name", os.path.splitext(os.path.basename(hw_file))[0]), peak, bw
 
 
 # --- running -------------------------------------------------------------

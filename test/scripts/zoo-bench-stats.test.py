@@ -36,3 +36,12 @@ graph = helper.make_graph(nodes, "g", [f32("x", [1, 2, 8, 8]), f32("s", [8, 1, 4
                            init("lw", 2, 12, 4), init("lr", 2, 12, 3)])
 model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
 print("macs:", zoo_bench.count_macs(model))
+
+print("machine:", zoo_bench.machine(os.path.join(sys.argv[1], "hw", "bandwidth-starved.json")))
+tiny = os.path.join(os.environ.get("TMPDIR", "/tmp"), f"tiny-{os.getpid()}.json")
+with open(tiny, "w") as f:
+    f.write('{"grid": {"rows": 1, "cols": 1}, "cluster": {"pes": 1}}')
+try:
+    print("machine:", zoo_bench.machine(tiny))
+finally:
+    os.remove(tiny)
