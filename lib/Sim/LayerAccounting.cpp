@@ -2,6 +2,7 @@
 #include "LayerAccounting.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 namespace accel {
@@ -49,7 +50,8 @@ double rooflineCycles(const HardwareDesc &hw, uint64_t macs, uint64_t bytes,
   const double memory = bw > 0 ? double(bytes) / bw : 0;
   if (memoryBound)
     *memoryBound = memory > compute;
-  return std::max(compute, memory);
+  // Whole cycles: a machine cannot finish in 3.75 of them.
+  return std::ceil(std::max(compute, memory));
 }
 
 void networkCompulsory(const Program &p, uint64_t performedMacs,

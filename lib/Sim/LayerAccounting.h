@@ -32,7 +32,8 @@ struct LayerCounters {
 
 /// Roofline of `macs` multiply-adds and `bytes` compulsory DRAM bytes on
 /// `hw`: max(macs / peak MACs per cycle, bytes / DRAM bytes per cycle of
-/// all channels). `memoryBound` says which term is the larger.
+/// all channels), rounded up to whole cycles. `memoryBound` says which term
+/// is the larger.
 double rooflineCycles(const HardwareDesc &hw, uint64_t macs, uint64_t bytes,
                       bool *memoryBound = nullptr);
 

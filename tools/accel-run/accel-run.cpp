@@ -99,9 +99,9 @@ std::string fmtBytes(uint64_t b) {
 }
 
 /// "cycles C, ideal bound B (C/B = R.RRx)" (docs/simulator.md "Per-layer
-/// statistics"): B rounded up to whole cycles.
+/// statistics"; the bound is in whole cycles).
 void printIdealBound(const SimStats &s) {
-  const double bound = std::ceil(s.idealBoundCycles);
+  const double bound = s.idealBoundCycles;
   if (bound > 0)
     std::printf("cycles %llu, ideal bound %.0f (C/B = %.2fx)\n",
                 (unsigned long long)s.cycles, bound, double(s.cycles) / bound);
@@ -144,7 +144,7 @@ void printLayerTable(const Program &prog, const SimStats &s) {
   for (const LayerStats *L : rows) {
     char ratio[32] = "-", bound[32] = "-", limit[48] = "-";
     if (L->rooflineBound > 0) {
-      std::snprintf(bound, sizeof bound, "%.0f%s", std::ceil(L->rooflineBound),
+      std::snprintf(bound, sizeof bound, "%.0f%s", L->rooflineBound,
                     L->boundKind == "memory" ? "m" : "c");
       std::snprintf(ratio, sizeof ratio, "%.2fx", L->boundRatio);
     }

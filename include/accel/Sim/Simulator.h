@@ -135,7 +135,7 @@ struct LayerStats {
   uint64_t spillBytes = 0;
   double macUtilisation = 0; ///< macs / (cycles * peak MACs per cycle)
   /// max(modelMacs / peak MACs per cycle, compulsoryBytes / DRAM bytes per
-  /// cycle of all channels); 0 for the unattributed row.
+  /// cycle of all channels), rounded up; 0 for the unattributed row.
   double rooflineBound = 0;
   double boundRatio = 0;     ///< cycles / rooflineBound (0 if the bound is 0)
   std::string boundKind;     ///< "compute" or "memory" (which term is larger)
@@ -187,7 +187,8 @@ struct SimStats {
   LayerStats unattributed;
   /// Network ideal bound: max(total MACs / peak MACs per cycle,
   /// compulsoryBytes / DRAM bytes per cycle of all channels), with total
-  /// MACs and compulsory bytes from the layer table (docs/simulator.md).
+  /// MACs and compulsory bytes from the layer table (docs/simulator.md),
+  /// rounded up to whole cycles.
   double idealBoundCycles = 0;
   uint64_t idealMacs = 0;       ///< the total MACs of the bound
   uint64_t compulsoryBytes = 0; ///< weights + inputs + outputs, once each
