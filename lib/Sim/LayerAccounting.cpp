@@ -81,6 +81,7 @@ void LayerAccounting::init(const Program &p, const HardwareDesc &h,
     rows[i].id = uint32_t(i);
     rows[i].name = p.layers[i].name;
     rows[i].op = p.layers[i].opKind;
+    rows[i].fused = p.layers[i].fused;
     rows[i].modelMacs = p.layers[i].macs;
     rows[i].compulsoryBytes = p.layers[i].compulsoryBytes;
     rows[i].firstCycle = kNever;

@@ -15,6 +15,7 @@ nlohmann::ordered_json layerJson(const LayerStats &L) {
     j["id"] = L.id;
   j["name"] = L.name;
   j["op"] = L.op;
+  j["fused"] = L.fused;
   j["commands"] = L.commands;
   j["first_cycle"] = L.firstCycle;
   j["last_cycle"] = L.lastCycle;

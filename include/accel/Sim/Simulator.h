@@ -118,6 +118,7 @@ struct UnitBusy {
 struct LayerStats {
   uint32_t id = Command::kNoLayer; ///< index into Program::layers
   std::string name, op;            ///< LayerInfo::name / opKind
+  std::vector<std::string> fused;  ///< LayerInfo::fused
   uint64_t commands = 0;           ///< commands of the layer executed
   /// First cycle a command of the layer was issued on any cluster and the
   /// last cycle one was active (its unit finished, or its WAIT / BARRIER /

@@ -295,6 +295,7 @@ TEST(SimLayerStats, StatsJsonKeys) {
   HardwareDesc hw = tinyHardware();
   Program p = twoLayerProgram(hw);
   p.clusters[0].commands.back().layer = Command::kNoLayer;
+  p.layers[1].fused = {"relu"};
   nlohmann::json j = nlohmann::json::parse(statsToJson(runOk(p, hw)));
   EXPECT_DOUBLE_EQ(j["ideal_bound_cycles"].get<double>(), 40.0);
   EXPECT_EQ(j["compulsory_bytes"], 640);
@@ -312,6 +313,7 @@ TEST(SimLayerStats, StatsJsonKeys) {
   EXPECT_EQ(l["id"], 1);
   EXPECT_EQ(l["name"], "fc");
   EXPECT_EQ(l["op"], "MatMul");
+  EXPECT_EQ(l["fused"], nlohmann::json::array({"relu"}));
   EXPECT_EQ(l["first_cycle"], 27);
   EXPECT_EQ(l["busy_cycles"]["pe"], 76);
   EXPECT_DOUBLE_EQ(l["roofline_bound"].get<double>(), 24.0);
