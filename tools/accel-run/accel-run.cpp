@@ -63,10 +63,9 @@ const char *kUsage =
     "errors\n"
     "  --per-layer        print the layers sorted by cycles (share, MACs, "
     "utilisation,\n"
-    "                     DRAM bytes, roofline bound, ratio, limiting unit); "
-    "also\n"
-    "                     with --quiet\n"
-    "  --quiet            print nothing else on success\n";
+    "                     DRAM bytes, roofline bound, ratio, limiting unit)\n"
+    "  --quiet            print nothing on success but the --per-layer "
+    "table\n";
 
 int fail(const std::string &msg) {
   std::cerr << "accel-run: error: " << msg << "\n";
