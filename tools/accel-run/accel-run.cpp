@@ -124,10 +124,11 @@ void printLayerTable(const Program &prog, const SimStats &s) {
     rows.push_back(&L);
   if (s.unattributed.commands)
     rows.push_back(&s.unattributed);
-  std::stable_sort(rows.begin(), rows.end(),
-                   [](const LayerStats *a, const LayerStats *b) {
-                     return a->cycles > b->cycles;
-                   });
+  // Ties (e.g. layers that never ran) in table order, unattributed last.
+  std::sort(
+      rows.begin(), rows.end(), [](const LayerStats *a, const LayerStats *b) {
+        return a->cycles != b->cycles ? a->cycles > b->cycles : a->id < b->id;
+      });
   if (prog.layers.empty())
     std::printf("per-layer: the program has no layer table (written by "
                 "hand, or compiled without attribution)\n");
