@@ -33,6 +33,7 @@ FIGURES=(
   "rq-conv|quick|$PY scripts/rq_conv_figures.py $BIN hw/default.json $STARVED"
   "sim-bench|quick|$BIN/accel-sim-bench"
   "quickstart-cnn|quick|scripts/figure-small-cnn.sh $BIN"
+  "per-layer-cnn|quick|scripts/figure-per-layer.sh $BIN"
   "tile-agreement|quick|$BIN/accel-unittests --gtest_filter=TilingSimAgreement*:TilingExhaustive.NeverWorseThanSelectionOnRandomShapes"
   "tile-matmul|quick|$PY scripts/tile_matmul_figures.py $BIN"
   "tile-model|quick|$BIN/accel-tile-bench --summary-only"

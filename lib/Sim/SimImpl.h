@@ -9,6 +9,7 @@
 #ifndef ACCEL_LIB_SIM_SIMIMPL_H
 #define ACCEL_LIB_SIM_SIMIMPL_H
 
+#include "LayerAccounting.h"
 #include "MeshModel.h"
 #include "PagedMemory.h"
 #include "PeKernels.h"
@@ -153,6 +154,7 @@ struct Access {
 /// Per-EXECUTE accumulation of costs and accesses.
 struct ExecInfo {
   uint64_t cycles = 0;
+  uint64_t sfuCycles = 0; ///< of `cycles`: SPU instructions, ST SFU passes
   uint64_t macs = 0;
   uint64_t storageRead = 0, storageWritten = 0;
   struct Window {
@@ -265,6 +267,15 @@ private:
   size_t accessesSincePrune = 0;
 
   TraceRecorder trace;
+
+  // Per-layer attribution (LayerAccounting.h): running totals of the unit
+  // costs SimStats does not keep, and the end of the current command's
+  // unit work (EXECUTE, DMA, SEND), 0 if none.
+  LayerAccounting layerAcct;
+  UnitBusy busyTotals;
+  uint64_t spillTotal = 0;
+  uint64_t unitEnd = 0;
+  LayerCounters layerCounters() const;
 };
 
 } // namespace sim

@@ -569,12 +569,15 @@ bool Sim::doStore(InstrCtx &x, bool last) {
   stats.outputQueueDrains += elems * rep;
   if (sfu)
     (decoupled ? stats.decoupledResults : stats.chainedResults) += elems * rep;
-  uint64_t dur = (ceilDiv(double(x.tileBytes), hw.storageBytesPerCycle) +
-                  (sfu ? hw.sfuLatency : 0) +
-                  (decoupled ? ceilDiv(double(rmax * cols), hw.sfuLanes) : 0)) *
-                 rep;
+  const uint64_t sfuDur =
+      ((sfu ? hw.sfuLatency : 0) +
+       (decoupled ? ceilDiv(double(rmax * cols), hw.sfuLanes) : 0)) *
+      rep;
+  uint64_t dur =
+      ceilDiv(double(x.tileBytes), hw.storageBytesPerCycle) * rep + sfuDur;
   x.window(dur, true, x.whole);
   x.info.cycles += dur;
+  x.info.sfuCycles += sfuDur;
   x.info.storageWritten += x.tileBytes * rep;
   stats.instructionCounts["ST"] += rep;
   return true;
@@ -673,6 +676,7 @@ bool Sim::doSpu(Cluster &c, const Instruction &in, size_t idx, ExecInfo &info) {
     uint64_t dur =
         (ceilDiv(double(partials), hw.sfuLanes) + hw.sfuLatency) * rep;
     info.cycles += dur;
+    info.sfuCycles += dur;
     stats.instructionCounts["SPU"] += rep;
     return true;
   }
@@ -733,6 +737,7 @@ bool Sim::doSpu(Cluster &c, const Instruction &in, size_t idx, ExecInfo &info) {
   }
   uint64_t dur = (ceilDiv(double(n), hw.sfuLanes) + hw.sfuLatency) * rep;
   info.cycles += dur;
+  info.sfuCycles += dur;
   stats.instructionCounts["SPU"] += rep;
   return true;
 }

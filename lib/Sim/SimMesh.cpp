@@ -101,6 +101,8 @@ bool Sim::doSend(Cluster &c, const Command &cmd) {
   }
   c.tagDone[m.tag] = std::max(c.tagDone[m.tag], t.sourceDone);
   c.lastDmaDone = std::max(c.lastDmaDone, lastArrival);
+  unitEnd = lastArrival;
+  busyTotals.mesh += t.linkBusy;
   ++c.st.sends;
   ++stats.mesh.transfers;
   stats.mesh.bytes += m.bytes;
@@ -169,6 +171,7 @@ void Sim::finishRecv(Cluster &c, uint64_t resume) {
     pending.erase(pending.begin(), last);
   }
   c.st.stallCycles += resume - c.recvIssued;
+  layerAcct.extend((*c.cmds)[c.recvCmd].layer, c.index, resume);
   if (trace.enabled())
     trace.complete("RECV sem " + std::to_string(c.recvSem) + " count " +
                        std::to_string(c.recvCount),
@@ -189,6 +192,8 @@ bool Sim::doRemoteLoad(Cluster &c, const Command &cmd, Range src, Range dst,
   const uint64_t done = t.arrival[0];
   c.tagDone[d.tag] = std::max(c.tagDone[d.tag], done);
   c.lastDmaDone = std::max(c.lastDmaDone, done);
+  unitEnd = done;
+  busyTotals.mesh += t.linkBusy;
 
   Access a;
   a.start = t.start;

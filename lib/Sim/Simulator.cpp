@@ -451,7 +451,10 @@ bool Sim::doExecute(Cluster &c, const Command &cmd) {
   }
   c.peFree = end;
   c.ibufBusyUntil[cmd.ibuf] = end;
+  unitEnd = end;
   c.st.peBusyCycles += info.cycles;
+  busyTotals.pe += info.cycles;
+  busyTotals.sfu += info.sfuCycles;
   c.st.macs += info.macs;
   ++c.st.executes;
   stats.macs += info.macs;
@@ -583,6 +586,10 @@ bool Sim::doDma(Cluster &c, const Command &cmd) {
   const uint64_t mask = chargeChannels(c, d, src, dst, ub, issued, start, done);
   c.tagDone[d.tag] = std::max(c.tagDone[d.tag], done);
   c.lastDmaDone = std::max(c.lastDmaDone, done);
+  unitEnd = done;
+  if (dstDram && elems > 0)
+    spillTotal +=
+        layerAcct.bytesOutsideOutputs(uint64_t(dst.lo), uint64_t(dst.hi), ub);
 
   Access a;
   a.start = start;
@@ -655,6 +662,7 @@ uint64_t Sim::chargeChannels(Cluster &c, const DmaDesc &d, Range src, Range dst,
     uint64_t dur =
         ch.latencyCycles + extra + ceilDiv(double(n), ch.bytesPerCycle);
     chFree[k] = s + dur;
+    busyTotals.dma += dur;
     start = std::min(start, s);
     done = std::max(done, s + dur);
     ChannelStats &cs = stats.channels[k];
@@ -683,6 +691,8 @@ bool Sim::step(Cluster &c) {
   const Command &cmd = (*c.cmds)[c.pc++];
   uint64_t t0 = c.t;
   now = std::max(now, t0);
+  const LayerCounters before = layerCounters();
+  unitEnd = 0;
   ++c.st.commands;
   ++stats.commandCounts[commandKindName(cmd.kind)];
   switch (cmd.kind) {
@@ -749,8 +759,22 @@ bool Sim::step(Cluster &c) {
     trace.complete(name, c.index, 0, t0, c.t - t0,
                    "{\"command\":" + std::to_string(curCmd) + "}");
   }
+  layerAcct.charge(cmd.layer, c.index, t0, std::max(c.t, unitEnd),
+                   layerCounters() - before);
   cur = nullptr;
   return true;
+}
+
+LayerCounters Sim::layerCounters() const {
+  LayerCounters k;
+  k.macs = stats.macs;
+  k.dramRead = stats.dramBytesRead;
+  k.dramWritten = stats.dramBytesWritten;
+  k.storage = stats.storageBytesRead + stats.storageBytesWritten;
+  k.meshBytes = stats.mesh.bytes;
+  k.spill = spillTotal;
+  k.busy = busyTotals;
+  return k;
 }
 
 bool Sim::releaseBarrier() {
@@ -769,6 +793,7 @@ bool Sim::releaseBarrier() {
     // The barrier command itself was issued in [arrival - issue, arrival).
     uint64_t from = c.barrierArrival - hw.commandIssueCycles;
     c.st.stallCycles += release - c.barrierArrival;
+    layerAcct.extend((*c.cmds)[c.pc - 1].layer, c.index, release);
     if (trace.enabled())
       trace.complete("BARRIER " + std::to_string(id), c.index, 0, from,
                      release - from, "{}");
@@ -835,6 +860,7 @@ void Sim::finishStats(double wall) {
     stats.commandCounts[k] += 0;
   for (const char *k : {"LD", "MAC", "ST", "SPU"})
     stats.instructionCounts[k] += 0;
+  layerAcct.finish(stats);
   stats.wallSeconds = wall;
 }
 
@@ -844,6 +870,7 @@ bool Sim::run(const std::map<std::string, Tensor> &inputs,
   stats = SimStats{};
   if (!checkProgram() || !setupMemory(inputs))
     return false;
+  layerAcct.init(p, hw, !opts.tracePath.empty());
   if (!opts.tracePath.empty()) {
     trace.enable();
     for (Cluster &c : clusters)
@@ -950,6 +977,8 @@ bool Sim::run(const std::map<std::string, Tensor> &inputs,
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
           .count();
   finishStats(wall);
+  if (trace.enabled())
+    layerAcct.writeTrace(trace, 3);
   if (trace.enabled() && !trace.write(opts.tracePath, err))
     return false;
   return true;

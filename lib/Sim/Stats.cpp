@@ -5,6 +5,44 @@
 
 namespace accel {
 
+namespace {
+
+nlohmann::ordered_json layerJson(const LayerStats &L) {
+  nlohmann::ordered_json j;
+  if (L.id == Command::kNoLayer)
+    j["id"] = nullptr;
+  else
+    j["id"] = L.id;
+  j["name"] = L.name;
+  j["op"] = L.op;
+  j["fused"] = L.fused;
+  j["commands"] = L.commands;
+  j["first_cycle"] = L.firstCycle;
+  j["last_cycle"] = L.lastCycle;
+  j["cycles"] = L.cycles;
+  j["busy_cycles"] = {{"pe", L.busy.pe},
+                      {"dma", L.busy.dma},
+                      {"sfu", L.busy.sfu},
+                      {"mesh", L.busy.mesh}};
+  j["macs"] = L.macs;
+  j["model_macs"] = L.modelMacs;
+  j["compulsory_bytes"] = L.compulsoryBytes;
+  j["dram_bytes_read"] = L.dramBytesRead;
+  j["dram_bytes_written"] = L.dramBytesWritten;
+  j["storage_bytes"] = L.storageBytes;
+  j["mesh_bytes"] = L.meshBytes;
+  j["mac_utilisation"] = L.macUtilisation;
+  j["roofline_bound"] = L.rooflineBound;
+  j["bound_kind"] = L.boundKind;
+  j["bound_ratio"] = L.boundRatio;
+  j["limit"] = L.limit;
+  j["limit_occupancy"] = L.limitOccupancy;
+  j["spill_bytes"] = L.spillBytes;
+  return j;
+}
+
+} // namespace
+
 std::string statsToJson(const SimStats &s) {
   using json = nlohmann::ordered_json;
   json j;
@@ -103,6 +141,16 @@ std::string statsToJson(const SimStats &s) {
                {"max_link_busy_cycles", s.mesh.maxLinkBusyCycles},
                {"max_link_utilisation", s.mesh.maxLinkUtilisation},
                {"links", links}};
+  j["ideal_bound_cycles"] = s.idealBoundCycles;
+  j["ideal_macs"] = s.idealMacs;
+  j["compulsory_bytes"] = s.compulsoryBytes;
+  j["ideal_ratio"] = s.idealRatio;
+  json layers = json::array();
+  for (const LayerStats &L : s.layers)
+    layers.push_back(layerJson(L));
+  j["layers"] = layers;
+  if (s.unattributed.commands)
+    j["unattributed"] = layerJson(s.unattributed);
   j["hazards"] = {{"count", s.hazardCount}, {"messages", s.hazards}};
   j["wall_seconds"] = s.wallSeconds;
   return j.dump(2) + "\n";

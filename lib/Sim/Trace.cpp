@@ -49,6 +49,13 @@ void TraceRecorder::process(uint64_t pid, const std::string &name,
                      ",\"args\":{\"name\":" + jsonQuote(threads[t]) + "}}");
 }
 
+void TraceRecorder::thread(uint64_t pid, uint64_t tid,
+                           const std::string &name) {
+  events.push_back("{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":" +
+                   std::to_string(pid) + ",\"tid\":" + std::to_string(tid) +
+                   ",\"args\":{\"name\":" + jsonQuote(name) + "}}");
+}
+
 void TraceRecorder::complete(const std::string &name, uint64_t pid,
                              uint64_t tid, uint64_t ts, uint64_t dur,
                              const std::string &args) {

@@ -17,6 +17,8 @@ public:
   /// Names process `pid` and its threads 0..n-1.
   void process(uint64_t pid, const std::string &name,
                const std::vector<std::string> &threads);
+  /// Names thread `tid` of process `pid` (a track added after process()).
+  void thread(uint64_t pid, uint64_t tid, const std::string &name);
   /// `args` is a JSON object text ("{}" for none).
   void complete(const std::string &name, uint64_t pid, uint64_t tid,
                 uint64_t ts, uint64_t dur, const std::string &args);

@@ -2,14 +2,16 @@
 //
 //   accel-run BINARY [--hw FILE] --input NAME=FILE ... [--output-dir DIR]
 //             [--trace FILE] [--expect NAME=FILE ...] [--atol X] [--rtol X]
-//             [--no-validate] [--strict-hazards] [--quiet]
+//             [--no-validate] [--strict-hazards] [--per-layer] [--quiet]
 //
 // Loads the binary and the hardware description (default: the built-in
 // default preset), validates the program against the hardware, reads every
 // input (.npy or ONNX TensorProto .pb), simulates, writes DIR/<output>.npy
-// and DIR/stats.json and prints a summary. --expect compares an output with
-// a reference file: same shape, and |out - ref| <= atol + rtol * |ref|
-// everywhere. Any error or mismatch prints a message and exits with status 1.
+// and DIR/stats.json and prints a summary (with the network's ideal bound;
+// --per-layer adds a table of the layers sorted by cycles). --expect compares
+// an output with a reference file: same shape, and |out - ref| <= atol + rtol *
+// |ref| everywhere. Any error or mismatch prints a message and exits with
+// status 1.
 //
 //===----------------------------------------------------------------------===//
 #include "accel/Hardware/HardwareDesc.h"
@@ -18,6 +20,7 @@
 #include "accel/Target/Binary.h"
 #include "accel/Target/Validate.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -37,7 +40,7 @@ const char *kUsage =
     "usage: accel-run BINARY [--hw FILE] --input NAME=FILE ... "
     "[--output-dir DIR]\n"
     "                 [--trace FILE] [--no-validate] [--strict-hazards] "
-    "[--quiet]\n"
+    "[--per-layer] [--quiet]\n"
     "\n"
     "Simulates an accelerator binary (functional + cycle model).\n"
     "  --hw FILE          hardware description JSON (default: built-in "
@@ -58,7 +61,11 @@ const char *kUsage =
     "                     checks every access\n"
     "  --strict-hazards   treat timing hazards (missing WAIT/BARRIER) as "
     "errors\n"
-    "  --quiet            print nothing on success\n";
+    "  --per-layer        print the layers sorted by cycles (share, MACs, "
+    "utilisation,\n"
+    "                     DRAM bytes, roofline bound, ratio, limiting unit)\n"
+    "  --quiet            print nothing on success but the --per-layer "
+    "table\n";
 
 int fail(const std::string &msg) {
   std::cerr << "accel-run: error: " << msg << "\n";
@@ -90,11 +97,76 @@ std::string fmtBytes(uint64_t b) {
   return buf;
 }
 
+/// "cycles C, ideal bound B (C/B = R.RRx)" (docs/simulator.md "Per-layer
+/// statistics"; the bound is in whole cycles).
+void printIdealBound(const SimStats &s) {
+  const double bound = s.idealBoundCycles;
+  if (bound > 0)
+    std::printf("cycles %llu, ideal bound %.0f (C/B = %.2fx)\n",
+                (unsigned long long)s.cycles, bound, double(s.cycles) / bound);
+  else
+    std::printf("cycles %llu, ideal bound 0 (C/B = n/a)\n",
+                (unsigned long long)s.cycles);
+}
+
+/// Column text of a name, at most `width` characters ("..." marks a cut).
+std::string clip(const std::string &s, size_t width) {
+  if (s.size() <= width)
+    return s;
+  return s.substr(0, width - 3) + "...";
+}
+
+/// The per-layer table: every layer of the table (and the unattributed
+/// commands, if any), most cycles first.
+void printLayerTable(const Program &prog, const SimStats &s) {
+  std::vector<const LayerStats *> rows;
+  for (const LayerStats &L : s.layers)
+    rows.push_back(&L);
+  if (s.unattributed.commands)
+    rows.push_back(&s.unattributed);
+  // Ties (e.g. layers that never ran) in table order, unattributed last.
+  std::sort(
+      rows.begin(), rows.end(), [](const LayerStats *a, const LayerStats *b) {
+        return a->cycles != b->cycles ? a->cycles > b->cycles : a->id < b->id;
+      });
+  if (prog.layers.empty())
+    std::printf("per-layer: the program has no layer table (written by "
+                "hand, or compiled without attribution)\n");
+  size_t nameW = 5, opW = 2;
+  for (const LayerStats *L : rows) {
+    nameW = std::max(nameW, std::min<size_t>(L->name.size(), 40));
+    opW = std::max(opW, std::min<size_t>(L->op.size(), 16));
+  }
+  std::printf("%-*s  %-*s %10s %6s %12s %6s %12s %10s %7s  %s\n", int(nameW),
+              "layer", int(opW), "op", "cycles", "share", "MACs", "util",
+              "DRAM bytes", "bound", "ratio", "limit");
+  const double total = double(std::max<uint64_t>(s.cycles, 1));
+  for (const LayerStats *L : rows) {
+    char ratio[32] = "-", bound[32] = "-", limit[48] = "-";
+    if (L->rooflineBound > 0) {
+      std::snprintf(bound, sizeof bound, "%.0f%s", L->rooflineBound,
+                    L->boundKind == "memory" ? "m" : "c");
+      std::snprintf(ratio, sizeof ratio, "%.2fx", L->boundRatio);
+    }
+    if (L->limit != "none" && L->cycles)
+      std::snprintf(limit, sizeof limit, "%s %.0f %%", L->limit.c_str(),
+                    100.0 * L->limitOccupancy);
+    std::printf("%-*s  %-*s %10llu %5.1f%% %12llu %5.1f%% %12llu %10s %7s  "
+                "%s\n",
+                int(nameW), clip(L->name, nameW).c_str(), int(opW),
+                clip(L->op, opW).c_str(), (unsigned long long)L->cycles,
+                100.0 * double(L->cycles) / total, (unsigned long long)L->macs,
+                100.0 * L->macUtilisation,
+                (unsigned long long)(L->dramBytesRead + L->dramBytesWritten),
+                bound, ratio, limit);
+  }
+}
+
 int runMain(int argc, char **argv) {
   std::string binaryPath, hwPath, outDir, tracePath;
   std::vector<std::pair<std::string, std::string>> inputArgs, expectArgs;
   double atol = 1e-4, rtol = 1e-4;
-  bool validate = true, strict = false, quiet = false;
+  bool validate = true, strict = false, quiet = false, perLayer = false;
 
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
@@ -161,6 +233,8 @@ int runMain(int argc, char **argv) {
       strict = true;
     } else if (a == "--quiet" && !hasInlineValue) {
       quiet = true;
+    } else if (a == "--per-layer" && !hasInlineValue) {
+      perLayer = true;
     } else if (a.size() > 1 && a[0] == '-') {
       std::cerr << kUsage;
       return fail("unknown option '" + std::string(argv[i]) + "'");
@@ -287,8 +361,11 @@ int runMain(int argc, char **argv) {
   if (stats.hazardCount > stats.hazards.size())
     std::cerr << "accel-run: warning: "
               << stats.hazardCount - stats.hazards.size() << " more hazards\n";
-  if (quiet)
+  if (quiet) {
+    if (perLayer)
+      printLayerTable(prog, stats);
     return mismatch ? 1 : 0;
+  }
 
   std::printf("hardware: %s (%ux%u clusters x %u PEs x %u MAC lanes)\n",
               hw.name.c_str(), hw.rows, hw.cols, hw.pesPerCluster, hw.macLanes);
@@ -303,6 +380,7 @@ int runMain(int argc, char **argv) {
   }
   std::printf("cycles: %llu (%.3f us at %.3g GHz)\n",
               (unsigned long long)stats.cycles, stats.timeUs, hw.clockGHz);
+  printIdealBound(stats);
   std::printf("MACs: %llu, MAC-array utilisation: %.2f %%\n",
               (unsigned long long)stats.macs, 100.0 * stats.macUtilisation);
   if (stats.skippedMacs || stats.balancedMacs)
@@ -345,6 +423,8 @@ int runMain(int argc, char **argv) {
   if (stats.hazardCount)
     std::printf("hazards: %llu (see warnings)\n",
                 (unsigned long long)stats.hazardCount);
+  if (perLayer)
+    printLayerTable(prog, stats);
   std::printf("simulated in %.3f s\n", stats.wallSeconds);
   if (!checks.empty())
     std::printf("reference checks:\n");

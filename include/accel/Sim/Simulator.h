@@ -104,6 +104,46 @@ struct MeshStats {
   std::vector<LinkStats> links;  ///< links that carried traffic, sorted
 };
 
+/// Busy cycles of the units on behalf of one layer, summed over clusters /
+/// channels (docs/simulator.md "Per-layer statistics" defines each).
+struct UnitBusy {
+  uint64_t pe = 0;   ///< EXECUTE durations on the PE arrays
+  uint64_t dma = 0;  ///< memory-channel occupancy of the layer's DMAs
+  uint64_t sfu = 0;  ///< SFU cycles inside those EXECUTEs (SPU, ST SFU pass)
+  uint64_t mesh = 0; ///< path-holding time of SEND / remote_load transfers
+};
+
+/// What one layer of Program::layers cost (or, with id == kNoLayer, the
+/// commands of no layer). docs/simulator.md "Per-layer statistics".
+struct LayerStats {
+  uint32_t id = Command::kNoLayer; ///< index into Program::layers
+  std::string name, op;            ///< LayerInfo::name / opKind
+  std::vector<std::string> fused;  ///< LayerInfo::fused
+  uint64_t commands = 0;           ///< commands of the layer executed
+  /// First cycle a command of the layer was issued on any cluster and the
+  /// last cycle one was active (its unit finished, or its WAIT / BARRIER /
+  /// RECV released); both 0 when no command ran. cycles = last - first.
+  uint64_t firstCycle = 0, lastCycle = 0, cycles = 0;
+  UnitBusy busy;
+  uint64_t macs = 0;            ///< multiply-adds performed by its EXECUTEs
+  uint64_t modelMacs = 0;       ///< LayerInfo::macs (the source operator's)
+  uint64_t compulsoryBytes = 0; ///< LayerInfo::compulsoryBytes
+  uint64_t dramBytesRead = 0, dramBytesWritten = 0;
+  uint64_t storageBytes = 0; ///< storage-unit bytes read + written
+  uint64_t meshBytes = 0;    ///< SEND / remote_load payload bytes
+  /// DRAM bytes written outside the network's output symbols (intermediates
+  /// that went to DRAM instead of staying on chip).
+  uint64_t spillBytes = 0;
+  double macUtilisation = 0; ///< macs / (cycles * peak MACs per cycle)
+  /// max(modelMacs / peak MACs per cycle, compulsoryBytes / DRAM bytes per
+  /// cycle of all channels), rounded up; 0 for the unattributed row.
+  double rooflineBound = 0;
+  double boundRatio = 0;     ///< cycles / rooflineBound (0 if the bound is 0)
+  std::string boundKind;     ///< "compute" or "memory" (which term is larger)
+  std::string limit;         ///< busiest unit: "pe", "dma", "sfu", "mesh"
+  double limitOccupancy = 0; ///< its busy / (units * cycles)
+};
+
 struct SimStats {
   std::string hardware; ///< HardwareDesc::name
   uint64_t cycles = 0;  ///< total: max over clusters of finishCycle
@@ -142,6 +182,18 @@ struct SimStats {
   std::vector<ClusterStats> clusters; ///< row-major
   std::vector<ChannelStats> channels;
   MeshStats mesh;
+  /// Per-layer statistics, one per Program::layers entry in table order,
+  /// and the commands of no layer (unattributed.commands == 0: none).
+  std::vector<LayerStats> layers;
+  LayerStats unattributed;
+  /// Network ideal bound: max(total MACs / peak MACs per cycle,
+  /// compulsoryBytes / DRAM bytes per cycle of all channels), with total
+  /// MACs and compulsory bytes from the layer table (docs/simulator.md),
+  /// rounded up to whole cycles.
+  double idealBoundCycles = 0;
+  uint64_t idealMacs = 0;       ///< the total MACs of the bound
+  uint64_t compulsoryBytes = 0; ///< weights + inputs + outputs, once each
+  double idealRatio = 0;        ///< cycles / idealBoundCycles (0 if 0)
   uint64_t hazardCount = 0;
   std::vector<std::string> hazards; ///< first SimOptions::maxHazardMessages
   double wallSeconds = 0;           ///< host time spent in simulate()
