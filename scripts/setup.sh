@@ -40,7 +40,10 @@ if ! [ -f "$ORT_DIR/node_modules/onnxruntime-node/package.json" ] ||
   if command -v npm >/dev/null; then
     mkdir -p "$ORT_DIR"
     [ -f "$ORT_DIR/package.json" ] || echo '{"name": "accel-ort", "private": true}' >"$ORT_DIR/package.json"
-    (cd "$ORT_DIR" && npm install --ignore-scripts --no-audit --no-fund "onnxruntime-node@$ORT_VERSION")
+    # A registry that cannot be reached must not stop the build: the zoo's
+    # reference tests then report as unsupported (lit feature onnxruntime).
+    (cd "$ORT_DIR" && npm install --ignore-scripts --no-audit --no-fund "onnxruntime-node@$ORT_VERSION") ||
+      echo "setup: npm install onnxruntime-node failed: the zoo's onnxruntime reference tests will be skipped" >&2
   else
     echo "setup: npm not found: the zoo's onnxruntime reference tests will be skipped" >&2
   fi
