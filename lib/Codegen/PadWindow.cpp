@@ -7,7 +7,10 @@
 // run of runs: a head [0, a0*owc + b0), a gap of owc - b1 + b0 pixels after
 // every valid row but the last, a tail. Equal runs at an even step become
 // one DMA dimension, so a position clipped on one side only costs one zero
-// DMA besides its input box, whatever the number of rows.
+// DMA besides its input box, whatever the number of rows; then boxes of
+// equal shape at evenly stepping offsets (the positions of a kernel row
+// clipped alike, then such kernel rows) are merged into one DMA while it
+// has a free dimension.
 //
 //===----------------------------------------------------------------------===//
 #include "accel/Codegen/PadWindow.h"
@@ -130,6 +133,35 @@ std::vector<TilePiece> mergeRuns(const std::vector<TilePiece> &in) {
   return out;
 }
 
+/// The pieces' shape (extents and strides of both sides), for grouping.
+std::vector<int64_t> shapeKey(const TilePiece &p) {
+  std::vector<int64_t> k{p.src.rank};
+  for (int d = 0; d < p.src.rank; ++d) {
+    k.push_back(p.src.shape[d]);
+    k.push_back(p.src.stride[d]);
+    k.push_back(p.suStrides[size_t(d)]);
+  }
+  return k;
+}
+
+/// mergeRuns over the pieces grouped by shape and ordered by tile offset,
+/// until nothing merges: the pieces write disjoint elements, so their order
+/// does not matter, and a merged piece may merge again (the positions of
+/// one kernel row, then those kernel rows).
+std::vector<TilePiece> mergeAll(std::vector<TilePiece> v) {
+  for (;;) {
+    std::stable_sort(v.begin(), v.end(),
+                     [](const TilePiece &a, const TilePiece &b) {
+                       std::vector<int64_t> ka = shapeKey(a), kb = shapeKey(b);
+                       return ka != kb ? ka < kb : a.offset < b.offset;
+                     });
+    std::vector<TilePiece> merged = mergeRuns(v);
+    if (merged.size() == v.size())
+      return merged;
+    v = std::move(merged);
+  }
+}
+
 /// The zero runs [start, start + len) of the pixel order outside the
 /// valid rectangle of `c` in an ohc x owc box.
 std::vector<std::pair<int64_t, int64_t>> zeroRuns(const Clip &c, int64_t ohc,
@@ -194,8 +226,8 @@ std::vector<TilePiece> accel::codegen::padWindowPieces(const PadWindowTile &t) {
       for (const TilePiece &p : mergeRuns(runs))
         zeros.push_back(p);
     }
-  std::vector<TilePiece> out = mergeRuns(valid);
-  for (const TilePiece &p : mergeRuns(zeros))
+  std::vector<TilePiece> out = mergeAll(valid);
+  for (const TilePiece &p : mergeAll(zeros))
     out.push_back(p);
   return out;
 }

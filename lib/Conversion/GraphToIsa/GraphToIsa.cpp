@@ -355,17 +355,28 @@ LogicalResult Lowering::lowerConv(graph::Conv2DOp op) {
   // kernel reads one padded buffer. conv-padding=copy: the mapped implicit
   // GEMM reads per-cluster padded bands, every other kernel the one padded
   // buffer; the copies are allocated before the result.
+  // conv-padding=auto: the window where its extra DMAs cost fewer cycles
+  // than the copy (convPadWindowPays).
   const bool rq = convRQ_ && groups == 1;
-  const bool window = padded && opts_.padWindow && !rq;
+  bool window =
+      padded && opts_.convPadding != LoweringOptions::Padding::Copy && !rq;
+  if (window) {
+    geom.pad = {true, H, W, pads[0], pads[1], 0};
+    if (opts_.convPadding == LoweringOptions::Padding::Auto &&
+        !convPadWindowPays(hw_, geom, t)) {
+      window = false;
+      geom.pad = {};
+    } else {
+      geom.pad.zeros = zeroSource();
+    }
+  }
   const bool banded =
       padded && !window && mapping_ && !rq && !convWeightsToQueue(geom);
   std::vector<PadBand> bands;
-  if (window)
-    geom.pad = {true, H, W, pads[0], pads[1], zeroSource()};
-  else if (banded)
+  if (banded)
     bands = emitPadBands(geom, x, H, W, pads[0], pads[1], Og, OH * OW,
                          Cg * KH * KW);
-  else if (padded)
+  else if (padded && !window)
     geom.x = x = padWhole();
   const uint64_t out = bufferFor(op.getResult());
   geom.out = out;
@@ -686,7 +697,10 @@ struct ConvertGraphToIsaPass
     lo.sfuChained = sfuMode == SfuMode::Chained;
     lo.channelPlacement = dramPlacement != DramPlacement::Linear;
     lo.channelPieces = dramPlacement == DramPlacement::Pieces;
-    lo.padWindow = convPadding == ConvPadding::Window;
+    lo.convPadding =
+        convPadding == ConvPadding::Window ? LoweringOptions::Padding::Window
+        : convPadding == ConvPadding::Copy ? LoweringOptions::Padding::Copy
+                                           : LoweringOptions::Padding::Auto;
     lo.sync = sync == LayerSync::Events ? codegen::SyncMode::Events
                                         : codegen::SyncMode::Barrier;
     Lowering lowering(target, hw, lo);

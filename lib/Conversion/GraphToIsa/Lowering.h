@@ -203,6 +203,14 @@ convImagePieces(const ConvGeom &g, int64_t n, int64_t grp, const ConvKChunk &c,
                 const ConvNTile &t, bool aForm, int64_t rowStride,
                 const codegen::DramBox &box);
 
+/// conv-padding=auto: whether the window costs no more cycles than the copy
+/// on a layer model with the layer's tiles `t` (g.pad set): max(compute,
+/// channel time), where every DMA (an image tile box, or each of its
+/// pieces) holds a channel for its latency plus its bytes, against the same
+/// with one box per image tile plus the copy (2 x input bytes).
+bool convPadWindowPays(const HardwareDesc &hw, const ConvGeom &g,
+                       const codegen::GemmTiling &t);
+
 /// Rows [r0, r1) of the zero-padded input plane (Hp rows) that output pixels
 /// [p0, p1) of one image read, every kernel row included (PadBands.cpp).
 struct PadRows {
@@ -237,9 +245,11 @@ struct LoweringOptions {
   /// dram-placement=pieces: buffers cut into pieces, read-only ones
   /// replicated per reading channel.
   bool channelPieces = true;
-  /// conv-padding=window: implicit-GEMM convolutions zero-fill their
-  /// padding in the image tiles instead of reading a padded copy.
-  bool padWindow = true;
+  /// conv-padding: whether implicit-GEMM convolutions zero-fill their
+  /// padding in the image tiles (window) or read a padded copy (copy), or
+  /// choose per layer by convPadWindowPays (auto).
+  enum class Padding { Window, Copy, Auto };
+  Padding convPadding = Padding::Auto;
 };
 
 class Lowering {
