@@ -553,13 +553,19 @@ void accel::codegen::emitGemmLayer(StreamBuilder &sb,
       const Step &st = steps[s];
       int h = int(s % 2);
       Regions l = regions(st, h);
-      if (st.loadA)
+      if (st.loadA && st.problem->aPieces)
+        sb.dmaLoadPieces(cl, loadTag(h),
+                         st.problem->aPieces(st.m0, st.mc, st.k, t.kc), l.a);
+      else if (st.loadA)
         sb.dmaLoad(cl, loadTag(h), st.problem->aBox(st.m0, st.mc, st.k), l.a,
                    t.kc);
       if (st.loadB && sparse)
         sb.dmaLoad(cl, loadTag(h),
                    sparseTileBox(sparseTiles.at(problemIndex(st), st.k, st.n)),
                    l.b, 1);
+      else if (st.loadB && st.problem->bPieces)
+        sb.dmaLoadPieces(cl, loadTag(h), st.problem->bPieces(st.k, st.n, t.nc),
+                         l.b);
       else if (st.loadB)
         sb.dmaLoad(cl, loadTag(h), st.problem->bBox(st.k, st.n), l.b, t.nc);
       if (st.first() && st.problem->initBox) {

@@ -380,11 +380,16 @@ bool accel::codegen::emitMappedGemmLayer(
       const MStep &s = steps[i];
       int h = int(i % 2);
       Regions l = regions(s, h);
-      if (s.loadA)
+      if (s.loadA && s.p->aPieces)
+        sb.dmaLoadPieces(cl, loadTag(h), s.p->aPieces(s.m0, s.mc, s.k, t.kc),
+                         l.a);
+      else if (s.loadA)
         sb.dmaLoad(cl, loadTag(h), s.p->aBox(s.m0, s.mc, s.k), l.a, t.kc);
       if (s.loadB && sparse)
         sb.dmaLoad(cl, loadTag(h),
                    sparseTileBox(sparseTiles[cl].at(s.pi, s.k, s.n)), l.b, 1);
+      else if (s.loadB && s.p->bPieces)
+        sb.dmaLoadPieces(cl, loadTag(h), s.p->bPieces(s.k, s.n, t.nc), l.b);
       else if (s.loadB)
         sb.dmaLoad(cl, loadTag(h), s.p->bBox(s.k, s.n), l.b, t.nc);
       DramBox init;

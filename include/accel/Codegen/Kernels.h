@@ -39,6 +39,18 @@ struct DramBox {
   DramBox &dim(int64_t extent, int64_t strideElems);
 };
 
+/// One DMA of a tile that several boxes assemble (a padded convolution's
+/// image tile read in the window, PadWindow.h): element (i0..) of `src`
+/// lands at tile element offset + sum(i_d * suStrides[d]).
+struct TilePiece {
+  DramBox src;
+  int64_t offset = 0;
+  std::array<int64_t, 4> suStrides{0, 0, 0, 0};
+};
+/// `box` as the one piece of a dense tile of row stride `rowStride` (what
+/// StreamBuilder::dmaLoad writes).
+TilePiece denseTilePiece(const DramBox &box, int64_t rowStride);
+
 /// Integer ceil(a / b) and a rounded up to a multiple of b (b > 0).
 inline int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 inline int64_t roundUp(int64_t a, int64_t b) { return ceilDiv(a, b) * b; }
@@ -90,6 +102,9 @@ public:
   /// (elements, one per box dimension).
   void dmaLoadStrided(uint32_t cluster, uint8_t tag, const DramBox &src,
                       uint32_t suAddr, const std::array<int64_t, 4> &suStrides);
+  /// One DMA per piece into the tile at `suAddr`.
+  void dmaLoadPieces(uint32_t cluster, uint8_t tag,
+                     const std::vector<TilePiece> &pieces, uint32_t suAddr);
   void dmaStore(uint32_t cluster, uint8_t tag, uint32_t suAddr,
                 int64_t suRowStride, const DramBox &dst);
   void dmaDramCopy(uint32_t cluster, uint8_t tag, const DramBox &src,
@@ -165,6 +180,14 @@ struct GemmTiles {
   std::function<DramBox(int64_t m0, int64_t mc, size_t n)> cBox;
   /// Initial accumulator value (bias / C), broadcast allowed. Optional.
   std::function<DramBox(int64_t m0, int64_t mc, size_t n)> initBox;
+  /// Optional: the A / B tile as several DMAs for a tile of row stride
+  /// `rowStride` (a padded convolution's image tile read in the window,
+  /// PadWindow.h); when set, the kernels load these instead of aBox / bBox.
+  std::function<std::vector<TilePiece>(int64_t m0, int64_t mc, size_t k,
+                                       int64_t rowStride)>
+      aPieces;
+  std::function<std::vector<TilePiece>(size_t k, size_t n, int64_t rowStride)>
+      bPieces;
 };
 
 /// Tile sizes and loop order of the matmul kernel: Mc = pesPerCluster *

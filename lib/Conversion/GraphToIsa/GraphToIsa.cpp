@@ -350,15 +350,33 @@ LogicalResult Lowering::lowerConv(graph::Conv2DOp op) {
   t.kc = deepestChunk(convKChunks(
       geom, 0, Cg * KH * KW, t.kc,
       chunksMaySpanKernelRows(geom, convNTiles(OW, 0, OH * OW, t.nc))));
-  // The mapped implicit GEMM reads per-cluster padded bands; every other
-  // kernel the one padded buffer. Both are allocated before the result.
-  const bool banded = padded && mapping_ && !(convRQ_ && groups == 1) &&
-                      !convWeightsToQueue(geom);
+  // conv-padding=window: the implicit GEMM (mapped or dealt, either form)
+  // zero-fills the padding in its image tiles (ConvPadWindow.cpp). The RQ
+  // kernel reads one padded buffer. conv-padding=copy: the mapped implicit
+  // GEMM reads per-cluster padded bands, every other kernel the one padded
+  // buffer; the copies are allocated before the result.
+  // conv-padding=auto: the window where its extra DMAs cost fewer cycles
+  // than the copy (convPadWindowPays).
+  const bool rq = convRQ_ && groups == 1;
+  bool window =
+      padded && opts_.convPadding != LoweringOptions::Padding::Copy && !rq;
+  if (window) {
+    geom.pad = {true, H, W, pads[0], pads[1], 0};
+    if (opts_.convPadding == LoweringOptions::Padding::Auto &&
+        !convPadWindowPays(hw_, geom, t)) {
+      window = false;
+      geom.pad = {};
+    } else {
+      geom.pad.zeros = zeroSource();
+    }
+  }
+  const bool banded =
+      padded && !window && mapping_ && !rq && !convWeightsToQueue(geom);
   std::vector<PadBand> bands;
   if (banded)
     bands = emitPadBands(geom, x, H, W, pads[0], pads[1], Og, OH * OW,
                          Cg * KH * KW);
-  else if (padded)
+  else if (padded && !window)
     geom.x = x = padWhole();
   const uint64_t out = bufferFor(op.getResult());
   geom.out = out;
@@ -417,20 +435,30 @@ LogicalResult Lowering::lowerConv(graph::Conv2DOp op) {
         appendFilterKDims(b, geom, c);
         return b;
       };
-      p.bBox = [=](size_t ki, size_t ni) {
+      // The image as the boxes address it (unpadded under conv-padding=
+      // window: the tiles that read padding are then loaded as pieces).
+      const ConvGeom gx = geom.pad.on ? convGeomUnpadded(geom) : geom;
+      auto imageBox = [=](size_t ki, size_t ni) {
         const ConvKChunk &c = kchunks[ki];
         const ConvNTile &t2 = ntiles[ni];
         DramBox b;
-        b.base = x + uint64_t(((n * C + g * Cg) * Hp + t2.oh0 * sh) * Wp +
-                              t2.ow0 * strides[1] + convInputOffset(geom, c)) *
-                         4;
+        b.base =
+            gx.x + uint64_t(((n * C + g * Cg) * gx.Hp + t2.oh0 * sh) * gx.Wp +
+                            t2.ow0 * strides[1] + convInputOffset(gx, c)) *
+                       4;
         // Rows: the chunk's K dims; columns: the pixel box.
-        b.rowDims = appendInputKDims(b, geom, c);
+        b.rowDims = appendInputKDims(b, gx, c);
         if (t2.ohc > 1)
-          b.dim(t2.ohc, sh * Wp);
+          b.dim(t2.ohc, sh * gx.Wp);
         b.dim(t2.owc, strides[1]);
         return b;
       };
+      p.bBox = imageBox;
+      if (geom.pad.on)
+        p.bPieces = [=](size_t ki, size_t ni, int64_t rowStride) {
+          return convImagePieces(geom, n, g, kchunks[ki], ntiles[ni],
+                                 /*aForm=*/false, rowStride, imageBox(ki, ni));
+        };
       p.cBox = [=](int64_t m0, int64_t mc, size_t ni) {
         const ConvNTile &t2 = ntiles[ni];
         DramBox b;
@@ -669,6 +697,10 @@ struct ConvertGraphToIsaPass
     lo.sfuChained = sfuMode == SfuMode::Chained;
     lo.channelPlacement = dramPlacement != DramPlacement::Linear;
     lo.channelPieces = dramPlacement == DramPlacement::Pieces;
+    lo.convPadding =
+        convPadding == ConvPadding::Window ? LoweringOptions::Padding::Window
+        : convPadding == ConvPadding::Copy ? LoweringOptions::Padding::Copy
+                                           : LoweringOptions::Padding::Auto;
     lo.sync = sync == LayerSync::Events ? codegen::SyncMode::Events
                                         : codegen::SyncMode::Barrier;
     Lowering lowering(target, hw, lo);

@@ -350,10 +350,12 @@ LogicalResult Lowering::emitMappedConv(Operation *op, const ConvGeom &g,
           appendFilterKDims(b, g, c);
           return b;
         };
-        // The input this cluster reads: the padded buffer, or its band.
-        const ConvGeom gx =
-            convGeomOnBand(g, bands, s.n.begin, s.n.begin + s.n.size);
-        p.bBox = [=](size_t ki, size_t ni) {
+        // The input this cluster reads: the padded buffer, its band, or
+        // (conv-padding=window) the unpadded input.
+        const ConvGeom gx = g.pad.on ? convGeomUnpadded(g)
+                                     : convGeomOnBand(g, bands, s.n.begin,
+                                                      s.n.begin + s.n.size);
+        auto imageBox = [=](size_t ki, size_t ni) {
           const ConvKChunk &c = kchunks[ki];
           const ConvNTile &t2 = ntiles[ni];
           DramBox b;
@@ -370,6 +372,13 @@ LogicalResult Lowering::emitMappedConv(Operation *op, const ConvGeom &g,
           b.dim(t2.owc, gx.sw);
           return b;
         };
+        p.bBox = imageBox;
+        if (g.pad.on)
+          p.bPieces = [=](size_t ki, size_t ni, int64_t rowStride) {
+            return convImagePieces(g, n, grp, kchunks[ki], ntiles[ni],
+                                   /*aForm=*/false, rowStride,
+                                   imageBox(ki, ni));
+          };
         p.cBox = [=](int64_t m0, int64_t mc, size_t ni) {
           const ConvNTile &t2 = ntiles[ni];
           DramBox b;

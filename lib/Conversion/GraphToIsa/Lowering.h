@@ -13,6 +13,7 @@
 #include "Graph/GraphDialect.h"
 #include "accel/Codegen/ChannelPlacement.h"
 #include "accel/Codegen/Kernels.h"
+#include "accel/Codegen/PadWindow.h"
 #include "accel/Codegen/Reduction.h"
 #include "accel/Hardware/HardwareDesc.h"
 #include "accel/Tiling/ArrayMapping.h"
@@ -109,12 +110,23 @@ matrixGemmTiles(const Mat2D &A, const Mat2D &B, const Mat2D &C, const Mat2D *I,
                 const std::vector<int64_t> &nTiles,
                 const std::vector<int64_t> &n0, int64_t cShift = 0);
 
-/// A convolution as the implicit-GEMM lowering sees it (padded input `x`).
+/// conv-padding=window: the convolution reads its unpadded H x W input
+/// (ConvGeom::x) and zero-fills the padding of its image tiles in storage
+/// (PadWindow.h).
+struct ConvPadWindow {
+  bool on = false;
+  int64_t H = 0, W = 0, top = 0, left = 0;
+  uint64_t zeros = 0; ///< one zeroed f32 of DRAM nothing writes
+};
+
+/// A convolution as the implicit-GEMM lowering sees it (padded input `x`,
+/// or the unpadded one when pad.on).
 struct ConvGeom {
   int64_t N, C, Hp, Wp, O, Cg, Og, KH, KW, OH, OW, groups;
   int64_t sh, sw, dh, dw;
   uint64_t x, w, out, bias;
   bool hasBias;
+  ConvPadWindow pad{};
   /// The window and operands as the depthwise / RQ kernels take them.
   codegen::ConvLayerBase kernelBase() const {
     codegen::ConvLayerBase b;
@@ -171,6 +183,34 @@ int appendFilterKDims(codegen::DramBox &b, const ConvGeom &g,
                       const ConvKChunk &c);
 int64_t convFilterOffset(const ConvGeom &g, const ConvKChunk &c);
 
+/// conv-padding=window (PadWindow.cpp): `g` as the image boxes address its
+/// unpadded input: planes of H x W, x shifted back by the padding (unsigned
+/// wrap-around), so that a box whose window stays inside the input reads
+/// what the box over the padded input would.
+ConvGeom convGeomUnpadded(const ConvGeom &g);
+/// The image tile of chunk `c` x pixel box `t` of image n, group grp as the
+/// window loads it: `aForm` = rows are pixels (the transposed form of
+/// LowerConvWeightQueue.cpp), else rows are the chunk's K; row stride
+/// `rowStride`.
+codegen::PadWindowTile convPadWindowTile(const ConvGeom &g, int64_t n,
+                                         int64_t grp, const ConvKChunk &c,
+                                         const ConvNTile &t, bool aForm,
+                                         int64_t rowStride);
+/// The DMAs of that tile: `box` (the tile's box over convGeomUnpadded) when
+/// no pixel reads padding, else the clipped boxes and zero runs.
+std::vector<codegen::TilePiece>
+convImagePieces(const ConvGeom &g, int64_t n, int64_t grp, const ConvKChunk &c,
+                const ConvNTile &t, bool aForm, int64_t rowStride,
+                const codegen::DramBox &box);
+
+/// conv-padding=auto: whether the window costs no more cycles than the copy
+/// on a layer model with the layer's tiles `t` (g.pad set): max(compute,
+/// channel time), where every DMA (an image tile box, or each of its
+/// pieces) holds a channel for its latency plus its bytes, against the same
+/// with one box per image tile plus the copy (2 x input bytes).
+bool convPadWindowPays(const HardwareDesc &hw, const ConvGeom &g,
+                       const codegen::GemmTiling &t);
+
 /// Rows [r0, r1) of the zero-padded input plane (Hp rows) that output pixels
 /// [p0, p1) of one image read, every kernel row included (PadBands.cpp).
 struct PadRows {
@@ -205,6 +245,11 @@ struct LoweringOptions {
   /// dram-placement=pieces: buffers cut into pieces, read-only ones
   /// replicated per reading channel.
   bool channelPieces = true;
+  /// conv-padding: whether implicit-GEMM convolutions zero-fill their
+  /// padding in the image tiles (window) or read a padded copy (copy), or
+  /// choose per layer by convPadWindowPays (auto).
+  enum class Padding { Window, Copy, Auto };
+  Padding convPadding = Padding::Auto;
 };
 
 class Lowering {
@@ -375,6 +420,14 @@ private:
   std::vector<PadBand> emitPadBands(const ConvGeom &g, uint64_t x, int64_t H,
                                     int64_t W, int64_t padT, int64_t padL,
                                     int64_t M, int64_t N, int64_t K);
+  /// One zeroed f32 of DRAM (allocated on first use) that the window
+  /// padding broadcasts into storage.
+  uint64_t zeroSource() {
+    if (!zeroSource_)
+      zeroSource_ = allocate(kAlign / 4);
+    return *zeroSource_;
+  }
+  std::optional<uint64_t> zeroSource_;
   /// The per-cluster slices of `count` M x N x K instances under mapping_,
   /// row-major by cluster (empty = idle).
   std::vector<tiling::ClusterSlice> cutSlices(int64_t M, int64_t N, int64_t K,

@@ -1,6 +1,6 @@
 // Layer ends are read off sync=barrier listings (one BARRIER per layer);
 // the default SIGNAL / RECV synchronisation: sync-events.mlir.
-// RUN: accel-opt --convert-graph-to-isa=sync=barrier %s | FileCheck %s
+// RUN: accel-opt --convert-graph-to-isa="sync=barrier conv-padding=copy" %s | FileCheck %s
 
 // A padded, strided conv with bias: the input is first copied into the
 // interior of a zeroed buffer (DRAM -> DRAM DMA), then the implicit GEMM
