@@ -85,6 +85,9 @@ void accel::buildDefaultPipeline(OpPassManager &pm, const std::string &hwPath,
   pm.addPass(createConvertTosaLinalgToGraph());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createFoldBatchNorm());
+  // Fusion decisions before the tilings: the producer keeps its shape, so
+  // select-tiling / split-strategy / select-mapping price it as before.
+  pm.addPass(createFuseLayers());
   // The tilings first: split-strategy's parallel=best prices each
   // database mode's partition with them, as select-mapping will.
   pm.addPass(createSelectTiling());
