@@ -104,7 +104,8 @@ bool accel::FusionStep::operator==(const FusionStep &o) const {
 }
 
 llvm::hash_code accel::hash_value(const FusionStep &s) {
-  return llvm::hash_combine(s.residual, s.func, llvm::bit_cast<uint32_t>(s.imm));
+  return llvm::hash_combine(s.residual, s.func,
+                            llvm::bit_cast<uint32_t>(s.imm));
 }
 
 namespace {

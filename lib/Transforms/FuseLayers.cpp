@@ -82,9 +82,10 @@ fuse::FusionFields fuse::fusionFields(Operation *op) {
 
 void fuse::setFusion(Operation *op, const FusionFields &f) {
   MLIRContext *ctx = op->getContext();
-  ArrayAttr fused = f.fused.empty() ? ArrayAttr() : ArrayAttr::get(ctx, f.fused);
-  op->setAttr(kFusionAttrName, FusionAttr::get(ctx, f.steps, fused, f.pad,
-                                               f.squeezeExcite));
+  ArrayAttr fused =
+      f.fused.empty() ? ArrayAttr() : ArrayAttr::get(ctx, f.fused);
+  op->setAttr(kFusionAttrName,
+              FusionAttr::get(ctx, f.steps, fused, f.pad, f.squeezeExcite));
 }
 
 namespace {

@@ -39,8 +39,7 @@ void populateFusePatterns(mlir::RewritePatternSet &patterns, bool activations,
                           bool pad, bool squeezeExcite);
 
 /// Marks the epilogue chain after every GEMM-shaped op in `root`.
-void fuseEpilogueChains(mlir::Operation *root, bool activations,
-                        bool residual);
+void fuseEpilogueChains(mlir::Operation *root, bool activations, bool residual);
 
 } // namespace accel::fuse
 

@@ -153,9 +153,9 @@ std::optional<Steps> stepsOf(Operation *user, Value x, Operation *producer,
   if (auto u = dyn_cast<UnaryOp>(user))
     return o.activations ? unarySteps(u) : std::nullopt;
   if (auto b = dyn_cast<BinaryOp>(user))
-    return o.activations ? scalarSteps(b.getFn(), x, b.getLhs(), b.getRhs(),
-                                       b.getType())
-                         : std::nullopt;
+    return o.activations
+               ? scalarSteps(b.getFn(), x, b.getLhs(), b.getRhs(), b.getType())
+               : std::nullopt;
   auto add = dyn_cast<AddOp>(user);
   if (!add)
     return std::nullopt;

@@ -44,9 +44,8 @@ struct HardSwishIdiom : OpRewritePattern<BinaryOp> {
       if (std::fabs(a - 1.0f / 6.0f) > 1e-6f || b != 0.5f)
         continue;
       Location loc = rw.getFusedLoc({hs.getLoc(), mul.getLoc()});
-      auto swish =
-          UnaryOp::create(rw, loc, mul.getType(), UnaryFn::hard_swish, x,
-                          llvm::APFloat(0.0f), llvm::APFloat(0.0f));
+      auto swish = UnaryOp::create(rw, loc, mul.getType(), UnaryFn::hard_swish,
+                                   x, llvm::APFloat(0.0f), llvm::APFloat(0.0f));
       rw.replaceOp(mul, swish.getResult());
       rw.eraseOp(hs);
       return success();
@@ -95,8 +94,7 @@ bool squeezesFrom(Value s, Value x, int depth = 12) {
     if (auto p = dyn_cast<Pool2DOp>(def)) {
       ArrayRef<int64_t> in = shapeOf(p.getInput()), k = p.getKernel();
       return p.getInput() == x && p.getKind() == PoolKind::avg &&
-             in.size() == 4 && k.size() == 2 && k[0] == in[2] &&
-             k[1] == in[3];
+             in.size() == 4 && k.size() == 2 && k[0] == in[2] && k[1] == in[3];
     }
     if (auto r = dyn_cast<ReduceOp>(def))
       return r.getInput() == x && r.getFn() == ReduceFn::mean &&
@@ -124,9 +122,11 @@ struct FoldChannelScaleIntoConv : OpRewritePattern<Conv2DOp> {
     auto mul = conv.getInput().getDefiningOp<BinaryOp>();
     if (!mul || mul.getFn() != BinaryFn::mul || !mul.getResult().hasOneUse())
       return rw.notifyMatchFailure(conv, "input is not a single-use mul");
-    ArrayRef<int64_t> xs = shapeOf(conv.getInput()), ws = shapeOf(conv.getWeight());
+    ArrayRef<int64_t> xs = shapeOf(conv.getInput()),
+                      ws = shapeOf(conv.getWeight());
     if (xs.size() != 4 || xs[0] != 1)
-      return rw.notifyMatchFailure(conv, "batch 1 only (one scale per channel)");
+      return rw.notifyMatchFailure(conv,
+                                   "batch 1 only (one scale per channel)");
     int64_t C = xs[1], groups = conv.getGroups();
     bool depthwise = groups == C && ws[0] == C && ws[1] == 1;
     if (groups != 1 && !depthwise)
@@ -135,8 +135,8 @@ struct FoldChannelScaleIntoConv : OpRewritePattern<Conv2DOp> {
                         std::pair(mul.getRhs(), mul.getLhs())}) {
       ArrayRef<int64_t> ss = shapeOf(s);
       if (x.getType() != mul.getType() || ss.size() > 4 || ss.size() < 3 ||
-          ss[ss.size() - 3] != C || ss[ss.size() - 2] != 1 ||
-          ss.back() != 1 || (ss.size() == 4 && ss[0] != 1))
+          ss[ss.size() - 3] != C || ss[ss.size() - 2] != 1 || ss.back() != 1 ||
+          (ss.size() == 4 && ss[0] != 1))
         continue;
       // Only a recognised squeeze-and-excite (the rewrite itself holds for
       // any per-channel scale).
@@ -145,9 +145,9 @@ struct FoldChannelScaleIntoConv : OpRewritePattern<Conv2DOp> {
       auto f32 = rw.getF32Type();
       // Scale shaped to multiply the weights: [1, C, 1, 1] for groups 1
       // (input channel = weight dim 1), [C, 1, 1, 1] for depthwise.
-      SmallVector<int64_t> scaleShape =
-          depthwise ? SmallVector<int64_t>{C, 1, 1, 1}
-                    : SmallVector<int64_t>{1, C, 1, 1};
+      SmallVector<int64_t> scaleShape = depthwise
+                                            ? SmallVector<int64_t>{C, 1, 1, 1}
+                                            : SmallVector<int64_t>{1, C, 1, 1};
       Value scale = s;
       if (ArrayRef<int64_t>(scaleShape) != ss)
         scale = ReshapeOp::create(rw, mul.getLoc(),
