@@ -371,6 +371,13 @@ bool emitMappedGemmLayer(StreamBuilder &sb,
                          const std::vector<ClusterGemmWork> &work,
                          StationaryOperand st, const GemmEpilogue &epi,
                          std::string &err);
+/// Whether emitMappedGemmLayer can apply `epi.post` on every cluster's C
+/// tiles (input buffer, a storage region for the residual tile, a free
+/// instruction buffer); the lowering otherwise applies the steps as a tail
+/// layer.
+bool mappedPostFits(const HardwareDesc &hw,
+                    const std::vector<ClusterGemmWork> &work,
+                    StationaryOperand st, const GemmEpilogue &epi);
 
 /// The combine step of a K split: `kRows * kCols` dense partial-sum buffers
 /// of `elems` f32 each (part (kr, kc) at partials + 4 * elems * (kr * kCols

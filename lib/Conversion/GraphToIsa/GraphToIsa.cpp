@@ -164,7 +164,7 @@ Lowering::emitMatmuls(Operation *op,
   if (failed(readMapping(op)))
     return failure();
   GemmEpilogue kepi = epi;
-  if (mapping_ || !gemmPostFits(hw_, t, !init.empty(), kepi))
+  if (!mapping_ && !gemmPostFits(hw_, t, !init.empty(), kepi))
     keepChainedOnly(kepi);
   if (mapping_)
     return emitMappedMatmuls(op, batches, m, n, k, init, kepi, t);
@@ -371,7 +371,6 @@ LogicalResult Lowering::lowerConv(graph::Conv2DOp op) {
     GemmEpilogue epi;
     if (failed(takeEpilogue(op, epi)))
       return failure();
-    keepChainedOnly(epi);
     return emitMappedConv(op, geom, t, epi, bands);
   }
   // conv=rq: the RQ weight-queue kernel (LowerRqConv.cpp) for groups == 1
@@ -388,7 +387,6 @@ LogicalResult Lowering::lowerConv(graph::Conv2DOp op) {
     GemmEpilogue epi;
     if (failed(takeEpilogue(op, epi)))
       return failure();
-    keepChainedOnly(epi);
     return emitMappedConv(op, geom, t, epi);
   }
   // N tiles: blocks of whole output rows, or pieces of one row.

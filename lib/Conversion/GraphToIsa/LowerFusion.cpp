@@ -33,14 +33,18 @@ LogicalResult Lowering::takeEpilogue(Operation *producer, GemmEpilogue &epi) {
     Operation *user = *v.getUsers().begin();
     if (!user->hasAttr(kFusedAttrName) || user->getNumResults() != 1)
       break;
-    for (Value operand : user->getOperands())
-      if (operand != v && !matchPattern(operand, m_Constant())) {
+    // A graph.add of a non-splat operand is the residual add (fuse-layers
+    // takes an add of a splat constant as an add_imm step).
+    if (auto add = dyn_cast<graph::AddOp>(user)) {
+      Value other = add.getLhs() == v ? add.getRhs() : add.getLhs();
+      DenseElementsAttr c;
+      if (!(matchPattern(other, m_Constant(&c)) && c.isSplat())) {
         if (residual)
           return user->emitOpError("fused into ")
-                 << producer->getName()
-                 << " with a second runtime operand (one residual only)";
-        residual = operand;
+                 << producer->getName() << " as a second residual add";
+        residual = other;
       }
+    }
     fused_.insert(user);
     addr_[user->getResult(0)] = out;
     v = user->getResult(0);

@@ -213,6 +213,10 @@ LogicalResult Lowering::finishMapped(Operation *op,
   if (failed(placeWeightSlabs(op, withScratch, !activationIsA)))
     return failure();
   GemmEpilogue clusterEpi = epi;
+  // The K split's combine applies one function; the post steps need a free
+  // instruction buffer and room for the tiles.
+  if (f.k > 1 || !mappedPostFits(hw_, withScratch, st, clusterEpi))
+    keepChainedOnly(clusterEpi);
   SfuFunc combineFunc = epi.func;
   if (f.k > 1) {
     clusterEpi.func = SfuFunc::None; // applied after the partial sums
