@@ -5,7 +5,12 @@ accel-compile (fusion on, and --fuse=off for comparison), simulated and
 compared with numpy. Also checks that the fused operators produced no
 layer of their own (fewer SFU layers than without fusion).
 
-usage: fusion_e2e.py BIN_DIR SRC_ROOT"""
+usage: fusion_e2e.py BIN_DIR SRC_ROOT [--bench]
+
+--bench: the figures of docs/passes.md ("fuse-layers"): a MobileNetV3-style
+block at 1x16x56x56 on hw/default.json with --fuse=off and --fuse=on
+(layers = barriers of a --sync=barrier compile; cycles and DRAM bytes from
+accel-run's stats.json)."""
 import json
 import os
 import sys
@@ -186,14 +191,39 @@ CASES = [
 ]
 
 
-def layers(work, name):
-    with open(os.path.join(work, name + "_out", "stats.json")) as f:
-        st = json.load(f)
-    return st
+def bench(bin_dir):
+    import subprocess
+    x = RNG.standard_normal((1, 16, 56, 56)).astype(np.float32)
+    net, out = mbv3_block(x)
+    ref = net.v[out]
+    with tempfile.TemporaryDirectory() as work:
+        model = os.path.join(work, "mbv3.onnx")
+        onnx.save(net.m.build(out, list(ref.shape)), model)
+        for fuse in ("off", "on"):
+            isa = os.path.join(work, f"{fuse}.mlir")
+            subprocess.run([os.path.join(bin_dir, "accel-compile"), model, "-o", isa,
+                            "--emit=isa", "--sync=barrier", f"--fuse={fuse}"], check=True)
+            with open(isa) as f:
+                text = f.read()
+            layers = text.split("isa.cluster(0, 1)")[0].count("isa.barrier")
+            outs, err = compile_and_run(bin_dir, model, work, f"b_{fuse}", {"x": x}, [out],
+                                        compile_args=[f"--fuse={fuse}"])
+            if err:
+                print(f"FAIL bench fuse={fuse}: {err}")
+                return 1
+            with open(os.path.join(work, f"b_{fuse}_out", "stats.json")) as f:
+                st = json.load(f)
+            e = float(np.max(np.abs(outs[0] - ref)))
+            rd, wr = st["dram_bytes_read"], st["dram_bytes_written"]
+            print(f"fuse={fuse}: layers {layers}, cycles {st['cycles']}, DRAM read {rd}, "
+                  f"written {wr}, total {rd + wr}, max error {e:.3g}")
+    return 0
 
 
 def main():
     bin_dir, src = sys.argv[1], sys.argv[2]
+    if "--bench" in sys.argv[3:]:
+        return bench(bin_dir)
     hws = [None, os.path.join(src, "hw", "bandwidth-starved.json")]
     passed = failed = 0
     with tempfile.TemporaryDirectory() as work:
