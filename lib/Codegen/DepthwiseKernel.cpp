@@ -265,6 +265,7 @@ std::vector<OperandRecord> DepthwiseEmitter::groupRecords(const HalfLayout &hl,
   s.colStride = 1;
   s.peRows = 1;
   s.func = l.func;
+  s.imm = l.funcImm;
   s.pipeline = Pipeline::IdFoSuWb;
   s.step = stStep;
   recs.push_back(s);

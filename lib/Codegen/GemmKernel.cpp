@@ -16,6 +16,7 @@
 // accumulators.
 //
 //===----------------------------------------------------------------------===//
+#include "EpilogueSteps.h"
 #include "GemmCommon.h"
 #include "SparseWeightTiles.h"
 #include "accel/Codegen/Kernels.h"
@@ -280,7 +281,8 @@ struct Step {
   }
 };
 
-constexpr uint8_t kIbufInit = 0, kIbufMain = 1;
+constexpr uint8_t kIbufInit = 0, kIbufMain = 1, kIbufPost = 2;
+constexpr uint8_t kResidualTag = 4;
 uint8_t loadTag(int half) { return uint8_t(half); }
 uint8_t storeTag(int half) { return uint8_t(2 + half); }
 
@@ -336,6 +338,7 @@ std::vector<Instruction> gemmSequence(const GemmTiling &t,
     OperandRecord r = rec;
     r.rowStride = int32_t(t.nc);
     r.func = epi.func;
+    r.imm = epi.funcImm;
     add(Opcode::ST, uint8_t(StoreSource::AccBuffer), r, g);
   }
   return seq;
@@ -406,6 +409,29 @@ std::vector<OperandRecord> stepRecords(const std::vector<Instruction> &seq,
 }
 } // namespace accel::codegen::detail
 
+namespace {
+/// Storage bytes of the residual tile region (at the end of the storage
+/// unit, taken from the strip budget).
+int64_t residualBytes(const HardwareDesc &hw, const GemmTiling &t,
+                      const GemmEpilogue &epi) {
+  return detail::hasResidual(epi.post)
+             ? t.peRows * int64_t(hw.pesPerCluster) * t.nc * 4
+             : 0;
+}
+} // namespace
+
+bool accel::codegen::gemmPostFits(const HardwareDesc &hw, const GemmTiling &t,
+                                  bool withInit, const GemmEpilogue &epi) {
+  if (epi.post.empty())
+    return true;
+  const int64_t budget = int64_t(hw.storageBytes) -
+                         2 * halfBytes(hw, t, withInit) -
+                         sharedCBytes(hw, t, withInit);
+  return detail::postFits(hw, epi.post, t.peRows, t.nc) &&
+         budget >= residualBytes(hw, t, epi) &&
+         hw.instructionBuffers > kIbufPost;
+}
+
 void accel::codegen::emitGemmLayer(StreamBuilder &sb,
                                    const std::vector<GemmTiles> &problems,
                                    const GemmTiling &t,
@@ -419,9 +445,13 @@ void accel::codegen::emitGemmLayer(StreamBuilder &sb,
 
   // Storage: [strip A | strip B | half 0 | half 1 | (sharedC) C | init].
   const int64_t half = halfBytes(hw, t, anyInit);
-  const int64_t stripBudget =
-      int64_t(hw.storageBytes) - 2 * half - sharedCBytes(hw, t, anyInit);
+  // A residual tile region (fused epilogue) at the end of the storage unit.
+  const int64_t resBytes = residualBytes(hw, t, epi);
+  const uint32_t resAddr = uint32_t(int64_t(hw.storageBytes) - resBytes);
+  const int64_t stripBudget = int64_t(hw.storageBytes) - 2 * half -
+                              sharedCBytes(hw, t, anyInit) - resBytes;
   assert(stripBudget >= 0 && "GEMM tiles do not fit the storage unit");
+  assert(gemmPostFits(hw, t, anyInit, epi) && "epilogue steps do not fit");
   const int64_t groupCols = std::min(t.nc, accCols(hw, t.peRows));
   const int groups = int(std::min<int64_t>(4, ceilDiv(t.nc, groupCols)));
   assert(groups * groupCols >= t.nc && "N tile exceeds the accumulators");
@@ -547,6 +577,15 @@ void accel::codegen::emitGemmLayer(StreamBuilder &sb,
     if (anyInit)
       sb.config(cl, kIbufInit, seqInit);
     sb.config(cl, kIbufMain, seqMain);
+    std::vector<Instruction> seqPost;
+    if (!epi.post.empty()) {
+      seqPost = detail::postSequence(hw, epi.post, t.peRows, t.nc);
+      std::vector<OperandRecord> full = detail::postRecords(
+          seqPost, halfRegions(0).c, resAddr, mcMax, t.nc, t.nc);
+      for (size_t i = 0; i < seqPost.size(); ++i)
+        seqPost[i].operands = full[i];
+      sb.config(cl, kIbufPost, seqPost);
+    }
 
     InitRegions held;
     auto issueLoads = [&](size_t s) {
@@ -609,6 +648,20 @@ void accel::codegen::emitGemmLayer(StreamBuilder &sb,
       sb.execute(cl, init ? kIbufInit : kIbufMain,
                  stepRecords(seq, l, st.mc, kc, nc, groupCols, lists),
                  /*shift=*/st.last(), /*last=*/st.last());
+      if (st.last() && !seqPost.empty()) {
+        // The fused epilogue on the stored tile (EpilogueSteps.cpp); the
+        // residual tile's load overlaps the MACs of the last step.
+        DramBox cBox = st.problem->cBox(st.m0, st.mc, st.n);
+        if (resBytes) {
+          sb.dmaLoad(cl, kResidualTag,
+                     detail::residualBox(cBox, epi.residualDelta), resAddr,
+                     t.nc);
+          sb.wait(cl, uint8_t(1u << kResidualTag), false);
+        }
+        sb.execute(cl, kIbufPost,
+                   detail::postRecords(seqPost, l.c, resAddr, st.mc, nc, t.nc),
+                   /*shift=*/false, /*last=*/true);
+      }
       if (st.last()) {
         sb.wait(cl, 0, /*pe=*/true);
         sb.dmaStore(cl, cTag(h), l.c, t.nc,

@@ -116,7 +116,7 @@ std::map<std::string, bool> loweringOptionNames() {
     rest = tail.ltrim();
   }
   for (const char *split :
-       {"split", "parallel", "rounding", "policy", "balance-clusters"})
+       {"split", "parallel", "rounding", "policy", "balance-clusters", "fuse"})
     names[split] = false;
   return names;
 }
@@ -184,6 +184,8 @@ static int compileMain(int argc, char **argv) {
                     "labels lose their split\n"
                     "    =off            select-mapping's cost model; no "
                     "labels\n"
+                    "  --fuse=<value>    fuse-layers (docs/passes.md): on "
+                    "(default) or off\n"
                     "  --parallel, --rounding, --policy, --balance-clusters: "
                     "split-strategy's options below, forwarded (its "
                     "partition is --split, its print is accel-opt's); the "

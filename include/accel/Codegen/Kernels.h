@@ -67,6 +67,7 @@ struct ConvLayerBase {
   bool hasBias = false;
   uint64_t out = 0;
   SfuFunc func = SfuFunc::None; ///< fused activation on the final store
+  float funcImm = 0.0f;         ///< its immediate
 };
 
 /// How the clusters synchronise between layers (docs/passes.md,
@@ -304,11 +305,29 @@ struct SparseWeightSource {
   std::function<uint64_t(std::vector<uint8_t> bytes)> place;
 };
 
+/// One step of a fused epilogue after the chained function of the store
+/// (fuse-layers, #accel.fusion): a unary SFU function with its immediate,
+/// or the add of the residual tile (`residual`).
+struct EpilogueStep {
+  SfuFunc func = SfuFunc::None;
+  float imm = 0.0f;
+  bool residual = false;
+};
+
 /// Per-layer options of the GEMM kernels: the fused epilogue and the
 /// machine features the MACs use.
 struct GemmEpilogue {
   float alpha = 1.0f;           ///< scales A tiles in the input buffer
   SfuFunc func = SfuFunc::None; ///< applied on the final store
+  float funcImm = 0.0f;         ///< the immediate of `func`
+  /// Steps applied to each final C tile in storage before its DMA store,
+  /// after `func`: one extra EXECUTE per tile (LD acts of the tile [and of
+  /// the residual tile], SPU steps, ST inbuf applying the last unary step
+  /// on its way back). Check gemmPostFits first.
+  std::vector<EpilogueStep> post;
+  /// Byte offset from an output element in DRAM to the same element of the
+  /// residual tensor (a `residual` step in `post`; same dense layout).
+  uint64_t residualDelta = 0;
   /// MAC sfu bit when `func` is fused: true = chained SFU (the ST applies
   /// the function on its way out, 1 output-queue access per element), false
   /// = decoupled (3 accesses + an SFU pass).
@@ -318,6 +337,13 @@ struct GemmEpilogue {
   /// (falls back to dense LD weights when not applicable).
   const SparseWeightSource *sparse = nullptr;
 };
+
+/// Whether the dealt GEMM kernel (emitGemmLayer) can apply `epi.post` to
+/// the C tiles of `t` in place: the C tile (and the residual tile) of a PE
+/// fit its input buffer, and the residual tile a storage region beside the
+/// halves.
+bool gemmPostFits(const HardwareDesc &hw, const GemmTiling &t, bool withInit,
+                  const GemmEpilogue &epi);
 
 /// An N-D view of f32 elements in DRAM (any rank), strides in elements.
 struct View {
@@ -368,6 +394,13 @@ bool emitMappedGemmLayer(StreamBuilder &sb,
                          const std::vector<ClusterGemmWork> &work,
                          StationaryOperand st, const GemmEpilogue &epi,
                          std::string &err);
+/// Whether emitMappedGemmLayer can apply `epi.post` on every cluster's C
+/// tiles (input buffer, a storage region for the residual tile, a free
+/// instruction buffer); the lowering otherwise applies the steps as a tail
+/// layer.
+bool mappedPostFits(const HardwareDesc &hw,
+                    const std::vector<ClusterGemmWork> &work,
+                    StationaryOperand st, const GemmEpilogue &epi);
 
 /// The combine step of a K split: `kRows * kCols` dense partial-sum buffers
 /// of `elems` f32 each (part (kr, kc) at partials + 4 * elems * (kr * kCols

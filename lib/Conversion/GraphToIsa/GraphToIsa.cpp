@@ -163,8 +163,11 @@ Lowering::emitMatmuls(Operation *op,
                                gemmMapping_ ? &*gemmMapping_ : nullptr);
   if (failed(readMapping(op)))
     return failure();
+  GemmEpilogue kepi = epi;
+  if (!mapping_ && !gemmPostFits(hw_, t, !init.empty(), kepi))
+    keepChainedOnly(kepi);
   if (mapping_)
-    return emitMappedMatmuls(op, batches, m, n, k, init, epi, t);
+    return emitMappedMatmuls(op, batches, m, n, k, init, kepi, t);
   std::vector<int64_t> kChunks = chunks(k, t.kc), nTiles = chunks(n, t.nc);
   std::vector<int64_t> k0 = prefix(kChunks), n0 = prefix(nTiles);
   std::vector<GemmTiles> problems;
@@ -172,7 +175,7 @@ Lowering::emitMatmuls(Operation *op,
     problems.push_back(matrixGemmTiles(
         batches[b][0], batches[b][1], batches[b][2],
         init.empty() ? nullptr : &init[b], m, 0, kChunks, k0, nTiles, n0));
-  emitGemmLayer(sb_, problems, t, kernelEpilogue(epi));
+  emitGemmLayer(sb_, problems, t, kernelEpilogue(kepi));
   return success();
 }
 
@@ -203,7 +206,8 @@ LogicalResult Lowering::lowerMatMul(graph::MatMulOp op) {
   uint64_t lbase = bufferFor(op.getLhs()), rbase = bufferFor(op.getRhs());
   uint64_t out = bufferFor(op.getResult());
   GemmEpilogue epi;
-  epi.func = fuseRelu(op.getResult());
+  if (failed(takeEpilogue(op, epi)))
+    return failure();
   std::vector<std::array<Mat2D, 3>> batches;
   int64_t nb = numElements(bshape);
   std::vector<int64_t> idx(bshape.size(), 0);
@@ -247,7 +251,8 @@ LogicalResult Lowering::lowerGemm(graph::GemmOp op) {
   GemmEpilogue epi;
   epi.alpha = alpha;
   if (!c || beta == 1.0f) {
-    epi.func = fuseRelu(op.getResult());
+    if (failed(takeEpilogue(op, epi)))
+      return failure();
     std::vector<Mat2D> init;
     if (c)
       init.push_back({cView.base, cs[0], cs[1]});
@@ -382,7 +387,8 @@ LogicalResult Lowering::lowerConv(graph::Conv2DOp op) {
   geom.out = out;
   if (banded) {
     GemmEpilogue epi;
-    epi.func = fuseRelu(op.getResult());
+    if (failed(takeEpilogue(op, epi)))
+      return failure();
     return emitMappedConv(op, geom, t, epi, bands);
   }
   // conv=rq: the RQ weight-queue kernel (LowerRqConv.cpp) for groups == 1
@@ -397,7 +403,8 @@ LogicalResult Lowering::lowerConv(graph::Conv2DOp op) {
   }
   if (mapping_) {
     GemmEpilogue epi;
-    epi.func = fuseRelu(op.getResult());
+    if (failed(takeEpilogue(op, epi)))
+      return failure();
     return emitMappedConv(op, geom, t, epi);
   }
   // N tiles: blocks of whole output rows, or pieces of one row.
@@ -479,7 +486,10 @@ LogicalResult Lowering::lowerConv(graph::Conv2DOp op) {
       problems.push_back(std::move(p));
     }
   GemmEpilogue epi;
-  epi.func = fuseRelu(op.getResult());
+  if (failed(takeEpilogue(op, epi)))
+    return failure();
+  if (!gemmPostFits(hw_, t, hasBias, epi))
+    keepChainedOnly(epi);
   emitGemmLayer(sb_, problems, t, kernelEpilogue(epi));
   return success();
 }
@@ -514,6 +524,10 @@ LogicalResult Lowering::run() {
     Operation *op = &opRef;
     if (fused_.count(op))
       continue;
+    if (op->hasAttr(kFusedAttrName))
+      return op->emitOpError(kFusedAttrName)
+             << " is set but no producer's accel.fusion chain reaches this "
+                "operator (a rewrite after fuse-layers broke the chain)";
     LogicalResult r =
         llvm::TypeSwitch<Operation *, LogicalResult>(op)
             .Case<arith::ConstantOp>([&](arith::ConstantOp c) {
@@ -554,7 +568,7 @@ LogicalResult Lowering::run() {
                                    << "' cannot be lowered to the accelerator "
                                       "ISA (no graph-to-isa lowering)");
             });
-    if (failed(r))
+    if (failed(r) || failed(emitEpilogueTail(op)))
       return failure();
   }
 

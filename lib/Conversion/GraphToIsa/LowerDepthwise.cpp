@@ -42,7 +42,8 @@ LogicalResult Lowering::lowerDepthwise(graph::Conv2DOp op, const ConvGeom &g,
   std::string err;
   if (!planDepthwise(hw_, l, plan, err))
     return success(); // implicit GEMM instead
-  l.func = fuseRelu(op.getResult());
+  if (failed(takeChainedEpilogue(op, l.func, l.funcImm)))
+    return failure();
   l.zeros = allocate(plan.zeroElems); // DRAM starts zeroed
   emitDepthwiseLayer(sb_, l, plan);
   handled = true;

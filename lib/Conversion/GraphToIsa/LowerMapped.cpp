@@ -213,8 +213,20 @@ LogicalResult Lowering::finishMapped(Operation *op,
   if (failed(placeWeightSlabs(op, withScratch, !activationIsA)))
     return failure();
   GemmEpilogue clusterEpi = epi;
-  if (f.k > 1)
+  // The K split's combine applies one function; the post steps need a free
+  // instruction buffer and room for the tiles.
+  if (f.k > 1 || !mappedPostFits(hw_, withScratch, st, clusterEpi))
+    keepChainedOnly(clusterEpi);
+  SfuFunc combineFunc = epi.func;
+  if (f.k > 1) {
     clusterEpi.func = SfuFunc::None; // applied after the partial sums
+    // The combine applies a function without immediate; one with an
+    // immediate (fused epilogue) joins the tail layer.
+    if (epi.funcImm != 0.0f) {
+      tail_.insert(tail_.begin(), EpilogueStep{epi.func, epi.funcImm, false});
+      combineFunc = SfuFunc::None;
+    }
+  }
   std::string err;
   if (!emitMappedGemmLayer(sb_, withScratch, st, kernelEpilogue(clusterEpi),
                            err))
@@ -222,10 +234,10 @@ LogicalResult Lowering::finishMapped(Operation *op,
            << kMappingAttrName << ": " << err;
   if (f.k > 1)
     if (std::optional<ReductionExchange> x = reductionExchangeFor(op))
-      return emitReductionTree(op, withScratch, mo, *x, epi.func);
+      return emitReductionTree(op, withScratch, mo, *x, combineFunc);
   if (f.k > 1 && !emitPartialSumCombine(
                      sb_, mo.partials, mo.outElems, f.kRows, f.kCols, mo.out,
-                     epi.func, [&](int64_t n) { return allocate(n); }, err))
+                     combineFunc, [&](int64_t n) { return allocate(n); }, err))
     return op->emitOpError("cannot combine the partial sums of a K split: ")
            << err;
   return success();

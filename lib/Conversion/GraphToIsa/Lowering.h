@@ -388,6 +388,24 @@ private:
   /// If `v`'s only user is a graph.relu, fuse it: the relu result shares
   /// v's buffer and the GEMM applies ReLU on its final store.
   SfuFunc fuseRelu(mlir::Value v);
+  /// The fused epilogue of `producer` (LowerFusion.cpp): its #accel.fusion
+  /// (fuse-layers), else a single-user relu (fuseRelu). Marks the fused
+  /// operators (no layer of their own; their results share the producer's
+  /// buffer) and fills `epi`: the first unary step as the store's chained
+  /// function, the others in `epi.post` with the residual offset. Call
+  /// after the producer's result buffer is allocated.
+  mlir::LogicalResult takeEpilogue(mlir::Operation *producer,
+                                   codegen::GemmEpilogue &epi);
+  /// takeEpilogue for kernels that apply one chained function only: the
+  /// other steps become a tail layer (keepChainedOnly).
+  mlir::LogicalResult takeChainedEpilogue(mlir::Operation *producer,
+                                          SfuFunc &func, float &imm);
+  /// Moves `epi.post` to the tail layer emitted after the producer's
+  /// layer (one SFU pass over its output in DRAM) for kernels that cannot
+  /// apply the steps to their tiles.
+  void keepChainedOnly(codegen::GemmEpilogue &epi);
+  /// Emits the pending tail layer of `producer`, if any.
+  mlir::LogicalResult emitEpilogueTail(mlir::Operation *producer);
   mlir::LogicalResult
   emitMatmuls(mlir::Operation *op,
               const std::vector<std::array<Mat2D, 3>> &batches, int64_t m,
@@ -560,6 +578,10 @@ private:
   codegen::StreamBuilder sb_;
   llvm::DenseMap<mlir::Value, uint64_t> addr_;
   llvm::DenseSet<mlir::Operation *> fused_;
+  /// Epilogue steps a kernel could not apply (keepChainedOnly) and the
+  /// residual value they read.
+  std::vector<codegen::EpilogueStep> tail_;
+  mlir::Value tailResidual_;
   llvm::StringMap<std::string> symbolNames_; // binary name -> what
   uint64_t next_ = 0;
   /// The buffers of the linear plan, in allocation order (ascending).
