@@ -119,8 +119,9 @@ LogicalResult Lowering::lowerConstant(Operation *op, DenseElementsAttr value) {
       values.push_back(float(x));
     }
   } else {
-    for (const APFloat &f : value.getValues<APFloat>())
-      values.push_back(f.convertToFloat());
+    // The raw f32 storage, not one APFloat per element (weights are large).
+    auto floats = value.getValues<float>();
+    values.assign(floats.begin(), floats.end());
   }
   ConstSegment seg;
   seg.dramAddr = bufferFor(op->getResult(0));
