@@ -81,6 +81,16 @@ bool Lowering::constantAt(uint64_t addr, float &value) {
   return true;
 }
 
+const uint8_t *Lowering::constantSpan(uint64_t addr, uint64_t bytes) {
+  float first;
+  if (bytes < 4 || !constantAt(addr, first)) // finds the segment of `addr`
+    return nullptr;
+  const ConstSegment &s = program_.constants[lastConstant_];
+  if (addr + bytes > s.dramAddr + s.bytes.size())
+    return nullptr;
+  return s.bytes.data() + (addr - s.dramAddr);
+}
+
 SfuFunc Lowering::fuseRelu(Value v) {
   if (!v.hasOneUse())
     return SfuFunc::None;
