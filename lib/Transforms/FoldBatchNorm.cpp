@@ -27,9 +27,9 @@ bool constantValues(Value v, std::vector<float> &out) {
   auto dense = c ? dyn_cast<DenseElementsAttr>(c.getValue()) : nullptr;
   if (!dense || !dense.getElementType().isF32())
     return false;
-  out.clear();
-  for (const APFloat &f : dense.getValues<APFloat>())
-    out.push_back(f.convertToFloat());
+  // The raw f32 storage, not one APFloat per element (weights are large).
+  auto values = dense.getValues<float>();
+  out.assign(values.begin(), values.end());
   return true;
 }
 

@@ -81,6 +81,16 @@ bool Lowering::constantAt(uint64_t addr, float &value) {
   return true;
 }
 
+const uint8_t *Lowering::constantSpan(uint64_t addr, uint64_t bytes) {
+  float first;
+  if (bytes < 4 || !constantAt(addr, first)) // finds the segment of `addr`
+    return nullptr;
+  const ConstSegment &s = program_.constants[lastConstant_];
+  if (addr + bytes > s.dramAddr + s.bytes.size())
+    return nullptr;
+  return s.bytes.data() + (addr - s.dramAddr);
+}
+
 SfuFunc Lowering::fuseRelu(Value v) {
   if (!v.hasOneUse())
     return SfuFunc::None;
@@ -107,22 +117,30 @@ LogicalResult Lowering::lowerConstant(Operation *op, DenseElementsAttr value) {
     return op->emitError("constant must have a static shape");
   if (value.isSplat() && type.getNumElements() >= kMinFilledSplat)
     return lowerSplatConstant(op, value);
+  ConstSegment seg;
+  if (!isInt) {
+    // The raw f32 storage (host floats, as the binary holds them) straight
+    // into the segment: weights are large. A splat stores one element.
+    ArrayRef<char> raw = value.getRawData();
+    seg.bytes.resize(size_t(type.getNumElements()) * 4);
+    if (!value.isSplat())
+      std::memcpy(seg.bytes.data(), raw.data(), seg.bytes.size());
+    else
+      for (size_t at = 0; at < seg.bytes.size(); at += 4)
+        std::memcpy(seg.bytes.data() + at, raw.data(), 4);
+    seg.dramAddr = bufferFor(op->getResult(0));
+    program_.constants.push_back(std::move(seg));
+    return success();
+  }
   std::vector<float> values;
   values.reserve(size_t(type.getNumElements()));
-  if (isInt) {
-    for (const APInt &v : value.getValues<APInt>()) {
-      int64_t x =
-          et.isInteger(1) ? int64_t(v.getBoolValue()) : v.getSExtValue();
-      if (x > (int64_t(1) << 24) || x < -(int64_t(1) << 24))
-        return op->emitError("integer constant ")
-               << x << " is not exactly representable as f32";
-      values.push_back(float(x));
-    }
-  } else {
-    for (const APFloat &f : value.getValues<APFloat>())
-      values.push_back(f.convertToFloat());
+  for (const APInt &v : value.getValues<APInt>()) {
+    int64_t x = et.isInteger(1) ? int64_t(v.getBoolValue()) : v.getSExtValue();
+    if (x > (int64_t(1) << 24) || x < -(int64_t(1) << 24))
+      return op->emitError("integer constant ")
+             << x << " is not exactly representable as f32";
+    values.push_back(float(x));
   }
-  ConstSegment seg;
   seg.dramAddr = bufferFor(op->getResult(0));
   seg.bytes.resize(values.size() * 4);
   std::memcpy(seg.bytes.data(), values.data(), seg.bytes.size());

@@ -18,6 +18,7 @@
 //===----------------------------------------------------------------------===//
 #include "Lowering.h"
 #include "accel/Transforms/Passes.h"
+#include <cstring>
 
 using namespace mlir;
 using namespace accel;
@@ -62,6 +63,15 @@ bool Lowering::convWeightsToQueue(const ConvGeom &g) {
     return false;
   const int64_t n = g.O * g.Cg * g.KH * g.KW;
   int64_t zeros = 0;
+  if (const uint8_t *w = n > 0 ? constantSpan(g.w, uint64_t(n) * 4) : nullptr) {
+    // The usual case: the weights are one constant segment.
+    for (int64_t i = 0; i < n; ++i) {
+      float v;
+      std::memcpy(&v, w + i * 4, 4);
+      zeros += v == 0.0f;
+    }
+    return double(zeros) >= opts_.sparseThreshold * double(n);
+  }
   for (int64_t i = 0; i < n; ++i) {
     float v;
     if (!constantAt(g.w + uint64_t(i * 4), v))

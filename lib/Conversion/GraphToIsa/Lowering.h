@@ -320,6 +320,9 @@ private:
   codegen::GemmEpilogue kernelEpilogue(codegen::GemmEpilogue epi) const;
   /// The f32 value of a compile-time constant at a DRAM byte address.
   bool constantAt(uint64_t addr, float &value);
+  /// The bytes [addr, addr + bytes) when one constant segment holds all of
+  /// them, else null (then read them with constantAt).
+  const uint8_t *constantSpan(uint64_t addr, uint64_t bytes);
   mlir::LogicalResult lowerMatMul(graph::MatMulOp op);
   mlir::LogicalResult lowerGemm(graph::GemmOp op);
   mlir::LogicalResult lowerConv(graph::Conv2DOp op);

@@ -4,6 +4,7 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/APFloat.h"
+#include "llvm/ADT/bit.h"
 #include <cstring>
 
 using namespace mlir;
@@ -54,6 +55,14 @@ isa::OperandsAttr recordAttr(MLIRContext *ctx, const OperandRecord &r) {
 
 DenseElementsAttr dataAttr(MLIRContext *ctx, const std::vector<uint8_t> &b) {
   size_t n = b.size();
+  if (n && n % 4 == 0 && llvm::endianness::native == llvm::endianness::little) {
+    // The bytes are the attribute's raw storage (little-endian f32 words):
+    // no APFloat per element. The attribute is the same as the one built
+    // from the values below (a buffer of equal words is a splat either way).
+    auto t = RankedTensorType::get({int64_t(n / 4)}, Float32Type::get(ctx));
+    return DenseElementsAttr::getFromRawBuffer(
+        t, llvm::ArrayRef(reinterpret_cast<const char *>(b.data()), n));
+  }
   if (n && n % 4 == 0) {
     std::vector<llvm::APFloat> vals;
     vals.reserve(n / 4);

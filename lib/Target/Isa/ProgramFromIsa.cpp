@@ -4,6 +4,7 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/APFloat.h"
+#include "llvm/ADT/bit.h"
 #include <cstring>
 
 using namespace mlir;
@@ -297,6 +298,22 @@ LogicalResult bytesFrom(Operation *op, ElementsAttr value,
   if (!dense)
     return op->emitOpError("only dense<...> constant data is supported");
   Type et = dense.getElementType();
+  unsigned width = et.isIntOrFloat() ? et.getIntOrFloatBitWidth() : 0;
+  if (width && width % 8 == 0 &&
+      llvm::endianness::native == llvm::endianness::little) {
+    // Whole-byte elements are stored little-endian in the raw data: copy it
+    // (one element for a splat, repeated), not one APInt per element.
+    llvm::ArrayRef<char> raw = dense.getRawData();
+    size_t n = size_t(dense.getNumElements()) * (width / 8);
+    out.reserve(out.size() + n);
+    if (!dense.isSplat()) {
+      out.insert(out.end(), raw.begin(), raw.end());
+    } else {
+      for (size_t i = 0; i < n; i += raw.size())
+        out.insert(out.end(), raw.begin(), raw.end());
+    }
+    return success();
+  }
   auto push = [&](const llvm::APInt &v) {
     for (unsigned b = 0; b < v.getBitWidth(); b += 8)
       out.push_back(uint8_t(v.extractBitsAsZExtValue(8, b)));
