@@ -1,5 +1,6 @@
 //===- PeKernels.cpp - PE datapath kernels --------------------------------===//
 #include "PeKernels.h"
+#include "MacKernels.h"
 #include "accel/Sim/Numerics.h"
 #include <algorithm>
 
@@ -8,6 +9,13 @@ namespace sim {
 
 void macDense(const float *A, const float *W, float *C, const MacGeom &g,
               DType accT) {
+  if (accT == DType::F32)
+    return macDenseF32(A, W, C, g, hostMacIsa()); // bit-identical, faster
+  macDenseReference(A, W, C, g, accT);
+}
+
+void macDenseReference(const float *A, const float *W, float *C,
+                       const MacGeom &g, DType accT) {
   const uint64_t N = g.N;
   for (uint64_t i = 0; i < g.R; ++i) {
     float *__restrict crow = C + i * N;

@@ -26,9 +26,15 @@ struct MacGeom {
 };
 
 /// acc[i][n] += sum_k A[i*pitch + base + k] * W[k*N + n] (k ascending). A
-/// narrow accumulate type rounds after every addition.
+/// narrow accumulate type rounds after every addition. f32 accumulation runs
+/// on the host's vector unit (MacKernels.h), bit-identical to the reference.
 void macDense(const float *A, const float *W, float *C, const MacGeom &g,
               DType accT);
+
+/// The plain loop of macDense, one element at a time: the definition the
+/// fast kernels are tested against.
+void macDenseReference(const float *A, const float *W, float *C,
+                       const MacGeom &g, DType accT);
 
 /// Index compare: for every row i and every weight pair (v, k*N + n) in
 /// list order, the activation A[i*pitch + base + k] reaches the MAC only if

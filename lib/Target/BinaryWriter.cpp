@@ -7,21 +7,36 @@
 
 namespace accel {
 
+// Slicing-by-8: table[t][b] is the CRC of byte b followed by t zero bytes,
+// so eight bytes fold in with eight independent lookups (the same CRC-32 as
+// the byte-at-a-time loop, about 8x faster on large constant segments).
 uint32_t crc32(const uint8_t *data, size_t size) {
-  static uint32_t table[256];
+  static uint32_t table[8][256];
   static bool init = [] {
     for (uint32_t i = 0; i < 256; ++i) {
       uint32_t c = i;
       for (int k = 0; k < 8; ++k)
         c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
-      table[i] = c;
+      table[0][i] = c;
     }
+    for (uint32_t i = 0; i < 256; ++i)
+      for (int t = 1; t < 8; ++t)
+        table[t][i] = table[0][table[t - 1][i] & 0xFF] ^ (table[t - 1][i] >> 8);
     return true;
   }();
   (void)init;
   uint32_t c = 0xFFFFFFFFu;
-  for (size_t i = 0; i < size; ++i)
-    c = table[(c ^ data[i]) & 0xFF] ^ (c >> 8);
+  size_t i = 0;
+  for (; i + 8 <= size; i += 8) {
+    const uint8_t *p = data + i;
+    uint32_t lo = c ^ (uint32_t(p[0]) | uint32_t(p[1]) << 8 |
+                       uint32_t(p[2]) << 16 | uint32_t(p[3]) << 24);
+    c = table[7][lo & 0xFF] ^ table[6][(lo >> 8) & 0xFF] ^
+        table[5][(lo >> 16) & 0xFF] ^ table[4][lo >> 24] ^ table[3][p[4]] ^
+        table[2][p[5]] ^ table[1][p[6]] ^ table[0][p[7]];
+  }
+  for (; i < size; ++i)
+    c = table[0][(c ^ data[i]) & 0xFF] ^ (c >> 8);
   return c ^ 0xFFFFFFFFu;
 }
 
