@@ -358,8 +358,6 @@ bool Sim::loadWeights(InstrCtx &x, LoadCost &cost) {
     x.gather(0, 0, 0, rows, q);
     roundBuffer(hw.computeType, q, rows * cols);
   }
-  for (uint64_t pe = 1; pe < x.P; ++pe)
-    std::memcpy(c.pes[pe].wq.data(), q, x.tileBytes);
   c.wq = WeightQueue{};
   c.wq.denseFloats = rows * cols;
   c.wq.slidable = x.r.queueMode == QueueMode::SW;
@@ -410,6 +408,7 @@ bool Sim::loadPartialSums(InstrCtx &x) {
     uint64_t r0, r1;
     x.peRange(pe, r0, r1);
     float *dst = x.c.pes[pe].acc[acc].data();
+    x.c.pes[pe].accWritten(acc, (r1 - r0) * x.cols);
     x.gather(pe, r0, r0, r1, dst);
     roundBuffer(hw.accumulateType, dst, (r1 - r0) * x.cols);
   }
@@ -462,12 +461,13 @@ uint64_t Sim::runMacs(InstrCtx &x, MacGeom g, uint64_t base, uint64_t wOff,
     PE &p = x.c.pes[pe];
     const float *A = p.inbuf.data() + base;
     float *C = p.acc[x.f.accId].data();
+    p.accWritten(x.f.accId, g.R * g.N);
     for (uint64_t it = 0; it < x.rep; ++it) {
       if (sparse)
         work[pe] = macSparse(A, p.mask.data() + base, x.c.wq.pairs, C, g,
                              hw.accumulateType);
       else
-        macDense(A, p.wq.data() + wOff, C, g, hw.accumulateType);
+        macDense(A, x.c.pes[0].wq.data() + wOff, C, g, hw.accumulateType);
     }
     if (!sparse)
       work[pe] = g.R * g.K * g.N; // dense queue: no index compare
