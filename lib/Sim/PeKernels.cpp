@@ -3,6 +3,7 @@
 #include "MacKernels.h"
 #include "accel/Sim/Numerics.h"
 #include <algorithm>
+#include <cmath>
 
 namespace accel {
 namespace sim {
@@ -58,6 +59,43 @@ uint64_t macSparse(const float *A, const uint8_t *mask,
     }
   }
   return effective;
+}
+
+void sfuUnaryRow(SfuFunc f, const float *in, float *out, uint64_t n,
+                 float imm) {
+  switch (f) {
+  case SfuFunc::Relu:
+    for (uint64_t i = 0; i < n; ++i)
+      out[i] = !(in[i] <= 0) ? in[i] : 0.0f;
+    return;
+  case SfuFunc::Scale:
+    for (uint64_t i = 0; i < n; ++i)
+      out[i] = in[i] * imm;
+    return;
+  case SfuFunc::AddImm:
+    for (uint64_t i = 0; i < n; ++i)
+      out[i] = in[i] + imm;
+    return;
+  case SfuFunc::MaxImm:
+    for (uint64_t i = 0; i < n; ++i)
+      out[i] = std::isnan(in[i]) ? in[i] : std::max(in[i], imm);
+    return;
+  case SfuFunc::MinImm:
+    for (uint64_t i = 0; i < n; ++i)
+      out[i] = std::isnan(in[i]) ? in[i] : std::min(in[i], imm);
+    return;
+  case SfuFunc::HardSwish:
+    for (uint64_t i = 0; i < n; ++i) {
+      const float x = in[i];
+      out[i] = std::isnan(x)
+                   ? x
+                   : x * std::min(1.0f, std::max(0.0f, x / 6.0f + 0.5f));
+    }
+    return;
+  default:
+    for (uint64_t i = 0; i < n; ++i)
+      out[i] = sfuUnary(f, in[i], imm);
+  }
 }
 
 void buildMask(const float *v, uint8_t *mask, uint64_t n) {

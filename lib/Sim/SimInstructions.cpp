@@ -107,8 +107,7 @@ struct Sim::InstrCtx {
       int64_t base = rowAddr(pe, r0, row);
       const float *srow = src + (row - r0) * cols;
       if (r.func != SfuFunc::None) {
-        for (uint64_t cc = 0; cc < cols; ++cc)
-          tmp[cc] = sfuUnary(r.func, srow[cc], r.imm);
+        sfuUnaryRow(r.func, srow, tmp.data(), cols, r.imm);
         srow = tmp.data();
       }
       if (r.colStride == 1) {
@@ -691,14 +690,10 @@ bool Sim::doSpu(Cluster &c, const Instruction &in, size_t idx, ExecInfo &info) {
       float *o = buf + out;
       switch (type) {
       case SpuType::Unary:
-        if (r.func == SfuFunc::Relu)
-          for (uint64_t i = 0; i < m; ++i)
-            o[i] = !(a[i] <= 0) ? a[i] : 0.0f; // as sfuUnary: NaN stays
-        else if (r.func == SfuFunc::None)
+        if (r.func == SfuFunc::None)
           std::memmove(o, a, m * 4);
-        else
-          for (uint64_t i = 0; i < m; ++i)
-            o[i] = sfuUnary(r.func, a[i], r.imm);
+        else // element i reads a[i] before writing o[i]: in place is fine
+          sfuUnaryRow(r.func, a, o, m, r.imm);
         break;
       case SpuType::Binary:
         if (sfuIsRowBinary(r.func)) {
