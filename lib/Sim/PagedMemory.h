@@ -66,7 +66,28 @@ public:
     }
   }
 
+  /// The bytes [addr, addr + n) in place when they lie inside one page
+  /// (an untouched page reads as a shared zero page), else nullptr. Valid
+  /// until the next write() or span() that allocates this page.
+  const uint8_t *readSpan(uint64_t addr, size_t n) const {
+    if (n == 0 || chunkAt(addr, n) != n)
+      return nullptr;
+    const uint8_t *pg = find(addr >> kPageBits);
+    return (pg ? pg : zeroPage()) + (addr & (kPageBytes - 1));
+  }
+  /// The bytes [addr, addr + n) in place for writing when they lie inside
+  /// one page (allocated if untouched, as write() would), else nullptr.
+  uint8_t *writeSpan(uint64_t addr, size_t n) {
+    if (n == 0 || chunkAt(addr, n) != n)
+      return nullptr;
+    return touch(addr >> kPageBits) + (addr & (kPageBytes - 1));
+  }
+
 private:
+  static const uint8_t *zeroPage() {
+    static const uint8_t zeros[kPageBytes] = {};
+    return zeros;
+  }
   static size_t chunkAt(uint64_t addr, size_t n) {
     return size_t(
         std::min<uint64_t>(n, kPageBytes - (addr & (kPageBytes - 1))));
