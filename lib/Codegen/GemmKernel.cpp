@@ -588,29 +588,39 @@ void accel::codegen::emitGemmLayer(StreamBuilder &sb,
     }
 
     InitRegions held;
+    // Every storage write of the steps goes through these two, so that the
+    // regions' held zero pieces are known.
+    HeldZeros zeros;
+    auto load = [&](uint8_t tag, const DramBox &box, uint32_t addr,
+                    int64_t rowStride) {
+      zeros.wroteBox(addr, box, rowStride);
+      sb.dmaLoad(cl, tag, box, addr, rowStride);
+    };
+    auto loadPieces = [&](uint8_t tag, const std::vector<TilePiece> &pieces,
+                          uint32_t addr) {
+      sb.dmaLoadPieces(cl, tag, zeros.toLoad(addr, pieces), addr);
+    };
     auto issueLoads = [&](size_t s) {
       const Step &st = steps[s];
       int h = int(s % 2);
       Regions l = regions(st, h);
       if (st.loadA && st.problem->aPieces)
-        sb.dmaLoadPieces(cl, loadTag(h),
-                         st.problem->aPieces(st.m0, st.mc, st.k, t.kc), l.a);
+        loadPieces(loadTag(h), st.problem->aPieces(st.m0, st.mc, st.k, t.kc),
+                   l.a);
       else if (st.loadA)
-        sb.dmaLoad(cl, loadTag(h), st.problem->aBox(st.m0, st.mc, st.k), l.a,
-                   t.kc);
+        load(loadTag(h), st.problem->aBox(st.m0, st.mc, st.k), l.a, t.kc);
       if (st.loadB && sparse)
-        sb.dmaLoad(cl, loadTag(h),
-                   sparseTileBox(sparseTiles.at(problemIndex(st), st.k, st.n)),
-                   l.b, 1);
+        load(loadTag(h),
+             sparseTileBox(sparseTiles.at(problemIndex(st), st.k, st.n)), l.b,
+             1);
       else if (st.loadB && st.problem->bPieces)
-        sb.dmaLoadPieces(cl, loadTag(h), st.problem->bPieces(st.k, st.n, t.nc),
-                         l.b);
+        loadPieces(loadTag(h), st.problem->bPieces(st.k, st.n, t.nc), l.b);
       else if (st.loadB)
-        sb.dmaLoad(cl, loadTag(h), st.problem->bBox(st.k, st.n), l.b, t.nc);
+        load(loadTag(h), st.problem->bBox(st.k, st.n), l.b, t.nc);
       if (st.first() && st.problem->initBox) {
         DramBox init = st.problem->initBox(st.m0, st.mc, st.n);
         if (held.needsLoad(l.init, init))
-          sb.dmaLoad(cl, loadTag(h), init, l.init, t.nc);
+          load(loadTag(h), init, l.init, t.nc);
       }
     };
 

@@ -439,29 +439,40 @@ bool accel::codegen::emitMappedGemmLayer(
       return r;
     };
     InitRegions held;
+    // Every storage write of the steps goes through these two, so that the
+    // regions' held zero pieces are known.
+    HeldZeros zeros;
+    auto load = [&](uint8_t tag, const DramBox &box, uint32_t addr,
+                    int64_t rowStride) {
+      zeros.wroteBox(addr, box, rowStride);
+      sb.dmaLoad(cl, tag, box, addr, rowStride);
+    };
+    auto loadPieces = [&](uint8_t tag, const std::vector<TilePiece> &pieces,
+                          uint32_t addr) {
+      sb.dmaLoadPieces(cl, tag, zeros.toLoad(addr, pieces), addr);
+    };
     auto issueLoads = [&](size_t i) {
       const MStep &s = steps[i];
       int h = int(i % 2);
       Regions l = regions(s, h);
       if (s.loadA && s.p->aPieces)
-        sb.dmaLoadPieces(cl, loadTag(h), s.p->aPieces(s.m0, s.mc, s.k, t.kc),
-                         l.a);
+        loadPieces(loadTag(h), s.p->aPieces(s.m0, s.mc, s.k, t.kc), l.a);
       else if (s.loadA)
-        sb.dmaLoad(cl, loadTag(h), s.p->aBox(s.m0, s.mc, s.k), l.a, t.kc);
+        load(loadTag(h), s.p->aBox(s.m0, s.mc, s.k), l.a, t.kc);
       if (s.loadB && sparse)
-        sb.dmaLoad(cl, loadTag(h),
-                   sparseTileBox(sparseTiles[cl].at(s.pi, s.k, s.n)), l.b, 1);
+        load(loadTag(h), sparseTileBox(sparseTiles[cl].at(s.pi, s.k, s.n)), l.b,
+             1);
       else if (s.loadB && s.p->bPieces)
-        sb.dmaLoadPieces(cl, loadTag(h), s.p->bPieces(s.k, s.n, t.nc), l.b);
+        loadPieces(loadTag(h), s.p->bPieces(s.k, s.n, t.nc), l.b);
       else if (s.loadB)
-        sb.dmaLoad(cl, loadTag(h), s.p->bBox(s.k, s.n), l.b, t.nc);
+        load(loadTag(h), s.p->bBox(s.k, s.n), l.b, t.nc);
       DramBox init;
       if (s.init == Init::Bias)
         init = s.p->initBox(s.m0, s.mc, s.n);
       else if (s.init == Init::Reload)
         init = psumBox(s);
       if (s.init != Init::None && held.needsLoad(l.init, init))
-        sb.dmaLoad(cl, loadTag(h), init, l.init, t.nc);
+        load(loadTag(h), init, l.init, t.nc);
     };
 
     issueLoads(0);

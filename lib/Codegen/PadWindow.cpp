@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "accel/Codegen/PadWindow.h"
+#include "GemmCommon.h"
 #include <algorithm>
 
 using namespace accel;
@@ -82,7 +83,7 @@ void canonicalize(TilePiece &p) {
 }
 
 bool sameShape(const TilePiece &a, const TilePiece &b) {
-  if (a.src.rank != b.src.rank)
+  if (a.src.rank != b.src.rank || a.zero != b.zero)
     return false;
   for (int d = 0; d < a.src.rank; ++d)
     if (a.src.shape[d] != b.src.shape[d] ||
@@ -116,6 +117,7 @@ std::vector<TilePiece> mergeRuns(const std::vector<TilePiece> &in) {
     TilePiece p = first;
     if (j - i > 1) {
       TilePiece m;
+      m.zero = first.zero;
       m.src.base = first.src.base;
       m.offset = first.offset;
       m.src.dim(int64_t(j - i), dSrc);
@@ -216,6 +218,7 @@ std::vector<TilePiece> accel::codegen::padWindowPieces(const PadWindowTile &t) {
       std::vector<TilePiece> runs;
       for (auto [start, len] : zeroRuns(c, t.ohc, t.owc)) {
         TilePiece p;
+        p.zero = true;
         p.src.base = t.zeros;
         p.offset = pos + start * t.pixStride;
         addDim(p, t.cc, 0, t.chanStride);
@@ -230,4 +233,67 @@ std::vector<TilePiece> accel::codegen::padWindowPieces(const PadWindowTile &t) {
   for (const TilePiece &p : mergeAll(zeros))
     out.push_back(p);
   return out;
+}
+
+namespace {
+/// Storage bytes [lo, hi) a piece writes relative to its tile.
+std::pair<int64_t, int64_t> pieceBytes(const TilePiece &p) {
+  int64_t lo = p.offset, hi = p.offset;
+  for (int d = 0; d < p.src.rank; ++d) {
+    const int64_t span = (p.src.shape[d] - 1) * p.suStrides[size_t(d)];
+    (span < 0 ? lo : hi) += span;
+  }
+  return {lo * 4, (hi + 1) * 4};
+}
+
+bool samePiece(const TilePiece &a, const TilePiece &b) {
+  return a.offset == b.offset && a.src.base == b.src.base && sameShape(a, b);
+}
+} // namespace
+
+std::vector<TilePiece>
+detail::HeldZeros::toLoad(uint32_t addr, const std::vector<TilePiece> &pieces) {
+  std::vector<TilePiece> zeros, rest;
+  int64_t lo = INT64_MAX, hi = INT64_MIN;
+  for (const TilePiece &p : pieces) {
+    (p.zero ? zeros : rest).push_back(p);
+    auto [a, b] = pieceBytes(p);
+    lo = std::min(lo, a), hi = std::max(hi, b);
+  }
+  if (pieces.empty())
+    return pieces;
+  auto it = std::find_if(held_.begin(), held_.end(),
+                         [&](const Held &h) { return h.addr == addr; });
+  const bool keep =
+      it != held_.end() && it->zeros.size() == zeros.size() &&
+      std::equal(zeros.begin(), zeros.end(), it->zeros.begin(), samePiece);
+  const uint64_t blo = uint64_t(int64_t(addr) + lo),
+                 bhi = uint64_t(int64_t(addr) + hi);
+  // Other regions this load overlaps lose what they held.
+  held_.erase(std::remove_if(held_.begin(), held_.end(),
+                             [&](const Held &h) {
+                               return h.addr != addr && h.lo < bhi &&
+                                      blo < h.hi;
+                             }),
+              held_.end());
+  it = std::find_if(held_.begin(), held_.end(),
+                    [&](const Held &h) { return h.addr == addr; });
+  if (it == held_.end())
+    held_.push_back({addr, blo, bhi, zeros});
+  else
+    *it = {addr, std::min(it->lo, blo), std::max(it->hi, bhi), zeros};
+  return keep ? rest : pieces;
+}
+
+void detail::HeldZeros::wrote(uint64_t lo, uint64_t hi) {
+  held_.erase(
+      std::remove_if(held_.begin(), held_.end(),
+                     [&](const Held &h) { return h.lo < hi && lo < h.hi; }),
+      held_.end());
+}
+
+void detail::HeldZeros::wroteBox(uint32_t addr, const DramBox &box,
+                                 int64_t rowStride) {
+  auto [lo, hi] = pieceBytes(denseTilePiece(box, rowStride));
+  wrote(uint64_t(int64_t(addr) + lo), uint64_t(int64_t(addr) + hi));
 }

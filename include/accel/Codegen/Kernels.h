@@ -46,6 +46,9 @@ struct TilePiece {
   DramBox src;
   int64_t offset = 0;
   std::array<int64_t, 4> suStrides{0, 0, 0, 0};
+  /// Writes zeros (a broadcast of a zeroed f32): a region that got the same
+  /// zero pieces at its previous load and nothing since still holds them.
+  bool zero = false;
 };
 /// `box` as the one piece of a dense tile of row stride `rowStride` (what
 /// StreamBuilder::dmaLoad writes).

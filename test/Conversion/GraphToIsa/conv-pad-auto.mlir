@@ -3,7 +3,7 @@
 // ResNet-18 3x3 layer (64 -> 64, 56 x 56; measured window / copy = 0.905,
 // docs/passes.md) reads its padding in the window; ResNet's 7x7 stem
 // (3 -> 64, stride 2, 224 x 224), whose every 64-pixel tile is clipped and
-// DMA-latency bound (measured 1.52x slower in the window), keeps the copy.
+// DMA-latency bound (measured 1.45x slower in the window), keeps the copy.
 // RUN: accel-opt --accel-default-pipeline="entry=layer1" %s | FileCheck %s --check-prefix=LAYER1
 // RUN: accel-opt --accel-default-pipeline="entry=stem" %s | FileCheck %s --check-prefix=STEM
 // RUN: accel-opt --accel-default-pipeline="entry=stem conv-padding=window" %s | FileCheck %s --check-prefix=LAYER1
