@@ -139,6 +139,18 @@ def mbv3_block(x):
     return n, y
 
 
+def mbv2_block(x):
+    """MobileNetV2 inverted residual: expand 1x1 + BN + ReLU6, depthwise 3x3
+    (stride 1) + BN + ReLU6 (two epilogue steps on the depthwise kernel),
+    project 1x1 + BN, residual add."""
+    n = Net(x)
+    c = x.shape[1]
+    e = n.relu6(n.conv("x", 3 * c))
+    d = n.relu6(n.conv(e, 3 * c, k=3, p=1, groups=3 * c))
+    p = n.conv(d, c)
+    return n, n.binary("Add", p, "x", lambda a, b: a + b)
+
+
 def resnet_block(x):
     n = Net(x)
     c = x.shape[1]
@@ -186,6 +198,7 @@ CASES = [
     ("gemm_chain", gemm_chain, (5, 40)),
     ("resnet_block", resnet_block, (1, 8, 10, 10)),
     ("pad_conv", pad_conv, (1, 5, 8, 8)),
+    ("mbv2_block", mbv2_block, (1, 8, 11, 13)),
     ("mbv3_block", mbv3_block, (1, 8, 12, 12)),
     ("mbv3_block_batch2", mbv3_block, (2, 8, 7, 7)),
 ]
