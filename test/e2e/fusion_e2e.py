@@ -8,7 +8,7 @@ layer of their own (fewer SFU layers than without fusion).
 usage: fusion_e2e.py BIN_DIR SRC_ROOT [--bench]
 
 --bench: the figures of docs/passes.md ("fuse-layers"): a MobileNetV3-style
-block at 1x16x56x56 on hw/default.json with --fuse=off and --fuse=on
+and a MobileNetV2-style block at 1x16x56x56 on hw/default.json with --fuse=off and --fuse=on
 (layers = barriers of a --sync=barrier compile; cycles and DRAM bytes from
 accel-run's stats.json)."""
 import json
@@ -205,9 +205,16 @@ CASES = [
 
 
 def bench(bin_dir):
+    for block in (mbv3_block, mbv2_block):
+        if bench_block(bin_dir, block):
+            return 1
+    return 0
+
+
+def bench_block(bin_dir, block):
     import subprocess
     x = RNG.standard_normal((1, 16, 56, 56)).astype(np.float32)
-    net, out = mbv3_block(x)
+    net, out = block(x)
     ref = net.v[out]
     with tempfile.TemporaryDirectory() as work:
         model = os.path.join(work, "mbv3.onnx")
@@ -228,7 +235,7 @@ def bench(bin_dir):
                 st = json.load(f)
             e = float(np.max(np.abs(outs[0] - ref)))
             rd, wr = st["dram_bytes_read"], st["dram_bytes_written"]
-            print(f"fuse={fuse}: layers {layers}, cycles {st['cycles']}, DRAM read {rd}, "
+            print(f"{block.__name__} fuse={fuse}: layers {layers}, cycles {st['cycles']}, DRAM read {rd}, "
                   f"written {wr}, total {rd + wr}, max error {e:.3g}")
     return 0
 
