@@ -471,6 +471,18 @@ LogicalResult FusionAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   return success();
 }
 
+std::vector<std::string> FusionAttr::allFusedNames() const {
+  std::vector<std::string> names;
+  if (!getPad().empty())
+    names.push_back(getPad().str());
+  if (!getSqueezeExcite().empty())
+    names.push_back(getSqueezeExcite().str());
+  if (getFused())
+    for (Attribute a : getFused())
+      names.push_back(cast<StringAttr>(a).str());
+  return names;
+}
+
 LogicalResult HardwareAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                    StringRef name, uint64_t fingerprint,
                                    DictionaryAttr desc) {

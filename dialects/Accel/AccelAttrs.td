@@ -187,6 +187,11 @@ def Accel_FusionAttr : Accel_Attr<"Fusion", "fusion"> {
     Accel_OptStr<"folded squeeze-excite multiply name">:$squeeze_excite
   );
   let assemblyFormat = "`<` struct(params) `>`";
+  let extraClassDeclaration = [{
+    /// Every operator folded into the op: the pad, the squeeze-excite
+    /// multiply, then the epilogue chain (what LayerInfo::fused lists).
+    std::vector<std::string> allFusedNames() const;
+  }];
 }
 
 // The inclusive piece ranges of a split, flattened (first0, last0, first1,

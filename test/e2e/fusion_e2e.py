@@ -8,7 +8,7 @@ layer of their own (fewer SFU layers than without fusion).
 usage: fusion_e2e.py BIN_DIR SRC_ROOT [--bench]
 
 --bench: the figures of docs/passes.md ("fuse-layers"): a MobileNetV3-style
-block at 1x16x56x56 on hw/default.json with --fuse=off and --fuse=on
+and a MobileNetV2-style block at 1x16x56x56 on hw/default.json with --fuse=off and --fuse=on
 (layers = barriers of a --sync=barrier compile; cycles and DRAM bytes from
 accel-run's stats.json)."""
 import json
@@ -139,6 +139,18 @@ def mbv3_block(x):
     return n, y
 
 
+def mbv2_block(x):
+    """MobileNetV2 inverted residual: expand 1x1 + BN + ReLU6, depthwise 3x3
+    (stride 1) + BN + ReLU6 (two epilogue steps on the depthwise kernel),
+    project 1x1 + BN, residual add."""
+    n = Net(x)
+    c = x.shape[1]
+    e = n.relu6(n.conv("x", 3 * c))
+    d = n.relu6(n.conv(e, 3 * c, k=3, p=1, groups=3 * c))
+    p = n.conv(d, c)
+    return n, n.binary("Add", p, "x", lambda a, b: a + b)
+
+
 def resnet_block(x):
     n = Net(x)
     c = x.shape[1]
@@ -186,15 +198,23 @@ CASES = [
     ("gemm_chain", gemm_chain, (5, 40)),
     ("resnet_block", resnet_block, (1, 8, 10, 10)),
     ("pad_conv", pad_conv, (1, 5, 8, 8)),
+    ("mbv2_block", mbv2_block, (1, 8, 11, 13)),
     ("mbv3_block", mbv3_block, (1, 8, 12, 12)),
     ("mbv3_block_batch2", mbv3_block, (2, 8, 7, 7)),
 ]
 
 
 def bench(bin_dir):
+    for block in (mbv3_block, mbv2_block):
+        if bench_block(bin_dir, block):
+            return 1
+    return 0
+
+
+def bench_block(bin_dir, block):
     import subprocess
     x = RNG.standard_normal((1, 16, 56, 56)).astype(np.float32)
-    net, out = mbv3_block(x)
+    net, out = block(x)
     ref = net.v[out]
     with tempfile.TemporaryDirectory() as work:
         model = os.path.join(work, "mbv3.onnx")
@@ -215,7 +235,7 @@ def bench(bin_dir):
                 st = json.load(f)
             e = float(np.max(np.abs(outs[0] - ref)))
             rd, wr = st["dram_bytes_read"], st["dram_bytes_written"]
-            print(f"fuse={fuse}: layers {layers}, cycles {st['cycles']}, DRAM read {rd}, "
+            print(f"{block.__name__} fuse={fuse}: layers {layers}, cycles {st['cycles']}, DRAM read {rd}, "
                   f"written {wr}, total {rd + wr}, max error {e:.3g}")
     return 0
 

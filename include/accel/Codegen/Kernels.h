@@ -58,6 +58,15 @@ TilePiece denseTilePiece(const DramBox &box, int64_t rowStride);
 inline int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 inline int64_t roundUp(int64_t a, int64_t b) { return ceilDiv(a, b) * b; }
 
+/// One step of a fused epilogue after the chained function of the store
+/// (fuse-layers, #accel.fusion): a unary SFU function with its immediate,
+/// or the add of the residual tile (`residual`).
+struct EpilogueStep {
+  SfuFunc func = SfuFunc::None;
+  float imm = 0.0f;
+  bool residual = false;
+};
+
 /// What the convolution kernels that bypass the implicit GEMM (depthwise,
 /// RQ) share: the window over a zero-padded Hp x Wp input plane and the DRAM
 /// operands (their layouts are the derived layer's).
@@ -306,15 +315,6 @@ struct SparseWeightSource {
   std::function<bool(uint64_t addr, float &value)> constantAt;
   /// Places `bytes` as a constant DRAM segment; returns its address.
   std::function<uint64_t(std::vector<uint8_t> bytes)> place;
-};
-
-/// One step of a fused epilogue after the chained function of the store
-/// (fuse-layers, #accel.fusion): a unary SFU function with its immediate,
-/// or the add of the residual tile (`residual`).
-struct EpilogueStep {
-  SfuFunc func = SfuFunc::None;
-  float imm = 0.0f;
-  bool residual = false;
 };
 
 /// Per-layer options of the GEMM kernels: the fused epilogue and the

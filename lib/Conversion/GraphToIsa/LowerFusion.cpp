@@ -34,14 +34,19 @@ LogicalResult Lowering::takeEpilogue(Operation *producer, GemmEpilogue &epi) {
     if (!user->hasAttr(kFusedAttrName) || user->getNumResults() != 1)
       break;
     // A graph.add of a non-splat operand is the residual add (fuse-layers
-    // takes an add of a splat constant as an add_imm step).
+    // takes an add of a splat constant as an add_imm step). Its residual
+    // is available before the producer; an add whose other operand comes
+    // later is the residual add of that operand's producer (both operands
+    // of x + y can be chain values): this chain ends before it.
     if (auto add = dyn_cast<graph::AddOp>(user)) {
       Value other = add.getLhs() == v ? add.getRhs() : add.getLhs();
       DenseElementsAttr c;
       if (!(matchPattern(other, m_Constant(&c)) && c.isSplat())) {
-        if (residual)
-          return user->emitOpError("fused into ")
-                 << producer->getName() << " as a second residual add";
+        Operation *def = other.getDefiningOp();
+        bool before = !def || (def->getBlock() == producer->getBlock() &&
+                               def->isBeforeInBlock(producer));
+        if (!before || residual)
+          break;
         residual = other;
       }
     }
