@@ -125,8 +125,9 @@ bool Sim::setupMemory(const std::map<std::string, Tensor> &inputs) {
           "constant segment " + std::to_string(i) + " at " +
           std::to_string(s.dramAddr) + " (" + std::to_string(s.bytes.size()) +
           " bytes) lies outside DRAM [0, " + std::to_string(dram.size()) + ")");
+    // Whole pages read the program's bytes in place until written.
     if (!s.bytes.empty())
-      dram.write(s.dramAddr, s.bytes.data(), s.bytes.size());
+      dram.writeShared(s.dramAddr, s.bytes.data(), s.bytes.size());
     for (uint64_t r : s.replicas) {
       if (i128(r) + i128(s.bytes.size()) > i128(dram.size()))
         return fail("replica at " + std::to_string(r) +
@@ -135,7 +136,7 @@ bool Sim::setupMemory(const std::map<std::string, Tensor> &inputs) {
                     " bytes) lies outside DRAM [0, " +
                     std::to_string(dram.size()) + ")");
       if (!s.bytes.empty())
-        dram.write(r, s.bytes.data(), s.bytes.size());
+        dram.writeShared(r, s.bytes.data(), s.bytes.size());
     }
   }
 

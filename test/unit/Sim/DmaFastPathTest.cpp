@@ -4,13 +4,15 @@
 // one 64 KiB DRAM page) is copied between host pointers (PagedMemory spans,
 // copyStridedRow); rows that straddle a page keep the element-wise copy.
 // Both must give the element-wise result, including overlap, negative and
-// zero steps, and untouched DRAM reading as zeros.
+// zero steps, and untouched DRAM reading as zeros. Whole pages of constants
+// are shared with the program until written (copy on write).
 //
 //===----------------------------------------------------------------------===//
 #include "../../../lib/Sim/PagedMemory.h"
 #include "../../../lib/Sim/StridedCopy.h"
 #include "SimTestUtil.h"
 
+#include <algorithm>
 #include <cstring>
 #include <gtest/gtest.h>
 #include <random>
@@ -50,6 +52,45 @@ TEST(PagedMemorySpans, InsideOnePageOnly) {
   EXPECT_EQ(back[3], 9);
   EXPECT_EQ(back[4], 0);
   EXPECT_EQ(m.readSpan(2 * kPage + 6, 1)[0], 7);
+}
+
+TEST(PagedMemorySpans, SharedPagesAreCopiedOnWrite) {
+  // 2.5 pages of source bytes from 100 bytes before a page boundary: the
+  // partial pages at both ends get copies, the two whole pages in between
+  // read the source in place until written; the source never changes.
+  std::vector<uint8_t> src(2 * kPage + kPage / 2);
+  for (size_t i = 0; i < src.size(); ++i)
+    src[i] = uint8_t(i * 7 + 1);
+  const std::vector<uint8_t> orig = src;
+  sim::PagedMemory m;
+  m.reset(8 * kPage);
+  const uint64_t at = kPage - 100;
+  m.writeShared(at, src.data(), src.size());
+  EXPECT_EQ(m.pagesTouched(), 4u);
+  EXPECT_EQ(m.readSpan(kPage, 4), src.data() + 100); // in place
+  std::vector<uint8_t> back(src.size());
+  m.read(at, back.data(), back.size());
+  EXPECT_EQ(back, src);
+  // A write into a shared page: that page gets its own copy first.
+  const uint8_t v[3] = {0xAA, 0xBB, 0xCC};
+  m.write(kPage + 10, v, 3);
+  uint8_t *w = m.writeSpan(2 * kPage + 5, 1);
+  ASSERT_NE(w, nullptr);
+  *w = 0xDD;
+  EXPECT_EQ(src, orig);
+  m.read(at, back.data(), back.size());
+  std::vector<uint8_t> want = orig;
+  want[100 + 10] = 0xAA;
+  want[100 + 11] = 0xBB;
+  want[100 + 12] = 0xCC;
+  want[100 + kPage + 5] = 0xDD;
+  EXPECT_EQ(back, want);
+  EXPECT_NE(m.readSpan(kPage, 4), src.data() + 100); // its own copy now
+  // Sharing again over written pages replaces them whole.
+  m.writeShared(kPage, orig.data() + 100, kPage);
+  m.read(kPage, back.data(), kPage);
+  EXPECT_TRUE(
+      std::equal(back.begin(), back.begin() + kPage, orig.begin() + 100));
 }
 
 TEST(StridedCopy, MatchesElementwiseMemmove) {
