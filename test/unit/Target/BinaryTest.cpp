@@ -294,6 +294,34 @@ TEST(Binary, Crc32KnownValue) {
   EXPECT_EQ(crc32(reinterpret_cast<const uint8_t *>(s), 9), 0xCBF43926u);
 }
 
+TEST(Binary, Crc32MatchesTheBytewiseDefinition) {
+  // crc32 consumes 8 bytes per step (slicing by 8) and the rest one by one:
+  // every length and start offset against the one-byte-per-step definition.
+  std::vector<uint8_t> data(4099);
+  uint32_t x = 12345;
+  for (uint8_t &b : data) {
+    x = x * 1664525u + 1013904223u;
+    b = uint8_t(x >> 24);
+  }
+  auto reference = [](const uint8_t *d, size_t n) {
+    uint32_t c = 0xFFFFFFFFu;
+    for (size_t i = 0; i < n; ++i) {
+      c ^= d[i];
+      for (int k = 0; k < 8; ++k)
+        c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+    }
+    return c ^ 0xFFFFFFFFu;
+  };
+  for (size_t start = 0; start < 8; ++start)
+    for (size_t n = 0; n <= 40; ++n)
+      EXPECT_EQ(crc32(data.data() + start, n),
+                reference(data.data() + start, n))
+          << "start " << start << " length " << n;
+  EXPECT_EQ(crc32(data.data(), data.size()),
+            reference(data.data(), data.size()));
+  EXPECT_EQ(crc32(data.data(), 0), 0u);
+}
+
 TEST(Binary, ControlUnitFieldsAreCheckedByTheReader) {
   // A pipeline byte other than 1 / 2 and set reserved flag bits are errors
   // (the format stays canonical). Find the MAC record by its base (7) and
