@@ -8,45 +8,6 @@
 namespace accel {
 
 namespace {
-/// CRC-32 (IEEE, reflected) tables for slicing by 8: table[k][b] is the CRC
-/// of byte b followed by k zero bytes, so 8 input bytes take 8 look-ups that
-/// do not depend on each other (binaries hold 100s of MB of weights).
-struct Crc32Tables {
-  uint32_t t[8][256];
-  Crc32Tables() {
-    for (uint32_t i = 0; i < 256; ++i) {
-      uint32_t c = i;
-      for (int k = 0; k < 8; ++k)
-        c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
-      t[0][i] = c;
-    }
-    for (uint32_t i = 0; i < 256; ++i)
-      for (int k = 1; k < 8; ++k)
-        t[k][i] = t[0][t[k - 1][i] & 0xFF] ^ (t[k - 1][i] >> 8);
-  }
-};
-} // namespace
-
-uint32_t crc32(const uint8_t *data, size_t size) {
-  static const Crc32Tables tables;
-  const auto &t = tables.t;
-  uint32_t c = 0xFFFFFFFFu;
-  size_t i = 0;
-  for (; i + 8 <= size; i += 8) {
-    // Little-endian words assembled byte by byte: independent of the host.
-    uint32_t lo =
-        c ^ (uint32_t(data[i]) | uint32_t(data[i + 1]) << 8 |
-             uint32_t(data[i + 2]) << 16 | uint32_t(data[i + 3]) << 24);
-    c = t[7][lo & 0xFF] ^ t[6][(lo >> 8) & 0xFF] ^ t[5][(lo >> 16) & 0xFF] ^
-        t[4][lo >> 24] ^ t[3][data[i + 4]] ^ t[2][data[i + 5]] ^
-        t[1][data[i + 6]] ^ t[0][data[i + 7]];
-  }
-  for (; i < size; ++i)
-    c = t[0][(c ^ data[i]) & 0xFF] ^ (c >> 8);
-  return c ^ 0xFFFFFFFFu;
-}
-
-namespace {
 
 class Writer {
 public:

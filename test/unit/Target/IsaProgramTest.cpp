@@ -7,6 +7,7 @@
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
 #include "llvm/Support/raw_ostream.h"
+#include <cstring>
 #include <gtest/gtest.h>
 
 using namespace accel;
@@ -188,6 +189,32 @@ TEST_F(IsaProgramTest, PiecesAndReplicasRoundTripThroughText) {
       << text;
   EXPECT_EQ(text.find("pieces", text.find("\"scalar\"")), std::string::npos)
       << text;
+}
+
+TEST_F(IsaProgramTest, F32DataKeepsItsBitsAndSplats) {
+  // Segments of whole f32 words become f32 attributes over their raw bytes:
+  // equal words print as a splat, every bit pattern (a NaN payload, -0)
+  // comes back unchanged.
+  Program p = accel::target_test::makeFullProgram();
+  auto words = [](std::vector<uint32_t> w) {
+    std::vector<uint8_t> b(w.size() * 4);
+    std::memcpy(b.data(), w.data(), b.size());
+    return b;
+  };
+  p.constants.clear();
+  p.constants.push_back({4096, words({0x40200000u, 0x40200000u, 0x40200000u})});
+  p.constants.push_back({8192, words({0x7FC01234u, 0x80000000u, 0x3F800000u})});
+  auto m = isaFromProgram(p, &ctx);
+  ASSERT_TRUE(succeeded(verify(*m)));
+  std::string text = print(*m);
+  EXPECT_NE(text.find("isa.data at 4096 = dense<2.500000e+00> : tensor<3xf32>"),
+            std::string::npos)
+      << text;
+  Program q;
+  ASSERT_TRUE(succeeded(programFromIsa(programOp(*m), q)));
+  ASSERT_EQ(q.constants.size(), 2u);
+  EXPECT_EQ(q.constants[0].bytes, p.constants[0].bytes);
+  EXPECT_EQ(q.constants[1].bytes, p.constants[1].bytes);
 }
 
 TEST_F(IsaProgramTest, OtherDataTypesBecomeBytes) {
