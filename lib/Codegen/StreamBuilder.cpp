@@ -72,6 +72,8 @@ void StreamBuilder::checkCapacity(uint32_t cluster, uint8_t ibuf,
 
 void StreamBuilder::push(uint32_t cluster, Command c) {
   active_.at(cluster) = 1;
+  c.layer = layer_;
+  ++numCommands_;
   program_.clusters.at(cluster).commands.push_back(std::move(c));
 }
 

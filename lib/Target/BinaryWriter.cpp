@@ -97,9 +97,44 @@ bool writePackets(Writer &w, const Program &p, std::string &err) {
   return true;
 }
 
+/// A u16-length-prefixed UTF-8 string (names in the LAYR section).
+bool writeName(Writer &w, const std::string &s, const std::string &where,
+               std::string &err) {
+  if (s.size() > UINT16_MAX)
+    return fail(err, where, "name longer than 65535 bytes");
+  w.u16(uint16_t(s.size()));
+  w.bytes(s.data(), s.size());
+  return true;
+}
+
+/// LAYR payload: the layer table (docs/binary-format.md).
+bool writeLayers(Writer &w, const Program &p, std::string &err) {
+  if (p.layers.size() > UINT32_MAX)
+    return fail(err, "program", "too many layers");
+  w.u32(uint32_t(p.layers.size()));
+  for (size_t i = 0; i < p.layers.size(); ++i) {
+    const LayerInfo &l = p.layers[i];
+    std::string where = "layer " + std::to_string(i);
+    if (!writeName(w, l.name, where, err) ||
+        !writeName(w, l.opKind, where + " op kind", err))
+      return false;
+    w.u64(l.macs);
+    w.u64(l.compulsoryBytes);
+    w.u64(l.weightBytes);
+    if (l.fused.size() > UINT32_MAX)
+      return fail(err, where, "too many fused operators");
+    w.u32(uint32_t(l.fused.size()));
+    for (const std::string &f : l.fused)
+      if (!writeName(w, f, where + " fused operator", err))
+        return false;
+  }
+  return true;
+}
+
 bool writeCommand(Writer &w, const Command &c, const std::string &where,
                   std::string &err) {
   std::string e;
+  w.u32(c.layer); // Command::kNoLayer = no layer
   switch (c.kind) {
   case CommandKind::Config:
   case CommandKind::Execute: {
@@ -308,6 +343,11 @@ bool writeBinary(const Program &p, std::vector<uint8_t> &out,
 
   at = beginSection(w, kSectionPackets, 0);
   if (!writePackets(w, p, err))
+    return false;
+  endSection(w, at);
+
+  at = beginSection(w, kSectionLayers, 0);
+  if (!writeLayers(w, p, err))
     return false;
   endSection(w, at);
 

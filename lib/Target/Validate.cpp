@@ -516,6 +516,15 @@ bool Validator::run() {
                     " outside DRAM [0, " + std::to_string(p.dramSize) + ")");
     }
   }
+  for (size_t i = 0; i < p.layers.size(); ++i) {
+    const LayerInfo &l = p.layers[i];
+    where = "layer " + std::to_string(i) + " '" + l.name + "': ";
+    if (l.weightBytes > l.compulsoryBytes)
+      return fail("weight bytes " + std::to_string(l.weightBytes) +
+                  " exceed its compulsory bytes " +
+                  std::to_string(l.compulsoryBytes) +
+                  " (the weights are part of them)");
+  }
   where.clear();
   if (!validate::checkPackets(p, hw, err) || !checkDramLayout())
     return false;
@@ -537,6 +546,10 @@ bool Validator::run() {
       if (c.kind == CommandKind::Config || c.kind == CommandKind::Execute)
         where += " ibuf " + std::to_string(c.ibuf);
       where += "): ";
+      if (c.layer != Command::kNoLayer && c.layer >= p.layers.size())
+        return fail("layer " + std::to_string(c.layer) +
+                    " is out of range: the layer table has " +
+                    std::to_string(p.layers.size()) + " entries");
       switch (c.kind) {
       case CommandKind::Config: {
         if (c.ibuf >= numIbufs)

@@ -100,6 +100,16 @@ public:
   const HardwareDesc &hw() const { return hw_; }
   uint32_t numClusters() const { return hw_.numClusters(); }
 
+  /// The Program::layers entry the commands appended from now on work for
+  /// (Command::layer; per-layer attribution, docs/passes.md "Layer table").
+  /// The lowering sets it before each source operator, so every kernel,
+  /// helper copy and synchronisation command of the operator carries it.
+  void setLayer(uint32_t layer) { layer_ = layer; }
+  uint32_t layer() const { return layer_; }
+  /// Commands appended so far (all clusters; an operator that appends none
+  /// gets no layer table entry).
+  uint64_t numCommands() const { return numCommands_; }
+
   void config(uint32_t cluster, uint8_t ibuf, std::vector<Instruction> instrs);
   /// EXECUTE `ibuf` with the records replaced by `records` (same length as
   /// the configured sequence); only differing addr/rows/cols/depth/base fields
@@ -173,6 +183,8 @@ private:
   /// Per cluster: issued a command since its last end of layer.
   std::vector<char> active_;
   uint64_t numRecvs_ = 0;
+  uint32_t layer_ = Command::kNoLayer;
+  uint64_t numCommands_ = 0;
   bool finished_ = false;
   // Register file of each cluster: ibuf -> records as currently stored.
   std::vector<std::vector<std::vector<OperandRecord>>> regs_;

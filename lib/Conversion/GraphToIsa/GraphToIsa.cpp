@@ -538,14 +538,23 @@ LogicalResult Lowering::run() {
     program_.symbols.push_back(s);
   }
 
+  size_t position = 0;
   for (Operation &opRef : body.without_terminator()) {
     Operation *op = &opRef;
+    ++position;
     if (fused_.count(op))
       continue;
     if (op->hasAttr(kFusedAttrName))
       return op->emitOpError(kFusedAttrName)
              << " is set but no producer's accel.fusion chain reaches this "
                 "operator (a rewrite after fuse-layers broke the chain)";
+    // Every command of the op (and of the ops fused into it) carries its
+    // layer table index (LayerTable.cpp).
+    bool createdLayer;
+    uint32_t layer = openLayer(op, position - 1, createdLayer);
+    sb_.setLayer(layer);
+    const uint64_t commandsBefore = sb_.numCommands();
+    const size_t fusedBefore = fused_.size();
     LogicalResult r =
         llvm::TypeSwitch<Operation *, LogicalResult>(op)
             .Case<arith::ConstantOp>([&](arith::ConstantOp c) {
@@ -588,6 +597,7 @@ LogicalResult Lowering::run() {
             });
     if (failed(r) || failed(emitEpilogueTail(op)))
       return failure();
+    closeLayer(op, layer, createdLayer, commandsBefore, fusedBefore);
   }
 
   // Outputs: a buffer of their own, dense, written by the program.
@@ -607,6 +617,7 @@ LogicalResult Lowering::run() {
         interfaceType(cast<RankedTensorType>(v.getType()).getElementType())
             .value_or(DType::F32);
     uint64_t a = bufferFor(v);
+    layerForOutput(v, s);
     if (!taken.insert(a).second) {
       // Returned twice, or an input/constant/alias: copy it out.
       uint64_t copy = allocate(numElements(s.shape));

@@ -21,6 +21,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringMap.h"
 #include <array>
 #include <map>
@@ -308,6 +309,35 @@ private:
     return {bufferFor(v), denseStrides(shapeOf(v))};
   }
 
+  // Layer table (LayerTable.cpp, docs/passes.md "Layer table").
+  /// The Program::layers entry of source operator `op` (index `position` in
+  /// the entry function): the entry of an earlier op with the same location
+  /// (one ONNX node lowered as several graph ops), else a new one appended
+  /// with the name and kind of the location. `created` says which.
+  uint32_t openLayer(mlir::Operation *op, size_t position, bool &created);
+  /// After `op` was lowered into `layer`: drops a `created` entry when the
+  /// op emitted no commands (`commandsBefore` = StreamBuilder::numCommands
+  /// before it); otherwise adds its MACs, constant and network-input bytes
+  /// and names the ops fused into it (fused_ from index `fusedBefore` on).
+  void closeLayer(mlir::Operation *op, uint32_t layer, bool created,
+                  uint64_t commandsBefore, size_t fusedBefore);
+  /// Counts `v` (an operand of an op of `layer`) as a constant or network
+  /// input the layer must read, once per layer.
+  void countLayerRead(uint32_t layer, mlir::Value v);
+  /// The layer that writes `v` (through reshapes): its producer's, or
+  /// Command::kNoLayer for an input or constant.
+  uint32_t layerWriting(mlir::Value v) const;
+  /// Output #`index` (`symbol`) in the layer table: its bytes are written
+  /// by the layer producing it; `copied` = an output copy was needed (the
+  /// copy commands then belong to that layer, or to a new one named after
+  /// the symbol when the output is an input or constant). Call before the
+  /// copy is emitted; sets the StreamBuilder's layer.
+  void layerForOutput(mlir::Value v, const Symbol &symbol);
+  llvm::DenseMap<mlir::Location, uint32_t> layerOfLoc_;
+  llvm::DenseMap<mlir::Operation *, uint32_t> layerOfOp_;
+  /// Per layer: the constants and inputs already counted.
+  std::vector<llvm::DenseSet<mlir::Value>> layerReads_;
+
   mlir::LogicalResult lowerConstant(mlir::Operation *op,
                                     mlir::DenseElementsAttr value);
   /// Splat constants of at least this many elements are filled at run time
@@ -580,7 +610,9 @@ private:
   Program program_;
   codegen::StreamBuilder sb_;
   llvm::DenseMap<mlir::Value, uint64_t> addr_;
-  llvm::DenseSet<mlir::Operation *> fused_;
+  /// Ops lowered as part of another (e.g. a relu in a GEMM's store), in
+  /// the order they were fused (the layer table names them).
+  llvm::SetVector<mlir::Operation *> fused_;
   /// Epilogue steps a kernel could not apply (keepChainedOnly) and the
   /// residual value they read.
   std::vector<codegen::EpilogueStep> tail_;

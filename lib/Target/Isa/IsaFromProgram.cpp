@@ -154,11 +154,15 @@ void buildInstr(OpBuilder &b, Location loc, const Instruction &in) {
   }
 }
 
+/// The command op, with its `layer` (none for Command::kNoLayer).
 void buildCommand(OpBuilder &b, Location loc, const Command &c, uint32_t cols) {
   MLIRContext *ctx = b.getContext();
+  IntegerAttr layer;
+  if (c.layer != Command::kNoLayer)
+    layer = b.getI32IntegerAttr(int32_t(c.layer));
   switch (c.kind) {
   case CommandKind::Config: {
-    auto cfg = isa::ConfigOp::create(b, loc, c.ibuf);
+    auto cfg = isa::ConfigOp::create(b, loc, c.ibuf, layer);
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(&cfg.getBody().emplaceBlock());
     for (const Instruction &in : c.instrs)
@@ -174,7 +178,7 @@ void buildCommand(OpBuilder &b, Location loc, const Command &c, uint32_t cols) {
             ctx, p.instr, isa::PatchField(uint32_t(p.field)), p.value));
       patches = ArrayAttr::get(ctx, ps);
     }
-    isa::ExecuteOp::create(b, loc, c.ibuf, c.shift, c.last, patches);
+    isa::ExecuteOp::create(b, loc, c.ibuf, c.shift, c.last, patches, layer);
     return;
   }
   case CommandKind::Dma: {
@@ -195,7 +199,7 @@ void buildCommand(OpBuilder &b, Location loc, const Command &c, uint32_t cols) {
     if (d.dir == DmaDir::RemoteLoad || d.srcCluster != 0)
       from = clusterAttr(ctx, d.srcCluster, cols);
     isa::DmaOp::create(b, loc, isa::DmaDir(uint32_t(d.dir)), d.tag, d.src,
-                       d.dst, shape, ss, ds, d.elemBytes, from);
+                       d.dst, shape, ss, ds, d.elemBytes, from, layer);
     return;
   }
   case CommandKind::Wait: {
@@ -203,26 +207,38 @@ void buildCommand(OpBuilder &b, Location loc, const Command &c, uint32_t cols) {
     for (int t = 0; t < 8; ++t)
       if (c.waitTags & (1u << t))
         tags.push_back(t);
-    isa::WaitOp::create(b, loc, tags, c.waitPe);
+    isa::WaitOp::create(b, loc, tags, c.waitPe, layer);
     return;
   }
   case CommandKind::Barrier:
-    isa::BarrierOp::create(b, loc, c.barrierId);
+    isa::BarrierOp::create(b, loc, c.barrierId, layer);
     return;
   case CommandKind::Send: {
     const MeshOp &m = c.mesh;
     isa::SendOp::create(b, loc, m.src, m.dst, m.bytes,
-                        targetsAttr(ctx, m.targets, cols), m.sem, m.tag);
+                        targetsAttr(ctx, m.targets, cols), m.sem, m.tag, layer);
     return;
   }
   case CommandKind::Signal:
     isa::SignalOp::create(b, loc, targetsAttr(ctx, c.mesh.targets, cols),
-                          c.mesh.sem);
+                          c.mesh.sem, layer);
     return;
   case CommandKind::Recv:
-    isa::RecvOp::create(b, loc, c.sem, c.count);
+    isa::RecvOp::create(b, loc, c.sem, c.count, layer);
     return;
   }
+}
+
+isa::LayerAttr layerAttr(MLIRContext *ctx, const LayerInfo &l) {
+  ArrayAttr fused;
+  if (!l.fused.empty()) {
+    SmallVector<Attribute> names;
+    for (const std::string &f : l.fused)
+      names.push_back(StringAttr::get(ctx, f));
+    fused = ArrayAttr::get(ctx, names);
+  }
+  return isa::LayerAttr::get(ctx, l.name, l.opKind, l.macs, l.compulsoryBytes,
+                             l.weightBytes, fused);
 }
 
 void buildPacket(OpBuilder &b, Location loc, const ConstPacket &pk,
@@ -245,8 +261,15 @@ OwningOpRef<ModuleOp> isaFromProgram(const Program &p, MLIRContext *ctx) {
   OwningOpRef<ModuleOp> module = ModuleOp::create(loc);
   OpBuilder b(ctx);
   b.setInsertionPointToEnd(module->getBody());
+  ArrayAttr layers;
+  if (!p.layers.empty()) {
+    SmallVector<Attribute> table;
+    for (const LayerInfo &l : p.layers)
+      table.push_back(layerAttr(ctx, l));
+    layers = ArrayAttr::get(ctx, table);
+  }
   auto prog = isa::ProgramOp::create(b, loc, p.gridRows, p.gridCols, p.dramSize,
-                                     p.hwFingerprint);
+                                     p.hwFingerprint, layers);
   b.setInsertionPointToStart(&prog.getBody().emplaceBlock());
   for (const Symbol &s : p.symbols) {
     auto t = RankedTensorType::get(s.shape, elementType(ctx, s.dtype));

@@ -358,6 +358,19 @@ LogicalResult packetFrom(isa::PacketOp op, uint64_t rows, uint64_t cols,
   return success();
 }
 
+LayerInfo layerFrom(isa::LayerAttr a) {
+  LayerInfo l;
+  l.name = a.getName().str();
+  l.opKind = a.getOp().str();
+  l.macs = a.getMacs();
+  l.compulsoryBytes = a.getCompulsoryBytes();
+  l.weightBytes = a.getWeightBytes();
+  if (ArrayAttr fused = a.getFused())
+    for (Attribute f : fused)
+      l.fused.push_back(cast<StringAttr>(f).str());
+  return l;
+}
+
 } // namespace
 
 LogicalResult programFromIsa(isa::ProgramOp op, Program &out) {
@@ -372,6 +385,9 @@ LogicalResult programFromIsa(isa::ProgramOp op, Program &out) {
   out.hwFingerprint = op.getHwFingerprint();
   out.clusters.resize(rows * cols);
   std::vector<bool> seen(rows * cols, false);
+  if (ArrayAttr layers = op.getLayersAttr())
+    for (Attribute a : layers)
+      out.layers.push_back(layerFrom(cast<isa::LayerAttr>(a)));
 
   for (Operation &inner : op.getBody().front()) {
     if (auto io = dyn_cast<isa::IoOp>(inner)) {
@@ -420,6 +436,8 @@ LogicalResult programFromIsa(isa::ProgramOp op, Program &out) {
         Command cmd;
         if (failed(commandFrom(cmdOp, rows, cols, cmd)))
           return failure();
+        if (auto layer = cmdOp.getAttrOfType<IntegerAttr>("layer"))
+          cmd.layer = uint32_t(layer.getValue().getZExtValue());
         out.clusters[idx].commands.push_back(std::move(cmd));
       }
     } else {

@@ -161,6 +161,35 @@ TEST_F(IsaProgramTest, ProgramRoundTripsThroughText) {
   EXPECT_NE(text.find("tensor<0xi8>"), std::string::npos);
 }
 
+TEST_F(IsaProgramTest, LayersRoundTripThroughText) {
+  Program p = accel::target_test::makeLayeredProgram();
+  auto m = isaFromProgram(p, &ctx);
+  ASSERT_TRUE(succeeded(verify(*m)));
+  std::string text = print(*m);
+  auto reparsed = parse(text);
+  ASSERT_TRUE(reparsed) << text;
+  Program q;
+  ASSERT_TRUE(succeeded(programFromIsa(programOp(*reparsed), q)));
+  EXPECT_EQ(diffPrograms(p, q), "") << text;
+  EXPECT_EQ(writeBinary(p), writeBinary(q));
+  EXPECT_NE(text.find("#isa.layer<name = \"/backbone/conv1/Conv\", op = "
+                      "\"Conv\", macs = 118013952, compulsory_bytes = 639232, "
+                      "weight_bytes = 37632, fused = [\"bn1\", \"relu1\"]>,"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("#isa.layer<name = \"\", op = \"\">"), std::string::npos)
+      << text;
+  // Command 1 of cluster 0 has no layer, commands 0 and 2 layers 0 and 2.
+  EXPECT_NE(text.find("dst_strides [0, 20, 5, 1] layer 0 {elem_bytes = 2"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("dst_strides [0, 20, 5, 1] {elem_bytes = 2"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("dst_strides [0, 20, 5, 1] layer 2\n"), std::string::npos)
+      << text;
+}
+
 TEST_F(IsaProgramTest, PiecesAndReplicasRoundTripThroughText) {
   Program p = accel::target_test::makePiecedProgram();
   auto m = isaFromProgram(p, &ctx);
