@@ -19,6 +19,7 @@ enum class SparseWeightsMode { Off, Auto };
 enum class SfuMode { Chained, Decoupled };
 enum class LayerSync { Barrier, Events };
 enum class DramPlacement { Linear, Channels, Pieces };
+enum class Residency { Off, On };
 
 #define GEN_PASS_DECL
 #include "accel/Conversion/Passes.h.inc"

@@ -112,8 +112,31 @@ def ConvertGraphToIsa : Pass<"convert-graph-to-isa", "mlir::ModuleOp"> {
                         "its DMAs allow, each on its own channel, and "
                         "read-only buffers copied onto every reading "
                         "channel (default)"))}]>,
+    Option<"residency", "residency", "accel::Residency",
+           /*default=*/"accel::Residency::On",
+           "on-chip residency of intermediates",
+           [{::llvm::cl::values(
+             clEnumValN(accel::Residency::Off, "off",
+                        "every intermediate goes through DRAM"),
+             clEnumValN(accel::Residency::On, "on",
+                        "pieces of intermediates written by one cluster stay "
+                        "in its storage unit when it has room for their "
+                        "lifetime; readers copy them locally or over the "
+                        "mesh (docs/passes.md, On-chip residency; "
+                        "default)"))}]>,
   ];
   let dependentDialects = ["::accel::isa::IsaDialect"];
+  let statistics = [
+    Statistic<"residentBytes", "resident-bytes",
+              "bytes of intermediates kept in cluster storage (residency)">,
+    Statistic<"residentTraffic", "resident-dma-bytes",
+              "DMA bytes of resident intermediates that no longer move "
+              "through DRAM">,
+    Statistic<"spilledBytes", "spilled-bytes",
+              "bytes of written intermediates that stay in DRAM">,
+    Statistic<"spilledTraffic", "spilled-dma-bytes",
+              "DMA bytes of the intermediates that stay in DRAM (spills)">
+  ];
 }
 
 #endif

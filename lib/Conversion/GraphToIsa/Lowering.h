@@ -14,6 +14,7 @@
 #include "accel/Codegen/ChannelPlacement.h"
 #include "accel/Codegen/Kernels.h"
 #include "accel/Codegen/Reduction.h"
+#include "accel/Codegen/Residency.h"
 #include "accel/Hardware/HardwareDesc.h"
 #include "accel/Tiling/ArrayMapping.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -205,6 +206,11 @@ struct LoweringOptions {
   /// dram-placement=pieces: buffers cut into pieces, read-only ones
   /// replicated per reading channel.
   bool channelPieces = true;
+  /// residency=on (docs/passes.md, "On-chip residency").
+  bool residency = true;
+  /// Storage bytes per cluster the kernels leave to resident pieces (the
+  /// top of every storage unit); 0 = the kernels use all of it.
+  uint64_t residencyReserve = 0;
 };
 
 class Lowering {
@@ -213,6 +219,8 @@ public:
            const LoweringOptions &opts = {});
 
   mlir::LogicalResult run();
+  /// What residency=on kept on chip (zeros when off).
+  const codegen::ResidencySummary &residency() const { return residency_; }
   Program &program() { return program_; }
   /// depthwise=sw (default): depthwise conv2d uses the SW-queue kernel
   /// (LowerDepthwise.cpp); false = implicit GEMM per group like any conv.
@@ -499,7 +507,9 @@ private:
   bool depthwiseSW_ = true;
   bool convRQ_ = false;
   mlir::func::FuncOp func_;
-  HardwareDesc hw_;
+  /// The machine compiled for, and the one the kernels see (kernelView:
+  /// less storage under residency=on).
+  HardwareDesc fullHw_, hw_;
   LoweringOptions opts_;
   codegen::SparseWeightSource sparseSource_;
   size_t lastConstant_ = 0; ///< constantAt's cache
@@ -515,6 +525,11 @@ private:
   /// channels (ChannelPlacement.h); keeps the linear plan when a buffer
   /// fits no region.
   void placeOnChannels();
+  /// residency=on: keeps pieces of intermediates in their writer's storage
+  /// unit (Residency.h) and drops them from `pieces`; a remark reports the
+  /// resident and spilled bytes.
+  void keepOnChip(std::vector<codegen::DramBuffer> &pieces);
+  codegen::ResidencySummary residency_;
 };
 
 } // namespace accel::lowering

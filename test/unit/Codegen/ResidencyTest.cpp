@@ -1,0 +1,234 @@
+//===- ResidencyTest.cpp - Intermediates kept in cluster storage ----------===//
+#include "accel/Codegen/Residency.h"
+#include <gtest/gtest.h>
+
+using namespace accel;
+using namespace accel::codegen;
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// allocateStorage
+//===----------------------------------------------------------------------===//
+
+TEST(ResidencyAllocator, AboveTheHighWaterMarkOfTheWholeLifetime) {
+  // One cluster, three layers: the kernels use 100, 300 and 50 bytes.
+  std::vector<std::vector<uint64_t>> floor{{100, 300, 50}};
+  std::vector<StorageRequest> rq{{0, 64, 0, 1, 64}, {0, 64, 2, 2, 64}};
+  std::vector<uint64_t> a = allocateStorage(rq, floor, 1024, 64);
+  EXPECT_EQ(a, (std::vector<uint64_t>{320, 64}));
+}
+
+TEST(ResidencyAllocator, DisjointLifetimesShareAddresses) {
+  std::vector<std::vector<uint64_t>> floor{{0, 0, 0, 0}};
+  std::vector<StorageRequest> rq{
+      {0, 128, 0, 1, 128}, {0, 128, 2, 3, 128}, {0, 128, 1, 2, 128}};
+  std::vector<uint64_t> a = allocateStorage(rq, floor, 1024, 64);
+  // The first two never live at once; the third meets both.
+  EXPECT_EQ(a, (std::vector<uint64_t>{0, 0, 128}));
+}
+
+TEST(ResidencyAllocator, BestBenefitPerByteLayerFirstAndRefusals) {
+  std::vector<std::vector<uint64_t>> floor{{0, 0}, {900, 0}};
+  std::vector<StorageRequest> rq{
+      {0, 512, 0, 1, 512},  // benefit 0.5 per byte-layer
+      {0, 512, 0, 0, 2048}, // 4 per byte-layer: placed first
+      {0, 64, 0, 1, 10},    // no room left on cluster 0
+      {1, 128, 0, 1, 999},  // above cluster 1's mark of 900: no room
+      {1, 100, 1, 1, 100}}; // only layer 1: fits at 0
+  std::vector<uint64_t> a = allocateStorage(rq, floor, 1024, 64);
+  EXPECT_EQ(a, (std::vector<uint64_t>{512, 0, kNotGranted, kNotGranted, 0}));
+}
+
+TEST(ResidencyAllocator, BadRequestsAreRefused) {
+  std::vector<std::vector<uint64_t>> floor{{0}};
+  std::vector<StorageRequest> rq{{3, 64, 0, 0, 1}, // no such cluster
+                                 {0, 64, 0, 1, 1}, // no layer 1
+                                 {0, 0, 0, 0, 1}}; // empty
+  EXPECT_EQ(allocateStorage(rq, floor, 1024, 64),
+            (std::vector<uint64_t>(3, kNotGranted)));
+}
+
+//===----------------------------------------------------------------------===//
+// storageHighWater, planResidency, applyResidency
+//===----------------------------------------------------------------------===//
+
+Command dma(DmaDir dir, uint64_t src, uint64_t dst, uint32_t n) {
+  Command c;
+  c.kind = CommandKind::Dma;
+  c.dma.dir = dir;
+  c.dma.src = src;
+  c.dma.dst = dst;
+  c.dma.shape[3] = n;
+  c.dma.srcStride[3] = 1;
+  c.dma.dstStride[3] = 1;
+  return c;
+}
+
+/// A 1x2 machine with 4 KB of storage per cluster.
+HardwareDesc smallMachine() {
+  HardwareDesc hw;
+  hw.rows = 1;
+  hw.cols = 2;
+  hw.storageBytes = 4096;
+  return hw;
+}
+
+/// Two clusters, three layers. DRAM: [0, 256) input symbol, [256, 512) an
+/// intermediate written by cluster 0 in layer 0 and read by cluster 0 and
+/// cluster 1 in layer 1, [512, 768) one written by both clusters, [768,
+/// 1024) the output written by cluster 1 in layer 2.
+struct Fixture {
+  Program p;
+  std::vector<std::vector<uint32_t>> layers;
+  std::vector<DramBuffer> pieces{{0, 256}, {256, 256}, {512, 256}, {768, 256}};
+  Fixture() {
+    p.clusters.resize(2);
+    layers.resize(2);
+    Symbol in;
+    in.name = "x";
+    in.shape = {64};
+    in.dramAddr = 0;
+    Symbol out = in;
+    out.name = "y";
+    out.isInput = false;
+    out.dramAddr = 768;
+    p.symbols = {in, out};
+    auto add = [&](uint32_t cl, uint32_t layer, Command c) {
+      p.clusters[cl].commands.push_back(c);
+      layers[cl].push_back(layer);
+    };
+    add(0, 0, dma(DmaDir::Load, 0, 0, 64));       // input -> storage 0
+    add(0, 0, dma(DmaDir::Store, 0, 256, 64));    // intermediate A
+    add(0, 0, dma(DmaDir::Store, 0, 512, 32));    // B, first half
+    add(1, 0, dma(DmaDir::Store, 0, 640, 32));    // B, second half
+    add(0, 1, dma(DmaDir::Load, 256, 1024, 64));  // A read locally
+    add(1, 1, dma(DmaDir::Load, 256, 2048, 64));  // A read remotely
+    add(1, 2, dma(DmaDir::Load, 512, 0, 64));     // B
+    add(1, 2, dma(DmaDir::Store, 2048, 768, 64)); // the output
+  }
+};
+
+TEST(Residency, HighWaterMarkPerClusterAndLayer) {
+  Fixture f;
+  auto hwm = storageHighWater(f.p, f.layers, 3);
+  ASSERT_EQ(hwm.size(), 2u);
+  EXPECT_EQ(hwm[0], (std::vector<uint64_t>{256, 1280, 0}));
+  EXPECT_EQ(hwm[1], (std::vector<uint64_t>{128, 2304, 2304}));
+}
+
+TEST(Residency, HighWaterMarkFollowsRemoteLoadsAndSends) {
+  Program p;
+  p.clusters.resize(2);
+  Command r = dma(DmaDir::RemoteLoad, 3000, 100, 16);
+  r.dma.srcCluster = 0;
+  p.clusters[1].commands.push_back(r);
+  Command s;
+  s.kind = CommandKind::Send;
+  s.mesh.targets = {1};
+  s.mesh.src = 10;
+  s.mesh.dst = 3500;
+  s.mesh.bytes = 20;
+  p.clusters[0].commands.push_back(s);
+  auto hwm = storageHighWater(p, {{0}, {0}}, 1);
+  EXPECT_EQ(hwm[0][0], 3064u); // the remote reader's source box
+  EXPECT_EQ(hwm[1][0], 3520u); // the SEND's destination
+}
+
+TEST(Residency, EligibilityAndRewrite) {
+  Fixture f;
+  HardwareDesc hw = smallMachine();
+  std::vector<char> inter = intermediatePieces(f.p, f.pieces);
+  EXPECT_EQ(inter, (std::vector<char>{0, 1, 1, 0}));
+  ResidencyPlan plan = planResidency(f.p, hw, f.layers, 3, f.pieces, inter);
+  EXPECT_EQ(plan.reason,
+            (std::vector<StayReason>{
+                StayReason::NotIntermediate, StayReason::Resident,
+                StayReason::SeveralWriters, StayReason::NotIntermediate}));
+  EXPECT_EQ(plan.owner[1], 0);
+  // Held to the end (a remote reader): above cluster 0's marks of every
+  // layer from 0 on (1280), 64-aligned.
+  EXPECT_EQ(plan.storageAddr[1], 1280u);
+  EXPECT_EQ(plan.dramTraffic[1], 3u * 256);
+
+  ResidencySummary s = summarize(plan, f.pieces);
+  EXPECT_EQ(s.residentBytes, 256u);
+  EXPECT_EQ(s.residentTraffic, 768u);
+  EXPECT_EQ(s.spilledBytes, 256u);
+  EXPECT_EQ(s.spilledTraffic, 128u + 128 + 256);
+
+  applyResidency(f.p, f.pieces, plan);
+  const auto &c0 = f.p.clusters[0].commands, &c1 = f.p.clusters[1].commands;
+  EXPECT_EQ(c0[0].dma.dir, DmaDir::Load); // the input stays
+  EXPECT_EQ(c0[1].dma.dir, DmaDir::LocalCopy);
+  EXPECT_EQ(c0[1].dma.dst, 1280u);
+  EXPECT_EQ(c0[2].dma.dir, DmaDir::Store); // B stays in DRAM
+  EXPECT_EQ(c0[3].dma.dir, DmaDir::LocalCopy);
+  EXPECT_EQ(c0[3].dma.src, 1280u);
+  EXPECT_EQ(c1[1].dma.dir, DmaDir::RemoteLoad);
+  EXPECT_EQ(c1[1].dma.srcCluster, 0u);
+  EXPECT_EQ(c1[1].dma.src, 1280u);
+  EXPECT_EQ(c1[1].dma.dst, 2048u);
+}
+
+TEST(Residency, NoSharedCacheKeepsRemotelyReadPiecesInDram) {
+  Fixture f;
+  HardwareDesc hw = smallMachine();
+  hw.sharedClusterCache = false;
+  ResidencyPlan plan = planResidency(f.p, hw, f.layers, 3, f.pieces,
+                                     intermediatePieces(f.p, f.pieces));
+  EXPECT_EQ(plan.reason[1], StayReason::OtherAccess);
+}
+
+TEST(Residency, FullStorageSpills) {
+  Fixture f;
+  HardwareDesc hw = smallMachine();
+  hw.storageBytes = 1400; // 1280 + 256 does not fit
+  ResidencyPlan plan = planResidency(f.p, hw, f.layers, 3, f.pieces,
+                                     intermediatePieces(f.p, f.pieces));
+  EXPECT_EQ(plan.reason[1], StayReason::NoRoom);
+  EXPECT_FALSE(plan.resident(1));
+}
+
+TEST(Residency, ReadBeforeWriteStaysInDram) {
+  // Cluster 0 writes half of the piece in layer 0 and reads all of it in
+  // layer 1 (the other half is DRAM's zeros).
+  Program p;
+  p.clusters.resize(1);
+  p.clusters[0].commands = {dma(DmaDir::Store, 0, 0, 32),
+                            dma(DmaDir::Load, 0, 512, 64)};
+  std::vector<DramBuffer> pieces{{0, 256}};
+  HardwareDesc hw = smallMachine();
+  ResidencyPlan plan =
+      planResidency(p, hw, {{0, 1}}, 2, pieces, std::vector<char>{1});
+  EXPECT_EQ(plan.reason[0], StayReason::ReadBeforeWrite);
+  // Written in full first: resident, and the owner's DRAM copy out of it
+  // becomes a store from storage.
+  p.clusters[0].commands = {dma(DmaDir::Store, 0, 0, 64),
+                            dma(DmaDir::DramCopy, 0, 256, 64)};
+  pieces.push_back({256, 256});
+  plan = planResidency(p, hw, {{0, 1}}, 2, pieces, std::vector<char>{1, 0});
+  ASSERT_EQ(plan.reason[0], StayReason::Resident);
+  applyResidency(p, pieces, plan);
+  EXPECT_EQ(p.clusters[0].commands[1].dma.dir, DmaDir::Store);
+  EXPECT_EQ(p.clusters[0].commands[1].dma.src, plan.storageAddr[0]);
+  EXPECT_EQ(p.clusters[0].commands[1].dma.dst, 256u);
+}
+
+TEST(Residency, CopiesByOtherClustersOrInsideAPieceStayInDram) {
+  Program p;
+  p.clusters.resize(2);
+  p.clusters[0].commands = {dma(DmaDir::Store, 0, 0, 64)};
+  p.clusters[1].commands = {dma(DmaDir::DramCopy, 0, 256, 64)};
+  std::vector<DramBuffer> pieces{{0, 256}, {256, 256}};
+  HardwareDesc hw = smallMachine();
+  ResidencyPlan plan =
+      planResidency(p, hw, {{0}, {1}}, 2, pieces, std::vector<char>{1, 0});
+  EXPECT_EQ(plan.reason[0], StayReason::OtherAccess);
+  p.clusters[1].commands.clear();
+  p.clusters[0].commands.push_back(dma(DmaDir::DramCopy, 0, 128, 16));
+  plan = planResidency(p, hw, {{0, 1}, {}}, 2, pieces, {1, 0});
+  EXPECT_EQ(plan.reason[0], StayReason::OtherAccess);
+}
+
+} // namespace
