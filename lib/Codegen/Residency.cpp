@@ -8,6 +8,7 @@
 #include "accel/Codegen/Residency.h"
 #include "accel/Codegen/SyncTracker.h"
 #include <algorithm>
+#include <functional>
 #include <map>
 
 using namespace accel;
@@ -105,12 +106,12 @@ private:
   std::map<uint64_t, uint64_t> set_;
 };
 
-/// One DMA side that falls in a piece.
+/// One DMA side (of a part of a DMA split at piece ends) in a piece.
 struct PieceAccess {
   uint32_t cluster = 0, layer = 0;
   size_t cmd = 0;
   bool write = false;
-  DmaDir dir = DmaDir::Load;
+  DmaDesc part;
 };
 
 } // namespace
@@ -269,12 +270,154 @@ accel::codegen::intermediatePieces(const Program &p,
   return out;
 }
 
+bool accel::codegen::splitAtPieces(const DmaDesc &d,
+                                   const std::vector<DramBuffer> &pieces,
+                                   size_t maxParts, std::vector<DmaDesc> &out) {
+  // Whether every DRAM side of `x` lies inside one piece (or in none).
+  auto fits = [&](const DmaDesc &x) {
+    for (int s = 0; s < 2; ++s) {
+      if (s == 0 ? !srcInDram(x.dir) : !dstInDram(x.dir))
+        continue;
+      uint64_t lo, hi;
+      dmaSide(x, s == 0, lo, hi);
+      int64_t b = bufferOf(pieces, lo);
+      if (b < 0 ? bufferOf(pieces, hi - 1) >= 0
+                : hi > pieces[size_t(b)].addr + pieces[size_t(b)].bytes)
+        return false;
+    }
+    return true;
+  };
+  // The piece of the first DRAM side's first byte (the run key).
+  auto pieceOf = [&](const DmaDesc &x) {
+    uint64_t lo, hi;
+    dmaSide(x, srcInDram(x.dir), lo, hi);
+    return bufferOf(pieces, lo);
+  };
+  // Splits `x` along dimension `dim` and deeper; appends the parts.
+  std::function<bool(const DmaDesc &, int)> split = [&](const DmaDesc &x,
+                                                        int dim) {
+    if (fits(x)) {
+      out.push_back(x);
+      return out.size() <= maxParts;
+    }
+    while (dim < 4 && x.shape[dim] == 1)
+      ++dim;
+    if (dim >= 4)
+      return false; // one element across a piece end
+    auto slice = [&](uint32_t from, uint32_t n) {
+      DmaDesc y = x;
+      y.shape[dim] = n;
+      y.src = x.src +
+              uint64_t(int64_t(from) * x.srcStride[dim] * int64_t(x.elemBytes));
+      y.dst = x.dst +
+              uint64_t(int64_t(from) * x.dstStride[dim] * int64_t(x.elemBytes));
+      return y;
+    };
+    // Runs of consecutive slices that fit in the same piece become one part;
+    // a slice across a piece end is split further.
+    uint32_t runStart = 0, runLen = 0;
+    int64_t runPiece = -2;
+    auto flush = [&]() {
+      if (runLen == 0)
+        return true;
+      out.push_back(slice(runStart, runLen));
+      runLen = 0;
+      return out.size() <= maxParts;
+    };
+    for (uint32_t i = 0; i < x.shape[dim]; ++i) {
+      DmaDesc one = slice(i, 1);
+      if (!fits(one)) {
+        if (!flush() || !split(one, dim + 1))
+          return false;
+        continue;
+      }
+      int64_t p = pieceOf(one);
+      if (runLen > 0 && p == runPiece) {
+        // Still one box only if every DRAM side of the run fits.
+        DmaDesc grown = slice(runStart, runLen + 1);
+        if (fits(grown)) {
+          ++runLen;
+          continue;
+        }
+      }
+      if (!flush())
+        return false;
+      runStart = i;
+      runLen = 1;
+      runPiece = p;
+    }
+    return flush();
+  };
+  out.clear();
+  return split(d, 0);
+}
+
+std::vector<DramBuffer>
+accel::codegen::refineByWriters(const Program &p,
+                                const std::vector<DramBuffer> &pieces,
+                                const std::vector<char> &intermediate,
+                                std::vector<char> &refinedIntermediate) {
+  // Write boxes (bounding ranges) and their clusters, by start.
+  struct Box {
+    uint64_t lo, hi;
+    uint32_t cluster;
+  };
+  std::vector<Box> boxes;
+  for (size_t cl = 0; cl < p.clusters.size(); ++cl)
+    for (const Command &c : p.clusters[cl].commands)
+      if (c.kind == CommandKind::Dma && c.dma.numElements() != 0 &&
+          dstInDram(c.dma.dir)) {
+        uint64_t lo, hi;
+        dmaSide(c.dma, false, lo, hi);
+        boxes.push_back({lo, hi, uint32_t(cl)});
+      }
+  std::sort(boxes.begin(), boxes.end(),
+            [](const Box &a, const Box &b) { return a.lo < b.lo; });
+  // Groups of overlapping write boxes, each with its writers.
+  struct Group {
+    uint64_t lo, hi;
+    std::vector<uint32_t> writers;
+  };
+  std::vector<Group> groups;
+  for (const Box &b : boxes) {
+    if (groups.empty() || b.lo >= groups.back().hi)
+      groups.push_back({b.lo, b.hi, {}});
+    Group &g = groups.back();
+    g.hi = std::max(g.hi, b.hi);
+    if (std::find(g.writers.begin(), g.writers.end(), b.cluster) ==
+        g.writers.end())
+      g.writers.push_back(b.cluster);
+  }
+  // Cut points: where the writers change from one group to the next.
+  std::vector<uint64_t> cuts;
+  for (Group &g : groups)
+    std::sort(g.writers.begin(), g.writers.end());
+  for (size_t i = 1; i < groups.size(); ++i) {
+    if (groups[i].writers != groups[i - 1].writers && groups[i].lo % 4 == 0)
+      cuts.push_back(groups[i].lo);
+  }
+  std::vector<DramBuffer> out;
+  refinedIntermediate.clear();
+  for (size_t i = 0; i < pieces.size(); ++i) {
+    uint64_t start = pieces[i].addr, end = start + pieces[i].bytes;
+    if (intermediate[i])
+      for (auto it = std::upper_bound(cuts.begin(), cuts.end(), start);
+           it != cuts.end() && *it < end; ++it) {
+        out.push_back({start, *it - start});
+        refinedIntermediate.push_back(1);
+        start = *it;
+      }
+    out.push_back({start, end - start});
+    refinedIntermediate.push_back(intermediate[i]);
+  }
+  return out;
+}
+
 namespace {
 
-/// Whether every byte a read of `piece` touches was written before it: by
+/// Whether every byte a read of the piece touches was written before it: by
 /// an earlier layer, or earlier in the same layer by the reading cluster.
-bool readsAfterWrites(const Program &p, std::vector<PieceAccess> acc,
-                      size_t maxRanges) {
+bool readsAfterWrites(std::vector<PieceAccess> acc, size_t maxRanges) {
   std::sort(acc.begin(), acc.end(),
             [](const PieceAccess &a, const PieceAccess &b) {
               if (a.layer != b.layer)
@@ -286,41 +429,45 @@ bool readsAfterWrites(const Program &p, std::vector<PieceAccess> acc,
   IntervalSet before; // written in earlier layers
   std::map<uint32_t, IntervalSet> thisLayer;
   uint32_t layer = acc.empty() ? 0 : acc.front().layer;
-  auto ranges = [&](const PieceAccess &a, bool &exact) {
-    const DmaDesc &d = p.clusters[a.cluster].commands[a.cmd].dma;
-    int64_t shape[4], stride[4];
-    for (int i = 0; i < 4; ++i) {
-      shape[i] = d.shape[i];
-      stride[i] = a.write ? d.dstStride[i] : d.srcStride[i];
-    }
-    return boxByteRanges(a.write ? d.dst : d.src, 4, shape, stride, d.elemBytes,
-                         maxRanges, exact);
-  };
   for (const PieceAccess &a : acc) {
     if (a.layer != layer) {
-      // The previous layers' writes (every cluster's) are ordered before
+      // The earlier layers' writes (every cluster's) are ordered before
       // this layer.
       for (auto &kv : thisLayer)
         before.addAll(kv.second);
       thisLayer.clear();
       layer = a.layer;
     }
+    const DmaDesc &d = a.part;
+    int64_t shape[4], stride[4];
+    for (int i = 0; i < 4; ++i) {
+      shape[i] = d.shape[i];
+      stride[i] = a.write ? d.dstStride[i] : d.srcStride[i];
+    }
     bool exact = true;
-    std::vector<ByteRange> rs = ranges(a, exact);
+    std::vector<ByteRange> rs =
+        boxByteRanges(a.write ? d.dst : d.src, 4, shape, stride, d.elemBytes,
+                      maxRanges, exact);
     if (a.write) {
       if (exact)
         for (const ByteRange &r : rs)
           thisLayer[a.cluster].add(r.lo, r.hi);
       continue;
     }
+    auto mine = thisLayer.find(a.cluster);
     for (const ByteRange &r : rs)
-      for (const ByteRange &g : before.gaps(r.lo, r.hi)) {
-        auto it = thisLayer.find(a.cluster);
-        if (it == thisLayer.end() || !it->second.gaps(g.lo, g.hi).empty())
+      for (const ByteRange &g : before.gaps(r.lo, r.hi))
+        if (mine == thisLayer.end() || !mine->second.gaps(g.lo, g.hi).empty())
           return false;
-      }
   }
   return true;
+}
+
+uint32_t layerOf(const std::vector<std::vector<uint32_t>> &commandLayers,
+                 size_t cl, size_t k, uint32_t numLayers) {
+  return cl < commandLayers.size() && k < commandLayers[cl].size()
+             ? std::min(commandLayers[cl][k], numLayers - 1)
+             : numLayers - 1;
 }
 
 } // namespace
@@ -328,47 +475,58 @@ bool readsAfterWrites(const Program &p, std::vector<PieceAccess> acc,
 ResidencyPlan accel::codegen::planResidency(
     const Program &p, const HardwareDesc &hw,
     const std::vector<std::vector<uint32_t>> &commandLayers, uint32_t numLayers,
-    const std::vector<DramBuffer> &pieces,
-    const std::vector<char> &intermediate, const ResidencyOptions &opts) {
-  const size_t np = pieces.size();
+    const std::vector<DramBuffer> &coarse,
+    const std::vector<char> &coarseIntermediate, const ResidencyOptions &opts) {
   numLayers = std::max<uint32_t>(numLayers, 1);
   ResidencyPlan plan;
+  std::vector<char> intermediate;
+  plan.pieces = refineByWriters(p, coarse, coarseIntermediate, intermediate);
+  const std::vector<DramBuffer> &pieces = plan.pieces;
+  const size_t np = pieces.size();
   plan.owner.assign(np, -1);
   plan.storageAddr.assign(np, 0);
   plan.dramTraffic.assign(np, 0);
   plan.reason.assign(np, StayReason::NotWritten);
   std::vector<char> other(np, 0);
   std::vector<std::vector<PieceAccess>> acc(np);
+  std::vector<DmaDesc> parts;
   for (size_t cl = 0; cl < p.clusters.size(); ++cl) {
     const auto &cmds = p.clusters[cl].commands;
     for (size_t k = 0; k < cmds.size(); ++k) {
       const Command &c = cmds[k];
-      if (c.kind != CommandKind::Dma || c.dma.numElements() == 0)
+      if (c.kind != CommandKind::Dma || c.dma.numElements() == 0 ||
+          (!srcInDram(c.dma.dir) && !dstInDram(c.dma.dir)))
         continue;
-      const DmaDesc &d = c.dma;
-      uint32_t layer = cl < commandLayers.size() && k < commandLayers[cl].size()
-                           ? std::min(commandLayers[cl][k], numLayers - 1)
-                           : numLayers - 1;
-      int64_t sides[2] = {-1, -1};
-      for (int s = 0; s < 2; ++s) {
-        bool srcSide = s == 0;
-        if (srcSide ? !srcInDram(d.dir) : !dstInDram(d.dir))
-          continue;
-        uint64_t lo, hi;
-        dmaSide(d, srcSide, lo, hi);
-        int64_t b = bufferOf(pieces, lo);
-        if (b < 0)
-          continue;
-        sides[s] = b;
-        if (hi > pieces[size_t(b)].addr + pieces[size_t(b)].bytes)
-          for (int64_t q = b; q < int64_t(np) && pieces[size_t(q)].addr < hi;
-               ++q)
-            other[size_t(q)] = 1;
-        plan.dramTraffic[size_t(b)] += d.numElements() * d.elemBytes;
-        acc[size_t(b)].push_back({uint32_t(cl), layer, k, !srcSide, d.dir});
+      const uint32_t layer = layerOf(commandLayers, cl, k, numLayers);
+      if (!splitAtPieces(c.dma, pieces, opts.maxPartsPerDma, parts)) {
+        // Every piece the DMA's DRAM sides reach stays in DRAM.
+        for (int s = 0; s < 2; ++s) {
+          if (s == 0 ? !srcInDram(c.dma.dir) : !dstInDram(c.dma.dir))
+            continue;
+          uint64_t lo, hi;
+          dmaSide(c.dma, s == 0, lo, hi);
+          for (int64_t q = std::max<int64_t>(bufferOf(pieces, lo), 0);
+               q < int64_t(np) && pieces[size_t(q)].addr < hi; ++q)
+            if (pieces[size_t(q)].addr + pieces[size_t(q)].bytes > lo)
+              other[size_t(q)] = 1;
+        }
+        continue;
       }
-      if (sides[0] >= 0 && sides[0] == sides[1])
-        other[size_t(sides[0])] = 1; // a copy inside one piece
+      for (const DmaDesc &d : parts) {
+        int64_t sides[2] = {-1, -1};
+        for (int s = 0; s < 2; ++s) {
+          if (s == 0 ? !srcInDram(d.dir) : !dstInDram(d.dir))
+            continue;
+          int64_t b = bufferOf(pieces, s == 0 ? d.src : d.dst);
+          if (b < 0)
+            continue;
+          sides[s] = b;
+          plan.dramTraffic[size_t(b)] += d.numElements() * d.elemBytes;
+          acc[size_t(b)].push_back({uint32_t(cl), layer, k, s == 1, d});
+        }
+        if (sides[0] >= 0 && sides[0] == sides[1])
+          other[size_t(sides[0])] = 1; // a copy inside one piece
+      }
     }
   }
   std::vector<StorageRequest> requests;
@@ -397,14 +555,14 @@ ResidencyPlan accel::codegen::planResidency(
     for (const PieceAccess &a : acc[i])
       if (!a.write && int64_t(a.cluster) != owner) {
         remoteReader = true;
-        if (a.dir == DmaDir::DramCopy || !hw.sharedClusterCache)
+        if (a.part.dir == DmaDir::DramCopy || !hw.sharedClusterCache)
           other[i] = 1;
       }
     if (other[i]) {
       plan.reason[i] = StayReason::OtherAccess;
       continue;
     }
-    if (!readsAfterWrites(p, acc[i], opts.maxRangesPerBox)) {
+    if (!readsAfterWrites(acc[i], opts.maxRangesPerBox)) {
       plan.reason[i] = StayReason::ReadBeforeWrite;
       continue;
     }
@@ -444,68 +602,121 @@ ResidencyPlan accel::codegen::planResidency(
   return plan;
 }
 
-void accel::codegen::applyResidency(Program &p,
-                                    const std::vector<DramBuffer> &pieces,
-                                    const ResidencyPlan &plan) {
-  // The resident piece holding DRAM address `a` (-1: none) and its storage
-  // address.
+namespace {
+
+/// Rewrites one DMA part whose DRAM sides each lie in one piece.
+void rewritePart(DmaDesc &d, uint32_t cl, const ResidencyPlan &plan) {
   auto resident = [&](uint64_t a, uint64_t &storage) -> int64_t {
-    int64_t b = bufferOf(pieces, a);
+    int64_t b = bufferOf(plan.pieces, a);
     if (b < 0 || !plan.resident(size_t(b)))
       return -1;
-    storage = plan.storageAddr[size_t(b)] + (a - pieces[size_t(b)].addr);
+    storage = plan.storageAddr[size_t(b)] + (a - plan.pieces[size_t(b)].addr);
     return plan.owner[size_t(b)];
   };
-  for (size_t cl = 0; cl < p.clusters.size(); ++cl)
-    for (Command &c : p.clusters[cl].commands) {
-      if (c.kind != CommandKind::Dma || c.dma.numElements() == 0)
-        continue;
-      DmaDesc &d = c.dma;
-      uint64_t src = 0, dst = 0;
-      int64_t so = srcInDram(d.dir) ? resident(d.src, src) : -1;
-      int64_t dow = dstInDram(d.dir) ? resident(d.dst, dst) : -1;
-      if (so < 0 && dow < 0)
-        continue;
-      if (so >= 0)
-        d.src = src;
-      if (dow >= 0)
-        d.dst = dst;
-      switch (d.dir) {
-      case DmaDir::Load:
-        if (so == int64_t(cl)) {
-          d.dir = DmaDir::LocalCopy;
-        } else {
-          d.dir = DmaDir::RemoteLoad;
-          d.srcCluster = uint32_t(so);
-        }
-        break;
-      case DmaDir::Store:
-        d.dir = DmaDir::LocalCopy;
-        break;
-      case DmaDir::DramCopy:
-        d.dir = so >= 0 && dow >= 0 ? DmaDir::LocalCopy
-                : so >= 0           ? DmaDir::Store
-                                    : DmaDir::Load;
-        break;
-      default:
-        break;
-      }
+  uint64_t src = 0, dst = 0;
+  int64_t so = srcInDram(d.dir) ? resident(d.src, src) : -1;
+  int64_t dow = dstInDram(d.dir) ? resident(d.dst, dst) : -1;
+  if (so < 0 && dow < 0)
+    return;
+  if (so >= 0)
+    d.src = src;
+  if (dow >= 0)
+    d.dst = dst;
+  switch (d.dir) {
+  case DmaDir::Load:
+    if (so == int64_t(cl)) {
+      d.dir = DmaDir::LocalCopy;
+    } else {
+      d.dir = DmaDir::RemoteLoad;
+      d.srcCluster = uint32_t(so);
     }
+    break;
+  case DmaDir::Store:
+    d.dir = DmaDir::LocalCopy;
+    break;
+  case DmaDir::DramCopy:
+    d.dir = so >= 0 && dow >= 0 ? DmaDir::LocalCopy
+            : so >= 0           ? DmaDir::Store
+                                : DmaDir::Load;
+    break;
+  default:
+    break;
+  }
 }
 
-ResidencySummary
-accel::codegen::summarize(const ResidencyPlan &plan,
-                          const std::vector<DramBuffer> &pieces) {
+} // namespace
+
+void accel::codegen::applyResidency(Program &p, const ResidencyPlan &plan,
+                                    const ResidencyOptions &opts) {
+  const std::vector<DramBuffer> &pieces = plan.pieces;
+  // Whether a DRAM side's bounding range meets a resident piece.
+  auto meetsResident = [&](const DmaDesc &d, bool srcSide) {
+    uint64_t lo, hi;
+    dmaSide(d, srcSide, lo, hi);
+    for (int64_t q = std::max<int64_t>(bufferOf(pieces, lo), 0);
+         q < int64_t(pieces.size()) && pieces[size_t(q)].addr < hi; ++q)
+      if (pieces[size_t(q)].addr + pieces[size_t(q)].bytes > lo &&
+          plan.resident(size_t(q)))
+        return true;
+    return false;
+  };
+  std::vector<DmaDesc> parts;
+  for (size_t cl = 0; cl < p.clusters.size(); ++cl) {
+    std::vector<Command> out;
+    out.reserve(p.clusters[cl].commands.size());
+    for (Command &c : p.clusters[cl].commands) {
+      const DmaDesc &d = c.dma;
+      if (c.kind != CommandKind::Dma || d.numElements() == 0 ||
+          !((srcInDram(d.dir) && meetsResident(d, true)) ||
+            (dstInDram(d.dir) && meetsResident(d, false)))) {
+        out.push_back(std::move(c));
+        continue;
+      }
+      // planResidency split the same DMA within the same limit.
+      if (!splitAtPieces(d, pieces, opts.maxPartsPerDma, parts))
+        parts = {d};
+      for (DmaDesc &part : parts) {
+        Command x = c;
+        x.dma = part;
+        rewritePart(x.dma, uint32_t(cl), plan);
+        out.push_back(std::move(x));
+      }
+    }
+    p.clusters[cl].commands = std::move(out);
+  }
+}
+
+std::vector<DramBuffer>
+accel::codegen::remainingBuffers(const ResidencyPlan &plan,
+                                 const std::vector<DramBuffer> &coarse) {
+  std::vector<DramBuffer> out;
+  for (size_t i = 0; i < plan.pieces.size(); ++i) {
+    if (plan.resident(i))
+      continue;
+    const DramBuffer &b = plan.pieces[i];
+    // Merge with the previous kept piece when both are of one coarse piece
+    // and adjacent.
+    if (!out.empty() && out.back().addr + out.back().bytes == b.addr &&
+        bufferOf(coarse, out.back().addr) == bufferOf(coarse, b.addr)) {
+      out.back().bytes += b.bytes;
+      continue;
+    }
+    out.push_back(b);
+  }
+  return out;
+}
+
+ResidencySummary accel::codegen::summarize(const ResidencyPlan &plan) {
   ResidencySummary s;
-  for (size_t i = 0; i < pieces.size(); ++i) {
+  for (size_t i = 0; i < plan.pieces.size(); ++i) {
     StayReason r = plan.reason[i];
     if (r == StayReason::Resident) {
-      s.residentBytes += pieces[i].bytes;
+      s.residentBytes += plan.pieces[i].bytes;
       s.residentTraffic += plan.dramTraffic[i];
       ++s.residentPieces;
     } else if (r != StayReason::NotIntermediate &&
                r != StayReason::NotWritten) {
-      s.spilledBytes += pieces[i].bytes;
+      s.spilledBytes += plan.pieces[i].bytes;
       s.spilledTraffic += plan.dramTraffic[i];
       ++s.spilledPieces;
     }

@@ -83,6 +83,9 @@ enum class StayReason : uint8_t {
 };
 
 struct ResidencyPlan {
+  /// The pieces planned: the input pieces, intermediate ones cut further
+  /// where their writers change (refineByWriters).
+  std::vector<DramBuffer> pieces;
   /// Per piece: the owner cluster (-1 = stays in DRAM) and the storage
   /// address of its first byte there.
   std::vector<int64_t> owner;
@@ -100,11 +103,32 @@ struct ResidencyOptions {
   /// Largest number of byte ranges one DMA box is split into when checking
   /// that every byte read was written before (bigger boxes: refused).
   size_t maxRangesPerBox = 1 << 14;
+  /// Largest number of DMAs one DMA is split into at piece ends (more: the
+  /// pieces it reaches stay in DRAM).
+  size_t maxPartsPerDma = 16;
 };
+
+/// Splits `d` into parts (same direction and tag, the box cut along its
+/// outer dimensions) whose DRAM sides each lie inside one of `pieces` (or
+/// outside all). False when that takes more than `maxParts` parts or a single
+/// element crosses a piece end.
+bool splitAtPieces(const DmaDesc &d, const std::vector<DramBuffer> &pieces,
+                   size_t maxParts, std::vector<DmaDesc> &out);
+
+/// Cuts the intermediate pieces further between groups of overlapping DMA
+/// write boxes whose writing clusters differ (a tensor whose parts are
+/// computed by different clusters gets one piece per part), so that each
+/// part can live with its writer. `refinedIntermediate`: the flags of the
+/// result.
+std::vector<DramBuffer> refineByWriters(const Program &p,
+                                        const std::vector<DramBuffer> &pieces,
+                                        const std::vector<char> &intermediate,
+                                        std::vector<char> &refinedIntermediate);
 
 /// Chooses the resident pieces (the rule in the file comment and in
 /// docs/passes.md). `pieces`: the cut linear plan (ascending, disjoint);
 /// `intermediate[i]`: piece i holds no symbol, constant or packet byte.
+/// DMAs across piece ends count as their parts (splitAtPieces).
 ResidencyPlan
 planResidency(const Program &p, const HardwareDesc &hw,
               const std::vector<std::vector<uint32_t>> &commandLayers,
@@ -112,10 +136,16 @@ planResidency(const Program &p, const HardwareDesc &hw,
               const std::vector<char> &intermediate,
               const ResidencyOptions &opts = {});
 
-/// Rewrites the DMAs that touch resident pieces (local copies, remote loads,
-/// a DRAM copy out of a resident piece as a store, into one as a load).
-void applyResidency(Program &p, const std::vector<DramBuffer> &pieces,
-                    const ResidencyPlan &plan);
+/// Rewrites the DMAs that touch resident pieces (split at piece ends first):
+/// local copies, remote loads, a DRAM copy out of a resident piece as a
+/// store, into one as a load.
+void applyResidency(Program &p, const ResidencyPlan &plan,
+                    const ResidencyOptions &opts = {});
+
+/// The DRAM buffers left for channel placement: the pieces that stay in
+/// DRAM, adjacent ones of one input piece merged again.
+std::vector<DramBuffer> remainingBuffers(const ResidencyPlan &plan,
+                                         const std::vector<DramBuffer> &coarse);
 
 /// The pieces flagged intermediate: overlapping no symbol image, constant
 /// segment (or replica), packet block or marker of `p` (linear addresses).
@@ -130,8 +160,7 @@ struct ResidencySummary {
   uint64_t spilledBytes = 0, spilledTraffic = 0;
   uint64_t residentPieces = 0, spilledPieces = 0;
 };
-ResidencySummary summarize(const ResidencyPlan &plan,
-                           const std::vector<DramBuffer> &pieces);
+ResidencySummary summarize(const ResidencyPlan &plan);
 
 } // namespace accel::codegen
 

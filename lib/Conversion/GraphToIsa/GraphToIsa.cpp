@@ -620,21 +620,17 @@ void Lowering::keepOnChip(std::vector<DramBuffer> &pieces) {
   ResidencyPlan plan =
       planResidency(program_, fullHw_, sb_.commandLayers(), sb_.numLayers(),
                     pieces, intermediatePieces(program_, pieces));
-  applyResidency(program_, pieces, plan);
-  residency_ = summarize(plan, pieces);
+  applyResidency(program_, plan);
+  residency_ = summarize(plan);
   LLVM_DEBUG({
-    for (size_t i = 0; i < pieces.size(); ++i)
-      llvm::dbgs() << "residency: piece [" << pieces[i].addr << ", +"
-                   << pieces[i].bytes << ") reason " << int(plan.reason[i])
+    for (size_t i = 0; i < plan.pieces.size(); ++i)
+      llvm::dbgs() << "residency: piece [" << plan.pieces[i].addr << ", +"
+                   << plan.pieces[i].bytes << ") reason " << int(plan.reason[i])
                    << " owner " << plan.owner[i] << " at "
                    << plan.storageAddr[i] << " traffic " << plan.dramTraffic[i]
                    << "\n";
   });
-  std::vector<DramBuffer> kept;
-  for (size_t i = 0; i < pieces.size(); ++i)
-    if (!plan.resident(i))
-      kept.push_back(pieces[i]);
-  pieces = std::move(kept);
+  pieces = remainingBuffers(plan, pieces);
 }
 
 namespace {

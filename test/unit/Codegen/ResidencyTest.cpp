@@ -141,34 +141,107 @@ TEST(Residency, EligibilityAndRewrite) {
   std::vector<char> inter = intermediatePieces(f.p, f.pieces);
   EXPECT_EQ(inter, (std::vector<char>{0, 1, 1, 0}));
   ResidencyPlan plan = planResidency(f.p, hw, f.layers, 3, f.pieces, inter);
-  EXPECT_EQ(plan.reason,
-            (std::vector<StayReason>{
-                StayReason::NotIntermediate, StayReason::Resident,
-                StayReason::SeveralWriters, StayReason::NotIntermediate}));
-  EXPECT_EQ(plan.owner[1], 0);
-  // Held to the end (a remote reader): above cluster 0's marks of every
-  // layer from 0 on (1280), 64-aligned.
+  // B is cut where its writer changes.
+  ASSERT_EQ(plan.pieces.size(), 5u);
+  EXPECT_EQ(plan.pieces[2].addr, 512u);
+  EXPECT_EQ(plan.pieces[3].addr, 640u);
+  EXPECT_EQ(plan.reason, (std::vector<StayReason>{
+                             StayReason::NotIntermediate, StayReason::Resident,
+                             StayReason::Resident, StayReason::Resident,
+                             StayReason::NotIntermediate}));
+  EXPECT_EQ(plan.owner, (std::vector<int64_t>{-1, 0, 0, 1, -1}));
+  // Held to the end (remote readers): above cluster 0's marks of every
+  // layer from 0 on (1280), 64-aligned; A (more DRAM bytes per byte-layer)
+  // first. B's second half is read by its own writer only.
   EXPECT_EQ(plan.storageAddr[1], 1280u);
+  EXPECT_EQ(plan.storageAddr[2], 1536u);
+  EXPECT_EQ(plan.storageAddr[3], 2304u);
   EXPECT_EQ(plan.dramTraffic[1], 3u * 256);
 
-  ResidencySummary s = summarize(plan, f.pieces);
-  EXPECT_EQ(s.residentBytes, 256u);
-  EXPECT_EQ(s.residentTraffic, 768u);
-  EXPECT_EQ(s.spilledBytes, 256u);
-  EXPECT_EQ(s.spilledTraffic, 128u + 128 + 256);
+  ResidencySummary s = summarize(plan);
+  EXPECT_EQ(s.residentBytes, 512u);
+  EXPECT_EQ(s.residentTraffic, 768u + 256 + 256);
+  EXPECT_EQ(s.spilledBytes, 0u);
+  std::vector<DramBuffer> left = remainingBuffers(plan, f.pieces);
+  ASSERT_EQ(left.size(), 2u);
+  EXPECT_EQ(left[0].addr, 0u);
+  EXPECT_EQ(left[1].addr, 768u);
+  EXPECT_EQ(left[1].bytes, 256u);
 
-  applyResidency(f.p, f.pieces, plan);
+  applyResidency(f.p, plan);
   const auto &c0 = f.p.clusters[0].commands, &c1 = f.p.clusters[1].commands;
+  ASSERT_EQ(c0.size(), 4u);
   EXPECT_EQ(c0[0].dma.dir, DmaDir::Load); // the input stays
   EXPECT_EQ(c0[1].dma.dir, DmaDir::LocalCopy);
   EXPECT_EQ(c0[1].dma.dst, 1280u);
-  EXPECT_EQ(c0[2].dma.dir, DmaDir::Store); // B stays in DRAM
+  EXPECT_EQ(c0[2].dma.dir, DmaDir::LocalCopy);
+  EXPECT_EQ(c0[2].dma.dst, 1536u);
   EXPECT_EQ(c0[3].dma.dir, DmaDir::LocalCopy);
   EXPECT_EQ(c0[3].dma.src, 1280u);
+  // Cluster 1's load of all of B is split in two: half remote, half local.
+  ASSERT_EQ(c1.size(), 5u);
+  EXPECT_EQ(c1[0].dma.dir, DmaDir::LocalCopy);
+  EXPECT_EQ(c1[0].dma.dst, 2304u);
   EXPECT_EQ(c1[1].dma.dir, DmaDir::RemoteLoad);
   EXPECT_EQ(c1[1].dma.srcCluster, 0u);
   EXPECT_EQ(c1[1].dma.src, 1280u);
   EXPECT_EQ(c1[1].dma.dst, 2048u);
+  EXPECT_EQ(c1[2].dma.dir, DmaDir::RemoteLoad);
+  EXPECT_EQ(c1[2].dma.src, 1536u);
+  EXPECT_EQ(c1[2].dma.dst, 0u);
+  EXPECT_EQ(c1[2].dma.shape[3], 32u);
+  EXPECT_EQ(c1[3].dma.dir, DmaDir::LocalCopy);
+  EXPECT_EQ(c1[3].dma.src, 2304u);
+  EXPECT_EQ(c1[3].dma.dst, 128u);
+  EXPECT_EQ(c1[4].dma.dir, DmaDir::Store); // the output stays
+}
+
+TEST(Residency, InterleavedWritersStayInDram) {
+  // Clusters 0 and 1 write alternate rows of one 8 x 16 tensor: the write
+  // boxes overlap, no cut separates them.
+  Program p;
+  p.clusters.resize(2);
+  for (uint32_t cl = 0; cl < 2; ++cl) {
+    Command c = dma(DmaDir::Store, 0, cl * 64, 16);
+    c.dma.shape[2] = 4;
+    c.dma.srcStride[2] = 16;
+    c.dma.dstStride[2] = 32;
+    p.clusters[cl].commands.push_back(c);
+  }
+  std::vector<DramBuffer> pieces{{0, 512}};
+  ResidencyPlan plan = planResidency(p, smallMachine(), {{0}, {0}}, 1, pieces,
+                                     std::vector<char>{1});
+  ASSERT_EQ(plan.pieces.size(), 1u);
+  EXPECT_EQ(plan.reason[0], StayReason::SeveralWriters);
+}
+
+TEST(Residency, SplitAtPieces) {
+  // A 3 x 4 x 8 box over pieces of 2 rows of 8 elements (64 bytes): the
+  // outer dimension is cut into runs, a row across an end further.
+  std::vector<DramBuffer> pieces{{0, 64}, {64, 96}, {160, 1000}};
+  Command c = dma(DmaDir::Load, 0, 4096, 8);
+  c.dma.shape[2] = 4;
+  c.dma.srcStride[2] = 8;
+  c.dma.dstStride[2] = 8;
+  std::vector<DmaDesc> parts;
+  ASSERT_TRUE(splitAtPieces(c.dma, pieces, 16, parts));
+  // Rows 0-1 in piece 0, rows 2-3 in piece 1 ([64, 128)).
+  ASSERT_EQ(parts.size(), 2u);
+  EXPECT_EQ(parts[0].shape[2], 2u);
+  EXPECT_EQ(parts[1].src, 64u);
+  EXPECT_EQ(parts[1].dst, 4096u + 64);
+  // Rows of 8 elements starting at byte 8: every row but the last crosses
+  // no end except row 1 ([40, 72)), which is cut into elements.
+  c.dma.src = 8;
+  ASSERT_TRUE(splitAtPieces(c.dma, pieces, 16, parts));
+  size_t elems = 0;
+  for (const DmaDesc &d : parts) {
+    uint64_t lo = d.src, hi = d.src + d.numElements() * 4;
+    EXPECT_TRUE((hi <= 64) || (lo >= 64 && hi <= 160)) << lo << " " << hi;
+    elems += d.numElements();
+  }
+  EXPECT_EQ(elems, 32u);
+  EXPECT_FALSE(splitAtPieces(c.dma, pieces, 2, parts)); // too many parts
 }
 
 TEST(Residency, NoSharedCacheKeepsRemotelyReadPiecesInDram) {
@@ -209,7 +282,7 @@ TEST(Residency, ReadBeforeWriteStaysInDram) {
   pieces.push_back({256, 256});
   plan = planResidency(p, hw, {{0, 1}}, 2, pieces, std::vector<char>{1, 0});
   ASSERT_EQ(plan.reason[0], StayReason::Resident);
-  applyResidency(p, pieces, plan);
+  applyResidency(p, plan);
   EXPECT_EQ(p.clusters[0].commands[1].dma.dir, DmaDir::Store);
   EXPECT_EQ(p.clusters[0].commands[1].dma.src, plan.storageAddr[0]);
   EXPECT_EQ(p.clusters[0].commands[1].dma.dst, 256u);
