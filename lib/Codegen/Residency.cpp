@@ -247,10 +247,9 @@ std::vector<char>
 accel::codegen::intermediatePieces(const Program &p,
                                    const std::vector<DramBuffer> &pieces) {
   IntervalSet fixed;
-  for (const Symbol &s : p.symbols)
+  for (const Symbol &s : p.symbols) // f32 images whatever the interface type
     fixed.add(s.dramAddr,
-              s.dramAddr +
-                  std::max<uint64_t>(s.numElements() * dtypeBytes(s.dtype), 1));
+              s.dramAddr + std::max<uint64_t>(s.numElements() * 4, 1));
   for (const ConstSegment &c : p.constants) {
     fixed.add(c.dramAddr, c.dramAddr + c.bytes.size());
     for (uint64_t r : c.replicas)

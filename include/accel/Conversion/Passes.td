@@ -124,19 +124,11 @@ def ConvertGraphToIsa : Pass<"convert-graph-to-isa", "mlir::ModuleOp"> {
                         "lifetime; readers copy them locally or over the "
                         "mesh (docs/passes.md, On-chip residency; "
                         "default)"))}]>,
+    Option<"residencyReport", "residency-report", "bool", /*default=*/"false",
+           "emit a remark with the bytes of intermediates kept on chip and "
+           "those spilled to DRAM (with their DMA bytes)">,
   ];
   let dependentDialects = ["::accel::isa::IsaDialect"];
-  let statistics = [
-    Statistic<"residentBytes", "resident-bytes",
-              "bytes of intermediates kept in cluster storage (residency)">,
-    Statistic<"residentTraffic", "resident-dma-bytes",
-              "DMA bytes of resident intermediates that no longer move "
-              "through DRAM">,
-    Statistic<"spilledBytes", "spilled-bytes",
-              "bytes of written intermediates that stay in DRAM">,
-    Statistic<"spilledTraffic", "spilled-dma-bytes",
-              "DMA bytes of the intermediates that stay in DRAM (spills)">
-  ];
 }
 
 #endif

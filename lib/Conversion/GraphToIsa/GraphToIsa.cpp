@@ -735,18 +735,42 @@ struct ConvertGraphToIsaPass
       lo.residencyReserve = residencyReserve(target, hw);
     lo.sync = sync == LayerSync::Events ? codegen::SyncMode::Events
                                         : codegen::SyncMode::Barrier;
-    Lowering lowering(target, hw, lo);
-    lowering.setDepthwiseSW(depthwise == DepthwiseKernel::Sw);
-    lowering.setConvRQ(conv == ConvKernel::Rq);
-    if (failed(lowering.run()))
+    auto lower = [&](const LoweringOptions &o) {
+      auto l = std::make_unique<Lowering>(target, hw, o);
+      l->setDepthwiseSW(depthwise == DepthwiseKernel::Sw);
+      l->setConvRQ(conv == ConvKernel::Rq);
+      return l;
+    };
+    std::unique_ptr<Lowering> lowering = lower(lo);
+    LogicalResult lowered = success();
+    if (lo.residencyReserve != 0) {
+      // A kernel that needs more storage than the reserve leaves: lower
+      // again with all of it (and report that run's errors, if any).
+      ScopedDiagnosticHandler quiet(&getContext(), [](Diagnostic &d) {
+        return success(d.getSeverity() == DiagnosticSeverity::Error);
+      });
+      lowered = lowering->run();
+    } else {
+      lowered = lowering->run();
+    }
+    if (failed(lowered) && lo.residencyReserve != 0) {
+      lo.residencyReserve = 0;
+      lowering = lower(lo);
+      lowered = lowering->run();
+    }
+    if (failed(lowered))
       return signalPassFailure();
-    const codegen::ResidencySummary &rs = lowering.residency();
-    residentBytes = rs.residentBytes;
-    residentTraffic = rs.residentTraffic;
-    spilledBytes = rs.spilledBytes;
-    spilledTraffic = rs.spilledTraffic;
+    if (residencyReport) {
+      const codegen::ResidencySummary &rs = lowering->residency();
+      target.emitRemark("residency: ")
+          << rs.residentBytes << " bytes of intermediates in "
+          << rs.residentPieces << " pieces kept on chip (" << rs.residentTraffic
+          << " DMA bytes off DRAM), " << rs.spilledBytes << " bytes in "
+          << rs.spilledPieces << " pieces spilled to DRAM ("
+          << rs.spilledTraffic << " DMA bytes)";
+    }
     OwningOpRef<ModuleOp> isa =
-        isaFromProgram(lowering.program(), module.getContext());
+        isaFromProgram(lowering->program(), module.getContext());
     if (!isa) {
       module.emitError("internal error: could not build the isa.program");
       return signalPassFailure();
