@@ -469,6 +469,89 @@ uint32_t layerOf(const std::vector<std::vector<uint32_t>> &commandLayers,
              : numLayers - 1;
 }
 
+/// When an owner may reuse storage another cluster read: per (owner,
+/// reader), the owner's RECVs of the reader's semaphore (the reader's index)
+/// in stream order, each with the owner's layer and the reader's last layer
+/// whose DMAs it covers. A SIGNAL right after a WAIT of every tag and the
+/// PEs (the end-of-layer pair) covers its own layer, any other arrival
+/// (SEND, SIGNAL) the layers before its own (the reader's earlier layers
+/// ended with such a WAIT). When another cluster also uses that semaphore
+/// towards the owner the arrivals cannot be told apart: no release.
+class ReleaseMap {
+public:
+  ReleaseMap(const Program &p,
+             const std::vector<std::vector<uint32_t>> &commandLayers,
+             uint32_t numLayers, bool barrierSync)
+      : n_(p.clusters.size()), numLayers_(numLayers),
+        barrierSync_(barrierSync) {
+    std::vector<std::vector<int64_t>> arrivals(n_ * n_);
+    std::vector<char> foreign(n_ * n_, 0);
+    for (size_t x = 0; x < n_; ++x) {
+      const auto &cmds = p.clusters[x].commands;
+      for (size_t k = 0; k < cmds.size(); ++k) {
+        const Command &c = cmds[k];
+        if (c.kind != CommandKind::Signal && c.kind != CommandKind::Send)
+          continue;
+        const int64_t layer = layerOf(commandLayers, x, k, numLayers);
+        const bool endOfLayer = c.kind == CommandKind::Signal && k > 0 &&
+                                cmds[k - 1].kind == CommandKind::Wait &&
+                                cmds[k - 1].waitTags == 0xFF &&
+                                cmds[k - 1].waitPe;
+        for (uint32_t t : c.mesh.targets) {
+          if (t >= n_ || c.mesh.sem >= n_)
+            continue;
+          if (c.mesh.sem != x)
+            foreign[t * n_ + c.mesh.sem] = 1;
+          else
+            arrivals[t * n_ + x].push_back(endOfLayer ? layer : layer - 1);
+        }
+      }
+    }
+    recvs_.resize(n_ * n_);
+    for (size_t o = 0; o < n_; ++o) {
+      std::vector<uint64_t> taken(n_, 0);
+      const auto &cmds = p.clusters[o].commands;
+      for (size_t k = 0; k < cmds.size(); ++k) {
+        const Command &c = cmds[k];
+        if (c.kind != CommandKind::Recv || c.sem >= n_ ||
+            foreign[o * n_ + c.sem])
+          continue;
+        const auto &arr = arrivals[o * n_ + c.sem];
+        taken[c.sem] += c.count;
+        if (taken[c.sem] == 0 || taken[c.sem] > arr.size())
+          continue;
+        // Arrivals of one sender come in its stream order; the latest of
+        // those taken covers the most.
+        int64_t covered = -1;
+        for (uint64_t a = 0; a < taken[c.sem]; ++a)
+          covered = std::max(covered, arr[a]);
+        recvs_[o * n_ + c.sem].push_back(
+            {layerOf(commandLayers, o, k, numLayers), covered});
+      }
+    }
+  }
+
+  /// The last layer in which `owner` must keep storage that `reader` read
+  /// in layer `readLayer`.
+  uint32_t after(uint32_t owner, uint32_t reader, uint32_t readLayer) const {
+    // Barrier mode: every cluster waits for all its DMAs before the barrier
+    // that ends each layer.
+    if (barrierSync_)
+      return readLayer;
+    if (owner < n_ && reader < n_)
+      for (const auto &[ownerLayer, covered] : recvs_[owner * n_ + reader])
+        if (covered >= int64_t(readLayer))
+          return std::max(ownerLayer, readLayer);
+    return numLayers_ - 1;
+  }
+
+private:
+  size_t n_;
+  uint32_t numLayers_;
+  bool barrierSync_;
+  std::vector<std::vector<std::pair<uint32_t, int64_t>>> recvs_;
+};
+
 } // namespace
 
 ResidencyPlan accel::codegen::planResidency(
@@ -528,6 +611,7 @@ ResidencyPlan accel::codegen::planResidency(
       }
     }
   }
+  const ReleaseMap releases(p, commandLayers, numLayers, opts.barrierSync);
   std::vector<StorageRequest> requests;
   std::vector<size_t> requestPiece;
   for (size_t i = 0; i < np; ++i) {
@@ -574,11 +658,15 @@ ResidencyPlan accel::codegen::planResidency(
       r.first = std::min(r.first, a.layer);
       r.last = std::max(r.last, a.layer);
     }
-    // Another cluster's remote load of the region is not ordered before the
-    // owner's later writes of it (their DRAM addresses differed): the region
-    // stays taken until the end of the program.
+    // Another cluster's remote load of the region is ordered before the
+    // owner's later writes of it only once the owner has synchronised with
+    // that reader (the tracker saw different DRAM addresses and added no
+    // WAR dependency): the region stays taken until then, or to the end.
     if (remoteReader)
-      r.last = numLayers - 1;
+      for (const PieceAccess &a : acc[i])
+        if (!a.write && int64_t(a.cluster) != owner)
+          r.last = std::max(
+              r.last, releases.after(uint32_t(owner), a.cluster, a.layer));
     r.benefit = plan.dramTraffic[i];
     plan.reason[i] = StayReason::NoRoom;
     requests.push_back(r);

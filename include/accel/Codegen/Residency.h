@@ -106,6 +106,10 @@ struct ResidencyOptions {
   /// Largest number of DMAs one DMA is split into at piece ends (more: the
   /// pieces it reaches stay in DRAM).
   size_t maxPartsPerDma = 16;
+  /// The program ends every layer with a WAIT of all tags and a BARRIER on
+  /// every cluster (sync=barrier): a remote reader's loads of a layer are
+  /// complete before the next layer starts anywhere.
+  bool barrierSync = false;
 };
 
 /// Splits `d` into parts (same direction and tag, the box cut along its

@@ -617,10 +617,12 @@ void Lowering::placeOnChannels() {
 }
 
 void Lowering::keepOnChip(std::vector<DramBuffer> &pieces) {
+  ResidencyOptions ropts;
+  ropts.barrierSync = opts_.sync == SyncMode::Barrier;
   ResidencyPlan plan =
       planResidency(program_, fullHw_, sb_.commandLayers(), sb_.numLayers(),
-                    pieces, intermediatePieces(program_, pieces));
-  applyResidency(program_, plan);
+                    pieces, intermediatePieces(program_, pieces), ropts);
+  applyResidency(program_, plan, ropts);
   residency_ = summarize(plan);
   LLVM_DEBUG({
     for (size_t i = 0; i < plan.pieces.size(); ++i)

@@ -244,6 +244,61 @@ TEST(Residency, SplitAtPieces) {
   EXPECT_FALSE(splitAtPieces(c.dma, pieces, 2, parts)); // too many parts
 }
 
+/// Owner 0 writes A (layer 0), cluster 1 reads it remotely (layer 1) and
+/// signals cluster 0 at the end of that layer; cluster 0 receives that
+/// signal in layer 2 (when `recv`) and writes B in layer 3, read in layer 4.
+Program releaseProgram(bool recv, std::vector<std::vector<uint32_t>> &layers) {
+  Program p;
+  p.clusters.resize(2);
+  layers.assign(2, {});
+  auto add = [&](uint32_t cl, uint32_t layer, Command c) {
+    p.clusters[cl].commands.push_back(c);
+    layers[cl].push_back(layer);
+  };
+  add(0, 0, dma(DmaDir::Store, 0, 0, 64)); // A
+  add(1, 1, dma(DmaDir::Load, 0, 0, 64));  // A, remotely
+  Command w;
+  w.kind = CommandKind::Wait;
+  w.waitTags = 0xFF;
+  w.waitPe = true;
+  add(1, 1, w);
+  Command sig;
+  sig.kind = CommandKind::Signal;
+  sig.mesh.targets = {0};
+  sig.mesh.sem = 1;
+  add(1, 1, sig);
+  if (recv) {
+    Command r;
+    r.kind = CommandKind::Recv;
+    r.sem = 1;
+    add(0, 2, r);
+  }
+  add(0, 3, dma(DmaDir::Store, 0, 256, 64)); // B
+  add(0, 4, dma(DmaDir::Load, 256, 0, 64));  // B, locally
+  return p;
+}
+
+TEST(Residency, RemotelyReadStorageIsReusedAfterTheOwnerSynchronised) {
+  std::vector<std::vector<uint32_t>> layers;
+  std::vector<DramBuffer> pieces{{0, 256}, {256, 256}};
+  std::vector<char> inter{1, 1};
+  HardwareDesc hw = smallMachine();
+  Program p = releaseProgram(true, layers);
+  ResidencyPlan plan = planResidency(p, hw, layers, 5, pieces, inter);
+  ASSERT_TRUE(plan.resident(0) && plan.resident(1));
+  EXPECT_EQ(plan.storageAddr[0], plan.storageAddr[1]); // A freed at layer 2
+  // Without the RECV cluster 0 never learns that the read is over.
+  p = releaseProgram(false, layers);
+  plan = planResidency(p, hw, layers, 5, pieces, inter);
+  ASSERT_TRUE(plan.resident(0) && plan.resident(1));
+  EXPECT_NE(plan.storageAddr[0], plan.storageAddr[1]);
+  // Barrier mode: every layer ends with all DMAs done.
+  ResidencyOptions o;
+  o.barrierSync = true;
+  plan = planResidency(p, hw, layers, 5, pieces, inter, o);
+  EXPECT_EQ(plan.storageAddr[0], plan.storageAddr[1]);
+}
+
 TEST(Residency, NoSharedCacheKeepsRemotelyReadPiecesInDram) {
   Fixture f;
   HardwareDesc hw = smallMachine();
