@@ -764,7 +764,7 @@ struct ConvertGraphToIsaPass
       return signalPassFailure();
     if (residencyReport) {
       const codegen::ResidencySummary &rs = lowering->residency();
-      target.emitRemark("residency: ")
+      mlir::emitRemark(target.getLoc(), "residency: ")
           << rs.residentBytes << " bytes of intermediates in "
           << rs.residentPieces << " pieces kept on chip (" << rs.residentTraffic
           << " DMA bytes off DRAM), " << rs.spilledBytes << " bytes in "
