@@ -116,7 +116,8 @@ def Isa_SfuFunc : I32EnumAttr<"SfuFunc", "SFU function (accel/Target/Sfu.h)", [
 
 def Isa_DmaDir : I32EnumAttr<"DmaDir", "DMA direction", [
     I32EnumAttrCase<"load", 0>, I32EnumAttrCase<"store", 1>,
-    I32EnumAttrCase<"dram_copy", 2>, I32EnumAttrCase<"remote_load", 3>]> {
+    I32EnumAttrCase<"dram_copy", 2>, I32EnumAttrCase<"remote_load", 3>,
+    I32EnumAttrCase<"local_copy", 4>]> {
   let cppNamespace = "::accel::isa";
   let genSpecializedAttr = 0;
 }
@@ -416,7 +417,9 @@ def Isa_DmaOp : Isa_CommandOp<"dma"> {
     `load`: DRAM -> storage unit, `store`: storage unit -> DRAM, `dram_copy`:
     DRAM -> DRAM, `remote_load from (r, c)`: the storage unit of cluster
     (r, c) -> this cluster's storage unit over the mesh (NUMA cost = route
-    hops; only on machines whose storage unit is a shared cluster cache).
+    hops; only on machines whose storage unit is a shared cluster cache),
+    `local_copy`: this cluster's storage unit -> itself at the storage
+    bandwidth (an intermediate kept on chip, no DRAM bytes).
     Only remote_load names a source cluster, and never its own cluster.
   }];
   let arguments = (ins Isa_DmaDirAttr:$dir, I32Attr:$tag, I64Attr:$src,

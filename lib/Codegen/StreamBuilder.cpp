@@ -40,6 +40,7 @@ StreamBuilder::StreamBuilder(Program &program, const HardwareDesc &hw,
   program_.hwFingerprint = hw.fingerprint();
   program_.clusters.resize(hw.numClusters());
   regs_.resize(hw.numClusters());
+  commandLayers_.resize(hw.numClusters());
   // Every buffer id the encoding allows, so that a CONFIG of a buffer the
   // hardware lacks is reported (capacityError) rather than out of range.
   for (auto &r : regs_)
@@ -75,6 +76,7 @@ void StreamBuilder::push(uint32_t cluster, Command c) {
   c.layer = layer_;
   ++numCommands_;
   program_.clusters.at(cluster).commands.push_back(std::move(c));
+  commandLayers_.at(cluster).push_back(layerIndex_);
 }
 
 void StreamBuilder::config(uint32_t cluster, uint8_t ibuf,
@@ -306,6 +308,7 @@ void StreamBuilder::endLayer() {
       c.barrierId = id;
       push(cl, std::move(c));
     }
+    ++layerIndex_;
     return;
   }
   const uint32_t layer = tracker_.layer();
@@ -320,6 +323,7 @@ void StreamBuilder::endLayer() {
     active_[cl] = 0;
   }
   tracker_.endLayer();
+  ++layerIndex_;
 }
 
 void StreamBuilder::finish() {
@@ -335,15 +339,19 @@ void StreamBuilder::finish() {
       t.erase(std::unique(t.begin(), t.end()), t.end());
       drop[idx] = t.empty();
     }
+    auto &layers = commandLayers_[cl];
     size_t out = 0;
     for (size_t i = 0; i < cmds.size(); ++i) {
       if (drop[i])
         continue;
-      if (out != i)
+      if (out != i) {
         cmds[out] = std::move(cmds[i]);
+        layers[out] = layers[i];
+      }
       ++out;
     }
     cmds.resize(out);
+    layers.resize(out);
   }
   signals_.assign(numClusters(), {});
 }

@@ -134,6 +134,9 @@ struct Cluster {
   const std::vector<Command> *cmds = nullptr;
   size_t pc = 0;
   uint64_t t = 0, peFree = 0, lastDmaDone = 0;
+  /// When the DMA engine's storage-to-storage path (local_copy) is free:
+  /// local copies run one after another, in issue order.
+  uint64_t localCopyFree = 0;
   uint64_t tagDone[kTags] = {};
   bool atBarrier = false;
   uint32_t barrierId = 0;

@@ -307,18 +307,30 @@ static bool isMeshAccess(const Program &p, const Access &a) {
          (c.kind == CommandKind::Dma && c.dma.dir == DmaDir::RemoteLoad);
 }
 
+/// Whether an access belongs to a local_copy DMA (they run in issue order
+/// on their cluster, like one channel's DMAs).
+static bool isLocalCopy(const Program &p, const Access &a) {
+  if (a.instr >= 0)
+    return false;
+  const Command &c = p.clusters[a.cluster].commands[a.cmd];
+  return c.kind == CommandKind::Dma && c.dma.dir == DmaDir::LocalCopy;
+}
+
 bool Sim::addAccess(const Access &a, int owner) {
   std::vector<Access> &list =
       owner < 0 ? dramAccesses : storageAccesses[size_t(owner)];
   if (a.range.empty())
     return true;
+  const bool aLocal = isLocalCopy(p, a);
   for (const Access &o : list) {
     // A command's access (DMA, SEND, remote_load) is in flight from its
     // issue on: a channel or link queue may delay it in this run, but
     // nothing in the program guarantees that order, except for two DMAs of
     // one cluster on a common channel (the channel serves them in program
     // order).
-    const bool fifo = o.cluster == a.cluster && (o.channels & a.channels) != 0;
+    const bool fifo =
+        o.cluster == a.cluster &&
+        ((o.channels & a.channels) != 0 || (aLocal && isLocalCopy(p, o)));
     const uint64_t from =
         a.instr < 0 && !fifo ? std::min(a.issued, a.start) : a.start;
     if (o.end <= from || o.write == a.write || !o.range.overlaps(a.range))
@@ -479,7 +491,7 @@ bool Sim::doDma(Cluster &c, const Command &cmd) {
   const DmaDesc &d = cmd.dma;
   if (d.tag >= kTags)
     return fail("tag " + std::to_string(d.tag) + " out of range [0, 8)");
-  if (unsigned(d.dir) > unsigned(DmaDir::RemoteLoad))
+  if (unsigned(d.dir) > unsigned(DmaDir::LocalCopy))
     return fail("invalid direction " + std::to_string(unsigned(d.dir)));
   if (d.elemBytes < 1 || d.elemBytes > kMaxElemBytes)
     return fail("elemBytes " + std::to_string(d.elemBytes) +
@@ -619,9 +631,17 @@ bool Sim::doDma(Cluster &c, const Command &cmd) {
   if (remote)
     return doRemoteLoad(c, cmd, src, dst, ub);
 
-  // Timing: every DRAM side on the channel(s) of its addresses.
+  // Timing: every DRAM side on the channel(s) of its addresses; a local
+  // copy reads and writes the storage unit at its bandwidth.
   uint64_t start = 0, done = 0;
-  const uint64_t mask = chargeChannels(c, d, src, dst, ub, issued, start, done);
+  uint64_t mask = 0;
+  if (d.dir == DmaDir::LocalCopy) {
+    start = std::max(issued, c.localCopyFree);
+    done = start + ceilDiv(double(ub), hw.storageBytesPerCycle);
+    c.localCopyFree = done;
+  } else {
+    mask = chargeChannels(c, d, src, dst, ub, issued, start, done);
+  }
   c.tagDone[d.tag] = std::max(c.tagDone[d.tag], done);
   c.lastDmaDone = std::max(c.lastDmaDone, done);
   unitEnd = done;

@@ -316,7 +316,7 @@ bool readCommand(Cursor &c, Command &cmd, uint64_t numClusters) {
     for (int i = 0; i < 4; ++i)
       c.i64(d.dstStride[i], "DMA packet");
     c.uint(d.srcCluster, "DMA packet");
-    if (dir > uint8_t(DmaDir::RemoteLoad))
+    if (dir > uint8_t(DmaDir::LocalCopy))
       return c.fail(dat, "invalid DMA direction " + std::to_string(dir));
     if (reserved)
       return c.fail(dat + 2, "nonzero reserved DMA bytes");

@@ -207,7 +207,7 @@ bool writeCommand(Writer &w, const Command &c, const std::string &where,
   }
   case CommandKind::Dma: {
     const DmaDesc &d = c.dma;
-    if (unsigned(d.dir) > unsigned(DmaDir::RemoteLoad))
+    if (unsigned(d.dir) > unsigned(DmaDir::LocalCopy))
       return fail(err, where,
                   "invalid DMA direction " + std::to_string(unsigned(d.dir)));
     if (d.dir != DmaDir::RemoteLoad && d.srcCluster != 0)

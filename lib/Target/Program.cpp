@@ -111,6 +111,8 @@ const char *dmaDirName(DmaDir d) {
     return "dram_copy";
   case DmaDir::RemoteLoad:
     return "remote_load";
+  case DmaDir::LocalCopy:
+    return "local_copy";
   }
   return "?";
 }

@@ -294,7 +294,7 @@ bool Validator::checkTilesOnce(const Instruction &in, const OperandRecord &r,
 bool Validator::checkDma(const DmaDesc &d, uint64_t cluster) {
   if (d.tag >= kNumDmaTags)
     return fail("tag " + std::to_string(d.tag) + " out of range [0, 8)");
-  if (unsigned(d.dir) > unsigned(DmaDir::RemoteLoad))
+  if (unsigned(d.dir) > unsigned(DmaDir::LocalCopy))
     return fail("invalid direction " + std::to_string(unsigned(d.dir)));
   std::string msg;
   if (d.dir == DmaDir::RemoteLoad &&
@@ -324,6 +324,9 @@ bool Validator::checkDma(const DmaDesc &d, uint64_t cluster) {
   };
   if (!check("source", src, srcDram) || !check("destination", dst, dstDram))
     return false;
+  if (d.dir == DmaDir::LocalCopy && src.lo < dst.hi && dst.lo < src.hi)
+    return fail("local_copy source box " + rangeStr(src) +
+                " overlaps its destination box " + rangeStr(dst));
   if (dstDram)
     dramWrites.push_back(dst);
   return true;

@@ -160,6 +160,15 @@ public:
   /// Completes the streams: removes the unused SIGNALs of events mode and
   /// sorts the targets of the others. Call once, after the last layer.
   void finish();
+  /// Per cluster, per command of its stream: the index of the layer
+  /// (endLayer count, both sync modes) it was emitted in. Kept in step with
+  /// the streams by finish(); the on-chip residency planner reads it
+  /// (docs/passes.md, "On-chip residency").
+  const std::vector<std::vector<uint32_t>> &commandLayers() const {
+    return commandLayers_;
+  }
+  /// Layers ended so far (+1 while a layer is open).
+  uint32_t numLayers() const { return layerIndex_ + 1; }
   /// SIGNAL / RECV pairs emitted so far (events mode; statistics, tests).
   uint64_t numRecvs() const { return numRecvs_; }
   /// The first control-unit capacity the emitted CONFIGs exceed, naming the
@@ -190,6 +199,8 @@ private:
   std::vector<std::vector<std::vector<OperandRecord>>> regs_;
   uint32_t nextBarrier_ = 0;
   std::string capacityError_;
+  std::vector<std::vector<uint32_t>> commandLayers_;
+  uint32_t layerIndex_ = 0;
 };
 
 /// The three operand streams of a GEMM-shaped problem C[M,N] (+)= A[M,K]

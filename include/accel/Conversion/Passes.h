@@ -20,6 +20,7 @@ enum class SfuMode { Chained, Decoupled };
 enum class LayerSync { Barrier, Events };
 enum class DramPlacement { Linear, Channels, Pieces };
 enum class ConvPadding { Window, Copy, Auto };
+enum class Residency { Off, On };
 
 #define GEN_PASS_DECL
 #include "accel/Conversion/Passes.h.inc"

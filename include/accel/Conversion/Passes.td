@@ -126,6 +126,21 @@ def ConvertGraphToIsa : Pass<"convert-graph-to-isa", "mlir::ModuleOp"> {
                         "its DMAs allow, each on its own channel, and "
                         "read-only buffers copied onto every reading "
                         "channel (default)"))}]>,
+    Option<"residency", "residency", "accel::Residency",
+           /*default=*/"accel::Residency::On",
+           "on-chip residency of intermediates",
+           [{::llvm::cl::values(
+             clEnumValN(accel::Residency::Off, "off",
+                        "every intermediate goes through DRAM"),
+             clEnumValN(accel::Residency::On, "on",
+                        "pieces of intermediates written by one cluster stay "
+                        "in its storage unit when it has room for their "
+                        "lifetime; readers copy them locally or over the "
+                        "mesh (docs/passes.md, On-chip residency; "
+                        "default)"))}]>,
+    Option<"residencyReport", "residency-report", "bool", /*default=*/"false",
+           "emit a remark with the bytes of intermediates kept on chip and "
+           "those spilled to DRAM (with their DMA bytes)">,
   ];
   let dependentDialects = ["::accel::isa::IsaDialect"];
 }

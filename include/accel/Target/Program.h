@@ -192,6 +192,10 @@ enum class DmaDir : uint8_t {
   /// Another cluster's storage unit (DmaDesc::srcCluster) -> this cluster's
   /// storage unit, over the mesh at the NUMA cost (docs/mesh.md).
   RemoteLoad = 3,
+  /// This cluster's storage unit -> this cluster's storage unit at the
+  /// storage bandwidth, no DRAM bytes (an intermediate kept on chip,
+  /// docs/passes.md "On-chip residency").
+  LocalCopy = 4,
 };
 
 /// A 4-D strided box transfer. Element (i0..i3) moves between
@@ -392,7 +396,8 @@ inline Instruction makeInstruction(Opcode op, uint8_t sub, uint8_t slot,
 /// Command names as messages and statistics print them: "CONFIG",
 /// "EXECUTE", "DMA", "WAIT", "BARRIER".
 const char *commandKindName(CommandKind k);
-/// DMA directions: "load", "store", "dram_copy".
+/// DMA directions: "load", "store", "dram_copy", "remote_load",
+/// "local_copy".
 const char *dmaDirName(DmaDir d);
 /// Decimal text of a 128-bit integer (the validator and the simulator do
 /// address arithmetic in 128 bits so that no product overflows).

@@ -11,6 +11,7 @@
 #include "Lowering.h"
 #include "ResourceCheck.h"
 #include "accel/Codegen/Kernels.h"
+#include "accel/Codegen/Residency.h"
 #include "accel/Conversion/Passes.h"
 #include "accel/Hardware/HardwareDesc.h"
 #include "accel/Target/IsaProgram.h"
@@ -20,7 +21,10 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/Debug.h"
 #include "llvm/Support/FormatVariadic.h"
+
+#define DEBUG_TYPE "residency"
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -36,9 +40,22 @@ using namespace accel::codegen;
 using namespace accel::lowering;
 using llvm::SmallVector;
 
+namespace {
+/// The machine the kernels see: residency=on keeps the top
+/// `residencyReserve` bytes of every storage unit for resident pieces.
+HardwareDesc kernelView(const HardwareDesc &hw, const LoweringOptions &opts) {
+  HardwareDesc k = hw;
+  if (opts.residency && opts.residencyReserve < hw.storageBytes)
+    k.storageBytes -= opts.residencyReserve;
+  return k;
+}
+} // namespace
+
 Lowering::Lowering(func::FuncOp func, const HardwareDesc &hw,
                    const LoweringOptions &opts)
-    : func_(func), hw_(hw), opts_(opts), sb_(program_, hw, opts.sync) {
+    : func_(func), fullHw_(hw), hw_(kernelView(hw, opts)), opts_(opts),
+      sb_(program_, hw_, opts.sync) {
+  program_.hwFingerprint = hw.fingerprint();
   sparseSource_.threshold = opts.sparseThreshold;
   sparseSource_.constantAt = [this](uint64_t addr, float &v) {
     return constantAt(addr, v);
@@ -635,7 +652,7 @@ LogicalResult Lowering::run() {
   program_.dramSize = next_;
   if (!sb_.capacityError().empty())
     return func_.emitError(sb_.capacityError());
-  if (opts_.channelPlacement && next_ != UINT64_MAX)
+  if (next_ != UINT64_MAX && (opts_.channelPlacement || opts_.residency))
     placeOnChannels();
   if (next_ == UINT64_MAX)
     return func_.emitError("the program's DRAM buffers need 2^64 bytes or "
@@ -655,8 +672,12 @@ void Lowering::placeOnChannels() {
   std::vector<DramBuffer> segments = buffers_;
   // A DMA across buffers (none of the kernels emits one) or a region too
   // small for a buffer: the linear plan stays, it is valid as it is.
-  if ((opts_.channelPieces &&
-       !cutSegments(program_, buffers_, kAlign, segments, err)) ||
+  if (opts_.channelPieces &&
+      !cutSegments(program_, buffers_, kAlign, segments, err))
+    return;
+  if (opts_.residency)
+    keepOnChip(segments);
+  if (!opts_.channelPlacement ||
       !measureBufferTraffic(program_, hw_, segments, traffic, err) ||
       !planChannels(hw_, segments, traffic, plan, err,
                     PlacementOptions{opts_.channelPieces, opts_.channelPieces}))
@@ -666,7 +687,49 @@ void Lowering::placeOnChannels() {
   next_ = program_.dramSize;
 }
 
+void Lowering::keepOnChip(std::vector<DramBuffer> &pieces) {
+  ResidencyOptions ropts;
+  ropts.barrierSync = opts_.sync == SyncMode::Barrier;
+  ResidencyPlan plan =
+      planResidency(program_, fullHw_, sb_.commandLayers(), sb_.numLayers(),
+                    pieces, intermediatePieces(program_, pieces), ropts);
+  applyResidency(program_, plan, ropts);
+  residency_ = summarize(plan);
+  LLVM_DEBUG({
+    for (size_t i = 0; i < plan.pieces.size(); ++i)
+      llvm::dbgs() << "residency: piece [" << plan.pieces[i].addr << ", +"
+                   << plan.pieces[i].bytes << ") reason " << int(plan.reason[i])
+                   << " owner " << plan.owner[i] << " at "
+                   << plan.storageAddr[i] << " traffic " << plan.dramTraffic[i]
+                   << "\n";
+  });
+  pieces = remainingBuffers(plan, pieces);
+}
+
 namespace {
+/// Storage the kernels leave to resident pieces (residency=on): enough for
+/// the largest tensor the function computes that is neither returned nor a
+/// constant (in 4 KB steps), at most a quarter of the storage unit.
+uint64_t residencyReserve(func::FuncOp f, const HardwareDesc &hw) {
+  llvm::DenseSet<Value> returned;
+  f.walk([&](func::ReturnOp r) {
+    for (Value v : r.getOperands())
+      returned.insert(v);
+  });
+  uint64_t largest = 0;
+  f.walk([&](Operation *op) {
+    if (op->hasTrait<OpTrait::ConstantLike>())
+      return;
+    for (Value v : op->getResults()) {
+      auto t = dyn_cast<RankedTensorType>(v.getType());
+      if (t && t.hasStaticShape() && !returned.contains(v))
+        largest = std::max<uint64_t>(largest, uint64_t(t.getNumElements()) * 4);
+    }
+  });
+  const uint64_t step = 4096;
+  return std::min((largest + step - 1) / step * step, hw.storageBytes / 4);
+}
+
 struct ConvertGraphToIsaPass
     : public accel::impl::ConvertGraphToIsaBase<ConvertGraphToIsaPass> {
   using ConvertGraphToIsaBase::ConvertGraphToIsaBase;
@@ -744,15 +807,47 @@ struct ConvertGraphToIsaPass
         convPadding == ConvPadding::Window ? LoweringOptions::Padding::Window
         : convPadding == ConvPadding::Copy ? LoweringOptions::Padding::Copy
                                            : LoweringOptions::Padding::Auto;
+    lo.residency = residency == Residency::On;
+    if (lo.residency)
+      lo.residencyReserve = residencyReserve(target, hw);
     lo.sync = sync == LayerSync::Events ? codegen::SyncMode::Events
                                         : codegen::SyncMode::Barrier;
-    Lowering lowering(target, hw, lo);
-    lowering.setDepthwiseSW(depthwise == DepthwiseKernel::Sw);
-    lowering.setConvRQ(conv == ConvKernel::Rq);
-    if (failed(lowering.run()))
+    auto lower = [&](const LoweringOptions &o) {
+      auto l = std::make_unique<Lowering>(target, hw, o);
+      l->setDepthwiseSW(depthwise == DepthwiseKernel::Sw);
+      l->setConvRQ(conv == ConvKernel::Rq);
+      return l;
+    };
+    std::unique_ptr<Lowering> lowering = lower(lo);
+    LogicalResult lowered = success();
+    if (lo.residencyReserve != 0) {
+      // A kernel that needs more storage than the reserve leaves: lower
+      // again with all of it (and report that run's errors, if any).
+      ScopedDiagnosticHandler quiet(&getContext(), [](Diagnostic &d) {
+        return success(d.getSeverity() == DiagnosticSeverity::Error);
+      });
+      lowered = lowering->run();
+    } else {
+      lowered = lowering->run();
+    }
+    if (failed(lowered) && lo.residencyReserve != 0) {
+      lo.residencyReserve = 0;
+      lowering = lower(lo);
+      lowered = lowering->run();
+    }
+    if (failed(lowered))
       return signalPassFailure();
+    if (residencyReport) {
+      const codegen::ResidencySummary &rs = lowering->residency();
+      mlir::emitRemark(target.getLoc(), "residency: ")
+          << rs.residentBytes << " bytes of intermediates in "
+          << rs.residentPieces << " pieces kept on chip (" << rs.residentTraffic
+          << " DMA bytes off DRAM), " << rs.spilledBytes << " bytes in "
+          << rs.spilledPieces << " pieces spilled to DRAM ("
+          << rs.spilledTraffic << " DMA bytes)";
+    }
     OwningOpRef<ModuleOp> isa =
-        isaFromProgram(lowering.program(), module.getContext());
+        isaFromProgram(lowering->program(), module.getContext());
     if (!isa) {
       module.emitError("internal error: could not build the isa.program");
       return signalPassFailure();

@@ -15,6 +15,7 @@
 #include "accel/Codegen/Kernels.h"
 #include "accel/Codegen/PadWindow.h"
 #include "accel/Codegen/Reduction.h"
+#include "accel/Codegen/Residency.h"
 #include "accel/Hardware/HardwareDesc.h"
 #include "accel/Tiling/ArrayMapping.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -251,6 +252,11 @@ struct LoweringOptions {
   /// choose per layer by convPadWindowPays (auto).
   enum class Padding { Window, Copy, Auto };
   Padding convPadding = Padding::Auto;
+  /// residency=on (docs/passes.md, "On-chip residency").
+  bool residency = true;
+  /// Storage bytes per cluster the kernels leave to resident pieces (the
+  /// top of every storage unit); 0 = the kernels use all of it.
+  uint64_t residencyReserve = 0;
 };
 
 class Lowering {
@@ -259,6 +265,8 @@ public:
            const LoweringOptions &opts = {});
 
   mlir::LogicalResult run();
+  /// What residency=on kept on chip (zeros when off).
+  const codegen::ResidencySummary &residency() const { return residency_; }
   Program &program() { return program_; }
   /// depthwise=sw (default): depthwise conv2d uses the SW-queue kernel
   /// (LowerDepthwise.cpp); false = implicit GEMM per group like any conv.
@@ -603,7 +611,9 @@ private:
   bool depthwiseSW_ = true;
   bool convRQ_ = false;
   mlir::func::FuncOp func_;
-  HardwareDesc hw_;
+  /// The machine compiled for, and the one the kernels see (kernelView:
+  /// less storage under residency=on).
+  HardwareDesc fullHw_, hw_;
   LoweringOptions opts_;
   codegen::SparseWeightSource sparseSource_;
   size_t lastConstant_ = 0; ///< constantAt's cache
@@ -625,6 +635,11 @@ private:
   /// channels (ChannelPlacement.h); keeps the linear plan when a buffer
   /// fits no region.
   void placeOnChannels();
+  /// residency=on: keeps pieces of intermediates in their writer's storage
+  /// unit (Residency.h) and drops them from `pieces`; a remark reports the
+  /// resident and spilled bytes.
+  void keepOnChip(std::vector<codegen::DramBuffer> &pieces);
+  codegen::ResidencySummary residency_;
 };
 
 } // namespace accel::lowering

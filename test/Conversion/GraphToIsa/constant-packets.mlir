@@ -8,17 +8,17 @@
 // its block and the marker area: constant total 256, 1 block, 0 hidden, 2
 // addresses, (offset 0, size 256), address table = the layer's input i (0)
 // and output o (1280).
-// RUN: accel-opt %s --select-tiling --convert-graph-to-isa=dram-placement=linear | FileCheck %s
+// RUN: accel-opt %s --select-tiling --convert-graph-to-isa="dram-placement=linear residency=off" | FileCheck %s
 // The packets survive the binary (PCKT section) and the validator (blocks
 // are constant data, one packet per core).
-// RUN: accel-opt %s --select-tiling --convert-graph-to-isa=dram-placement=linear | accel-translate --isa-to-binary -o %t.bin
+// RUN: accel-opt %s --select-tiling --convert-graph-to-isa="dram-placement=linear residency=off" | accel-translate --isa-to-binary -o %t.bin
 // RUN: accel-translate --binary-to-isa %t.bin | FileCheck %s --check-prefix=BIN
 // With the default placement (dram-placement=pieces) the slabs of grid row 1
 // move into channel 1's region (from 536870912), the local channel of
 // clusters (1, 0) / (1, 1); every marker area lies in its core's local
 // channel, and the address tables follow the moved output (1152). The input
 // i is read by K halves, one per grid row: two pieces, one per channel.
-// RUN: accel-opt %s --select-tiling --convert-graph-to-isa | FileCheck %s --check-prefix=CHAN
+// RUN: accel-opt %s --select-tiling --convert-graph-to-isa=residency=off | FileCheck %s --check-prefix=CHAN
 // CHAN:      isa.io input "i" at 0 pieces {{\[}}[0, 128) at 0, [128, 256) at 536870912] : tensor<1x64xf32>
 // CHAN:      isa.packet cluster (0, 0) core 0 marker at 1728 = dense<[256, 1, 0, 2, 0, 256, 0, 1152]>
 // CHAN-NEXT:   isa.block "w0" at 1216 bytes 256
@@ -29,7 +29,7 @@
 // CHAN:      isa.packet cluster (1, 1) core 0 marker at 536871680
 // CHAN-NEXT:   isa.block "w0" at 536871360 bytes 256
 // Whole buffers (dram-placement=channels): the input stays one piece.
-// RUN: accel-opt %s --select-tiling --convert-graph-to-isa=dram-placement=channels | FileCheck %s --check-prefix=WHOLE
+// RUN: accel-opt %s --select-tiling --convert-graph-to-isa="dram-placement=channels residency=off" | FileCheck %s --check-prefix=WHOLE
 // WHOLE:      isa.io input "i" at {{[0-9]+}} : tensor<1x64xf32>
 // WHOLE:      isa.packet cluster (1, 0) core 0
 // WHOLE-NEXT:   isa.block "w0" at 5368{{[0-9]+}} bytes 256

@@ -12,31 +12,31 @@
 // (dram-placement=linear); placement on memory channels: channel-placement.mlir.
 // Layer ends are read off sync=barrier listings (one BARRIER per layer);
 // the default SIGNAL / RECV synchronisation: sync-events.mlir.
-// RUN: accel-opt %s --select-tiling --select-mapping="array=M,M dataflow=output_stationary" --convert-graph-to-isa="dram-placement=linear sync=barrier" | FileCheck %s --check-prefix=MM
-// RUN: accel-opt %s --select-tiling --select-mapping="array=M,N dataflow=output_stationary" --convert-graph-to-isa="dram-placement=linear sync=barrier" | FileCheck %s --check-prefix=MN
-// RUN: accel-opt %s --select-tiling --select-mapping="array=M,K dataflow=output_stationary" --convert-graph-to-isa="dram-placement=linear sync=barrier" | FileCheck %s --check-prefix=MK
-// RUN: accel-opt %s --select-tiling --select-mapping="array=N,M dataflow=output_stationary" --convert-graph-to-isa="dram-placement=linear sync=barrier" | FileCheck %s --check-prefix=NM
-// RUN: accel-opt %s --select-tiling --select-mapping="array=N,N dataflow=output_stationary" --convert-graph-to-isa="dram-placement=linear sync=barrier" | FileCheck %s --check-prefix=NN
-// RUN: accel-opt %s --select-tiling --select-mapping="array=N,K dataflow=output_stationary" --convert-graph-to-isa="dram-placement=linear sync=barrier" | FileCheck %s --check-prefix=NK
-// RUN: accel-opt %s --select-tiling --select-mapping="array=K,M dataflow=output_stationary" --convert-graph-to-isa="dram-placement=linear sync=barrier" | FileCheck %s --check-prefix=KM
-// RUN: accel-opt %s --select-tiling --select-mapping="array=K,N dataflow=output_stationary" --convert-graph-to-isa="dram-placement=linear sync=barrier" | FileCheck %s --check-prefix=KN
-// RUN: accel-opt %s --select-tiling --select-mapping="array=K,K dataflow=output_stationary" --convert-graph-to-isa="dram-placement=linear sync=barrier" | FileCheck %s --check-prefix=KK
+// RUN: accel-opt %s --select-tiling --select-mapping="array=M,M dataflow=output_stationary" --convert-graph-to-isa="dram-placement=linear sync=barrier residency=off" | FileCheck %s --check-prefix=MM
+// RUN: accel-opt %s --select-tiling --select-mapping="array=M,N dataflow=output_stationary" --convert-graph-to-isa="dram-placement=linear sync=barrier residency=off" | FileCheck %s --check-prefix=MN
+// RUN: accel-opt %s --select-tiling --select-mapping="array=M,K dataflow=output_stationary" --convert-graph-to-isa="dram-placement=linear sync=barrier residency=off" | FileCheck %s --check-prefix=MK
+// RUN: accel-opt %s --select-tiling --select-mapping="array=N,M dataflow=output_stationary" --convert-graph-to-isa="dram-placement=linear sync=barrier residency=off" | FileCheck %s --check-prefix=NM
+// RUN: accel-opt %s --select-tiling --select-mapping="array=N,N dataflow=output_stationary" --convert-graph-to-isa="dram-placement=linear sync=barrier residency=off" | FileCheck %s --check-prefix=NN
+// RUN: accel-opt %s --select-tiling --select-mapping="array=N,K dataflow=output_stationary" --convert-graph-to-isa="dram-placement=linear sync=barrier residency=off" | FileCheck %s --check-prefix=NK
+// RUN: accel-opt %s --select-tiling --select-mapping="array=K,M dataflow=output_stationary" --convert-graph-to-isa="dram-placement=linear sync=barrier residency=off" | FileCheck %s --check-prefix=KM
+// RUN: accel-opt %s --select-tiling --select-mapping="array=K,N dataflow=output_stationary" --convert-graph-to-isa="dram-placement=linear sync=barrier residency=off" | FileCheck %s --check-prefix=KN
+// RUN: accel-opt %s --select-tiling --select-mapping="array=K,K dataflow=output_stationary" --convert-graph-to-isa="dram-placement=linear sync=barrier residency=off" | FileCheck %s --check-prefix=KK
 // The slices do not depend on the dataflow (each cluster has one K chunk
 // here, so the three loop nests coincide):
-// RUN: accel-opt %s --select-tiling --select-mapping="array=M,N dataflow=input_stationary" --convert-graph-to-isa="dram-placement=linear sync=barrier" | FileCheck %s --check-prefix=MN
-// RUN: accel-opt %s --select-tiling --select-mapping="array=M,N dataflow=weight_stationary" --convert-graph-to-isa="dram-placement=linear sync=barrier" | FileCheck %s --check-prefix=MN
-// RUN: accel-opt %s --select-tiling --select-mapping="array=K,K dataflow=input_stationary" --convert-graph-to-isa="dram-placement=linear sync=barrier" | FileCheck %s --check-prefix=KK
-// RUN: accel-opt %s --select-tiling --select-mapping="array=K,K dataflow=weight_stationary" --convert-graph-to-isa="dram-placement=linear sync=barrier" | FileCheck %s --check-prefix=KK
+// RUN: accel-opt %s --select-tiling --select-mapping="array=M,N dataflow=input_stationary" --convert-graph-to-isa="dram-placement=linear sync=barrier residency=off" | FileCheck %s --check-prefix=MN
+// RUN: accel-opt %s --select-tiling --select-mapping="array=M,N dataflow=weight_stationary" --convert-graph-to-isa="dram-placement=linear sync=barrier residency=off" | FileCheck %s --check-prefix=MN
+// RUN: accel-opt %s --select-tiling --select-mapping="array=K,K dataflow=input_stationary" --convert-graph-to-isa="dram-placement=linear sync=barrier residency=off" | FileCheck %s --check-prefix=KK
+// RUN: accel-opt %s --select-tiling --select-mapping="array=K,K dataflow=weight_stationary" --convert-graph-to-isa="dram-placement=linear sync=barrier residency=off" | FileCheck %s --check-prefix=KK
 // The default pipeline follows an attribute set beforehand. split=off: this
 // tests select-mapping's partition and its SFU-add K reduction, without
 // the labels (with them a K split is a reduction tree, split-reduction.mlir).
-// RUN: sed 's/graph.matmul %a, %b :/graph.matmul %a, %b {accel.mapping = #accel.mapping<dataflow = output_stationary, array = [K, K]>} :/' %s | accel-opt --accel-default-pipeline="split=off dram-placement=linear sync=barrier" | FileCheck %s --check-prefix=KK
+// RUN: sed 's/graph.matmul %a, %b :/graph.matmul %a, %b {accel.mapping = #accel.mapping<dataflow = output_stationary, array = [K, K]>} :/' %s | accel-opt --accel-default-pipeline="split=off dram-placement=linear sync=barrier residency=off" | FileCheck %s --check-prefix=KK
 // With the labels (the default split=partition keeps a hand-written
 // partition without ranges; the same slices), it also labels the output (tensor-labeling / split-strategy), so
 // the K parts meet in the reduction tree of docs/labels-and-splits.md
 // (mesh: the result's swap is core on the shared-cache machine) instead of
 // the combine layers:
-// RUN: sed 's/graph.matmul %a, %b :/graph.matmul %a, %b {accel.mapping = #accel.mapping<dataflow = output_stationary, array = [K, K]>} :/' %s | accel-opt --accel-default-pipeline="dram-placement=linear sync=barrier" | FileCheck %s --check-prefix=KKP
+// RUN: sed 's/graph.matmul %a, %b :/graph.matmul %a, %b {accel.mapping = #accel.mapping<dataflow = output_stationary, array = [K, K]>} :/' %s | accel-opt --accel-default-pipeline="dram-placement=linear sync=barrier residency=off" | FileCheck %s --check-prefix=KKP
 // KKP-LABEL: isa.cluster(0, 0)
 // KKP:   isa.dma load tag 0 src 0 dst {{[0-9]+}} shape [4, 2] src_strides [8, 1]
 // KKP-NEXT: isa.dma load tag 0 src 128 dst {{[0-9]+}} shape [2, 8] src_strides [8, 1]

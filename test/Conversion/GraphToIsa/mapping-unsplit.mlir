@@ -8,8 +8,8 @@
 // (dram-placement=linear); placement on memory channels: channel-placement.mlir.
 // Layer ends are read off sync=barrier listings (one BARRIER per layer);
 // the default SIGNAL / RECV synchronisation: sync-events.mlir.
-// RUN: accel-opt %s --select-tiling --select-mapping="array=K,none dataflow=output_stationary" --convert-graph-to-isa="dram-placement=linear sync=barrier" | FileCheck %s --check-prefix=KX
-// RUN: accel-opt %s --select-tiling --select-mapping="array=none,none dataflow=output_stationary" --convert-graph-to-isa="dram-placement=linear sync=barrier" | FileCheck %s --check-prefix=XX
+// RUN: accel-opt %s --select-tiling --select-mapping="array=K,none dataflow=output_stationary" --convert-graph-to-isa="dram-placement=linear sync=barrier residency=off" | FileCheck %s --check-prefix=KX
+// RUN: accel-opt %s --select-tiling --select-mapping="array=none,none dataflow=output_stationary" --convert-graph-to-isa="dram-placement=linear sync=barrier residency=off" | FileCheck %s --check-prefix=XX
 // The selection leaves the grid unsplit for this tiny layer:
 // RUN: accel-opt %s --select-tiling --select-mapping | FileCheck %s --check-prefix=SEL
 

@@ -15,24 +15,24 @@
 // SPU add and SIGNALs the source a credit.
 // Layer ends are read off sync=barrier listings (the default SIGNAL / RECV
 // synchronisation: sync-events.mlir).
-// RUN: accel-opt %s --select-tiling --convert-graph-to-isa="dram-placement=linear sync=barrier" | FileCheck %s --check-prefix=MESH
+// RUN: accel-opt %s --select-tiling --convert-graph-to-isa="dram-placement=linear sync=barrier residency=off" | FileCheck %s --check-prefix=MESH
 // Example 2 (swap = mem): the same tree through DRAM, a SIGNAL / RECV per
 // level instead of a barrier.
-// RUN: sed 's/swap = core/swap = mem/' %s | accel-opt --select-tiling --convert-graph-to-isa="dram-placement=linear sync=barrier" | FileCheck %s --check-prefix=MEM
+// RUN: sed 's/swap = core/swap = mem/' %s | accel-opt --select-tiling --convert-graph-to-isa="dram-placement=linear sync=barrier residency=off" | FileCheck %s --check-prefix=MEM
 // A fused ReLU is applied by the root's last add only.
-// RUN: sed 's/^  return %o : .*$/  %r = graph.relu %o : tensor<1x4xf32>\n  return %r : tensor<1x4xf32>/' %s | accel-opt --select-tiling --convert-graph-to-isa="dram-placement=linear sync=barrier" | FileCheck %s --check-prefix=RELU
+// RUN: sed 's/^  return %o : .*$/  %r = graph.relu %o : tensor<1x4xf32>\n  return %r : tensor<1x4xf32>/' %s | accel-opt --select-tiling --convert-graph-to-isa="dram-placement=linear sync=barrier residency=off" | FileCheck %s --check-prefix=RELU
 // The binary round trip validates the synchronisation (every RECV matched).
-// RUN: accel-opt %s --select-tiling --convert-graph-to-isa="dram-placement=linear sync=barrier" | accel-translate --isa-to-binary -o %t.bin
-// RUN: sed 's/swap = core/swap = mem/' %s | accel-opt --select-tiling --convert-graph-to-isa="dram-placement=linear sync=barrier" | accel-translate --isa-to-binary -o %t.mem.bin
+// RUN: accel-opt %s --select-tiling --convert-graph-to-isa="dram-placement=linear sync=barrier residency=off" | accel-translate --isa-to-binary -o %t.bin
+// RUN: sed 's/swap = core/swap = mem/' %s | accel-opt --select-tiling --convert-graph-to-isa="dram-placement=linear sync=barrier residency=off" | accel-translate --isa-to-binary -o %t.mem.bin
 // Negative: without (1, 0)'s RECV of (1, 1)'s partial, or without
 // (1, 0)'s SEND to the root, the validator rejects the program at load time.
-// RUN: accel-opt %s --select-tiling --convert-graph-to-isa="dram-placement=linear sync=barrier" | sed '0,/isa.recv sem 7 count 1/{/isa.recv sem 7 count 1/d}' | not accel-translate --isa-to-binary --hw=default -o %t.bad 2>&1 | FileCheck %s --check-prefix=NORECV
+// RUN: accel-opt %s --select-tiling --convert-graph-to-isa="dram-placement=linear sync=barrier residency=off" | sed '0,/isa.recv sem 7 count 1/{/isa.recv sem 7 count 1/d}' | not accel-translate --isa-to-binary --hw=default -o %t.bad 2>&1 | FileCheck %s --check-prefix=NORECV
 // NORECV: error: invalid program: cluster (1,1) command {{[0-9]+}} (SEND): SEND/SIGNAL to (1,0) sem 7 never received: 1 arrival but the RECVs of cluster (1,0) take 0
-// RUN: accel-opt %s --select-tiling --convert-graph-to-isa="dram-placement=linear sync=barrier" | sed '0,/isa.send src 0 dst 349440/{/isa.send src 0 dst 349440/d}' | not accel-translate --isa-to-binary --hw=default -o %t.bad 2>&1 | FileCheck %s --check-prefix=NOSEND
+// RUN: accel-opt %s --select-tiling --convert-graph-to-isa="dram-placement=linear sync=barrier residency=off" | sed '0,/isa.send src 0 dst 349440/{/isa.send src 0 dst 349440/d}' | not accel-translate --isa-to-binary --hw=default -o %t.bad 2>&1 | FileCheck %s --check-prefix=NOSEND
 // NOSEND: error: invalid program: cluster (0,0) {{.*}}RECV sem 6 waits for 1 arrival but only 0 SEND/SIGNAL target it
 // A bus-contention machine (no cluster caches) reduces through memory even
 // when the label asks for swap = core (the spec's example 2).
-// RUN: accel-opt %s --accel-hw=%S/../../../hw/labels-example-nocache.json --select-tiling --convert-graph-to-isa="dram-placement=linear sync=barrier" | FileCheck %s --check-prefix=NOCACHE
+// RUN: accel-opt %s --accel-hw=%S/../../../hw/labels-example-nocache.json --select-tiling --convert-graph-to-isa="dram-placement=linear sync=barrier residency=off" | FileCheck %s --check-prefix=NOCACHE
 // NOCACHE-LABEL: isa.cluster(0, 0)
 // NOCACHE:       isa.recv sem 3 count 1
 // NOCACHE-NOT:   isa.send

@@ -233,9 +233,9 @@ TEST(Binary, CorruptStreamMessages) {
   EXPECT_EQ(readErr(b), "binary: unknown command kind byte 0x7a at offset " +
                             std::to_string(at));
   b = full;
-  b[at + 1] = 4; // DMA direction
+  b[at + 1] = 5; // DMA direction (4 = local_copy is the last)
   fixHeader(b);
-  EXPECT_NE(readErr(b).find("invalid DMA direction 4"), std::string::npos);
+  EXPECT_NE(readErr(b).find("invalid DMA direction 5"), std::string::npos);
   // An instruction word with a reserved bit set.
   b = full;
   size_t word = at + 3 * 113 + 7 + 5; // first instruction word of the CONFIG
