@@ -38,6 +38,7 @@ FIGURES=(
   "tile-matmul|quick|$PY scripts/tile_matmul_figures.py $BIN"
   "tile-model|quick|$BIN/accel-tile-bench --summary-only"
   "split-bench|quick|$BIN/accel-split-bench"
+  "zoo-quick|quick|$BIN/accel-zoo-bench --quick"
   "tile-sim-1e8|quick|$BIN/accel-tile-bench --simulate --max-macs 1e8"
   "tile-sim-2e9|quick|$BIN/accel-tile-bench --simulate --max-macs 2e9"
   "tile-machine-search|quick|$BIN/accel-tile-bench --machine-search --max-macs 1e11 --max-steps 300000"
@@ -52,6 +53,7 @@ FIGURES=(
   "mapping-large-b1|full|$BIN/accel-mapping-bench --hw hw/large.json --max-macs 2.5e8"
   "mapping-default-b8|full|$BIN/accel-mapping-bench --batch 8 --max-macs 1.2e9"
   "mapping-starved-b8|full|$BIN/accel-mapping-bench --hw $STARVED --batch 8 --max-macs 1.2e9"
+  "zoo|full|$BIN/accel-zoo-bench"
 )
 
 # Everything runs inside main, so bash has parsed the whole file before any

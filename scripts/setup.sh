@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages the project needs (LLVM/MLIR 22, ONNX,
 # GoogleTest, nlohmann_json, Ninja, ccache, Python's numpy/onnx for the
-# test runners) and configures + builds the project in ./build.
+# test runners) and configures + builds the project in ./build, and installs
+# the model zoo's reference executor (onnxruntime-node from npm, which ships
+# its native library: no install script needed) into ./build/ort.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -20,3 +22,29 @@ fi
 BUILD_DIR=${BUILD_DIR:-build}
 cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build "$BUILD_DIR"
+
+# onnxruntime-node for the zoo's reference runs (scripts/zoo/ort_run.js,
+# test/e2e/zoo-e2e.test, accel-zoo-bench). Pinned; --ignore-scripts: the
+# package's install script only fetches optional GPU providers.
+ORT_VERSION=1.30.0
+ORT_DIR="$BUILD_DIR/ort"
+if ! [ -f "$ORT_DIR/node_modules/onnxruntime-node/package.json" ] ||
+  ! grep -q "\"version\": \"$ORT_VERSION\"" "$ORT_DIR/node_modules/onnxruntime-node/package.json"; then
+  if ! command -v npm >/dev/null && command -v apt-get >/dev/null; then
+    # Debian packages npm apart from nodejs (NodeSource's nodejs bundles it,
+    # and conflicts with Debian's npm: only install it when npm is missing).
+    SUDO=""
+    [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y npm || true
+  fi
+  if command -v npm >/dev/null; then
+    mkdir -p "$ORT_DIR"
+    [ -f "$ORT_DIR/package.json" ] || echo '{"name": "accel-ort", "private": true}' >"$ORT_DIR/package.json"
+    # A registry that cannot be reached must not stop the build: the zoo's
+    # reference tests then report as unsupported (lit feature onnxruntime).
+    (cd "$ORT_DIR" && npm install --ignore-scripts --no-audit --no-fund "onnxruntime-node@$ORT_VERSION") ||
+      echo "setup: npm install onnxruntime-node failed: the zoo's onnxruntime reference tests will be skipped" >&2
+  else
+    echo "setup: npm not found: the zoo's onnxruntime reference tests will be skipped" >&2
+  fi
+fi

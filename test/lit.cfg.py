@@ -23,3 +23,13 @@ config.substitutions.append(("%accel_bin", config.accel_tools_dir))
 # shadow memory up front. They say `UNSUPPORTED: asan`.
 if config.accel_sanitize.upper() in ("ON", "1", "TRUE", "YES"):
     config.available_features.add("asan")
+
+# The model zoo's reference executor: onnxruntime-node, installed by
+# scripts/setup.sh into <build>/ort (or ACCEL_ORT_DIR). Tests comparing with
+# it say `REQUIRES: onnxruntime`.
+import shutil
+ort_dir = os.environ.get("ACCEL_ORT_DIR", os.path.join(config.accel_obj_root, "ort"))
+config.substitutions.append(("%ort_dir", ort_dir))
+if shutil.which("node") and os.path.isdir(os.path.join(ort_dir, "node_modules",
+                                                       "onnxruntime-node")):
+    config.available_features.add("onnxruntime")

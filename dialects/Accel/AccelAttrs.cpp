@@ -7,8 +7,11 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Accel/AccelDialect.h"
+#include "accel/Target/Sfu.h"
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/ADT/bit.h"
+#include <cmath>
 #include <nlohmann/json.hpp>
 
 using namespace mlir;
@@ -93,6 +96,78 @@ FailureOr<SmallVector<int64_t>> accel::detail::parseIntList(AsmParser &p) {
       }))
     return failure();
   return v;
+}
+
+bool accel::FusionStep::operator==(const FusionStep &o) const {
+  return residual == o.residual && func == o.func &&
+         llvm::bit_cast<uint32_t>(imm) == llvm::bit_cast<uint32_t>(o.imm);
+}
+
+llvm::hash_code accel::hash_value(const FusionStep &s) {
+  return llvm::hash_combine(s.residual, s.func,
+                            llvm::bit_cast<uint32_t>(s.imm));
+}
+
+namespace {
+/// The SFU function named `name` (the table of accel/Target/Sfu.h).
+std::optional<uint8_t> sfuCodeNamed(StringRef name) {
+  for (unsigned c = 0; c < 256; ++c)
+    if (const SfuInfo *i = sfuInfo(uint8_t(c)); i && name == i->name)
+      return uint8_t(c);
+  return std::nullopt;
+}
+} // namespace
+
+FailureOr<SmallVector<FusionStep>>
+accel::detail::parseFusionSteps(AsmParser &p) {
+  SmallVector<FusionStep> steps;
+  auto parseStep = [&]() -> ParseResult {
+    SMLoc loc = p.getCurrentLocation();
+    StringRef word;
+    if (p.parseKeyword(&word))
+      return failure();
+    FusionStep s;
+    if (word == "residual") {
+      s.residual = true;
+    } else {
+      std::optional<uint8_t> code = sfuCodeNamed(word);
+      if (!code)
+        return p.emitError(loc, "unknown SFU function '")
+               << word << "' (accel/Target/Sfu.h)";
+      s.func = *code;
+      if (succeeded(p.parseOptionalLParen())) {
+        double imm;
+        if (p.parseFloat(imm) || p.parseRParen())
+          return failure();
+        s.imm = float(imm);
+      }
+    }
+    steps.push_back(s);
+    return success();
+  };
+  if (p.parseCommaSeparatedList(AsmParser::Delimiter::Square, parseStep))
+    return failure();
+  return steps;
+}
+
+void accel::detail::printFusionSteps(AsmPrinter &p,
+                                     ArrayRef<FusionStep> steps) {
+  p << "[";
+  for (size_t i = 0; i < steps.size(); ++i) {
+    const FusionStep &s = steps[i];
+    p << (i ? ", " : "");
+    if (s.residual) {
+      p << "residual";
+      continue;
+    }
+    p << sfuFuncName(SfuFunc(s.func));
+    if (s.imm != 0.0f || std::signbit(s.imm)) {
+      p << "(";
+      p.printFloat(APFloat(s.imm));
+      p << ")";
+    }
+  }
+  p << "]";
 }
 
 void accel::detail::printPieceRanges(AsmPrinter &p, ArrayRef<int64_t> flat) {
@@ -368,6 +443,45 @@ bool descOfDict(DictionaryAttr desc, HardwareDesc &out, std::string &err) {
   return parseHardwareDesc(j.dump(), out, err);
 }
 } // namespace
+
+LogicalResult FusionAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                 ArrayRef<FusionStep> steps, ArrayAttr fused,
+                                 StringRef pad, StringRef squeezeExcite) {
+  if (steps.empty() && !fused && pad.empty() && squeezeExcite.empty())
+    return emitError() << "#accel.fusion fuses nothing (no steps, fused, pad "
+                          "or squeeze_excite)";
+  int residuals = 0;
+  for (const FusionStep &s : steps) {
+    if (s.residual) {
+      if (++residuals > 1)
+        return emitError() << "#accel.fusion has more than one residual step";
+      continue;
+    }
+    if (!sfuAllowedInUnary(SfuFunc(s.func)))
+      return emitError() << "#accel.fusion step '"
+                         << sfuFuncName(SfuFunc(s.func))
+                         << "' is not a unary SFU function (an epilogue step "
+                            "applies one function per element)";
+  }
+  if (fused)
+    for (Attribute a : fused)
+      if (!isa<StringAttr>(a))
+        return emitError() << "#accel.fusion fused names must be strings, got "
+                           << a;
+  return success();
+}
+
+std::vector<std::string> FusionAttr::allFusedNames() const {
+  std::vector<std::string> names;
+  if (!getPad().empty())
+    names.push_back(getPad().str());
+  if (!getSqueezeExcite().empty())
+    names.push_back(getSqueezeExcite().str());
+  if (getFused())
+    for (Attribute a : getFused())
+      names.push_back(cast<StringAttr>(a).str());
+  return names;
+}
 
 LogicalResult HardwareAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                    StringRef name, uint64_t fingerprint,

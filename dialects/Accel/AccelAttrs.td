@@ -144,6 +144,56 @@ def Accel_HardwareAttr : Accel_Attr<"Hardware", "hw"> {
 // A label string field that may be empty (`""` = not set).
 class Accel_OptStr<string desc> : StringRefParameter<desc, [{""}]>;
 
+// The SFU steps of a fused epilogue: `[relu, min_imm(6.0), residual]`.
+def Accel_FusionSteps : OptionalArrayRefParameter<"::accel::FusionStep"> {
+  let parser = "::accel::detail::parseFusionSteps($_parser)";
+  let printer = "::accel::detail::printFusionSteps($_printer, $_self)";
+}
+
+def Accel_FusionAttr : Accel_Attr<"Fusion", "fusion"> {
+  let summary = "The operators fused into one GEMM-shaped op (fuse-layers)";
+  let description = [{
+    Written by fuse-layers (docs/passes.md, "fuse-layers") on graph.matmul,
+    graph.gemm and graph.conv2d; convert-graph-to-isa lowers the op and
+    what it lists as one layer.
+
+    ```mlir
+    #accel.fusion<steps = [residual, relu], fused = ["Add_7", "Relu_8"],
+                  pad = "Pad_3", squeeze_excite = "Mul_5">
+    ```
+
+    - `steps`: the epilogue applied to the output tile in order on its way
+      out, each an SFU unary function of the table (accel/Target/Sfu.h;
+      `name(imm)` when it takes an immediate) or `residual`, the add of the
+      other operand of a fused graph.add (same shape as the result).
+    - `fused`: the names of the operators the epilogue replaces, in chain
+      order. Those operators stay in the graph with the unit attribute
+      `accel.fused` (the lowering emits no layer for them); the per-layer
+      table lists them in the producer's `fused`.
+    - `pad`: the name of a constant-zero graph.pad folded into the conv's
+      `pads` (it is gone from the graph).
+    - `squeeze_excite`: the name of a squeeze-and-excite broadcast multiply
+      folded into this conv's weights (the weights are scaled per input
+      channel by the excitation vector, a graph.binary mul of the weights,
+      instead of the whole feature map).
+
+    Verified: unary SFU functions only, at most one `residual`, names are
+    strings, at least one field set.
+  }];
+  let parameters = (ins
+    Accel_FusionSteps:$steps,
+    OptionalParameter<"::mlir::ArrayAttr">:$fused,
+    Accel_OptStr<"folded pad name">:$pad,
+    Accel_OptStr<"folded squeeze-excite multiply name">:$squeeze_excite
+  );
+  let assemblyFormat = "`<` struct(params) `>`";
+  let extraClassDeclaration = [{
+    /// Every operator folded into the op: the pad, the squeeze-excite
+    /// multiply, then the epilogue chain (what LayerInfo::fused lists).
+    std::vector<std::string> allFusedNames() const;
+  }];
+}
+
 // The inclusive piece ranges of a split, flattened (first0, last0, first1,
 // last1, ...); written `[(0, 255), (256, 511)]`.
 def Accel_PieceRanges : OptionalArrayRefParameter<"int64_t"> {

@@ -203,7 +203,8 @@ InFlightDiagnostic unknownAttr(Operation *op, StringRef name) {
                            << ", " << kHardwareAttrName << ", "
                            << kAccelNameAttrName << ", " << kLabelAttrName
                            << " on arguments, " << kLabelsAttrName << ", "
-                           << kParallelAttrName << ")";
+                           << kParallelAttrName << ", " << kFusionAttrName
+                           << ", " << kFusedAttrName << ")";
 }
 } // namespace
 
@@ -232,6 +233,22 @@ LogicalResult AccelDialect::verifyOperationAttribute(Operation *op,
     return verifyLabelsAttr(op, attr);
   if (name == kParallelAttrName)
     return verifyParallelAttr(op, attr);
+  if (name == kFusionAttrName) {
+    if (!isGemmShaped(op))
+      return op->emitOpError()
+             << name
+             << " applies to graph.matmul, graph.gemm and graph.conv2d only";
+    if (!isa<FusionAttr>(attr.getValue()))
+      return fieldError(op, name) << "expected an #accel.fusion<...> "
+                                     "attribute, got "
+                                  << attr.getValue();
+    return success();
+  }
+  if (name == kFusedAttrName) {
+    if (!isa<UnitAttr>(attr.getValue()))
+      return op->emitOpError() << name << " is a unit attribute";
+    return success();
+  }
   return unknownAttr(op, name);
 }
 

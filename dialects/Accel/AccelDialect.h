@@ -19,6 +19,19 @@
 #include "Accel/AccelDialect.h.inc"
 #include "Accel/AccelEnums.h.inc"
 
+namespace accel {
+/// One step of a fused epilogue (#accel.fusion `steps`): a unary SFU
+/// function (its SfuFunc code, accel/Target/Sfu.h) with its immediate, or
+/// the add of the residual operand.
+struct FusionStep {
+  bool residual = false;
+  uint8_t func = 0;
+  float imm = 0.0f;
+  bool operator==(const FusionStep &o) const;
+};
+llvm::hash_code hash_value(const FusionStep &s);
+} // namespace accel
+
 namespace accel::detail {
 // Parsers of the optional parameters of #accel.tiling (AccelAttrs.td).
 mlir::FailureOr<std::optional<bool>> parseBoolKeyword(mlir::AsmParser &p);
@@ -32,6 +45,10 @@ mlir::FailureOr<llvm::SmallVector<int64_t>>
 parsePieceRanges(mlir::AsmParser &p);
 void printPieceRanges(mlir::AsmPrinter &p, llvm::ArrayRef<int64_t> flat);
 mlir::FailureOr<llvm::SmallVector<int64_t>> parseIntList(mlir::AsmParser &p);
+// `[relu, min_imm(6.0), residual]` <-> #accel.fusion steps.
+mlir::FailureOr<llvm::SmallVector<FusionStep>>
+parseFusionSteps(mlir::AsmParser &p);
+void printFusionSteps(mlir::AsmPrinter &p, llvm::ArrayRef<FusionStep> steps);
 /// One part of #accel.label: a full `#accel.<mnemonic><...>` attribute.
 template <typename AttrT>
 mlir::FailureOr<AttrT> parseLabelPart(mlir::AsmParser &p) {
@@ -64,6 +81,10 @@ inline constexpr const char *kLabelsAttrName = "accel.labels";
 /// chose for a GEMM-shaped op: "model" | "data" | "hybrid"
 /// (docs/labels-and-splits.md, "Split strategy and mapping: one decision").
 inline constexpr const char *kParallelAttrName = "accel.parallel";
+/// fuse-layers: #accel.fusion on the producing GEMM-shaped op, the unit
+/// attribute accel.fused on each operator its epilogue replaces.
+inline constexpr const char *kFusionAttrName = "accel.fusion";
+inline constexpr const char *kFusedAttrName = "accel.fused";
 
 /// Tensor labels <-> the split library's structs (LabelAttrs.cpp).
 split::StaticLabel toSplit(StaticLabelAttr a);

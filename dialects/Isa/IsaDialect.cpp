@@ -322,6 +322,73 @@ LogicalResult SpuOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
+// Layer table
+//===----------------------------------------------------------------------===//
+
+LogicalResult LayerAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                StringRef name, StringRef, uint64_t,
+                                uint64_t compulsoryBytes, uint64_t weightBytes,
+                                ArrayAttr fused) {
+  if (weightBytes > compulsoryBytes)
+    return emitError() << "layer '" << name << "': weight_bytes " << weightBytes
+                       << " exceed compulsory_bytes " << compulsoryBytes
+                       << " (weights are part of them)";
+  if (fused)
+    for (Attribute a : fused)
+      if (!llvm::isa<StringAttr>(a))
+        return emitError() << "layer '" << name
+                           << "': fused must list operator names (strings), "
+                              "got "
+                           << a;
+  return success();
+}
+
+LogicalResult accel::isa::verifyLayerIndex(Operation *op) {
+  auto layer = op->getAttrOfType<IntegerAttr>("layer");
+  if (!layer)
+    return success();
+  auto prog = op->getParentOfType<ProgramOp>();
+  ArrayAttr table = prog ? prog.getLayersAttr() : ArrayAttr();
+  int64_t n = table ? int64_t(table.size()) : 0;
+  int64_t v = layer.getValue().getZExtValue();
+  if (v >= n)
+    return op->emitOpError("layer ")
+           << v << " is out of range: the program's layer table has " << n
+           << (n == 1 ? " entry" : " entries");
+  return success();
+}
+
+/// `[\n #isa.layer<...>,\n ...\n]`: the layer table, one entry per line.
+static ParseResult parseLayerTable(OpAsmParser &parser, ArrayAttr &out) {
+  SmallVector<Attribute> items;
+  if (parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Square,
+                                     [&]() -> ParseResult {
+                                       LayerAttr layer;
+                                       if (parser.parseAttribute(layer))
+                                         return failure();
+                                       items.push_back(layer);
+                                       return success();
+                                     }))
+    return failure();
+  out = parser.getBuilder().getArrayAttr(items);
+  return success();
+}
+static void printLayerTable(OpAsmPrinter &p, Operation *, ArrayAttr layers) {
+  p << "[";
+  p.increaseIndent();
+  for (auto [i, a] : llvm::enumerate(layers)) {
+    p.printNewline();
+    p.printAttribute(a);
+    if (i + 1 < layers.size())
+      p << ",";
+  }
+  p.decreaseIndent();
+  if (!layers.empty())
+    p.printNewline();
+  p << "]";
+}
+
+//===----------------------------------------------------------------------===//
 // DRAM pieces and constant replicas
 //===----------------------------------------------------------------------===//
 

@@ -8,6 +8,21 @@
 #include "mlir/IR/Dialect.h"
 #include "mlir/IR/OpDefinition.h"
 
+namespace accel::isa {
+/// `layer N` of a command is an index into the layer table of the
+/// enclosing isa.program (its `layers`).
+mlir::LogicalResult verifyLayerIndex(mlir::Operation *op);
+
+template <typename ConcreteType>
+class InLayerTable
+    : public mlir::OpTrait::TraitBase<ConcreteType, InLayerTable> {
+public:
+  static mlir::LogicalResult verifyTrait(mlir::Operation *op) {
+    return verifyLayerIndex(op);
+  }
+};
+} // namespace accel::isa
+
 #include "Isa/IsaEnums.h.inc"
 #include "Isa/IsaOpsDialect.h.inc"
 

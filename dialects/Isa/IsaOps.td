@@ -212,6 +212,36 @@ def Isa_DramPieceAttr : Isa_Attr<"DramPiece", "piece"> {
 def Isa_DramPieceListAttr
     : TypedArrayAttrBase<Isa_DramPieceAttr, "list of DRAM pieces">;
 
+def Isa_LayerAttr : Isa_Attr<"Layer", "layer"> {
+  let summary = "one entry of the layer table (per-layer attribution)";
+  let description = [{
+    A network layer (accel::LayerInfo): the source operator `name` (the ONNX
+    node name, or the MLIR location of a TOSA / linalg / graph op) of kind
+    `op`, its dense multiply-adds `macs`, the bytes it must move at least
+    (`compulsory_bytes`: its constant operands, `weight_bytes`, plus the
+    network inputs it reads and outputs it writes) and the source operators
+    `fused` into it. `isa.program` lists them as `layers [...]`; a command's
+    `layer N` is an index into that list:
+
+    ```
+    #isa.layer<name = "conv1", op = "Conv", macs = 118013952,
+               compulsory_bytes = 616448, weight_bytes = 37888,
+               fused = ["bn1", "relu1"]>
+    ```
+  }];
+  let parameters = (ins StringRefParameter<"source operator name">:$name,
+                    StringRefParameter<"source operator kind">:$op,
+                    DefaultValuedParameter<"uint64_t", "0">:$macs,
+                    DefaultValuedParameter<"uint64_t", "0">:$compulsory_bytes,
+                    DefaultValuedParameter<"uint64_t", "0">:$weight_bytes,
+                    DefaultValuedParameter<"::mlir::ArrayAttr",
+                                           "::mlir::ArrayAttr()">:$fused);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+def Isa_LayerListAttr
+    : TypedArrayAttrBase<Isa_LayerAttr, "layer table">;
+
 def Isa_PatchAttr : Isa_Attr<"Patch", "patch"> {
   let summary = "EXECUTE data: overwrite one register-file field";
   let parameters = (ins "uint32_t":$instr,
@@ -226,20 +256,32 @@ def Isa_PatchAttr : Isa_Attr<"Patch", "patch"> {
 class Isa_Op<string mnemonic, list<Trait> traits = []>
     : Op<Isa_Dialect, mnemonic, traits>;
 
+/// Commands: an optional `layer N` (index into the enclosing isa.program's
+/// `layers`), checked by the InLayerTable trait.
+def Isa_InLayerTable : NativeOpTrait<"InLayerTable"> {
+  let cppNamespace = "::accel::isa";
+}
+class Isa_CommandOp<string mnemonic, list<Trait> traits = []>
+    : Isa_Op<mnemonic, !listconcat([HasParent<"ClusterOp">, Isa_InLayerTable],
+                                   traits)>;
+
 def Isa_ProgramOp : Isa_Op<"program", [SingleBlock, NoTerminator,
                                        IsolatedFromAbove]> {
   let summary = "a whole accelerator program (one binary)";
   let description = [{
     Holds the I/O symbols, constant DRAM data, the constant packets of the
     cores (`isa.packet`) and one `isa.cluster` stream per cluster of the
-    `rows` x `cols` grid.
+    `rows` x `cols` grid. `layers` is the layer table (`#isa.layer`, one per
+    line), which the commands' `layer N` index; programs written by hand
+    may omit both.
   }];
   let arguments = (ins I32Attr:$rows, I32Attr:$cols, I64Attr:$dram_size,
-                   I64Attr:$hw_fingerprint);
+                   I64Attr:$hw_fingerprint,
+                   OptionalAttr<Isa_LayerListAttr>:$layers);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
     `grid` `(` $rows `x` $cols `)` `dram` $dram_size `hw` $hw_fingerprint
-    attr-dict-with-keyword $body
+    (`layers` custom<LayerTable>($layers)^)? attr-dict-with-keyword $body
   }];
   let hasVerifier = 1;
 }
@@ -334,21 +376,21 @@ def Isa_ClusterOp : Isa_Op<"cluster", [HasParent<"ProgramOp">, SingleBlock,
 // Commands
 //===----------------------------------------------------------------------===//
 
-def Isa_ConfigOp : Isa_Op<"config", [HasParent<"ClusterOp">, SingleBlock,
-                                     NoTerminator]> {
+def Isa_ConfigOp : Isa_CommandOp<"config", [SingleBlock, NoTerminator]> {
   let summary = "CONFIG: load an instruction sequence and its operands";
   let description = [{
     8-bit command `0 rr bbbbb`. The region holds the instructions stored into
     instruction buffer `ibuf`; each instruction's operand record goes to the
     register file.
   }];
-  let arguments = (ins I32Attr:$ibuf);
+  let arguments = (ins I32Attr:$ibuf, OptionalAttr<I32Attr>:$layer);
   let regions = (region SizedRegion<1>:$body);
-  let assemblyFormat = "`ibuf` $ibuf attr-dict-with-keyword $body";
+  let assemblyFormat =
+      "`ibuf` $ibuf (`layer` $layer^)? attr-dict-with-keyword $body";
   let hasVerifier = 1;
 }
 
-def Isa_ExecuteOp : Isa_Op<"execute", [HasParent<"ClusterOp">]> {
+def Isa_ExecuteOp : Isa_CommandOp<"execute"> {
   let summary = "EXECUTE: run an instruction buffer on new data";
   let description = [{
     8-bit command `1 s l bbbbb`. `shift`: after the run the PEs shift their
@@ -359,15 +401,16 @@ def Isa_ExecuteOp : Isa_Op<"execute", [HasParent<"ClusterOp">]> {
   }];
   let arguments = (ins I32Attr:$ibuf, UnitAttr:$shift, UnitAttr:$last,
                    DefaultValuedAttr<TypedArrayAttrBase<Isa_PatchAttr,
-                       "patch list">, "{}">:$patches);
+                       "patch list">, "{}">:$patches,
+                   OptionalAttr<I32Attr>:$layer);
   let assemblyFormat = [{
     `ibuf` $ibuf (`shift` $shift^)? (`last` $last^)? (`patches` $patches^)?
-    attr-dict
+    (`layer` $layer^)? attr-dict
   }];
   let hasVerifier = 1;
 }
 
-def Isa_DmaOp : Isa_Op<"dma", [HasParent<"ClusterOp">]> {
+def Isa_DmaOp : Isa_CommandOp<"dma"> {
   let summary = "command-processor DMA of a strided 4-D box (asynchronous)";
   let description = [{
     `load`: DRAM -> storage unit, `store`: storage unit -> DRAM, `dram_copy`:
@@ -381,29 +424,31 @@ def Isa_DmaOp : Isa_Op<"dma", [HasParent<"ClusterOp">]> {
                    DenseI64ArrayAttr:$src_strides,
                    DenseI64ArrayAttr:$dst_strides,
                    DefaultValuedAttr<I32Attr, "4">:$elem_bytes,
-                   OptionalAttr<Isa_ClusterAttr>:$src_cluster);
+                   OptionalAttr<Isa_ClusterAttr>:$src_cluster,
+                   OptionalAttr<I32Attr>:$layer);
   let assemblyFormat = [{
     $dir (`from` custom<ClusterCoord>($src_cluster)^)? `tag` $tag `src` $src
     `dst` $dst `shape` $shape `src_strides` $src_strides
-    `dst_strides` $dst_strides attr-dict
+    `dst_strides` $dst_strides (`layer` $layer^)? attr-dict
   }];
   let hasVerifier = 1;
 }
 
-def Isa_WaitOp : Isa_Op<"wait", [HasParent<"ClusterOp">]> {
+def Isa_WaitOp : Isa_CommandOp<"wait"> {
   let summary = "stall the control unit until DMA tags complete / PEs idle";
-  let arguments = (ins DenseI32ArrayAttr:$tags, UnitAttr:$pe);
-  let assemblyFormat = "`tags` $tags (`pe` $pe^)? attr-dict";
+  let arguments = (ins DenseI32ArrayAttr:$tags, UnitAttr:$pe, OptionalAttr<I32Attr>:$layer);
+  let assemblyFormat =
+      "`tags` $tags (`pe` $pe^)? (`layer` $layer^)? attr-dict";
   let hasVerifier = 1;
 }
 
-def Isa_BarrierOp : Isa_Op<"barrier", [HasParent<"ClusterOp">]> {
+def Isa_BarrierOp : Isa_CommandOp<"barrier"> {
   let summary = "all clusters meet before any goes on";
-  let arguments = (ins I32Attr:$id);
-  let assemblyFormat = "$id attr-dict";
+  let arguments = (ins I32Attr:$id, OptionalAttr<I32Attr>:$layer);
+  let assemblyFormat = "$id (`layer` $layer^)? attr-dict";
 }
 
-def Isa_SendOp : Isa_Op<"send", [HasParent<"ClusterOp">]> {
+def Isa_SendOp : Isa_CommandOp<"send"> {
   let summary = "SEND: storage bytes to one or more clusters over the mesh";
   let description = [{
     Copies `bytes` contiguous bytes from this cluster's storage unit at `src`
@@ -419,27 +464,30 @@ def Isa_SendOp : Isa_Op<"send", [HasParent<"ClusterOp">]> {
     `isa.send src 0 dst 4096 bytes 1024 to [(0, 1), (1, 1)] sem 3 tag 1`.
   }];
   let arguments = (ins I32Attr:$src, I32Attr:$dst, I32Attr:$bytes,
-                   Isa_ClusterListAttr:$targets, I32Attr:$sem, I32Attr:$tag);
+                   Isa_ClusterListAttr:$targets, I32Attr:$sem, I32Attr:$tag,
+                   OptionalAttr<I32Attr>:$layer);
   let assemblyFormat = [{
     `src` $src `dst` $dst `bytes` $bytes `to` custom<ClusterList>($targets)
-    `sem` $sem `tag` $tag attr-dict
+    `sem` $sem `tag` $tag (`layer` $layer^)? attr-dict
   }];
   let hasVerifier = 1;
 }
 
-def Isa_SignalOp : Isa_Op<"signal", [HasParent<"ClusterOp">]> {
+def Isa_SignalOp : Isa_CommandOp<"signal"> {
   let summary = "SIGNAL: increment a semaphore of one or more clusters";
   let description = [{
     No data: semaphore `sem` of every target is incremented by one after the
     route's hop latency (at least one cycle). Targets as for `isa.send`:
     `isa.signal to [(1, 0)] sem 2`.
   }];
-  let arguments = (ins Isa_ClusterListAttr:$targets, I32Attr:$sem);
-  let assemblyFormat = "`to` custom<ClusterList>($targets) `sem` $sem attr-dict";
+  let arguments = (ins Isa_ClusterListAttr:$targets, I32Attr:$sem, OptionalAttr<I32Attr>:$layer);
+  let assemblyFormat = [{
+    `to` custom<ClusterList>($targets) `sem` $sem (`layer` $layer^)? attr-dict
+  }];
   let hasVerifier = 1;
 }
 
-def Isa_RecvOp : Isa_Op<"recv", [HasParent<"ClusterOp">]> {
+def Isa_RecvOp : Isa_CommandOp<"recv"> {
   let summary = "RECV: wait until a semaphore reaches a count, then take it";
   let description = [{
     Blocks the control unit until this cluster's semaphore `sem` is at least
@@ -447,8 +495,8 @@ def Isa_RecvOp : Isa_Op<"recv", [HasParent<"ClusterOp">]> {
     compiler uses the producing cluster's row-major index as the id:
     `isa.recv sem 1 count 2`.
   }];
-  let arguments = (ins I32Attr:$sem, I32Attr:$count);
-  let assemblyFormat = "`sem` $sem `count` $count attr-dict";
+  let arguments = (ins I32Attr:$sem, I32Attr:$count, OptionalAttr<I32Attr>:$layer);
+  let assemblyFormat = "`sem` $sem `count` $count (`layer` $layer^)? attr-dict";
   let hasVerifier = 1;
 }
 

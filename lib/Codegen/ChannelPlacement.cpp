@@ -328,20 +328,28 @@ void relocateSymbol(Symbol &s, const std::vector<DramBuffer> &buffers,
 }
 
 /// `c` cut at buffer ends, each part at its planned address with the
-/// buffer's replicas; contiguous parts stay one segment.
-std::vector<ConstSegment> relocateConstant(const ConstSegment &c,
+/// buffer's replicas; contiguous parts stay one segment. The bytes of a
+/// segment inside one buffer are moved, not copied (weights are large).
+std::vector<ConstSegment> relocateConstant(ConstSegment &&c,
                                            const std::vector<DramBuffer> &bufs,
                                            const ChannelPlan &plan) {
-  if (bufferOf(bufs, c.dramAddr) < 0 || c.bytes.empty())
-    return {c};
-  const uint64_t lo = c.dramAddr, hi = lo + c.bytes.size();
   std::vector<ConstSegment> parts;
+  if (bufferOf(bufs, c.dramAddr) < 0 || c.bytes.empty()) {
+    parts.push_back(std::move(c));
+    return parts;
+  }
+  const uint64_t lo = c.dramAddr, hi = lo + c.bytes.size();
   forEachOverlap(bufs, lo, hi, [&](size_t b, uint64_t a, uint64_t e) {
     uint64_t off = a - bufs[b].addr;
     ConstSegment part;
     part.dramAddr = plan.addr[b] + off;
     for (auto [ch, r] : plan.replicas[b])
       part.replicas.push_back(r + off);
+    if (a == lo && e == hi) { // the only part: all of `c`
+      part.bytes = std::move(c.bytes);
+      parts.push_back(std::move(part));
+      return;
+    }
     auto from = c.bytes.begin() + int64_t(a - lo);
     auto to = c.bytes.begin() + int64_t(e - lo);
     if (!parts.empty()) {
@@ -415,8 +423,9 @@ void accel::codegen::relocateBuffers(Program &p, const HardwareDesc &hw,
   for (Symbol &s : p.symbols)
     relocateSymbol(s, buffers, plan);
   std::vector<ConstSegment> constants;
-  for (const ConstSegment &c : p.constants)
-    for (ConstSegment &part : relocateConstant(c, buffers, plan))
+  constants.reserve(p.constants.size());
+  for (ConstSegment &c : p.constants)
+    for (ConstSegment &part : relocateConstant(std::move(c), buffers, plan))
       constants.push_back(std::move(part));
   // Readers look constants up by address (ascending, as linear plans are).
   std::stable_sort(constants.begin(), constants.end(),

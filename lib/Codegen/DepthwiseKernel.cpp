@@ -19,6 +19,7 @@
 //     sends no patches.
 //
 //===----------------------------------------------------------------------===//
+#include "EpilogueSteps.h"
 #include "accel/Codegen/Depthwise.h"
 #include <algorithm>
 #include <array>
@@ -169,6 +170,8 @@ private:
   const int64_t xPl, zF;
   HalfLayout half[2];
   const int32_t ldwStep, stStep;
+  /// The fused epilogue's sequence (ibuf 2), empty without post steps.
+  std::vector<Instruction> postSeq;
   /// Positions of the group's records (the bias load is optional).
   const size_t iPsum = 0, iLdw, iMac, iSt;
 };
@@ -199,6 +202,14 @@ std::vector<DepthwiseEmitter::Tile> DepthwiseEmitter::allTiles() const {
                          std::min(R, l.OH - oh0), ow0,
                          std::min(owc, l.OW - ow0)});
   return tiles;
+}
+
+/// Output rows (all planes) of a tile's band in storage, at most.
+int64_t postRowsMax(const DepthwisePlan &plan) {
+  return plan.planesPerTile * plan.bandRows;
+}
+int64_t postPeRows(const HardwareDesc &hw, const DepthwisePlan &plan) {
+  return ceilDiv(postRowsMax(plan), int64_t(hw.pesPerCluster));
 }
 
 void DepthwiseEmitter::emit() {
@@ -265,6 +276,7 @@ std::vector<OperandRecord> DepthwiseEmitter::groupRecords(const HalfLayout &hl,
   s.colStride = 1;
   s.peRows = 1;
   s.func = l.func;
+  s.imm = l.funcImm;
   s.pipeline = Pipeline::IdFoSuWb;
   s.step = stStep;
   recs.push_back(s);
@@ -302,6 +314,16 @@ void DepthwiseEmitter::configure(uint32_t c, const Tile &first) {
   sb.config(c, 1,
             {makeInstruction(Opcode::LD, uint8_t(LoadStream::Activations), 0, 0,
                              tapRecord(half[0], 0))});
+  if (!l.post.empty()) {
+    // The fused epilogue's further steps on the output band (ibuf 2).
+    postSeq =
+        detail::postSequence(sb.hw(), l.post, postPeRows(sb.hw(), plan), owc);
+    std::vector<OperandRecord> full = detail::postRecords(
+        postSeq, half[0].out, 0, postRowsMax(plan), owc, owc);
+    for (size_t i = 0; i < postSeq.size(); ++i)
+      postSeq[i].operands = full[i];
+    sb.config(c, 2, postSeq);
+  }
   for (int h = 0; h < 2; ++h) {
     DramBox zb;
     zb.base = l.zeros;
@@ -430,6 +452,14 @@ void DepthwiseEmitter::compute(uint32_t c, const Tile &t, int h) {
 }
 
 void DepthwiseEmitter::store(uint32_t c, const Tile &t, int h) {
+  if (!postSeq.empty()) {
+    // Planes of the band are R rows apart; rows past a plane's band are
+    // computed on but not stored.
+    const int64_t rows = (t.np - 1) * R + t.rows;
+    sb.execute(c, 2,
+               detail::postRecords(postSeq, half[h].out, 0, rows, t.wc, owc),
+               false, true);
+  }
   sb.wait(c, 0, true);
   DramBox ob;
   ob.base = l.out + uint64_t(((t.p0 * l.OH + t.oh0) * l.OW + t.ow0) * 4);
@@ -439,6 +469,15 @@ void DepthwiseEmitter::store(uint32_t c, const Tile &t, int h) {
 }
 
 } // namespace
+
+bool accel::codegen::depthwisePostFits(const HardwareDesc &hw,
+                                       const DepthwiseLayer &l,
+                                       const DepthwisePlan &plan) {
+  if (l.post.empty())
+    return true;
+  return !detail::hasResidual(l.post) && hw.instructionBuffers > 2 &&
+         detail::postFits(hw, l.post, postPeRows(hw, plan), plan.owc);
+}
 
 void accel::codegen::emitDepthwiseLayer(StreamBuilder &sb,
                                         const DepthwiseLayer &l,

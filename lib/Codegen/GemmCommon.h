@@ -66,6 +66,33 @@ private:
   std::vector<Held> held_;
 };
 
+/// The zero pieces (PadWindow.h) each tile region of one cluster still
+/// holds. A tile loaded as pieces into a region whose previous load had
+/// the same zero pieces skips them when nothing has written the region
+/// since: a block of whole output rows of a 3x3 pad-1 conv then loads only
+/// its input boxes whenever its half held the same chunk's tile before.
+class HeldZeros {
+public:
+  /// The pieces of `pieces` to DMA into the region at byte `addr`;
+  /// records what the region then holds.
+  std::vector<TilePiece> toLoad(uint32_t addr,
+                                const std::vector<TilePiece> &pieces);
+  /// A plain load wrote storage bytes [lo, hi): the regions it overlaps
+  /// are forgotten.
+  void wrote(uint64_t lo, uint64_t hi);
+  /// wrote() for `box` loaded densely at `addr` with row stride
+  /// `rowStride`.
+  void wroteBox(uint32_t addr, const DramBox &box, int64_t rowStride);
+
+private:
+  struct Held {
+    uint32_t addr;
+    uint64_t lo, hi;
+    std::vector<TilePiece> zeros;
+  };
+  std::vector<Held> held_;
+};
+
 } // namespace accel::codegen::detail
 
 #endif

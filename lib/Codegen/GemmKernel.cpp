@@ -16,6 +16,7 @@
 // accumulators.
 //
 //===----------------------------------------------------------------------===//
+#include "EpilogueSteps.h"
 #include "GemmCommon.h"
 #include "SparseWeightTiles.h"
 #include "accel/Codegen/Kernels.h"
@@ -280,7 +281,8 @@ struct Step {
   }
 };
 
-constexpr uint8_t kIbufInit = 0, kIbufMain = 1;
+constexpr uint8_t kIbufInit = 0, kIbufMain = 1, kIbufPost = 2;
+constexpr uint8_t kResidualTag = 4;
 uint8_t loadTag(int half) { return uint8_t(half); }
 uint8_t storeTag(int half) { return uint8_t(2 + half); }
 
@@ -336,6 +338,7 @@ std::vector<Instruction> gemmSequence(const GemmTiling &t,
     OperandRecord r = rec;
     r.rowStride = int32_t(t.nc);
     r.func = epi.func;
+    r.imm = epi.funcImm;
     add(Opcode::ST, uint8_t(StoreSource::AccBuffer), r, g);
   }
   return seq;
@@ -406,6 +409,29 @@ std::vector<OperandRecord> stepRecords(const std::vector<Instruction> &seq,
 }
 } // namespace accel::codegen::detail
 
+namespace {
+/// Storage bytes of the residual tile region (at the end of the storage
+/// unit, taken from the strip budget).
+int64_t residualBytes(const HardwareDesc &hw, const GemmTiling &t,
+                      const GemmEpilogue &epi) {
+  return detail::hasResidual(epi.post)
+             ? t.peRows * int64_t(hw.pesPerCluster) * t.nc * 4
+             : 0;
+}
+} // namespace
+
+bool accel::codegen::gemmPostFits(const HardwareDesc &hw, const GemmTiling &t,
+                                  bool withInit, const GemmEpilogue &epi) {
+  if (epi.post.empty())
+    return true;
+  const int64_t budget = int64_t(hw.storageBytes) -
+                         2 * halfBytes(hw, t, withInit) -
+                         sharedCBytes(hw, t, withInit);
+  return detail::postFits(hw, epi.post, t.peRows, t.nc) &&
+         budget >= residualBytes(hw, t, epi) &&
+         hw.instructionBuffers > kIbufPost;
+}
+
 void accel::codegen::emitGemmLayer(StreamBuilder &sb,
                                    const std::vector<GemmTiles> &problems,
                                    const GemmTiling &t,
@@ -419,9 +445,13 @@ void accel::codegen::emitGemmLayer(StreamBuilder &sb,
 
   // Storage: [strip A | strip B | half 0 | half 1 | (sharedC) C | init].
   const int64_t half = halfBytes(hw, t, anyInit);
-  const int64_t stripBudget =
-      int64_t(hw.storageBytes) - 2 * half - sharedCBytes(hw, t, anyInit);
+  // A residual tile region (fused epilogue) at the end of the storage unit.
+  const int64_t resBytes = residualBytes(hw, t, epi);
+  const uint32_t resAddr = uint32_t(int64_t(hw.storageBytes) - resBytes);
+  const int64_t stripBudget = int64_t(hw.storageBytes) - 2 * half -
+                              sharedCBytes(hw, t, anyInit) - resBytes;
   assert(stripBudget >= 0 && "GEMM tiles do not fit the storage unit");
+  assert(gemmPostFits(hw, t, anyInit, epi) && "epilogue steps do not fit");
   const int64_t groupCols = std::min(t.nc, accCols(hw, t.peRows));
   const int groups = int(std::min<int64_t>(4, ceilDiv(t.nc, groupCols)));
   assert(groups * groupCols >= t.nc && "N tile exceeds the accumulators");
@@ -547,25 +577,50 @@ void accel::codegen::emitGemmLayer(StreamBuilder &sb,
     if (anyInit)
       sb.config(cl, kIbufInit, seqInit);
     sb.config(cl, kIbufMain, seqMain);
+    std::vector<Instruction> seqPost;
+    if (!epi.post.empty()) {
+      seqPost = detail::postSequence(hw, epi.post, t.peRows, t.nc);
+      std::vector<OperandRecord> full = detail::postRecords(
+          seqPost, halfRegions(0).c, resAddr, mcMax, t.nc, t.nc);
+      for (size_t i = 0; i < seqPost.size(); ++i)
+        seqPost[i].operands = full[i];
+      sb.config(cl, kIbufPost, seqPost);
+    }
 
     InitRegions held;
+    // Every storage write of the steps goes through these two, so that the
+    // regions' held zero pieces are known.
+    HeldZeros zeros;
+    auto load = [&](uint8_t tag, const DramBox &box, uint32_t addr,
+                    int64_t rowStride) {
+      zeros.wroteBox(addr, box, rowStride);
+      sb.dmaLoad(cl, tag, box, addr, rowStride);
+    };
+    auto loadPieces = [&](uint8_t tag, const std::vector<TilePiece> &pieces,
+                          uint32_t addr) {
+      sb.dmaLoadPieces(cl, tag, zeros.toLoad(addr, pieces), addr);
+    };
     auto issueLoads = [&](size_t s) {
       const Step &st = steps[s];
       int h = int(s % 2);
       Regions l = regions(st, h);
-      if (st.loadA)
-        sb.dmaLoad(cl, loadTag(h), st.problem->aBox(st.m0, st.mc, st.k), l.a,
-                   t.kc);
+      if (st.loadA && st.problem->aPieces)
+        loadPieces(loadTag(h), st.problem->aPieces(st.m0, st.mc, st.k, t.kc),
+                   l.a);
+      else if (st.loadA)
+        load(loadTag(h), st.problem->aBox(st.m0, st.mc, st.k), l.a, t.kc);
       if (st.loadB && sparse)
-        sb.dmaLoad(cl, loadTag(h),
-                   sparseTileBox(sparseTiles.at(problemIndex(st), st.k, st.n)),
-                   l.b, 1);
+        load(loadTag(h),
+             sparseTileBox(sparseTiles.at(problemIndex(st), st.k, st.n)), l.b,
+             1);
+      else if (st.loadB && st.problem->bPieces)
+        loadPieces(loadTag(h), st.problem->bPieces(st.k, st.n, t.nc), l.b);
       else if (st.loadB)
-        sb.dmaLoad(cl, loadTag(h), st.problem->bBox(st.k, st.n), l.b, t.nc);
+        load(loadTag(h), st.problem->bBox(st.k, st.n), l.b, t.nc);
       if (st.first() && st.problem->initBox) {
         DramBox init = st.problem->initBox(st.m0, st.mc, st.n);
         if (held.needsLoad(l.init, init))
-          sb.dmaLoad(cl, loadTag(h), init, l.init, t.nc);
+          load(loadTag(h), init, l.init, t.nc);
       }
     };
 
@@ -603,6 +658,20 @@ void accel::codegen::emitGemmLayer(StreamBuilder &sb,
       sb.execute(cl, init ? kIbufInit : kIbufMain,
                  stepRecords(seq, l, st.mc, kc, nc, groupCols, lists),
                  /*shift=*/st.last(), /*last=*/st.last());
+      if (st.last() && !seqPost.empty()) {
+        // The fused epilogue on the stored tile (EpilogueSteps.cpp); the
+        // residual tile's load overlaps the MACs of the last step.
+        DramBox cBox = st.problem->cBox(st.m0, st.mc, st.n);
+        if (resBytes) {
+          sb.dmaLoad(cl, kResidualTag,
+                     detail::residualBox(cBox, epi.residualDelta), resAddr,
+                     t.nc);
+          sb.wait(cl, uint8_t(1u << kResidualTag), false);
+        }
+        sb.execute(cl, kIbufPost,
+                   detail::postRecords(seqPost, l.c, resAddr, st.mc, nc, t.nc),
+                   /*shift=*/false, /*last=*/true);
+      }
       if (st.last()) {
         sb.wait(cl, 0, /*pe=*/true);
         sb.dmaStore(cl, cTag(h), l.c, t.nc,

@@ -23,6 +23,7 @@
 // step s computes).
 //
 //===----------------------------------------------------------------------===//
+#include "EpilogueSteps.h"
 #include "GemmCommon.h"
 #include "SparseWeightTiles.h"
 #include "accel/Codegen/Kernels.h"
@@ -195,6 +196,7 @@ std::vector<MStep> clusterSteps(const HardwareDesc &hw,
 
 uint8_t loadTag(int half) { return uint8_t(half); }
 uint8_t storeTag(int half) { return uint8_t(2 + half); }
+constexpr uint8_t kResidualTag = 4;
 
 int64_t sum(const std::vector<int64_t> &v) {
   int64_t s = 0;
@@ -231,6 +233,50 @@ int64_t accel::codegen::mappedPsumScratchElems(const ClusterGemmWork &w,
     if (p.kChunks.size() > 1)
       e += p.m * sum(p.nTiles);
   return e;
+}
+
+namespace {
+/// Whether the layer's C tiles have an init region (bias, or partial sums
+/// reloaded by stationary A / B).
+bool anyInitOf(const std::vector<GemmTiles> &problems, StationaryOperand st) {
+  bool anyInit = false;
+  for (const GemmTiles &p : problems)
+    anyInit |=
+        bool(p.initBox) || (st != StationaryOperand::C && p.kChunks.size() > 1);
+  return anyInit;
+}
+/// Bytes of the residual tile region (end of the storage unit).
+int64_t mappedResidualBytes(const HardwareDesc &hw, const GemmTiling &t,
+                            const GemmEpilogue &epi) {
+  return detail::hasResidual(epi.post)
+             ? t.peRows * int64_t(hw.pesPerCluster) * t.nc * 4
+             : 0;
+}
+} // namespace
+
+bool accel::codegen::mappedPostFits(const HardwareDesc &hw,
+                                    const std::vector<ClusterGemmWork> &work,
+                                    StationaryOperand st,
+                                    const GemmEpilogue &epi) {
+  if (epi.post.empty())
+    return true;
+  for (const ClusterGemmWork &w : work) {
+    if (w.problems.empty())
+      continue;
+    const GemmTiling &t = w.tiling;
+    bool anyInit = anyInitOf(w.problems, st), splitK = false;
+    for (const GemmTiles &p : w.problems)
+      splitK |= p.kChunks.size() > 1;
+    // (init, function on) variants of the main sequence, plus the post one.
+    unsigned variants = (st == StationaryOperand::C || !splitK) ? 2 : 4;
+    int64_t budget = int64_t(hw.storageBytes) - 2 * halfBytes(hw, t, anyInit) -
+                     sharedCBytes(hw, t, anyInit) -
+                     mappedResidualBytes(hw, t, epi);
+    if (variants + 1 > hw.instructionBuffers || budget < 0 ||
+        !detail::postFits(hw, epi.post, t.peRows, t.nc))
+      return false;
+  }
+  return true;
 }
 
 bool accel::codegen::emitMappedGemmLayer(
@@ -270,16 +316,16 @@ bool accel::codegen::emitMappedGemmLayer(
     const std::vector<GemmTiles> &problems = work[cl].problems;
     if (problems.empty())
       continue;
-    bool anyInit = false;
-    for (const GemmTiles &p : problems)
-      anyInit |= bool(p.initBox) ||
-                 (st != StationaryOperand::C && p.kChunks.size() > 1);
+    const bool anyInit = anyInitOf(problems, st);
     const GemmTiling t = work[cl].tiling;
     const int64_t mcMax = t.peRows * hw.pesPerCluster;
-    // Storage: [resident slots | half 0 | half 1 | (sharedC) C | init].
+    // Storage: [resident slots | half 0 | half 1 | (sharedC) C | init |
+    // residual tile of a fused epilogue].
     const int64_t half = halfBytes(hw, t, anyInit);
-    const int64_t stripBudget =
-        int64_t(hw.storageBytes) - 2 * half - sharedCBytes(hw, t, anyInit);
+    const int64_t resBytes = mappedResidualBytes(hw, t, epi);
+    const uint32_t resAddr = uint32_t(int64_t(hw.storageBytes) - resBytes);
+    const int64_t stripBudget = int64_t(hw.storageBytes) - 2 * half -
+                                sharedCBytes(hw, t, anyInit) - resBytes;
     if (t.sharedC && st != StationaryOperand::C) {
       err = "internal error: a shared C region needs stationary C";
       return false;
@@ -366,6 +412,23 @@ bool accel::codegen::emitMappedGemmLayer(
       sb.config(cl, id, seq);
       seqs[id] = std::move(seq);
     }
+    // The fused epilogue's steps on each final C tile (EpilogueSteps.cpp).
+    const uint8_t postIbuf = next;
+    std::vector<Instruction> seqPost;
+    if (!epi.post.empty()) {
+      if (postIbuf >= hw.instructionBuffers ||
+          !detail::postFits(hw, epi.post, t.peRows, t.nc)) {
+        err = "internal error: the fused epilogue does not fit "
+              "(mappedPostFits)";
+        return false;
+      }
+      seqPost = detail::postSequence(hw, epi.post, t.peRows, t.nc);
+      std::vector<OperandRecord> full = detail::postRecords(
+          seqPost, halfRegions(0).c, resAddr, mcMax, t.nc, t.nc);
+      for (size_t i = 0; i < seqPost.size(); ++i)
+        seqPost[i].operands = full[i];
+      sb.config(cl, postIbuf, seqPost);
+    }
 
     auto regions = [&](const MStep &s, int h) {
       Regions r = halfRegions(h);
@@ -376,24 +439,40 @@ bool accel::codegen::emitMappedGemmLayer(
       return r;
     };
     InitRegions held;
+    // Every storage write of the steps goes through these two, so that the
+    // regions' held zero pieces are known.
+    HeldZeros zeros;
+    auto load = [&](uint8_t tag, const DramBox &box, uint32_t addr,
+                    int64_t rowStride) {
+      zeros.wroteBox(addr, box, rowStride);
+      sb.dmaLoad(cl, tag, box, addr, rowStride);
+    };
+    auto loadPieces = [&](uint8_t tag, const std::vector<TilePiece> &pieces,
+                          uint32_t addr) {
+      sb.dmaLoadPieces(cl, tag, zeros.toLoad(addr, pieces), addr);
+    };
     auto issueLoads = [&](size_t i) {
       const MStep &s = steps[i];
       int h = int(i % 2);
       Regions l = regions(s, h);
-      if (s.loadA)
-        sb.dmaLoad(cl, loadTag(h), s.p->aBox(s.m0, s.mc, s.k), l.a, t.kc);
+      if (s.loadA && s.p->aPieces)
+        loadPieces(loadTag(h), s.p->aPieces(s.m0, s.mc, s.k, t.kc), l.a);
+      else if (s.loadA)
+        load(loadTag(h), s.p->aBox(s.m0, s.mc, s.k), l.a, t.kc);
       if (s.loadB && sparse)
-        sb.dmaLoad(cl, loadTag(h),
-                   sparseTileBox(sparseTiles[cl].at(s.pi, s.k, s.n)), l.b, 1);
+        load(loadTag(h), sparseTileBox(sparseTiles[cl].at(s.pi, s.k, s.n)), l.b,
+             1);
+      else if (s.loadB && s.p->bPieces)
+        loadPieces(loadTag(h), s.p->bPieces(s.k, s.n, t.nc), l.b);
       else if (s.loadB)
-        sb.dmaLoad(cl, loadTag(h), s.p->bBox(s.k, s.n), l.b, t.nc);
+        load(loadTag(h), s.p->bBox(s.k, s.n), l.b, t.nc);
       DramBox init;
       if (s.init == Init::Bias)
         init = s.p->initBox(s.m0, s.mc, s.n);
       else if (s.init == Init::Reload)
         init = psumBox(s);
       if (s.init != Init::None && held.needsLoad(l.init, init))
-        sb.dmaLoad(cl, loadTag(h), init, l.init, t.nc);
+        load(loadTag(h), init, l.init, t.nc);
     };
 
     issueLoads(0);
@@ -424,6 +503,18 @@ bool accel::codegen::emitMappedGemmLayer(
       sb.execute(cl, id,
                  stepRecords(seqs[id], l, s.mc, kc, nc, groupCols, lists),
                  /*shift=*/s.store, /*last=*/s.store);
+      if (s.store && s.final && !seqPost.empty()) {
+        DramBox cBox = s.p->cBox(s.m0, s.mc, s.n);
+        if (resBytes) {
+          sb.dmaLoad(cl, kResidualTag,
+                     detail::residualBox(cBox, epi.residualDelta), resAddr,
+                     t.nc);
+          sb.wait(cl, uint8_t(1u << kResidualTag), false);
+        }
+        sb.execute(cl, postIbuf,
+                   detail::postRecords(seqPost, l.c, resAddr, s.mc, nc, t.nc),
+                   /*shift=*/false, /*last=*/true);
+      }
       if (s.store) {
         sb.wait(cl, 0, /*pe=*/true);
         sb.dmaStore(cl, cTag(h), l.c, t.nc,

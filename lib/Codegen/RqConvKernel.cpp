@@ -231,6 +231,7 @@ void accel::codegen::emitRqConvLayer(StreamBuilder &sb, const RqConvLayer &l,
     s.colStride = 1;
     s.peRows = uint32_t(owc);
     s.func = l.func;
+    s.imm = l.funcImm;
     recs.push_back(s);
     return recs;
   };

@@ -72,6 +72,8 @@ void StreamBuilder::checkCapacity(uint32_t cluster, uint8_t ibuf,
 
 void StreamBuilder::push(uint32_t cluster, Command c) {
   active_.at(cluster) = 1;
+  c.layer = layer_;
+  ++numCommands_;
   program_.clusters.at(cluster).commands.push_back(std::move(c));
 }
 
@@ -180,6 +182,25 @@ void StreamBuilder::dmaLoadStrided(uint32_t cluster, uint8_t tag,
     c.dma.dstStride[slotOf(src, i)] = suStrides[size_t(i)];
   }
   push(cluster, std::move(c));
+}
+
+TilePiece accel::codegen::denseTilePiece(const DramBox &box,
+                                         int64_t rowStride) {
+  TilePiece p;
+  p.src = box;
+  int64_t dense[4];
+  denseStrides(box, rowStride, dense);
+  for (int i = 0; i < box.rank; ++i)
+    p.suStrides[size_t(i)] = dense[i];
+  return p;
+}
+
+void StreamBuilder::dmaLoadPieces(uint32_t cluster, uint8_t tag,
+                                  const std::vector<TilePiece> &pieces,
+                                  uint32_t suAddr) {
+  for (const TilePiece &p : pieces)
+    dmaLoadStrided(cluster, tag, p.src, suAddr + uint32_t(p.offset * 4),
+                   p.suStrides);
 }
 
 void StreamBuilder::dmaStore(uint32_t cluster, uint8_t tag, uint32_t suAddr,

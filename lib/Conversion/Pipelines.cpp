@@ -10,7 +10,8 @@
 // isa.program. `split=partition|labels|off` says who decides the cluster
 // partition (docs/labels-and-splits.md, "Split strategy and mapping: one
 // decision"); `parallel`, `rounding`, `policy`, `balance-clusters` (default
-// true here) go to split-strategy's parser,
+// true here) go to split-strategy's parser, `fuse=on|off` says whether
+// fuse-layers runs (docs/passes.md, "fuse-layers"),
 // every other option to convert-graph-to-isa's, so they are declared once
 // (Passes.td).
 // The machine is the module's accel.hw (accel-opt --accel-hw=FILE).
@@ -27,7 +28,7 @@ using namespace mlir;
 
 bool accel::isSplitOptionName(StringRef name) {
   return name == "split" || name == "parallel" || name == "rounding" ||
-         name == "policy" || name == "balance-clusters";
+         name == "policy" || name == "balance-clusters" || name == "fuse";
 }
 
 LogicalResult accel::parseSplitOptions(
@@ -36,6 +37,12 @@ LogicalResult accel::parseSplitOptions(
   SmallVector<std::string> strategy;
   for (const std::string &pair : pairs) {
     auto [name, value] = StringRef(pair).split('=');
+    if (name == "fuse") {
+      if (value != "on" && value != "off")
+        return errorHandler("fuse: '" + value + "' is not one of on, off");
+      out.fuse = value == "on";
+      continue;
+    }
     if (name != "split") {
       strategy.push_back(pair);
       continue;
@@ -85,6 +92,10 @@ void accel::buildDefaultPipeline(OpPassManager &pm, const std::string &hwPath,
   pm.addPass(createConvertTosaLinalgToGraph());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createFoldBatchNorm());
+  // Fusion decisions before the tilings: the producer keeps its shape, so
+  // select-tiling / split-strategy / select-mapping price it as before.
+  if (split.fuse)
+    pm.addPass(createFuseLayers());
   // The tilings first: split-strategy's parallel=best prices each
   // database mode's partition with them, as select-mapping will.
   pm.addPass(createSelectTiling());

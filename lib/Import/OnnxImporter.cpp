@@ -134,10 +134,21 @@ std::string Importer::nodeDesc(const Node &n) const {
   return d;
 }
 
+/// NameLoc(node name, NameLoc(op type, file:0:0)): the name is what the
+/// layer table and the diagnostics call the operator (docs/passes.md
+/// "Layer table"); an unnamed node is called "<OpType>_<index in the
+/// graph's node list>", which is deterministic for a given model file.
 Location Importer::nodeLoc(const Node &n) {
   auto file = FileLineColLoc::get(&ctx, sourceName, 0, 0);
-  std::string name = n.name().empty() ? n.op_type() : n.name();
-  return NameLoc::get(StringAttr::get(&ctx, name), file);
+  std::string name = n.name();
+  if (name.empty()) {
+    auto it = nodeIndex.find(&n);
+    name =
+        n.op_type() + "_" +
+        (it == nodeIndex.end() ? std::string("?") : std::to_string(it->second));
+  }
+  auto kind = NameLoc::get(StringAttr::get(&ctx, n.op_type()), file);
+  return NameLoc::get(StringAttr::get(&ctx, name), kind);
 }
 
 //===----------------------------------------------------------------------===//

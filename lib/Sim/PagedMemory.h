@@ -30,11 +30,11 @@ public:
   void reset(uint64_t size) {
     size_ = size;
     pages_.clear();
-    cachedIndex_ = ~uint64_t(0);
-    cachedPage_ = nullptr;
+    forgetCache();
   }
   uint64_t size() const { return size_; }
-  /// Pages allocated so far (each kPageBytes of host memory).
+  /// Pages written so far (own host memory, or shared with the caller's
+  /// bytes by writeShared()).
   size_t pagesTouched() const { return pages_.size(); }
 
   /// Copies [addr, addr + n) into `dst`; untouched bytes read as 0. The
@@ -66,37 +66,104 @@ public:
     }
   }
 
+  /// As write(), but every whole page of [addr, addr + n) reads `src`'s
+  /// bytes in place instead of a copy; the page gets its own copy at its
+  /// first write. `src` must stay unchanged while this memory is used (the
+  /// simulator shares the program's constant segments so).
+  void writeShared(uint64_t addr, const void *src, size_t n) {
+    auto *in = static_cast<const uint8_t *>(src);
+    while (n) {
+      size_t chunk = chunkAt(addr, n);
+      if (chunk == kPageBytes) {
+        Page &pg = pages_[addr >> kPageBits];
+        pg.own.reset();
+        pg.shared = in;
+        forgetCache();
+      } else {
+        std::memcpy(touch(addr >> kPageBits) + (addr & (kPageBytes - 1)), in,
+                    chunk);
+      }
+      in += chunk;
+      addr += chunk;
+      n -= chunk;
+    }
+  }
+
+  /// The bytes [addr, addr + n) in place when they lie inside one page
+  /// (an untouched page reads as a shared zero page), else nullptr. Valid
+  /// until the next write to this page.
+  const uint8_t *readSpan(uint64_t addr, size_t n) const {
+    if (n == 0 || chunkAt(addr, n) != n)
+      return nullptr;
+    const uint8_t *pg = find(addr >> kPageBits);
+    return (pg ? pg : zeroPage()) + (addr & (kPageBytes - 1));
+  }
+  /// The bytes [addr, addr + n) in place for writing when they lie inside
+  /// one page (allocated if untouched, as write() would), else nullptr.
+  uint8_t *writeSpan(uint64_t addr, size_t n) {
+    if (n == 0 || chunkAt(addr, n) != n)
+      return nullptr;
+    return touch(addr >> kPageBits) + (addr & (kPageBytes - 1));
+  }
+
 private:
+  /// A page: its own bytes, or (own empty) bytes shared with the caller.
+  struct Page {
+    std::unique_ptr<uint8_t[]> own;
+    const uint8_t *shared = nullptr;
+    const uint8_t *bytes() const { return own ? own.get() : shared; }
+  };
+
+  static const uint8_t *zeroPage() {
+    static const uint8_t zeros[kPageBytes] = {};
+    return zeros;
+  }
   static size_t chunkAt(uint64_t addr, size_t n) {
     return size_t(
         std::min<uint64_t>(n, kPageBytes - (addr & (kPageBytes - 1))));
   }
+  void forgetCache() {
+    readIndex_ = writeIndex_ = ~uint64_t(0);
+    readPage_ = nullptr;
+    writePage_ = nullptr;
+  }
   const uint8_t *find(uint64_t index) const {
-    if (index == cachedIndex_)
-      return cachedPage_;
+    if (index == readIndex_)
+      return readPage_;
     auto it = pages_.find(index);
     if (it == pages_.end())
       return nullptr;
-    cachedIndex_ = index;
-    cachedPage_ = it->second.get();
-    return cachedPage_;
+    readIndex_ = index;
+    readPage_ = it->second.bytes();
+    return readPage_;
   }
   uint8_t *touch(uint64_t index) {
-    if (index == cachedIndex_)
-      return cachedPage_;
-    std::unique_ptr<uint8_t[]> &pg = pages_[index];
-    if (!pg)
-      pg.reset(new uint8_t[kPageBytes]()); // zeroed
-    cachedIndex_ = index;
-    cachedPage_ = pg.get();
-    return cachedPage_;
+    if (index == writeIndex_)
+      return writePage_;
+    Page &pg = pages_[index];
+    if (!pg.own) {
+      pg.own.reset(new uint8_t[kPageBytes]);
+      if (pg.shared)
+        std::memcpy(pg.own.get(), pg.shared, kPageBytes); // copy on write
+      else
+        std::memset(pg.own.get(), 0, kPageBytes);
+      pg.shared = nullptr;
+      if (readIndex_ == index)
+        readPage_ = pg.own.get();
+    }
+    writeIndex_ = index;
+    writePage_ = pg.own.get();
+    return writePage_;
   }
 
   uint64_t size_ = 0;
-  std::unordered_map<uint64_t, std::unique_ptr<uint8_t[]>> pages_;
-  // The page last found or touched (DMA rows are mostly within one page).
-  mutable uint64_t cachedIndex_ = ~uint64_t(0);
-  mutable uint8_t *cachedPage_ = nullptr;
+  std::unordered_map<uint64_t, Page> pages_;
+  // The pages last read and last written (DMA rows are mostly within one
+  // page); a written page is always its own copy.
+  mutable uint64_t readIndex_ = ~uint64_t(0);
+  mutable const uint8_t *readPage_ = nullptr;
+  uint64_t writeIndex_ = ~uint64_t(0);
+  uint8_t *writePage_ = nullptr;
 };
 
 } // namespace sim

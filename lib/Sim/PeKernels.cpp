@@ -1,13 +1,22 @@
 //===- PeKernels.cpp - PE datapath kernels --------------------------------===//
 #include "PeKernels.h"
+#include "MacKernels.h"
 #include "accel/Sim/Numerics.h"
 #include <algorithm>
+#include <cmath>
 
 namespace accel {
 namespace sim {
 
 void macDense(const float *A, const float *W, float *C, const MacGeom &g,
               DType accT) {
+  if (accT == DType::F32)
+    return macDenseF32(A, W, C, g, hostMacIsa()); // bit-identical, faster
+  macDenseReference(A, W, C, g, accT);
+}
+
+void macDenseReference(const float *A, const float *W, float *C,
+                       const MacGeom &g, DType accT) {
   const uint64_t N = g.N;
   for (uint64_t i = 0; i < g.R; ++i) {
     float *__restrict crow = C + i * N;
@@ -50,6 +59,43 @@ uint64_t macSparse(const float *A, const uint8_t *mask,
     }
   }
   return effective;
+}
+
+void sfuUnaryRow(SfuFunc f, const float *in, float *out, uint64_t n,
+                 float imm) {
+  switch (f) {
+  case SfuFunc::Relu:
+    for (uint64_t i = 0; i < n; ++i)
+      out[i] = !(in[i] <= 0) ? in[i] : 0.0f;
+    return;
+  case SfuFunc::Scale:
+    for (uint64_t i = 0; i < n; ++i)
+      out[i] = in[i] * imm;
+    return;
+  case SfuFunc::AddImm:
+    for (uint64_t i = 0; i < n; ++i)
+      out[i] = in[i] + imm;
+    return;
+  case SfuFunc::MaxImm:
+    for (uint64_t i = 0; i < n; ++i)
+      out[i] = std::isnan(in[i]) ? in[i] : std::max(in[i], imm);
+    return;
+  case SfuFunc::MinImm:
+    for (uint64_t i = 0; i < n; ++i)
+      out[i] = std::isnan(in[i]) ? in[i] : std::min(in[i], imm);
+    return;
+  case SfuFunc::HardSwish:
+    for (uint64_t i = 0; i < n; ++i) {
+      const float x = in[i];
+      out[i] = std::isnan(x)
+                   ? x
+                   : x * std::min(1.0f, std::max(0.0f, x / 6.0f + 0.5f));
+    }
+    return;
+  default:
+    for (uint64_t i = 0; i < n; ++i)
+      out[i] = sfuUnary(f, in[i], imm);
+  }
 }
 
 void buildMask(const float *v, uint8_t *mask, uint64_t n) {

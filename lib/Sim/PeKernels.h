@@ -11,6 +11,7 @@
 #define ACCEL_LIB_SIM_PEKERNELS_H
 
 #include "accel/Hardware/HardwareDesc.h"
+#include "accel/Target/Sfu.h"
 #include "accel/Target/SparseWeights.h"
 #include <cstdint>
 #include <vector>
@@ -26,9 +27,15 @@ struct MacGeom {
 };
 
 /// acc[i][n] += sum_k A[i*pitch + base + k] * W[k*N + n] (k ascending). A
-/// narrow accumulate type rounds after every addition.
+/// narrow accumulate type rounds after every addition. f32 accumulation runs
+/// on the host's vector unit (MacKernels.h), bit-identical to the reference.
 void macDense(const float *A, const float *W, float *C, const MacGeom &g,
               DType accT);
+
+/// The plain loop of macDense, one element at a time: the definition the
+/// fast kernels are tested against.
+void macDenseReference(const float *A, const float *W, float *C,
+                       const MacGeom &g, DType accT);
 
 /// Index compare: for every row i and every weight pair (v, k*N + n) in
 /// list order, the activation A[i*pitch + base + k] reaches the MAC only if
@@ -37,6 +44,11 @@ void macDense(const float *A, const float *W, float *C, const MacGeom &g,
 uint64_t macSparse(const float *A, const uint8_t *mask,
                    const std::vector<SparsePair> &pairs, float *C,
                    const MacGeom &g, DType accT);
+
+/// out[i] = sfuUnary(f, in[i], imm) for i < n (in == out allowed), with the
+/// common functions as plain loops the compiler vectorises (the same
+/// operations as sfuUnary, so the same bits).
+void sfuUnaryRow(SfuFunc f, const float *in, float *out, uint64_t n, float imm);
 
 /// Activation bitmask of the input buffer: 1 for a non-zero value.
 void buildMask(const float *v, uint8_t *mask, uint64_t n);

@@ -88,8 +88,22 @@ inline uint64_t ceilDiv(double num, double den) {
 }
 
 struct PE {
+  /// wq: LD weights broadcasts one tile to every PE's queue, so the host
+  /// keeps PE 0's copy only (the MACs of every PE read it).
   std::vector<float> inbuf, wq, acc[kAccs];
   std::vector<uint8_t> mask; ///< activation bitmask of the input buffer
+  /// Floats of acc[a] from 0 that may be non-zero (written since the last
+  /// clear): a shift clears only those.
+  uint64_t accDirty[kAccs] = {};
+  void accWritten(unsigned a, uint64_t n) {
+    accDirty[a] = std::max(accDirty[a], n);
+  }
+  void clearAccs() {
+    for (unsigned a = 0; a < kAccs; ++a) {
+      std::fill(acc[a].begin(), acc[a].begin() + accDirty[a], 0.0f);
+      accDirty[a] = 0;
+    }
+  }
 };
 
 /// The weight queue's state beyond its data (identical in every PE: LD

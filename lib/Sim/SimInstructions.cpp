@@ -107,8 +107,7 @@ struct Sim::InstrCtx {
       int64_t base = rowAddr(pe, r0, row);
       const float *srow = src + (row - r0) * cols;
       if (r.func != SfuFunc::None) {
-        for (uint64_t cc = 0; cc < cols; ++cc)
-          tmp[cc] = sfuUnary(r.func, srow[cc], r.imm);
+        sfuUnaryRow(r.func, srow, tmp.data(), cols, r.imm);
         srow = tmp.data();
       }
       if (r.colStride == 1) {
@@ -358,8 +357,6 @@ bool Sim::loadWeights(InstrCtx &x, LoadCost &cost) {
     x.gather(0, 0, 0, rows, q);
     roundBuffer(hw.computeType, q, rows * cols);
   }
-  for (uint64_t pe = 1; pe < x.P; ++pe)
-    std::memcpy(c.pes[pe].wq.data(), q, x.tileBytes);
   c.wq = WeightQueue{};
   c.wq.denseFloats = rows * cols;
   c.wq.slidable = x.r.queueMode == QueueMode::SW;
@@ -410,6 +407,7 @@ bool Sim::loadPartialSums(InstrCtx &x) {
     uint64_t r0, r1;
     x.peRange(pe, r0, r1);
     float *dst = x.c.pes[pe].acc[acc].data();
+    x.c.pes[pe].accWritten(acc, (r1 - r0) * x.cols);
     x.gather(pe, r0, r0, r1, dst);
     roundBuffer(hw.accumulateType, dst, (r1 - r0) * x.cols);
   }
@@ -462,12 +460,13 @@ uint64_t Sim::runMacs(InstrCtx &x, MacGeom g, uint64_t base, uint64_t wOff,
     PE &p = x.c.pes[pe];
     const float *A = p.inbuf.data() + base;
     float *C = p.acc[x.f.accId].data();
+    p.accWritten(x.f.accId, g.R * g.N);
     for (uint64_t it = 0; it < x.rep; ++it) {
       if (sparse)
         work[pe] = macSparse(A, p.mask.data() + base, x.c.wq.pairs, C, g,
                              hw.accumulateType);
       else
-        macDense(A, p.wq.data() + wOff, C, g, hw.accumulateType);
+        macDense(A, x.c.pes[0].wq.data() + wOff, C, g, hw.accumulateType);
     }
     if (!sparse)
       work[pe] = g.R * g.K * g.N; // dense queue: no index compare
@@ -695,14 +694,10 @@ bool Sim::doSpu(Cluster &c, const Instruction &in, size_t idx, ExecInfo &info) {
       float *o = buf + out;
       switch (type) {
       case SpuType::Unary:
-        if (r.func == SfuFunc::Relu)
-          for (uint64_t i = 0; i < m; ++i)
-            o[i] = !(a[i] <= 0) ? a[i] : 0.0f; // as sfuUnary: NaN stays
-        else if (r.func == SfuFunc::None)
+        if (r.func == SfuFunc::None)
           std::memmove(o, a, m * 4);
-        else
-          for (uint64_t i = 0; i < m; ++i)
-            o[i] = sfuUnary(r.func, a[i], r.imm);
+        else // element i reads a[i] before writing o[i]: in place is fine
+          sfuUnaryRow(r.func, a, o, m, r.imm);
         break;
       case SpuType::Binary:
         if (sfuIsRowBinary(r.func)) {

@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 #include "accel/Sim/Simulator.h"
 #include "SimImpl.h"
+#include "StridedCopy.h"
 #include "accel/Sim/Numerics.h"
 #include "accel/Target/Sfu.h"
 #include "accel/Target/SparseWeights.h"
@@ -124,8 +125,9 @@ bool Sim::setupMemory(const std::map<std::string, Tensor> &inputs) {
           "constant segment " + std::to_string(i) + " at " +
           std::to_string(s.dramAddr) + " (" + std::to_string(s.bytes.size()) +
           " bytes) lies outside DRAM [0, " + std::to_string(dram.size()) + ")");
+    // Whole pages read the program's bytes in place until written.
     if (!s.bytes.empty())
-      dram.write(s.dramAddr, s.bytes.data(), s.bytes.size());
+      dram.writeShared(s.dramAddr, s.bytes.data(), s.bytes.size());
     for (uint64_t r : s.replicas) {
       if (i128(r) + i128(s.bytes.size()) > i128(dram.size()))
         return fail("replica at " + std::to_string(r) +
@@ -134,7 +136,7 @@ bool Sim::setupMemory(const std::map<std::string, Tensor> &inputs) {
                     " bytes) lies outside DRAM [0, " +
                     std::to_string(dram.size()) + ")");
       if (!s.bytes.empty())
-        dram.write(r, s.bytes.data(), s.bytes.size());
+        dram.writeShared(r, s.bytes.data(), s.bytes.size());
     }
   }
 
@@ -222,7 +224,7 @@ bool Sim::setupMemory(const std::map<std::string, Tensor> &inputs) {
       for (PE &pe : c.pes) {
         pe.inbuf.assign(inbufFloats, 0.0f);
         pe.mask.assign(inbufFloats, 0);
-        pe.wq.assign(wqFloats, 0.0f);
+        pe.wq.assign(&pe == &c.pes[0] ? wqFloats : 0, 0.0f);
         for (auto &a : pe.acc)
           a.assign(accFloats, 0.0f);
       }
@@ -431,8 +433,7 @@ bool Sim::doExecute(Cluster &c, const Command &cmd) {
   }
   if (cmd.shift)
     for (PE &pe : c.pes)
-      for (auto &a : pe.acc)
-        std::fill(a.begin(), a.end(), 0.0f);
+      pe.clearAccs();
 
   uint64_t issued = c.t + hw.commandIssueCycles;
   uint64_t start = std::max(issued, c.peFree);
@@ -555,24 +556,61 @@ bool Sim::doDma(Cluster &c, const Command &cmd) {
       dram.write(uint64_t(dof), bounce.data(), n);
     }
   };
-  const bool contiguous = d.srcStride[3] == 1 && d.dstStride[3] == 1;
-  for (uint64_t i0 = 0; elems > 0 && i0 < d.shape[0]; ++i0)
-    for (uint64_t i1 = 0; i1 < d.shape[1]; ++i1)
-      for (uint64_t i2 = 0; i2 < d.shape[2]; ++i2) {
-        int64_t so = srcOrigin + (int64_t(i0) * d.srcStride[0] +
-                                  int64_t(i1) * d.srcStride[1] +
-                                  int64_t(i2) * d.srcStride[2]) *
-                                     int64_t(eb);
-        int64_t dof = int64_t(d.dst) + (int64_t(i0) * d.dstStride[0] +
-                                        int64_t(i1) * d.dstStride[1] +
-                                        int64_t(i2) * d.dstStride[2]) *
-                                           int64_t(eb);
+  // The loop nest; when the elements may be copied in any order (distinct
+  // destinations, no source the copy overwrites), its row follows the
+  // source so that a transposing load reads DRAM in order.
+  BoxLoops box;
+  for (int i = 0; i < 4; ++i) {
+    box.shape[i] = d.shape[i];
+    box.src[i] = d.srcStride[i];
+    box.dst[i] = d.dstStride[i];
+  }
+  const bool sameMemory =
+      srcDram ? dstDram && staged.empty() : !dstDram && &owner == &c;
+  if (distinctElements(box.shape, box.dst) &&
+      !(sameMemory && src.overlaps(dst)))
+    rowAlongSource(box, eb);
+  const bool contiguous = box.src[3] == 1 && box.dst[3] == 1;
+  // A strided row whose two sides each lie in one place (storage, or one
+  // DRAM page) is copied between host pointers; false = the caller copies
+  // it element by element.
+  auto stridedRow = [&](int64_t dof, int64_t so) {
+    const uint64_t n = box.shape[3];
+    const int64_t ss = box.src[3] * int64_t(eb);
+    const int64_t ds = box.dst[3] * int64_t(eb);
+    auto span = [&](int64_t at, int64_t step, int64_t &lo) {
+      const int64_t ext = int64_t(n - 1) * step;
+      lo = at + std::min<int64_t>(0, ext);
+      return size_t(std::abs(ext)) + eb;
+    };
+    int64_t slo, dlo;
+    const size_t sn = span(so, ss, slo), dn = span(dof, ds, dlo);
+    const uint8_t *sp =
+        srcPlain ? srcPlain + slo : dram.readSpan(uint64_t(slo), sn);
+    uint8_t *dp =
+        !dstDram ? c.storage.data() + dlo : dram.writeSpan(uint64_t(dlo), dn);
+    if (!sp || !dp)
+      return false;
+    copyStridedRow(dp + (dof - dlo), ds, sp + (so - slo), ss, n, eb);
+    return true;
+  };
+  for (uint64_t i0 = 0; elems > 0 && i0 < box.shape[0]; ++i0)
+    for (uint64_t i1 = 0; i1 < box.shape[1]; ++i1)
+      for (uint64_t i2 = 0; i2 < box.shape[2]; ++i2) {
+        int64_t so =
+            srcOrigin + (int64_t(i0) * box.src[0] + int64_t(i1) * box.src[1] +
+                         int64_t(i2) * box.src[2]) *
+                            int64_t(eb);
+        int64_t dof = int64_t(d.dst) +
+                      (int64_t(i0) * box.dst[0] + int64_t(i1) * box.dst[1] +
+                       int64_t(i2) * box.dst[2]) *
+                          int64_t(eb);
         if (contiguous) {
-          copy(dof, so, d.shape[3] * eb);
-        } else {
-          for (uint64_t i3 = 0; i3 < d.shape[3]; ++i3)
-            copy(dof + int64_t(i3) * d.dstStride[3] * int64_t(eb),
-                 so + int64_t(i3) * d.srcStride[3] * int64_t(eb), eb);
+          copy(dof, so, box.shape[3] * eb);
+        } else if (!stridedRow(dof, so)) {
+          for (uint64_t i3 = 0; i3 < box.shape[3]; ++i3)
+            copy(dof + int64_t(i3) * box.dst[3] * int64_t(eb),
+                 so + int64_t(i3) * box.src[3] * int64_t(eb), eb);
         }
       }
 

@@ -91,7 +91,10 @@ public:
 };
 
 constexpr size_t kSectionHeaderBytes = 16;
-constexpr size_t kMinCommandBytes = 3;
+constexpr size_t kMinCommandBytes = 7; ///< layer id, lead byte, 2 bytes
+/// Name, op kind (both empty), MACs, compulsory and weight bytes, fused
+/// count: a layer table entry without names.
+constexpr size_t kMinLayerBytes = 32;
 constexpr size_t kDmaPayloadBytes = 108;
 constexpr size_t kMinSymbolBytes = 18; ///< empty name, rank 0, no pieces
 constexpr size_t kDramPieceBytes = 24; ///< offset, bytes, DRAM address
@@ -167,7 +170,35 @@ bool readSyncCommand(Cursor &c, uint8_t lead, Command &cmd,
   }
 }
 
+/// A u16-length-prefixed string.
+bool readName(Cursor &c, std::string &out, const char *what) {
+  uint16_t len;
+  if (!c.uint(len, what) || !c.need(len, what))
+    return false;
+  out.assign(reinterpret_cast<const char *>(c.data + c.pos), len);
+  c.pos += len;
+  return true;
+}
+
+/// One LAYR entry. Layer ids of commands are not checked against the table
+/// here: that is validateProgram's job (it names the cluster and command).
+bool readLayer(Cursor &c, LayerInfo &l) {
+  uint32_t fused;
+  if (!readName(c, l.name, "layer name") ||
+      !readName(c, l.opKind, "layer op kind") || !c.uint(l.macs, "layer") ||
+      !c.uint(l.compulsoryBytes, "layer") || !c.uint(l.weightBytes, "layer") ||
+      !c.count(fused, 2, "fused operator count"))
+    return false;
+  l.fused.resize(fused);
+  for (std::string &f : l.fused)
+    if (!readName(c, f, "fused operator name"))
+      return false;
+  return true;
+}
+
 bool readCommand(Cursor &c, Command &cmd, uint64_t numClusters) {
+  if (!c.uint(cmd.layer, "command layer id"))
+    return false;
   size_t at = c.offset();
   uint8_t lead;
   if (!c.uint(lead, "command byte"))
@@ -573,6 +604,23 @@ bool readBinary(const uint8_t *data, size_t size, Program &p,
       if (!readPacket(s, pk, numClusters))
         return false;
     if (!closeSection(s, endAt, "PCKT"))
+      return false;
+    c.pos = endAt;
+  }
+
+  // Layer table.
+  if (!openSection(c, kSectionLayers, 0, "LAYR", endAt))
+    return false;
+  {
+    Cursor s(data, c.offset(), endAt, err);
+    uint32_t n;
+    if (!s.count(n, kMinLayerBytes, "layer count"))
+      return false;
+    p.layers.resize(n);
+    for (LayerInfo &l : p.layers)
+      if (!readLayer(s, l))
+        return false;
+    if (!closeSection(s, endAt, "LAYR"))
       return false;
     c.pos = endAt;
   }

@@ -7,24 +7,6 @@
 
 namespace accel {
 
-uint32_t crc32(const uint8_t *data, size_t size) {
-  static uint32_t table[256];
-  static bool init = [] {
-    for (uint32_t i = 0; i < 256; ++i) {
-      uint32_t c = i;
-      for (int k = 0; k < 8; ++k)
-        c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
-      table[i] = c;
-    }
-    return true;
-  }();
-  (void)init;
-  uint32_t c = 0xFFFFFFFFu;
-  for (size_t i = 0; i < size; ++i)
-    c = table[(c ^ data[i]) & 0xFF] ^ (c >> 8);
-  return c ^ 0xFFFFFFFFu;
-}
-
 namespace {
 
 class Writer {
@@ -115,9 +97,44 @@ bool writePackets(Writer &w, const Program &p, std::string &err) {
   return true;
 }
 
+/// A u16-length-prefixed UTF-8 string (names in the LAYR section).
+bool writeName(Writer &w, const std::string &s, const std::string &where,
+               std::string &err) {
+  if (s.size() > UINT16_MAX)
+    return fail(err, where, "name longer than 65535 bytes");
+  w.u16(uint16_t(s.size()));
+  w.bytes(s.data(), s.size());
+  return true;
+}
+
+/// LAYR payload: the layer table (docs/binary-format.md).
+bool writeLayers(Writer &w, const Program &p, std::string &err) {
+  if (p.layers.size() > UINT32_MAX)
+    return fail(err, "program", "too many layers");
+  w.u32(uint32_t(p.layers.size()));
+  for (size_t i = 0; i < p.layers.size(); ++i) {
+    const LayerInfo &l = p.layers[i];
+    std::string where = "layer " + std::to_string(i);
+    if (!writeName(w, l.name, where, err) ||
+        !writeName(w, l.opKind, where + " op kind", err))
+      return false;
+    w.u64(l.macs);
+    w.u64(l.compulsoryBytes);
+    w.u64(l.weightBytes);
+    if (l.fused.size() > UINT32_MAX)
+      return fail(err, where, "too many fused operators");
+    w.u32(uint32_t(l.fused.size()));
+    for (const std::string &f : l.fused)
+      if (!writeName(w, f, where + " fused operator", err))
+        return false;
+  }
+  return true;
+}
+
 bool writeCommand(Writer &w, const Command &c, const std::string &where,
                   std::string &err) {
   std::string e;
+  w.u32(c.layer); // Command::kNoLayer = no layer
   switch (c.kind) {
   case CommandKind::Config:
   case CommandKind::Execute: {
@@ -248,6 +265,14 @@ bool writeCommand(Writer &w, const Command &c, const std::string &where,
 bool writeBinary(const Program &p, std::vector<uint8_t> &out,
                  std::string &err) {
   Writer w;
+  // The constants are most of the bytes: reserve them (plus a guess for the
+  // rest) so the buffer is not regrown and copied.
+  size_t constantBytes = 0, commands = 0;
+  for (const ConstSegment &c : p.constants)
+    constantBytes += c.bytes.size() + 8 * c.replicas.size();
+  for (const ClusterStream &s : p.clusters)
+    commands += s.commands.size();
+  w.buf.reserve(kBinaryHeaderBytes + constantBytes + 64 * commands + 4096);
   // Header (docs/binary-format.md); sizes and CRC are patched at the end.
   w.bytes(kBinaryMagic, 8);
   w.u32(Program::kFormatVersion);
@@ -318,6 +343,11 @@ bool writeBinary(const Program &p, std::vector<uint8_t> &out,
 
   at = beginSection(w, kSectionPackets, 0);
   if (!writePackets(w, p, err))
+    return false;
+  endSection(w, at);
+
+  at = beginSection(w, kSectionLayers, 0);
+  if (!writeLayers(w, p, err))
     return false;
   endSection(w, at);
 

@@ -42,6 +42,22 @@ std::string shapeString(const std::vector<int64_t> &shape) {
   return s + "]";
 }
 
+/// "instruction I (OP): ", built only when a message needs it: the checks
+/// run for every instruction of every EXECUTE, and almost all pass.
+struct InstrPrefix {
+  size_t idx;
+  Opcode op;
+  std::string str() const {
+    return "instruction " + std::to_string(idx) + " (" + opcodeName(op) + "): ";
+  }
+};
+std::string operator+(const InstrPrefix &p, const std::string &s) {
+  return p.str() + s;
+}
+std::string operator+(const InstrPrefix &p, const char *s) {
+  return p.str() + s;
+}
+
 class Validator {
 public:
   Validator(const Program &p, const HardwareDesc &hw, std::string &err)
@@ -58,8 +74,8 @@ private:
   bool checkTiles(const Instruction &in, size_t idx);
   bool checkTilesOnce(const Instruction &in, const OperandRecord &r,
                       size_t idx);
-  bool checkPe(const std::string &what, i128 base, i128 bytes, i128 cap,
-               const std::string &capName);
+  bool checkPe(const InstrPrefix &pre, const char *what, i128 base, i128 bytes,
+               i128 cap, const char *capName);
   bool checkDma(const DmaDesc &d, uint64_t cluster);
   bool checkSymbol(const Symbol &s);
   bool checkDramLayout();
@@ -78,10 +94,10 @@ private:
   std::string where;
 };
 
-bool Validator::checkPe(const std::string &what, i128 base, i128 bytes,
-                        i128 cap, const std::string &capName) {
+bool Validator::checkPe(const InstrPrefix &pre, const char *what, i128 base,
+                        i128 bytes, i128 cap, const char *capName) {
   if (base + bytes > cap)
-    return fail(what + " [" + int128String(base) + ", " +
+    return fail(pre + what + " [" + int128String(base) + ", " +
                 int128String(base + bytes) + ") does not fit the " + capName +
                 " of " + int128String(cap) + " bytes");
   return true;
@@ -110,8 +126,7 @@ static bool sfuFuncFits(const InstrFields &f, SfuFunc fn) {
 }
 
 bool Validator::checkStatic(const Instruction &in, size_t idx) {
-  std::string pre = "instruction " + std::to_string(idx) + " (" +
-                    opcodeName(in.fields.op) + "): ";
+  const InstrPrefix pre{idx, in.fields.op};
   uint16_t word;
   std::string e;
   if (!encodeInstruction(in.fields, word, e))
@@ -177,8 +192,7 @@ bool Validator::checkTiles(const Instruction &in, size_t idx) {
 
 bool Validator::checkTilesOnce(const Instruction &in, const OperandRecord &r,
                                size_t idx) {
-  std::string pre = "instruction " + std::to_string(idx) + " (" +
-                    opcodeName(in.fields.op) + "): ";
+  const InstrPrefix pre{idx, in.fields.op};
   if (r.rows < 1 || r.cols < 1)
     return fail(pre + "rows and cols must be >= 1 (rows " +
                 std::to_string(r.rows) + ", cols " + std::to_string(r.cols) +
@@ -225,52 +239,52 @@ bool Validator::checkTilesOnce(const Instruction &in, const OperandRecord &r,
         return fail(pre + "LD sparse_weights needs depth (dense rows K) >= 1");
       if (!inStorage({i128(r.addr), i128(r.addr) + i128(r.rows) * 8}))
         return false;
-      return checkPe(pre + "sparse weight list", 0, i128(r.rows) * 8, wq,
+      return checkPe(pre, "sparse weight list", 0, i128(r.rows) * 8, wq,
                      "weight queue");
     }
     if (!storage())
       return false;
     if (f.sub == uint8_t(LoadStream::Activations))
-      return checkPe(pre + "input-buffer tile", slotBase(f.slot),
+      return checkPe(pre, "input-buffer tile", slotBase(f.slot),
                      peRows * r.cols * 4, inBuf, "input buffer");
     if (f.sub == uint8_t(LoadStream::Weights)) // broadcast: every row
-      return checkPe(pre + "weight tile", 0, i128(r.rows) * r.cols * 4, wq,
+      return checkPe(pre, "weight tile", 0, i128(r.rows) * r.cols * 4, wq,
                      "weight queue");
-    return checkPe(pre + "partial-sum tile", 0, peRows * r.cols * 4, acc,
+    return checkPe(pre, "partial-sum tile", 0, peRows * r.cols * 4, acc,
                    "accumulation buffer");
   case Opcode::ST:
     if (!storage())
       return false;
     if (f.sub == uint8_t(StoreSource::AccBuffer))
-      return checkPe(pre + "accumulator tile", 0, peRows * r.cols * 4, acc,
+      return checkPe(pre, "accumulator tile", 0, peRows * r.cols * 4, acc,
                      "accumulation buffer");
-    return checkPe(pre + "input-buffer tile", slotBase(f.slot),
+    return checkPe(pre, "input-buffer tile", slotBase(f.slot),
                    peRows * r.cols * 4, inBuf, "input buffer");
   case Opcode::MAC:
     if (r.depth < 1)
       return fail(pre + "MAC depth (K) must be >= 1");
     // Rows may overlap (convolution windows): the last row's last
     // activation bounds the read.
-    return checkPe(pre + "input tile (rows x pitch + base)", slotBase(f.slot),
+    return checkPe(pre, "input tile (rows x pitch + base)", slotBase(f.slot),
                    ((peRows - 1) * (r.rowStride > 0 ? r.rowStride : r.depth) +
                     r.base + r.depth) *
                        4,
                    inBuf, "input buffer") &&
-           checkPe(pre + "weight tile (depth x cols)", 0,
+           checkPe(pre, "weight tile (depth x cols)", 0,
                    i128(r.depth) * r.cols * 4, wq, "weight queue") &&
-           checkPe(pre + "accumulator tile (rows x cols)", 0,
+           checkPe(pre, "accumulator tile (rows x cols)", 0,
                    peRows * r.cols * 4, acc, "accumulation buffer");
   case Opcode::SPU: {
     i128 tile = peRows * r.cols * 4;
-    if (!checkPe(pre + "SPU input tile", slotBase(f.slot), tile, inBuf,
+    if (!checkPe(pre, "SPU input tile", slotBase(f.slot), tile, inBuf,
                  "input buffer"))
       return false;
     if (f.sub == uint8_t(SpuType::Binary) &&
-        !checkPe(pre + "SPU second input tile", slotBase(r.depth), tile, inBuf,
+        !checkPe(pre, "SPU second input tile", slotBase(r.depth), tile, inBuf,
                  "input buffer"))
       return false;
     i128 out = f.sub == uint8_t(SpuType::Reduce) ? peRows * 4 : tile;
-    return checkPe(pre + "SPU output tile", slotBase(f.outSlot), out, inBuf,
+    return checkPe(pre, "SPU output tile", slotBase(f.outSlot), out, inBuf,
                    "input buffer");
   }
   }
@@ -502,6 +516,15 @@ bool Validator::run() {
                     " outside DRAM [0, " + std::to_string(p.dramSize) + ")");
     }
   }
+  for (size_t i = 0; i < p.layers.size(); ++i) {
+    const LayerInfo &l = p.layers[i];
+    where = "layer " + std::to_string(i) + " '" + l.name + "': ";
+    if (l.weightBytes > l.compulsoryBytes)
+      return fail("weight bytes " + std::to_string(l.weightBytes) +
+                  " exceed its compulsory bytes " +
+                  std::to_string(l.compulsoryBytes) +
+                  " (the weights are part of them)");
+  }
   where.clear();
   if (!validate::checkPackets(p, hw, err) || !checkDramLayout())
     return false;
@@ -523,6 +546,10 @@ bool Validator::run() {
       if (c.kind == CommandKind::Config || c.kind == CommandKind::Execute)
         where += " ibuf " + std::to_string(c.ibuf);
       where += "): ";
+      if (c.layer != Command::kNoLayer && c.layer >= p.layers.size())
+        return fail("layer " + std::to_string(c.layer) +
+                    " is out of range: the layer table has " +
+                    std::to_string(p.layers.size()) + " entries");
       switch (c.kind) {
       case CommandKind::Config: {
         if (c.ibuf >= numIbufs)

@@ -27,9 +27,9 @@ bool constantValues(Value v, std::vector<float> &out) {
   auto dense = c ? dyn_cast<DenseElementsAttr>(c.getValue()) : nullptr;
   if (!dense || !dense.getElementType().isF32())
     return false;
-  out.clear();
-  for (const APFloat &f : dense.getValues<APFloat>())
-    out.push_back(f.convertToFloat());
+  // The raw f32 storage, not one APFloat per element (weights are large).
+  auto values = dense.getValues<float>();
+  out.assign(values.begin(), values.end());
   return true;
 }
 
@@ -61,19 +61,21 @@ struct FoldIntoConv : OpRewritePattern<graph::BatchNormOp> {
         w[o * perChannel + i] *= a;
       newB[o] = (b[o] - mean[o]) * a + bias[o];
     }
+    // The folded conv is both source operators: a FusedLoc, the conv's name
+    // first (the layer table names the layer by it and lists the batch
+    // norm as fused, docs/passes.md "Layer table").
+    Location loc = rewriter.getFusedLoc({conv.getLoc(), bn.getLoc()});
     auto wType = cast<RankedTensorType>(conv.getWeight().getType());
     auto bType =
         RankedTensorType::get({int64_t(channels)}, rewriter.getF32Type());
     Value newW = arith::ConstantOp::create(
-        rewriter, conv.getLoc(),
-        DenseElementsAttr::get(wType, llvm::ArrayRef(w)));
+        rewriter, loc, DenseElementsAttr::get(wType, llvm::ArrayRef(w)));
     Value newBias = arith::ConstantOp::create(
-        rewriter, conv.getLoc(),
-        DenseElementsAttr::get(bType, llvm::ArrayRef(newB)));
+        rewriter, loc, DenseElementsAttr::get(bType, llvm::ArrayRef(newB)));
     auto folded = graph::Conv2DOp::create(
-        rewriter, conv.getLoc(), bn.getResult().getType(), conv.getInput(),
-        newW, newBias, conv.getStridesAttr(), conv.getPadsAttr(),
-        conv.getDilationsAttr(), conv.getGroupsAttr());
+        rewriter, loc, bn.getResult().getType(), conv.getInput(), newW, newBias,
+        conv.getStridesAttr(), conv.getPadsAttr(), conv.getDilationsAttr(),
+        conv.getGroupsAttr());
     // Keep analysis attributes (e.g. accel.tiling) of the convolution.
     for (NamedAttribute attr : conv->getDiscardableAttrs())
       folded->setAttr(attr.getName(), attr.getValue());

@@ -25,15 +25,15 @@
 // RUN: not accel-translate --binary-to-isa %t.flip 2>&1 | FileCheck %s --check-prefix=CRC
 // CRC: error: binary: checksum mismatch (corrupt binary) at offset 52
 //
-// Unsupported version: a binary of format 3 (before DRAM pieces and
-// constant replicas) or of a future format is refused with the versions
-// named.
-// RUN: %python -c "import sys; b=bytearray(open(sys.argv[1],'rb').read()); b[8]=3; open(sys.argv[2],'wb').write(b)" %t.bin %t.ver
+// Unsupported version: a binary of format 4 (before the layer table and the
+// per-command layer ids) or of a future format is refused with both
+// versions named.
+// RUN: %python -c "import sys; b=bytearray(open(sys.argv[1],'rb').read()); b[8]=4; open(sys.argv[2],'wb').write(b)" %t.bin %t.ver
 // RUN: not accel-translate --binary-to-isa %t.ver 2>&1 | FileCheck %s --check-prefix=VERSION
-// VERSION: error: binary format version 3 is not supported (this build reads version 4; recompile the model)
+// VERSION: error: binary format version 4 is not supported (this build reads version 5; recompile the model)
 // RUN: %python -c "import sys; b=bytearray(open(sys.argv[1],'rb').read()); b[8]=9; open(sys.argv[2],'wb').write(b)" %t.bin %t.ver9
 // RUN: not accel-translate --binary-to-isa %t.ver9 2>&1 | FileCheck %s --check-prefix=VERSION9
-// VERSION9: error: binary format version 9 is not supported (this build reads version 4; recompile the model)
+// VERSION9: error: binary format version 9 is not supported (this build reads version 5; recompile the model)
 //
 // A binary for other hardware is refused when a description is given.
 // RUN: not accel-translate --binary-to-isa --hw=default %t.bin 2>&1 | FileCheck %s --check-prefix=HW

@@ -10,10 +10,12 @@
 // RUN: accel-translate --isa-to-binary %t.disassembled.mlir -o %t.again.bin
 // RUN: %python -c "import sys; a=open(sys.argv[1],'rb').read(); b=open(sys.argv[2],'rb').read(); sys.exit(0 if a==b else 1)" %t.bin %t.again.bin
 //
-// The binary layout: format 4, 3 + 4 sections, the PCKT section third.
-// RUN: %python -c "import struct,sys; b=open(sys.argv[1],'rb').read(); print(struct.unpack_from('<I', b, 8)[0], struct.unpack_from('<I', b, 48)[0]); s1=64+16+struct.unpack_from('<Q', b, 72)[0]; s2=s1+16+struct.unpack_from('<Q', b, s1+8)[0]; print(b[s2:s2+4].decode(), struct.unpack_from('<I', b, s2+16)[0])" %t.bin | FileCheck %s --check-prefix=LAYOUT
-// LAYOUT: 4 7
+// The binary layout: format 5, 4 + 4 sections, the PCKT section third, the
+// (empty) LAYR section fourth.
+// RUN: %python -c "import struct,sys; b=open(sys.argv[1],'rb').read(); print(struct.unpack_from('<I', b, 8)[0], struct.unpack_from('<I', b, 48)[0]); s1=64+16+struct.unpack_from('<Q', b, 72)[0]; s2=s1+16+struct.unpack_from('<Q', b, s1+8)[0]; print(b[s2:s2+4].decode(), struct.unpack_from('<I', b, s2+16)[0]); s3=s2+16+struct.unpack_from('<Q', b, s2+8)[0]; print(b[s3:s3+4].decode(), struct.unpack_from('<I', b, s3+16)[0])" %t.bin | FileCheck %s --check-prefix=LAYOUT
+// LAYOUT: 5 8
 // LAYOUT-NEXT: PCKT 2
+// LAYOUT-NEXT: LAYR 0
 
 // CHECK-LABEL: isa.program grid(2 x 2) dram 65536 hw -5845083677414689407 {
 // CHECK-NEXT:    isa.io input "x" at 0 : tensor<16xf32>

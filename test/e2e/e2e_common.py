@@ -81,11 +81,12 @@ def compile_and_run(bin_dir, model, work, name, inputs, outputs, hw=None,
 
 
 def check_single_output(bin_dir, model, work, name, inputs, expected, tag,
-                        hw=None, atol=1e-4):
-    """Compiles and runs `model` (compile_and_run) and compares its output
-    "r" with `expected` (rtol 1e-4, `atol`); prints PASS / FAIL with `tag`
-    and returns whether it passed."""
-    outs, error = compile_and_run(bin_dir, model, work, name, inputs, ["r"], hw=hw)
+                        hw=None, atol=1e-4, compile_args=()):
+    """Compiles (with accel-compile flags `compile_args`) and runs `model`
+    (compile_and_run) and compares its output "r" with `expected` (rtol 1e-4,
+    `atol`); prints PASS / FAIL with `tag` and returns whether it passed."""
+    outs, error = compile_and_run(bin_dir, model, work, name, inputs, ["r"], hw=hw,
+                                  compile_args=compile_args)
     if error:
         print(f"FAIL {tag}: {error}")
         return False

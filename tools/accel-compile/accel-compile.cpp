@@ -8,6 +8,7 @@
 //                 [--split=partition|labels|off] [--parallel=best|auto|...]
 //                 [--rounding=ceil|floor|balanced|clusters]
 //                 [--policy=error|...] [--balance-clusters=true|false]
+//                 [--timing]
 //
 // The lowering options (--depthwise and after) are convert-graph-to-isa's own
 // options (include/accel/Conversion/Passes.td), declared once: the driver
@@ -17,7 +18,9 @@
 // `--balance-clusters` are
 // forwarded the same way to the default pipeline (accel::parseSplitOptions).
 // `--hw` attaches the description to the module as accel.hw (the function
-// of accel-attach-hardware), where every pass reads it.
+// of accel-attach-hardware), where every pass reads it. `--timing` prints
+// the wall and CPU time of the import, of every pass (MLIR's pass timing)
+// and of the binary's conversion, validation and writing on stderr.
 //
 // MODEL is an .onnx file (imported with the ONNX library) or an .mlir file in
 // the graph dialect or ONNX-lowered TOSA / linalg. The default pipeline
@@ -48,6 +51,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Support/FileUtilities.h"
+#include "mlir/Support/Timing.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
@@ -56,7 +60,11 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
+#include <climits>
 #include <map>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 using namespace mlir;
 namespace cl = llvm::cl;
@@ -92,6 +100,11 @@ static cl::opt<Emit> emit(
                clEnumValN(Emit::Graph, "graph",
                           "the graph dialect before lowering")));
 
+static cl::opt<bool>
+    timing("timing", cl::cat(compileCategory),
+           cl::desc("print the wall and CPU time of the import, of every pass "
+                    "and of writing the binary on stderr"));
+
 static int fail(const std::string &msg) {
   llvm::errs() << "accel-compile: error: " << msg << "\n";
   return 1;
@@ -116,7 +129,7 @@ std::map<std::string, bool> loweringOptionNames() {
     rest = tail.ltrim();
   }
   for (const char *split :
-       {"split", "parallel", "rounding", "policy", "balance-clusters"})
+       {"split", "parallel", "rounding", "policy", "balance-clusters", "fuse"})
     names[split] = false;
   return names;
 }
@@ -184,6 +197,8 @@ static int compileMain(int argc, char **argv) {
                     "labels lose their split\n"
                     "    =off            select-mapping's cost model; no "
                     "labels\n"
+                    "  --fuse=<value>    fuse-layers (docs/passes.md): on "
+                    "(default) or off\n"
                     "  --parallel, --rounding, --policy, --balance-clusters: "
                     "split-strategy's options below, forwarded (its "
                     "partition is --split, its print is accel-opt's); the "
@@ -232,6 +247,11 @@ static int compileMain(int argc, char **argv) {
   MLIRContext ctx(registry);
   ctx.loadAllAvailableDialects();
 
+  // Reported when `tm` goes out of scope (after the binary is written).
+  DefaultTimingManager tm;
+  tm.setEnabled(timing);
+  TimingScope rootTimer = tm.getRootScope();
+
   accel::HardwareAttr hwAttr;
   if (!hwPath.empty()) {
     std::string err;
@@ -243,6 +263,7 @@ static int compileMain(int argc, char **argv) {
   // Front end.
   OwningOpRef<ModuleOp> module;
   llvm::StringRef path(inputPath);
+  TimingScope importTimer = rootTimer.nest("import");
   if (path.ends_with(".onnx")) {
     accel::OnnxImportOptions opts;
     for (const std::string &s : inputShapes) {
@@ -289,6 +310,7 @@ static int compileMain(int argc, char **argv) {
     if (!module)
       return 1; // the parser reported the error
   }
+  importTimer.stop();
 
   if (hwAttr) {
     llvm::SourceMgr sm;
@@ -314,6 +336,7 @@ static int compileMain(int argc, char **argv) {
     PassManager pm(&ctx);
     accel::buildDefaultPipeline(pm, /*hwPath=*/"", std::move(lowering),
                                 splitOptions);
+    pm.enableTiming(rootTimer);
     if (failed(pm.run(*module)))
       return 1; // diagnostics already printed
   }
@@ -332,23 +355,43 @@ static int compileMain(int argc, char **argv) {
     return 0;
   }
   accel::Program program;
+  TimingScope fromIsaTimer = rootTimer.nest("program-from-isa");
   if (failed(accel::programFromIsa(programOp, program)))
     return 1;
+  fromIsaTimer.stop();
   accel::HardwareDesc hw;
   if (failed(accel::moduleHardware(*module, hw)))
     return 1;
+  TimingScope validateTimer = rootTimer.nest("validate-program");
   if (!accel::validateProgram(program, hw, err))
     return fail("internal error: emitted program is invalid: " + err);
+  validateTimer.stop();
+  TimingScope writeTimer = rootTimer.nest("write-binary");
   std::vector<uint8_t> bytes;
   if (!accel::writeBinary(program, bytes, err))
     return fail(err);
   out->os().write(reinterpret_cast<const char *>(bytes.data()), bytes.size());
+  writeTimer.stop();
   out->keep();
   return 0;
 }
 
+/// The weights pass through several large buffers one after the other (the
+/// ONNX tensors, the attributes, the lowering's segments, the program, the
+/// binary): glibc's default returns each freed one to the system and the
+/// next faults its pages in again. Serving blocks up to 32 MB from the heap
+/// and never trimming it reuses them (about a sixth of resnet50's system
+/// time, docs/passes.md "Compile time").
+static void keepFreedMemory() {
+#if defined(__GLIBC__)
+  mallopt(M_MMAP_THRESHOLD, 32 << 20);
+  mallopt(M_TRIM_THRESHOLD, INT_MAX);
+#endif
+}
+
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  keepFreedMemory();
   // Parsing, passes and printing recurse per level of IR nesting.
   return accel::runOnLargeStack([&] { return compileMain(argc, argv); });
 }

@@ -29,6 +29,9 @@ struct DepthwiseLayer : ConvLayerBase {
   /// DRAM holding at least DepthwisePlan::zeroElems zero floats (the
   /// zero padding of the per-PE tap vectors).
   uint64_t zeros = 0;
+  /// Unary steps of a fused epilogue after `func`, applied to each output
+  /// band in storage before its DMA store (depthwisePostFits).
+  std::vector<EpilogueStep> post;
 };
 
 /// How the kernel tiles a layer (planDepthwise).
@@ -55,6 +58,12 @@ struct DepthwisePlan {
 /// `err` when not even one output row of one column fits.
 bool planDepthwise(const HardwareDesc &hw, const DepthwiseLayer &l,
                    DepthwisePlan &plan, std::string &err);
+
+/// Whether the kernel can apply `l.post` to its output bands in place (no
+/// residual step; a band's rows split over the PEs fit an input buffer; a
+/// third instruction buffer).
+bool depthwisePostFits(const HardwareDesc &hw, const DepthwiseLayer &l,
+                       const DepthwisePlan &plan);
 
 /// Emits the layer with plan `plan` (from planDepthwise): the tiles are
 /// dealt round-robin over the clusters; per tile a DMA loads the band of

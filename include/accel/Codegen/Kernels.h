@@ -39,9 +39,33 @@ struct DramBox {
   DramBox &dim(int64_t extent, int64_t strideElems);
 };
 
+/// One DMA of a tile that several boxes assemble (a padded convolution's
+/// image tile read in the window, PadWindow.h): element (i0..) of `src`
+/// lands at tile element offset + sum(i_d * suStrides[d]).
+struct TilePiece {
+  DramBox src;
+  int64_t offset = 0;
+  std::array<int64_t, 4> suStrides{0, 0, 0, 0};
+  /// Writes zeros (a broadcast of a zeroed f32): a region that got the same
+  /// zero pieces at its previous load and nothing since still holds them.
+  bool zero = false;
+};
+/// `box` as the one piece of a dense tile of row stride `rowStride` (what
+/// StreamBuilder::dmaLoad writes).
+TilePiece denseTilePiece(const DramBox &box, int64_t rowStride);
+
 /// Integer ceil(a / b) and a rounded up to a multiple of b (b > 0).
 inline int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 inline int64_t roundUp(int64_t a, int64_t b) { return ceilDiv(a, b) * b; }
+
+/// One step of a fused epilogue after the chained function of the store
+/// (fuse-layers, #accel.fusion): a unary SFU function with its immediate,
+/// or the add of the residual tile (`residual`).
+struct EpilogueStep {
+  SfuFunc func = SfuFunc::None;
+  float imm = 0.0f;
+  bool residual = false;
+};
 
 /// What the convolution kernels that bypass the implicit GEMM (depthwise,
 /// RQ) share: the window over a zero-padded Hp x Wp input plane and the DRAM
@@ -55,6 +79,7 @@ struct ConvLayerBase {
   bool hasBias = false;
   uint64_t out = 0;
   SfuFunc func = SfuFunc::None; ///< fused activation on the final store
+  float funcImm = 0.0f;         ///< its immediate
 };
 
 /// How the clusters synchronise between layers (docs/passes.md,
@@ -75,6 +100,16 @@ public:
   const HardwareDesc &hw() const { return hw_; }
   uint32_t numClusters() const { return hw_.numClusters(); }
 
+  /// The Program::layers entry the commands appended from now on work for
+  /// (Command::layer; per-layer attribution, docs/passes.md "Layer table").
+  /// The lowering sets it before each source operator, so every kernel,
+  /// helper copy and synchronisation command of the operator carries it.
+  void setLayer(uint32_t layer) { layer_ = layer; }
+  uint32_t layer() const { return layer_; }
+  /// Commands appended so far (all clusters; an operator that appends none
+  /// gets no layer table entry).
+  uint64_t numCommands() const { return numCommands_; }
+
   void config(uint32_t cluster, uint8_t ibuf, std::vector<Instruction> instrs);
   /// EXECUTE `ibuf` with the records replaced by `records` (same length as
   /// the configured sequence); only differing addr/rows/cols/depth/base fields
@@ -90,6 +125,9 @@ public:
   /// (elements, one per box dimension).
   void dmaLoadStrided(uint32_t cluster, uint8_t tag, const DramBox &src,
                       uint32_t suAddr, const std::array<int64_t, 4> &suStrides);
+  /// One DMA per piece into the tile at `suAddr`.
+  void dmaLoadPieces(uint32_t cluster, uint8_t tag,
+                     const std::vector<TilePiece> &pieces, uint32_t suAddr);
   void dmaStore(uint32_t cluster, uint8_t tag, uint32_t suAddr,
                 int64_t suRowStride, const DramBox &dst);
   void dmaDramCopy(uint32_t cluster, uint8_t tag, const DramBox &src,
@@ -145,6 +183,8 @@ private:
   /// Per cluster: issued a command since its last end of layer.
   std::vector<char> active_;
   uint64_t numRecvs_ = 0;
+  uint32_t layer_ = Command::kNoLayer;
+  uint64_t numCommands_ = 0;
   bool finished_ = false;
   // Register file of each cluster: ibuf -> records as currently stored.
   std::vector<std::vector<std::vector<OperandRecord>>> regs_;
@@ -165,6 +205,14 @@ struct GemmTiles {
   std::function<DramBox(int64_t m0, int64_t mc, size_t n)> cBox;
   /// Initial accumulator value (bias / C), broadcast allowed. Optional.
   std::function<DramBox(int64_t m0, int64_t mc, size_t n)> initBox;
+  /// Optional: the A / B tile as several DMAs for a tile of row stride
+  /// `rowStride` (a padded convolution's image tile read in the window,
+  /// PadWindow.h); when set, the kernels load these instead of aBox / bBox.
+  std::function<std::vector<TilePiece>(int64_t m0, int64_t mc, size_t k,
+                                       int64_t rowStride)>
+      aPieces;
+  std::function<std::vector<TilePiece>(size_t k, size_t n, int64_t rowStride)>
+      bPieces;
 };
 
 /// Tile sizes and loop order of the matmul kernel: Mc = pesPerCluster *
@@ -286,6 +334,15 @@ struct SparseWeightSource {
 struct GemmEpilogue {
   float alpha = 1.0f;           ///< scales A tiles in the input buffer
   SfuFunc func = SfuFunc::None; ///< applied on the final store
+  float funcImm = 0.0f;         ///< the immediate of `func`
+  /// Steps applied to each final C tile in storage before its DMA store,
+  /// after `func`: one extra EXECUTE per tile (LD acts of the tile [and of
+  /// the residual tile], SPU steps, ST inbuf applying the last unary step
+  /// on its way back). Check gemmPostFits first.
+  std::vector<EpilogueStep> post;
+  /// Byte offset from an output element in DRAM to the same element of the
+  /// residual tensor (a `residual` step in `post`; same dense layout).
+  uint64_t residualDelta = 0;
   /// MAC sfu bit when `func` is fused: true = chained SFU (the ST applies
   /// the function on its way out, 1 output-queue access per element), false
   /// = decoupled (3 accesses + an SFU pass).
@@ -295,6 +352,13 @@ struct GemmEpilogue {
   /// (falls back to dense LD weights when not applicable).
   const SparseWeightSource *sparse = nullptr;
 };
+
+/// Whether the dealt GEMM kernel (emitGemmLayer) can apply `epi.post` to
+/// the C tiles of `t` in place: the C tile (and the residual tile) of a PE
+/// fit its input buffer, and the residual tile a storage region beside the
+/// halves.
+bool gemmPostFits(const HardwareDesc &hw, const GemmTiling &t, bool withInit,
+                  const GemmEpilogue &epi);
 
 /// An N-D view of f32 elements in DRAM (any rank), strides in elements.
 struct View {
@@ -345,6 +409,13 @@ bool emitMappedGemmLayer(StreamBuilder &sb,
                          const std::vector<ClusterGemmWork> &work,
                          StationaryOperand st, const GemmEpilogue &epi,
                          std::string &err);
+/// Whether emitMappedGemmLayer can apply `epi.post` on every cluster's C
+/// tiles (input buffer, a storage region for the residual tile, a free
+/// instruction buffer); the lowering otherwise applies the steps as a tail
+/// layer.
+bool mappedPostFits(const HardwareDesc &hw,
+                    const std::vector<ClusterGemmWork> &work,
+                    StationaryOperand st, const GemmEpilogue &epi);
 
 /// The combine step of a K split: `kRows * kCols` dense partial-sum buffers
 /// of `elems` f32 each (part (kr, kc) at partials + 4 * elems * (kr * kCols

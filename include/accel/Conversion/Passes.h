@@ -19,6 +19,7 @@ enum class SparseWeightsMode { Off, Auto };
 enum class SfuMode { Chained, Decoupled };
 enum class LayerSync { Barrier, Events };
 enum class DramPlacement { Linear, Channels, Pieces };
+enum class ConvPadding { Window, Copy, Auto };
 
 #define GEN_PASS_DECL
 #include "accel/Conversion/Passes.h.inc"
@@ -41,10 +42,13 @@ enum class SplitMode {
 struct SplitPipelineOptions {
   SplitMode mode = SplitMode::Partition;
   std::string strategy;
+  /// `fuse=on|off`: whether fuse-layers runs (after fold-batch-norm).
+  bool fuse = true;
 };
 
 /// The option names of the default pipeline that configure the split:
-/// `split` and split-strategy's forwarded `parallel`, `rounding`, `policy`.
+/// `split` and split-strategy's forwarded `parallel`, `rounding`, `policy`,
+/// and `fuse` (fuse-layers on / off).
 bool isSplitOptionName(llvm::StringRef name);
 
 /// Reads the split options out of "name=value ..." pairs (names as

@@ -58,6 +58,20 @@ def ConvertGraphToIsa : Pass<"convert-graph-to-isa", "mlir::ModuleOp"> {
                         "rotating weight-queue kernel (all taps of a channel "
                         "block in the queue, docs/depthwise.md); falls back "
                         "to gemm when no block fits"))}]>,
+    Option<"convPadding", "conv-padding", "accel::ConvPadding",
+           /*default=*/"accel::ConvPadding::Auto",
+           "how an implicit-GEMM conv2d reads its zero padding",
+           [{::llvm::cl::values(
+             clEnumValN(accel::ConvPadding::Window, "window",
+                        "image tiles loaded from the unpadded input with "
+                        "boxes clipped to it, the padding zero-filled in "
+                        "storage (docs/passes.md, graph.conv2d)"),
+             clEnumValN(accel::ConvPadding::Copy, "copy",
+                        "a zero-padded copy of the input in DRAM first "
+                        "(per-cluster bands under accel.mapping)"),
+             clEnumValN(accel::ConvPadding::Auto, "auto",
+                        "window unless its extra DMAs cost more cycles than "
+                        "the copy, per layer (default)"))}]>,
     Option<"sparseWeights", "sparse-weights", "accel::SparseWeightsMode",
            /*default=*/"accel::SparseWeightsMode::Auto",
            "sparse weight-queue operands",

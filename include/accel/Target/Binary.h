@@ -3,13 +3,14 @@
 // Little-endian container: a 64-byte header (magic "ACCELBIN", format
 // version Program::kFormatVersion, hardware fingerprint, grid, DRAM size,
 // total size, section count, CRC-32), then sections: symbol table,
-// constants, constant packets, and one command stream per cluster
-// (row-major). Inside a stream CONFIG / EXECUTE are stored as their 8-bit
-// command byte (Encoding.h) followed by their payload; DMA / WAIT / BARRIER /
+// constants, constant packets, layer table, and one command stream per
+// cluster (row-major). Inside a stream every command starts with its u32
+// layer id; CONFIG / EXECUTE are then stored as their 8-bit command byte
+// (Encoding.h) followed by their payload; DMA / WAIT / BARRIER /
 // SEND / SIGNAL / RECV are command-processor packets whose kind byte is a
 // CONFIG byte with reserved bits set. The exact byte layout is in
 // docs/binary-format.md. A binary of another format version is refused
-// ("binary format version 3 is not supported (this build reads version 4;
+// ("binary format version 4 is not supported (this build reads version 5;
 // recompile the model)").
 //
 // The reader is fully bounds-checked: any malformed input yields false and a
@@ -36,8 +37,9 @@ constexpr uint32_t kSectionSymbols = 0x424d5953;   ///< "SYMB" little-endian
 constexpr uint32_t kSectionConstants = 0x54534e43; ///< "CNST"
 constexpr uint32_t kSectionPackets = 0x544b4350;   ///< "PCKT"
 constexpr uint32_t kSectionStream = 0x4d525453;    ///< "STRM"
-/// Sections before the cluster streams: SYMB, CNST, PCKT.
-constexpr uint32_t kNumFixedSections = 3;
+constexpr uint32_t kSectionLayers = 0x5259414c;    ///< "LAYR"
+/// Sections before the cluster streams: SYMB, CNST, PCKT, LAYR.
+constexpr uint32_t kNumFixedSections = 4;
 /// Kind bytes of command-processor packets: CONFIG bytes with the reserved
 /// bits 2-3 set, so they can never be mistaken for a CONFIG or EXECUTE.
 constexpr uint8_t kPacketDma = 0x62;

@@ -363,7 +363,7 @@ struct LayerInfo {
 };
 
 struct Program {
-  static constexpr uint32_t kFormatVersion = 4;
+  static constexpr uint32_t kFormatVersion = 5;
   uint64_t hwFingerprint = 0; ///< HardwareDesc::fingerprint() compiled for
   uint32_t gridRows = 1, gridCols = 1;
   uint64_t dramSize = 0; ///< bytes of DRAM the program uses (zeroed)

@@ -128,6 +128,48 @@ def FoldBatchNorm : Pass<"fold-batch-norm", "mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def FuseLayers : Pass<"fuse-layers", "mlir::ModuleOp"> {
+  let summary = "Fuse elementwise chains, residual adds, zero pads and "
+                "squeeze-excite scales into the neighbouring GEMM-shaped op";
+  let description = [{
+    Decides which operators run where the data already is instead of as a
+    layer of their own (docs/passes.md, "fuse-layers"), and records the
+    decisions as `accel.fusion = #accel.fusion<...>` on the producing
+    graph.conv2d / graph.gemm / graph.matmul:
+
+    - `activations`: a chain of elementwise operators after the producer
+      whose intermediate results have one user, each a unary function the
+      SFU applies per element (relu, clip, hard_sigmoid, hard_swish,
+      sigmoid, leaky_relu, tanh, ... and mul / add / sub / div by a scalar
+      constant); `x * hard_sigmoid(x)` with alpha = 1/6, beta = 1/2 first
+      becomes graph.unary hard_swish. The fused operators keep their place
+      in the graph with `accel.fused` and are not lowered as layers.
+    - `residual`: a graph.add of the chain value and another tensor of the
+      same type defined before the producer (a residual connection): the
+      epilogue adds that tensor's tile (`residual` step).
+    - `pad`: a constant-zero graph.pad of the spatial dims whose only user
+      is a conv2d input is folded into the conv's `pads`.
+    - `squeeze-excite`: `x * s` with a per-channel scale s ([1, C, 1, 1],
+      batch 1) whose only user is a conv2d (groups 1 or depthwise) becomes
+      that conv with its weights scaled by s, so the feature map is not
+      rewritten; recorded as `squeeze_excite` when s is computed from a
+      global average pool of x (a squeeze-and-excite block).
+  }];
+  let options = [
+    Option<"activations", "activations", "bool", /*default=*/"true",
+           "fuse elementwise / activation chains into the epilogue">,
+    Option<"residual", "residual", "bool", /*default=*/"true",
+           "fuse residual adds into the epilogue">,
+    Option<"pad", "pad", "bool", /*default=*/"true",
+           "fold constant-zero pads into the conv's pads">,
+    Option<"squeezeExcite", "squeeze-excite", "bool", /*default=*/"true",
+           "fold per-channel (squeeze-excite) scales into the next conv's "
+           "weights">,
+  ];
+  let dependentDialects = ["::accel::AccelDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def AttachHardware : Pass<"accel-attach-hardware", "mlir::ModuleOp"> {
   let summary = "Attach a hardware description to the module as accel.hw";
   let description = [{

@@ -81,6 +81,16 @@ bool Lowering::constantAt(uint64_t addr, float &value) {
   return true;
 }
 
+const uint8_t *Lowering::constantSpan(uint64_t addr, uint64_t bytes) {
+  float first;
+  if (bytes < 4 || !constantAt(addr, first)) // finds the segment of `addr`
+    return nullptr;
+  const ConstSegment &s = program_.constants[lastConstant_];
+  if (addr + bytes > s.dramAddr + s.bytes.size())
+    return nullptr;
+  return s.bytes.data() + (addr - s.dramAddr);
+}
+
 SfuFunc Lowering::fuseRelu(Value v) {
   if (!v.hasOneUse())
     return SfuFunc::None;
@@ -107,22 +117,30 @@ LogicalResult Lowering::lowerConstant(Operation *op, DenseElementsAttr value) {
     return op->emitError("constant must have a static shape");
   if (value.isSplat() && type.getNumElements() >= kMinFilledSplat)
     return lowerSplatConstant(op, value);
+  ConstSegment seg;
+  if (!isInt) {
+    // The raw f32 storage (host floats, as the binary holds them) straight
+    // into the segment: weights are large. A splat stores one element.
+    ArrayRef<char> raw = value.getRawData();
+    seg.bytes.resize(size_t(type.getNumElements()) * 4);
+    if (!value.isSplat())
+      std::memcpy(seg.bytes.data(), raw.data(), seg.bytes.size());
+    else
+      for (size_t at = 0; at < seg.bytes.size(); at += 4)
+        std::memcpy(seg.bytes.data() + at, raw.data(), 4);
+    seg.dramAddr = bufferFor(op->getResult(0));
+    program_.constants.push_back(std::move(seg));
+    return success();
+  }
   std::vector<float> values;
   values.reserve(size_t(type.getNumElements()));
-  if (isInt) {
-    for (const APInt &v : value.getValues<APInt>()) {
-      int64_t x =
-          et.isInteger(1) ? int64_t(v.getBoolValue()) : v.getSExtValue();
-      if (x > (int64_t(1) << 24) || x < -(int64_t(1) << 24))
-        return op->emitError("integer constant ")
-               << x << " is not exactly representable as f32";
-      values.push_back(float(x));
-    }
-  } else {
-    for (const APFloat &f : value.getValues<APFloat>())
-      values.push_back(f.convertToFloat());
+  for (const APInt &v : value.getValues<APInt>()) {
+    int64_t x = et.isInteger(1) ? int64_t(v.getBoolValue()) : v.getSExtValue();
+    if (x > (int64_t(1) << 24) || x < -(int64_t(1) << 24))
+      return op->emitError("integer constant ")
+             << x << " is not exactly representable as f32";
+    values.push_back(float(x));
   }
-  ConstSegment seg;
   seg.dramAddr = bufferFor(op->getResult(0));
   seg.bytes.resize(values.size() * 4);
   std::memcpy(seg.bytes.data(), values.data(), seg.bytes.size());
@@ -163,8 +181,11 @@ Lowering::emitMatmuls(Operation *op,
                                gemmMapping_ ? &*gemmMapping_ : nullptr);
   if (failed(readMapping(op)))
     return failure();
+  GemmEpilogue kepi = epi;
+  if (!mapping_ && !gemmPostFits(hw_, t, !init.empty(), kepi))
+    keepChainedOnly(kepi);
   if (mapping_)
-    return emitMappedMatmuls(op, batches, m, n, k, init, epi, t);
+    return emitMappedMatmuls(op, batches, m, n, k, init, kepi, t);
   std::vector<int64_t> kChunks = chunks(k, t.kc), nTiles = chunks(n, t.nc);
   std::vector<int64_t> k0 = prefix(kChunks), n0 = prefix(nTiles);
   std::vector<GemmTiles> problems;
@@ -172,7 +193,7 @@ Lowering::emitMatmuls(Operation *op,
     problems.push_back(matrixGemmTiles(
         batches[b][0], batches[b][1], batches[b][2],
         init.empty() ? nullptr : &init[b], m, 0, kChunks, k0, nTiles, n0));
-  emitGemmLayer(sb_, problems, t, kernelEpilogue(epi));
+  emitGemmLayer(sb_, problems, t, kernelEpilogue(kepi));
   return success();
 }
 
@@ -203,7 +224,8 @@ LogicalResult Lowering::lowerMatMul(graph::MatMulOp op) {
   uint64_t lbase = bufferFor(op.getLhs()), rbase = bufferFor(op.getRhs());
   uint64_t out = bufferFor(op.getResult());
   GemmEpilogue epi;
-  epi.func = fuseRelu(op.getResult());
+  if (failed(takeEpilogue(op, epi)))
+    return failure();
   std::vector<std::array<Mat2D, 3>> batches;
   int64_t nb = numElements(bshape);
   std::vector<int64_t> idx(bshape.size(), 0);
@@ -247,7 +269,8 @@ LogicalResult Lowering::lowerGemm(graph::GemmOp op) {
   GemmEpilogue epi;
   epi.alpha = alpha;
   if (!c || beta == 1.0f) {
-    epi.func = fuseRelu(op.getResult());
+    if (failed(takeEpilogue(op, epi)))
+      return failure();
     std::vector<Mat2D> init;
     if (c)
       init.push_back({cView.base, cs[0], cs[1]});
@@ -350,21 +373,40 @@ LogicalResult Lowering::lowerConv(graph::Conv2DOp op) {
   t.kc = deepestChunk(convKChunks(
       geom, 0, Cg * KH * KW, t.kc,
       chunksMaySpanKernelRows(geom, convNTiles(OW, 0, OH * OW, t.nc))));
-  // The mapped implicit GEMM reads per-cluster padded bands; every other
-  // kernel the one padded buffer. Both are allocated before the result.
-  const bool banded = padded && mapping_ && !(convRQ_ && groups == 1) &&
-                      !convWeightsToQueue(geom);
+  // conv-padding=window: the implicit GEMM (mapped or dealt, either form)
+  // zero-fills the padding in its image tiles (ConvPadWindow.cpp). The RQ
+  // kernel reads one padded buffer. conv-padding=copy: the mapped implicit
+  // GEMM reads per-cluster padded bands, every other kernel the one padded
+  // buffer; the copies are allocated before the result.
+  // conv-padding=auto: the window where its extra DMAs cost fewer cycles
+  // than the copy (convPadWindowPays).
+  const bool rq = convRQ_ && groups == 1;
+  bool window =
+      padded && opts_.convPadding != LoweringOptions::Padding::Copy && !rq;
+  if (window) {
+    geom.pad = {true, H, W, pads[0], pads[1], 0};
+    if (opts_.convPadding == LoweringOptions::Padding::Auto &&
+        !convPadWindowPays(hw_, geom, t)) {
+      window = false;
+      geom.pad = {};
+    } else {
+      geom.pad.zeros = zeroSource();
+    }
+  }
+  const bool banded =
+      padded && !window && mapping_ && !rq && !convWeightsToQueue(geom);
   std::vector<PadBand> bands;
   if (banded)
     bands = emitPadBands(geom, x, H, W, pads[0], pads[1], Og, OH * OW,
                          Cg * KH * KW);
-  else if (padded)
+  else if (padded && !window)
     geom.x = x = padWhole();
   const uint64_t out = bufferFor(op.getResult());
   geom.out = out;
   if (banded) {
     GemmEpilogue epi;
-    epi.func = fuseRelu(op.getResult());
+    if (failed(takeEpilogue(op, epi)))
+      return failure();
     return emitMappedConv(op, geom, t, epi, bands);
   }
   // conv=rq: the RQ weight-queue kernel (LowerRqConv.cpp) for groups == 1
@@ -379,7 +421,8 @@ LogicalResult Lowering::lowerConv(graph::Conv2DOp op) {
   }
   if (mapping_) {
     GemmEpilogue epi;
-    epi.func = fuseRelu(op.getResult());
+    if (failed(takeEpilogue(op, epi)))
+      return failure();
     return emitMappedConv(op, geom, t, epi);
   }
   // N tiles: blocks of whole output rows, or pieces of one row.
@@ -417,20 +460,30 @@ LogicalResult Lowering::lowerConv(graph::Conv2DOp op) {
         appendFilterKDims(b, geom, c);
         return b;
       };
-      p.bBox = [=](size_t ki, size_t ni) {
+      // The image as the boxes address it (unpadded under conv-padding=
+      // window: the tiles that read padding are then loaded as pieces).
+      const ConvGeom gx = geom.pad.on ? convGeomUnpadded(geom) : geom;
+      auto imageBox = [=](size_t ki, size_t ni) {
         const ConvKChunk &c = kchunks[ki];
         const ConvNTile &t2 = ntiles[ni];
         DramBox b;
-        b.base = x + uint64_t(((n * C + g * Cg) * Hp + t2.oh0 * sh) * Wp +
-                              t2.ow0 * strides[1] + convInputOffset(geom, c)) *
-                         4;
+        b.base =
+            gx.x + uint64_t(((n * C + g * Cg) * gx.Hp + t2.oh0 * sh) * gx.Wp +
+                            t2.ow0 * strides[1] + convInputOffset(gx, c)) *
+                       4;
         // Rows: the chunk's K dims; columns: the pixel box.
-        b.rowDims = appendInputKDims(b, geom, c);
+        b.rowDims = appendInputKDims(b, gx, c);
         if (t2.ohc > 1)
-          b.dim(t2.ohc, sh * Wp);
+          b.dim(t2.ohc, sh * gx.Wp);
         b.dim(t2.owc, strides[1]);
         return b;
       };
+      p.bBox = imageBox;
+      if (geom.pad.on)
+        p.bPieces = [=](size_t ki, size_t ni, int64_t rowStride) {
+          return convImagePieces(geom, n, g, kchunks[ki], ntiles[ni],
+                                 /*aForm=*/false, rowStride, imageBox(ki, ni));
+        };
       p.cBox = [=](int64_t m0, int64_t mc, size_t ni) {
         const ConvNTile &t2 = ntiles[ni];
         DramBox b;
@@ -451,7 +504,10 @@ LogicalResult Lowering::lowerConv(graph::Conv2DOp op) {
       problems.push_back(std::move(p));
     }
   GemmEpilogue epi;
-  epi.func = fuseRelu(op.getResult());
+  if (failed(takeEpilogue(op, epi)))
+    return failure();
+  if (!gemmPostFits(hw_, t, hasBias, epi))
+    keepChainedOnly(epi);
   emitGemmLayer(sb_, problems, t, kernelEpilogue(epi));
   return success();
 }
@@ -482,10 +538,23 @@ LogicalResult Lowering::run() {
     program_.symbols.push_back(s);
   }
 
+  size_t position = 0;
   for (Operation &opRef : body.without_terminator()) {
     Operation *op = &opRef;
+    ++position;
     if (fused_.count(op))
       continue;
+    if (op->hasAttr(kFusedAttrName))
+      return op->emitOpError(kFusedAttrName)
+             << " is set but no producer's accel.fusion chain reaches this "
+                "operator (a rewrite after fuse-layers broke the chain)";
+    // Every command of the op (and of the ops fused into it) carries its
+    // layer table index (LayerTable.cpp).
+    bool createdLayer;
+    uint32_t layer = openLayer(op, position - 1, createdLayer);
+    sb_.setLayer(layer);
+    const uint64_t commandsBefore = sb_.numCommands();
+    const size_t fusedBefore = fused_.size();
     LogicalResult r =
         llvm::TypeSwitch<Operation *, LogicalResult>(op)
             .Case<arith::ConstantOp>([&](arith::ConstantOp c) {
@@ -526,8 +595,9 @@ LogicalResult Lowering::run() {
                                    << "' cannot be lowered to the accelerator "
                                       "ISA (no graph-to-isa lowering)");
             });
-    if (failed(r))
+    if (failed(r) || failed(emitEpilogueTail(op)))
       return failure();
+    closeLayer(op, layer, createdLayer, commandsBefore, fusedBefore);
   }
 
   // Outputs: a buffer of their own, dense, written by the program.
@@ -547,6 +617,7 @@ LogicalResult Lowering::run() {
         interfaceType(cast<RankedTensorType>(v.getType()).getElementType())
             .value_or(DType::F32);
     uint64_t a = bufferFor(v);
+    layerForOutput(v, s);
     if (!taken.insert(a).second) {
       // Returned twice, or an input/constant/alias: copy it out.
       uint64_t copy = allocate(numElements(s.shape));
@@ -669,6 +740,10 @@ struct ConvertGraphToIsaPass
     lo.sfuChained = sfuMode == SfuMode::Chained;
     lo.channelPlacement = dramPlacement != DramPlacement::Linear;
     lo.channelPieces = dramPlacement == DramPlacement::Pieces;
+    lo.convPadding =
+        convPadding == ConvPadding::Window ? LoweringOptions::Padding::Window
+        : convPadding == ConvPadding::Copy ? LoweringOptions::Padding::Copy
+                                           : LoweringOptions::Padding::Auto;
     lo.sync = sync == LayerSync::Events ? codegen::SyncMode::Events
                                         : codegen::SyncMode::Barrier;
     Lowering lowering(target, hw, lo);

@@ -18,6 +18,7 @@
 //===----------------------------------------------------------------------===//
 #include "Lowering.h"
 #include "accel/Transforms/Passes.h"
+#include <cstring>
 
 using namespace mlir;
 using namespace accel;
@@ -62,6 +63,15 @@ bool Lowering::convWeightsToQueue(const ConvGeom &g) {
     return false;
   const int64_t n = g.O * g.Cg * g.KH * g.KW;
   int64_t zeros = 0;
+  if (const uint8_t *w = n > 0 ? constantSpan(g.w, uint64_t(n) * 4) : nullptr) {
+    // The usual case: the weights are one constant segment.
+    for (int64_t i = 0; i < n; ++i) {
+      float v;
+      std::memcpy(&v, w + i * 4, 4);
+      zeros += v == 0.0f;
+    }
+    return double(zeros) >= opts_.sparseThreshold * double(n);
+  }
   for (int64_t i = 0; i < n; ++i) {
     float v;
     if (!constantAt(g.w + uint64_t(i * 4), v))
@@ -78,6 +88,8 @@ LogicalResult Lowering::emitMappedConvWeightsInQueue(Operation *op,
   const int64_t M = g.Og, Npix = g.OH * g.OW, K = g.Cg * g.KH * g.KW;
   const MappedOutput mo = beginMapped(g.out, g.N * g.O * g.OH * g.OW);
 
+  // The image as the boxes address it (unpadded under conv-padding=window).
+  const ConvGeom gx = g.pad.on ? convGeomUnpadded(g) : g;
   auto fill = [&](const tiling::ClusterSlice &s, ClusterGemmWork &w) {
     w.tiling =
         transposedTiling(hw_, t, s.n.size, s.m.size, g.hasBias || mo.reloads);
@@ -102,24 +114,35 @@ LogicalResult Lowering::emitMappedConvWeightsInQueue(Operation *op,
           p.nTiles = nTiles;
           for (const ConvKChunk &kc : kchunks)
             p.kChunks.push_back(kc.depth());
-          // One M partition per box (m0 = 0, mc = ohc * owc).
-          p.aBox = [=](int64_t m0, int64_t mc, size_t ki) {
-            (void)m0, (void)mc;
+          auto imageBox = [=](size_t ki) {
             const ConvKChunk &c = kchunks[ki];
             DramBox b;
             b.base =
-                g.x + uint64_t(((n * g.C + grp * g.Cg) * g.Hp + pc.oh0 * g.sh) *
-                                   g.Wp +
-                               pc.ow0 * g.sw + convInputOffset(g, c)) *
-                          4;
+                gx.x +
+                uint64_t(((n * gx.C + grp * gx.Cg) * gx.Hp + pc.oh0 * gx.sh) *
+                             gx.Wp +
+                         pc.ow0 * gx.sw + convInputOffset(gx, c)) *
+                    4;
             // Rows: the pixel box; columns: the chunk's K dims.
             b.rowDims = pc.ohc > 1 ? 2 : 1;
             if (pc.ohc > 1)
-              b.dim(pc.ohc, g.sh * g.Wp);
-            b.dim(pc.owc, g.sw);
-            appendInputKDims(b, g, c);
+              b.dim(pc.ohc, gx.sh * gx.Wp);
+            b.dim(pc.owc, gx.sw);
+            appendInputKDims(b, gx, c);
             return b;
           };
+          // One M partition per box (m0 = 0, mc = ohc * owc).
+          p.aBox = [=](int64_t m0, int64_t mc, size_t ki) {
+            (void)m0, (void)mc;
+            return imageBox(ki);
+          };
+          if (g.pad.on)
+            p.aPieces = [=](int64_t m0, int64_t mc, size_t ki,
+                            int64_t rowStride) {
+              (void)m0, (void)mc;
+              return convImagePieces(g, n, grp, kchunks[ki], pc,
+                                     /*aForm=*/true, rowStride, imageBox(ki));
+            };
           p.bBox = [=](size_t ki, size_t ni) {
             const ConvKChunk &c = kchunks[ki];
             int64_t o0 = grp * g.Og + mOff + n0[ni];

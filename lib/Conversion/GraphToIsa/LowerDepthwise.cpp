@@ -42,7 +42,16 @@ LogicalResult Lowering::lowerDepthwise(graph::Conv2DOp op, const ConvGeom &g,
   std::string err;
   if (!planDepthwise(hw_, l, plan, err))
     return success(); // implicit GEMM instead
-  l.func = fuseRelu(op.getResult());
+  GemmEpilogue epi;
+  if (failed(takeEpilogue(op, epi)))
+    return failure();
+  l.func = epi.func;
+  l.funcImm = epi.funcImm;
+  l.post = epi.post;
+  if (!depthwisePostFits(hw_, l, plan)) {
+    l.post.clear();
+    keepChainedOnly(epi);
+  }
   l.zeros = allocate(plan.zeroElems); // DRAM starts zeroed
   emitDepthwiseLayer(sb_, l, plan);
   handled = true;

@@ -213,8 +213,20 @@ LogicalResult Lowering::finishMapped(Operation *op,
   if (failed(placeWeightSlabs(op, withScratch, !activationIsA)))
     return failure();
   GemmEpilogue clusterEpi = epi;
-  if (f.k > 1)
+  // The K split's combine applies one function; the post steps need a free
+  // instruction buffer and room for the tiles.
+  if (f.k > 1 || !mappedPostFits(hw_, withScratch, st, clusterEpi))
+    keepChainedOnly(clusterEpi);
+  SfuFunc combineFunc = epi.func;
+  if (f.k > 1) {
     clusterEpi.func = SfuFunc::None; // applied after the partial sums
+    // The combine applies a function without immediate; one with an
+    // immediate (fused epilogue) joins the tail layer.
+    if (epi.funcImm != 0.0f) {
+      tail_.insert(tail_.begin(), EpilogueStep{epi.func, epi.funcImm, false});
+      combineFunc = SfuFunc::None;
+    }
+  }
   std::string err;
   if (!emitMappedGemmLayer(sb_, withScratch, st, kernelEpilogue(clusterEpi),
                            err))
@@ -222,10 +234,10 @@ LogicalResult Lowering::finishMapped(Operation *op,
            << kMappingAttrName << ": " << err;
   if (f.k > 1)
     if (std::optional<ReductionExchange> x = reductionExchangeFor(op))
-      return emitReductionTree(op, withScratch, mo, *x, epi.func);
+      return emitReductionTree(op, withScratch, mo, *x, combineFunc);
   if (f.k > 1 && !emitPartialSumCombine(
                      sb_, mo.partials, mo.outElems, f.kRows, f.kCols, mo.out,
-                     epi.func, [&](int64_t n) { return allocate(n); }, err))
+                     combineFunc, [&](int64_t n) { return allocate(n); }, err))
     return op->emitOpError("cannot combine the partial sums of a K split: ")
            << err;
   return success();
@@ -350,10 +362,12 @@ LogicalResult Lowering::emitMappedConv(Operation *op, const ConvGeom &g,
           appendFilterKDims(b, g, c);
           return b;
         };
-        // The input this cluster reads: the padded buffer, or its band.
-        const ConvGeom gx =
-            convGeomOnBand(g, bands, s.n.begin, s.n.begin + s.n.size);
-        p.bBox = [=](size_t ki, size_t ni) {
+        // The input this cluster reads: the padded buffer, its band, or
+        // (conv-padding=window) the unpadded input.
+        const ConvGeom gx = g.pad.on ? convGeomUnpadded(g)
+                                     : convGeomOnBand(g, bands, s.n.begin,
+                                                      s.n.begin + s.n.size);
+        auto imageBox = [=](size_t ki, size_t ni) {
           const ConvKChunk &c = kchunks[ki];
           const ConvNTile &t2 = ntiles[ni];
           DramBox b;
@@ -370,6 +384,13 @@ LogicalResult Lowering::emitMappedConv(Operation *op, const ConvGeom &g,
           b.dim(t2.owc, gx.sw);
           return b;
         };
+        p.bBox = imageBox;
+        if (g.pad.on)
+          p.bPieces = [=](size_t ki, size_t ni, int64_t rowStride) {
+            return convImagePieces(g, n, grp, kchunks[ki], ntiles[ni],
+                                   /*aForm=*/false, rowStride,
+                                   imageBox(ki, ni));
+          };
         p.cBox = [=](int64_t m0, int64_t mc, size_t ni) {
           const ConvNTile &t2 = ntiles[ni];
           DramBox b;

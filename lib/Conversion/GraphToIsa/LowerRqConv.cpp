@@ -40,7 +40,8 @@ LogicalResult Lowering::lowerRqConv(graph::Conv2DOp op, const ConvGeom &g,
   std::string err;
   if (!planRqConv(hw_, l, plan, err))
     return success(); // implicit GEMM instead
-  l.func = fuseRelu(op.getResult());
+  if (failed(takeChainedEpilogue(op, l.func, l.funcImm)))
+    return failure();
   emitRqConvLayer(sb_, l, plan);
   handled = true;
   return success();

@@ -13,6 +13,7 @@
 #include "Graph/GraphDialect.h"
 #include "accel/Codegen/ChannelPlacement.h"
 #include "accel/Codegen/Kernels.h"
+#include "accel/Codegen/PadWindow.h"
 #include "accel/Codegen/Reduction.h"
 #include "accel/Hardware/HardwareDesc.h"
 #include "accel/Tiling/ArrayMapping.h"
@@ -20,6 +21,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringMap.h"
 #include <array>
 #include <map>
@@ -109,12 +111,23 @@ matrixGemmTiles(const Mat2D &A, const Mat2D &B, const Mat2D &C, const Mat2D *I,
                 const std::vector<int64_t> &nTiles,
                 const std::vector<int64_t> &n0, int64_t cShift = 0);
 
-/// A convolution as the implicit-GEMM lowering sees it (padded input `x`).
+/// conv-padding=window: the convolution reads its unpadded H x W input
+/// (ConvGeom::x) and zero-fills the padding of its image tiles in storage
+/// (PadWindow.h).
+struct ConvPadWindow {
+  bool on = false;
+  int64_t H = 0, W = 0, top = 0, left = 0;
+  uint64_t zeros = 0; ///< one zeroed f32 of DRAM nothing writes
+};
+
+/// A convolution as the implicit-GEMM lowering sees it (padded input `x`,
+/// or the unpadded one when pad.on).
 struct ConvGeom {
   int64_t N, C, Hp, Wp, O, Cg, Og, KH, KW, OH, OW, groups;
   int64_t sh, sw, dh, dw;
   uint64_t x, w, out, bias;
   bool hasBias;
+  ConvPadWindow pad{};
   /// The window and operands as the depthwise / RQ kernels take them.
   codegen::ConvLayerBase kernelBase() const {
     codegen::ConvLayerBase b;
@@ -171,6 +184,34 @@ int appendFilterKDims(codegen::DramBox &b, const ConvGeom &g,
                       const ConvKChunk &c);
 int64_t convFilterOffset(const ConvGeom &g, const ConvKChunk &c);
 
+/// conv-padding=window (PadWindow.cpp): `g` as the image boxes address its
+/// unpadded input: planes of H x W, x shifted back by the padding (unsigned
+/// wrap-around), so that a box whose window stays inside the input reads
+/// what the box over the padded input would.
+ConvGeom convGeomUnpadded(const ConvGeom &g);
+/// The image tile of chunk `c` x pixel box `t` of image n, group grp as the
+/// window loads it: `aForm` = rows are pixels (the transposed form of
+/// LowerConvWeightQueue.cpp), else rows are the chunk's K; row stride
+/// `rowStride`.
+codegen::PadWindowTile convPadWindowTile(const ConvGeom &g, int64_t n,
+                                         int64_t grp, const ConvKChunk &c,
+                                         const ConvNTile &t, bool aForm,
+                                         int64_t rowStride);
+/// The DMAs of that tile: `box` (the tile's box over convGeomUnpadded) when
+/// no pixel reads padding, else the clipped boxes and zero runs.
+std::vector<codegen::TilePiece>
+convImagePieces(const ConvGeom &g, int64_t n, int64_t grp, const ConvKChunk &c,
+                const ConvNTile &t, bool aForm, int64_t rowStride,
+                const codegen::DramBox &box);
+
+/// conv-padding=auto: whether the window costs no more cycles than the copy
+/// on a layer model with the layer's tiles `t` (g.pad set): max(compute,
+/// channel time), where every DMA (an image tile box, or each of its
+/// pieces) holds a channel for its latency plus its bytes, against the same
+/// with one box per image tile plus the copy (2 x input bytes).
+bool convPadWindowPays(const HardwareDesc &hw, const ConvGeom &g,
+                       const codegen::GemmTiling &t);
+
 /// Rows [r0, r1) of the zero-padded input plane (Hp rows) that output pixels
 /// [p0, p1) of one image read, every kernel row included (PadBands.cpp).
 struct PadRows {
@@ -205,6 +246,11 @@ struct LoweringOptions {
   /// dram-placement=pieces: buffers cut into pieces, read-only ones
   /// replicated per reading channel.
   bool channelPieces = true;
+  /// conv-padding: whether implicit-GEMM convolutions zero-fill their
+  /// padding in the image tiles (window) or read a padded copy (copy), or
+  /// choose per layer by convPadWindowPays (auto).
+  enum class Padding { Window, Copy, Auto };
+  Padding convPadding = Padding::Auto;
 };
 
 class Lowering {
@@ -263,6 +309,35 @@ private:
     return {bufferFor(v), denseStrides(shapeOf(v))};
   }
 
+  // Layer table (LayerTable.cpp, docs/passes.md "Layer table").
+  /// The Program::layers entry of source operator `op` (index `position` in
+  /// the entry function): the entry of an earlier op with the same location
+  /// (one ONNX node lowered as several graph ops), else a new one appended
+  /// with the name and kind of the location. `created` says which.
+  uint32_t openLayer(mlir::Operation *op, size_t position, bool &created);
+  /// After `op` was lowered into `layer`: drops a `created` entry when the
+  /// op emitted no commands (`commandsBefore` = StreamBuilder::numCommands
+  /// before it); otherwise adds its MACs, constant and network-input bytes
+  /// and names the ops fused into it (fused_ from index `fusedBefore` on).
+  void closeLayer(mlir::Operation *op, uint32_t layer, bool created,
+                  uint64_t commandsBefore, size_t fusedBefore);
+  /// Counts `v` (an operand of an op of `layer`) as a constant or network
+  /// input the layer must read, once per layer.
+  void countLayerRead(uint32_t layer, mlir::Value v);
+  /// The layer that writes `v` (through reshapes): its producer's, or
+  /// Command::kNoLayer for an input or constant.
+  uint32_t layerWriting(mlir::Value v) const;
+  /// Output #`index` (`symbol`) in the layer table: its bytes are written
+  /// by the layer producing it; `copied` = an output copy was needed (the
+  /// copy commands then belong to that layer, or to a new one named after
+  /// the symbol when the output is an input or constant). Call before the
+  /// copy is emitted; sets the StreamBuilder's layer.
+  void layerForOutput(mlir::Value v, const Symbol &symbol);
+  llvm::DenseMap<mlir::Location, uint32_t> layerOfLoc_;
+  llvm::DenseMap<mlir::Operation *, uint32_t> layerOfOp_;
+  /// Per layer: the constants and inputs already counted.
+  std::vector<llvm::DenseSet<mlir::Value>> layerReads_;
+
   mlir::LogicalResult lowerConstant(mlir::Operation *op,
                                     mlir::DenseElementsAttr value);
   /// Splat constants of at least this many elements are filled at run time
@@ -275,6 +350,9 @@ private:
   codegen::GemmEpilogue kernelEpilogue(codegen::GemmEpilogue epi) const;
   /// The f32 value of a compile-time constant at a DRAM byte address.
   bool constantAt(uint64_t addr, float &value);
+  /// The bytes [addr, addr + bytes) when one constant segment holds all of
+  /// them, else null (then read them with constantAt).
+  const uint8_t *constantSpan(uint64_t addr, uint64_t bytes);
   mlir::LogicalResult lowerMatMul(graph::MatMulOp op);
   mlir::LogicalResult lowerGemm(graph::GemmOp op);
   mlir::LogicalResult lowerConv(graph::Conv2DOp op);
@@ -343,6 +421,24 @@ private:
   /// If `v`'s only user is a graph.relu, fuse it: the relu result shares
   /// v's buffer and the GEMM applies ReLU on its final store.
   SfuFunc fuseRelu(mlir::Value v);
+  /// The fused epilogue of `producer` (LowerFusion.cpp): its #accel.fusion
+  /// (fuse-layers), else a single-user relu (fuseRelu). Marks the fused
+  /// operators (no layer of their own; their results share the producer's
+  /// buffer) and fills `epi`: the first unary step as the store's chained
+  /// function, the others in `epi.post` with the residual offset. Call
+  /// after the producer's result buffer is allocated.
+  mlir::LogicalResult takeEpilogue(mlir::Operation *producer,
+                                   codegen::GemmEpilogue &epi);
+  /// takeEpilogue for kernels that apply one chained function only: the
+  /// other steps become a tail layer (keepChainedOnly).
+  mlir::LogicalResult takeChainedEpilogue(mlir::Operation *producer,
+                                          SfuFunc &func, float &imm);
+  /// Moves `epi.post` to the tail layer emitted after the producer's
+  /// layer (one SFU pass over its output in DRAM) for kernels that cannot
+  /// apply the steps to their tiles.
+  void keepChainedOnly(codegen::GemmEpilogue &epi);
+  /// Emits the pending tail layer of `producer`, if any.
+  mlir::LogicalResult emitEpilogueTail(mlir::Operation *producer);
   mlir::LogicalResult
   emitMatmuls(mlir::Operation *op,
               const std::vector<std::array<Mat2D, 3>> &batches, int64_t m,
@@ -375,6 +471,14 @@ private:
   std::vector<PadBand> emitPadBands(const ConvGeom &g, uint64_t x, int64_t H,
                                     int64_t W, int64_t padT, int64_t padL,
                                     int64_t M, int64_t N, int64_t K);
+  /// One zeroed f32 of DRAM (allocated on first use) that the window
+  /// padding broadcasts into storage.
+  uint64_t zeroSource() {
+    if (!zeroSource_)
+      zeroSource_ = allocate(kAlign / 4);
+    return *zeroSource_;
+  }
+  std::optional<uint64_t> zeroSource_;
   /// The per-cluster slices of `count` M x N x K instances under mapping_,
   /// row-major by cluster (empty = idle).
   std::vector<tiling::ClusterSlice> cutSlices(int64_t M, int64_t N, int64_t K,
@@ -506,7 +610,13 @@ private:
   Program program_;
   codegen::StreamBuilder sb_;
   llvm::DenseMap<mlir::Value, uint64_t> addr_;
-  llvm::DenseSet<mlir::Operation *> fused_;
+  /// Ops lowered as part of another (e.g. a relu in a GEMM's store), in
+  /// the order they were fused (the layer table names them).
+  llvm::SetVector<mlir::Operation *> fused_;
+  /// Epilogue steps a kernel could not apply (keepChainedOnly) and the
+  /// residual value they read.
+  std::vector<codegen::EpilogueStep> tail_;
+  mlir::Value tailResidual_;
   llvm::StringMap<std::string> symbolNames_; // binary name -> what
   uint64_t next_ = 0;
   /// The buffers of the linear plan, in allocation order (ascending).

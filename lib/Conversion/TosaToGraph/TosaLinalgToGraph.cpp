@@ -26,6 +26,7 @@
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cfloat>
@@ -1506,10 +1507,41 @@ bool isFrontEndOp(Operation *op) {
   return ns == "linalg" || ns == "tensor";
 }
 
+/// The location a front-end op passes on to the graph ops it becomes:
+/// NameLoc(name, NameLoc(op name, loc)), the importer's convention, so that
+/// the layer table (docs/passes.md "Layer table") names the layer after the
+/// source op and records its kind. The name is the op's own NameLoc name,
+/// else "file:line:col" (the file's base name), else "<op name>_<ordinal>"
+/// (`ordinal` counts the front-end ops in walk order).
+Location sourceLocation(Operation *op, unsigned ordinal) {
+  MLIRContext *ctx = op->getContext();
+  Location loc = op->getLoc();
+  auto named = dyn_cast<NameLoc>(loc);
+  if (named && isa<NameLoc>(named.getChildLoc()))
+    return loc; // already name + kind
+  std::string name;
+  if (named)
+    name = named.getName().str();
+  else if (auto f = dyn_cast<FileLineColLoc>(loc))
+    name = llvm::sys::path::filename(f.getFilename().getValue()).str() + ":" +
+           std::to_string(f.getLine()) + ":" + std::to_string(f.getColumn());
+  else
+    name = op->getName().getStringRef().str() + "_" + std::to_string(ordinal);
+  auto kind = NameLoc::get(op->getName().getIdentifier(),
+                           named ? named.getChildLoc() : loc);
+  return NameLoc::get(StringAttr::get(ctx, name), kind);
+}
+
 struct ConvertTosaLinalgToGraphPass
     : accel::impl::ConvertTosaLinalgToGraphBase<ConvertTosaLinalgToGraphPass> {
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
+    unsigned ordinal = 0;
+    getOperation().walk([&](Operation *op) {
+      Operation *parent = op->getParentOp();
+      if (isFrontEndOp(op) && !(parent && isFrontEndOp(parent)))
+        op->setLoc(sourceLocation(op, ordinal++));
+    });
     RewritePatternSet patterns(ctx);
     for (const auto &kv : registry())
       if (kv.second.rewrites)

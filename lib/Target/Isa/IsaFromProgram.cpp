@@ -4,6 +4,7 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/APFloat.h"
+#include "llvm/ADT/bit.h"
 #include <cstring>
 
 using namespace mlir;
@@ -54,6 +55,14 @@ isa::OperandsAttr recordAttr(MLIRContext *ctx, const OperandRecord &r) {
 
 DenseElementsAttr dataAttr(MLIRContext *ctx, const std::vector<uint8_t> &b) {
   size_t n = b.size();
+  if (n && n % 4 == 0 && llvm::endianness::native == llvm::endianness::little) {
+    // The bytes are the attribute's raw storage (little-endian f32 words):
+    // no APFloat per element. The attribute is the same as the one built
+    // from the values below (a buffer of equal words is a splat either way).
+    auto t = RankedTensorType::get({int64_t(n / 4)}, Float32Type::get(ctx));
+    return DenseElementsAttr::getFromRawBuffer(
+        t, llvm::ArrayRef(reinterpret_cast<const char *>(b.data()), n));
+  }
   if (n && n % 4 == 0) {
     std::vector<llvm::APFloat> vals;
     vals.reserve(n / 4);
@@ -145,11 +154,15 @@ void buildInstr(OpBuilder &b, Location loc, const Instruction &in) {
   }
 }
 
+/// The command op, with its `layer` (none for Command::kNoLayer).
 void buildCommand(OpBuilder &b, Location loc, const Command &c, uint32_t cols) {
   MLIRContext *ctx = b.getContext();
+  IntegerAttr layer;
+  if (c.layer != Command::kNoLayer)
+    layer = b.getI32IntegerAttr(int32_t(c.layer));
   switch (c.kind) {
   case CommandKind::Config: {
-    auto cfg = isa::ConfigOp::create(b, loc, c.ibuf);
+    auto cfg = isa::ConfigOp::create(b, loc, c.ibuf, layer);
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(&cfg.getBody().emplaceBlock());
     for (const Instruction &in : c.instrs)
@@ -165,7 +178,7 @@ void buildCommand(OpBuilder &b, Location loc, const Command &c, uint32_t cols) {
             ctx, p.instr, isa::PatchField(uint32_t(p.field)), p.value));
       patches = ArrayAttr::get(ctx, ps);
     }
-    isa::ExecuteOp::create(b, loc, c.ibuf, c.shift, c.last, patches);
+    isa::ExecuteOp::create(b, loc, c.ibuf, c.shift, c.last, patches, layer);
     return;
   }
   case CommandKind::Dma: {
@@ -186,7 +199,7 @@ void buildCommand(OpBuilder &b, Location loc, const Command &c, uint32_t cols) {
     if (d.dir == DmaDir::RemoteLoad || d.srcCluster != 0)
       from = clusterAttr(ctx, d.srcCluster, cols);
     isa::DmaOp::create(b, loc, isa::DmaDir(uint32_t(d.dir)), d.tag, d.src,
-                       d.dst, shape, ss, ds, d.elemBytes, from);
+                       d.dst, shape, ss, ds, d.elemBytes, from, layer);
     return;
   }
   case CommandKind::Wait: {
@@ -194,26 +207,38 @@ void buildCommand(OpBuilder &b, Location loc, const Command &c, uint32_t cols) {
     for (int t = 0; t < 8; ++t)
       if (c.waitTags & (1u << t))
         tags.push_back(t);
-    isa::WaitOp::create(b, loc, tags, c.waitPe);
+    isa::WaitOp::create(b, loc, tags, c.waitPe, layer);
     return;
   }
   case CommandKind::Barrier:
-    isa::BarrierOp::create(b, loc, c.barrierId);
+    isa::BarrierOp::create(b, loc, c.barrierId, layer);
     return;
   case CommandKind::Send: {
     const MeshOp &m = c.mesh;
     isa::SendOp::create(b, loc, m.src, m.dst, m.bytes,
-                        targetsAttr(ctx, m.targets, cols), m.sem, m.tag);
+                        targetsAttr(ctx, m.targets, cols), m.sem, m.tag, layer);
     return;
   }
   case CommandKind::Signal:
     isa::SignalOp::create(b, loc, targetsAttr(ctx, c.mesh.targets, cols),
-                          c.mesh.sem);
+                          c.mesh.sem, layer);
     return;
   case CommandKind::Recv:
-    isa::RecvOp::create(b, loc, c.sem, c.count);
+    isa::RecvOp::create(b, loc, c.sem, c.count, layer);
     return;
   }
+}
+
+isa::LayerAttr layerAttr(MLIRContext *ctx, const LayerInfo &l) {
+  ArrayAttr fused;
+  if (!l.fused.empty()) {
+    SmallVector<Attribute> names;
+    for (const std::string &f : l.fused)
+      names.push_back(StringAttr::get(ctx, f));
+    fused = ArrayAttr::get(ctx, names);
+  }
+  return isa::LayerAttr::get(ctx, l.name, l.opKind, l.macs, l.compulsoryBytes,
+                             l.weightBytes, fused);
 }
 
 void buildPacket(OpBuilder &b, Location loc, const ConstPacket &pk,
@@ -236,8 +261,15 @@ OwningOpRef<ModuleOp> isaFromProgram(const Program &p, MLIRContext *ctx) {
   OwningOpRef<ModuleOp> module = ModuleOp::create(loc);
   OpBuilder b(ctx);
   b.setInsertionPointToEnd(module->getBody());
+  ArrayAttr layers;
+  if (!p.layers.empty()) {
+    SmallVector<Attribute> table;
+    for (const LayerInfo &l : p.layers)
+      table.push_back(layerAttr(ctx, l));
+    layers = ArrayAttr::get(ctx, table);
+  }
   auto prog = isa::ProgramOp::create(b, loc, p.gridRows, p.gridCols, p.dramSize,
-                                     p.hwFingerprint);
+                                     p.hwFingerprint, layers);
   b.setInsertionPointToStart(&prog.getBody().emplaceBlock());
   for (const Symbol &s : p.symbols) {
     auto t = RankedTensorType::get(s.shape, elementType(ctx, s.dtype));

@@ -4,6 +4,7 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/APFloat.h"
+#include "llvm/ADT/bit.h"
 #include <cstring>
 
 using namespace mlir;
@@ -297,6 +298,22 @@ LogicalResult bytesFrom(Operation *op, ElementsAttr value,
   if (!dense)
     return op->emitOpError("only dense<...> constant data is supported");
   Type et = dense.getElementType();
+  unsigned width = et.isIntOrFloat() ? et.getIntOrFloatBitWidth() : 0;
+  if (width && width % 8 == 0 &&
+      llvm::endianness::native == llvm::endianness::little) {
+    // Whole-byte elements are stored little-endian in the raw data: copy it
+    // (one element for a splat, repeated), not one APInt per element.
+    llvm::ArrayRef<char> raw = dense.getRawData();
+    size_t n = size_t(dense.getNumElements()) * (width / 8);
+    out.reserve(out.size() + n);
+    if (!dense.isSplat()) {
+      out.insert(out.end(), raw.begin(), raw.end());
+    } else {
+      for (size_t i = 0; i < n; i += raw.size())
+        out.insert(out.end(), raw.begin(), raw.end());
+    }
+    return success();
+  }
   auto push = [&](const llvm::APInt &v) {
     for (unsigned b = 0; b < v.getBitWidth(); b += 8)
       out.push_back(uint8_t(v.extractBitsAsZExtValue(8, b)));
@@ -341,6 +358,19 @@ LogicalResult packetFrom(isa::PacketOp op, uint64_t rows, uint64_t cols,
   return success();
 }
 
+LayerInfo layerFrom(isa::LayerAttr a) {
+  LayerInfo l;
+  l.name = a.getName().str();
+  l.opKind = a.getOp().str();
+  l.macs = a.getMacs();
+  l.compulsoryBytes = a.getCompulsoryBytes();
+  l.weightBytes = a.getWeightBytes();
+  if (ArrayAttr fused = a.getFused())
+    for (Attribute f : fused)
+      l.fused.push_back(cast<StringAttr>(f).str());
+  return l;
+}
+
 } // namespace
 
 LogicalResult programFromIsa(isa::ProgramOp op, Program &out) {
@@ -355,6 +385,9 @@ LogicalResult programFromIsa(isa::ProgramOp op, Program &out) {
   out.hwFingerprint = op.getHwFingerprint();
   out.clusters.resize(rows * cols);
   std::vector<bool> seen(rows * cols, false);
+  if (ArrayAttr layers = op.getLayersAttr())
+    for (Attribute a : layers)
+      out.layers.push_back(layerFrom(cast<isa::LayerAttr>(a)));
 
   for (Operation &inner : op.getBody().front()) {
     if (auto io = dyn_cast<isa::IoOp>(inner)) {
@@ -403,6 +436,8 @@ LogicalResult programFromIsa(isa::ProgramOp op, Program &out) {
         Command cmd;
         if (failed(commandFrom(cmdOp, rows, cols, cmd)))
           return failure();
+        if (auto layer = cmdOp.getAttrOfType<IntegerAttr>("layer"))
+          cmd.layer = uint32_t(layer.getValue().getZExtValue());
         out.clusters[idx].commands.push_back(std::move(cmd));
       }
     } else {

@@ -5,9 +5,9 @@
 // y 1x4x20x20. K = 147 is (kh, kw, c), c fastest. Hardware with 16-element
 // blocks so that small forced tiles are legal. Dealt kernel (no mapping),
 // linear DRAM plan.
-// RUN: accel-opt %s --accel-hw=%src_root/test/e2e/Inputs/mapping-block16.json --select-tiling="partition-m=4 partition-n=16 partition-k=147" --convert-graph-to-isa="dram-placement=linear sync=barrier" | FileCheck %s --check-prefix=ROWS
-// RUN: accel-opt %s --accel-hw=%src_root/test/e2e/Inputs/mapping-block16.json --select-tiling="partition-m=4 partition-n=48 partition-k=147" --convert-graph-to-isa="dram-placement=linear sync=barrier" | FileCheck %s --check-prefix=ROW
-// RUN: accel-opt %s --accel-hw=%src_root/test/e2e/Inputs/mapping-block16.json --select-tiling="partition-m=4 partition-n=16 partition-k=64" --convert-graph-to-isa="dram-placement=linear sync=barrier" | FileCheck %s --check-prefix=RUNS
+// RUN: accel-opt %s --accel-hw=%src_root/test/e2e/Inputs/mapping-block16.json --select-tiling="partition-m=4 partition-n=16 partition-k=147" --convert-graph-to-isa="dram-placement=linear sync=barrier conv-padding=copy" | FileCheck %s --check-prefix=ROWS
+// RUN: accel-opt %s --accel-hw=%src_root/test/e2e/Inputs/mapping-block16.json --select-tiling="partition-m=4 partition-n=48 partition-k=147" --convert-graph-to-isa="dram-placement=linear sync=barrier conv-padding=copy" | FileCheck %s --check-prefix=ROW
+// RUN: accel-opt %s --accel-hw=%src_root/test/e2e/Inputs/mapping-block16.json --select-tiling="partition-m=4 partition-n=16 partition-k=64" --convert-graph-to-isa="dram-placement=linear sync=barrier conv-padding=copy" | FileCheck %s --check-prefix=RUNS
 
 // N tiles of 16 pixels are pieces of one output row (20 wide: 16 + 4), so a
 // chunk may span kernel rows: all of K is one chunk, one 4-D image box per

@@ -2,7 +2,7 @@
 // (PadBands.cpp): x 1x64x32x32 at 0, 3x3 pad 1 (planes of 34 x 34), a split
 // decision of the 1024 output pixels (rows of 32) into [0, 320), [320, 512),
 // [512, 832), [832, 1024) on the 2 x 2 grid.
-// RUN: accel-opt %s --select-tiling --convert-graph-to-isa="dram-placement=linear sync=barrier" | FileCheck %s
+// RUN: accel-opt %s --select-tiling --convert-graph-to-isa="dram-placement=linear sync=barrier conv-padding=copy" | FileCheck %s
 
 // Cluster (0, 0): output rows 0-9 read padded rows [0, 12): a band of 12 x 34
 // per plane at 299008 (after x at 0 and w at 262144); input rows 0-10 land at band row 1,

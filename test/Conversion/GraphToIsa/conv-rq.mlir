@@ -25,15 +25,15 @@
 // CHECK: isa.cluster(0, 0)
 // CHECK: isa.dma dram_copy
 // CHECK: isa.barrier 0
-// CHECK: isa.config ibuf 0 {
+// CHECK: isa.config ibuf 0 layer {{[0-9]+}} {
 // CHECK-NEXT: isa.ld acts slot 0 <addr = {{[0-9]+}}, rows = 4, cols = 192, row_stride = 192, pe_rows = 1>
-// CHECK: isa.config ibuf 1 {
+// CHECK: isa.config ibuf 1 layer {{[0-9]+}} {
 // CHECK-NEXT: isa.ld weights slot 0 <rows = 72, cols = 8, row_stride = 8, queue_mode = RQ>
 // CHECK-NEXT: isa.mac slot 0 acc 0 <rows = 24, cols = 8, row_stride = 24, pe_rows = 6, depth = 8, repeat = 9, queue_mode = RQ, step = 8, pipeline = 2>
 // CHECK-NEXT: isa.st acc slot 0 acc 0 <addr = {{[0-9]+}}, rows = 24, cols = 8, row_stride = 8, pe_rows = 6, func = relu>
-// CHECK: isa.config ibuf 2 {
+// CHECK: isa.config ibuf 2 layer {{[0-9]+}} {
 // CHECK-NEXT: isa.ld psums slot 0 <addr = {{[0-9]+}}, rows = 24, cols = 8, pe_rows = 6>
-// CHECK: isa.config ibuf 3 {
+// CHECK: isa.config ibuf 3 layer {{[0-9]+}} {
 // CHECK-NEXT: isa.ld weights slot 0 <>
 // The weights of the block, taps kw-major: src strides kw 1, kh 3, ci 9, co 72.
 // CHECK: isa.dma load tag 4 src {{[0-9]+}} dst 0 shape [3, 3, 8, 8] src_strides [1, 3, 9, 72] dst_strides [192, 64, 8, 1]
@@ -76,7 +76,7 @@ func.func @small(%x: tensor<1x8x6x6xf32> {accel.name = "x"}, %w: tensor<16x8x3x3
 // SPLIT: isa.dma load tag 4 src {{[0-9]+}} dst 0 shape [3, 3, 150, 10]
 // SPLIT: isa.dma load tag 4 src {{[0-9]+}} dst 54000 shape [3, 3, 150, 10]
 // SPLIT: isa.execute ibuf 0
-// SPLIT-NEXT: isa.execute ibuf 1{{$}}
+// SPLIT-NEXT: isa.execute ibuf 1 layer 0{{$}}
 // SPLIT-NEXT: isa.execute ibuf 1 shift last patches [#isa.patch<0, addr, 54000>, #isa.patch<1, base, 150>]
 func.func @split(%x: tensor<1x300x4x4xf32> {accel.name = "x"}, %w: tensor<40x300x3x3xf32> {accel.name = "w"}) -> (tensor<1x40x4x4xf32> {accel.name = "y"}) {
   %y = graph.conv2d %x, %w {groups = 1, strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>} : (tensor<1x300x4x4xf32>, tensor<40x300x3x3xf32>) -> tensor<1x40x4x4xf32>

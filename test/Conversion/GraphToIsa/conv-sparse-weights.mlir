@@ -8,8 +8,8 @@
 // not the strategy database's partition) picks [K, K] here, so each
 // cluster computes a K part. With sparse-weights=off it stays in the normal
 // form (filter in the input buffer, image in the weight queue).
-// RUN: accel-opt --accel-default-pipeline=split=labels %s | FileCheck %s
-// RUN: accel-opt --accel-default-pipeline="split=labels sparse-weights=off" %s | FileCheck %s --check-prefix=DENSE
+// RUN: accel-opt --accel-default-pipeline="split=labels conv-padding=copy" %s | FileCheck %s
+// RUN: accel-opt --accel-default-pipeline="split=labels sparse-weights=off conv-padding=copy" %s | FileCheck %s --check-prefix=DENSE
 
 // Cluster (0, 0) computes K [0, 9) of the (kh, kw, c) flattening: kernel
 // row 0 (3 positions x 2 channels, one 4-D image box: pixel rows, pixel

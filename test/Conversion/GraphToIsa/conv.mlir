@@ -1,6 +1,6 @@
 // Layer ends are read off sync=barrier listings (one BARRIER per layer);
 // the default SIGNAL / RECV synchronisation: sync-events.mlir.
-// RUN: accel-opt --convert-graph-to-isa=sync=barrier %s | FileCheck %s
+// RUN: accel-opt --convert-graph-to-isa="sync=barrier conv-padding=copy" %s | FileCheck %s
 
 // A padded, strided conv with bias: the input is first copied into the
 // interior of a zeroed buffer (DRAM -> DRAM DMA), then the implicit GEMM
@@ -13,13 +13,13 @@
 // CHECK: isa.cluster(0, 0) {
 // CHECK: isa.dma dram_copy tag 0
 // CHECK: isa.barrier 0
-// CHECK: isa.config ibuf 0 {
+// CHECK: isa.config ibuf 0 layer {{[0-9]+}} {
 // CHECK-NEXT: isa.ld psums slot 0
 // CHECK-NEXT: isa.ld acts slot 0
 // CHECK-NEXT: isa.ld weights slot 0
 // CHECK-NEXT: isa.mac slot 0 acc 0
 // CHECK-NEXT: isa.st acc slot 0 acc 0
-// CHECK: isa.config ibuf 1 {
+// CHECK: isa.config ibuf 1 layer {{[0-9]+}} {
 // CHECK-NEXT: isa.ld acts slot 0
 // CHECK-NEXT: isa.ld weights slot 0
 // CHECK-NEXT: isa.mac slot 0 acc 0

@@ -25,13 +25,13 @@
 // CHECK-LABEL: isa.program grid(2 x 2)
 // CHECK: isa.io input "x" at 0 : tensor<1x2x9x6xf32>
 // CHECK: isa.cluster(0, 0) {
-// CHECK-NEXT: isa.config ibuf 0 {
+// CHECK-NEXT: isa.config ibuf 0 layer {{[0-9]+}} {
 // CHECK-NEXT: isa.ld psums slot 0 <addr = [[BIAS:[0-9]+]], rows = 3, cols = 6, col_stride = 0, pe_rows = 1>
 // CHECK-NEXT: isa.ld weights slot 0 <rows = 15, cols = 6, row_stride = 6, queue_mode = SW, step = 216, pipeline = 2>
 // CHECK-NEXT: isa.mac slot 0 acc 0 <rows = 3, cols = 6, pe_rows = 1, depth = 15>
 // CHECK-NEXT: isa.st acc slot 0 acc 0 <addr = [[OUT:[0-9]+]], rows = 3, cols = 6, row_stride = 6, pe_rows = 1, func = relu, step = 72, pipeline = 2>
 // CHECK-NEXT: }
-// CHECK-NEXT: isa.config ibuf 1 {
+// CHECK-NEXT: isa.config ibuf 1 layer {{[0-9]+}} {
 // CHECK-NEXT: isa.ld acts slot 0 <addr = [[TAPS:[0-9]+]], rows = 3, cols = 15, row_stride = -3, pe_rows = 1>
 // CHECK-NEXT: }
 // The tap regions of both storage halves are zeroed once (2*6 + 9 floats).

@@ -8,14 +8,14 @@
 
 // CHECK-LABEL: isa.program
 // CHECK: isa.cluster(0, 0) {
-// CHECK: isa.config ibuf 1 {
+// CHECK: isa.config ibuf 1 layer {{[0-9]+}} {
 // CHECK-NEXT: isa.ld acts slot 0
 // CHECK-NEXT: isa.spu unary in 0 out 0 <{{.*}}func = scale, imm = 2.500000e-01 : f32>
 // CHECK-NEXT: isa.ld weights slot 0
 // CHECK-NEXT: isa.mac
 // CHECK-NEXT: isa.st acc
 // CHECK: isa.barrier 0
-// CHECK: isa.config ibuf 2 {
+// CHECK: isa.config ibuf 2 layer {{[0-9]+}} {
 // CHECK-NEXT: isa.ld acts slot 0
 // CHECK-NEXT: isa.ld acts slot 8
 // CHECK-NEXT: isa.spu unary in 8 out 8 <{{.*}}func = scale, imm = 3.500000e-01 : f32>

@@ -29,7 +29,7 @@
 // RUN: accel-compile %s -o %t.isa --emit=isa --load-balance --sfu-mode=decoupled --sparse-threshold=0.7
 // RUN: FileCheck %s --check-prefix=CLI < %t.isa
 
-// SPARSE: isa.config ibuf 1 {
+// SPARSE: isa.config ibuf 1 layer {{[0-9]+}} {
 // SPARSE-NEXT: isa.ld acts slot 0
 // SPARSE-NEXT: isa.ld sparse_weights slot 0 <addr = [[B:[0-9]+]], cols = 4, row_stride = 4, depth = 8>
 // SPARSE-NEXT: isa.mac slot 0 acc 0 sfu <rows = 4, cols = 4, pe_rows = 1, depth = 8>

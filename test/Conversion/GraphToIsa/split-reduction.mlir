@@ -112,10 +112,10 @@
 
 // RELU-LABEL: isa.cluster(0, 0)
 // RELU:      isa.barrier 0
-// RELU-NEXT: isa.config ibuf 0 {
+// RELU-NEXT: isa.config ibuf 0 layer {{[0-9]+}} {
 // RELU:        isa.spu binary in 0 out 0 <{{.*}}func = add>
 // RELU-NOT:    func = relu
-// RELU:      isa.config ibuf 1 {
+// RELU:      isa.config ibuf 1 layer {{[0-9]+}} {
 // RELU:        isa.spu binary in 0 out 0 <{{.*}}func = add>
 // RELU-NEXT:   isa.spu unary in 0 out 0 <{{.*}}func = relu>
 // RELU:      isa.recv sem 5 count 1

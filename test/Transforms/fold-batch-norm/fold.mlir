@@ -42,3 +42,24 @@ func.func @runtime(%x: tensor<1x1x3x3xf32>, %s: tensor<2xf32>) -> tensor<1x2x3x3
   %y = graph.batch_norm %c, %s, %s, %s, %s : (tensor<1x2x3x3xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> tensor<1x2x3x3xf32>
   return %y : tensor<1x2x3x3xf32>
 }
+
+// The folded conv carries both source operators: FusedLoc[conv, batch norm]
+// (the layer table names the layer after the conv and lists the batch norm
+// as fused, docs/passes.md "Layer table").
+// RUN: accel-opt --fold-batch-norm --mlir-print-debuginfo %s | FileCheck %s --check-prefix=LOC
+// LOC-LABEL: func.func @named
+// LOC: graph.conv2d {{.*}} loc(#[[FUSED:loc[0-9]+]])
+// LOC-DAG: #[[CONV:loc[0-9]+]] = loc("conv1"
+// LOC-DAG: #[[BN:loc[0-9]+]] = loc("bn1"
+// LOC-DAG: #[[FUSED]] = loc(fused[#[[CONV]], #[[BN]]])
+func.func @named(%x: tensor<1x1x3x3xf32>) -> tensor<1x2x3x3xf32> {
+  %w = arith.constant dense<1.0> : tensor<2x1x1x1xf32>
+  %s = arith.constant dense<[2.0, 3.0]> : tensor<2xf32>
+  %bb = arith.constant dense<[10.0, 20.0]> : tensor<2xf32>
+  %m = arith.constant dense<[1.0, 2.0]> : tensor<2xf32>
+  %v = arith.constant dense<[1.0, 1.0]> : tensor<2xf32>
+  %c = graph.conv2d %x, %w : (tensor<1x1x3x3xf32>, tensor<2x1x1x1xf32>) -> tensor<1x2x3x3xf32> loc("conv1"("Conv"("m.onnx":0:0)))
+  %y = graph.batch_norm %c, %s, %bb, %m, %v
+      : (tensor<1x2x3x3xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> tensor<1x2x3x3xf32> loc("bn1"("BatchNormalization"("m.onnx":0:0)))
+  return %y : tensor<1x2x3x3xf32>
+}

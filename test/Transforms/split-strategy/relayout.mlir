@@ -10,6 +10,10 @@
 // CHECK: %[[R:.*]] = graph.relayout %[[H]] {accel.labels = [#accel.label<static = #accel.static_label<category = hn, type = "float32", order = "nc", dims = [4, 1024]>, dynamic = #accel.dynamic_label<type = "float16", order = "nc", tile_dim = "c", tile = 256, pad_dim = "c", size = 8192, split_dim = "n", ranges = [(0, 0), (1, 1), (2, 2), (3, 3)], store = "mem">>]} : tensor<4x1024xf32>
 // CHECK: graph.matmul %[[R]], %arg2
 // ISA: isa.program
+// ISA-SAME: layers [
+// ISA-NEXT: #isa.layer<name = "relayout.mlir:19:8", op = "graph.matmul", macs = 262144, compulsory_bytes = 263168>,
+// ISA-NEXT: #isa.layer<name = "relayout.mlir:20:8", op = "graph.matmul", macs = 32768, compulsory_bytes = 32896>
+// ISA-NEXT: ] {
 // ISA-NOT: graph.
 func.func @chain(%x: tensor<4x64xf32>, %w1: tensor<64x1024xf32>, %w2: tensor<1024x8xf32>) -> tensor<4x8xf32> {
   %h = graph.matmul %x, %w1 : (tensor<4x64xf32>, tensor<64x1024xf32>) -> tensor<4x1024xf32>

@@ -205,6 +205,33 @@ TEST(StreamBuilderEvents, SignalAndRecvReplaceTheBarrier) {
   EXPECT_EQ(sb.numRecvs(), 1u);
 }
 
+TEST(StreamBuilderEvents, EveryCommandCarriesTheCurrentLayer) {
+  HardwareDesc hw;
+  hw.rows = 1;
+  hw.cols = 2;
+  Program p;
+  StreamBuilder sb(p, hw, SyncMode::Events);
+  EXPECT_EQ(sb.layer(), Command::kNoLayer);
+  DramBox out;
+  out.dim(4, 8).dim(8, 1);
+  sb.setLayer(3);
+  sb.dmaStore(0, 2, 0, 8, out);
+  sb.endLayer(); // WAIT + SIGNAL of layer 3
+  sb.setLayer(7);
+  sb.dmaLoad(1, 0, out, 0, 8); // RECV (layer 7) before the dependent load
+  sb.endLayer();
+  sb.finish();
+  EXPECT_EQ(sb.numCommands(), 7u); // 3 + 4 (cluster 1's unused SIGNAL too)
+  const auto &c0 = p.clusters[0].commands, &c1 = p.clusters[1].commands;
+  ASSERT_EQ(c0.size(), 3u);
+  for (const Command &c : c0)
+    EXPECT_EQ(c.layer, 3u) << commandKindName(c.kind);
+  ASSERT_EQ(c1.size(), 3u);
+  EXPECT_EQ(c1[0].kind, CommandKind::Recv);
+  for (const Command &c : c1)
+    EXPECT_EQ(c.layer, 7u) << commandKindName(c.kind);
+}
+
 TEST(StreamBuilderEvents, BarrierModeIsUnchanged) {
   HardwareDesc hw;
   Program p;

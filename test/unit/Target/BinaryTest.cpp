@@ -9,6 +9,7 @@
 using namespace accel;
 using accel::target_test::diffPrograms;
 using accel::target_test::makeFullProgram;
+using accel::target_test::makeLayeredProgram;
 using accel::target_test::makePiecedProgram;
 
 namespace {
@@ -38,16 +39,16 @@ std::string readErr(const std::vector<uint8_t> &b) {
   return err;
 }
 
-/// Offset of the first command of cluster 0's stream.
+/// Offset of the lead byte of the first command of cluster 0's stream.
 size_t firstCommandOffset(const std::vector<uint8_t> &b) {
   size_t pos = kBinaryHeaderBytes;
-  for (int s = 0; s < 3; ++s) { // skip SYMB, CNST and PCKT
+  for (int s = 0; s < 4; ++s) { // skip SYMB, CNST, PCKT and LAYR
     uint64_t size = 0;
     for (int i = 0; i < 8; ++i)
       size |= uint64_t(b[pos + 8 + i]) << (8 * i);
     pos += 16 + size;
   }
-  return pos + 16 + 4; // STRM header + command count
+  return pos + 16 + 4 + 4; // STRM header, command count, layer id
 }
 
 } // namespace
@@ -76,7 +77,7 @@ TEST(Binary, HeaderLayout) {
   EXPECT_EQ(b[23], 0xFE);
   EXPECT_EQ(b[24], 2);   // rows
   EXPECT_EQ(b[28], 2);   // cols
-  EXPECT_EQ(b[48], 7);   // 3 + 4 sections
+  EXPECT_EQ(b[48], 8);   // 4 + 4 sections
   EXPECT_EQ(b[64], 'S'); // first section: "SYMB"
   // The first stream command is the DMA packet kind byte.
   EXPECT_EQ(b[firstCommandOffset(b)], kPacketDma);
@@ -173,7 +174,7 @@ TEST(Binary, CorruptHeaderMessages) {
   b = full;
   b[8] = 7;
   EXPECT_EQ(readErr(b), "binary format version 7 is not supported (this "
-                        "build reads version 4; recompile the model)");
+                        "build reads version 5; recompile the model)");
   b = full;
   b[200] ^= 0x40;
   EXPECT_EQ(readErr(b), "binary: checksum mismatch (corrupt binary) at "
@@ -187,7 +188,7 @@ TEST(Binary, CorruptHeaderMessages) {
   b = full;
   put32(b, 24, 0x10000);
   put32(b, 28, 0x10000);
-  put32(b, 48, 0); // sections would have to be 2^32 + 3
+  put32(b, 48, 0); // sections would have to be 2^32 + 4
   EXPECT_NE(readErr(b).find("section count"), std::string::npos);
 }
 
@@ -208,9 +209,10 @@ TEST(Binary, OversizedCountsAreRejectedWithoutAllocation) {
   fixHeader(b);
   EXPECT_NE(readErr(b).find("section SYMB size"), std::string::npos);
   // CONFIG instruction count (u32 after the CONFIG byte of cluster 0's
-  // fifth command: 3 DMA packets of 109 bytes and one WAIT of 3 bytes).
+  // fifth command: 3 DMA packets of 109 bytes and one WAIT of 3 bytes, each
+  // after its 4-byte layer id).
   b = full;
-  size_t cfgAt = firstCommandOffset(b) + 3 * 109 + 3;
+  size_t cfgAt = firstCommandOffset(b) + 3 * 113 + 7;
   ASSERT_EQ(b[cfgAt], 2); // CONFIG ibuf 2
   put32(b, cfgAt + 1, 0x7FFFFFFFu);
   fixHeader(b);
@@ -236,7 +238,7 @@ TEST(Binary, CorruptStreamMessages) {
   EXPECT_NE(readErr(b).find("invalid DMA direction 4"), std::string::npos);
   // An instruction word with a reserved bit set.
   b = full;
-  size_t word = at + 3 * 109 + 3 + 5; // first instruction word of the CONFIG
+  size_t word = at + 3 * 113 + 7 + 5; // first instruction word of the CONFIG
   b[word] |= 0x01;                    // LD reserved bits 9-12
   fixHeader(b);
   std::string err = readErr(b);
@@ -294,6 +296,35 @@ TEST(Binary, Crc32KnownValue) {
   EXPECT_EQ(crc32(reinterpret_cast<const uint8_t *>(s), 9), 0xCBF43926u);
 }
 
+TEST(Binary, Crc32MatchesTheBytewiseDefinition) {
+  // crc32 folds 64 bytes per step (PCLMULQDQ where the CPU has it), then
+  // 8 (slicing by 8), then one: every length up to 300 and start offset
+  // against the one-bit-per-step definition.
+  std::vector<uint8_t> data(4099);
+  uint32_t x = 12345;
+  for (uint8_t &b : data) {
+    x = x * 1664525u + 1013904223u;
+    b = uint8_t(x >> 24);
+  }
+  auto reference = [](const uint8_t *d, size_t n) {
+    uint32_t c = 0xFFFFFFFFu;
+    for (size_t i = 0; i < n; ++i) {
+      c ^= d[i];
+      for (int k = 0; k < 8; ++k)
+        c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+    }
+    return c ^ 0xFFFFFFFFu;
+  };
+  for (size_t start = 0; start < 8; ++start)
+    for (size_t n = 0; n <= 300; ++n)
+      EXPECT_EQ(crc32(data.data() + start, n),
+                reference(data.data() + start, n))
+          << "start " << start << " length " << n;
+  EXPECT_EQ(crc32(data.data(), data.size()),
+            reference(data.data(), data.size()));
+  EXPECT_EQ(crc32(data.data(), 0), 0u);
+}
+
 TEST(Binary, ControlUnitFieldsAreCheckedByTheReader) {
   // A pipeline byte other than 1 / 2 and set reserved flag bits are errors
   // (the format stays canonical). Find the MAC record by its base (7) and
@@ -335,7 +366,8 @@ std::vector<uint8_t> oneCommand(const Command &c) {
   EXPECT_TRUE(writeBinary(p, b, err)) << err;
   return b;
 }
-/// Offset of the payload of section `index` (0 SYMB, 1 CNST, 2 PCKT).
+/// Offset of the payload of section `index` (0 SYMB, 1 CNST, 2 PCKT, 3
+/// LAYR).
 size_t sectionPayload(const std::vector<uint8_t> &b, int index) {
   size_t pos = kBinaryHeaderBytes;
   for (int s = 0; s < index; ++s) {
@@ -355,18 +387,18 @@ template <typename F> std::string corrupted(std::vector<uint8_t> b, F edit) {
 } // namespace
 
 TEST(Binary, OldVersionIsRefused) {
-  // Version 3 had no DRAM pieces or constant replicas.
+  // Version 4 had no layer table and no layer ids on commands.
   std::vector<uint8_t> b = writeBinary(makeFullProgram());
-  put32(b, 8, 3);
-  EXPECT_EQ(readErr(b), "binary format version 3 is not supported (this "
-                        "build reads version 4; recompile the model)");
+  put32(b, 8, 4);
+  EXPECT_EQ(readErr(b), "binary format version 4 is not supported (this "
+                        "build reads version 5; recompile the model)");
   // The version is checked before anything else of the header.
   b.resize(12);
-  EXPECT_EQ(readErr(b), "binary format version 3 is not supported (this "
-                        "build reads version 4; recompile the model)");
+  EXPECT_EQ(readErr(b), "binary format version 4 is not supported (this "
+                        "build reads version 5; recompile the model)");
   put32(b, 8, 2);
   EXPECT_EQ(readErr(b), "binary format version 2 is not supported (this "
-                        "build reads version 4; recompile the model)");
+                        "build reads version 5; recompile the model)");
 }
 
 TEST(Binary, SendSignalRecvAreCheckedByTheReader) {
@@ -584,4 +616,74 @@ TEST(Binary, PiecesAreStoredAsGiven) {
   Program q;
   ASSERT_TRUE(readBinary(b.data(), b.size(), q, err)) << err;
   EXPECT_EQ(diffPrograms(p, q), "");
+}
+
+TEST(Binary, LayerTableRoundTrip) {
+  Program p = makeLayeredProgram();
+  std::vector<uint8_t> bytes;
+  std::string err;
+  ASSERT_TRUE(writeBinary(p, bytes, err)) << err;
+  Program q;
+  ASSERT_TRUE(readBinary(bytes.data(), bytes.size(), q, err)) << err;
+  EXPECT_EQ(diffPrograms(p, q), "");
+  ASSERT_EQ(q.layers.size(), 3u);
+  EXPECT_EQ(q.layers[0].name, "/backbone/conv1/Conv");
+  EXPECT_EQ(q.layers[0].opKind, "Conv");
+  EXPECT_EQ(q.layers[0].macs, 118013952u);
+  EXPECT_EQ(q.layers[0].compulsoryBytes, 639232u);
+  EXPECT_EQ(q.layers[0].weightBytes, 37632u);
+  EXPECT_EQ(q.layers[0].fused, (std::vector<std::string>{"bn1", "relu1"}));
+  EXPECT_TRUE(q.layers[1].name.empty() && q.layers[1].fused.empty());
+  EXPECT_EQ(q.layers[2].macs, 1ull << 40);
+  EXPECT_EQ(q.clusters[0].commands[0].layer, 0u);
+  EXPECT_EQ(q.clusters[0].commands[1].layer, Command::kNoLayer);
+  EXPECT_EQ(q.clusters[0].commands[2].layer, 2u);
+  EXPECT_EQ(writeBinary(q), bytes);
+  // Per layer: 2 + name + 2 + kind + 3 * 8 + 4 + (2 + name) per fused.
+  size_t table =
+      (2 + 20 + 2 + 4 + 28 + 2 + 3 + 2 + 5) + (4 + 28) + (2 + 2 + 2 + 4 + 28);
+  EXPECT_EQ(bytes.size(), writeBinary(makeFullProgram()).size() + table);
+}
+
+TEST(Binary, LayerTableIsCheckedByTheReader) {
+  std::vector<uint8_t> full = writeBinary(makeLayeredProgram());
+  size_t layr = sectionPayload(full, 3);
+  ASSERT_EQ(full[layr], 3); // three layers
+  std::string err =
+      corrupted(full, [&](auto &b) { put32(b, layr, 0xFFFFFFFFu); });
+  EXPECT_NE(err.find("layer count 4294967295 is more than the remaining"),
+            std::string::npos)
+      << err;
+  EXPECT_NE(err.find("at offset " + std::to_string(layr)), std::string::npos)
+      << err;
+  // The first layer's name length past the section end.
+  err = corrupted(full, [&](auto &b) { b[layr + 5] = 0xFF; });
+  EXPECT_NE(err.find("truncated layer name"), std::string::npos) << err;
+  // Fused count of layer 0 (after count, name, kind, three u64).
+  size_t fused = layr + 4 + 2 + 20 + 2 + 4 + 24;
+  ASSERT_EQ(full[fused], 2);
+  err = corrupted(full, [&](auto &b) { put32(b, fused, 0x40000000u); });
+  EXPECT_NE(err.find("fused operator count 1073741824 is more than"),
+            std::string::npos)
+      << err;
+  // Layer ids are free values for the reader (the validator checks them):
+  // any id reads and writes back the same bytes.
+  size_t id = firstCommandOffset(full) - 4;
+  std::vector<uint8_t> b = full;
+  put32(b, id, 1234);
+  fixHeader(b);
+  Program p;
+  ASSERT_TRUE(readBinary(b.data(), b.size(), p, err)) << err;
+  EXPECT_EQ(p.clusters[0].commands[0].layer, 1234u);
+  EXPECT_EQ(writeBinary(p), b);
+}
+
+TEST(Binary, EveryTruncationOfTheLayerTableFails) {
+  std::vector<uint8_t> full = writeBinary(makeLayeredProgram());
+  for (size_t n = kBinaryHeaderBytes; n < full.size(); ++n) {
+    std::vector<uint8_t> b(full.begin(), full.begin() + n);
+    fixHeader(b);
+    std::string err = readErr(b);
+    EXPECT_NE(err.find("offset"), std::string::npos) << n << ": " << err;
+  }
 }

@@ -7,6 +7,7 @@
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
 #include "llvm/Support/raw_ostream.h"
+#include <cstring>
 #include <gtest/gtest.h>
 
 using namespace accel;
@@ -160,6 +161,35 @@ TEST_F(IsaProgramTest, ProgramRoundTripsThroughText) {
   EXPECT_NE(text.find("tensor<0xi8>"), std::string::npos);
 }
 
+TEST_F(IsaProgramTest, LayersRoundTripThroughText) {
+  Program p = accel::target_test::makeLayeredProgram();
+  auto m = isaFromProgram(p, &ctx);
+  ASSERT_TRUE(succeeded(verify(*m)));
+  std::string text = print(*m);
+  auto reparsed = parse(text);
+  ASSERT_TRUE(reparsed) << text;
+  Program q;
+  ASSERT_TRUE(succeeded(programFromIsa(programOp(*reparsed), q)));
+  EXPECT_EQ(diffPrograms(p, q), "") << text;
+  EXPECT_EQ(writeBinary(p), writeBinary(q));
+  EXPECT_NE(text.find("#isa.layer<name = \"/backbone/conv1/Conv\", op = "
+                      "\"Conv\", macs = 118013952, compulsory_bytes = 639232, "
+                      "weight_bytes = 37632, fused = [\"bn1\", \"relu1\"]>,"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("#isa.layer<name = \"\", op = \"\">"), std::string::npos)
+      << text;
+  // Command 1 of cluster 0 has no layer, commands 0 and 2 layers 0 and 2.
+  EXPECT_NE(text.find("dst_strides [0, 20, 5, 1] layer 0 {elem_bytes = 2"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("dst_strides [0, 20, 5, 1] {elem_bytes = 2"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("dst_strides [0, 20, 5, 1] layer 2\n"), std::string::npos)
+      << text;
+}
+
 TEST_F(IsaProgramTest, PiecesAndReplicasRoundTripThroughText) {
   Program p = accel::target_test::makePiecedProgram();
   auto m = isaFromProgram(p, &ctx);
@@ -188,6 +218,32 @@ TEST_F(IsaProgramTest, PiecesAndReplicasRoundTripThroughText) {
       << text;
   EXPECT_EQ(text.find("pieces", text.find("\"scalar\"")), std::string::npos)
       << text;
+}
+
+TEST_F(IsaProgramTest, F32DataKeepsItsBitsAndSplats) {
+  // Segments of whole f32 words become f32 attributes over their raw bytes:
+  // equal words print as a splat, every bit pattern (a NaN payload, -0)
+  // comes back unchanged.
+  Program p = accel::target_test::makeFullProgram();
+  auto words = [](std::vector<uint32_t> w) {
+    std::vector<uint8_t> b(w.size() * 4);
+    std::memcpy(b.data(), w.data(), b.size());
+    return b;
+  };
+  p.constants.clear();
+  p.constants.push_back({4096, words({0x40200000u, 0x40200000u, 0x40200000u})});
+  p.constants.push_back({8192, words({0x7FC01234u, 0x80000000u, 0x3F800000u})});
+  auto m = isaFromProgram(p, &ctx);
+  ASSERT_TRUE(succeeded(verify(*m)));
+  std::string text = print(*m);
+  EXPECT_NE(text.find("isa.data at 4096 = dense<2.500000e+00> : tensor<3xf32>"),
+            std::string::npos)
+      << text;
+  Program q;
+  ASSERT_TRUE(succeeded(programFromIsa(programOp(*m), q)));
+  ASSERT_EQ(q.constants.size(), 2u);
+  EXPECT_EQ(q.constants[0].bytes, p.constants[0].bytes);
+  EXPECT_EQ(q.constants[1].bytes, p.constants[1].bytes);
 }
 
 TEST_F(IsaProgramTest, OtherDataTypesBecomeBytes) {

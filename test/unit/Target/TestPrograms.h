@@ -243,6 +243,32 @@ inline Program makePiecedProgram() {
 
 /// Field-by-field comparison; returns "" when equal, else the first
 /// difference.
+/// makeFullProgram with a layer table (names, kinds, counts, fused
+/// operators, one without any) and a layer id on every command but one.
+inline Program makeLayeredProgram() {
+  Program p = makeFullProgram();
+  LayerInfo conv;
+  conv.name = "/backbone/conv1/Conv";
+  conv.opKind = "Conv";
+  conv.macs = 118013952;
+  conv.compulsoryBytes = 639232;
+  conv.weightBytes = 37632;
+  conv.fused = {"bn1", "relu1"};
+  LayerInfo empty; // no name, kind or counts
+  LayerInfo fc;
+  fc.name = "fc";
+  fc.opKind = "Gemm";
+  fc.macs = 1ull << 40;
+  fc.compulsoryBytes = fc.weightBytes = 4096;
+  p.layers = {conv, empty, fc};
+  uint32_t next = 0;
+  for (ClusterStream &s : p.clusters)
+    for (Command &c : s.commands)
+      c.layer = next++ % 3;
+  p.clusters[0].commands[1].layer = Command::kNoLayer;
+  return p;
+}
+
 inline std::string diffPrograms(const Program &a, const Program &b) {
   std::ostringstream os;
 #define CHECK_EQ_FIELD(x, y, name)                                             \
@@ -288,6 +314,17 @@ inline std::string diffPrograms(const Program &a, const Program &b) {
       CHECK_EQ_FIELD(x.blocks[j].bytes, y.blocks[j].bytes, "block bytes " << j);
     }
   }
+  CHECK_EQ_FIELD(a.layers.size(), b.layers.size(), "layer count");
+  for (size_t i = 0; i < a.layers.size(); ++i) {
+    const LayerInfo &x = a.layers[i], &y = b.layers[i];
+    CHECK_EQ_FIELD(x.name, y.name, "layer name " << i);
+    CHECK_EQ_FIELD(x.opKind, y.opKind, "layer op kind " << i);
+    CHECK_EQ_FIELD(x.macs, y.macs, "layer macs " << i);
+    CHECK_EQ_FIELD(x.compulsoryBytes, y.compulsoryBytes,
+                   "layer compulsory bytes " << i);
+    CHECK_EQ_FIELD(x.weightBytes, y.weightBytes, "layer weight bytes " << i);
+    CHECK_EQ_FIELD(x.fused, y.fused, "layer fused " << i);
+  }
   CHECK_EQ_FIELD(a.clusters.size(), b.clusters.size(), "cluster count");
   for (size_t ci = 0; ci < a.clusters.size(); ++ci) {
     const auto &x = a.clusters[ci].commands, &y = b.clusters[ci].commands;
@@ -297,6 +334,7 @@ inline std::string diffPrograms(const Program &a, const Program &b) {
       std::string at = "cluster " + std::to_string(ci) + " command " +
                        std::to_string(k) + " ";
       CHECK_EQ_FIELD(c.kind, d.kind, at << "kind");
+      CHECK_EQ_FIELD(c.layer, d.layer, at << "layer");
       switch (c.kind) {
       case CommandKind::Config:
       case CommandKind::Execute:

@@ -1,0 +1,122 @@
+//===- EpilogueSteps.cpp - Fused epilogue over a stored C tile ------------===//
+//
+// A C tile leaves the accumulators through ST with one chained SFU function
+// (GemmEpilogue::func). Further steps of a fused chain (clip's second bound,
+// hard_sigmoid's four steps, a residual add) run while the tile is still in
+// the cluster's storage: the PEs load their rows back into the input buffer
+// (slot 0), the SPU applies the steps in place, and ST inbuf writes the
+// tile back applying the last unary step on the way (ST's chained function
+// works for both sources). No DRAM traffic besides the residual tile
+// itself; the cost is one storage round trip of the C tile per PE.
+//
+//===----------------------------------------------------------------------===//
+#include "EpilogueSteps.h"
+
+using namespace accel;
+using namespace accel::codegen;
+
+namespace {
+Instruction instr(Opcode op, uint8_t sub, uint8_t slot = 0) {
+  Instruction i;
+  i.fields.op = op;
+  i.fields.sub = sub;
+  i.fields.slot = slot;
+  return i;
+}
+} // namespace
+
+int detail::residualSlot(const HardwareDesc &hw, int64_t peRows, int64_t cols) {
+  const int64_t slot = int64_t(hw.inputSlotBytes());
+  const int64_t tile = peRows * cols * 4;
+  const int64_t first = ceilDiv(tile, slot);
+  if (slot <= 0 || first >= 16 ||
+      first * slot + tile > int64_t(hw.inputBufferBytes))
+    return -1;
+  return int(first);
+}
+
+bool detail::hasResidual(const std::vector<EpilogueStep> &post) {
+  for (const EpilogueStep &s : post)
+    if (s.residual)
+      return true;
+  return false;
+}
+
+bool detail::postFits(const HardwareDesc &hw,
+                      const std::vector<EpilogueStep> &post, int64_t peRows,
+                      int64_t cols) {
+  if (peRows * cols * 4 > int64_t(hw.inputBufferBytes))
+    return false;
+  return !hasResidual(post) || residualSlot(hw, peRows, cols) >= 0;
+}
+
+std::vector<Instruction>
+detail::postSequence(const HardwareDesc &hw,
+                     const std::vector<EpilogueStep> &post, int64_t peRows,
+                     int64_t cols) {
+  std::vector<Instruction> seq;
+  OperandRecord rec;
+  rec.peRows = uint32_t(peRows);
+  Instruction ld = instr(Opcode::LD, uint8_t(LoadStream::Activations));
+  ld.operands = rec;
+  seq.push_back(ld);
+  const int rslot = residualSlot(hw, peRows, cols);
+  if (hasResidual(post)) {
+    Instruction r = ld;
+    r.fields.slot = uint8_t(rslot);
+    seq.push_back(r);
+  }
+  // The last unary step rides on the ST back to storage.
+  size_t spuSteps = post.size();
+  SfuFunc stFunc = SfuFunc::None;
+  float stImm = 0.0f;
+  if (!post.empty() && !post.back().residual) {
+    stFunc = post.back().func;
+    stImm = post.back().imm;
+    --spuSteps;
+  }
+  for (size_t i = 0; i < spuSteps; ++i) {
+    const EpilogueStep &s = post[i];
+    Instruction spu = instr(
+        Opcode::SPU, uint8_t(s.residual ? SpuType::Binary : SpuType::Unary));
+    spu.operands = rec;
+    spu.fields.outSlot = 0;
+    if (s.residual) {
+      spu.operands.func = SfuFunc::Add;
+      spu.operands.depth = uint32_t(rslot);
+    } else {
+      spu.operands.func = s.func;
+      spu.operands.imm = s.imm;
+    }
+    seq.push_back(spu);
+  }
+  Instruction st = instr(Opcode::ST, uint8_t(StoreSource::InputBuffer));
+  st.operands = rec;
+  st.operands.func = stFunc;
+  st.operands.imm = stImm;
+  seq.push_back(st);
+  return seq;
+}
+
+std::vector<OperandRecord>
+detail::postRecords(const std::vector<Instruction> &seq, uint32_t c,
+                    uint32_t residual, int64_t rows, int64_t cols,
+                    int64_t rowStride) {
+  std::vector<OperandRecord> recs;
+  for (const Instruction &i : seq) {
+    OperandRecord r = i.operands;
+    r.rows = uint32_t(rows);
+    r.cols = uint32_t(cols);
+    if (i.fields.op == Opcode::LD || i.fields.op == Opcode::ST) {
+      r.rowStride = int32_t(rowStride);
+      r.addr = (i.fields.op == Opcode::LD && i.fields.slot != 0) ? residual : c;
+    }
+    recs.push_back(r);
+  }
+  return recs;
+}
+
+DramBox detail::residualBox(DramBox c, uint64_t delta) {
+  c.base += delta;
+  return c;
+}

@@ -1,0 +1,41 @@
+//===- EpilogueSteps.h - Fused epilogue over a stored C tile ----*- C++ -*-===//
+//
+// Private to lib/Codegen: the instruction sequence that applies the steps
+// of a fused epilogue (GemmEpilogue::post) to a C tile already in storage,
+// shared by the dealt and the mapped GEMM kernels.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ACCEL_LIB_CODEGEN_EPILOGUESTEPS_H
+#define ACCEL_LIB_CODEGEN_EPILOGUESTEPS_H
+
+#include "accel/Codegen/Kernels.h"
+
+namespace accel::codegen::detail {
+
+/// Input-buffer slot of the residual tile: after the C tile of a PE
+/// (peRows x cols floats); -1 when both do not fit the input buffer.
+int residualSlot(const HardwareDesc &hw, int64_t peRows, int64_t cols);
+/// Whether the steps can run on C tiles of peRows (per PE) x cols.
+bool postFits(const HardwareDesc &hw, const std::vector<EpilogueStep> &post,
+              int64_t peRows, int64_t cols);
+bool hasResidual(const std::vector<EpilogueStep> &post);
+
+/// LD acts (C tile -> slot 0), [LD acts (residual tile -> residual slot)],
+/// SPU steps in place on slot 0, ST inbuf slot 0 back to the C tile with the
+/// last unary step as its chained function. Records are filled per tile by
+/// postRecords.
+std::vector<Instruction> postSequence(const HardwareDesc &hw,
+                                      const std::vector<EpilogueStep> &post,
+                                      int64_t peRows, int64_t cols);
+/// The records of `seq` for a C tile of `rows` x `cols` at storage `c` (row
+/// stride `rowStride` floats) and its residual tile at `residual`.
+std::vector<OperandRecord> postRecords(const std::vector<Instruction> &seq,
+                                       uint32_t c, uint32_t residual,
+                                       int64_t rows, int64_t cols,
+                                       int64_t rowStride);
+/// The residual tile's DRAM box: the C tile's box moved by `delta` bytes.
+DramBox residualBox(DramBox c, uint64_t delta);
+
+} // namespace accel::codegen::detail
+
+#endif

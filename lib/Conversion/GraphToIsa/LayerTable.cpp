@@ -1,0 +1,228 @@
+//===- LayerTable.cpp - Program::layers from the source locations ---------===//
+//
+// Per-layer attribution (docs/passes.md "Layer table"): every source operator
+// the lowering turns into commands gets one Program::layers entry, named by
+// its MLIR location (the importer's NameLoc(node name, NameLoc(op type,
+// file)); a FusedLoc's first name, the others listed as fused), and every
+// command emitted for it carries the entry's index (StreamBuilder::setLayer).
+//
+//===----------------------------------------------------------------------===//
+#include "Accel/AccelDialect.h"
+#include "Lowering.h"
+#include "mlir/IR/Location.h"
+#include "llvm/Support/Path.h"
+#include <optional>
+
+using namespace mlir;
+using namespace accel;
+using namespace accel::lowering;
+
+namespace {
+struct LocName {
+  std::string name, kind; ///< kind empty = not recorded in the location
+};
+
+/// The name a location gives an operator: a NameLoc's name (and the op type
+/// of a nested NameLoc, the importer's convention), else "file:line:col"
+/// (the file's base name).
+std::optional<LocName> locName(Location loc) {
+  if (auto n = dyn_cast<NameLoc>(loc)) {
+    LocName r{n.getName().str(), ""};
+    if (auto kind = dyn_cast<NameLoc>(n.getChildLoc()))
+      r.kind = kind.getName().str();
+    return r;
+  }
+  if (auto f = dyn_cast<FileLineColLoc>(loc))
+    // The file's base name: the same name wherever the file was compiled.
+    return LocName{llvm::sys::path::filename(f.getFilename().getValue()).str() +
+                       ":" + std::to_string(f.getLine()) + ":" +
+                       std::to_string(f.getColumn()),
+                   ""};
+  if (auto c = dyn_cast<CallSiteLoc>(loc))
+    return locName(c.getCallee());
+  if (auto o = dyn_cast<OpaqueLoc>(loc))
+    return locName(o.getFallbackLocation());
+  if (auto f = dyn_cast<FusedLoc>(loc))
+    for (Location part : f.getLocations())
+      if (auto r = locName(part))
+        return r;
+  return std::nullopt;
+}
+
+/// Name, kind and fused names of `op` from its location. A FusedLoc (e.g.
+/// fold-batch-norm's conv + batch norm) is named by its first part; the
+/// other parts' names are the operators fused into it. Without a usable
+/// location: "<op name>_<position>" (position = index in the function).
+LayerInfo describe(Operation *op, std::optional<size_t> position) {
+  LayerInfo info;
+  SmallVector<Location> parts;
+  if (auto f = dyn_cast<FusedLoc>(op->getLoc()))
+    parts.append(f.getLocations().begin(), f.getLocations().end());
+  else
+    parts.push_back(op->getLoc());
+  for (Location part : parts) {
+    std::optional<LocName> n = locName(part);
+    if (!n)
+      continue;
+    if (info.name.empty()) {
+      info.name = n->name;
+      info.opKind = n->kind;
+    } else if (n->name != info.name &&
+               llvm::find(info.fused, n->name) == info.fused.end()) {
+      info.fused.push_back(n->name);
+    }
+  }
+  std::string opName = op->getName().getStringRef().str();
+  if (info.name.empty())
+    info.name = position ? opName + "_" + std::to_string(*position) : opName;
+  if (info.opKind.empty())
+    info.opKind = opName;
+  return info;
+}
+
+uint64_t elementsOf(Value v) {
+  auto t = dyn_cast<ShapedType>(v.getType());
+  return t && t.hasStaticShape() ? uint64_t(t.getNumElements()) : 0;
+}
+
+/// Dense multiply-adds of the contractions (convolutions, matrix products,
+/// recurrent layers); 0 for everything else (elementwise, reductions,
+/// pooling and copies run no MACs of the array's kind).
+uint64_t denseMacs(Operation *op) {
+  auto dim = [](Value v, unsigned d) -> uint64_t {
+    auto t = cast<ShapedType>(v.getType());
+    return d < t.getRank() && !t.isDynamicDim(d) ? uint64_t(t.getDimSize(d))
+                                                 : 0;
+  };
+  if (auto conv = dyn_cast<graph::Conv2DOp>(op)) {
+    // N*OH*OW pixels of O outputs, each Cg*KH*KW deep: N*OH*OW * |weight|.
+    uint64_t o = dim(conv.getResult(), 1);
+    return o ? elementsOf(conv.getResult()) / o * elementsOf(conv.getWeight())
+             : 0;
+  }
+  if (auto conv = dyn_cast<graph::ConvTranspose2DOp>(op)) {
+    // Every input pixel meets the whole [C, O/g, KH, KW] weight of its
+    // channel: N*H*W * |weight|.
+    uint64_t c = dim(conv.getInput(), 1);
+    return c ? elementsOf(conv.getInput()) / c * elementsOf(conv.getWeight())
+             : 0;
+  }
+  if (auto mm = dyn_cast<graph::MatMulOp>(op)) {
+    auto lhs = cast<ShapedType>(mm.getLhs().getType());
+    return elementsOf(mm.getResult()) *
+           dim(mm.getLhs(), unsigned(lhs.getRank() - 1));
+  }
+  if (auto gemm = dyn_cast<graph::GemmOp>(op))
+    return elementsOf(gemm.getResult()) *
+           dim(gemm.getA(), gemm.getTransA() ? 0 : 1);
+  if (auto rnn = dyn_cast<graph::RecurrentOp>(op))
+    // Per step and batch row, every gate row of W and R once.
+    return dim(rnn.getX(), 0) * dim(rnn.getX(), 1) *
+           (elementsOf(rnn.getW()) + elementsOf(rnn.getR()));
+  return 0;
+}
+} // namespace
+
+uint32_t Lowering::openLayer(Operation *op, size_t position, bool &created) {
+  Location loc = op->getLoc();
+  const bool keyed = locName(loc).has_value();
+  if (keyed) {
+    auto it = layerOfLoc_.find(loc);
+    if (it != layerOfLoc_.end()) {
+      created = false;
+      return it->second;
+    }
+  }
+  created = true;
+  auto index = uint32_t(program_.layers.size());
+  program_.layers.push_back(describe(op, position));
+  layerReads_.emplace_back();
+  if (keyed)
+    layerOfLoc_[loc] = index;
+  return index;
+}
+
+void Lowering::countLayerRead(uint32_t layer, Value v) {
+  while (auto r = v.getDefiningOp<graph::ReshapeOp>())
+    v = r.getInput();
+  auto cst = v.getDefiningOp<arith::ConstantOp>();
+  if (!cst && !isa<BlockArgument>(v))
+    return;
+  // A large splat is filled at run time (lowerSplatConstant): no weights.
+  if (cst)
+    if (auto d = dyn_cast<DenseElementsAttr>(cst.getValue());
+        d && d.isSplat() && int64_t(elementsOf(v)) >= kMinFilledSplat)
+      return;
+  if (!layerReads_[layer].insert(v).second)
+    return;
+  // Every value is held as 4-byte words in DRAM (i1 / i64 as f32).
+  uint64_t bytes = 4 * elementsOf(v);
+  LayerInfo &info = program_.layers[layer];
+  info.compulsoryBytes += bytes;
+  if (cst)
+    info.weightBytes += bytes;
+}
+
+void Lowering::closeLayer(Operation *op, uint32_t layer, bool created,
+                          uint64_t commandsBefore, size_t fusedBefore) {
+  if (sb_.numCommands() == commandsBefore && fused_.size() == fusedBefore) {
+    // Nothing emitted (reshapes, constants in the binary): no entry.
+    if (created) {
+      program_.layers.pop_back();
+      layerReads_.pop_back();
+      layerOfLoc_.erase(op->getLoc());
+    }
+    return;
+  }
+  auto account = [&](Operation *o) {
+    layerOfOp_[o] = layer;
+    program_.layers[layer].macs += denseMacs(o);
+    for (Value v : o->getOperands())
+      countLayerRead(layer, v);
+  };
+  account(op);
+  // Operators fuse-layers folded away (a pad, a squeeze-excite multiply)
+  // exist only as names in the producer's decision.
+  if (auto fusion = op->getAttrOfType<FusionAttr>(kFusionAttrName)) {
+    LayerInfo &info = program_.layers[layer];
+    for (std::string &name : fusion.allFusedNames())
+      if (name != info.name && llvm::find(info.fused, name) == info.fused.end())
+        info.fused.push_back(name);
+  }
+  for (size_t i = fusedBefore; i < fused_.size(); ++i) {
+    Operation *f = fused_[i];
+    account(f);
+    LayerInfo &info = program_.layers[layer];
+    for (std::string &name : describe(f, std::nullopt).fused)
+      if (llvm::find(info.fused, name) == info.fused.end())
+        info.fused.push_back(name);
+    std::string name = describe(f, std::nullopt).name;
+    if (name != info.name && llvm::find(info.fused, name) == info.fused.end())
+      info.fused.push_back(name);
+  }
+}
+
+uint32_t Lowering::layerWriting(Value v) const {
+  while (auto r = v.getDefiningOp<graph::ReshapeOp>())
+    v = r.getInput();
+  Operation *def = v.getDefiningOp();
+  auto it = def ? layerOfOp_.find(def) : layerOfOp_.end();
+  return it == layerOfOp_.end() ? Command::kNoLayer : it->second;
+}
+
+void Lowering::layerForOutput(Value v, const Symbol &symbol) {
+  uint32_t layer = layerWriting(v);
+  if (layer == Command::kNoLayer) {
+    // An input or constant returned as it is: its copy is a layer of its
+    // own, named after the output.
+    layer = uint32_t(program_.layers.size());
+    LayerInfo info;
+    info.name = symbol.name;
+    info.opKind = "output copy";
+    program_.layers.push_back(std::move(info));
+    layerReads_.emplace_back();
+    countLayerRead(layer, v);
+  }
+  program_.layers[layer].compulsoryBytes += 4 * uint64_t(elementsOf(v));
+  sb_.setLayer(layer);
+}

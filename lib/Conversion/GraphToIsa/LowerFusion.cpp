@@ -1,0 +1,128 @@
+//===- LowerFusion.cpp - Fused epilogues (#accel.fusion) ------------------===//
+//
+// fuse-layers records on a GEMM-shaped op the SFU steps that replace the
+// elementwise operators after it (docs/passes.md, "fuse-layers"). Here the
+// chain is taken: the fused operators get no layer (their results alias the
+// producer's buffer), the first unary step is the chained function of the
+// accumulator store, the rest run on the stored tile before its DMA store
+// (GemmEpilogue::post, dealt GEMM kernel) or, for kernels that cannot, as
+// one SFU pass over the output (the tail layer).
+//
+//===----------------------------------------------------------------------===//
+#include "Accel/AccelDialect.h"
+#include "Lowering.h"
+#include "mlir/IR/Matchers.h"
+
+using namespace mlir;
+using namespace accel;
+using namespace accel::codegen;
+using namespace accel::lowering;
+
+LogicalResult Lowering::takeEpilogue(Operation *producer, GemmEpilogue &epi) {
+  Value v = producer->getResult(0);
+  auto fusion = producer->getAttrOfType<FusionAttr>(kFusionAttrName);
+  if (!fusion || fusion.getSteps().empty()) {
+    epi.func = fuseRelu(v);
+    return success();
+  }
+  // The chain: single users marked accel.fused, in order.
+  uint64_t out = bufferFor(v);
+  Value residual;
+  size_t ops = 0;
+  while (v.hasOneUse()) {
+    Operation *user = *v.getUsers().begin();
+    if (!user->hasAttr(kFusedAttrName) || user->getNumResults() != 1)
+      break;
+    // A graph.add of a non-splat operand is the residual add (fuse-layers
+    // takes an add of a splat constant as an add_imm step). Its residual
+    // is available before the producer; an add whose other operand comes
+    // later is the residual add of that operand's producer (both operands
+    // of x + y can be chain values): this chain ends before it.
+    if (auto add = dyn_cast<graph::AddOp>(user)) {
+      Value other = add.getLhs() == v ? add.getRhs() : add.getLhs();
+      DenseElementsAttr c;
+      if (!(matchPattern(other, m_Constant(&c)) && c.isSplat())) {
+        Operation *def = other.getDefiningOp();
+        bool before = !def || (def->getBlock() == producer->getBlock() &&
+                               def->isBeforeInBlock(producer));
+        if (!before || residual)
+          break;
+        residual = other;
+      }
+    }
+    fused_.insert(user);
+    addr_[user->getResult(0)] = out;
+    v = user->getResult(0);
+    ++ops;
+  }
+  if (ops == 0)
+    return producer->emitOpError(kFusionAttrName)
+           << " lists epilogue steps but no accel.fused operator follows it";
+  std::vector<EpilogueStep> steps;
+  bool residualStep = false;
+  for (const FusionStep &s : fusion.getSteps()) {
+    EpilogueStep e;
+    e.residual = s.residual;
+    e.func = SfuFunc(s.func);
+    e.imm = s.imm;
+    residualStep |= s.residual;
+    steps.push_back(e);
+  }
+  if (residualStep != bool(residual))
+    return producer->emitOpError(kFusionAttrName)
+           << (residualStep ? " has a residual step but its fused chain has "
+                              "no residual operand"
+                            : " has no residual step but its fused chain "
+                              "reads another tensor");
+  if (residual && shapeOf(residual) != shapeOf(producer->getResult(0)))
+    return producer->emitOpError("residual operand of shape mismatch");
+  size_t first = 0;
+  if (!steps.front().residual) {
+    epi.func = steps.front().func;
+    epi.funcImm = steps.front().imm;
+    first = 1;
+  }
+  epi.post.assign(steps.begin() + first, steps.end());
+  tailResidual_ = residual;
+  if (residual)
+    epi.residualDelta = bufferFor(residual) - out;
+  return success();
+}
+
+LogicalResult Lowering::takeChainedEpilogue(Operation *producer, SfuFunc &func,
+                                            float &imm) {
+  GemmEpilogue epi;
+  if (failed(takeEpilogue(producer, epi)))
+    return failure();
+  keepChainedOnly(epi);
+  func = epi.func;
+  imm = epi.funcImm;
+  return success();
+}
+
+void Lowering::keepChainedOnly(GemmEpilogue &epi) {
+  tail_.insert(tail_.end(), epi.post.begin(), epi.post.end());
+  epi.post.clear();
+}
+
+LogicalResult Lowering::emitEpilogueTail(Operation *producer) {
+  std::vector<EpilogueStep> tail = std::move(tail_);
+  Value residual = tailResidual_;
+  tail_.clear();
+  tailResidual_ = nullptr;
+  if (tail.empty())
+    return success();
+  Value result = producer->getResult(0);
+  ElementwiseLayer ew;
+  ew.shape = shapeOf(result);
+  ew.inputs = {denseView(result)};
+  if (residual)
+    ew.inputs.push_back(denseView(residual));
+  ew.output = denseView(result);
+  for (const EpilogueStep &s : tail)
+    ew.steps.push_back(
+        s.residual
+            ? ElementwiseStep{SpuType::Binary, SfuFunc::Add, 0.0f, 0, 1, 0}
+            : ElementwiseStep{SpuType::Unary, s.func, s.imm, 0, 0, 0});
+  return emitSfu(producer, ew);
+}

@@ -1,0 +1,105 @@
+//===- StridedCopy.h - One row of a DMA box between host pointers -*- C++
+//-*-===//
+//
+// The innermost dimension of a DMA box with element strides, copied element
+// by element in order (so overlapping source and destination behave as the
+// element-wise copy the DMA defines), with the common element sizes as
+// plain loads and stores instead of a library call per element. Internal to
+// lib/Sim.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ACCEL_LIB_SIM_STRIDEDCOPY_H
+#define ACCEL_LIB_SIM_STRIDEDCOPY_H
+
+#include <cstdint>
+#include <cstring>
+#include <utility>
+
+namespace accel {
+namespace sim {
+
+namespace detail {
+template <typename T>
+inline void copyElems(uint8_t *dst, int64_t dstStep, const uint8_t *src,
+                      int64_t srcStep, uint64_t n) {
+  for (uint64_t i = 0; i < n; ++i) {
+    T v; // load, then store: an element overlapping its own source is fine
+    std::memcpy(&v, src + int64_t(i) * srcStep, sizeof(T));
+    std::memcpy(dst + int64_t(i) * dstStep, &v, sizeof(T));
+  }
+}
+} // namespace detail
+
+/// For i in [0, n): dst[i * dstStep .. + eb) = src[i * srcStep .. + eb)
+/// (steps in bytes, either sign), in ascending i, each element read before
+/// it is written.
+inline void copyStridedRow(uint8_t *dst, int64_t dstStep, const uint8_t *src,
+                           int64_t srcStep, uint64_t n, uint64_t eb) {
+  switch (eb) {
+  case 4:
+    return detail::copyElems<uint32_t>(dst, dstStep, src, srcStep, n);
+  case 2:
+    return detail::copyElems<uint16_t>(dst, dstStep, src, srcStep, n);
+  case 8:
+    return detail::copyElems<uint64_t>(dst, dstStep, src, srcStep, n);
+  case 1:
+    return detail::copyElems<uint8_t>(dst, dstStep, src, srcStep, n);
+  default:
+    for (uint64_t i = 0; i < n; ++i)
+      std::memmove(dst + int64_t(i) * dstStep, src + int64_t(i) * srcStep, eb);
+  }
+}
+
+/// The loop nest of a DMA box copy: shape and element strides of both sides,
+/// outermost dimension first, the row (innermost) last.
+struct BoxLoops {
+  uint32_t shape[4];
+  int64_t src[4], dst[4];
+};
+
+/// Whether a box side's elements are pairwise distinct: sorted by step, each
+/// dimension's step exceeds the extent of all smaller ones (a sufficient
+/// condition). Then a copy may visit the elements in any order.
+inline bool distinctElements(const uint32_t *shape, const int64_t *stride) {
+  int order[4] = {0, 1, 2, 3};
+  auto mag = [&](int d) { return stride[d] < 0 ? -stride[d] : stride[d]; };
+  for (int i = 1; i < 4; ++i) // insertion sort by |stride|
+    for (int j = i; j > 0 && mag(order[j]) < mag(order[j - 1]); --j)
+      std::swap(order[j], order[j - 1]);
+  int64_t extent = 0; // largest offset of the dimensions so far
+  for (int d : order) {
+    if (shape[d] <= 1)
+      continue;
+    if (mag(d) <= extent)
+      return false;
+    extent += int64_t(shape[d] - 1) * mag(d);
+  }
+  return true;
+}
+
+/// When every element of the row lies in its own cache line of the source
+/// (|step| x eb >= 64 bytes), makes the dimension with the smallest source
+/// step the row instead, so the copy reads the source in order. Only valid
+/// when the elements may be copied in any order (distinct destinations, no
+/// source overwritten by the copy). Returns whether it changed the order.
+inline bool rowAlongSource(BoxLoops &b, uint64_t eb) {
+  auto mag = [](int64_t v) { return v < 0 ? -v : v; };
+  if (b.shape[3] > 1 && uint64_t(mag(b.src[3])) * eb < 64)
+    return false;
+  int best = 3;
+  for (int d = 0; d < 3; ++d)
+    if (b.shape[d] > 1 &&
+        (b.shape[best] <= 1 || mag(b.src[d]) < mag(b.src[best])))
+      best = d;
+  if (best == 3)
+    return false;
+  std::swap(b.shape[best], b.shape[3]);
+  std::swap(b.src[best], b.src[3]);
+  std::swap(b.dst[best], b.dst[3]);
+  return true;
+}
+
+} // namespace sim
+} // namespace accel
+
+#endif

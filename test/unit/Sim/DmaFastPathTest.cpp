@@ -1,0 +1,221 @@
+//===- DmaFastPathTest.cpp - DMA rows between host pointers ---------------===//
+//
+// Simulator speed: a DMA row whose sides each lie in one place (storage, or
+// one 64 KiB DRAM page) is copied between host pointers (PagedMemory spans,
+// copyStridedRow); rows that straddle a page keep the element-wise copy.
+// Both must give the element-wise result, including overlap, negative and
+// zero steps, and untouched DRAM reading as zeros. Whole pages of constants
+// are shared with the program until written (copy on write).
+//
+//===----------------------------------------------------------------------===//
+#include "../../../lib/Sim/PagedMemory.h"
+#include "../../../lib/Sim/StridedCopy.h"
+#include "SimTestUtil.h"
+
+#include <algorithm>
+#include <cstring>
+#include <gtest/gtest.h>
+#include <random>
+
+using namespace accel;
+using namespace accel::test;
+
+namespace {
+constexpr uint64_t kPage = sim::PagedMemory::kPageBytes;
+}
+
+TEST(PagedMemorySpans, InsideOnePageOnly) {
+  sim::PagedMemory m;
+  m.reset(4 * kPage);
+  // Untouched: a span of zeros, nothing allocated.
+  const uint8_t *z = m.readSpan(kPage + 10, 100);
+  ASSERT_NE(z, nullptr);
+  for (int i = 0; i < 100; ++i)
+    EXPECT_EQ(z[i], 0);
+  EXPECT_EQ(m.pagesTouched(), 0u);
+  // Crossing a page boundary, or empty: no span.
+  EXPECT_EQ(m.readSpan(kPage - 4, 8), nullptr);
+  EXPECT_EQ(m.writeSpan(2 * kPage - 1, 2), nullptr);
+  EXPECT_EQ(m.readSpan(0, 0), nullptr);
+  EXPECT_EQ(m.pagesTouched(), 0u);
+  // A write span allocates its page; the bytes are read back by read().
+  uint8_t *w = m.writeSpan(2 * kPage + 6, 3);
+  ASSERT_NE(w, nullptr);
+  w[0] = 7;
+  w[2] = 9;
+  EXPECT_EQ(m.pagesTouched(), 1u);
+  uint8_t back[5] = {1, 1, 1, 1, 1};
+  m.read(2 * kPage + 5, back, 5);
+  EXPECT_EQ(back[0], 0);
+  EXPECT_EQ(back[1], 7);
+  EXPECT_EQ(back[2], 0);
+  EXPECT_EQ(back[3], 9);
+  EXPECT_EQ(back[4], 0);
+  EXPECT_EQ(m.readSpan(2 * kPage + 6, 1)[0], 7);
+}
+
+TEST(PagedMemorySpans, SharedPagesAreCopiedOnWrite) {
+  // 2.5 pages of source bytes from 100 bytes before a page boundary: the
+  // partial pages at both ends get copies, the two whole pages in between
+  // read the source in place until written; the source never changes.
+  std::vector<uint8_t> src(2 * kPage + kPage / 2);
+  for (size_t i = 0; i < src.size(); ++i)
+    src[i] = uint8_t(i * 7 + 1);
+  const std::vector<uint8_t> orig = src;
+  sim::PagedMemory m;
+  m.reset(8 * kPage);
+  const uint64_t at = kPage - 100;
+  m.writeShared(at, src.data(), src.size());
+  EXPECT_EQ(m.pagesTouched(), 4u);
+  EXPECT_EQ(m.readSpan(kPage, 4), src.data() + 100); // in place
+  std::vector<uint8_t> back(src.size());
+  m.read(at, back.data(), back.size());
+  EXPECT_EQ(back, src);
+  // A write into a shared page: that page gets its own copy first.
+  const uint8_t v[3] = {0xAA, 0xBB, 0xCC};
+  m.write(kPage + 10, v, 3);
+  uint8_t *w = m.writeSpan(2 * kPage + 5, 1);
+  ASSERT_NE(w, nullptr);
+  *w = 0xDD;
+  EXPECT_EQ(src, orig);
+  m.read(at, back.data(), back.size());
+  std::vector<uint8_t> want = orig;
+  want[100 + 10] = 0xAA;
+  want[100 + 11] = 0xBB;
+  want[100 + 12] = 0xCC;
+  want[100 + kPage + 5] = 0xDD;
+  EXPECT_EQ(back, want);
+  EXPECT_NE(m.readSpan(kPage, 4), src.data() + 100); // its own copy now
+  // Sharing again over written pages replaces them whole.
+  m.writeShared(kPage, orig.data() + 100, kPage);
+  m.read(kPage, back.data(), kPage);
+  EXPECT_TRUE(
+      std::equal(back.begin(), back.begin() + kPage, orig.begin() + 100));
+}
+
+TEST(StridedCopy, MatchesElementwiseMemmove) {
+  // Every element size, positive / negative / zero steps, source and
+  // destination in the same buffer (overlapping rows copy in element order).
+  std::mt19937 rng(9);
+  for (uint64_t eb : {1, 2, 3, 4, 8})
+    for (int trial = 0; trial < 200; ++trial) {
+      std::vector<uint8_t> buf(1024);
+      for (uint8_t &b : buf)
+        b = uint8_t(rng());
+      std::vector<uint8_t> ref = buf;
+      const uint64_t n = 1 + rng() % 12;
+      const int64_t ss = (int64_t(rng() % 7) - 3) * int64_t(eb);
+      const int64_t ds = (int64_t(rng() % 7) - 3) * int64_t(eb) +
+                         (trial % 5 == 0 ? 1 : 0); // misaligned steps too
+      const int64_t so = 400 + int64_t(rng() % 40);
+      const int64_t dof = 400 + int64_t(rng() % 40);
+      for (uint64_t i = 0; i < n; ++i)
+        std::memmove(ref.data() + dof + int64_t(i) * ds,
+                     ref.data() + so + int64_t(i) * ss, eb);
+      sim::copyStridedRow(buf.data() + dof, ds, buf.data() + so, ss, n, eb);
+      ASSERT_EQ(buf, ref) << "eb " << eb << " n " << n << " steps " << ss
+                          << ", " << ds;
+    }
+}
+
+TEST(StridedCopy, DmaRowsInAndAcrossDramPages) {
+  // A 20 x 16 matrix placed so that one source row straddles the first page
+  // boundary, transposed DRAM -> DRAM to where all but two destination rows
+  // straddle the third: fast rows and element-wise rows in one DMA. Then a
+  // strided load from untouched DRAM (zeros) over a stored tile.
+  HardwareDesc hw = tinyHardware();
+  Program p = makeProgram(hw, 5 * kPage);
+  const uint32_t R = 20, C = 16;
+  const uint64_t mA = kPage - 200, tA = 3 * kPage - 1210, zA = 2 * kPage + 64;
+  p.symbols = {sym("m", true, {R, C}, mA), sym("mt", false, {C, R}, tA),
+               sym("z", false, {4, 6}, zA)};
+  auto &c = p.clusters[0].commands;
+  c.push_back(dma(DmaDir::DramCopy, 0, mA, tA, {1, 1, R, C}, {0, 0, C, 1},
+                  {0, 0, 1, R}));
+  // z: 4 x 6 of ones from storage, then a 4 x 3 strided load of untouched
+  // DRAM (zeros, a page nothing touches) over every other column, stored
+  // back.
+  c.push_back(dma2d(DmaDir::Load, 1, 3 * kPage + 4096, 0, 4, 6, 6, 6));
+  c.push_back(waitCmd(0b11));
+  c.push_back(dma(DmaDir::Load, 2, 4 * kPage + 512, 0, {1, 1, 4, 3},
+                  {0, 0, 3, 1}, {0, 0, 6, 2}));
+  c.push_back(waitCmd(0b100));
+  c.push_back(dma2d(DmaDir::Store, 3, 0, zA, 4, 6, 6, 6));
+  c.push_back(waitCmd(0b1000));
+  ConstSegment ones{3 * kPage + 4096, bytesOf(std::vector<float>(24, 1.0f))};
+  p.constants = {ones};
+  std::map<std::string, Tensor> in{{"m", tensor({R, C}, 21)}}, out;
+  SimStats st;
+  ASSERT_EQ(run(p, hw, in, out, st), "");
+  const auto &m = in["m"].data;
+  for (uint32_t r = 0; r < R; ++r)
+    for (uint32_t j = 0; j < C; ++j)
+      ASSERT_EQ(out["mt"].data[j * R + r], m[r * C + j]) << r << "," << j;
+  for (int r = 0; r < 4; ++r)
+    for (int j = 0; j < 6; ++j)
+      EXPECT_EQ(out["z"].data[r * 6 + j], j % 2 ? 1.0f : 0.0f) << r << "," << j;
+}
+
+TEST(StridedCopy, DistinctElementsNeedsNestedSteps) {
+  const uint32_t s1[4] = {1, 2, 3, 4};
+  const int64_t dense[4] = {0, 12, 4, 1}, transposed[4] = {0, 12, 1, 3},
+                negative[4] = {0, -12, 4, -1}, broadcast[4] = {0, 12, 0, 1},
+                overlap[4] = {0, 12, 2, 1}, gap[4] = {0, 100, 5, 1};
+  EXPECT_TRUE(sim::distinctElements(s1, dense));
+  EXPECT_TRUE(sim::distinctElements(s1, transposed));
+  EXPECT_TRUE(sim::distinctElements(s1, negative));
+  EXPECT_TRUE(sim::distinctElements(s1, gap));
+  EXPECT_FALSE(sim::distinctElements(s1, broadcast)); // stride 0, shape 3
+  EXPECT_FALSE(sim::distinctElements(s1, overlap));   // 2 <= extent 3
+  // A dimension of extent 1 never collides, whatever its stride.
+  const uint32_t s2[4] = {1, 1, 5, 4};
+  const int64_t zeroOuter[4] = {0, 0, 4, 1};
+  EXPECT_TRUE(sim::distinctElements(s2, zeroOuter));
+}
+
+TEST(StridedCopy, RowFollowsTheSourceOnlyWhenElementsAreLinesApart) {
+  // Source inner step 9 floats (36 B): rows stay (adjacent elements share
+  // cache lines). Step 49 floats: the dimension with source step 1 becomes
+  // the row, its strides move with it.
+  sim::BoxLoops near{{1, 64, 21, 3}, {0, 147, 1, 9}, {0, 63, 3, 1}};
+  EXPECT_FALSE(sim::rowAlongSource(near, 4));
+  sim::BoxLoops far{{1, 64, 21, 3}, {0, 147, 1, 49}, {0, 63, 3, 1}};
+  ASSERT_TRUE(sim::rowAlongSource(far, 4));
+  EXPECT_EQ(far.shape[3], 21u);
+  EXPECT_EQ(far.src[3], 1);
+  EXPECT_EQ(far.dst[3], 3);
+  EXPECT_EQ(far.shape[2], 3u);
+  EXPECT_EQ(far.src[2], 49);
+  EXPECT_EQ(far.dst[2], 1);
+}
+
+TEST(StridedCopy, ReorderedLoadAndOrderedBroadcastMatchTheDefinition) {
+  // m (12 x 20) loaded transposed into storage reading the source column by
+  // column (source step 20 floats = 80 B: the copy reads it row by row
+  // instead), stored back densely. Then a destination with step 0 (every
+  // element of a row to one place): not distinct, copied in order, so the
+  // last element of each row wins.
+  HardwareDesc hw = tinyHardware();
+  Program p = makeProgram(hw, 8192);
+  const uint32_t R = 12, C = 20;
+  p.symbols = {sym("m", true, {R, C}, 0), sym("mt", false, {C, R}, 2048),
+               sym("last", false, {R}, 4096)};
+  auto &c = p.clusters[0].commands;
+  c.push_back(
+      dma(DmaDir::Load, 0, 0, 0, {1, 1, C, R}, {0, 0, 1, C}, {0, 0, R, 1}));
+  c.push_back(
+      dma(DmaDir::Load, 1, 0, 4096, {1, 1, R, C}, {0, 0, C, 1}, {0, 0, 1, 0}));
+  c.push_back(waitCmd(0b11));
+  c.push_back(dma2d(DmaDir::Store, 2, 0, 2048, C, R, R, R));
+  c.push_back(dma2d(DmaDir::Store, 2, 4096, 4096, 1, R, 0, 0));
+  c.push_back(waitCmd(0b100));
+  std::map<std::string, Tensor> in{{"m", tensor({R, C}, 5)}}, out;
+  SimStats st;
+  ASSERT_EQ(run(p, hw, in, out, st), "");
+  const auto &m = in["m"].data;
+  for (uint32_t r = 0; r < R; ++r) {
+    for (uint32_t j = 0; j < C; ++j)
+      ASSERT_EQ(out["mt"].data[j * R + r], m[r * C + j]) << r << "," << j;
+    EXPECT_EQ(out["last"].data[r], m[r * C + C - 1]) << r;
+  }
+}
