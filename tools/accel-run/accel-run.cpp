@@ -109,11 +109,13 @@ void printIdealBound(const SimStats &s) {
                 (unsigned long long)s.cycles);
 }
 
-/// Column text of a name, at most `width` characters ("..." marks a cut).
+/// Column text of a name, at most `width` characters: the end is kept
+/// (exporters' node names are paths, "/features.6/block.1/Conv"), a leading
+/// "..." marks the cut.
 std::string clip(const std::string &s, size_t width) {
   if (s.size() <= width)
     return s;
-  return s.substr(0, width - 3) + "...";
+  return "..." + s.substr(s.size() - (width - 3));
 }
 
 /// The per-layer table: every layer of the table (and the unattributed
@@ -134,7 +136,7 @@ void printLayerTable(const Program &prog, const SimStats &s) {
                 "hand, or compiled without attribution)\n");
   size_t nameW = 5, opW = 2;
   for (const LayerStats *L : rows) {
-    nameW = std::max(nameW, std::min<size_t>(L->name.size(), 40));
+    nameW = std::max(nameW, std::min<size_t>(L->name.size(), 48));
     opW = std::max(opW, std::min<size_t>(L->op.size(), 16));
   }
   std::printf("%-*s  %-*s %10s %6s %12s %6s %12s %10s %7s  %s\n", int(nameW),
