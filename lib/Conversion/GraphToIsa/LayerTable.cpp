@@ -185,9 +185,12 @@ void Lowering::closeLayer(Operation *op, uint32_t layer, bool created,
   // exist only as names in the producer's decision.
   if (auto fusion = op->getAttrOfType<FusionAttr>(kFusionAttrName)) {
     LayerInfo &info = program_.layers[layer];
-    for (std::string &name : fusion.allFusedNames())
-      if (name != info.name && llvm::find(info.fused, name) == info.fused.end())
-        info.fused.push_back(name);
+    // (The chain's operators stay in the graph and are named below, from
+    // their own locations, like every other layer.)
+    for (llvm::StringRef gone : {fusion.getPad(), fusion.getSqueezeExcite()})
+      if (!gone.empty() && gone != info.name &&
+          llvm::find(info.fused, gone.str()) == info.fused.end())
+        info.fused.push_back(gone.str());
   }
   for (size_t i = fusedBefore; i < fused_.size(); ++i) {
     Operation *f = fused_[i];

@@ -3,7 +3,7 @@
 // at its own add; the next add (whose other operand c3 comes after c2) is
 // c3's residual add. Numerics: test/e2e (onnx-conformance test_Conv3d_groups).
 // RUN: accel-opt %s --fuse-layers | FileCheck %s --check-prefix=FUSE
-// RUN: accel-opt %s --fuse-layers --convert-graph-to-isa="sync=barrier" | FileCheck %s --check-prefix=ISA
+// RUN: accel-opt %s --fuse-layers --convert-graph-to-isa="sync=barrier residency=off" | FileCheck %s --check-prefix=ISA
 
 // FUSE: %[[C1:.*]] = graph.conv2d %arg0
 // FUSE-NOT: accel.fusion
