@@ -722,7 +722,12 @@ uint64_t residencyReserve(func::FuncOp f, const HardwareDesc &hw) {
       return;
     for (Value v : op->getResults()) {
       auto t = dyn_cast<RankedTensorType>(v.getType());
-      if (t && t.hasStaticShape() && !returned.contains(v))
+      // A value only fused operators read never reaches memory (it stays in
+      // the producer's epilogue).
+      bool materialised = llvm::any_of(v.getUsers(), [](Operation *u) {
+        return !u->hasAttr(kFusedAttrName);
+      });
+      if (t && t.hasStaticShape() && !returned.contains(v) && materialised)
         largest = std::max<uint64_t>(largest, uint64_t(t.getNumElements()) * 4);
     }
   });
