@@ -717,6 +717,8 @@ uint64_t residencyReserve(func::FuncOp f, const HardwareDesc &hw) {
       returned.insert(v);
   });
   uint64_t largest = 0;
+  const uint64_t clusters = std::max<uint64_t>(1, hw.numClusters());
+  const uint64_t cap = hw.storageBytes / 4;
   f.walk([&](Operation *op) {
     if (op->hasTrait<OpTrait::ConstantLike>())
       return;
@@ -727,12 +729,20 @@ uint64_t residencyReserve(func::FuncOp f, const HardwareDesc &hw) {
       bool materialised = llvm::any_of(v.getUsers(), [](Operation *u) {
         return !u->hasAttr(kFusedAttrName);
       });
-      if (t && t.hasStaticShape() && !returned.contains(v) && materialised)
-        largest = std::max<uint64_t>(largest, uint64_t(t.getNumElements()) * 4);
+      if (!t || !t.hasStaticShape() || returned.contains(v) || !materialised)
+        continue;
+      // Pieces are per writing cluster: a tensor whose even share per
+      // cluster exceeds the largest reserve can never stay on chip, and
+      // reserving storage for it would only shrink every kernel's tiles
+      // (measured: the FPN detector at 640x640 lost 4 %).
+      uint64_t share =
+          (uint64_t(t.getNumElements()) * 4 + clusters - 1) / clusters;
+      if (share <= cap)
+        largest = std::max(largest, share);
     }
   });
   const uint64_t step = 4096;
-  return std::min((largest + step - 1) / step * step, hw.storageBytes / 4);
+  return std::min((largest + step - 1) / step * step, cap);
 }
 
 struct ConvertGraphToIsaPass
