@@ -5,27 +5,28 @@
 
 // On-chip residency (docs/passes.md) on the default 2 x 2 grid: two ReLUs
 // of one 64 x 64 tile on cluster (0, 0), then a matmul whose N columns are
-// split over clusters (0, 0) and (0, 1). The kernels leave the top 16 KB of
-// every storage unit to resident pieces (the largest intermediate).
+// split over clusters (0, 0) and (0, 1). The kernels leave the top 4 KB of
+// every storage unit to resident pieces (the largest intermediate's even
+// share per cluster; pieces also use what the kernels leave above it).
 // %0 lives in storage at 16384 (above the ReLUs' tiles, layers 0 and 1
 // only): the store and the next load become local copies. %1 is read by
 // cluster (0, 1) too, so it is held to the end, above the matmul's tiles
-// (393216); (0, 1) reads it over the mesh after the producer's SIGNAL.
+// (405504); (0, 1) reads it over the mesh after the producer's SIGNAL.
 
 // CHECK-LABEL: isa.cluster(0, 0) {
 // CHECK:       isa.dma  load tag 0 src 0 dst 0 shape [64, 64]
 // CHECK:       isa.dma  local_copy tag 2 src 0 dst 16384 shape [64, 64]
 // CHECK-NEXT:  isa.wait tags [0, 1, 2, 3, 4, 5, 6, 7] pe
 // CHECK:       isa.dma  local_copy tag 0 src 16384 dst 0 shape [64, 64]
-// CHECK:       isa.dma  local_copy tag 2 src 0 dst 393216 shape [64, 64]
+// CHECK:       isa.dma  local_copy tag 2 src 0 dst 405504 shape [64, 64]
 // CHECK-NEXT:  isa.wait tags [0, 1, 2, 3, 4, 5, 6, 7] pe
 // CHECK-NEXT:  isa.signal to [(0, 1)] sem 0
-// CHECK:       isa.dma  local_copy tag 0 src 393216 dst 0 shape [64, 64]
+// CHECK:       isa.dma  local_copy tag 0 src 405504 dst 0 shape [64, 64]
 // CHECK-NEXT:  isa.dma  load tag 0 src {{[0-9]+}} dst {{[0-9]+}} shape [64, 192]
 // CHECK:       isa.dma  store tag 2 src {{[0-9]+}} dst {{[0-9]+}} shape [64, 192]
 // CHECK-LABEL: isa.cluster(0, 1) {
 // CHECK:       isa.recv sem 0 count 1
-// CHECK-NEXT:  isa.dma  remote_load from (0, 0) tag 0 src 393216 dst 0 shape [64, 64]
+// CHECK-NEXT:  isa.dma  remote_load from (0, 0) tag 0 src 405504 dst 0 shape [64, 64]
 // CHECK-NOT:   local_copy
 
 // OFF-NOT:     local_copy
