@@ -14,7 +14,7 @@ cd "$(dirname "$0")/.."
 scripts/setup.sh
 scripts/check-format.sh
 ctest --test-dir "${BUILD_DIR:-build}" --output-on-failure -j2
-scripts/refresh-figures.sh --check depthwise rq-conv quickstart-cnn tile-agreement tile-matmul
+scripts/refresh-figures.sh --check depthwise rq-conv quickstart-cnn tile-agreement tile-matmul per-layer-cnn
 if [ -z "${SKIP_SANITIZE:-}" ]; then
   scripts/sanitize.sh
   scripts/fuzz.sh --smoke
