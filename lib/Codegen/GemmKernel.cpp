@@ -54,8 +54,10 @@ GemmTiling accel::codegen::chooseGemmTiling(const HardwareDesc &hw, int64_t m,
       hw.channels.empty() ? 1.0 : hw.channels[0].bytesPerCycle;
   const double clustersPerChannel = std::max(
       1.0, double(hw.numClusters()) / std::max<size_t>(1, hw.channels.size()));
-  const double dmaLatency =
-      hw.channels.empty() ? 0 : hw.channels[0].latencyCycles;
+  // Cycles a step's loads hold the channel besides their bytes (the
+  // latency itself overlaps the previous step: double buffering).
+  const double dmaHeld =
+      hw.channels.empty() ? 0 : double(hw.channels[0].occupancyCycles(0));
 
   GemmTiling best;
   double bestCost = std::numeric_limits<double>::infinity();
@@ -77,7 +79,7 @@ GemmTiling accel::codegen::chooseGemmTiling(const HardwareDesc &hw, int64_t m,
         double compute = std::ceil(double(r * kc * nc) / hw.macLanes) +
                          hw.macPipelineLatency +
                          loadBytes / hw.storageBytesPerCycle;
-        double dma = dmaLatency + loadBytes * clustersPerChannel / chanBw;
+        double dma = dmaHeld + loadBytes * clustersPerChannel / chanBw;
         double cost = double(stepsPerCluster) * std::max(compute, dma);
         int64_t volume = mc * kc * nc;
         if (cost < bestCost || (cost == bestCost && volume > bestVolume)) {

@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <fstream>
@@ -205,7 +206,12 @@ template <class HW, class V> void forEachField(HW &hw, V &&v) {
   v("numerics", "accumulate", hw.accumulateType, 0);
 }
 
-const char *kChannelKeys[] = {"bytes_per_cycle", "latency_cycles", "router"};
+/// The largest memory.channels[i].max_outstanding (a DMA engine's request
+/// window; far beyond what a channel's latency-bandwidth product needs).
+constexpr uint32_t kMaxOutstanding = 65536;
+
+const char *kChannelKeys[] = {"bytes_per_cycle", "latency_cycles", "router",
+                              "max_outstanding"};
 
 std::string path(const char *group, const char *key) {
   return *group ? std::string(group) + "." + key : std::string(key);
@@ -529,6 +535,15 @@ struct Canon {
       real(c.bytesPerCycle);
       u64(c.latencyCycles);
     }
+    // Added after binary format 5: enters the fingerprint only when not at
+    // its default, so that binaries written for the default machine before
+    // it existed still validate (their code does not depend on it).
+    for (size_t i = 0; i < chs.size(); ++i)
+      if (chs[i].maxOutstanding != MemoryChannel().maxOutstanding) {
+        key("memory", "channels.max_outstanding");
+        u64(i);
+        u64(chs[i].maxOutstanding);
+      }
     // Routers that differ from the derived one: (channel, cluster) pairs.
     uint64_t explicitRouters = 0;
     for (auto &c : chs)
@@ -591,6 +606,13 @@ bool crossChecks(const HardwareDesc &hw, std::string &err) {
     if (!checkReal(channelPath(i, "bytes_per_cycle"),
                    hw.channels[i].bytesPerCycle, kPositive, err))
       return false;
+    const uint32_t q = hw.channels[i].maxOutstanding;
+    if (q < 1 || q > kMaxOutstanding) {
+      err = channelPath(i, "max_outstanding") + ": must be in 1.." +
+            std::to_string(kMaxOutstanding) + " (got " + std::to_string(q) +
+            ")";
+      return false;
+    }
     int32_t router = hw.channels[i].routerCluster;
     if (router < -1 || (router >= 0 && uint32_t(router) >= hw.numClusters())) {
       err = channelPath(i, "router") + ": cluster " + std::to_string(router) +
@@ -810,6 +832,11 @@ bool accel::parseHardwareDesc(const std::string &jsonText, HardwareDesc &out,
         } else if (k == kChannelKeys[2]) {
           if (!readRouter(p, *it, hw, mc.routerCluster, err))
             return false;
+        } else if (k == kChannelKeys[3]) {
+          uint64_t u;
+          if (!readU64(p, *it, kU32Max, u, err))
+            return false;
+          mc.maxOutstanding = uint32_t(u);
         } else {
           err = p + ": unknown key";
           return false;
@@ -883,8 +910,10 @@ std::string accel::hardwareToJson(const HardwareDesc &hw) {
           // split.database, so that editing the grid of a printed
           // description keeps it valid.
           for (const MemoryChannel &c : hw.channels) {
-            nlohmann::ordered_json jc = {{"bytes_per_cycle", c.bytesPerCycle},
-                                         {"latency_cycles", c.latencyCycles}};
+            nlohmann::ordered_json jc = {
+                {"bytes_per_cycle", c.bytesPerCycle},
+                {"latency_cycles", c.latencyCycles},
+                {"max_outstanding", c.maxOutstanding}};
             uint32_t cols = std::max<uint32_t>(hw.cols, 1);
             if (c.routerCluster >= 0)
               jc["router"] = {uint32_t(c.routerCluster) / cols,
@@ -896,4 +925,19 @@ std::string accel::hardwareToJson(const HardwareDesc &hw) {
         w(g, k, v, r);
       });
   return root.dump(2) + "\n";
+}
+
+uint64_t MemoryChannel::beatCycles(double bytes) const {
+  return bytes <= 0 ? 0 : uint64_t(std::ceil(bytes / bytesPerCycle));
+}
+
+uint64_t MemoryChannel::occupancyCycles(double bytes,
+                                        uint64_t extraLatency) const {
+  const uint64_t q = std::max<uint32_t>(1, maxOutstanding);
+  return beatCycles(bytes) + (latencyCycles + extraLatency + q - 1) / q;
+}
+
+uint64_t MemoryChannel::completionCycles(double bytes,
+                                         uint64_t extraLatency) const {
+  return latencyCycles + extraLatency + beatCycles(bytes);
 }

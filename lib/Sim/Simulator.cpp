@@ -331,6 +331,12 @@ bool Sim::addAccess(const Access &a, int owner) {
     const bool fifo =
         o.cluster == a.cluster &&
         ((o.channels & a.channels) != 0 || (aLocal && isLocalCopy(p, o)));
+    // In DRAM such a pair is served in that order even while the earlier
+    // one is still in its latency (max_outstanding > 1): a byte lives on one
+    // channel, which starts its DMAs in issue order. Their storage sides
+    // still meet the data when it arrives, so they are checked below.
+    if (fifo && owner < 0 && (o.channels & a.channels) != 0)
+      continue;
     const uint64_t from =
         a.instr < 0 && !fifo ? std::min(a.issued, a.start) : a.start;
     if (o.end <= from || o.write == a.write || !o.range.overlaps(a.range))
@@ -716,15 +722,18 @@ uint64_t Sim::chargeChannels(Cluster &c, const DmaDesc &d, Range src, Range dst,
     const uint64_t extra =
         local ? 0
               : 2 * uint64_t(hw.channelHops(c.index, k) - 1) * hw.hopLatency;
+    // The channel is held for the beats and the DMA's share of the latency
+    // window; the data is there a full latency after the start
+    // (docs/simulator.md, "Cycle model").
     uint64_t s = std::max(issued, chFree[k]);
-    uint64_t dur =
-        ch.latencyCycles + extra + ceilDiv(double(n), ch.bytesPerCycle);
-    chFree[k] = s + dur;
-    busyTotals.dma += dur;
+    uint64_t held = ch.occupancyCycles(double(n), extra);
+    uint64_t dur = ch.completionCycles(double(n), extra);
+    chFree[k] = s + held;
+    busyTotals.dma += held;
     start = std::min(start, s);
     done = std::max(done, s + dur);
     ChannelStats &cs = stats.channels[k];
-    cs.busyCycles += dur;
+    cs.busyCycles += held;
     cs.bytes += n;
     ++cs.transfers;
     (local ? cs.localBytes : cs.remoteBytes) += n;
@@ -734,9 +743,10 @@ uint64_t Sim::chargeChannels(Cluster &c, const DmaDesc &d, Range src, Range dst,
       c.st.dramRemoteBytes += n;
     if (trace.enabled())
       trace.complete(clusterName(c.index) + " " + dmaDirName(d.dir),
-                     clusters.size(), k, s, dur,
+                     clusters.size(), k, s, held,
                      "{\"command\":" + std::to_string(curCmd) +
                          ",\"bytes\":" + std::to_string(n) +
+                         ",\"done\":" + std::to_string(s + dur) +
                          ",\"channel\":" + std::to_string(k) +
                          ",\"remote\":" + (local ? "false" : "true") + "}");
   }

@@ -3,8 +3,8 @@
 // Prices a (dataflow, array partition) pair the way the mapped GEMM kernel
 // (lib/Codegen/MappedGemm.cpp) realises it on the simulator's rules
 // (docs/mapping.md, "Cost model"): every cluster computes its slice with the
-// per-cluster tile sizes; its DMAs (latency + bytes / channel bandwidth) queue
-// on its memory channel together with those of the other clusters of that
+// per-cluster tile sizes; its DMAs (MemoryChannel::occupancyCycles: bytes /
+// channel bandwidth + the latency window's share) queue on its memory channel together with those of the other clusters of that
 // channel; EXECUTE time from the instruction costs; a K split adds the
 // partial-sum combine layers.
 //
@@ -289,7 +289,7 @@ ClusterCost clusterCost(const MappingProblem &p, const HardwareDesc &hw,
       hw.channels.empty() ? MemoryChannel{} : hw.channels[channel];
   auto dma = [&](double bytes, double times) {
     cc.bytes += uint64_t(bytes * times);
-    return times * (ch.latencyCycles + cdiv(bytes, ch.bytesPerCycle));
+    return times * double(ch.occupancyCycles(bytes));
   };
   // Storage: two slots of a resident operand beside two ping-pong halves
   // (same rule as the kernel).
@@ -403,9 +403,8 @@ ClusterCost clusterCost(const MappingProblem &p, const HardwareDesc &hw,
   }
   cc.ibufs = int64_t(variants.size());
   // First loads (exposed) and the last store.
-  cc.head =
-      ch.latencyCycles + cdiv(double(mc * kc + kc * nc) * 4, ch.bytesPerCycle);
-  cc.tail = ch.latencyCycles + cdiv(double(mc * nc) * 4, ch.bytesPerCycle);
+  cc.head = double(ch.completionCycles(double(mc * kc + kc * nc) * 4));
+  cc.tail = double(ch.completionCycles(double(mc * nc) * 4));
   return cc;
 }
 
@@ -440,8 +439,7 @@ double addLayerCycles(const HardwareDesc &hw, double elems) {
   double tiles = std::ceil(elems / tileElems);
   double perChannelTiles = std::ceil(tiles / nch);
   double bytesPerTile = std::min(elems, tileElems) * 4;
-  double chan = perChannelTiles * 3 *
-                (ch.latencyCycles + std::ceil(bytesPerTile / ch.bytesPerCycle));
+  double chan = perChannelTiles * 3 * double(ch.occupancyCycles(bytesPerTile));
   double sfu = std::ceil(tiles / nCl) *
                std::ceil(std::min(elems, tileElems) /
                          (double(hw.sfuLanes) * hw.pesPerCluster));

@@ -4,7 +4,8 @@
 // unit with both operand streams overlapping. The simulator runs the kernel
 // of lib/Codegen/GemmKernel.cpp on the whole machine: outer partitions are
 // dealt over the clusters, the DMAs of all clusters of a channel queue on
-// that channel, every transfer pays the channel latency, and an EXECUTE runs
+// that channel (each holding it for MemoryChannel::occupancyCycles, the data
+// arriving a latency after its start), and an EXECUTE runs
 // its LD / MAC / ST instructions one after another. This walks the
 // decision's schedule per cluster with those rules (docs/tiling.md, "Model
 // vs simulator").
@@ -71,11 +72,12 @@ MachineEstimate accel::tiling::machineCycles(
         k == hw.channelOf(cl)
             ? 0.0
             : 2.0 * (hw.channelHops(cl, k) - 1) * hw.hopLatency;
-    double t = ch.latencyCycles + remote + cdiv(bytes, ch.bytesPerCycle);
-    w.channel += t;
+    // The channel is held for the beats and the DMA's share of the latency
+    // window; the data arrives a full latency (and the hops) after the start.
+    w.channel += double(ch.occupancyCycles(bytes, uint64_t(remote)));
     w.bytes += uint64_t(bytes);
     ++w.transfers;
-    return t;
+    return double(ch.completionCycles(bytes, uint64_t(remote)));
   };
 
   // Outer partitions of one instance and the deal (kernel: outer partitions

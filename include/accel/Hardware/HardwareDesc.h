@@ -38,14 +38,31 @@ bool parseDType(const std::string &s, DType &out);
 struct MemoryChannel {
   double bytesPerCycle = 64;    ///< sustained bandwidth of this channel
   uint32_t latencyCycles = 100; ///< first-byte latency of a DMA on it
+  /// DMAs the channel keeps in flight (JSON `max_outstanding`). A DMA holds
+  /// the channel for its data beats plus latencyCycles / maxOutstanding (its
+  /// share of the latency window, Little's law); it completes latencyCycles
+  /// after its start plus its beats. 1 = a channel serves one DMA at a time,
+  /// latency included (the model before this field existed).
+  uint32_t maxOutstanding = 16;
   /// Row-major index of the cluster whose router the channel is attached to
   /// (JSON `router: [row, col]`); -1 = the first cluster that channelOf()
   /// maps to this channel.
   int32_t routerCluster = -1;
   bool operator==(const MemoryChannel &o) const {
     return bytesPerCycle == o.bytesPerCycle &&
-           latencyCycles == o.latencyCycles && routerCluster == o.routerCluster;
+           latencyCycles == o.latencyCycles &&
+           maxOutstanding == o.maxOutstanding &&
+           routerCluster == o.routerCluster;
   }
+  /// Cycles of data beats of a transfer of `bytes` on this channel.
+  uint64_t beatCycles(double bytes) const;
+  /// Cycles a DMA of `bytes` holds the channel (the next DMA on it may start
+  /// this much later): beats plus ceil(latency / maxOutstanding), where the
+  /// latency includes `extraLatency` (a remote cluster's router hops).
+  uint64_t occupancyCycles(double bytes, uint64_t extraLatency = 0) const;
+  /// Cycles from the start of a DMA of `bytes` to its completion: latency
+  /// (+ `extraLatency`) plus beats.
+  uint64_t completionCycles(double bytes, uint64_t extraLatency = 0) const;
   bool operator!=(const MemoryChannel &o) const { return !(*this == o); }
 };
 

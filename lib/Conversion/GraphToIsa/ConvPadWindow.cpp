@@ -58,11 +58,15 @@ bool accel::lowering::convPadWindowPays(const HardwareDesc &hw,
                                         const GemmTiling &t) {
   if (hw.channels.empty())
     return true;
-  double latency = 0, bw = 0;
-  for (const MemoryChannel &ch : hw.channels)
+  // Per channel (means): the cycles a DMA holds it besides its bytes, the
+  // latency a dependent DMA waits for, the bandwidth.
+  double held = 0, latency = 0, bw = 0;
+  for (const MemoryChannel &ch : hw.channels) {
+    held += double(ch.occupancyCycles(0));
     latency += double(ch.latencyCycles), bw += ch.bytesPerCycle;
+  }
   const double nch = double(hw.channels.size());
-  latency /= nch;
+  held /= nch, latency /= nch;
   const int64_t pes = std::max<int64_t>(1, hw.pesPerCluster);
   const int64_t r = std::max<int64_t>(1, t.peRows);
   // The layer's DMAs with its tiles `t`: every (pixel tile, K chunk) image
@@ -88,13 +92,13 @@ bool accel::lowering::convPadWindowPays(const HardwareDesc &hw,
   const double reps = double(ceilDiv(g.Og, r * pes) * g.N * g.groups);
   bytes = bytes * reps + double(g.N * g.O * g.OH * g.OW * 4);
   // A layer takes max(compute, channel time): each DMA holds a channel
-  // for its latency plus its bytes; the copy is a layer of its own before,
-  // the input read and written once more.
+  // for its share of the latency window plus its bytes; the copy is a
+  // layer of its own before, the input read and written once more.
   const double compute = double(g.N * g.O * g.OH * g.OW) * double(g.Cg) *
                          double(g.KH * g.KW) /
                          double(hw.numClusters() * pes * hw.macLanes);
   auto channels = [&](double dmas) {
-    return (dmas * reps * latency + bytes / (bw / nch)) / nch;
+    return (dmas * reps * held + bytes / (bw / nch)) / nch;
   };
   const double copy =
       2.0 * double(g.N * g.C * g.pad.H * g.pad.W * 4) / bw + 2 * latency;

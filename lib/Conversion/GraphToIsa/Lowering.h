@@ -208,7 +208,7 @@ convImagePieces(const ConvGeom &g, int64_t n, int64_t grp, const ConvKChunk &c,
 /// conv-padding=auto: whether the window costs no more cycles than the copy
 /// on a layer model with the layer's tiles `t` (g.pad set): max(compute,
 /// channel time), where every DMA (an image tile box, or each of its
-/// pieces) holds a channel for its latency plus its bytes, against the same
+/// pieces) holds a channel for MemoryChannel::occupancyCycles, against the same
 /// with one box per image tile plus the copy (2 x input bytes).
 bool convPadWindowPays(const HardwareDesc &hw, const ConvGeom &g,
                        const codegen::GemmTiling &t);

@@ -129,6 +129,29 @@ TEST(HardwareDesc, AbsentFieldsKeepDefaults) {
   ASSERT_EQ(hw.channels.size(), 1u);
   EXPECT_EQ(hw.channels[0].bytesPerCycle, 12.5);
   EXPECT_EQ(hw.channels[0].latencyCycles, 100u);
+  EXPECT_EQ(hw.channels[0].maxOutstanding, 16u);
+  ASSERT_TRUE(parseHardwareDesc(
+      R"({"memory": {"channels": [{"max_outstanding": 1}]}})", hw, err))
+      << err;
+  EXPECT_EQ(hw.channels[0].maxOutstanding, 1u);
+}
+
+TEST(HardwareDesc, ChannelOccupancy) {
+  // 64 B/cycle, latency 100, 16 in flight: a DMA holds the channel for its
+  // beats + ceil(100 / 16) = 7 cycles and completes 100 + beats after its
+  // start; with one in flight it holds it for the whole latency.
+  MemoryChannel ch;
+  EXPECT_EQ(ch.beatCycles(4096), 64u);
+  EXPECT_EQ(ch.beatCycles(1), 1u);
+  EXPECT_EQ(ch.beatCycles(0), 0u);
+  EXPECT_EQ(ch.occupancyCycles(4096), 71u);
+  EXPECT_EQ(ch.occupancyCycles(0), 7u);
+  EXPECT_EQ(ch.completionCycles(4096), 164u);
+  ch.maxOutstanding = 1;
+  EXPECT_EQ(ch.occupancyCycles(4096), 164u);
+  EXPECT_EQ(ch.completionCycles(4096), 164u);
+  ch.maxOutstanding = 200; // more than the latency: one cycle per request
+  EXPECT_EQ(ch.occupancyCycles(4096), 65u);
 }
 
 TEST(HardwareDesc, ChannelOf) {
@@ -209,6 +232,12 @@ TEST(HardwareDesc, FieldErrorsNameThePath) {
        "memory.channels[0].latency: unknown key"},
       {R"({"memory": {"channels": [{"latency_cycles": -3}]}})",
        "memory.channels[0].latency_cycles: must be >= 0"},
+      {R"({"memory": {"channels": [{"max_outstanding": 0}]}})",
+       "memory.channels[0].max_outstanding: must be in 1..65536 (got 0)"},
+      {R"({"memory": {"channels": [{"max_outstanding": 70000}]}})",
+       "memory.channels[0].max_outstanding: must be in 1..65536 (got 70000)"},
+      {R"({"memory": {"channels": [{"max_outstanding": 1.5}]}})",
+       "memory.channels[0].max_outstanding: expected an integer"},
       {R"({"memory": {"channels": [{}, {}, {}, {}, {}]}})",
        "memory.channels: 5 channels for 4 clusters"},
       {R"({"memory": {"dram_bytes": 0}})", "memory.dram_bytes: must be >= 4"},

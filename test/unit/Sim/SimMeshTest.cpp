@@ -405,7 +405,7 @@ TEST(SimMesh, SendOperandChecks) {
 
 TEST(SimChannels, RemoteChannelLatencyAndByteCounts) {
   HardwareDesc hw = tinyHardware(1, 2);
-  hw.channels = {MemoryChannel{16, 10}, MemoryChannel{16, 10}};
+  hw.channels = {MemoryChannel{16, 10, 1}, MemoryChannel{16, 10, 1}};
   const uint64_t R = hw.channelRegionBytes(); // 512 KiB
   Program p = makeProgram(hw, 1 << 20);
   std::map<std::string, Tensor> out;

@@ -676,7 +676,7 @@ TEST(SimulatorHazards, MissingWaitIsReported) {
 
 TEST(SimulatorHazards, StoreBeforeComputeAndCrossClusterDram) {
   HardwareDesc hw = tinyHardware(1, 2);
-  hw.channels = {MemoryChannel{16, 10}, MemoryChannel{16, 10}};
+  hw.channels = {MemoryChannel{16, 10, 1}, MemoryChannel{16, 10, 1}};
   std::map<std::string, Tensor> in{{"x", tensor({2, 3}, 1)}}, out;
   // Cluster 0: EXECUTE writes storage, DMA store issued without WAIT pe.
   // Cluster 1: loads the DRAM output of cluster 0 without a barrier.

@@ -158,9 +158,13 @@ TEST(ArrayMapping, UnsplitGridDimensions) {
       {Dataflow::OutputStationary, part(SplitDim::None, SplitDim::None)});
   EXPECT_EQ(one.activeClusters, 1);
   EXPECT_EQ(one.combineCycles, 0);
-  // A tiny layer pays fewer DMA latencies on fewer clusters: the selection
-  // leaves a grid dimension unsplit for the spec's 4x8x8 example.
-  MappingCost best = selectMapping(problem(4, 8, 8), hw);
+  // Where each DMA holds its channel for the whole latency (one DMA in
+  // flight), a tiny layer pays fewer of them on fewer clusters: the
+  // selection leaves a grid dimension unsplit for the spec's 4x8x8 example.
+  HardwareDesc serial = hw;
+  for (MemoryChannel &ch : serial.channels)
+    ch.maxOutstanding = 1;
+  MappingCost best = selectMapping(problem(4, 8, 8), serial);
   EXPECT_TRUE(best.choice.array.dims[0] == SplitDim::None ||
               best.choice.array.dims[1] == SplitDim::None)
       << choiceName(best.choice);
@@ -345,9 +349,14 @@ TEST(ArrayMapping, SliceTilesGrowWhenTheChannelIsTheBottleneck) {
   EXPECT_LE(peRows * t.tileK, int64_t(hw.inputBufferBytes / 4));
   EXPECT_LE(t.tileK * std::min(t.tileN, accCols),
             int64_t(hw.weightQueueBytes / 4));
-  // A slice the layer tiles already cover whole keeps them.
+  // A slice the layer tiles already cover whole keeps them when DMAs are
+  // latency-bound (one in flight per channel: smaller steps only add
+  // latencies).
+  HardwareDesc serial = hw;
+  for (MemoryChannel &ch : serial.channels)
+    ch.maxOutstanding = 1;
   MappingProblem small = problem(32, 32, 32, 64);
-  SliceTiles keep = chooseSliceTiles(small, hw, Dataflow::OutputStationary, 8,
+  SliceTiles keep = chooseSliceTiles(small, serial, Dataflow::OutputStationary, 8,
                                      16, 32, false, 2);
   EXPECT_TRUE((keep == SliceTiles{64, 64, 64}));
 }
