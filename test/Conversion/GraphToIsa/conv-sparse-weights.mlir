@@ -5,11 +5,12 @@
 // channels, the filter in the weight queue as LD sparse_weights lists
 // (2-word lists: one pair each), the output stored pixels x channels
 // (channel stride OH * OW = 16). select-mapping's cost model (split=labels:
-// not the strategy database's partition) picks [K, K] here, so each
-// cluster computes a K part. With sparse-weights=off it stays in the normal
-// form (filter in the input buffer, image in the weight queue).
-// RUN: accel-opt --accel-default-pipeline="split=labels conv-padding=copy" %s | FileCheck %s
-// RUN: accel-opt --accel-default-pipeline="split=labels sparse-weights=off conv-padding=copy" %s | FileCheck %s --check-prefix=DENSE
+// not the strategy database's partition) picks [K, K] here on
+// hw/serial-dram.json (each DMA holds its channel for the whole latency), so
+// each cluster computes a K part. With sparse-weights=off it stays in the
+// normal form (filter in the input buffer, image in the weight queue).
+// RUN: accel-opt --accel-hw=%S/../../../hw/serial-dram.json --accel-default-pipeline="split=labels conv-padding=copy" %s | FileCheck %s
+// RUN: accel-opt --accel-hw=%S/../../../hw/serial-dram.json --accel-default-pipeline="split=labels sparse-weights=off conv-padding=copy" %s | FileCheck %s --check-prefix=DENSE
 
 // Cluster (0, 0) computes K [0, 9) of the (kh, kw, c) flattening: kernel
 // row 0 (3 positions x 2 channels, one 4-D image box: pixel rows, pixel

@@ -13,8 +13,10 @@
 // Without layer-slice-tiles the cluster's tiles are chosen for its 32 x 128
 // x 128 slice (tiling::chooseSliceTiles, docs/mapping.md): input stationary
 // then takes the whole 128 columns per step, one B tile [64, 128] per K
-// chunk instead of two [64, 64] ones, and stores [32, 128] tiles.
-// RUN: accel-opt %s --select-tiling="partition-m=64 partition-n=64 partition-k=64" --select-mapping="array=M,M dataflow=input_stationary" --convert-graph-to-isa="dram-placement=linear sync=barrier" | FileCheck %s --check-prefix=SLICE
+// chunk instead of two [64, 64] ones, and stores [32, 128] tiles (where
+// every DMA holds its channel for the whole latency, hw/serial-dram.json:
+// fewer, larger DMAs pay).
+// RUN: accel-opt --accel-hw=%S/../../../hw/serial-dram.json %s --select-tiling="partition-m=64 partition-n=64 partition-k=64" --select-mapping="array=M,M dataflow=input_stationary" --convert-graph-to-isa="dram-placement=linear sync=barrier" | FileCheck %s --check-prefix=SLICE
 // SLICE-LABEL: isa.cluster(0, 0)
 // SLICE: isa.dma load tag 0 src 0 dst 0 shape [32, 64]
 // SLICE: isa.dma load tag 0 src 65536 dst {{[0-9]+}} shape [64, 128]

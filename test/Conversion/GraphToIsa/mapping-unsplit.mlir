@@ -10,8 +10,10 @@
 // the default SIGNAL / RECV synchronisation: sync-events.mlir.
 // RUN: accel-opt %s --select-tiling --select-mapping="array=K,none dataflow=output_stationary" --convert-graph-to-isa="dram-placement=linear sync=barrier residency=off" | FileCheck %s --check-prefix=KX
 // RUN: accel-opt %s --select-tiling --select-mapping="array=none,none dataflow=output_stationary" --convert-graph-to-isa="dram-placement=linear sync=barrier residency=off" | FileCheck %s --check-prefix=XX
-// The selection leaves the grid unsplit for this tiny layer:
-// RUN: accel-opt %s --select-tiling --select-mapping | FileCheck %s --check-prefix=SEL
+// Where every DMA holds its channel for the whole latency (one in flight,
+// hw/serial-dram.json), the selection leaves the grid unsplit for this tiny
+// layer:
+// RUN: accel-opt --accel-hw=%S/../../../hw/serial-dram.json %s --select-tiling --select-mapping | FileCheck %s --check-prefix=SEL
 
 // KX-LABEL: isa.cluster(0, 0)
 // KX:   isa.dma load tag 0 src 0 dst {{[0-9]+}} shape [4, 4] src_strides [8, 1]

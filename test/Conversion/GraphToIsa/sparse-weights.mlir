@@ -16,9 +16,10 @@
 // layer): clusters (0, 0) and (1, 0) each compute two rows with all four
 // columns and place their own copy of the 7-pair list; the second grid
 // column idles. split=labels: the partition is select-mapping's cost-model
-// choice here, not the strategy database's.
-// RUN: accel-opt --accel-default-pipeline=split=labels %s | FileCheck %s --check-prefix=MAPPED
-// RUN: accel-opt --accel-default-pipeline="split=labels sparse-weights=off load-balance=true sfu-mode=decoupled" %s | FileCheck %s --check-prefix=MAPPED-DENSE
+// choice here, not the strategy database's, on hw/serial-dram.json (each DMA
+// holds its channel for the whole latency: fewer clusters pay fewer).
+// RUN: accel-opt --accel-hw=%S/../../../hw/serial-dram.json --accel-default-pipeline=split=labels %s | FileCheck %s --check-prefix=MAPPED
+// RUN: accel-opt --accel-hw=%S/../../../hw/serial-dram.json --accel-default-pipeline="split=labels sparse-weights=off load-balance=true sfu-mode=decoupled" %s | FileCheck %s --check-prefix=MAPPED-DENSE
 // Bad values are errors.
 // RUN: not accel-opt --convert-graph-to-isa="sparse-weights=on" %s 2>&1 | FileCheck %s --check-prefix=ERR-MODE
 // RUN: not accel-opt --convert-graph-to-isa="sparse-threshold=1.5" %s 2>&1 | FileCheck %s --check-prefix=ERR-THR

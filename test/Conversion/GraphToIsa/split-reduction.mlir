@@ -41,7 +41,7 @@
 // NOCACHE-NOT:   isa.send
 
 // MESH-LABEL: isa.cluster(0, 0)
-// MESH:      isa.dma store tag 2 src {{[0-9]+}} dst 20544 shape [1, 4]
+// MESH:      isa.dma store tag {{[0-9]}} src {{[0-9]+}} dst 20544 shape [1, 4]
 // MESH:      isa.barrier 0
 // A destination hands out its first credits once its earlier work is done.
 // MESH:      isa.wait tags [0, 1, 2, 3, 4, 5, 6, 7] pe

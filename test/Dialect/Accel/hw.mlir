@@ -28,7 +28,7 @@
 // ISA: isa.program grid(4 x 4)
 // LABELS: #accel.hw<name = "labels-example"
 // LABELS-SAME: shared_cache = true
-// LABELS-SAME: channels = [{bytes_per_cycle = 6.400000e+01 : f64, latency_cycles = 100 : i64, router = [0, 0]}, {bytes_per_cycle = 6.400000e+01 : f64, latency_cycles = 100 : i64, router = [0, 1]}]
+// LABELS-SAME: channels = [{bytes_per_cycle = 6.400000e+01 : f64, latency_cycles = 100 : i64, max_outstanding = 16 : i64, router = [0, 0]}, {bytes_per_cycle = 6.400000e+01 : f64, latency_cycles = 100 : i64, max_outstanding = 16 : i64, router = [0, 1]}]
 // LABELS-SAME: numerics = {accumulate = "f32", compute = "f16"}
 // LABELS-SAME: split = {activation_tile = 256 : i64, database = "shared-cache", weight_tile = 512 : i64}
 

@@ -14,6 +14,6 @@ func.func @main(%a: tensor<256x1024xf32> {accel.name = "a"}, %b: tensor<1024x256
 }
 
 // SPEC: partition_m = 256, partition_n = 256, partition_k = 64, {{.*}}split_k = true
-// REFINED: partition_m = 128, partition_n = 128, partition_k = 128, {{.*}}split_k = true
+// REFINED: partition_m = 128, partition_n = 128, partition_k = 64, {{.*}}split_k = true
 // FORCED: error: select-tiling: refine cannot be combined with a forced decision or a baseline
 // BAD: for the --refine option: Cannot find option named 'cluster'!

@@ -10,7 +10,7 @@
 // GEMM N, one output row per cluster) and hybrid (input channels c -> K of
 // the 1 x 1 kernel, which pays the partial-sum combine) are priced; model
 // is cheaper.
-// CHECK: remark: parallel=best: data (no strategy for operator conv2d, category in in database dimsel) model 432 hybrid 754 -> model
+// CHECK: remark: parallel=best: data (no strategy for operator conv2d, category in in database dimsel) model 231 hybrid 374 -> model
 // CHECK-LABEL: func.func @no_data_row
 // CHECK: graph.conv2d {{.*}}accel.mapping = #accel.mapping<ranges = [0, 1, 2], array = [N, N]>, accel.parallel = "model"
 func.func @no_data_row(%x: tensor<1x4x2x1xf32>, %w: tensor<3x4x1x1xf32>) -> tensor<1x3x2x1xf32> {
