@@ -910,10 +910,9 @@ std::string accel::hardwareToJson(const HardwareDesc &hw) {
           // split.database, so that editing the grid of a printed
           // description keeps it valid.
           for (const MemoryChannel &c : hw.channels) {
-            nlohmann::ordered_json jc = {
-                {"bytes_per_cycle", c.bytesPerCycle},
-                {"latency_cycles", c.latencyCycles},
-                {"max_outstanding", c.maxOutstanding}};
+            nlohmann::ordered_json jc = {{"bytes_per_cycle", c.bytesPerCycle},
+                                         {"latency_cycles", c.latencyCycles},
+                                         {"max_outstanding", c.maxOutstanding}};
             uint32_t cols = std::max<uint32_t>(hw.cols, 1);
             if (c.routerCluster >= 0)
               jc["router"] = {uint32_t(c.routerCluster) / cols,

@@ -4,9 +4,9 @@
 // (lib/Codegen/MappedGemm.cpp) realises it on the simulator's rules
 // (docs/mapping.md, "Cost model"): every cluster computes its slice with the
 // per-cluster tile sizes; its DMAs (MemoryChannel::occupancyCycles: bytes /
-// channel bandwidth + the latency window's share) queue on its memory channel together with those of the other clusters of that
-// channel; EXECUTE time from the instruction costs; a K split adds the
-// partial-sum combine layers.
+// channel bandwidth + the latency window's share) queue on its memory channel
+// together with those of the other clusters of that channel; EXECUTE time from
+// the instruction costs; a K split adds the partial-sum combine layers.
 //
 //===----------------------------------------------------------------------===//
 #include "accel/Tiling/ArrayMapping.h"

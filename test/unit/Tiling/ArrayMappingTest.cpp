@@ -356,8 +356,8 @@ TEST(ArrayMapping, SliceTilesGrowWhenTheChannelIsTheBottleneck) {
   for (MemoryChannel &ch : serial.channels)
     ch.maxOutstanding = 1;
   MappingProblem small = problem(32, 32, 32, 64);
-  SliceTiles keep = chooseSliceTiles(small, serial, Dataflow::OutputStationary, 8,
-                                     16, 32, false, 2);
+  SliceTiles keep = chooseSliceTiles(small, serial, Dataflow::OutputStationary,
+                                     8, 16, 32, false, 2);
   EXPECT_TRUE((keep == SliceTiles{64, 64, 64}));
 }
 
