@@ -142,6 +142,15 @@ bool accel::codegen::emitElementwiseLayer(StreamBuilder &sb,
   std::vector<int64_t> shape = layer.shape;
   std::vector<View> views(layer.inputs);
   views.push_back(layer.output);
+  // Rows are all but the last dimension: trailing extent-1 dimensions
+  // ([O, C, 1, 1] weights, [N, C, 1, 1] vectors) would make rows of one
+  // element, so the last dimension of extent > 1 holds the columns.
+  if (layer.rowDims < 0 && !layer.rowResult && !layer.wholeRows)
+    while (shape.size() > 1 && shape.back() == 1) {
+      shape.pop_back();
+      for (View &v : views)
+        v.strides.pop_back();
+    }
   size_t split = layer.rowDims < 0 ? (shape.empty() ? 0 : shape.size() - 1)
                                    : size_t(layer.rowDims);
   if (layer.rowResult) // the output has no column extent
@@ -182,6 +191,15 @@ bool accel::codegen::emitElementwiseLayer(StreamBuilder &sb,
   for (int d = innerRowDims; d < int(inner.size()); ++d)
     tileCols *= t[d];
   int64_t rowsCap = std::min(pes * (perPe / tileCols), regionFloats / tileCols);
+  // Every cluster gets a tile when there are rows enough: a small layer in
+  // one or two storage-filling tiles would leave the other clusters (and
+  // their memory channels) idle.
+  int64_t innerRows = 1;
+  for (int d = 0; d < innerRowDims; ++d)
+    innerRows *= inner[d];
+  const int64_t nCl = int64_t(sb.numClusters());
+  if (innerRows >= 2 * nCl * pes)
+    rowsCap = std::min(rowsCap, ceilDiv(innerRows, nCl));
   for (int d = innerRowDims - 1; d >= 0 && rowsCap > 1; --d) {
     t[d] = std::min(inner[d], rowsCap);
     rowsCap /= t[d];
@@ -223,12 +241,25 @@ bool accel::codegen::emitElementwiseLayer(StreamBuilder &sb,
   base.rows = uint32_t(tileRows); // CONFIG holds a full tile;
   base.cols = uint32_t(tileCols); // EXECUTEs patch the edges.
   auto slotOf = [&](int operand) { return uint8_t(operand * slotsPer); };
+  // An input that is the same row for every row of a tile (zero strides in
+  // all row dimensions: a bias, a per-column scale) is DMA'd as that one row
+  // and the LD repeats it (row_stride 0), instead of reading it from DRAM
+  // once per row.
+  std::vector<bool> rowBroadcast(nIn, false);
+  for (size_t i = 0; i < nIn; ++i) {
+    bool zero = innerRowDims > 0;
+    for (int d = 0; d < innerRowDims; ++d)
+      zero &= views[i].strides[size_t(outer + d)] == 0;
+    rowBroadcast[i] = zero;
+  }
   for (size_t i = 0; i < nIn; ++i) {
     Instruction ld;
     ld.fields.op = Opcode::LD;
     ld.fields.sub = uint8_t(LoadStream::Activations);
     ld.fields.slot = slotOf(int(i));
     ld.operands = base;
+    if (rowBroadcast[i])
+      ld.operands.rowStride = 0;
     seq.push_back(ld);
   }
   std::vector<bool> rowCols(seq.size(), false); // record uses cols = 1
@@ -260,10 +291,9 @@ bool accel::codegen::emitElementwiseLayer(StreamBuilder &sb,
   seq.push_back(st);
   rowCols.push_back(layer.rowResult);
 
-  const uint32_t nCl = sb.numClusters();
-  std::vector<std::vector<const Tile *>> perCluster(nCl);
+  std::vector<std::vector<const Tile *>> perCluster(static_cast<size_t>(nCl));
   for (size_t i = 0; i < tiles.size(); ++i)
-    perCluster[i % nCl].push_back(&tiles[i]);
+    perCluster[i % size_t(nCl)].push_back(&tiles[i]);
 
   auto regionAddr = [&](int half, size_t operand) {
     return uint32_t(half * (hw.storageBytes / 2) +
@@ -271,7 +301,7 @@ bool accel::codegen::emitElementwiseLayer(StreamBuilder &sb,
   };
   const int64_t outRowStride = layer.rowResult ? 1 : tileCols;
 
-  for (uint32_t cl = 0; cl < nCl; ++cl) {
+  for (uint32_t cl = 0; cl < uint32_t(nCl); ++cl) {
     const auto &mine = perCluster[cl];
     if (mine.empty())
       continue;
@@ -281,10 +311,14 @@ bool accel::codegen::emitElementwiseLayer(StreamBuilder &sb,
     sb.config(cl, kIbufElementwise, seq);
     auto issueLoads = [&](size_t s) {
       const Tile &tile = *mine[s];
-      for (size_t i = 0; i < nIn; ++i)
+      for (size_t i = 0; i < nIn; ++i) {
+        std::vector<int64_t> extent = tile.extent;
+        if (rowBroadcast[i])
+          std::fill(extent.begin(), extent.begin() + innerRowDims, 1);
         sb.dmaLoad(cl, uint8_t(s % 2),
-                   boxOf(tile.views[i], tile.origin, tile.extent, innerRowDims),
+                   boxOf(tile.views[i], tile.origin, extent, innerRowDims),
                    regionAddr(int(s % 2), i), tileCols);
+      }
     };
     issueLoads(0);
     for (size_t s = 0; s < mine.size(); ++s) {
