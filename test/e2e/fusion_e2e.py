@@ -270,6 +270,22 @@ def convt_residual(x):
     return n, relu(n, n.binary("Add", b, a, lambda u, v: u + v))
 
 
+def concat_neck(x):
+    """An FPN-neck-like Concat of four maps along the channels: a conv +
+    Relu chain, a conv + BN, a ConvTranspose + BN + Sigmoid, and an Add of
+    two convs, then a 1x1 conv reading the concat. At batch 1 each producer
+    writes its slice of the concat in place (no copy layer); at batch 2 the
+    slices are strided and the concat copies."""
+    n = Net(x)
+    a = relu(n, n.conv("x", 4, k=3, p=1))
+    b = n.conv("x", 3)
+    c = sigmoid(n, n.convt(n.conv("x", 4, k=2, s=2, bn=False), 2))
+    d = n.binary("Add", n.conv("x", 2, bn=False), n.conv("x", 2, bn=False), lambda u, v: u + v)
+    y = n.m.node("Concat", [a, b, c, d], axis=1)
+    n.v[y] = np.concatenate([n.v[a], n.v[b], n.v[c], n.v[d]], axis=1)
+    return n, n.conv(y, 5, bn=False)
+
+
 CASES = [
     ("conv_chain", conv_chain, (1, 6, 9, 9)),
     ("gemm_chain", gemm_chain, (5, 40)),
@@ -283,6 +299,8 @@ CASES = [
     ("convt_groups_pads", convt_groups_pads, (2, 4, 3, 4)),
     ("convt_overlap_and_gaps", convt_overlap_and_gaps, (1, 3, 4, 5)),
     ("convt_residual", convt_residual, (1, 6, 5, 5)),
+    ("concat_neck", concat_neck, (1, 3, 8, 8)),
+    ("concat_neck_batch2", concat_neck, (2, 3, 6, 8)),
 ]
 
 

@@ -396,6 +396,12 @@ private:
                      const std::vector<codegen::ElementwiseStep> &post,
                      const codegen::View &out);
   mlir::LogicalResult lowerSoftmax(graph::SoftmaxOp op);
+  /// Concat as addressing (docs/passes.md): before any op is lowered, each
+  /// concat operand whose slice of the result is contiguous (every dim
+  /// before the axis is 1) and whose producer (or fused chain) is a single
+  /// graph op result used only there gets its slice as its buffer, so the
+  /// producer writes in place and lowerConcat copies nothing for it.
+  void planConcatSlices(mlir::Block &body);
   mlir::LogicalResult lowerConcat(graph::ConcatOp op);
   mlir::LogicalResult lowerSlice(graph::SliceOp op);
   mlir::LogicalResult lowerBroadcast(graph::BroadcastOp op);
