@@ -13,7 +13,7 @@
 // CHECK: isa.cluster(0, 0)
 // CHECK: isa.st acc {{.*}} func = relu>
 // CHECK: isa.st inbuf {{.*}} func = scale, imm = 5.000000e-01
-// CHECK: isa.dma store tag 2 src {{[0-9]+}} dst {{[0-9]+}} shape [3, 3, 2, 2] src_strides [12, 4, 2, 1] dst_strides [2, 24, 6, 1]
+// CHECK: isa.dma store tag {{[0-9]+}} src {{[0-9]+}} dst {{[0-9]+}} shape [3, 3, 2, 2] src_strides [12, 4, 2, 1] dst_strides [2, 24, 6, 1]
 // CHECK-NOT: isa.barrier 1
 func.func @main(%x: tensor<1x4x2x3xf32> {accel.name = "x"}) -> (tensor<1x3x4x6xf32> {accel.name = "y"}) {
   %w = arith.constant dense<1.0> : tensor<4x3x2x2xf32>

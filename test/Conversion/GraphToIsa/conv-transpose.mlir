@@ -9,18 +9,22 @@
 // CHECK-LABEL: isa.program
 // CHECK: #isa.layer<name = "{{.*}}", op = "graph.conv_transpose2d", macs = 288,
 // CHECK-NOT: #isa.layer
+// CHECK: isa.data at [[ONE:[0-9]+]] = dense<1.000000e+00> : tensor<1xf32>
 // CHECK: isa.cluster(0, 0)
 // A = input row 0 transposed (pixel stride 1, channel stride H*W = 6);
-// B = the [4, 12] weight; the bias broadcast over pixels and taps.
-// CHECK: isa.dma load tag 0 src 0 dst [[A:[0-9]+]] shape [3, 4] src_strides [1, 6]
+// B = the [4, 12] weight; then the bias as one more K step: a column of
+// ones (one f32 constant, zero row stride) times the bias row (bias[o]
+// for each tap), instead of a C-sized initial-value tile.
+// CHECK: isa.dma load tag 0 src 0 dst {{[0-9]+}} shape [3, 4] src_strides [1, 6]
 // CHECK-NEXT: isa.dma load tag 0 src 128 dst {{[0-9]+}} shape [4, 12] src_strides [12, 1]
-// CHECK-NEXT: isa.dma load tag 0 src 320 dst {{[0-9]+}} shape [3, 3, 2, 2] src_strides [0, 1, 0, 0]
+// CHECK: isa.dma load tag 1 src [[ONE]] dst {{[0-9]+}} shape [3, 1] src_strides [0, 1]
+// CHECK-NEXT: isa.dma load tag 1 src 320 dst {{[0-9]+}} shape [1, 3, 2, 2] src_strides [0, 1, 0, 0]
 // Pixel w, channel o, tap (i, j) -> y[o][i][2w + j]: strides [2, 24, 6, 1].
-// CHECK: isa.dma store tag 2 src {{[0-9]+}} dst 384 shape [3, 3, 2, 2] src_strides [12, 4, 2, 1] dst_strides [2, 24, 6, 1]
+// CHECK: isa.dma store tag {{[0-9]+}} src {{[0-9]+}} dst 384 shape [3, 3, 2, 2] src_strides [12, 4, 2, 1] dst_strides [2, 24, 6, 1]
 // CHECK: isa.cluster(0, 1)
 // Input row 1 -> output rows 2 and 3 (384 + 2 * 6 * 4 bytes).
 // CHECK: isa.dma load tag 0 src 12 dst
-// CHECK: isa.dma store tag 2 src {{[0-9]+}} dst 432 shape [3, 3, 2, 2] src_strides [12, 4, 2, 1] dst_strides [2, 24, 6, 1]
+// CHECK: isa.dma store tag {{[0-9]+}} src {{[0-9]+}} dst 432 shape [3, 3, 2, 2] src_strides [12, 4, 2, 1] dst_strides [2, 24, 6, 1]
 // CHECK-NOT: isa.barrier 1
 func.func @main(%x: tensor<1x4x2x3xf32> {accel.name = "x"}, %w: tensor<4x3x2x2xf32> {accel.name = "w"}, %b: tensor<3xf32> {accel.name = "b"}) -> (tensor<1x3x4x6xf32> {accel.name = "y"}) {
   %y = graph.conv_transpose2d %x, %w, %b {strides = array<i64: 2, 2>} : (tensor<1x4x2x3xf32>, tensor<4x3x2x2xf32>, tensor<3xf32>) -> tensor<1x3x4x6xf32>
@@ -33,7 +37,7 @@ func.func @main(%x: tensor<1x4x2x3xf32> {accel.name = "x"}, %w: tensor<4x3x2x2xf
 // full-size temporary (6 x 6) and a copy layer crops it.
 // CHECK-LABEL: isa.program
 // CHECK: #isa.layer<name = "{{.*}}", op = "graph.conv_transpose2d", macs = 36,
-// CHECK: isa.dma store tag 2 src {{[0-9]+}} dst [[T:[0-9]+]] shape [3, 2, 2] src_strides [4, 2, 1] dst_strides [2, 6, 1]
+// CHECK: isa.dma store tag {{[0-9]+}} src {{[0-9]+}} dst [[T:[0-9]+]] shape [3, 2, 2] src_strides [4, 2, 1] dst_strides [2, 6, 1]
 // CHECK: isa.barrier 0
 // Output row 0 = temporary row 2 from column 2 (byte 8 * 4 + 2 * 4 = 40).
 // CHECK: isa.dma dram_copy tag 0 src {{[0-9]+}} dst {{[0-9]+}} shape [1, 4] src_strides [6, 1] dst_strides [4, 1]
