@@ -154,8 +154,8 @@ def Accel_FusionAttr : Accel_Attr<"Fusion", "fusion"> {
   let summary = "The operators fused into one GEMM-shaped op (fuse-layers)";
   let description = [{
     Written by fuse-layers (docs/passes.md, "fuse-layers") on graph.matmul,
-    graph.gemm and graph.conv2d; convert-graph-to-isa lowers the op and
-    what it lists as one layer.
+    graph.gemm, graph.conv2d and graph.conv_transpose2d; convert-graph-to-isa
+    lowers the op and what it lists as one layer.
 
     ```mlir
     #accel.fusion<steps = [residual, relu], fused = ["Add_7", "Relu_8"],

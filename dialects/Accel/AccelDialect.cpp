@@ -234,10 +234,13 @@ LogicalResult AccelDialect::verifyOperationAttribute(Operation *op,
   if (name == kParallelAttrName)
     return verifyParallelAttr(op, attr);
   if (name == kFusionAttrName) {
-    if (!isGemmShaped(op))
-      return op->emitOpError()
-             << name
-             << " applies to graph.matmul, graph.gemm and graph.conv2d only";
+    // The GEMM-shaped ops and conv_transpose2d (whose non-overlapping form
+    // is a GEMM; the overlapping one runs the chain as one SFU pass).
+    if (!isGemmShaped(op) && !isa<graph::ConvTranspose2DOp>(op))
+      return op->emitOpError() << name
+                               << " applies to graph.matmul, graph.gemm, "
+                                  "graph.conv2d and graph.conv_transpose2d "
+                                  "only";
     if (!isa<FusionAttr>(attr.getValue()))
       return fieldError(op, name) << "expected an #accel.fusion<...> "
                                      "attribute, got "

@@ -1,8 +1,10 @@
-//===- FoldBatchNorm.cpp - batch_norm(conv2d) -> conv2d -------------------===//
+//===- FoldBatchNorm.cpp - batch_norm(conv) -> conv -----------------------===//
 //
 // Inference batch normalisation after a convolution is a per-output-channel
 // affine map, so it folds into the convolution's weights and bias at compile
 // time when all of them are constants (the usual case for imported models).
+// conv2d weights [O, C/g, KH, KW] scale along axis 0, conv_transpose2d
+// weights [C, O/g, KH, KW] along axis 1.
 //
 //===----------------------------------------------------------------------===//
 #include "Graph/GraphDialect.h"
@@ -85,11 +87,76 @@ struct FoldIntoConv : OpRewritePattern<graph::BatchNormOp> {
   }
 };
 
+/// batch_norm(conv_transpose2d): the weight is [C, O/g, KH, KW], so output
+/// channel g*(O/g) + o scales the slices w[c, o] of every input channel c of
+/// group g (axis 1, not axis 0 as for conv2d).
+struct FoldIntoConvTranspose : OpRewritePattern<graph::BatchNormOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(graph::BatchNormOp bn,
+                                PatternRewriter &rewriter) const override {
+    auto conv = bn.getInput().getDefiningOp<graph::ConvTranspose2DOp>();
+    if (!conv || !conv.getResult().hasOneUse())
+      return rewriter.notifyMatchFailure(
+          bn, "input is not a single-use conv_transpose2d");
+    std::vector<float> w, b, scale, bias, mean, var;
+    if (!constantValues(conv.getWeight(), w) ||
+        (conv.getBias() && !constantValues(conv.getBias(), b)) ||
+        !constantValues(bn.getScale(), scale) ||
+        !constantValues(bn.getBias(), bias) ||
+        !constantValues(bn.getMean(), mean) ||
+        !constantValues(bn.getVariance(), var))
+      return rewriter.notifyMatchFailure(bn, "operands are not constants");
+    auto wType = cast<RankedTensorType>(conv.getWeight().getType());
+    ArrayRef<int64_t> ws = wType.getShape();
+    int64_t groups = conv.getGroups();
+    if (ws.size() != 4 || groups < 1 || ws[0] % groups)
+      return rewriter.notifyMatchFailure(bn, "unexpected weight shape");
+    size_t C = size_t(ws[0]), Og = size_t(ws[1]), taps = size_t(ws[2] * ws[3]),
+           Cg = C / size_t(groups);
+    size_t channels = Og * size_t(groups);
+    if (scale.size() != channels || bias.size() != channels ||
+        mean.size() != channels || var.size() != channels ||
+        (!b.empty() && b.size() != channels))
+      return rewriter.notifyMatchFailure(bn, "channel counts differ");
+    if (b.empty())
+      b.assign(channels, 0.0f);
+    float eps = bn.getEpsilon().convertToFloat();
+    std::vector<float> a(channels), newB(channels);
+    for (size_t o = 0; o < channels; ++o) {
+      a[o] = scale[o] / std::sqrt(var[o] + eps);
+      newB[o] = (b[o] - mean[o]) * a[o] + bias[o];
+    }
+    for (size_t c = 0; c < C; ++c)
+      for (size_t o = 0; o < Og; ++o) {
+        float f = a[(c / Cg) * Og + o];
+        for (size_t t = 0; t < taps; ++t)
+          w[(c * Og + o) * taps + t] *= f;
+      }
+    Location loc = rewriter.getFusedLoc({conv.getLoc(), bn.getLoc()});
+    auto bType =
+        RankedTensorType::get({int64_t(channels)}, rewriter.getF32Type());
+    Value newW = arith::ConstantOp::create(
+        rewriter, loc, DenseElementsAttr::get(wType, llvm::ArrayRef(w)));
+    Value newBias = arith::ConstantOp::create(
+        rewriter, loc, DenseElementsAttr::get(bType, llvm::ArrayRef(newB)));
+    auto folded = graph::ConvTranspose2DOp::create(
+        rewriter, loc, bn.getResult().getType(), conv.getInput(), newW, newBias,
+        conv.getStridesAttr(), conv.getPadsAttr(), conv.getDilationsAttr(),
+        conv.getOutputPaddingAttr(), conv.getGroupsAttr());
+    for (NamedAttribute attr : conv->getDiscardableAttrs())
+      folded->setAttr(attr.getName(), attr.getValue());
+    rewriter.replaceOp(bn, folded.getResult());
+    rewriter.eraseOp(conv);
+    return success();
+  }
+};
+
 struct FoldBatchNormPass
     : public accel::impl::FoldBatchNormBase<FoldBatchNormPass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<FoldIntoConv>(&getContext());
+    patterns.add<FoldIntoConv, FoldIntoConvTranspose>(&getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }

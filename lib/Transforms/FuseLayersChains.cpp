@@ -1,10 +1,10 @@
 //===- FuseLayersChains.cpp - Epilogue chains after GEMM-shaped ops -------===//
 //
-// Follows the result of every graph.conv2d / graph.gemm / graph.matmul
-// through operators the SFU can apply per element on the way out of the
-// PE array (docs/passes.md, "fuse-layers"): each is translated into SFU
-// steps, marked accel.fused, and the steps and names are recorded in the
-// producer's #accel.fusion. The chain stops at the first value with more
+// Follows the result of every graph.conv2d / graph.gemm / graph.matmul /
+// graph.conv_transpose2d through operators the SFU can apply per element on the
+// way out of the PE array (docs/passes.md, "fuse-layers"): each is translated
+// into SFU steps, marked accel.fused, and the steps and names are recorded in
+// the producer's #accel.fusion. The chain stops at the first value with more
 // than one user (it must reach memory anyway) or an operator the epilogue
 // cannot apply.
 //
@@ -180,7 +180,7 @@ bool hasEpilogue(Operation *op) {
     float beta = g.getBeta().convertToFloat();
     return !g.getC() || beta == 0.0f || beta == 1.0f;
   }
-  return isa<Conv2DOp, MatMulOp>(op);
+  return isa<Conv2DOp, MatMulOp, ConvTranspose2DOp>(op);
 }
 
 void fuseChain(Operation *producer, const ChainOptions &o) {
@@ -215,7 +215,7 @@ void fuse::fuseEpilogueChains(Operation *root, bool activations,
                               bool residual) {
   ChainOptions o{activations, residual};
   root->walk([&](Operation *op) {
-    if (isa<Conv2DOp, GemmOp, MatMulOp>(op))
+    if (isa<Conv2DOp, GemmOp, MatMulOp, ConvTranspose2DOp>(op))
       fuseChain(op, o);
   });
 }

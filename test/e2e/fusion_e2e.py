@@ -1,6 +1,7 @@
 """fuse-layers end to end: small ONNX models with the exporters' idioms
 (conv + BN + HardSwish, x * HardSigmoid(x), Clip as ReLU6, residual blocks,
-squeeze-and-excite, Pad + Conv, Gemm + activation chains) compiled by
+squeeze-and-excite, Pad + Conv, Gemm + activation chains, ConvTranspose +
+BN + activations as in the FPN text detector's head) compiled by
 accel-compile (fusion on, and --fuse=off for comparison), simulated and
 compared with numpy. Also checks that the fused operators produced no
 layer of their own (fewer SFU layers than without fusion).
@@ -90,6 +91,37 @@ class Net:
         r = lambda a: a.reshape(1, -1, 1, 1)  # noqa: E731
         self.v[z] = (self.v[y] - r(mu)) / np.sqrt(r(var) + 1e-5) * r(sc) + r(bi)
         return z
+
+    def bn(self, y, co):
+        sc, bi = RNG.uniform(0.5, 1.5, co), RNG.standard_normal(co) * 0.1
+        mu, var = RNG.standard_normal(co) * 0.1, RNG.uniform(0.5, 1.5, co)
+        names = [self.m.init(a) for a in (sc, bi, mu, var)]
+        z = self.m.node("BatchNormalization", [y] + names, epsilon=1e-5)
+        r = lambda a: a.reshape(1, -1, 1, 1)  # noqa: E731
+        self.v[z] = (self.v[y] - r(mu)) / np.sqrt(r(var) + 1e-5) * r(sc) + r(bi)
+        return z
+
+    def convt(self, x, co, k=2, s=2, p=0, op=0, groups=1, bias=True, bn=True):
+        """ConvTranspose (ONNX semantics), then BatchNormalization."""
+        xv = self.v[x]
+        n_, ci, h, w_ = xv.shape
+        og = co // groups
+        w = RNG.standard_normal((ci, og, k, k)) * (1.0 / np.sqrt(ci // groups))
+        b = RNG.standard_normal(co) * 0.1 if bias else np.zeros(co)
+        ins = [x, self.m.init(w)] + ([self.m.init(b)] if bias else [])
+        y = self.m.node("ConvTranspose", ins, kernel_shape=[k, k], strides=[s, s],
+                        pads=[p] * 4, output_padding=[op, op], group=groups)
+        fh, fw = (h - 1) * s + k, (w_ - 1) * s + k
+        full = np.zeros((n_, co, fh + op, fw + op))
+        cg = ci // groups
+        for g in range(groups):
+            for i in range(k):
+                for j in range(k):
+                    full[:, g * og:(g + 1) * og, i:i + (h - 1) * s + 1:s, j:j + (w_ - 1) * s + 1:s] += np.einsum(
+                        "nchw,co->nohw", xv[:, g * cg:(g + 1) * cg], w[g * cg:(g + 1) * cg, :, i, j])
+        oh, ow = fh + op - 2 * p, fw + op - 2 * p
+        self.v[y] = full[:, :, p:p + oh, p:p + ow] + b.reshape(1, -1, 1, 1)
+        return self.bn(y, co) if bn else y
 
     def unary(self, op, x, fn, **attrs):
         y = self.m.node(op, [x], **attrs)
@@ -193,6 +225,67 @@ def conv_chain(x):
     return n, n.relu6(y)
 
 
+def relu(n, x):
+    return n.unary("Relu", x, lambda a: np.maximum(a, 0))
+
+
+def sigmoid(n, x):
+    return n.unary("Sigmoid", x, lambda a: 1 / (1 + np.exp(-a)))
+
+
+def convt_head(x):
+    """The FPN text detector's head after its 3x3 conv: ConvTranspose 2x2
+    s2 + BN + Relu, ConvTranspose 2x2 s2 (one channel) + Sigmoid (the GEMM
+    lowering with the chain in its epilogue)."""
+    n = Net(x)
+    y = relu(n, n.convt("x", 8))
+    return n, sigmoid(n, n.convt(y, 1, bn=False))
+
+
+def convt_groups_pads(x):
+    """Groups 2, no bias, 3x3 stride 3 pads 1 (cropped temporary: the chain
+    is one SFU pass), then a 2x2 s2 + BN + LeakyRelu + Add + Relu chain."""
+    n = Net(x)
+    y = n.unary("LeakyRelu", n.convt("x", 6, k=3, s=3, p=1, groups=2, bias=False),
+                lambda a: np.where(a < 0, 0.1 * a, a), alpha=0.1)
+    y = n.scalar("Add", n.convt(y, 4), 0.25, lambda a, c: a + c)
+    return n, relu(n, y)
+
+
+def convt_overlap_and_gaps(x):
+    """Overlapping taps (3x3 s2 p1 output_padding 1: zero-stuffing, chain as
+    a tail layer) and gaps (1x1 s2: pixels only the bias reaches, which the
+    fused Sigmoid must see too)."""
+    n = Net(x)
+    y = n.relu6(n.convt("x", 6, k=3, s=2, p=1, op=1))
+    return n, sigmoid(n, n.convt(y, 3, k=1, s=2))
+
+
+def convt_residual(x):
+    """relu(BN(ConvT(x)) + ConvT'(x)): the residual add in the strided
+    epilogue of the second ConvTranspose."""
+    n = Net(x)
+    a = n.convt("x", 4, bn=False)
+    b = n.convt("x", 4)
+    return n, relu(n, n.binary("Add", b, a, lambda u, v: u + v))
+
+
+def concat_neck(x):
+    """An FPN-neck-like Concat of four maps along the channels: a conv +
+    Relu chain, a conv + BN, a ConvTranspose + BN + Sigmoid, and an Add of
+    two convs, then a 1x1 conv reading the concat. At batch 1 each producer
+    writes its slice of the concat in place (no copy layer); at batch 2 the
+    slices are strided and the concat copies."""
+    n = Net(x)
+    a = relu(n, n.conv("x", 4, k=3, p=1))
+    b = n.conv("x", 3)
+    c = sigmoid(n, n.convt(n.conv("x", 4, k=2, s=2, bn=False), 2))
+    d = n.binary("Add", n.conv("x", 2, bn=False), n.conv("x", 2, bn=False), lambda u, v: u + v)
+    y = n.m.node("Concat", [a, b, c, d], axis=1)
+    n.v[y] = np.concatenate([n.v[a], n.v[b], n.v[c], n.v[d]], axis=1)
+    return n, n.conv(y, 5, bn=False)
+
+
 CASES = [
     ("conv_chain", conv_chain, (1, 6, 9, 9)),
     ("gemm_chain", gemm_chain, (5, 40)),
@@ -201,6 +294,13 @@ CASES = [
     ("mbv2_block", mbv2_block, (1, 8, 11, 13)),
     ("mbv3_block", mbv3_block, (1, 8, 12, 12)),
     ("mbv3_block_batch2", mbv3_block, (2, 8, 7, 7)),
+    ("convt_head", convt_head, (1, 8, 5, 6)),
+    ("convt_head_batch2", convt_head, (2, 16, 4, 3)),
+    ("convt_groups_pads", convt_groups_pads, (2, 4, 3, 4)),
+    ("convt_overlap_and_gaps", convt_overlap_and_gaps, (1, 3, 4, 5)),
+    ("convt_residual", convt_residual, (1, 6, 5, 5)),
+    ("concat_neck", concat_neck, (1, 3, 8, 8)),
+    ("concat_neck_batch2", concat_neck, (2, 3, 6, 8)),
 ]
 
 

@@ -225,6 +225,67 @@ for s_, p_, op_ in [((1, 1), (0, 0, 0, 0), (0, 0)), ((2, 2), (1, 1, 1, 1), (1, 1
          f"output_padding = array<i64: {op_[0]}, {op_[1]}>}} : ({ty(xt.shape)}, {ty(wt.shape)}) -> {ty(out)}",
          [xt, wt], lambda a, b, s2=s_, p2=p_, o2=op_: conv_transpose_ref(a, b, s2, p2, o2), out)
 
+
+
+def conv_transpose_full_ref(x, w, b, s, p, outpad, dil, groups):
+    """ONNX ConvTranspose: strides, pads, dilations, output_padding, group,
+    optional bias."""
+    n, c, h, wd = x.shape
+    _, og, kh, kw = w.shape
+    fh = s[0] * (h - 1) + dil[0] * (kh - 1) + 1
+    fw = s[1] * (wd - 1) + dil[1] * (kw - 1) + 1
+    oh = fh + outpad[0] - p[0] - p[2]
+    ow = fw + outpad[1] - p[1] - p[3]
+    full = np.zeros((n, og * groups, max(fh, p[0] + oh), max(fw, p[1] + ow)))
+    cg = c // groups
+    for g in range(groups):
+        for i in range(h):
+            for j in range(wd):
+                for a in range(kh):
+                    for e in range(kw):
+                        full[:, g * og:(g + 1) * og, i * s[0] + a * dil[0], j * s[1] + e * dil[1]] += np.einsum(
+                            "nc,co->no", x[:, g * cg:(g + 1) * cg, i, j], w[g * cg:(g + 1) * cg, :, a, e])
+    y = full[:, :, p[0]:p[0] + oh, p[1]:p[1] + ow]
+    if b is not None:
+        y = y + b.reshape(1, -1, 1, 1)
+    return y
+
+
+# Non-overlapping taps (stride > dilation * (kernel - 1)): the GEMM lowering
+# with depth-to-space stores (LowerWindow.cpp); the last two overlap
+# (zero-stuffing). (name, x shape, Cout/g, kernel, strides, pads,
+# output_padding, dilations, groups, bias)
+for nm, xsh, og, k, s_, p_, op_, d_, g_, bias in [
+    ("k2s2_b2_bias", (2, 3, 4, 5), 4, (2, 2), (2, 2), (0, 0, 0, 0), (0, 0), (1, 1), 1, True),
+    ("k2s2_g2_bias", (1, 4, 3, 3), 3, (2, 2), (2, 2), (0, 0, 0, 0), (0, 0), (1, 1), 2, True),
+    ("k2s2_cout1", (1, 16, 6, 7), 1, (2, 2), (2, 2), (0, 0, 0, 0), (0, 0), (1, 1), 1, True),
+    # Og*KH*KW < Cg / 4: the bias as the accumulators' initial values.
+    ("k2s2_cout1_bias_init", (2, 40, 5, 6), 1, (2, 2), (2, 2), (0, 0, 0, 0), (0, 0), (1, 1), 1, True),
+    ("k3s3_pads_nobias", (2, 3, 3, 4), 2, (3, 3), (3, 3), (1, 1, 1, 1), (0, 0), (1, 1), 1, False),
+    ("k1s2_outpad_bias", (1, 3, 3, 3), 2, (1, 1), (2, 2), (0, 0, 0, 0), (1, 1), (1, 1), 1, True),
+    ("k2x3s3x4_gaps_outpad_pads", (2, 2, 3, 3), 3, (2, 3), (3, 4), (0, 1, 1, 0), (2, 1), (1, 1), 1, True),
+    ("k2s3_dil2_g3", (1, 6, 3, 4), 2, (2, 2), (3, 3), (0, 0, 0, 0), (0, 0), (2, 2), 3, False),
+    ("k2s2_big", (1, 64, 9, 11), 64, (2, 2), (2, 2), (0, 0, 0, 0), (0, 0), (1, 1), 1, True),
+    ("k3s2_overlap_b2_bias", (2, 3, 4, 4), 2, (3, 3), (2, 2), (1, 1, 1, 1), (1, 1), (1, 1), 1, True),
+    ("k2s1_overlap_g2", (1, 4, 3, 3), 2, (2, 2), (1, 1), (0, 0, 0, 0), (0, 0), (1, 1), 2, False),
+]:
+    xg = rng.standard_normal(xsh).astype(np.float32)
+    wg = rng.standard_normal((xsh[1], og) + k).astype(np.float32)
+    bg = rng.standard_normal((og * g_,)).astype(np.float32) if bias else None
+    outg = conv_transpose_full_ref(xg, wg, bg, s_, p_, op_, d_, g_).shape
+    attrs = (f"strides = array<i64: {s_[0]}, {s_[1]}>, pads = array<i64: {', '.join(map(str, p_))}>, "
+             f"output_padding = array<i64: {op_[0]}, {op_[1]}>, dilations = array<i64: {d_[0]}, {d_[1]}>, groups = {g_} : i64")
+    if bias:
+        case(f"conv_transpose_{nm}",
+             f"%r = graph.conv_transpose2d %a, %b, %c {{{attrs}}} : ({ty(xg.shape)}, {ty(wg.shape)}, {ty(bg.shape)}) -> {ty(outg)}",
+             [xg, wg, bg], lambda a, b, c, s2=s_, p2=p_, o2=op_, d2=d_, g2=g_:
+             conv_transpose_full_ref(a, b, c, s2, p2, o2, d2, g2), outg)
+    else:
+        case(f"conv_transpose_{nm}",
+             f"%r = graph.conv_transpose2d %a, %b {{{attrs}}} : ({ty(xg.shape)}, {ty(wg.shape)}) -> {ty(outg)}",
+             [xg, wg], lambda a, b, s2=s_, p2=p_, o2=op_, d2=d_, g2=g_:
+             conv_transpose_full_ref(a, b, None, s2, p2, o2, d2, g2), outg)
+
 failed = 0
 with tempfile.TemporaryDirectory() as work:
     for name, body, args, ref, out_shape, out_et in CASES:

@@ -142,7 +142,10 @@ def ConvertGraphToIsa : Pass<"convert-graph-to-isa", "mlir::ModuleOp"> {
            "emit a remark with the bytes of intermediates kept on chip and "
            "those spilled to DRAM (with their DMA bytes)">,
   ];
-  let dependentDialects = ["::accel::isa::IsaDialect"];
+  // tensor: the overlapping conv_transpose2d lowering builds a temporary
+  // conv2d over tensor.empty placeholders.
+  let dependentDialects = ["::accel::isa::IsaDialect",
+                           "::mlir::tensor::TensorDialect"];
 }
 
 #endif

@@ -116,14 +116,17 @@ def SelectMapping : Pass<"select-mapping", "mlir::ModuleOp"> {
 }
 
 def FoldBatchNorm : Pass<"fold-batch-norm", "mlir::ModuleOp"> {
-  let summary = "Fold inference batch normalisation into the preceding conv2d";
+  let summary = "Fold inference batch normalisation into the preceding "
+                "conv2d or conv_transpose2d";
   let description = [{
     `graph.batch_norm(graph.conv2d(x, w, b))` with constant weights, bias and
     normalisation parameters, and a conv result used only by the batch norm,
     becomes one `graph.conv2d(x, w', b')` with
     `a = scale / sqrt(var + eps)`, `w'[o] = w[o] * a[o]`,
-    `b'[o] = (b[o] - mean[o]) * a[o] + bias[o]`. Other batch norms stay and
-    are lowered to SFU layers.
+    `b'[o] = (b[o] - mean[o]) * a[o] + bias[o]`. The same for
+    `graph.conv_transpose2d`, whose weight [C, O/g, KH, KW] is scaled along
+    axis 1: `w'[c][o] = w[c][o] * a[(c / (C/g)) * (O/g) + o]`. Other batch
+    norms stay and are lowered to SFU layers.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
@@ -135,7 +138,8 @@ def FuseLayers : Pass<"fuse-layers", "mlir::ModuleOp"> {
     Decides which operators run where the data already is instead of as a
     layer of their own (docs/passes.md, "fuse-layers"), and records the
     decisions as `accel.fusion = #accel.fusion<...>` on the producing
-    graph.conv2d / graph.gemm / graph.matmul:
+    graph.conv2d / graph.gemm / graph.matmul / graph.conv_transpose2d
+    (chains only: `activations` and `residual`):
 
     - `activations`: a chain of elementwise operators after the producer
       whose intermediate results have one user, each a unary function the

@@ -555,6 +555,7 @@ LogicalResult Lowering::run() {
     program_.symbols.push_back(s);
   }
 
+  planConcatSlices(body);
   size_t position = 0;
   for (Operation &opRef : body.without_terminator()) {
     Operation *op = &opRef;

@@ -210,6 +210,12 @@ uint32_t Lowering::layerWriting(Value v) const {
     v = r.getInput();
   Operation *def = v.getDefiningOp();
   auto it = def ? layerOfOp_.find(def) : layerOfOp_.end();
+  // A concat written in place by its operands' producers (no layer of its
+  // own, planConcatSlices): the layer of the last one.
+  if (it == layerOfOp_.end())
+    if (auto concat = dyn_cast_or_null<graph::ConcatOp>(def))
+      if (!concat.getInputs().empty())
+        return layerWriting(concat.getInputs().back());
   return it == layerOfOp_.end() ? Command::kNoLayer : it->second;
 }
 

@@ -2,9 +2,13 @@
 //
 // transpose / concat / slice / broadcast / tile / pad: DRAM -> DRAM copies
 // with strided (negative, zero) views, plus an SFU fill for constant pads.
+// A concat whose operands are written in place by their producers
+// (planConcatSlices) copies nothing.
 //
 //===----------------------------------------------------------------------===//
+#include "Accel/AccelDialect.h"
 #include "Lowering.h"
+#include "mlir/IR/Matchers.h"
 #include <algorithm>
 #include <cmath>
 
@@ -22,6 +26,88 @@ LogicalResult Lowering::lowerTranspose(graph::TransposeOp op) {
   return success();
 }
 
+/// The values that share `producer`'s result buffer: its result and the
+/// results of its fused chain (#accel.fusion), in order, as takeEpilogue
+/// walks it (LowerFusion.cpp).
+static SmallVector<Value> fusedChainValues(Operation *producer) {
+  SmallVector<Value> vals{producer->getResult(0)};
+  Value v = producer->getResult(0);
+  bool residual = false;
+  while (v.hasOneUse()) {
+    Operation *user = *v.getUsers().begin();
+    if (!user->hasAttr(kFusedAttrName) || user->getNumResults() != 1)
+      break;
+    if (auto add = dyn_cast<graph::AddOp>(user)) {
+      Value other = add.getLhs() == v ? add.getRhs() : add.getLhs();
+      DenseElementsAttr c;
+      if (!(matchPattern(other, m_Constant(&c)) && c.isSplat())) {
+        Operation *def = other.getDefiningOp();
+        bool before = !def || (def->getBlock() == producer->getBlock() &&
+                               def->isBeforeInBlock(producer));
+        if (!before || residual)
+          break;
+        residual = true;
+      }
+    }
+    v = user->getResult(0);
+    vals.push_back(v);
+  }
+  return vals;
+}
+
+void Lowering::planConcatSlices(Block &body) {
+  // Chain end -> every value of the chain (they share one buffer).
+  llvm::DenseMap<Value, SmallVector<Value>> chains;
+  SmallVector<graph::ConcatOp> concats;
+  for (Operation &op : body.without_terminator()) {
+    if (op.hasAttr(kFusionAttrName) && op.getNumResults() == 1) {
+      SmallVector<Value> vals = fusedChainValues(&op);
+      chains[vals.back()] = vals;
+    }
+    if (auto c = dyn_cast<graph::ConcatOp>(op))
+      concats.push_back(c);
+  }
+  // Outer concats first: an inner concat that is an operand of an outer
+  // one then plans its slices inside the outer one's slice.
+  for (graph::ConcatOp op : llvm::reverse(concats)) {
+    std::vector<int64_t> os = shapeOf(op.getResult());
+    int64_t axis = op.getAxis(), outer = 1;
+    for (int64_t d = 0; d < axis; ++d)
+      outer *= os[size_t(d)];
+    // A slice is contiguous only when nothing varies before the axis.
+    if (outer != 1 || numElements(os) == 0)
+      continue;
+    std::vector<int64_t> ostr = denseStrides(os);
+    uint64_t out = 0;
+    int64_t offset = 0;
+    for (Value v : op.getInputs()) {
+      int64_t extent = shapeOf(v)[size_t(axis)];
+      const uint64_t at = uint64_t(offset * ostr[size_t(axis)] * 4);
+      offset += extent;
+      Operation *def = v.getDefiningOp();
+      // The producer: a graph op of this block with one result, whose only
+      // use is this operand; not a reshape (it aliases its input).
+      if (!def || def->getBlock() != &body || def->getNumResults() != 1 ||
+          !isa<graph::GraphDialect>(def->getDialect()) ||
+          isa<graph::ReshapeOp>(def) || !v.hasOneUse() || isReturned(v))
+        continue;
+      SmallVector<Value> shared{v};
+      if (def->hasAttr(kFusedAttrName)) {
+        auto it = chains.find(v);
+        if (it == chains.end())
+          continue;
+        shared = it->second;
+      }
+      if (llvm::any_of(shared, [&](Value s) { return addr_.count(s); }))
+        continue;
+      if (!out)
+        out = bufferFor(op.getResult());
+      for (Value s : shared)
+        addr_[s] = out + at;
+    }
+  }
+}
+
 LogicalResult Lowering::lowerConcat(graph::ConcatOp op) {
   std::vector<int64_t> os = shapeOf(op.getResult());
   std::vector<int64_t> ostr = denseStrides(os);
@@ -29,9 +115,10 @@ LogicalResult Lowering::lowerConcat(graph::ConcatOp op) {
   int64_t offset = 0, axis = op.getAxis();
   for (Value v : op.getInputs()) {
     std::vector<int64_t> s = shapeOf(v);
-    if (numElements(s) > 0)
-      emitCopyLayer(sb_, s, denseView(v),
-                    View{out + uint64_t(offset * ostr[axis] * 4), ostr});
+    const uint64_t slice = out + uint64_t(offset * ostr[axis] * 4);
+    // Written in place by its producer (planConcatSlices): no copy.
+    if (numElements(s) > 0 && bufferFor(v) != slice)
+      emitCopyLayer(sb_, s, denseView(v), View{slice, ostr});
     offset += s[axis];
   }
   return success();

@@ -5,9 +5,12 @@
 // then multiplies by a host-computed map of 1 / window count.
 // batch_norm: per-channel a = scale / sqrt(var + eps), b = bias - mean * a
 // computed on the SFU, then y = x * a + b.
-// conv_transpose2d: the input is scattered into a zeroed, padded buffer with
-// the stride as spacing, the weights are flipped and transposed by a copy,
-// and an ordinary conv2d (stride 1) does the rest.
+// conv_transpose2d: taps that do not overlap (stride > dilation * (kernel -
+// 1), e.g. 2x2 stride 2) are one GEMM per input row whose C tiles are
+// stored to the strided output positions (depth-to-space in the store
+// DMA); overlapping taps: the input is scattered into a zeroed, padded
+// buffer with the stride as spacing, the weights are flipped and
+// transposed by a copy, and an ordinary conv2d (stride 1) does the rest.
 //
 //===----------------------------------------------------------------------===//
 #include "Lowering.h"
@@ -133,7 +136,227 @@ LogicalResult Lowering::lowerBatchNorm(graph::BatchNormOp op) {
   return emitSfu(op, l3);
 }
 
+LogicalResult Lowering::takeTailEpilogue(Operation *producer) {
+  GemmEpilogue epi;
+  if (failed(takeEpilogue(producer, epi)))
+    return failure();
+  if (epi.func != SfuFunc::None)
+    tail_.push_back(EpilogueStep{epi.func, epi.funcImm, false});
+  tail_.insert(tail_.end(), epi.post.begin(), epi.post.end());
+  return success();
+}
+
+bool Lowering::convTransposeIsGemm(graph::ConvTranspose2DOp op) {
+  std::vector<int64_t> ws = shapeOf(op.getWeight());
+  auto st = op.getStrides(), dil = op.getDilations();
+  // Non-overlapping taps: the kernel's extent d*(k-1)+1 fits in the stride,
+  // so every output pixel receives at most one (input pixel, tap) product.
+  return st[0] > dil[0] * (ws[2] - 1) && st[1] > dil[1] * (ws[3] - 1);
+}
+
+/// ConvTranspose whose taps do not overlap (stride > dilation * (kernel -
+/// 1) on both axes, e.g. 2x2 stride 2): per input row, one GEMM
+/// [W pixels x Cg] x [Cg x Og*KH*KW] (the ONNX weight as it is stored), whose
+/// C tile columns (o, i, j) are stored to output pixel (h*s + i*d, w*s +
+/// j*d) of channel o by the store DMA's addressing (depth-to-space). Output
+/// pixels no tap reaches (stride > d*(k-1)+1, output_padding) are filled
+/// with the bias first; pads crop a full-size temporary.
+LogicalResult Lowering::lowerConvTransposeGemm(graph::ConvTranspose2DOp op) {
+  std::vector<int64_t> xs = shapeOf(op.getInput()),
+                       ws = shapeOf(op.getWeight()),
+                       os = shapeOf(op.getResult());
+  auto st = op.getStrides(), pads = op.getPads(), dil = op.getDilations();
+  int64_t groups = op.getGroups();
+  int64_t N = xs[0], C = xs[1], H = xs[2], W = xs[3];
+  int64_t Og = ws[1], KH = ws[2], KW = ws[3], Cg = C / groups, O = Og * groups;
+  int64_t OH = os[2], OW = os[3], KK = KH * KW, Ncols = Og * KK;
+  int64_t sh = st[0], sw = st[1], dh = dil[0], dw = dil[1];
+  // The full (uncropped) extent the taps cover.
+  int64_t Hf = (H - 1) * sh + dh * (KH - 1) + 1;
+  int64_t Wf = (W - 1) * sw + dw * (KW - 1) + 1;
+  const bool cropped = pads[0] || pads[1] || pads[2] || pads[3];
+  const bool gaps = sh != dh * (KH - 1) + 1 || sw != dw * (KW - 1) + 1;
+  bool hasBias = bool(op.getBias());
+  uint64_t x = bufferFor(op.getInput()), w = bufferFor(op.getWeight());
+  uint64_t bias = hasBias ? bufferFor(op.getBias()) : 0;
+
+  // The bias as one more K step (a column of ones in A, the bias row in B)
+  // instead of the accumulators' initial values: an initial-value tile is
+  // as large as the C tile (the bias broadcast over pixels and taps: as
+  // many DRAM bytes as the output), the K step reads W + Og*KH*KW floats
+  // per tile but costs two more DMAs per tile (their latency). Taken when
+  // the initial values would add at least a quarter of the input's bytes
+  // (Og*KH*KW >= Cg / 4: the FPN head's 64 -> 64 2x2 layer, 1.39x faster;
+  // not its 64 -> 1 one, which the K step made 1.35x slower).
+  const bool biasStep = hasBias && 4 * Ncols >= Cg;
+  const int64_t K = Cg + (biasStep ? 1 : 0);
+  tiling::GemmProblem gp{W, K, Ncols, tiling::computeElemBytes(hw_),
+                         N * groups * H};
+  GemmTiling t = gemmTilingFor(hw_, gp, K, hasBias && !biasStep, nullptr);
+  // N tiles: (o0, oc, i0, ic) = output channels [o0, o0 + oc) x kernel rows
+  // [i0, i0 + ic) x every kernel column; a contiguous column range of the
+  // weight matrix. Whole channels when nc holds all taps, else one channel's
+  // kernel rows.
+  struct CtTile {
+    int64_t o0, oc, i0, ic;
+  };
+  std::vector<CtTile> ntiles;
+  if (t.nc >= KK) {
+    int64_t per = t.nc / KK;
+    for (int64_t o = 0; o < Og; o += per)
+      ntiles.push_back({o, std::min(per, Og - o), 0, KH});
+  } else if (t.nc >= KW) {
+    int64_t per = t.nc / KW;
+    for (int64_t o = 0; o < Og; ++o)
+      for (int64_t i = 0; i < KH; i += per)
+        ntiles.push_back({o, 1, i, std::min(per, KH - i)});
+  } else {
+    return op.emitOpError("a kernel row of ")
+           << KW << " taps is wider than the GEMM's N tile (" << t.nc << ")";
+  }
+
+  // Where the taps land: the output itself, or a full-size temporary that
+  // pads crop.
+  const int64_t TH = cropped ? Hf : OH, TW = cropped ? Wf : OW;
+  const uint64_t out = bufferFor(op.getResult());
+  const uint64_t target = cropped ? allocate(N * O * TH * TW) : out;
+  // Pixels of the target no tap reaches: the bias (or 0) first.
+  const bool uncovered = gaps || TH > Hf || TW > Wf;
+  // The fused chain runs in the GEMM's epilogue only when the GEMM writes
+  // every output pixel; otherwise it is one SFU pass over the output.
+  const bool inKernel = !cropped && !uncovered;
+  auto fillBias = [&](uint64_t buf, int64_t h, int64_t wd) {
+    if (hasBias)
+      emitCopyLayer(sb_, {N, O, h, wd}, View{bias, {0, 1, 0, 0}},
+                    View{buf, denseStrides({N, O, h, wd})});
+    else
+      emitFill(buf, {N, O, h, wd}, 0.0f, /*evenIfZero=*/true);
+  };
+  if (uncovered)
+    fillBias(target, TH, TW);
+
+  std::vector<int64_t> kChunks = chunks(Cg, t.kc);
+  const size_t biasChunk = biasStep ? kChunks.size() : SIZE_MAX;
+  if (biasStep)
+    kChunks.push_back(1);
+  std::vector<int64_t> k0 = prefix(kChunks);
+  const uint64_t ones = biasStep ? addConstant({1.0f}) : 0;
+  std::vector<GemmTiles> problems;
+  for (int64_t n = 0; n < N; ++n)
+    for (int64_t g = 0; g < groups; ++g)
+      for (int64_t h = 0; h < H; ++h) {
+        GemmTiles p;
+        p.m = W;
+        for (const CtTile &nt : ntiles)
+          p.nTiles.push_back(nt.oc * nt.ic * KW);
+        p.kChunks = kChunks;
+        // A = the input row transposed: rows = pixels w, columns = channels.
+        p.aBox = [=](int64_t m0, int64_t mc, size_t ki) {
+          DramBox b;
+          if (ki == biasChunk) { // a column of ones
+            b.base = ones;
+            b.dim(mc, 0).dim(1, 1);
+            return b;
+          }
+          b.base =
+              x + uint64_t(((n * C + g * Cg + k0[ki]) * H + h) * W + m0) * 4;
+          b.dim(mc, 1).dim(kChunks[ki], H * W);
+          return b;
+        };
+        // B = the weights [Cg, Og*KH*KW] of the group, as stored.
+        p.bBox = [=](size_t ki, size_t ni) {
+          const CtTile &nt = ntiles[ni];
+          DramBox b;
+          if (ki == biasChunk) { // bias[o] for every tap (i, j) of o
+            b.base = bias + uint64_t((g * Og + nt.o0) * 4);
+            b.dim(1, 0);
+            if (nt.oc > 1)
+              b.dim(nt.oc, 1);
+            if (nt.ic > 1)
+              b.dim(nt.ic, 0);
+            if (KW > 1)
+              b.dim(KW, 0);
+            if (b.rank == 1)
+              b.dim(1, 0);
+            return b;
+          }
+          b.base =
+              w +
+              uint64_t((g * Cg + k0[ki]) * Ncols + nt.o0 * KK + nt.i0 * KW) * 4;
+          b.dim(kChunks[ki], Ncols).dim(nt.oc * nt.ic * KW, 1);
+          return b;
+        };
+        // C: pixel w of column (o, i, j) to target (h*s + i*d, w*s + j*d).
+        p.cBox = [=](int64_t m0, int64_t mc, size_t ni) {
+          const CtTile &nt = ntiles[ni];
+          DramBox b;
+          b.base =
+              target +
+              uint64_t(((n * O + g * Og + nt.o0) * TH + h * sh + nt.i0 * dh) *
+                           TW +
+                       m0 * sw) *
+                  4;
+          b.dim(mc, sw);
+          if (nt.oc > 1)
+            b.dim(nt.oc, TH * TW);
+          if (nt.ic > 1)
+            b.dim(nt.ic, dh * TW);
+          if (KW > 1)
+            b.dim(KW, dw);
+          if (b.rank == 1)
+            b.dim(1, 1);
+          return b;
+        };
+        if (hasBias && !biasStep)
+          p.initBox = [=](int64_t m0, int64_t mc, size_t ni) {
+            const CtTile &nt = ntiles[ni];
+            DramBox b;
+            b.base = bias + uint64_t((g * Og + nt.o0) * 4);
+            b.dim(mc, 0);
+            if (nt.oc > 1)
+              b.dim(nt.oc, 1);
+            if (nt.ic > 1)
+              b.dim(nt.ic, 0);
+            if (KW > 1)
+              b.dim(KW, 0);
+            if (b.rank == 1)
+              b.dim(1, 0);
+            return b;
+          };
+        problems.push_back(std::move(p));
+      }
+  GemmEpilogue epi;
+  if (inKernel) {
+    if (failed(takeEpilogue(op, epi)))
+      return failure();
+    if (!gemmPostFits(hw_, t, hasBias && !biasStep, epi))
+      keepChainedOnly(epi);
+  } else if (failed(takeTailEpilogue(op))) {
+    return failure();
+  }
+  emitGemmLayer(sb_, problems, t, kernelEpilogue(epi));
+  if (!cropped)
+    return success();
+  // Crop: output (r, c) = target (r + top, c + left); pixels past the full
+  // extent (output_padding beyond the end pads) get the bias.
+  int64_t ch = std::min(OH, Hf - pads[0]), cw = std::min(OW, Wf - pads[1]);
+  if (ch < OH || cw < OW)
+    fillBias(out, OH, OW);
+  if (ch > 0 && cw > 0)
+    emitCopyLayer(
+        sb_, {N * O, ch, cw},
+        View{target + uint64_t((pads[0] * TW + pads[1]) * 4), {TH * TW, TW, 1}},
+        View{out, {OH * OW, OW, 1}});
+  return success();
+}
+
 LogicalResult Lowering::lowerConvTranspose(graph::ConvTranspose2DOp op) {
+  if (convTransposeIsGemm(op))
+    return lowerConvTransposeGemm(op);
+  // Overlapping taps: zero-stuffing. A fused chain runs after the conv as
+  // one SFU pass (the temporary conv2d below has no users to fuse).
+  if (failed(takeTailEpilogue(op)))
+    return failure();
   std::vector<int64_t> xs = shapeOf(op.getInput()),
                        ws = shapeOf(op.getWeight()),
                        os = shapeOf(op.getResult());

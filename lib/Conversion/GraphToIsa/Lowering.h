@@ -396,6 +396,12 @@ private:
                      const std::vector<codegen::ElementwiseStep> &post,
                      const codegen::View &out);
   mlir::LogicalResult lowerSoftmax(graph::SoftmaxOp op);
+  /// Concat as addressing (docs/passes.md): before any op is lowered, each
+  /// concat operand whose slice of the result is contiguous (every dim
+  /// before the axis is 1) and whose producer (or fused chain) is a single
+  /// graph op result used only there gets its slice as its buffer, so the
+  /// producer writes in place and lowerConcat copies nothing for it.
+  void planConcatSlices(mlir::Block &body);
   mlir::LogicalResult lowerConcat(graph::ConcatOp op);
   mlir::LogicalResult lowerSlice(graph::SliceOp op);
   mlir::LogicalResult lowerBroadcast(graph::BroadcastOp op);
@@ -404,6 +410,10 @@ private:
   mlir::LogicalResult lowerPool(graph::Pool2DOp op);
   mlir::LogicalResult lowerBatchNorm(graph::BatchNormOp op);
   mlir::LogicalResult lowerConvTranspose(graph::ConvTranspose2DOp op);
+  /// Non-overlapping taps (stride > dilation * (kernel - 1) on both axes):
+  /// lowered by lowerConvTransposeGemm, without zero-stuffing.
+  static bool convTransposeIsGemm(graph::ConvTranspose2DOp op);
+  mlir::LogicalResult lowerConvTransposeGemm(graph::ConvTranspose2DOp op);
   mlir::LogicalResult lowerRecurrent(graph::RecurrentOp op);
   /// Places host-computed f32 data in DRAM; returns its address.
   uint64_t addConstant(const std::vector<float> &values);
@@ -439,6 +449,9 @@ private:
                                    codegen::GemmEpilogue &epi);
   /// takeEpilogue for kernels that apply one chained function only: the
   /// other steps become a tail layer (keepChainedOnly).
+  /// takeEpilogue for lowerings that cannot apply any step to their tiles:
+  /// every step (the chained function too) becomes the tail layer.
+  mlir::LogicalResult takeTailEpilogue(mlir::Operation *producer);
   mlir::LogicalResult takeChainedEpilogue(mlir::Operation *producer,
                                           SfuFunc &func, float &imm);
   /// Moves `epi.post` to the tail layer emitted after the producer's

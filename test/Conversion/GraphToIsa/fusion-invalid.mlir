@@ -39,7 +39,7 @@ func.func @binary_step(%a: tensor<4x8xf32>, %b: tensor<8x8xf32>) -> tensor<4x8xf
 // -----
 
 func.func @on_relu(%x: tensor<1x8xf32>) -> tensor<1x8xf32> {
-  // expected-error @+1 {{accel.fusion applies to graph.matmul, graph.gemm and graph.conv2d only}}
+  // expected-error @+1 {{accel.fusion applies to graph.matmul, graph.gemm, graph.conv2d and graph.conv_transpose2d only}}
   %y = graph.relu %x {accel.fusion = #accel.fusion<steps = [relu]>} : tensor<1x8xf32>
   return %y : tensor<1x8xf32>
 }

@@ -63,3 +63,48 @@ func.func @named(%x: tensor<1x1x3x3xf32>) -> tensor<1x2x3x3xf32> {
       : (tensor<1x2x3x3xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> tensor<1x2x3x3xf32> loc("bn1"("BatchNormalization"("m.onnx":0:0)))
   return %y : tensor<1x2x3x3xf32>
 }
+
+// conv_transpose2d: weight [C, O/g, KH, KW], the scale runs along axis 1.
+// Groups 2, C = 2, O/g = 1: w[c=0][0] belongs to output channel 0, w[c=1][0]
+// to channel 1. a = [2, 3]; b' = (0 - mean) * a + bias = [8, 14].
+// CHECK-LABEL: func.func @conv_transpose
+// CHECK-DAG: %[[W:.*]] = arith.constant dense<{{\[\[\[\[}}2.000000e+00, 2.000000e+00]]], {{\[\[\[}}3.000000e+00, 3.000000e+00]]]]> : tensor<2x1x1x2xf32>
+// CHECK-DAG: %[[B:.*]] = arith.constant dense<[8.000000e+00, 1.400000e+01]> : tensor<2xf32>
+// CHECK: graph.conv_transpose2d %{{.*}}, %[[W]], %[[B]] {groups = 2 : i64, strides = array<i64: 1, 2>}
+// CHECK-NOT: graph.batch_norm
+func.func @conv_transpose(%x: tensor<1x2x3x3xf32>) -> tensor<1x2x3x6xf32> {
+  %w = arith.constant dense<1.0> : tensor<2x1x1x2xf32>
+  %s = arith.constant dense<[2.0, 3.0]> : tensor<2xf32>
+  %bb = arith.constant dense<[10.0, 20.0]> : tensor<2xf32>
+  %m = arith.constant dense<[1.0, 2.0]> : tensor<2xf32>
+  %v = arith.constant dense<[0.99999, 0.99999]> : tensor<2xf32>
+  %c = graph.conv_transpose2d %x, %w {groups = 2 : i64, strides = array<i64: 1, 2>} : (tensor<1x2x3x3xf32>, tensor<2x1x1x2xf32>) -> tensor<1x2x3x6xf32>
+  %y = graph.batch_norm %c, %s, %bb, %m, %v {epsilon = 1.0e-5 : f32}
+      : (tensor<1x2x3x6xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> tensor<1x2x3x6xf32>
+  return %y : tensor<1x2x3x6xf32>
+}
+
+// Groups 1, C = 2, O = 2: w[c][o] scaled by a[o] for every c.
+// CHECK-LABEL: func.func @conv_transpose_g1
+// CHECK-DAG: %[[W:.*]] = arith.constant dense<{{\[\[\[\[}}2.000000e+00]], {{\[\[}}3.000000e+00]]], {{\[\[\[}}2.000000e+00]], {{\[\[}}3.000000e+00]]]]> : tensor<2x2x1x1xf32>
+// CHECK: graph.conv_transpose2d %{{.*}}, %[[W]], %{{.*}} :
+func.func @conv_transpose_g1(%x: tensor<1x2x3x3xf32>) -> tensor<1x2x3x3xf32> {
+  %w = arith.constant dense<1.0> : tensor<2x2x1x1xf32>
+  %s = arith.constant dense<[2.0, 3.0]> : tensor<2xf32>
+  %v = arith.constant dense<[0.99999, 0.99999]> : tensor<2xf32>
+  %c = graph.conv_transpose2d %x, %w : (tensor<1x2x3x3xf32>, tensor<2x2x1x1xf32>) -> tensor<1x2x3x3xf32>
+  %y = graph.batch_norm %c, %s, %s, %s, %v {epsilon = 1.0e-5 : f32}
+      : (tensor<1x2x3x3xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> tensor<1x2x3x3xf32>
+  return %y : tensor<1x2x3x3xf32>
+}
+
+// A transposed conv with a second user keeps its batch norm.
+// CHECK-LABEL: func.func @conv_transpose_shared
+// CHECK: graph.batch_norm
+func.func @conv_transpose_shared(%x: tensor<1x2x3x3xf32>) -> (tensor<1x2x3x3xf32>, tensor<1x2x3x3xf32>) {
+  %w = arith.constant dense<1.0> : tensor<2x2x1x1xf32>
+  %s = arith.constant dense<[2.0, 3.0]> : tensor<2xf32>
+  %c = graph.conv_transpose2d %x, %w : (tensor<1x2x3x3xf32>, tensor<2x2x1x1xf32>) -> tensor<1x2x3x3xf32>
+  %y = graph.batch_norm %c, %s, %s, %s, %s : (tensor<1x2x3x3xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> tensor<1x2x3x3xf32>
+  return %y, %c : tensor<1x2x3x3xf32>, tensor<1x2x3x3xf32>
+}
