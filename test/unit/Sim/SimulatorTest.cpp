@@ -721,6 +721,37 @@ TEST(SimulatorHazards, StoreBeforeComputeAndCrossClusterDram) {
   EXPECT_EQ(st.hazardCount, 0u) << st.hazards[0];
 }
 
+TEST(SimulatorHazards, InFlightDmasOfOneClusterKeepChannelOrder) {
+  // Channel of 16 B/cycle, latency 10, 4 DMAs in flight: a DMA holds it for
+  // its beats + 3 cycles. Cluster 0 loads DRAM [0, 96) into storage 0 and
+  // then stores storage 256 over DRAM [0, 96) while the load is still in
+  // its latency: the channel starts them in issue order, so in DRAM this is
+  // no race. The same store by cluster 1 is (nothing orders it).
+  HardwareDesc hw = tinyHardware(1, 2);
+  hw.channels = {MemoryChannel{16, 10, 4}};
+  Program p = makeProgram(hw, 1024);
+  auto &c0 = p.clusters[0].commands;
+  c0 = {dma2d(DmaDir::Load, 0, 0, 0, 4, 6, 6, 6),
+        dma2d(DmaDir::Store, 1, 256, 0, 4, 6, 6, 6), waitCmd(3)};
+  SimStats st;
+  std::map<std::string, Tensor> out;
+  SimOptions strict;
+  strict.hazardsAreErrors = true;
+  // Load: start 1, held 6 + 3, done 1 + 10 + 6 = 17; store: start 10.
+  ASSERT_EQ(run(p, hw, {}, out, st, strict), "");
+  EXPECT_EQ(st.cycles, 26u); // store done 10 + 10 + 6
+  EXPECT_EQ(st.channels[0].busyCycles, 18u);
+  // Its storage side still meets the data when it arrives: a store of the
+  // loaded storage bytes before the load is done is a hazard.
+  c0[1] = dma2d(DmaDir::Store, 1, 0, 512, 4, 6, 6, 6);
+  EXPECT_ERR(run(p, hw, {}, out, st, strict), "reads the storage unit");
+  // Another cluster's store over the loaded DRAM bytes is a race.
+  c0 = {dma2d(DmaDir::Load, 0, 0, 0, 4, 6, 6, 6), waitCmd(1)};
+  p.clusters[1].commands = {dma2d(DmaDir::Store, 1, 256, 0, 4, 6, 6, 6),
+                            waitCmd(2)};
+  EXPECT_ERR(run(p, hw, {}, out, st, strict), "writes DRAM bytes [0, 96)");
+}
+
 TEST(SimulatorHazards, ConfigOverRunningBuffer) {
   HardwareDesc hw = tinyHardware();
   Program p = makeProgram(hw, 64);
