@@ -31,19 +31,26 @@ namespace {
 
 /// Storage addresses of one half.
 struct HalfLayout {
-  uint32_t x, z, bias, out;
+  uint32_t x, z, bias, out, raw;
 };
+
+/// Input columns of a band row for `owc` output columns (the raw band).
+int64_t rawColumns(const DepthwiseLayer &l, int64_t owc) {
+  return (owc - 1) * l.sw + (l.KW - 1) * l.dw + 1;
+}
 
 /// Output rows of a band that fit a storage half of `halfF` floats with
 /// `owc` columns (0 = not even one).
 int64_t bandRowsFor(const DepthwiseLayer &l, int64_t owc, int64_t zF,
                     int64_t halfF) {
   const int64_t E = (l.KH - 1) * l.dh + 1;
-  // fixed + ((R-1)*sh + E)*KW*owc + R*owc <= halfF
-  int64_t avail = halfF - zF - 32 - (E - l.sh) * l.KW * owc;
+  // Per input row of the band: the expanded rows and the raw row.
+  const int64_t perRow = l.KW * owc + rawColumns(l, owc);
+  // fixed + ((R-1)*sh + E)*perRow + R*owc <= halfF
+  int64_t avail = halfF - zF - 48 - (E - l.sh) * perRow;
   if (avail <= 0)
     return 0;
-  return avail / (owc * (l.sh * l.KW + 1));
+  return avail / (l.sh * perRow + owc);
 }
 
 } // namespace
@@ -109,9 +116,10 @@ bool accel::codegen::planDepthwise(const HardwareDesc &hw,
     // Whole planes: several per tile (as many as fit a storage half, but
     // enough tiles for every cluster to overlap loads with compute).
     const int64_t E = (l.KH - 1) * l.dh + 1;
-    const int64_t perPlane = ((l.OH - 1) * l.sh + E) * l.KW * plan.owc +
-                             roundUp(plan.zeroElems, 16) + l.OH * plan.owc + 1;
-    const int64_t fit = std::max<int64_t>(1, (halfF - 64) / perPlane);
+    const int64_t perPlane =
+        ((l.OH - 1) * l.sh + E) * (l.KW * plan.owc + rawColumns(l, plan.owc)) +
+        roundUp(plan.zeroElems, 16) + l.OH * plan.owc + 1;
+    const int64_t fit = std::max<int64_t>(1, (halfF - 80) / perPlane);
     const int64_t spread = ceilDiv(l.planes, 4 * int64_t(hw.numClusters()));
     plan.planesPerTile = std::max<int64_t>(1, std::min(fit, spread));
     plan.tiles = ceilDiv(l.planes, plan.planesPerTile);
@@ -152,11 +160,16 @@ private:
   /// The per-PE tap vectors of plane q (G rows, row stride -a).
   OperandRecord tapRecord(const HalfLayout &hl, int64_t q) const;
   void configure(uint32_t c, const Tile &first);
+  /// The band's input rows and columns inside the image.
+  struct BandWindow {
+    int64_t r0;       ///< input row of hh = 0
+    int64_t hh0, hh1; ///< band rows inside the image
+    int64_t cA, cB;   ///< input columns inside the image (the raw band)
+  };
+  BandWindow window(const Tile &t) const;
   void load(uint32_t c, const Tile &t, int h);
-  void loadUnpaddedBand(uint32_t c, const Tile &t, int h, int64_t r0,
-                        int64_t cFirst);
-  void loadPaddedBand(uint32_t c, const Tile &t, int h, int64_t r0, int64_t hh0,
-                      int64_t hh1);
+  void expand(uint32_t c, const Tile &t, int h);
+  void zeroPadding(uint32_t c, const Tile &t, int h, const BandWindow &w);
   void loadTapsAndBias(uint32_t c, const Tile &t, int h);
   void compute(uint32_t c, const Tile &t, int h);
   void store(uint32_t c, const Tile &t, int h);
@@ -166,8 +179,9 @@ private:
   const DepthwisePlan &plan;
   const int64_t G, a, K, owc, R, E, L, pp;
   /// Per plane of a tile: the expanded band (xPl floats), a tap region (zF),
-  /// one bias float, the output band (R x owc).
-  const int64_t xPl, zF;
+  /// one bias float, the output band (R x owc), the raw band (rawPl floats,
+  /// rows of rawW input columns).
+  const int64_t xPl, zF, rawW, rawPl;
   HalfLayout half[2];
   const int32_t ldwStep, stStep;
   /// The fused epilogue's sequence (ibuf 2), empty without post steps.
@@ -181,7 +195,8 @@ DepthwiseEmitter::DepthwiseEmitter(StreamBuilder &sb, const DepthwiseLayer &l,
     : sb(sb), l(l), plan(plan), G(plan.G), a(plan.a), K(plan.K), owc(plan.owc),
       R(plan.bandRows), E((l.KH - 1) * l.dh + 1), L((plan.G - 1) * plan.a),
       pp(plan.planesPerTile), xPl(((R - 1) * l.sh + E) * l.KW * owc),
-      zF(roundUp(plan.zeroElems, 16)), ldwStep(int32_t(G * a * owc * 4)),
+      zF(roundUp(plan.zeroElems, 16)), rawW(rawColumns(l, plan.owc)),
+      rawPl(((R - 1) * l.sh + E) * rawW), ldwStep(int32_t(G * a * owc * 4)),
       stStep(int32_t(G * owc * 4)), iLdw(l.hasBias ? 1 : 0), iMac(iLdw + 1),
       iSt(iLdw + 2) {
   const uint32_t halfBytes = uint32_t(sb.hw().storageBytes / 2);
@@ -190,6 +205,7 @@ DepthwiseEmitter::DepthwiseEmitter(StreamBuilder &sb, const DepthwiseLayer &l,
     half[h].z = half[h].x + uint32_t(roundUp(pp * xPl, 16) * 4);
     half[h].bias = half[h].z + uint32_t(pp * zF * 4);
     half[h].out = half[h].bias + uint32_t(roundUp(pp, 16) * 4);
+    half[h].raw = half[h].out + uint32_t(roundUp(pp * R * owc, 16) * 4);
   }
 }
 
@@ -225,9 +241,14 @@ void DepthwiseEmitter::emit() {
     load(c, mine[0], 0);
     if (mine.size() > 1)
       load(c, mine[1], 1);
+    expand(c, mine[0], 0);
     for (size_t i = 0; i < mine.size(); ++i) {
       const int h = int(i % 2);
       compute(c, mine[i], h);
+      // The next tile's expansion runs on the storage unit while this
+      // tile's MACs run on the PEs (its half was left by tile i - 1).
+      if (i + 1 < mine.size())
+        expand(c, mine[i + 1], 1 - h);
       store(c, mine[i], h);
       if (i + 2 < mine.size())
         load(c, mine[i + 2], h);
@@ -333,42 +354,72 @@ void DepthwiseEmitter::configure(uint32_t c, const Tile &first) {
   sb.wait(c, 1u << 4, false);
 }
 
-// The expanded band X'[hh*KW + kw][j] = xpad[oh0*sh + hh][(ow0 + j)*sw +
-// kw*dw], the taps and the bias of tile t into half h.
-void DepthwiseEmitter::load(uint32_t c, const Tile &t, int h) {
+DepthwiseEmitter::BandWindow DepthwiseEmitter::window(const Tile &t) const {
+  BandWindow w;
   const int64_t hrows = (t.rows - 1) * l.sh + E;
-  const int64_t r0 = t.oh0 * l.sh - l.padT; // input row of hh = 0
-  const int64_t hh0 = std::clamp<int64_t>(-r0, 0, hrows),
-                hh1 = std::clamp<int64_t>(l.H - r0, hh0, hrows);
+  w.r0 = t.oh0 * l.sh - l.padT;
+  w.hh0 = std::clamp<int64_t>(-w.r0, 0, hrows);
+  w.hh1 = std::clamp<int64_t>(l.H - w.r0, w.hh0, hrows);
   const int64_t cFirst = t.ow0 * l.sw - l.padL,
                 cLast = cFirst + (t.wc - 1) * l.sw + (l.KW - 1) * l.dw;
-  if (hh0 == 0 && hh1 == hrows && cFirst >= 0 && cLast < l.W)
-    loadUnpaddedBand(c, t, h, r0, cFirst);
-  else
-    loadPaddedBand(c, t, h, r0, hh0, hh1);
+  w.cA = std::clamp<int64_t>(cFirst, 0, l.W);
+  w.cB = std::clamp<int64_t>(cLast + 1, w.cA, l.W);
+  return w;
+}
+
+// From DRAM: the raw band (the input rows and columns the tile's window
+// reads inside the image, each input element once, rows of rawW floats),
+// zeros into the expanded band where the window is padding, the taps and
+// the bias of tile t into half h (tag h).
+void DepthwiseEmitter::load(uint32_t c, const Tile &t, int h) {
+  const BandWindow w = window(t);
+  if (w.hh1 > w.hh0 && w.cB > w.cA) {
+    DramBox xb;
+    xb.base = l.x + uint64_t(((t.p0 * l.H + w.r0 + w.hh0) * l.W + w.cA) * 4);
+    xb.dim(t.np, l.H * l.W).dim(w.hh1 - w.hh0, l.W).dim(w.cB - w.cA, 1);
+    sb.dmaLoadStrided(c, uint8_t(h), xb, half[h].raw, {rawPl, rawW, 1, 0});
+  }
+  zeroPadding(c, t, h, w);
   loadTapsAndBias(c, t, h);
 }
 
-// No padding inside this band: one 4-D DMA for all kernel columns.
-void DepthwiseEmitter::loadUnpaddedBand(uint32_t c, const Tile &t, int h,
-                                        int64_t r0, int64_t cFirst) {
-  const int64_t hrows = (t.rows - 1) * l.sh + E;
-  DramBox xb;
-  xb.base = l.x + uint64_t(((t.p0 * l.H + r0) * l.W + cFirst) * 4);
-  xb.dim(t.np, l.H * l.W).dim(hrows, l.W).dim(l.KW, l.dw).dim(t.wc, l.sw);
-  xb.rowDims = 3;
-  sb.dmaLoad(c, uint8_t(h), xb, half[h].x, owc);
+// The expanded band X'[hh*KW + kw][j] = xpad[oh0*sh + hh][(ow0 + j)*sw +
+// kw*dw] from the raw band: per kernel column one local_copy of its valid
+// box (storage to storage, no DRAM bytes), once the raw band is in (tag h).
+// Reading the input once and expanding it on chip replaces KW DRAM reads of
+// every input element.
+void DepthwiseEmitter::expand(uint32_t c, const Tile &t, int h) {
+  const BandWindow w = window(t);
+  if (w.hh1 <= w.hh0 || w.cB <= w.cA)
+    return;
+  sb.wait(c, uint8_t(1u << h), false);
+  for (int64_t kw = 0; kw < l.KW; ++kw) {
+    const int64_t c0 = t.ow0 * l.sw + kw * l.dw - l.padL; // col of j = 0
+    const int64_t j0 =
+        std::clamp<int64_t>(ceilDiv(std::max<int64_t>(-c0, 0), l.sw), 0, t.wc);
+    const int64_t j1 = std::clamp<int64_t>(
+        l.W - c0 > 0 ? ceilDiv(l.W - c0, l.sw) : 0, j0, t.wc);
+    if (j1 <= j0)
+      continue;
+    DramBox box;
+    box.dim(t.np, rawPl).dim(w.hh1 - w.hh0, rawW).dim(j1 - j0, l.sw);
+    const int64_t src = c0 + j0 * l.sw - w.cA; // raw column of j0
+    sb.dmaLocalCopyStrided(
+        c, uint8_t(h), half[h].raw + uint32_t(src * 4), box,
+        half[h].x + uint32_t(((w.hh0 * l.KW + kw) * owc + j0) * 4),
+        {xPl, l.KW * owc, 1, 0});
+  }
 }
 
-// Per kernel column one DMA of the valid input box [hh0, hh1), zero boxes
-// (broadcast from one zero float) where the window is padding.
-void DepthwiseEmitter::loadPaddedBand(uint32_t c, const Tile &t, int h,
-                                      int64_t r0, int64_t hh0, int64_t hh1) {
+// Zero boxes (broadcast from one zero float) into the expanded band where
+// the window is padding: all kernel columns of a padding row are
+// consecutive X' rows (one box above and one below the input), and per
+// kernel column the padded columns of the input rows.
+void DepthwiseEmitter::zeroPadding(uint32_t c, const Tile &t, int h,
+                                   const BandWindow &w) {
   const HalfLayout &hl = half[h];
   const int64_t hrows = (t.rows - 1) * l.sh + E;
   const std::array<int64_t, 4> suStrides{xPl, l.KW * owc, 1, 0};
-  // Padding rows: all kernel columns of a row are consecutive X' rows, one
-  // zero box above and one below the input.
   auto zeroRows = [&](int64_t hhA, int64_t hhB) {
     if (hhB <= hhA)
       return;
@@ -379,34 +430,25 @@ void DepthwiseEmitter::loadPaddedBand(uint32_t c, const Tile &t, int h,
                       {xPl, owc, 1, 0});
   };
   auto zeroBox = [&](int64_t kw, int64_t jA, int64_t jB) {
-    if (hh1 <= hh0 || jB <= jA)
+    if (w.hh1 <= w.hh0 || jB <= jA)
       return;
     DramBox zb;
     zb.base = l.zeros;
-    zb.dim(t.np, 0).dim(hh1 - hh0, 0).dim(jB - jA, 0);
+    zb.dim(t.np, 0).dim(w.hh1 - w.hh0, 0).dim(jB - jA, 0);
     sb.dmaLoadStrided(c, uint8_t(h), zb,
-                      hl.x + uint32_t(((hh0 * l.KW + kw) * owc + jA) * 4),
+                      hl.x + uint32_t(((w.hh0 * l.KW + kw) * owc + jA) * 4),
                       suStrides);
   };
-  zeroRows(0, hh0);
-  zeroRows(hh1, hrows);
+  zeroRows(0, w.hh0);
+  zeroRows(w.hh1, hrows);
   for (int64_t kw = 0; kw < l.KW; ++kw) {
-    const int64_t c0 = t.ow0 * l.sw + kw * l.dw - l.padL; // col of j = 0
+    const int64_t c0 = t.ow0 * l.sw + kw * l.dw - l.padL;
     const int64_t j0 =
         std::clamp<int64_t>(ceilDiv(std::max<int64_t>(-c0, 0), l.sw), 0, t.wc);
     const int64_t j1 = std::clamp<int64_t>(
         l.W - c0 > 0 ? ceilDiv(l.W - c0, l.sw) : 0, j0, t.wc);
     zeroBox(kw, 0, j0);
     zeroBox(kw, j1, t.wc);
-    if (hh1 > hh0 && j1 > j0) {
-      DramBox xb;
-      xb.base =
-          l.x + uint64_t(((t.p0 * l.H + r0 + hh0) * l.W + c0 + j0 * l.sw) * 4);
-      xb.dim(t.np, l.H * l.W).dim(hh1 - hh0, l.W).dim(j1 - j0, l.sw);
-      sb.dmaLoadStrided(c, uint8_t(h), xb,
-                        hl.x + uint32_t(((hh0 * l.KW + kw) * owc + j0) * 4),
-                        suStrides);
-    }
   }
 }
 

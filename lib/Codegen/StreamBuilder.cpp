@@ -186,6 +186,21 @@ void StreamBuilder::dmaLoadStrided(uint32_t cluster, uint8_t tag,
   push(cluster, std::move(c));
 }
 
+void StreamBuilder::dmaLocalCopyStrided(
+    uint32_t cluster, uint8_t tag, uint32_t srcAddr, const DramBox &box,
+    uint32_t dstAddr, const std::array<int64_t, 4> &dstStrides) {
+  Command c;
+  c.kind = CommandKind::Dma;
+  c.dma = boxDesc(DmaDir::LocalCopy, tag, box);
+  c.dma.src = srcAddr;
+  c.dma.dst = dstAddr;
+  for (int i = 0; i < box.rank; ++i) {
+    c.dma.srcStride[slotOf(box, i)] = box.stride[i];
+    c.dma.dstStride[slotOf(box, i)] = dstStrides[size_t(i)];
+  }
+  push(cluster, std::move(c));
+}
+
 TilePiece accel::codegen::denseTilePiece(const DramBox &box,
                                          int64_t rowStride) {
   TilePiece p;

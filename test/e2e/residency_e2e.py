@@ -3,7 +3,9 @@ MLP and a small CNN (sync_e2e's) and a MobileNet-style inverted-residual
 block (ONNX: 1x1 expand, ReLU6, depthwise 3x3, ReLU6, 1x1 project, residual
 Add) compiled with residency=on and off on 1x1, 2x2 and 4x4 grids,
 simulated with --strict-hazards and compared with numpy. With residency=on
-the 1x1 programs must keep some intermediate on chip (local_copy DMAs) and
+the 1x1 programs must keep some intermediate on chip (more local_copy DMAs
+than the kernels make themselves with residency=off, e.g. the depthwise
+kernel's band expansion), residency=off makes no remote_load, and
 no program may move more DRAM bytes than with residency=off."""
 import json
 import os
@@ -103,7 +105,7 @@ def main():
                   ("mbblock",) + mbblock(work)]
         for name, model, inputs, ref in models:
             for grid, hw in grids.items():
-                dram = {}
+                dram, kernel_copies = {}, 0
                 for mode in ("off", "on"):
                     args = (f"--residency={mode}",)
                     tag = f"{name} {grid} residency={mode}"
@@ -122,10 +124,15 @@ def main():
                         local, remote = local_copies(model, hw, args, work)
                         info = (f"DRAM bytes {dram[mode]}, cycles {s['cycles']}, "
                                 f"local_copy {local}, remote_load {remote}")
-                        if mode == "on" and grid == "1x1" and local == 0:
-                            err = "no local_copy on one cluster"
-                        elif mode == "off" and local:
-                            err = "local_copy under residency=off"
+                        # Kernels make local copies of their own (the
+                        # depthwise kernel expands its input band on chip):
+                        # residency adds to those.
+                        if mode == "off":
+                            kernel_copies = local
+                        if mode == "on" and grid == "1x1" and local <= kernel_copies:
+                            err = "no residency local_copy on one cluster"
+                        elif mode == "off" and remote:
+                            err = "remote_load under residency=off"
                         elif mode == "on" and dram[mode] > dram["off"]:
                             err = f"more DRAM bytes than residency=off ({dram['off']})"
                     if err is None:

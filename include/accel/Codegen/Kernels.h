@@ -125,6 +125,13 @@ public:
   /// (elements, one per box dimension).
   void dmaLoadStrided(uint32_t cluster, uint8_t tag, const DramBox &src,
                       uint32_t suAddr, const std::array<int64_t, 4> &suStrides);
+  /// local_copy DMA inside the cluster's storage with strides on both sides:
+  /// `box` gives the shape and the source strides (its base is unused), from
+  /// storage byte `srcAddr` to `dstAddr` with `dstStrides` (elements, one
+  /// per box dimension).
+  void dmaLocalCopyStrided(uint32_t cluster, uint8_t tag, uint32_t srcAddr,
+                           const DramBox &box, uint32_t dstAddr,
+                           const std::array<int64_t, 4> &dstStrides);
   /// One DMA per piece into the tile at `suAddr`.
   void dmaLoadPieces(uint32_t cluster, uint8_t tag,
                      const std::vector<TilePiece> &pieces, uint32_t suAddr);
