@@ -404,10 +404,10 @@ void DepthwiseEmitter::expand(uint32_t c, const Tile &t, int h) {
     DramBox box;
     box.dim(t.np, rawPl).dim(w.hh1 - w.hh0, rawW).dim(j1 - j0, l.sw);
     const int64_t src = c0 + j0 * l.sw - w.cA; // raw column of j0
-    sb.dmaLocalCopyStrided(
-        c, uint8_t(h), half[h].raw + uint32_t(src * 4), box,
-        half[h].x + uint32_t(((w.hh0 * l.KW + kw) * owc + j0) * 4),
-        {xPl, l.KW * owc, 1, 0});
+    sb.dmaLocalCopyStrided(c, uint8_t(h), half[h].raw + uint32_t(src * 4), box,
+                           half[h].x +
+                               uint32_t(((w.hh0 * l.KW + kw) * owc + j0) * 4),
+                           {xPl, l.KW * owc, 1, 0});
   }
 }
 
