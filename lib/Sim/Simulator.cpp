@@ -120,23 +120,23 @@ bool Sim::setupMemory(const std::map<std::string, Tensor> &inputs) {
   dram.reset(p.dramSize); // pages are allocated as the program touches them
   for (size_t i = 0; i < p.constants.size(); ++i) {
     const ConstSegment &s = p.constants[i];
-    if (i128(s.dramAddr) + i128(s.bytes.size()) > i128(dram.size()))
-      return fail(
-          "constant segment " + std::to_string(i) + " at " +
-          std::to_string(s.dramAddr) + " (" + std::to_string(s.bytes.size()) +
-          " bytes) lies outside DRAM [0, " + std::to_string(dram.size()) + ")");
+    if (i128(s.dramAddr) + i128(s.size()) > i128(dram.size()))
+      return fail("constant segment " + std::to_string(i) + " at " +
+                  std::to_string(s.dramAddr) + " (" + std::to_string(s.size()) +
+                  " bytes) lies outside DRAM [0, " +
+                  std::to_string(dram.size()) + ")");
     // Whole pages read the program's bytes in place until written.
-    if (!s.bytes.empty())
-      dram.writeShared(s.dramAddr, s.bytes.data(), s.bytes.size());
+    if (!s.empty())
+      dram.writeShared(s.dramAddr, s.data(), s.size());
     for (uint64_t r : s.replicas) {
-      if (i128(r) + i128(s.bytes.size()) > i128(dram.size()))
+      if (i128(r) + i128(s.size()) > i128(dram.size()))
         return fail("replica at " + std::to_string(r) +
                     " of constant segment " + std::to_string(i) + " (" +
-                    std::to_string(s.bytes.size()) +
+                    std::to_string(s.size()) +
                     " bytes) lies outside DRAM [0, " +
                     std::to_string(dram.size()) + ")");
-      if (!s.bytes.empty())
-        dram.writeShared(r, s.bytes.data(), s.bytes.size());
+      if (!s.empty())
+        dram.writeShared(r, s.data(), s.size());
     }
   }
 
