@@ -9,6 +9,7 @@
 #ifndef ACCEL_LIB_SIM_SIMIMPL_H
 #define ACCEL_LIB_SIM_SIMIMPL_H
 
+#include "AccessList.h"
 #include "LayerAccounting.h"
 #include "MeshModel.h"
 #include "PagedMemory.h"
@@ -256,7 +257,6 @@ private:
   /// Records `a` on the storage unit of cluster `owner` (-1: DRAM) and
   /// reports a hazard with an access it conflicts with.
   bool addAccess(const Access &a, int owner);
-  void prune(uint64_t now);
   void finishStats(double wall);
 
   const Program &p;
@@ -278,10 +278,10 @@ private:
   size_t curCmd = 0;
 
   // Hazard detection.
-  std::vector<std::vector<Access>> storageAccesses; // per cluster
-  std::vector<Access> dramAccesses;
+  std::vector<AccessList<Access>> storageAccesses; // per cluster
+  AccessList<Access> dramAccesses;
+  /// The earliest time any cluster can still issue at (never decreases).
   uint64_t now = 0;
-  size_t accessesSincePrune = 0;
 
   TraceRecorder trace;
 

@@ -286,17 +286,6 @@ bool Sim::writePackets() {
 // Hazards
 //===----------------------------------------------------------------------===//
 
-void Sim::prune(uint64_t t) {
-  auto drop = [&](std::vector<Access> &v) {
-    v.erase(std::remove_if(v.begin(), v.end(),
-                           [&](const Access &a) { return a.end <= t; }),
-            v.end());
-  };
-  for (auto &v : storageAccesses)
-    drop(v);
-  drop(dramAccesses);
-}
-
 /// Whether an access belongs to a mesh command (SEND, remote_load): the
 /// missing synchronisation is then a RECV.
 static bool isMeshAccess(const Program &p, const Access &a) {
@@ -317,27 +306,33 @@ static bool isLocalCopy(const Program &p, const Access &a) {
 }
 
 bool Sim::addAccess(const Access &a, int owner) {
-  std::vector<Access> &list =
+  AccessList<Access> &list =
       owner < 0 ? dramAccesses : storageAccesses[size_t(owner)];
   if (a.range.empty())
     return true;
+  // Accesses that ended by `now` can conflict with none issued from now on.
+  list.prune(now);
   const bool aLocal = isLocalCopy(p, a);
-  for (const Access &o : list) {
-    // A command's access (DMA, SEND, remote_load) is in flight from its
-    // issue on: a channel or link queue may delay it in this run, but
-    // nothing in the program guarantees that order, except for two DMAs of
-    // one cluster on a common channel (the channel serves them in program
-    // order).
+  // A command's access (DMA, SEND, remote_load) is in flight from its issue
+  // on: a channel or link queue may delay it in this run, but nothing in the
+  // program guarantees that order, except for two DMAs of one cluster on a
+  // common channel (the channel serves them in program order).
+  auto fromFor = [&](const Access &o) {
     const bool fifo =
         o.cluster == a.cluster &&
         ((o.channels & a.channels) != 0 || (aLocal && isLocalCopy(p, o)));
-    const uint64_t from =
-        a.instr < 0 && !fifo ? std::min(a.issued, a.start) : a.start;
-    if (o.end <= from || o.write == a.write || !o.range.overlaps(a.range))
-      continue;
+    return a.instr < 0 && !fifo ? std::min(a.issued, a.start) : a.start;
+  };
+  const uint64_t earliest = a.instr < 0 ? std::min(a.issued, a.start) : a.start;
+  const Access *hit = list.firstConflict(a, earliest, [&](const Access &o) {
+    if (o.end <= fromFor(o))
+      return false;
     // Accesses of one activity (e.g. a DramCopy) never conflict.
-    if (o.cluster == a.cluster && o.cmd == a.cmd && o.instr == a.instr)
-      continue;
+    return !(o.cluster == a.cluster && o.cmd == a.cmd && o.instr == a.instr);
+  });
+  if (hit) {
+    const Access &o = *hit;
+    const uint64_t from = fromFor(o);
     ++stats.hazardCount;
     std::string mem =
         owner < 0 ? std::string("DRAM")
@@ -356,14 +351,9 @@ bool Sim::addAccess(const Access &a, int owner) {
     }
     if (stats.hazards.size() < opts.maxHazardMessages)
       stats.hazards.push_back(msg);
-    break; // one report per access
   }
   if (a.end > a.start)
-    list.push_back(a);
-  if (++accessesSincePrune >= 256) {
-    prune(now);
-    accessesSincePrune = 0;
-  }
+    list.add(a);
   return true;
 }
 
