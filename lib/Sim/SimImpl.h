@@ -15,6 +15,7 @@
 #include "PagedMemory.h"
 #include "PeKernels.h"
 #include "Trace.h"
+#include "ZeroedMemory.h"
 #include "accel/Sim/Simulator.h"
 #include "accel/Target/Encoding.h"
 
@@ -91,8 +92,9 @@ inline uint64_t ceilDiv(double num, double den) {
 struct PE {
   /// wq: LD weights broadcasts one tile to every PE's queue, so the host
   /// keeps PE 0's copy only (the MACs of every PE read it).
-  std::vector<float> inbuf, wq, acc[kAccs];
-  std::vector<uint8_t> mask; ///< activation bitmask of the input buffer
+  /// Zeroed at start, in Sim::onChip (ZeroedMemory.h).
+  ZeroedArray<float> inbuf, wq, acc[kAccs];
+  ZeroedArray<uint8_t> mask; ///< activation bitmask of the input buffer
   /// Floats of acc[a] from 0 that may be non-zero (written since the last
   /// clear): a shift clears only those.
   uint64_t accDirty[kAccs] = {};
@@ -123,7 +125,7 @@ struct WeightQueue {
 
 struct Cluster {
   uint32_t index = 0, row = 0, col = 0, channel = 0;
-  std::vector<uint8_t> storage;
+  ZeroedArray<uint8_t> storage; ///< in Sim::onChip
   std::vector<PE> pes;
   std::vector<std::vector<Instruction>> ibufs;
   std::vector<char> configured;
@@ -266,6 +268,9 @@ private:
   std::string &err;
 
   PagedMemory dram; ///< allocated on first touch
+  /// Host memory of the storage units and PE buffers (before `clusters`,
+  /// which point into it).
+  ZeroedArena onChip;
   std::vector<Cluster> clusters;
   std::vector<uint64_t> chFree;
   MeshModel mesh{hw};

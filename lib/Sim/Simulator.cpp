@@ -219,14 +219,16 @@ bool Sim::setupMemory(const std::map<std::string, Tensor> &inputs) {
       c.row = i / hw.cols;
       c.col = i % hw.cols;
       c.channel = hw.channelOf(i);
-      c.storage.assign(hw.storageBytes, 0);
+      // Zeroed without a memset: host pages appear as the program
+      // touches them.
+      c.storage.allocate(onChip, hw.storageBytes);
       c.pes.resize(hw.pesPerCluster);
       for (PE &pe : c.pes) {
-        pe.inbuf.assign(inbufFloats, 0.0f);
-        pe.mask.assign(inbufFloats, 0);
-        pe.wq.assign(&pe == &c.pes[0] ? wqFloats : 0, 0.0f);
+        pe.inbuf.allocate(onChip, inbufFloats);
+        pe.mask.allocate(onChip, inbufFloats);
+        pe.wq.allocate(onChip, &pe == &c.pes[0] ? wqFloats : 0);
         for (auto &a : pe.acc)
-          a.assign(accFloats, 0.0f);
+          a.allocate(onChip, accFloats);
       }
       c.ibufs.resize(numIbufs);
       c.configured.assign(numIbufs, 0);
