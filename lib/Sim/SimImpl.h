@@ -290,6 +290,18 @@ private:
 
   TraceRecorder trace;
 
+  // Commands and instructions run, by kind (in SimStats' maps at the end:
+  // no string map lookup per command).
+  static constexpr unsigned kCommandKinds = 8; ///< CONFIG .. RECV
+  static constexpr unsigned kInstrCountKinds = 4;
+  enum { kCountLd, kCountMac, kCountSt, kCountSpu };
+  uint64_t cmdCounts[kCommandKinds] = {};
+  // Scratch reused across commands: the EXECUTE being run, the MAC work
+  // per PE.
+  ExecInfo execInfo;
+  std::vector<uint64_t> macWork;
+  uint64_t instrCounts[kInstrCountKinds] = {};
+
   // Per-layer attribution (LayerAccounting.h): running totals of the unit
   // costs SimStats does not keep, and the end of the current command's
   // unit work (EXECUTE, DMA, SEND), 0 if none.

@@ -404,7 +404,10 @@ bool Sim::doExecute(Cluster &c, const Command &cmd) {
   std::string patchErr;
   if (!applyPatches(buf, cmd.patches, patchErr))
     return fail(patchErr);
-  ExecInfo info;
+  ExecInfo &info = execInfo; // reused: its window list keeps its capacity
+  info.cycles = info.sfuCycles = info.macs = 0;
+  info.storageRead = info.storageWritten = 0;
+  info.windows.clear();
   for (size_t i = 0; i < buf.size(); ++i) {
     Instruction &ins = buf[i];
     const OperandRecord rec = ins.operands;
@@ -744,7 +747,10 @@ bool Sim::step(Cluster &c) {
   const LayerCounters before = layerCounters();
   unitEnd = 0;
   ++c.st.commands;
-  ++stats.commandCounts[commandKindName(cmd.kind)];
+  if (unsigned(cmd.kind) < kCommandKinds)
+    ++cmdCounts[unsigned(cmd.kind)];
+  else
+    ++stats.commandCounts[commandKindName(cmd.kind)];
   switch (cmd.kind) {
   case CommandKind::Config:
     if (!doConfig(c, cmd))
@@ -905,11 +911,12 @@ void Sim::finishStats(double wall) {
   stats.energyTotalPj = stats.energyMacPj + stats.energyDramPj +
                         stats.energyStoragePj + stats.energyStaticPj +
                         stats.energyMeshPj;
-  for (const char *k : {"CONFIG", "EXECUTE", "DMA", "WAIT", "BARRIER", "SEND",
-                        "SIGNAL", "RECV"})
-    stats.commandCounts[k] += 0;
-  for (const char *k : {"LD", "MAC", "ST", "SPU"})
-    stats.instructionCounts[k] += 0;
+  // Every kind appears, counted or not.
+  for (unsigned k = 0; k < kCommandKinds; ++k)
+    stats.commandCounts[commandKindName(CommandKind(k))] += cmdCounts[k];
+  const char *instrNames[kInstrCountKinds] = {"LD", "MAC", "ST", "SPU"};
+  for (unsigned k = 0; k < kInstrCountKinds; ++k)
+    stats.instructionCounts[instrNames[k]] += instrCounts[k];
   layerAcct.finish(stats);
   stats.wallSeconds = wall;
 }
@@ -918,6 +925,8 @@ bool Sim::run(const std::map<std::string, Tensor> &inputs,
               std::map<std::string, Tensor> &outputs) {
   auto t0 = std::chrono::steady_clock::now();
   stats = SimStats{};
+  std::fill(std::begin(cmdCounts), std::end(cmdCounts), 0);
+  std::fill(std::begin(instrCounts), std::end(instrCounts), 0);
   if (!checkProgram() || !setupMemory(inputs))
     return false;
   layerAcct.init(p, hw, !opts.tracePath.empty());
