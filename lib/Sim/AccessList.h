@@ -13,7 +13,7 @@
 //    small key array, the full records are read only for the few keys whose
 //    range overlaps;
 //  * accesses that ended at or before `now` are dropped as soon as `now`
-//    advances, not every 256 additions.
+//    reaches the earliest end (not every 256 additions).
 //
 // Dropping is exact: every query's window starts at or after the current
 // `now` (the simulator always steps the earliest cluster, so `now` never
@@ -25,6 +25,7 @@
 #ifndef ACCEL_LIB_SIM_ACCESSLIST_H
 #define ACCEL_LIB_SIM_ACCESSLIST_H
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -41,18 +42,20 @@ public:
     Side &s = side[a.write];
     s.keys.push_back({a.range.lo, a.range.hi, a.end});
     s.items.push_back(a);
+    minEnd = std::min(minEnd, a.end);
   }
 
   /// Drops every access with end <= t.
   void prune(uint64_t t) {
-    if (t == prunedAt)
+    if (t < minEnd) // nothing ended yet (minEnd: a lower bound of the ends)
       return;
-    prunedAt = t;
+    minEnd = UINT64_MAX;
     for (Side &s : side) {
       size_t w = 0;
       for (size_t i = 0; i < s.keys.size(); ++i) {
         if (s.keys[i].end <= t)
           continue;
+        minEnd = std::min(minEnd, s.keys[i].end);
         if (w != i) {
           s.keys[w] = s.keys[i];
           s.items[w] = s.items[i];
@@ -95,8 +98,8 @@ private:
     std::vector<Key> keys; ///< insertion order
     std::vector<A> items;  ///< the records, index for index
   };
-  Side side[2]; ///< [0] reads, [1] writes
-  uint64_t prunedAt = 0;
+  Side side[2];                 ///< [0] reads, [1] writes
+  uint64_t minEnd = UINT64_MAX; ///< <= every recorded end
 };
 
 } // namespace sim
