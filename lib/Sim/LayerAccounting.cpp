@@ -60,7 +60,7 @@ void networkCompulsory(const Program &p, uint64_t performedMacs,
   macs = 0;
   if (p.layers.empty()) {
     for (const ConstSegment &s : p.constants)
-      bytes += s.bytes.size();
+      bytes += s.size();
     macs = performedMacs;
   } else {
     for (const LayerInfo &l : p.layers) {

@@ -12,10 +12,11 @@
 #ifndef ACCEL_LIB_SIM_PAGEDMEMORY_H
 #define ACCEL_LIB_SIM_PAGEDMEMORY_H
 
+#include "ZeroedMemory.h"
+
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
-#include <memory>
 #include <unordered_map>
 
 namespace accel {
@@ -30,6 +31,7 @@ public:
   void reset(uint64_t size) {
     size_ = size;
     pages_.clear();
+    arena_.clear();
     forgetCache();
   }
   uint64_t size() const { return size_; }
@@ -76,7 +78,7 @@ public:
       size_t chunk = chunkAt(addr, n);
       if (chunk == kPageBytes) {
         Page &pg = pages_[addr >> kPageBits];
-        pg.own.reset();
+        pg.own = nullptr; // (its host memory stays in the arena, unused)
         pg.shared = in;
         forgetCache();
       } else {
@@ -107,11 +109,12 @@ public:
   }
 
 private:
-  /// A page: its own bytes, or (own empty) bytes shared with the caller.
+  /// A page: its own bytes (from arena_), or (own null) bytes shared with
+  /// the caller.
   struct Page {
-    std::unique_ptr<uint8_t[]> own;
+    uint8_t *own = nullptr;
     const uint8_t *shared = nullptr;
-    const uint8_t *bytes() const { return own ? own.get() : shared; }
+    const uint8_t *bytes() const { return own ? own : shared; }
   };
 
   static const uint8_t *zeroPage() {
@@ -142,22 +145,23 @@ private:
       return writePage_;
     Page &pg = pages_[index];
     if (!pg.own) {
-      pg.own.reset(new uint8_t[kPageBytes]);
+      // Zero already (fresh anonymous memory): an untouched page needs no
+      // memset, and only the 4 KiB parts the program writes get host pages.
+      pg.own = static_cast<uint8_t *>(arena_.alloc(kPageBytes));
       if (pg.shared)
-        std::memcpy(pg.own.get(), pg.shared, kPageBytes); // copy on write
-      else
-        std::memset(pg.own.get(), 0, kPageBytes);
+        std::memcpy(pg.own, pg.shared, kPageBytes); // copy on write
       pg.shared = nullptr;
       if (readIndex_ == index)
-        readPage_ = pg.own.get();
+        readPage_ = pg.own;
     }
     writeIndex_ = index;
-    writePage_ = pg.own.get();
+    writePage_ = pg.own;
     return writePage_;
   }
 
   uint64_t size_ = 0;
   std::unordered_map<uint64_t, Page> pages_;
+  ZeroedArena arena_; ///< the pages' own bytes
   // The pages last read and last written (DMA rows are mostly within one
   // page); a written page is always its own copy.
   mutable uint64_t readIndex_ = ~uint64_t(0);

@@ -9,11 +9,13 @@
 #ifndef ACCEL_LIB_SIM_SIMIMPL_H
 #define ACCEL_LIB_SIM_SIMIMPL_H
 
+#include "AccessList.h"
 #include "LayerAccounting.h"
 #include "MeshModel.h"
 #include "PagedMemory.h"
 #include "PeKernels.h"
 #include "Trace.h"
+#include "ZeroedMemory.h"
 #include "accel/Sim/Simulator.h"
 #include "accel/Target/Encoding.h"
 
@@ -90,8 +92,9 @@ inline uint64_t ceilDiv(double num, double den) {
 struct PE {
   /// wq: LD weights broadcasts one tile to every PE's queue, so the host
   /// keeps PE 0's copy only (the MACs of every PE read it).
-  std::vector<float> inbuf, wq, acc[kAccs];
-  std::vector<uint8_t> mask; ///< activation bitmask of the input buffer
+  /// Zeroed at start, in Sim::onChip (ZeroedMemory.h).
+  ZeroedArray<float> inbuf, wq, acc[kAccs];
+  ZeroedArray<uint8_t> mask; ///< activation bitmask of the input buffer
   /// Floats of acc[a] from 0 that may be non-zero (written since the last
   /// clear): a shift clears only those.
   uint64_t accDirty[kAccs] = {};
@@ -122,7 +125,7 @@ struct WeightQueue {
 
 struct Cluster {
   uint32_t index = 0, row = 0, col = 0, channel = 0;
-  std::vector<uint8_t> storage;
+  ZeroedArray<uint8_t> storage; ///< in Sim::onChip
   std::vector<PE> pes;
   std::vector<std::vector<Instruction>> ibufs;
   std::vector<char> configured;
@@ -256,7 +259,6 @@ private:
   /// Records `a` on the storage unit of cluster `owner` (-1: DRAM) and
   /// reports a hazard with an access it conflicts with.
   bool addAccess(const Access &a, int owner);
-  void prune(uint64_t now);
   void finishStats(double wall);
 
   const Program &p;
@@ -266,6 +268,9 @@ private:
   std::string &err;
 
   PagedMemory dram; ///< allocated on first touch
+  /// Host memory of the storage units and PE buffers (before `clusters`,
+  /// which point into it).
+  ZeroedArena onChip;
   std::vector<Cluster> clusters;
   std::vector<uint64_t> chFree;
   MeshModel mesh{hw};
@@ -278,12 +283,24 @@ private:
   size_t curCmd = 0;
 
   // Hazard detection.
-  std::vector<std::vector<Access>> storageAccesses; // per cluster
-  std::vector<Access> dramAccesses;
+  std::vector<AccessList<Access>> storageAccesses; // per cluster
+  AccessList<Access> dramAccesses;
+  /// The earliest time any cluster can still issue at (never decreases).
   uint64_t now = 0;
-  size_t accessesSincePrune = 0;
 
   TraceRecorder trace;
+
+  // Commands and instructions run, by kind (in SimStats' maps at the end:
+  // no string map lookup per command).
+  static constexpr unsigned kCommandKinds = 8; ///< CONFIG .. RECV
+  static constexpr unsigned kInstrCountKinds = 4;
+  enum { kCountLd, kCountMac, kCountSt, kCountSpu };
+  uint64_t cmdCounts[kCommandKinds] = {};
+  // Scratch reused across commands: the EXECUTE being run, the MAC work
+  // per PE.
+  ExecInfo execInfo;
+  std::vector<uint64_t> macWork;
+  uint64_t instrCounts[kInstrCountKinds] = {};
 
   // Per-layer attribution (LayerAccounting.h): running totals of the unit
   // costs SimStats does not keep, and the end of the current command's

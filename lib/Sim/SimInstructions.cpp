@@ -272,7 +272,7 @@ bool Sim::doLoad(InstrCtx &x) {
   x.window(dur, false, cost.range);
   x.info.cycles += dur;
   x.info.storageRead += cost.bytes * x.rep;
-  stats.instructionCounts["LD"] += x.rep;
+  instrCounts[kCountLd] += x.rep;
   return true;
 }
 
@@ -498,7 +498,8 @@ bool Sim::doMac(InstrCtx &x) {
   g.N = cols;
   g.pitch = pitch;
   g.base = r.base;
-  std::vector<uint64_t> work(x.P, 0);
+  std::vector<uint64_t> &work = macWork; // reused: no allocation per MAC
+  work.assign(x.P, 0);
   uint64_t dense = runMacs(x, g, base, wOff, work);
   uint64_t effective = 0;
   for (uint64_t w : work)
@@ -521,7 +522,7 @@ bool Sim::doMac(InstrCtx &x) {
   stats.effectiveMacs += effective * rep;
   stats.skippedMacs += (dense - effective) * rep;
   stats.balancedMacs += moved * rep;
-  stats.instructionCounts["MAC"] += rep;
+  instrCounts[kCountMac] += rep;
   return true;
 }
 
@@ -578,7 +579,7 @@ bool Sim::doStore(InstrCtx &x, bool last) {
   x.info.cycles += dur;
   x.info.sfuCycles += sfuDur;
   x.info.storageWritten += x.tileBytes * rep;
-  stats.instructionCounts["ST"] += rep;
+  instrCounts[kCountSt] += rep;
   return true;
 }
 
@@ -676,7 +677,7 @@ bool Sim::doSpu(Cluster &c, const Instruction &in, size_t idx, ExecInfo &info) {
         (ceilDiv(double(partials), hw.sfuLanes) + hw.sfuLatency) * rep;
     info.cycles += dur;
     info.sfuCycles += dur;
-    stats.instructionCounts["SPU"] += rep;
+    instrCounts[kCountSpu] += rep;
     return true;
   }
 
@@ -733,7 +734,7 @@ bool Sim::doSpu(Cluster &c, const Instruction &in, size_t idx, ExecInfo &info) {
   uint64_t dur = (ceilDiv(double(n), hw.sfuLanes) + hw.sfuLatency) * rep;
   info.cycles += dur;
   info.sfuCycles += dur;
-  stats.instructionCounts["SPU"] += rep;
+  instrCounts[kCountSpu] += rep;
   return true;
 }
 

@@ -120,23 +120,23 @@ bool Sim::setupMemory(const std::map<std::string, Tensor> &inputs) {
   dram.reset(p.dramSize); // pages are allocated as the program touches them
   for (size_t i = 0; i < p.constants.size(); ++i) {
     const ConstSegment &s = p.constants[i];
-    if (i128(s.dramAddr) + i128(s.bytes.size()) > i128(dram.size()))
-      return fail(
-          "constant segment " + std::to_string(i) + " at " +
-          std::to_string(s.dramAddr) + " (" + std::to_string(s.bytes.size()) +
-          " bytes) lies outside DRAM [0, " + std::to_string(dram.size()) + ")");
+    if (i128(s.dramAddr) + i128(s.size()) > i128(dram.size()))
+      return fail("constant segment " + std::to_string(i) + " at " +
+                  std::to_string(s.dramAddr) + " (" + std::to_string(s.size()) +
+                  " bytes) lies outside DRAM [0, " +
+                  std::to_string(dram.size()) + ")");
     // Whole pages read the program's bytes in place until written.
-    if (!s.bytes.empty())
-      dram.writeShared(s.dramAddr, s.bytes.data(), s.bytes.size());
+    if (!s.empty())
+      dram.writeShared(s.dramAddr, s.data(), s.size());
     for (uint64_t r : s.replicas) {
-      if (i128(r) + i128(s.bytes.size()) > i128(dram.size()))
+      if (i128(r) + i128(s.size()) > i128(dram.size()))
         return fail("replica at " + std::to_string(r) +
                     " of constant segment " + std::to_string(i) + " (" +
-                    std::to_string(s.bytes.size()) +
+                    std::to_string(s.size()) +
                     " bytes) lies outside DRAM [0, " +
                     std::to_string(dram.size()) + ")");
-      if (!s.bytes.empty())
-        dram.writeShared(r, s.bytes.data(), s.bytes.size());
+      if (!s.empty())
+        dram.writeShared(r, s.data(), s.size());
     }
   }
 
@@ -219,14 +219,16 @@ bool Sim::setupMemory(const std::map<std::string, Tensor> &inputs) {
       c.row = i / hw.cols;
       c.col = i % hw.cols;
       c.channel = hw.channelOf(i);
-      c.storage.assign(hw.storageBytes, 0);
+      // Zeroed without a memset: host pages appear as the program
+      // touches them.
+      c.storage.allocate(onChip, hw.storageBytes);
       c.pes.resize(hw.pesPerCluster);
       for (PE &pe : c.pes) {
-        pe.inbuf.assign(inbufFloats, 0.0f);
-        pe.mask.assign(inbufFloats, 0);
-        pe.wq.assign(&pe == &c.pes[0] ? wqFloats : 0, 0.0f);
+        pe.inbuf.allocate(onChip, inbufFloats);
+        pe.mask.allocate(onChip, inbufFloats);
+        pe.wq.allocate(onChip, &pe == &c.pes[0] ? wqFloats : 0);
         for (auto &a : pe.acc)
-          a.assign(accFloats, 0.0f);
+          a.allocate(onChip, accFloats);
       }
       c.ibufs.resize(numIbufs);
       c.configured.assign(numIbufs, 0);
@@ -286,17 +288,6 @@ bool Sim::writePackets() {
 // Hazards
 //===----------------------------------------------------------------------===//
 
-void Sim::prune(uint64_t t) {
-  auto drop = [&](std::vector<Access> &v) {
-    v.erase(std::remove_if(v.begin(), v.end(),
-                           [&](const Access &a) { return a.end <= t; }),
-            v.end());
-  };
-  for (auto &v : storageAccesses)
-    drop(v);
-  drop(dramAccesses);
-}
-
 /// Whether an access belongs to a mesh command (SEND, remote_load): the
 /// missing synchronisation is then a RECV.
 static bool isMeshAccess(const Program &p, const Access &a) {
@@ -317,33 +308,40 @@ static bool isLocalCopy(const Program &p, const Access &a) {
 }
 
 bool Sim::addAccess(const Access &a, int owner) {
-  std::vector<Access> &list =
+  AccessList<Access> &list =
       owner < 0 ? dramAccesses : storageAccesses[size_t(owner)];
   if (a.range.empty())
     return true;
+  // Accesses that ended by `now` can conflict with none issued from now on.
+  list.prune(now);
   const bool aLocal = isLocalCopy(p, a);
-  for (const Access &o : list) {
-    // A command's access (DMA, SEND, remote_load) is in flight from its
-    // issue on: a channel or link queue may delay it in this run, but
-    // nothing in the program guarantees that order, except for two DMAs of
-    // one cluster on a common channel (the channel serves them in program
-    // order).
+  // A command's access (DMA, SEND, remote_load) is in flight from its issue
+  // on: a channel or link queue may delay it in this run, but nothing in the
+  // program guarantees that order, except for two DMAs of one cluster on a
+  // common channel (the channel serves them in program order).
+  auto fromFor = [&](const Access &o) {
     const bool fifo =
         o.cluster == a.cluster &&
         ((o.channels & a.channels) != 0 || (aLocal && isLocalCopy(p, o)));
-    // In DRAM such a pair is served in that order even while the earlier
-    // one is still in its latency (max_outstanding > 1): a byte lives on one
-    // channel, which starts its DMAs in issue order. Their storage sides
-    // still meet the data when it arrives, so they are checked below.
-    if (fifo && owner < 0 && (o.channels & a.channels) != 0)
-      continue;
-    const uint64_t from =
-        a.instr < 0 && !fifo ? std::min(a.issued, a.start) : a.start;
-    if (o.end <= from || o.write == a.write || !o.range.overlaps(a.range))
-      continue;
+    return a.instr < 0 && !fifo ? std::min(a.issued, a.start) : a.start;
+  };
+  const uint64_t earliest = a.instr < 0 ? std::min(a.issued, a.start) : a.start;
+  const Access *hit = list.firstConflict(a, earliest, [&](const Access &o) {
+    // In DRAM two DMAs of one cluster on a common channel are served in
+    // issue order even while the earlier one is still in its latency
+    // (max_outstanding > 1): a byte lives on one channel, which starts its
+    // DMAs in issue order. Their storage sides still meet the data when it
+    // arrives, so they are checked on their windows.
+    if (owner < 0 && o.cluster == a.cluster && (o.channels & a.channels) != 0)
+      return false;
+    if (o.end <= fromFor(o))
+      return false;
     // Accesses of one activity (e.g. a DramCopy) never conflict.
-    if (o.cluster == a.cluster && o.cmd == a.cmd && o.instr == a.instr)
-      continue;
+    return !(o.cluster == a.cluster && o.cmd == a.cmd && o.instr == a.instr);
+  });
+  if (hit) {
+    const Access &o = *hit;
+    const uint64_t from = fromFor(o);
     ++stats.hazardCount;
     std::string mem =
         owner < 0 ? std::string("DRAM")
@@ -362,14 +360,9 @@ bool Sim::addAccess(const Access &a, int owner) {
     }
     if (stats.hazards.size() < opts.maxHazardMessages)
       stats.hazards.push_back(msg);
-    break; // one report per access
   }
   if (a.end > a.start)
-    list.push_back(a);
-  if (++accessesSincePrune >= 256) {
-    prune(now);
-    accessesSincePrune = 0;
-  }
+    list.add(a);
   return true;
 }
 
@@ -418,7 +411,10 @@ bool Sim::doExecute(Cluster &c, const Command &cmd) {
   std::string patchErr;
   if (!applyPatches(buf, cmd.patches, patchErr))
     return fail(patchErr);
-  ExecInfo info;
+  ExecInfo &info = execInfo; // reused: its window list keeps its capacity
+  info.cycles = info.sfuCycles = info.macs = 0;
+  info.storageRead = info.storageWritten = 0;
+  info.windows.clear();
   for (size_t i = 0; i < buf.size(); ++i) {
     Instruction &ins = buf[i];
     const OperandRecord rec = ins.operands;
@@ -762,7 +758,10 @@ bool Sim::step(Cluster &c) {
   const LayerCounters before = layerCounters();
   unitEnd = 0;
   ++c.st.commands;
-  ++stats.commandCounts[commandKindName(cmd.kind)];
+  if (unsigned(cmd.kind) < kCommandKinds)
+    ++cmdCounts[unsigned(cmd.kind)];
+  else
+    ++stats.commandCounts[commandKindName(cmd.kind)];
   switch (cmd.kind) {
   case CommandKind::Config:
     if (!doConfig(c, cmd))
@@ -923,11 +922,12 @@ void Sim::finishStats(double wall) {
   stats.energyTotalPj = stats.energyMacPj + stats.energyDramPj +
                         stats.energyStoragePj + stats.energyStaticPj +
                         stats.energyMeshPj;
-  for (const char *k : {"CONFIG", "EXECUTE", "DMA", "WAIT", "BARRIER", "SEND",
-                        "SIGNAL", "RECV"})
-    stats.commandCounts[k] += 0;
-  for (const char *k : {"LD", "MAC", "ST", "SPU"})
-    stats.instructionCounts[k] += 0;
+  // Every kind appears, counted or not.
+  for (unsigned k = 0; k < kCommandKinds; ++k)
+    stats.commandCounts[commandKindName(CommandKind(k))] += cmdCounts[k];
+  const char *instrNames[kInstrCountKinds] = {"LD", "MAC", "ST", "SPU"};
+  for (unsigned k = 0; k < kInstrCountKinds; ++k)
+    stats.instructionCounts[instrNames[k]] += instrCounts[k];
   layerAcct.finish(stats);
   stats.wallSeconds = wall;
 }
@@ -936,6 +936,8 @@ bool Sim::run(const std::map<std::string, Tensor> &inputs,
               std::map<std::string, Tensor> &outputs) {
   auto t0 = std::chrono::steady_clock::now();
   stats = SimStats{};
+  std::fill(std::begin(cmdCounts), std::end(cmdCounts), 0);
+  std::fill(std::begin(instrCounts), std::end(instrCounts), 0);
   if (!checkProgram() || !setupMemory(inputs))
     return false;
   layerAcct.init(p, hw, !opts.tracePath.empty());

@@ -11,6 +11,12 @@
 #include "accel/Target/Encoding.h"
 #include "accel/Target/Sfu.h"
 #include <cstring>
+#include <memory>
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace accel {
 namespace {
@@ -446,10 +452,10 @@ bool readPacket(Cursor &s, ConstPacket &pk, uint64_t numClusters) {
   return true;
 }
 
-} // namespace
-
-bool readBinary(const uint8_t *data, size_t size, Program &p,
-                std::string &err) {
+/// readBinary; with `borrow`, constant segments point into `data` (which
+/// the caller keeps alive through Program::backing) instead of copying it.
+bool parseBinary(const uint8_t *data, size_t size, Program &p, std::string &err,
+                 bool borrow) {
   p = Program();
   if (!data && size)
     return err = "binary: null data", false;
@@ -583,7 +589,12 @@ bool readBinary(const uint8_t *data, size_t size, Program &p,
                                           std::to_string(bytes) +
                                           " exceeds the remaining " +
                                           std::to_string(s.left()) + " bytes");
-      seg.bytes.assign(data + s.pos, data + s.pos + bytes);
+      if (borrow && bytes) {
+        seg.borrowed = data + s.pos;
+        seg.borrowedSize = bytes;
+      } else {
+        seg.bytes.assign(data + s.pos, data + s.pos + bytes);
+      }
       s.pos += size_t(bytes);
     }
     if (!closeSection(s, endAt, "CNST"))
@@ -648,13 +659,70 @@ bool readBinary(const uint8_t *data, size_t size, Program &p,
   return true;
 }
 
+/// A read-only private mapping of a whole file, unmapped when the last
+/// Program sharing it goes.
+struct FileMapping {
+  void *addr = nullptr;
+  size_t size = 0;
+  ~FileMapping() {
+    if (addr)
+      ::munmap(addr, size);
+  }
+};
+
+/// Maps `path` when it is a regular, non-empty file of at most `maxBytes`
+/// bytes; null otherwise (the caller then reads it the ordinary way, which
+/// reports why a file cannot be read).
+std::shared_ptr<FileMapping> mapFile(const std::string &path,
+                                     uint64_t maxBytes) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0)
+    return nullptr;
+  std::shared_ptr<FileMapping> m;
+  struct stat st;
+  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+      uint64_t(st.st_size) <= maxBytes &&
+      uint64_t(st.st_size) <= uint64_t(SIZE_MAX)) {
+    // MAP_POPULATE: the page-cache pages are mapped up front, in one go,
+    // instead of one fault per page as the CRC walks them.
+    void *a = ::mmap(nullptr, size_t(st.st_size), PROT_READ,
+                     MAP_PRIVATE | MAP_POPULATE, fd, 0);
+    if (a != MAP_FAILED) {
+      m = std::make_shared<FileMapping>();
+      m->addr = a;
+      m->size = size_t(st.st_size);
+    }
+  }
+  ::close(fd);
+  return m;
+}
+
+} // namespace
+
+bool readBinary(const uint8_t *data, size_t size, Program &p,
+                std::string &err) {
+  return parseBinary(data, size, p, err, /*borrow=*/false);
+}
+
 bool readBinaryFile(const std::string &path, Program &p, std::string &err) {
+  // Mapped: no copy of the file, and the constant segments (most of its
+  // bytes) stay in the page cache, borrowed by the Program.
+  if (std::shared_ptr<FileMapping> m = mapFile(path, kMaxDataFileBytes)) {
+    if (!parseBinary(static_cast<const uint8_t *>(m->addr), m->size, p, err,
+                     /*borrow=*/true)) {
+      p = Program(); // no segment may point into the mapping it loses
+      err = path + ": " + err;
+      return false;
+    }
+    p.backing = std::move(m);
+    return true;
+  }
   std::string bytes;
   if (!readRegularFile(path, "accelerator binary", kMaxDataFileBytes, bytes,
                        err))
     return false;
-  if (!readBinary(reinterpret_cast<const uint8_t *>(bytes.data()), bytes.size(),
-                  p, err)) {
+  if (!parseBinary(reinterpret_cast<const uint8_t *>(bytes.data()),
+                   bytes.size(), p, err, /*borrow=*/false)) {
     err = path + ": " + err;
     return false;
   }

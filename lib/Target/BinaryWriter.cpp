@@ -269,7 +269,7 @@ bool writeBinary(const Program &p, std::vector<uint8_t> &out,
   // rest) so the buffer is not regrown and copied.
   size_t constantBytes = 0, commands = 0;
   for (const ConstSegment &c : p.constants)
-    constantBytes += c.bytes.size() + 8 * c.replicas.size();
+    constantBytes += c.size() + 8 * c.replicas.size();
   for (const ClusterStream &s : p.clusters)
     commands += s.commands.size();
   w.buf.reserve(kBinaryHeaderBytes + constantBytes + 64 * commands + 4096);
@@ -336,8 +336,8 @@ bool writeBinary(const Program &p, std::vector<uint8_t> &out,
     w.u32(uint32_t(c.replicas.size()));
     for (uint64_t r : c.replicas)
       w.u64(r);
-    w.u64(c.bytes.size());
-    w.bytes(c.bytes.data(), c.bytes.size());
+    w.u64(c.size());
+    w.bytes(c.data(), c.size());
   }
   endSection(w, at);
 

@@ -26,9 +26,9 @@ DramRoleMap::DramRoleMap(const Program &p) {
       add(q.dramAddr, q.dramAddr + q.bytes, r);
   }
   for (const ConstSegment &c : p.constants) {
-    add(c.dramAddr, c.dramAddr + c.bytes.size(), DramRole::Constant);
+    add(c.dramAddr, c.dramAddr + c.size(), DramRole::Constant);
     for (uint64_t a : c.replicas)
-      add(a, a + c.bytes.size(), DramRole::Constant);
+      add(a, a + c.size(), DramRole::Constant);
   }
   for (const ConstPacket &k : p.packets)
     add(k.markerAddr, k.markerAddr + k.marker.size(), DramRole::Constant);

@@ -385,7 +385,7 @@ bool Validator::checkDramLayout() {
   }
   for (size_t i = 0; i < p.constants.size(); ++i) {
     const ConstSegment &c = p.constants[i];
-    i128 bytes = i128(c.bytes.size());
+    i128 bytes = i128(c.size());
     std::string name = "constant segment " + std::to_string(i);
     items.push_back({{i128(c.dramAddr), i128(c.dramAddr) + bytes}, name});
     for (size_t k = 0; k < c.replicas.size(); ++k)
@@ -507,7 +507,7 @@ bool Validator::run() {
   for (size_t i = 0; i < p.constants.size(); ++i) {
     const ConstSegment &c = p.constants[i];
     where = "constant segment " + std::to_string(i) + ": ";
-    i128 bytes = i128(c.bytes.size());
+    i128 bytes = i128(c.size());
     Range r{i128(c.dramAddr), i128(c.dramAddr) + bytes};
     if (r.hi > i128(p.dramSize))
       return fail("bytes " + rangeStr(r) + " outside DRAM [0, " +

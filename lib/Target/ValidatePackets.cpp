@@ -29,9 +29,9 @@ std::string spanString(Span s) {
 std::vector<Span> constantSpans(const Program &p) {
   std::vector<Span> spans;
   for (const ConstSegment &c : p.constants) {
-    if (c.bytes.empty())
+    if (c.empty())
       continue;
-    i128 bytes = i128(c.bytes.size());
+    i128 bytes = i128(c.size());
     spans.push_back({i128(c.dramAddr), i128(c.dramAddr) + bytes});
     for (uint64_t r : c.replicas)
       spans.push_back({i128(r), i128(r) + bytes});

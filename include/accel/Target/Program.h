@@ -10,6 +10,7 @@
 
 #include "accel/Hardware/HardwareDesc.h"
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -323,10 +324,21 @@ struct Symbol {
 /// Constant data (weights) placed in DRAM before the run.
 struct ConstSegment {
   uint64_t dramAddr = 0;
+  /// The bytes, owned. Empty when the segment borrows them (`borrowed`).
   std::vector<uint8_t> bytes;
   /// Further DRAM addresses that hold the same bytes (one copy per memory
   /// channel whose clusters read them); loaded like dramAddr.
   std::vector<uint64_t> replicas{};
+  /// A segment read by readBinaryFile points into the mapped binary
+  /// (Program::backing keeps the mapping alive) instead of a copy in
+  /// `bytes`: `borrowedSize` bytes at `borrowed`. Read the bytes through
+  /// data() / size(), which serve both.
+  const uint8_t *borrowed = nullptr;
+  uint64_t borrowedSize = 0;
+
+  const uint8_t *data() const { return borrowed ? borrowed : bytes.data(); }
+  uint64_t size() const { return borrowed ? borrowedSize : bytes.size(); }
+  bool empty() const { return size() == 0; }
 };
 
 /// A constant packet of one core (spec/labels-and-splits.md [0112]-[0125],
@@ -378,6 +390,9 @@ struct Program {
   /// Layer table (empty for hand-written programs); Command::layer indexes
   /// it.
   std::vector<LayerInfo> layers{};
+  /// What borrowed constant segments point into (the mapped binary file);
+  /// null when every segment owns its bytes. Copies of the Program share it.
+  std::shared_ptr<const void> backing{};
 };
 
 /// One instruction with its operand record (fields the opcode does not use

@@ -102,6 +102,21 @@ TEST(Binary, FileRoundTrip) {
   Program q;
   ASSERT_TRUE(readBinaryFile(path, q, err)) << err;
   EXPECT_EQ(diffPrograms(p, q), "");
+  // The file is mapped: non-empty constant segments borrow its bytes, and
+  // copies of the Program keep the mapping alive.
+  ASSERT_FALSE(q.constants.empty());
+  for (const ConstSegment &c : q.constants) {
+    EXPECT_TRUE(c.bytes.empty());
+    EXPECT_EQ(c.borrowed != nullptr, c.size() != 0);
+  }
+  EXPECT_NE(q.backing, nullptr);
+  Program copy = q;
+  q = Program();
+  EXPECT_EQ(diffPrograms(p, copy), "");
+  // Written back from borrowed segments: the same bytes.
+  std::vector<uint8_t> again;
+  ASSERT_TRUE(writeBinary(copy, again, err)) << err;
+  EXPECT_EQ(again, writeBinary(p));
   std::remove(path.c_str());
   EXPECT_FALSE(readBinaryFile(path, q, err));
   EXPECT_NE(err.find("cannot open"), std::string::npos) << err;

@@ -269,6 +269,11 @@ inline Program makeLayeredProgram() {
   return p;
 }
 
+/// A constant segment's bytes, owned or borrowed (readBinaryFile).
+inline std::vector<uint8_t> constantBytes(const ConstSegment &c) {
+  return std::vector<uint8_t>(c.data(), c.data() + c.size());
+}
+
 inline std::string diffPrograms(const Program &a, const Program &b) {
   std::ostringstream os;
 #define CHECK_EQ_FIELD(x, y, name)                                             \
@@ -294,7 +299,7 @@ inline std::string diffPrograms(const Program &a, const Program &b) {
   for (size_t i = 0; i < a.constants.size(); ++i) {
     CHECK_EQ_FIELD(a.constants[i].dramAddr, b.constants[i].dramAddr,
                    "constant addr " << i);
-    CHECK_EQ_FIELD(a.constants[i].bytes, b.constants[i].bytes,
+    CHECK_EQ_FIELD(constantBytes(a.constants[i]), constantBytes(b.constants[i]),
                    "constant bytes " << i);
     CHECK_EQ_FIELD(a.constants[i].replicas, b.constants[i].replicas,
                    "constant replicas " << i);
