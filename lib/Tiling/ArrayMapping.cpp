@@ -241,6 +241,8 @@ enum class Stationary { A, B, C };
 
 struct ClusterCost {
   double compute = 0, channel = 0, head = 0, tail = 0, lastExec = 0;
+  /// local_copy time of the input bands' tiles (serial per cluster).
+  double copies = 0;
   /// The part of `channel` that stores the output; M tiles of the slice.
   double store = 0;
   int64_t mTiles = 0;
@@ -294,9 +296,16 @@ ClusterCost clusterCost(const MappingProblem &p, const HardwareDesc &hw,
   // Storage: two slots of a resident operand beside two ping-pong halves
   // (same rule as the kernel).
   const bool reload = st != Stationary::C && nk > 1;
-  const int64_t stripBudget =
-      int64_t(hw.storageBytes) -
-      gemmStorage(mc, kc, nc, init || reload, shared).total();
+  int64_t stripBudget = int64_t(hw.storageBytes) -
+                        gemmStorage(mc, kc, nc, init || reload, shared).total();
+  // Two band slots (conv-bands) below the halves.
+  if (p.conv.Cg > 0 && st != Stationary::A) {
+    BandedLoads bl = bandedImageLoads(
+        p.conv, nc, kc, hw.channels.empty() ? 0 : hw.channels[channel].latencyCycles,
+        hw.channels.empty() ? 1 : hw.channels[channel].bytesPerCycle);
+    if (bl.on && 2 * bl.bandBytes <= stripBudget)
+      stripBudget -= 2 * bl.bandBytes;
+  }
   const int64_t accCols =
       std::max<int64_t>(1, int64_t(hw.accBufferBytes / 4) / peRows);
 
@@ -319,6 +328,7 @@ ClusterCost clusterCost(const MappingProblem &p, const HardwareDesc &hw,
 
   double chan = 0;
   double comp = 0;
+  double copies = 0;
   for (auto [m, cm] : tileSizes(ms, mc))
     for (auto [n, cn] : tileSizes(ns, nc))
       for (auto [k, ck] : tileSizes(ks, kc)) {
@@ -360,7 +370,20 @@ ClusterCost clusterCost(const MappingProblem &p, const HardwareDesc &hw,
         }
         }
         chan += dma(double(m * k) * 4, aTimes);
-        chan += dma(double(k * n) * 4, bTimes);
+        // Input bands (conv-bands): every B tile is a local copy from a
+        // band; the bands' DMAs replace the tiles' (the kernel's rule).
+        BandedLoads bl;
+        if (p.conv.Cg > 0 && st != Stationary::A)
+          bl = bandedImageLoads(p.conv, n, k, ch.latencyCycles,
+                                ch.bytesPerCycle);
+        if (bl.on) {
+          cc.bytes += uint64_t(bl.bytes * bTimes);
+          chan += bTimes * (bl.dmas * ch.latencyCycles +
+                            bl.bytes / std::max(1e-9, ch.bytesPerCycle));
+          copies += bTimes * cdiv(double(k * n) * 4, hw.storageBytesPerCycle);
+        } else {
+          chan += dma(double(k * n) * 4, bTimes);
+        }
         double cTiles = double(count * cm * cn);
         if (st == Stationary::C) {
           // One store per output tile, the init on the first chunk.
@@ -390,6 +413,7 @@ ClusterCost clusterCost(const MappingProblem &p, const HardwareDesc &hw,
       }
   cc.compute = comp;
   cc.channel = chan;
+  cc.copies = copies;
   cc.mTiles = nm;
   // Instruction-buffer variants (codegen::emitMappedGemmLayer): one per
   // (initialises, fused function on) pair its steps use.
@@ -409,11 +433,39 @@ ClusterCost clusterCost(const MappingProblem &p, const HardwareDesc &hw,
   return cc;
 }
 
+} // namespace
+
+BandedLoads accel::tiling::bandedImageLoads(
+    const MappingProblem::ConvWindowShape &c, int64_t n, int64_t k,
+    double latency, double bytesPerCycle) {
+  BandedLoads b;
+  if (c.Cg <= 0 || n <= 0 || k <= 0)
+    return b;
+  // The pixel box of an N tile (LowerMapped's convNTiles): a piece of one
+  // output row, or whole rows.
+  const int64_t ohc = n < c.OW ? 1 : n / c.OW, owc = n < c.OW ? n : c.OW;
+  const int64_t rows = (ohc - 1) * c.sh + (c.KH - 1) * c.dh + 1;
+  const int64_t cols = (owc - 1) * c.sw + (c.KW - 1) * c.dw + 1;
+  // Chunks of one position and a channel range (k < 2 Cg), or of whole
+  // positions (all channels): the chunks one band serves.
+  const int64_t chans = k < 2 * c.Cg ? std::min(k, c.Cg) : c.Cg;
+  const int64_t positions = k < 2 * c.Cg ? 1 : std::max<int64_t>(1, k / c.Cg);
+  const double perBand =
+      std::max(1.0, double(c.KH * c.KW) / double(positions));
+  b.bandBytes = chans * rows * cols * 4;
+  b.bytes = double(b.bandBytes) / perBand;
+  b.dmas = 1.0 / perBand;
+  const double bw = std::max(1e-9, bytesPerCycle);
+  b.on = b.dmas * latency + b.bytes / bw < latency + double(k * n * 4) / bw;
+  return b;
+}
+
+namespace {
 /// The cluster's time on its own: its compute path or its share of the
 /// channel (`sharers` clusters with the same traffic queue on it).
 double clusterTime(const ClusterCost &c, unsigned sharers) {
-  return std::max(c.head + c.compute + c.tail,
-                  double(std::max(1u, sharers)) * c.channel + c.lastExec);
+  return std::max({c.head + c.compute + c.tail, c.head + c.copies + c.tail,
+                   double(std::max(1u, sharers)) * c.channel + c.lastExec});
 }
 
 /// The PE buffers hold a step of these tiles (the kernel's limits,
@@ -597,7 +649,7 @@ MappingCost accel::tiling::mappingCost(const MappingProblem &p,
     moveInterleavedStores(p, hw, slices, costs, channelTotal);
   double layer = 0;
   for (auto &[chn, w] : costs) {
-    double computePath = w.head + w.compute + w.tail;
+    double computePath = w.head + std::max(w.compute, w.copies) + w.tail;
     double channelPath = channelTotal[chn] + w.lastExec;
     layer = std::max(layer, std::max(computePath, channelPath));
     out.computeCycles = std::max(out.computeCycles, w.compute);

@@ -72,6 +72,12 @@ def ConvertGraphToIsa : Pass<"convert-graph-to-isa", "mlir::ModuleOp"> {
              clEnumValN(accel::ConvPadding::Auto, "auto",
                         "window unless its extra DMAs cost more cycles than "
                         "the copy, per layer (default)"))}]>,
+    Option<"convBands", "conv-bands", "bool", /*default=*/"true",
+           "mapped implicit-GEMM conv2d: load bands of input rows (all "
+           "kernel rows' halo, a channel range) into storage once and form "
+           "every kernel position's image tile on chip with local_copy "
+           "DMAs, where the kernel's channel estimate says it moves less "
+           "(docs/mapping.md, Convolution input bands)">,
     Option<"sparseWeights", "sparse-weights", "accel::SparseWeightsMode",
            /*default=*/"accel::SparseWeightsMode::Auto",
            "sparse weight-queue operands",

@@ -147,7 +147,30 @@ struct MappingProblem {
   /// The lowering can give clusters whole batch instances (a batched
   /// matmul): selectMapping also prices batchPartitions().
   bool batchSplit = false;
+  /// A convolution whose image tiles the kernel may form from input bands
+  /// (conv-bands, docs/mapping.md "Convolution input bands"): its window.
+  /// Cg = 0: not a convolution, or bands off.
+  struct ConvWindowShape {
+    int64_t Cg = 0, KH = 1, KW = 1, OW = 1, sh = 1, sw = 1, dh = 1, dw = 1;
+  } conv;
 };
+
+/// What input bands do to the B (image) loads of a convolution step of an
+/// n-pixel x k-deep tile (bandedImageLoads): per B tile the kernel would
+/// load from DRAM, the DRAM bytes and DMAs of the bands instead.
+struct BandedLoads {
+  bool on = false;      ///< the bands move less channel time
+  double bytes = 0;     ///< DRAM bytes per B tile (its band's share)
+  double dmas = 0;      ///< DRAM DMAs per B tile
+  int64_t bandBytes = 0; ///< storage bytes of one band slot
+};
+/// The kernel's band decision for a step of n pixels and depth k on a
+/// channel of `latency` cycles and `bytesPerCycle` (same rule as
+/// codegen::emitMappedGemmLayer: bands when their DMAs cost less channel
+/// time than the tiles').
+BandedLoads bandedImageLoads(const MappingProblem::ConvWindowShape &c,
+                             int64_t n, int64_t k, double latency,
+                             double bytesPerCycle);
 
 struct MappingCost {
   MappingChoice choice;

@@ -832,6 +832,7 @@ struct ConvertGraphToIsaPass
         convPadding == ConvPadding::Window ? LoweringOptions::Padding::Window
         : convPadding == ConvPadding::Copy ? LoweringOptions::Padding::Copy
                                            : LoweringOptions::Padding::Auto;
+    lo.convBands = convBands;
     lo.residency = residency == Residency::On;
     if (lo.residency)
       lo.residencyReserve = residencyReserve(target, hw);

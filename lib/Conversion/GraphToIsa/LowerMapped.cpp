@@ -112,6 +112,7 @@ GemmTiling Lowering::sliceTiling(const tiling::ClusterSlice &s,
     mp.tileK = t.kc;
     mp.outerM = t.outerM;
     mp.sharedC = t.sharedC;
+    mp.conv = convWindow_;
     tiling::SliceTiles st = tiling::chooseSliceTiles(
         mp, hw_, mapping_->dataflow, s.m.size, s.n.size, s.k.size,
         bias && s.part.k == 0, w.channelSharers, w.channel);
@@ -330,6 +331,9 @@ LogicalResult Lowering::emitMappedConv(Operation *op, const ConvGeom &g,
   }
   const int64_t M = g.Og, Npix = g.OH * g.OW, K = g.Cg * g.KH * g.KW;
   const MappedOutput mo = beginMapped(g.out, g.N * g.O * g.OH * g.OW);
+  convWindow_ = {};
+  if (opts_.convBands)
+    convWindow_ = {g.Cg, g.KH, g.KW, g.OW, g.sh, g.sw, g.dh, g.dw};
 
   auto fill = [&](const tiling::ClusterSlice &s, ClusterGemmWork &w) {
     w.tiling = sliceTiling(s, w, t, g.hasBias || mo.reloads, g.N * g.groups,
@@ -340,6 +344,29 @@ LogicalResult Lowering::emitMappedConv(Operation *op, const ConvGeom &g,
         convKChunks(g, s.k.begin, s.k.begin + s.k.size, w.tiling.kc,
                     chunksMaySpanKernelRows(g, ntiles));
     w.tiling = convChunkTiling(w.tiling, kchunks, g.hasBias || mo.reloads);
+    // Input bands: the chunks of one channel range next to each other (the
+    // kernel copies them from one band), and the kernel rows / columns each
+    // channel range's band covers.
+    const bool withBands = opts_.convBands;
+    std::map<std::pair<int64_t, int64_t>, std::array<int64_t, 4>> bandSpan;
+    if (withBands) {
+      std::stable_sort(kchunks.begin(), kchunks.end(),
+                       [](const ConvKChunk &a, const ConvKChunk &b) {
+                         return std::make_pair(a.c0, a.cc) <
+                                std::make_pair(b.c0, b.cc);
+                       });
+      for (const ConvKChunk &c : kchunks) {
+        auto [it, fresh] = bandSpan.try_emplace(
+            std::make_pair(c.c0, c.cc),
+            std::array<int64_t, 4>{c.kh, c.kh + c.nkh - 1, c.kw,
+                                   c.kw + c.nkw - 1});
+        if (!fresh) {
+          std::array<int64_t, 4> &v = it->second;
+          v[0] = std::min(v[0], c.kh), v[1] = std::max(v[1], c.kh + c.nkh - 1);
+          v[2] = std::min(v[2], c.kw), v[3] = std::max(v[3], c.kw + c.nkw - 1);
+        }
+      }
+    }
     const int64_t mOff = s.m.begin;
     const uint64_t out = mo.partOut(s.part.k);
     const bool bias = g.hasBias && s.part.k == 0;
@@ -391,6 +418,53 @@ LogicalResult Lowering::emitMappedConv(Operation *op, const ConvGeom &g,
                                    /*aForm=*/false, rowStride,
                                    imageBox(ki, ni));
           };
+        if (withBands)
+          p.bBand = [=](size_t ki, size_t ni) {
+            const ConvKChunk &c = kchunks[ki];
+            const ConvNTile &t2 = ntiles[ni];
+            const std::array<int64_t, 4> &span =
+                bandSpan.at(std::make_pair(c.c0, c.cc));
+            const ConvWindow win{g.sh, g.sw, g.dh, g.dw};
+            const BandLayout lay =
+                convBandLayout(win, t2.oh0, t2.ohc, t2.ow0, t2.owc, span[0],
+                               span[1], span[2], span[3], c.cc);
+            ImageBand band;
+            band.id = (int64_t(ni) * (g.Cg + 1) + c.c0) * (g.Cg + 1) + c.cc;
+            band.elems = lay.elems();
+            band.tile = convBandTile(win, lay, c.kh - span[0], c.nkh,
+                                     c.kw - span[2], c.nkw, 0, c.cc, t2.ohc,
+                                     t2.owc);
+            if (g.pad.on) {
+              // The padded band from the unpadded input: its clipped box
+              // and zero runs (PadWindow.h), as a one-position window.
+              PadWindowTile w;
+              w.planes = g.x + uint64_t((n * g.C + grp * g.Cg + c.c0) *
+                                        g.pad.H * g.pad.W * 4);
+              w.zeros = g.pad.zeros;
+              w.H = g.pad.H, w.W = g.pad.W;
+              w.padT = g.pad.top, w.padL = g.pad.left;
+              w.cc = c.cc;
+              w.oh0 = lay.r0, w.ohc = lay.rows, w.ow0 = lay.c0,
+              w.owc = lay.cols;
+              w.posStride = 0, w.chanStride = lay.rows * lay.cols,
+              w.pixStride = 1;
+              band.load = padWindowPieces(w);
+            } else {
+              TilePiece piece;
+              piece.src.base =
+                  gx.x + uint64_t((((n * gx.C + grp * gx.Cg + c.c0) * gx.Hp +
+                                    lay.r0) *
+                                       gx.Wp +
+                                   lay.c0) *
+                                  4);
+              piece.src.dim(c.cc, gx.Hp * gx.Wp)
+                  .dim(lay.rows, gx.Wp)
+                  .dim(lay.cols, 1);
+              piece.suStrides = {lay.rows * lay.cols, lay.cols, 1, 0};
+              band.load = {piece};
+            }
+            return band;
+          };
         p.cBox = [=](int64_t m0, int64_t mc, size_t ni) {
           const ConvNTile &t2 = ntiles[ni];
           DramBox b;
@@ -414,6 +488,7 @@ LogicalResult Lowering::emitMappedConv(Operation *op, const ConvGeom &g,
         w.problems.push_back(std::move(p));
       }
   };
-  return finishMapped(op, mappedSlices(M, Npix, K, fill),
-                      /*activationIsA=*/false, epi, mo);
+  std::vector<ClusterGemmWork> work = mappedSlices(M, Npix, K, fill);
+  convWindow_ = {};
+  return finishMapped(op, work, /*activationIsA=*/false, epi, mo);
 }

@@ -12,6 +12,7 @@
 
 #include "Graph/GraphDialect.h"
 #include "accel/Codegen/ChannelPlacement.h"
+#include "accel/Codegen/ConvBand.h"
 #include "accel/Codegen/Kernels.h"
 #include "accel/Codegen/PadWindow.h"
 #include "accel/Codegen/Reduction.h"
@@ -252,6 +253,10 @@ struct LoweringOptions {
   /// choose per layer by convPadWindowPays (auto).
   enum class Padding { Window, Copy, Auto };
   Padding convPadding = Padding::Auto;
+  /// conv-bands=on (docs/mapping.md, "Convolution input bands"): mapped
+  /// implicit-GEMM convolutions may form their image tiles from input
+  /// bands held in storage (the kernel decides per cluster).
+  bool convBands = true;
   /// residency=on (docs/passes.md, "On-chip residency").
   bool residency = true;
   /// Storage bytes per cluster the kernels leave to resident pieces (the
@@ -559,6 +564,9 @@ private:
   /// split-strategy) along the dim both grid dims split; empty = even
   /// ranges (tiling::splitRange).
   std::vector<int64_t> mappingRanges_;
+  /// The window of the mapped convolution being lowered with input bands
+  /// (conv-bands), for the per-slice tile choice; Cg = 0 otherwise.
+  tiling::MappingProblem::ConvWindowShape convWindow_;
   /// Constant packets (ConstantPackets.cpp): when operand 1 of `op` (the
   /// weight of matmul / gemm / conv) is a constant split by its label, each
   /// cluster's slab of it (the contiguous range its slice reads) is copied
