@@ -205,6 +205,9 @@ uint8_t bandTag(size_t run) { return uint8_t(5 + run % 2); }
 /// that copy their B tile from one band (a band is loaded once per run).
 struct BandPlan {
   int64_t slotBytes = 0; ///< 0 = off
+  /// Two slots (run r in slot r % 2, the next band prefetched) or one (each
+  /// band loaded once the copies of the previous one completed).
+  int slots = 2;
   std::vector<std::vector<ImageBand>> all; ///< [problem][k * nn + n]
   std::vector<size_t> nn;                  ///< N tiles per problem
   std::vector<int> runOf;                  ///< per step, -1 = no B load
@@ -257,9 +260,12 @@ double stepChannelTime(const std::vector<MStep> &steps, const BandPlan *bands,
     if (s.loadB && !bands)
       t += lat + double(boxElems(s.p->bBox(s.k, s.n)) * 4) / bw;
   }
+  // With one band slot every band load also stalls the steps (counted
+  // twice, as the cost model adds it to the compute path).
   if (bands)
     for (const ImageBand *b : bands->runBand)
-      t += lat * double(b->load.size()) + double(b->elems * 4) / bw;
+      t += double(bands->slots == 1 ? 2 : 1) *
+           (lat * double(b->load.size()) + double(b->elems * 4) / bw);
   return t;
 }
 
@@ -283,7 +289,8 @@ BandPlan planBands(const std::vector<GemmTiles> &problems, int64_t budget) {
     plan.nn.push_back(p.nTiles.size());
   }
   const int64_t slot = roundUp(std::max<int64_t>(largest, 1), 64);
-  if (2 * slot > budget)
+  plan.slots = 2 * slot <= budget ? 2 : slot <= budget ? 1 : 0;
+  if (plan.slots == 0)
     return BandPlan{};
   plan.slotBytes = slot;
   return plan;
@@ -441,8 +448,9 @@ bool accel::codegen::emitMappedGemmLayer(
     int64_t slotBytes = 0;
     bool residentA = false;
     std::vector<MStep> steps =
-        clusterSteps(hw, problems, t, st, stripBudget - 2 * bands.slotBytes,
-                     slotBytes, residentA);
+        clusterSteps(hw, problems, t, st,
+                     stripBudget - bands.slots * bands.slotBytes, slotBytes,
+                     residentA);
     if (bands.on()) {
       // Bands when the step loads with them (their slots taken from the
       // resident operand's budget) move less channel time than without.
@@ -462,8 +470,8 @@ bool accel::codegen::emitMappedGemmLayer(
         residentA = plainA;
       }
     }
-    const uint32_t bandBase =
-        uint32_t(stripBudget - 2 * bands.slotBytes); // slot r % 2
+    const uint32_t bandBase = uint32_t(
+        stripBudget - bands.slots * bands.slotBytes); // slot r % slots
     for (const MStep &s : steps)
       if (s.p->kChunks[s.k] > t.kc || s.p->nTiles[s.n] > t.nc) {
         err = "a slice's K chunk or N tile exceeds the cluster tiling";
@@ -572,7 +580,7 @@ bool accel::codegen::emitMappedGemmLayer(
       sb.dmaLoadPieces(cl, tag, zeros.toLoad(addr, pieces), addr);
     };
     auto bandAddr = [&](size_t r) {
-      return bandBase + uint32_t((r % 2) * bands.slotBytes);
+      return bandBase + uint32_t((r % size_t(bands.slots)) * bands.slotBytes);
     };
     auto loadBand = [&](size_t r) {
       loadPieces(bandTag(r), bands.runBand[r]->load, bandAddr(r));
@@ -584,7 +592,14 @@ bool accel::codegen::emitMappedGemmLayer(
     auto copyFromBand = [&](size_t i, uint32_t dst) {
       const MStep &s = steps[i];
       const size_t r = size_t(bands.runOf[i]);
-      if (i == bands.runFirst[r]) {
+      if (i == bands.runFirst[r] && bands.slots == 1) {
+        // One slot: the previous band's copies first, then this band.
+        if (r > 0)
+          sb.wait(cl, uint8_t(1u << loadTag(int(bands.runLast[r - 1] % 2))),
+                  false);
+        loadBand(r);
+        sb.wait(cl, uint8_t(1u << bandTag(r)), false);
+      } else if (i == bands.runFirst[r]) {
         if (r == 0)
           loadBand(0);
         sb.wait(cl, uint8_t(1u << bandTag(r)), false);

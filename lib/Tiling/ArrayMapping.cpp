@@ -298,13 +298,20 @@ ClusterCost clusterCost(const MappingProblem &p, const HardwareDesc &hw,
   const bool reload = st != Stationary::C && nk > 1;
   int64_t stripBudget = int64_t(hw.storageBytes) -
                         gemmStorage(mc, kc, nc, init || reload, shared).total();
-  // Two band slots (conv-bands) below the halves.
+  // Band slots (conv-bands) below the halves: two (the next band loads
+  // while the current one serves), one (each band load waited for), or
+  // none fit (the kernel's rule, codegen::emitMappedGemmLayer).
+  int bandSlots = 0;
   if (p.conv.Cg > 0 && st != Stationary::A) {
     BandedLoads bl = bandedImageLoads(
         p.conv, nc, kc, hw.channels.empty() ? 0 : hw.channels[channel].latencyCycles,
         hw.channels.empty() ? 1 : hw.channels[channel].bytesPerCycle);
-    if (bl.on && 2 * bl.bandBytes <= stripBudget)
-      stripBudget -= 2 * bl.bandBytes;
+    const int64_t slot = (bl.bandBytes + 63) / 64 * 64;
+    bandSlots = !bl.on                       ? 0
+                : 2 * slot <= stripBudget ? 2
+                : slot <= stripBudget     ? 1
+                                          : 0;
+    stripBudget -= bandSlots * slot;
   }
   const int64_t accCols =
       std::max<int64_t>(1, int64_t(hw.accBufferBytes / 4) / peRows);
@@ -373,14 +380,19 @@ ClusterCost clusterCost(const MappingProblem &p, const HardwareDesc &hw,
         // Input bands (conv-bands): every B tile is a local copy from a
         // band; the bands' DMAs replace the tiles' (the kernel's rule).
         BandedLoads bl;
-        if (p.conv.Cg > 0 && st != Stationary::A)
+        if (bandSlots > 0)
           bl = bandedImageLoads(p.conv, n, k, ch.latencyCycles,
                                 ch.bytesPerCycle);
         if (bl.on) {
+          const double bandTime =
+              bl.dmas * ch.latencyCycles +
+              bl.bytes / std::max(1e-9, ch.bytesPerCycle);
           cc.bytes += uint64_t(bl.bytes * bTimes);
-          chan += bTimes * (bl.dmas * ch.latencyCycles +
-                            bl.bytes / std::max(1e-9, ch.bytesPerCycle));
+          chan += bTimes * bandTime;
           copies += bTimes * cdiv(double(k * n) * 4, hw.storageBytesPerCycle);
+          // One slot: every band load stalls the steps until it arrives.
+          if (bandSlots == 1)
+            comp += bTimes * bandTime;
         } else {
           chan += dma(double(k * n) * 4, bTimes);
         }
@@ -435,11 +447,19 @@ ClusterCost clusterCost(const MappingProblem &p, const HardwareDesc &hw,
 
 } // namespace
 
+bool accel::tiling::convInputMayStayOnChip(uint64_t inputBytes,
+                                           const HardwareDesc &hw,
+                                           uint64_t storageBytes) {
+  const uint64_t clusters = std::max<uint64_t>(1, hw.numClusters());
+  return (inputBytes + clusters - 1) / clusters <= storageBytes / 4;
+}
+
 BandedLoads accel::tiling::bandedImageLoads(
     const MappingProblem::ConvWindowShape &c, int64_t n, int64_t k,
     double latency, double bytesPerCycle) {
   BandedLoads b;
-  if (c.Cg <= 0 || n <= 0 || k <= 0)
+  // A 1 x 1 kernel has nothing to share between kernel positions.
+  if (c.Cg <= 0 || n <= 0 || k <= 0 || c.KH * c.KW == 1)
     return b;
   // The pixel box of an N tile (LowerMapped's convNTiles): a piece of one
   // output row, or whole rows.
@@ -456,7 +476,9 @@ BandedLoads accel::tiling::bandedImageLoads(
   b.bytes = double(b.bandBytes) / perBand;
   b.dmas = 1.0 / perBand;
   const double bw = std::max(1e-9, bytesPerCycle);
-  b.on = b.dmas * latency + b.bytes / bw < latency + double(k * n * 4) / bw;
+  // The tile the kernel loads instead (whole rows when n >= OW).
+  const double tile = double(k * ohc * owc * 4);
+  b.on = b.dmas * latency + b.bytes / bw < latency + tile / bw;
   return b;
 }
 

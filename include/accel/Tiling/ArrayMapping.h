@@ -164,6 +164,14 @@ struct BandedLoads {
   double dmas = 0;      ///< DRAM DMAs per B tile
   int64_t bandBytes = 0; ///< storage bytes of one band slot
 };
+/// Whether a convolution whose input is an intermediate tensor of
+/// `inputBytes` may be kept on chip by the on-chip residency (its even
+/// share per cluster fits a quarter of a storage unit of `storageBytes`,
+/// the residency reserve's rule, docs/passes.md): its image tiles then read
+/// the storage units, not DRAM, and input bands are not used for it.
+bool convInputMayStayOnChip(uint64_t inputBytes, const HardwareDesc &hw,
+                            uint64_t storageBytes);
+
 /// The kernel's band decision for a step of n pixels and depth k on a
 /// channel of `latency` cycles and `bytesPerCycle` (same rule as
 /// codegen::emitMappedGemmLayer: bands when their DMAs cost less channel

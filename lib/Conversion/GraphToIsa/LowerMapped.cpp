@@ -331,8 +331,20 @@ LogicalResult Lowering::emitMappedConv(Operation *op, const ConvGeom &g,
   }
   const int64_t M = g.Og, Npix = g.OH * g.OW, K = g.Cg * g.KH * g.KW;
   const MappedOutput mo = beginMapped(g.out, g.N * g.O * g.OH * g.OW);
+  // Input bands: not for a 1 x 1 kernel (nothing to share between kernel
+  // positions), nor for an intermediate input that the on-chip residency
+  // may keep in the storage units (its tiles then come from storage; the
+  // same rule as select-mapping's problem, MappingProblem.cpp).
+  bool useBands = opts_.convBands && g.KH * g.KW > 1;
+  if (useBands && opts_.residency && op->getNumOperands() > 0 &&
+      !isa<BlockArgument>(op->getOperand(0)))
+    if (auto it = dyn_cast<RankedTensorType>(op->getOperand(0).getType()))
+      useBands = !it.hasStaticShape() ||
+                 !tiling::convInputMayStayOnChip(
+                     uint64_t(it.getNumElements()) * 4, hw_,
+                     hw_.storageBytes + opts_.residencyReserve);
   convWindow_ = {};
-  if (opts_.convBands)
+  if (useBands)
     convWindow_ = {g.Cg, g.KH, g.KW, g.OW, g.sh, g.sw, g.dh, g.dw};
 
   auto fill = [&](const tiling::ClusterSlice &s, ClusterGemmWork &w) {
@@ -347,7 +359,7 @@ LogicalResult Lowering::emitMappedConv(Operation *op, const ConvGeom &g,
     // Input bands: the chunks of one channel range next to each other (the
     // kernel copies them from one band), and the kernel rows / columns each
     // channel range's band covers.
-    const bool withBands = opts_.convBands;
+    const bool withBands = useBands;
     std::map<std::pair<int64_t, int64_t>, std::array<int64_t, 4>> bandSpan;
     if (withBands) {
       std::stable_sort(kchunks.begin(), kchunks.end(),
