@@ -80,7 +80,7 @@ std::vector<MStep> clusterSteps(const HardwareDesc &hw,
                                 const std::vector<GemmTiles> &problems,
                                 const GemmTiling &t, StationaryOperand st,
                                 int64_t stripBudget, int64_t &slotBytes,
-                                bool &residentA) {
+                                bool &residentA, bool bandOrder = false) {
   const int64_t mcMax = t.peRows * hw.pesPerCluster;
   std::vector<MStep> steps;
   // Resident operand and slot size (the largest over the problems).
@@ -126,7 +126,11 @@ std::vector<MStep> clusterSteps(const HardwareDesc &hw,
   for (const GemmTiles &p : problems) {
     const int64_t nm = ceilDiv(p.m, mcMax), nn = int64_t(p.nTiles.size()),
                   nk = int64_t(p.kChunks.size());
-    auto add = [&](int64_t mi, int64_t ni, int64_t k) {
+    auto add = [&](int64_t mi, int64_t ni, int64_t pos) {
+      // The pos-th chunk of the K loop (GemmTiles::bandOrder with bands).
+      const int64_t k = bandOrder && !p.bandOrder.empty()
+                            ? int64_t(p.bandOrder[size_t(pos)])
+                            : pos;
       MStep s;
       s.p = &p;
       s.pi = size_t(&p - problems.data());
@@ -134,12 +138,13 @@ std::vector<MStep> clusterSteps(const HardwareDesc &hw,
       s.mc = std::min(mcMax, p.m - s.m0);
       s.n = size_t(ni);
       s.k = size_t(k);
-      bool last = k + 1 == nk;
+      bool last = pos + 1 == nk;
       if (st == StationaryOperand::C) {
-        s.init = k == 0 && p.initBox ? Init::Bias : Init::None;
+        s.init = pos == 0 && p.initBox ? Init::Bias : Init::None;
         s.store = s.final = last;
       } else {
-        s.init = k == 0 ? (p.initBox ? Init::Bias : Init::None) : Init::Reload;
+        s.init =
+            pos == 0 ? (p.initBox ? Init::Bias : Init::None) : Init::Reload;
         s.store = true;
         s.final = last;
       }
@@ -450,7 +455,7 @@ bool accel::codegen::emitMappedGemmLayer(
     std::vector<MStep> steps =
         clusterSteps(hw, problems, t, st,
                      stripBudget - bands.slots * bands.slotBytes, slotBytes,
-                     residentA);
+                     residentA, bands.on());
     if (bands.on()) {
       // Bands when the step loads with them (their slots taken from the
       // resident operand's budget) move less channel time than without.
@@ -461,9 +466,8 @@ bool accel::codegen::emitMappedGemmLayer(
       const MemoryChannel ch = hw.channels.empty()
                                    ? MemoryChannel{}
                                    : hw.channels.at(work[cl].channel);
-      if (!bands.runs(steps) ||
-          stepChannelTime(steps, &bands, ch) >=
-              stepChannelTime(plain, nullptr, ch)) {
+      if (!bands.runs(steps) || stepChannelTime(steps, &bands, ch) >=
+                                    stepChannelTime(plain, nullptr, ch)) {
         bands = BandPlan{};
         steps = std::move(plain);
         slotBytes = plainSlot;

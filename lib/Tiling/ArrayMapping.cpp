@@ -258,10 +258,13 @@ Stationary stationaryOf(Dataflow d, bool activationIsA) {
   return Stationary::C;
 }
 
-/// One cluster's slice (ms x ns x ks, `count` instances) with tiles `t`.
-ClusterCost clusterCost(const MappingProblem &p, const HardwareDesc &hw,
-                        uint32_t channel, Stationary st, int64_t ms, int64_t ns,
-                        int64_t ks, bool init, bool func, const SliceTiles &t) {
+/// One cluster's slice (ms x ns x ks, `count` instances) with tiles `t`;
+/// `bands`: a convolution's image tiles from input bands where they fit
+/// and move less (clusterCost chooses).
+ClusterCost clusterCostWith(const MappingProblem &p, const HardwareDesc &hw,
+                            uint32_t channel, Stationary st, int64_t ms,
+                            int64_t ns, int64_t ks, bool init, bool func,
+                            const SliceTiles &t, bool bands) {
   ClusterCost cc;
   const int64_t pes = std::max<uint32_t>(1, hw.pesPerCluster);
   const int64_t count = std::max<int64_t>(1, p.gemm.count);
@@ -302,7 +305,7 @@ ClusterCost clusterCost(const MappingProblem &p, const HardwareDesc &hw,
   // while the current one serves), one (each band load waited for), or
   // none fit (the kernel's rule, codegen::emitMappedGemmLayer).
   int bandSlots = 0;
-  if (p.conv.Cg > 0 && st != Stationary::A) {
+  if (bands && p.conv.Cg > 0 && st != Stationary::A) {
     BandedLoads bl = bandedImageLoads(
         p.conv, nc, kc, hw.channels.empty() ? 0 : hw.channels[channel].latencyCycles,
         hw.channels.empty() ? 1 : hw.channels[channel].bytesPerCycle);
@@ -447,11 +450,11 @@ ClusterCost clusterCost(const MappingProblem &p, const HardwareDesc &hw,
 
 } // namespace
 
-bool accel::tiling::convInputMayStayOnChip(uint64_t inputBytes,
-                                           const HardwareDesc &hw,
-                                           uint64_t storageBytes) {
+bool accel::tiling::convBandsWorthIt(uint64_t inputBytes,
+                                     const HardwareDesc &hw,
+                                     uint64_t storageBytes) {
   const uint64_t clusters = std::max<uint64_t>(1, hw.numClusters());
-  return (inputBytes + clusters - 1) / clusters <= storageBytes / 4;
+  return (inputBytes + clusters - 1) / clusters > storageBytes;
 }
 
 BandedLoads accel::tiling::bandedImageLoads(
@@ -490,6 +493,32 @@ double clusterTime(const ClusterCost &c, unsigned sharers) {
                    double(std::max(1u, sharers)) * c.channel + c.lastExec});
 }
 
+/// clusterCostWith with input bands when that is faster for the cluster
+/// (`usedBands` says which), else without.
+ClusterCost clusterCost(const MappingProblem &p, const HardwareDesc &hw,
+                        uint32_t channel, Stationary st, int64_t ms, int64_t ns,
+                        int64_t ks, bool init, bool func, const SliceTiles &t,
+                        unsigned sharers, bool *usedBands = nullptr) {
+  ClusterCost plain = clusterCostWith(p, hw, channel, st, ms, ns, ks, init,
+                                      func, t, /*bands=*/false);
+  if (usedBands)
+    *usedBands = false;
+  if (p.conv.Cg <= 0 || st == Stationary::A)
+    return plain;
+  ClusterCost banded = clusterCostWith(p, hw, channel, st, ms, ns, ks, init,
+                                       func, t, /*bands=*/true);
+  // Faster, or as fast with clearly less channel time (the model's
+  // channel time is a lower bound: DMA-bound layers meet queueing it does
+  // not see).
+  const double tb = clusterTime(banded, sharers),
+               tp = clusterTime(plain, sharers);
+  if (!(tb < tp || (tb <= tp && banded.channel < 0.8 * plain.channel)))
+    return plain;
+  if (usedBands)
+    *usedBands = true;
+  return banded;
+}
+
 /// The PE buffers hold a step of these tiles (the kernel's limits,
 /// codegen::gemmTilingFromDecision): four accumulator groups of
 /// accBufferBytes / 4 / peRows columns, peRows x kc activations in the
@@ -523,6 +552,17 @@ double addLayerCycles(const HardwareDesc &hw, double elems) {
 }
 } // namespace
 
+bool accel::tiling::convBandsPay(const MappingProblem &p,
+                                 const HardwareDesc &hw, Dataflow dataflow,
+                                 int64_t ms, int64_t ns, int64_t ks, bool init,
+                                 unsigned sharers, uint32_t channel,
+                                 const SliceTiles &t) {
+  bool used = false;
+  clusterCost(p, hw, channel, stationaryOf(dataflow, p.activationIsA), ms, ns,
+              ks, init, false, t, sharers, &used);
+  return used;
+}
+
 SliceTiles accel::tiling::chooseSliceTiles(const MappingProblem &p,
                                            const HardwareDesc &hw,
                                            Dataflow dataflow, int64_t ms,
@@ -535,7 +575,8 @@ SliceTiles accel::tiling::chooseSliceTiles(const MappingProblem &p,
   const Stationary st = stationaryOf(dataflow, p.activationIsA);
   auto cost = [&](const SliceTiles &t) {
     return clusterTime(
-        clusterCost(p, hw, channel, st, ms, ns, ks, init, false, t), sharers);
+        clusterCost(p, hw, channel, st, ms, ns, ks, init, false, t, sharers),
+        sharers);
   };
   // Rows in whole PE blocks, at most the slice (rounded up to the PEs).
   const int64_t mMax = cdivI(ms, pes) * pes;
@@ -658,7 +699,7 @@ MappingCost accel::tiling::mappingCost(const MappingProblem &p,
                .first;
     const SliceTiles t = it->second;
     ClusterCost w = clusterCost(sp, hw, chn, st, s.m.size, s.n.size, s.k.size,
-                                init, p.fusedFunc && !kSplit, t);
+                                init, p.fusedFunc && !kSplit, t, sharers);
     out.instructionBuffers = std::max(out.instructionBuffers, w.ibufs);
     channelTotal[chn] += w.channel;
     out.dmaBytes += w.bytes;

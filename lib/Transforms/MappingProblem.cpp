@@ -29,28 +29,8 @@ bool accel::transforms::mappingProblemOf(Operation *op, const HardwareDesc &hw,
   std::optional<tiling::Mapping> tiles =
       readTilingAttr(op->getAttr(kTilingAttrName));
   int64_t chunkK = mp.gemm.k;
-  if (auto conv = dyn_cast<graph::Conv2DOp>(op)) {
-    auto wt = cast<RankedTensorType>(conv.getWeight().getType());
-    chunkK = wt.getDimSize(1);
-    // The window the kernel's input bands cover (conv-bands).
-    auto ot = cast<RankedTensorType>(conv.getResult().getType());
-    ArrayRef<int64_t> st = conv.getStrides(), dil = conv.getDilations();
-    auto it = cast<RankedTensorType>(conv.getInput().getType());
-    // An intermediate input the residency may keep on chip is read from
-    // the storage units: no bands (LowerMapped.cpp, the same rule).
-    bool onChip =
-        !isa<BlockArgument>(conv.getInput()) && it.hasStaticShape() &&
-        tiling::convInputMayStayOnChip(uint64_t(it.getNumElements()) * 4, hw,
-                                       hw.storageBytes);
-    if (wt.hasStaticShape() && ot.hasStaticShape() && st.size() == 2 &&
-        dil.size() == 2 && !onChip) {
-      mp.conv.Cg = wt.getDimSize(1);
-      mp.conv.KH = wt.getDimSize(2), mp.conv.KW = wt.getDimSize(3);
-      mp.conv.OW = ot.getDimSize(3);
-      mp.conv.sh = st[0], mp.conv.sw = st[1];
-      mp.conv.dh = dil[0], mp.conv.dw = dil[1];
-    }
-  }
+  if (auto conv = dyn_cast<graph::Conv2DOp>(op))
+    chunkK = cast<RankedTensorType>(conv.getWeight().getType()).getDimSize(1);
   codegen::GemmTiling gt = codegen::gemmTilingFor(hw, mp.gemm, chunkK, withInit,
                                                   tiles ? &*tiles : nullptr);
   mp.tileM = gt.peRows * int64_t(hw.pesPerCluster);

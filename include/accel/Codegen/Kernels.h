@@ -250,6 +250,9 @@ struct GemmTiles {
   /// (ImageBand); the mapped kernel uses it where its loop nest reuses a
   /// band (emitMappedGemmLayer), else bBox / bPieces.
   std::function<ImageBand(size_t k, size_t n)> bBand;
+  /// With bands: the order of the K loop (chunk indexes) that puts the
+  /// chunks of one band next to each other; empty = 0, 1, ...
+  std::vector<size_t> bandOrder;
 };
 
 /// Tile sizes and loop order of the matmul kernel: Mc = pesPerCluster *

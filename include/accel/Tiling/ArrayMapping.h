@@ -164,13 +164,14 @@ struct BandedLoads {
   double dmas = 0;      ///< DRAM DMAs per B tile
   int64_t bandBytes = 0; ///< storage bytes of one band slot
 };
-/// Whether a convolution whose input is an intermediate tensor of
-/// `inputBytes` may be kept on chip by the on-chip residency (its even
-/// share per cluster fits a quarter of a storage unit of `storageBytes`,
-/// the residency reserve's rule, docs/passes.md): its image tiles then read
-/// the storage units, not DRAM, and input bands are not used for it.
-bool convInputMayStayOnChip(uint64_t inputBytes, const HardwareDesc &hw,
-                            uint64_t storageBytes);
+/// Whether a convolution with an input of `inputBytes` gets input bands
+/// (conv-bands, docs/mapping.md "Convolution input bands"): its even share
+/// per cluster exceeds a storage unit of `storageBytes`. A smaller input
+/// mostly stays on chip already (the kernel's resident strips, the on-chip
+/// residency); measured on the zoo, bands there cost more cycles (local
+/// copies, band waits) than their DRAM savings won.
+bool convBandsWorthIt(uint64_t inputBytes, const HardwareDesc &hw,
+                      uint64_t storageBytes);
 
 /// The kernel's band decision for a step of n pixels and depth k on a
 /// channel of `latency` cycles and `bytesPerCycle` (same rule as
@@ -218,6 +219,14 @@ SliceTiles chooseSliceTiles(const MappingProblem &p, const HardwareDesc &hw,
                             Dataflow dataflow, int64_t ms, int64_t ns,
                             int64_t ks, bool init, unsigned sharers,
                             uint32_t channel = 0);
+/// Whether the cost model prices cluster slice ms x ns x ks of convolution
+/// `p` (p.conv set) with tiles `t` faster with input bands than without
+/// (conv-bands, docs/mapping.md "Convolution input bands"): the lowering
+/// gives the kernel the bands only then.
+bool convBandsPay(const MappingProblem &p, const HardwareDesc &hw,
+                  Dataflow dataflow, int64_t ms, int64_t ns, int64_t ks,
+                  bool init, unsigned sharers, uint32_t channel,
+                  const SliceTiles &t);
 /// Clusters with a non-empty slice on cluster `cluster`'s memory channel
 /// (itself included), for the slices `slices` (row-major, empty = idle).
 unsigned channelSharers(const HardwareDesc &hw,

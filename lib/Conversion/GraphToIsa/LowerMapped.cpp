@@ -99,9 +99,11 @@ std::vector<ClusterGemmWork> Lowering::mappedSlices(
 GemmTiling Lowering::sliceTiling(const tiling::ClusterSlice &s,
                                  const ClusterGemmWork &w, const GemmTiling &t,
                                  bool init, int64_t count, bool activationIsA,
-                                 bool bias) const {
+                                 bool bias, bool *bands) const {
   GemmTiling chosen = t;
-  if (!opts_.layerSliceTiles) {
+  if (bands)
+    *bands = false;
+  if (!opts_.layerSliceTiles || (bands && convWindow_.Cg > 0)) {
     // The same tiles the cost model priced (select-mapping).
     const int64_t pes = std::max<uint32_t>(1, hw_.pesPerCluster);
     tiling::MappingProblem mp;
@@ -113,9 +115,15 @@ GemmTiling Lowering::sliceTiling(const tiling::ClusterSlice &s,
     mp.outerM = t.outerM;
     mp.sharedC = t.sharedC;
     mp.conv = convWindow_;
-    tiling::SliceTiles st = tiling::chooseSliceTiles(
-        mp, hw_, mapping_->dataflow, s.m.size, s.n.size, s.k.size,
-        bias && s.part.k == 0, w.channelSharers, w.channel);
+    tiling::SliceTiles st{mp.tileM, mp.tileN, mp.tileK};
+    if (!opts_.layerSliceTiles)
+      st = tiling::chooseSliceTiles(mp, hw_, mapping_->dataflow, s.m.size,
+                                    s.n.size, s.k.size, bias && s.part.k == 0,
+                                    w.channelSharers, w.channel);
+    if (bands && mp.conv.Cg > 0)
+      *bands = tiling::convBandsPay(mp, hw_, mapping_->dataflow, s.m.size,
+                                    s.n.size, s.k.size, bias && s.part.k == 0,
+                                    w.channelSharers, w.channel, st);
     chosen.peRows = ceilDiv(st.tileM, pes);
     chosen.nc = st.tileN;
     chosen.kc = st.tileK;
@@ -332,24 +340,25 @@ LogicalResult Lowering::emitMappedConv(Operation *op, const ConvGeom &g,
   const int64_t M = g.Og, Npix = g.OH * g.OW, K = g.Cg * g.KH * g.KW;
   const MappedOutput mo = beginMapped(g.out, g.N * g.O * g.OH * g.OW);
   // Input bands: not for a 1 x 1 kernel (nothing to share between kernel
-  // positions), nor for an intermediate input that the on-chip residency
-  // may keep in the storage units (its tiles then come from storage; the
-  // same rule as select-mapping's problem, MappingProblem.cpp).
+  // positions), and only for an input larger than the clusters' storage
+  // (tiling::convBandsWorthIt; a smaller one the on-chip residency or the
+  // kernel's resident strips mostly keep on chip already).
   bool useBands = opts_.convBands && g.KH * g.KW > 1;
-  if (useBands && opts_.residency && op->getNumOperands() > 0 &&
-      !isa<BlockArgument>(op->getOperand(0)))
+  if (useBands && op->getNumOperands() > 0)
     if (auto it = dyn_cast<RankedTensorType>(op->getOperand(0).getType()))
-      useBands = !it.hasStaticShape() ||
-                 !tiling::convInputMayStayOnChip(
-                     uint64_t(it.getNumElements()) * 4, hw_,
-                     hw_.storageBytes + opts_.residencyReserve);
+      useBands = it.hasStaticShape() &&
+                 tiling::convBandsWorthIt(uint64_t(it.getNumElements()) * 4,
+                                          hw_,
+                                          hw_.storageBytes +
+                                              opts_.residencyReserve);
   convWindow_ = {};
   if (useBands)
     convWindow_ = {g.Cg, g.KH, g.KW, g.OW, g.sh, g.sw, g.dh, g.dw};
 
   auto fill = [&](const tiling::ClusterSlice &s, ClusterGemmWork &w) {
+    bool sliceBands = false;
     w.tiling = sliceTiling(s, w, t, g.hasBias || mo.reloads, g.N * g.groups,
-                           /*activationIsA=*/false, g.hasBias);
+                           /*activationIsA=*/false, g.hasBias, &sliceBands);
     std::vector<ConvNTile> ntiles =
         convNTiles(g.OW, s.n.begin, s.n.begin + s.n.size, w.tiling.nc);
     std::vector<ConvKChunk> kchunks =
@@ -360,12 +369,16 @@ LogicalResult Lowering::emitMappedConv(Operation *op, const ConvGeom &g,
     // kernel copies them from one band), and the kernel rows / columns each
     // channel range's band covers.
     const bool withBands = useBands;
+    (void)sliceBands;
     std::map<std::pair<int64_t, int64_t>, std::array<int64_t, 4>> bandSpan;
+    std::vector<size_t> bandOrder;
     if (withBands) {
-      std::stable_sort(kchunks.begin(), kchunks.end(),
-                       [](const ConvKChunk &a, const ConvKChunk &b) {
-                         return std::make_pair(a.c0, a.cc) <
-                                std::make_pair(b.c0, b.cc);
+      for (size_t i = 0; i < kchunks.size(); ++i)
+        bandOrder.push_back(i);
+      std::stable_sort(bandOrder.begin(), bandOrder.end(),
+                       [&](size_t a, size_t b) {
+                         return std::make_pair(kchunks[a].c0, kchunks[a].cc) <
+                                std::make_pair(kchunks[b].c0, kchunks[b].cc);
                        });
       for (const ConvKChunk &c : kchunks) {
         auto [it, fresh] = bandSpan.try_emplace(
@@ -430,6 +443,7 @@ LogicalResult Lowering::emitMappedConv(Operation *op, const ConvGeom &g,
                                    /*aForm=*/false, rowStride,
                                    imageBox(ki, ni));
           };
+        p.bandOrder = bandOrder;
         if (withBands)
           p.bBand = [=](size_t ki, size_t ni) {
             const ConvKChunk &c = kchunks[ki];

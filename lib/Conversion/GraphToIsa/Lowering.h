@@ -539,12 +539,14 @@ private:
   /// layer's tiling `t`; `count` instances, `bias`: K part 0 starts from a
   /// bias / C), clamped to it and fitted to the storage (fitMappedTiling;
   /// `init`: an init region), with one shared C region for output
-  /// stationary slices deeper than one K chunk.
+  /// stationary slices deeper than one K chunk. `bands` (a convolution
+  /// with convWindow_ set): whether the cost model prices the slice faster
+  /// with input bands (tiling::convBandsPay).
   codegen::GemmTiling sliceTiling(const tiling::ClusterSlice &s,
                                   const codegen::ClusterGemmWork &w,
                                   const codegen::GemmTiling &t, bool init,
-                                  int64_t count, bool activationIsA,
-                                  bool bias) const;
+                                  int64_t count, bool activationIsA, bool bias,
+                                  bool *bands = nullptr) const;
   /// A slice tiling `t` narrowed to the convolution K chunks cut with it:
   /// kc = the deepest chunk (smaller tiles, more room for resident strips),
   /// no shared C region for a single chunk; refitted (`init` as in
