@@ -9,10 +9,10 @@ using namespace accel;
 using namespace accel::codegen;
 
 BandLayout accel::codegen::convBandLayout(const ConvWindow &w, int64_t oh0,
-                                          int64_t ohc, int64_t ow0,
-                                          int64_t owc, int64_t khLo,
-                                          int64_t khHi, int64_t kwLo,
-                                          int64_t kwHi, int64_t channels) {
+                                          int64_t ohc, int64_t ow0, int64_t owc,
+                                          int64_t khLo, int64_t khHi,
+                                          int64_t kwLo, int64_t kwHi,
+                                          int64_t channels) {
   BandLayout b;
   b.r0 = oh0 * w.sh + khLo * w.dh;
   b.c0 = ow0 * w.sw + kwLo * w.dw;

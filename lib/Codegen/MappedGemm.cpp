@@ -452,10 +452,9 @@ bool accel::codegen::emitMappedGemmLayer(
       bands = planBands(problems, stripBudget);
     int64_t slotBytes = 0;
     bool residentA = false;
-    std::vector<MStep> steps =
-        clusterSteps(hw, problems, t, st,
-                     stripBudget - bands.slots * bands.slotBytes, slotBytes,
-                     residentA, bands.on());
+    std::vector<MStep> steps = clusterSteps(
+        hw, problems, t, st, stripBudget - bands.slots * bands.slotBytes,
+        slotBytes, residentA, bands.on());
     if (bands.on()) {
       // Bands when the step loads with them (their slots taken from the
       // resident operand's budget) move less channel time than without.
@@ -474,8 +473,8 @@ bool accel::codegen::emitMappedGemmLayer(
         residentA = plainA;
       }
     }
-    const uint32_t bandBase = uint32_t(
-        stripBudget - bands.slots * bands.slotBytes); // slot r % slots
+    const uint32_t bandBase =
+        uint32_t(stripBudget - bands.slots * bands.slotBytes); // slot r % slots
     for (const MStep &s : steps)
       if (s.p->kChunks[s.k] > t.kc || s.p->nTiles[s.n] > t.nc) {
         err = "a slice's K chunk or N tile exceeds the cluster tiling";

@@ -307,10 +307,11 @@ ClusterCost clusterCostWith(const MappingProblem &p, const HardwareDesc &hw,
   int bandSlots = 0;
   if (bands && p.conv.Cg > 0 && st != Stationary::A) {
     BandedLoads bl = bandedImageLoads(
-        p.conv, nc, kc, hw.channels.empty() ? 0 : hw.channels[channel].latencyCycles,
+        p.conv, nc, kc,
+        hw.channels.empty() ? 0 : hw.channels[channel].latencyCycles,
         hw.channels.empty() ? 1 : hw.channels[channel].bytesPerCycle);
     const int64_t slot = (bl.bandBytes + 63) / 64 * 64;
-    bandSlots = !bl.on                       ? 0
+    bandSlots = !bl.on                    ? 0
                 : 2 * slot <= stripBudget ? 2
                 : slot <= stripBudget     ? 1
                                           : 0;
@@ -387,9 +388,8 @@ ClusterCost clusterCostWith(const MappingProblem &p, const HardwareDesc &hw,
           bl = bandedImageLoads(p.conv, n, k, ch.latencyCycles,
                                 ch.bytesPerCycle);
         if (bl.on) {
-          const double bandTime =
-              bl.dmas * ch.latencyCycles +
-              bl.bytes / std::max(1e-9, ch.bytesPerCycle);
+          const double bandTime = bl.dmas * ch.latencyCycles +
+                                  bl.bytes / std::max(1e-9, ch.bytesPerCycle);
           cc.bytes += uint64_t(bl.bytes * bTimes);
           chan += bTimes * bandTime;
           copies += bTimes * cdiv(double(k * n) * 4, hw.storageBytesPerCycle);
@@ -457,9 +457,10 @@ bool accel::tiling::convBandsWorthIt(uint64_t inputBytes,
   return (inputBytes + clusters - 1) / clusters > storageBytes;
 }
 
-BandedLoads accel::tiling::bandedImageLoads(
-    const MappingProblem::ConvWindowShape &c, int64_t n, int64_t k,
-    double latency, double bytesPerCycle) {
+BandedLoads
+accel::tiling::bandedImageLoads(const MappingProblem::ConvWindowShape &c,
+                                int64_t n, int64_t k, double latency,
+                                double bytesPerCycle) {
   BandedLoads b;
   // A 1 x 1 kernel has nothing to share between kernel positions.
   if (c.Cg <= 0 || n <= 0 || k <= 0 || c.KH * c.KW == 1)
@@ -473,8 +474,7 @@ BandedLoads accel::tiling::bandedImageLoads(
   // positions (all channels): the chunks one band serves.
   const int64_t chans = k < 2 * c.Cg ? std::min(k, c.Cg) : c.Cg;
   const int64_t positions = k < 2 * c.Cg ? 1 : std::max<int64_t>(1, k / c.Cg);
-  const double perBand =
-      std::max(1.0, double(c.KH * c.KW) / double(positions));
+  const double perBand = std::max(1.0, double(c.KH * c.KW) / double(positions));
   b.bandBytes = chans * rows * cols * 4;
   b.bytes = double(b.bandBytes) / perBand;
   b.dmas = 1.0 / perBand;

@@ -10,8 +10,9 @@ forced tiles with several M tiles (the bands reused across them) and K
 chunks of a channel range; under output / input / weight stationary and
 partitions that split N, M and K (K splits start chunks mid-position), on
 the 2 x 2 grid and a 3 x 2 grid; padding in the window and as a copy.
-Each case compiles with accel-compile (conv-bands on, the default) and, for
-comparison, conv-bands=off, simulates with accel-run --strict-hazards and
+Each case compiles with accel-compile conv-bands=on (the default, auto,
+leaves these small inputs to the residency) and, for comparison,
+conv-bands=off, simulates with accel-run --strict-hazards and
 compares both with numpy; the script counts the programs whose streams
 contain band copies (local_copy DMAs). Exits 1 on any failure.
 Usage: conv_bands_e2e.py BIN_DIR"""
@@ -118,7 +119,7 @@ with tempfile.TemporaryDirectory() as work:
             for bands in ("on", "off"):
                 total += 1
                 run = f"{name}_{i}_{df}_{ar}{ac}_{bands}"
-                flags = list(extra) + ([] if bands == "on" else ["--conv-bands=false"])
+                flags = list(extra) + [f"--conv-bands={bands}"]
                 ok = check_single_output(BIN, mapped, work, run, dict(zip(names, args)),
                                          exp, f"{tag} conv-bands={bands}", hw=hw,
                                          compile_args=flags)

@@ -1,4 +1,5 @@
-//===- ConvBand.h - Input bands of the implicit-GEMM convolution -*- C++ -*-===//
+//===- ConvBand.h - Input bands of the implicit-GEMM convolution -*- C++
+//-*-===//
 //
 // conv-bands (docs/mapping.md, "Convolution input bands"): instead of one
 // DRAM DMA per (K chunk, pixel box) image tile, which reads the input once

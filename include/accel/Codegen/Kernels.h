@@ -135,8 +135,7 @@ public:
   /// a dense tile of row stride `dstRowStride` at `dstAddr` (the box's
   /// rowDims index the tile's rows).
   void dmaLocalCopy(uint32_t cluster, uint8_t tag, uint32_t srcAddr,
-                    const DramBox &src, uint32_t dstAddr,
-                    int64_t dstRowStride);
+                    const DramBox &src, uint32_t dstAddr, int64_t dstRowStride);
   void dmaDramCopy(uint32_t cluster, uint8_t tag, const DramBox &src,
                    const DramBox &dst);
   /// Mesh commands (DESIGN-11 "Mesh and synchronisation"; definitions in

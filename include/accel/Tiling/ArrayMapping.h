@@ -159,9 +159,9 @@ struct MappingProblem {
 /// n-pixel x k-deep tile (bandedImageLoads): per B tile the kernel would
 /// load from DRAM, the DRAM bytes and DMAs of the bands instead.
 struct BandedLoads {
-  bool on = false;      ///< the bands move less channel time
-  double bytes = 0;     ///< DRAM bytes per B tile (its band's share)
-  double dmas = 0;      ///< DRAM DMAs per B tile
+  bool on = false;       ///< the bands move less channel time
+  double bytes = 0;      ///< DRAM bytes per B tile (its band's share)
+  double dmas = 0;       ///< DRAM DMAs per B tile
   int64_t bandBytes = 0; ///< storage bytes of one band slot
 };
 /// Whether a convolution with an input of `inputBytes` gets input bands

@@ -344,13 +344,12 @@ LogicalResult Lowering::emitMappedConv(Operation *op, const ConvGeom &g,
   // (tiling::convBandsWorthIt; a smaller one the on-chip residency or the
   // kernel's resident strips mostly keep on chip already).
   bool useBands = opts_.convBands && g.KH * g.KW > 1;
-  if (useBands && op->getNumOperands() > 0)
+  if (useBands && !opts_.convBandsAlways && op->getNumOperands() > 0)
     if (auto it = dyn_cast<RankedTensorType>(op->getOperand(0).getType()))
-      useBands = it.hasStaticShape() &&
-                 tiling::convBandsWorthIt(uint64_t(it.getNumElements()) * 4,
-                                          hw_,
-                                          hw_.storageBytes +
-                                              opts_.residencyReserve);
+      useBands =
+          it.hasStaticShape() &&
+          tiling::convBandsWorthIt(uint64_t(it.getNumElements()) * 4, hw_,
+                                   hw_.storageBytes + opts_.residencyReserve);
   convWindow_ = {};
   if (useBands)
     convWindow_ = {g.Cg, g.KH, g.KW, g.OW, g.sh, g.sw, g.dh, g.dw};
@@ -457,9 +456,9 @@ LogicalResult Lowering::emitMappedConv(Operation *op, const ConvGeom &g,
             ImageBand band;
             band.id = (int64_t(ni) * (g.Cg + 1) + c.c0) * (g.Cg + 1) + c.cc;
             band.elems = lay.elems();
-            band.tile = convBandTile(win, lay, c.kh - span[0], c.nkh,
-                                     c.kw - span[2], c.nkw, 0, c.cc, t2.ohc,
-                                     t2.owc);
+            band.tile =
+                convBandTile(win, lay, c.kh - span[0], c.nkh, c.kw - span[2],
+                             c.nkw, 0, c.cc, t2.ohc, t2.owc);
             if (g.pad.on) {
               // The padded band from the unpadded input: its clipped box
               // and zero runs (PadWindow.h), as a one-position window.
@@ -478,11 +477,11 @@ LogicalResult Lowering::emitMappedConv(Operation *op, const ConvGeom &g,
             } else {
               TilePiece piece;
               piece.src.base =
-                  gx.x + uint64_t((((n * gx.C + grp * gx.Cg + c.c0) * gx.Hp +
-                                    lay.r0) *
-                                       gx.Wp +
-                                   lay.c0) *
-                                  4);
+                  gx.x +
+                  uint64_t((((n * gx.C + grp * gx.Cg + c.c0) * gx.Hp + lay.r0) *
+                                gx.Wp +
+                            lay.c0) *
+                           4);
               piece.src.dim(c.cc, gx.Hp * gx.Wp)
                   .dim(lay.rows, gx.Wp)
                   .dim(lay.cols, 1);

@@ -257,6 +257,8 @@ struct LoweringOptions {
   /// implicit-GEMM convolutions may form their image tiles from input
   /// bands held in storage (the kernel decides per cluster).
   bool convBands = true;
+  /// conv-bands=on: also for inputs a storage unit per cluster holds.
+  bool convBandsAlways = false;
   /// residency=on (docs/passes.md, "On-chip residency").
   bool residency = true;
   /// Storage bytes per cluster the kernels leave to resident pieces (the

@@ -34,15 +34,14 @@ void check(const ConvWindow &win, int64_t oh0, int64_t ohc, int64_t ow0,
            int64_t channels, int64_t kh, int64_t nkh, int64_t kw, int64_t nkw,
            int64_t c, int64_t cc) {
   SCOPED_TRACE(::testing::Message()
-               << "stride " << win.sh << "x" << win.sw << " dilation "
-               << win.dh << "x" << win.dw << " pixels " << oh0 << "+" << ohc
-               << " x " << ow0 << "+" << owc << " chunk kh " << kh << "+"
-               << nkh << " kw " << kw << "+" << nkw << " c " << c << "+"
-               << cc);
-  BandLayout b = convBandLayout(win, oh0, ohc, ow0, owc, khLo, khHi, kwLo,
-                                kwHi, channels);
-  DramBox t = convBandTile(win, b, kh - khLo, nkh, kw - kwLo, nkw, c, cc, ohc,
-                           owc);
+               << "stride " << win.sh << "x" << win.sw << " dilation " << win.dh
+               << "x" << win.dw << " pixels " << oh0 << "+" << ohc << " x "
+               << ow0 << "+" << owc << " chunk kh " << kh << "+" << nkh
+               << " kw " << kw << "+" << nkw << " c " << c << "+" << cc);
+  BandLayout b =
+      convBandLayout(win, oh0, ohc, ow0, owc, khLo, khHi, kwLo, kwHi, channels);
+  DramBox t =
+      convBandTile(win, b, kh - khLo, nkh, kw - kwLo, nkw, c, cc, ohc, owc);
   ASSERT_LE(t.rank, 4);
   ASSERT_EQ(t.rows(), nkh * nkw * cc);
   ASSERT_EQ(t.cols(), ohc * owc);
