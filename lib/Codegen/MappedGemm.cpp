@@ -465,8 +465,18 @@ bool accel::codegen::emitMappedGemmLayer(
       const MemoryChannel ch = hw.channels.empty()
                                    ? MemoryChannel{}
                                    : hw.channels.at(work[cl].channel);
-      if (!bands.runs(steps) || stepChannelTime(steps, &bands, ch) >=
-                                    stepChannelTime(plain, nullptr, ch)) {
+      // Bands only save cycles where the cluster's loads are not hidden
+      // behind its MACs: its share of the channel (with the other busy
+      // clusters on it) at least half its MAC time.
+      const double plainTime = stepChannelTime(plain, nullptr, ch);
+      double macTime = 0;
+      for (const MStep &s : plain)
+        macTime += double(ceilDiv(s.mc, int64_t(hw.pesPerCluster)) *
+                          s.p->kChunks[s.k] * s.p->nTiles[s.n]) /
+                   double(std::max<uint32_t>(1, hw.macLanes));
+      if (!bands.runs(steps) ||
+          stepChannelTime(steps, &bands, ch) >= plainTime ||
+          plainTime * double(work[cl].channelSharers) < 0.5 * macTime) {
         bands = BandPlan{};
         steps = std::move(plain);
         slotBytes = plainSlot;
