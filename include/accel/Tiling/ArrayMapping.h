@@ -221,8 +221,9 @@ SliceTiles chooseSliceTiles(const MappingProblem &p, const HardwareDesc &hw,
                             uint32_t channel = 0);
 /// Whether the cost model prices cluster slice ms x ns x ks of convolution
 /// `p` (p.conv set) with tiles `t` faster with input bands than without
-/// (conv-bands, docs/mapping.md "Convolution input bands"): the lowering
-/// gives the kernel the bands only then.
+/// (conv-bands, docs/mapping.md "Convolution input bands"): the choice
+/// mappingCost and chooseSliceTiles make per cluster. (The lowering leaves
+/// the final choice to the kernel, which sees its real steps and storage.)
 bool convBandsPay(const MappingProblem &p, const HardwareDesc &hw,
                   Dataflow dataflow, int64_t ms, int64_t ns, int64_t ks,
                   bool init, unsigned sharers, uint32_t channel,

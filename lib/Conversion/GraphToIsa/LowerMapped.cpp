@@ -355,9 +355,8 @@ LogicalResult Lowering::emitMappedConv(Operation *op, const ConvGeom &g,
     convWindow_ = {g.Cg, g.KH, g.KW, g.OW, g.sh, g.sw, g.dh, g.dw};
 
   auto fill = [&](const tiling::ClusterSlice &s, ClusterGemmWork &w) {
-    bool sliceBands = false;
     w.tiling = sliceTiling(s, w, t, g.hasBias || mo.reloads, g.N * g.groups,
-                           /*activationIsA=*/false, g.hasBias, &sliceBands);
+                           /*activationIsA=*/false, g.hasBias);
     std::vector<ConvNTile> ntiles =
         convNTiles(g.OW, s.n.begin, s.n.begin + s.n.size, w.tiling.nc);
     std::vector<ConvKChunk> kchunks =
@@ -368,7 +367,6 @@ LogicalResult Lowering::emitMappedConv(Operation *op, const ConvGeom &g,
     // kernel copies them from one band), and the kernel rows / columns each
     // channel range's band covers.
     const bool withBands = useBands;
-    (void)sliceBands;
     std::map<std::pair<int64_t, int64_t>, std::array<int64_t, 4>> bandSpan;
     std::vector<size_t> bandOrder;
     if (withBands) {

@@ -543,7 +543,8 @@ private:
   /// `init`: an init region), with one shared C region for output
   /// stationary slices deeper than one K chunk. `bands` (a convolution
   /// with convWindow_ set): whether the cost model prices the slice faster
-  /// with input bands (tiling::convBandsPay).
+  /// with input bands (tiling::convBandsPay; informational, the kernel
+  /// decides).
   codegen::GemmTiling sliceTiling(const tiling::ClusterSlice &s,
                                   const codegen::ClusterGemmWork &w,
                                   const codegen::GemmTiling &t, bool init,
