@@ -80,7 +80,7 @@ std::vector<MStep> clusterSteps(const HardwareDesc &hw,
                                 const std::vector<GemmTiles> &problems,
                                 const GemmTiling &t, StationaryOperand st,
                                 int64_t stripBudget, int64_t &slotBytes,
-                                bool &residentA) {
+                                bool &residentA, bool bandOrder = false) {
   const int64_t mcMax = t.peRows * hw.pesPerCluster;
   std::vector<MStep> steps;
   // Resident operand and slot size (the largest over the problems).
@@ -126,7 +126,11 @@ std::vector<MStep> clusterSteps(const HardwareDesc &hw,
   for (const GemmTiles &p : problems) {
     const int64_t nm = ceilDiv(p.m, mcMax), nn = int64_t(p.nTiles.size()),
                   nk = int64_t(p.kChunks.size());
-    auto add = [&](int64_t mi, int64_t ni, int64_t k) {
+    auto add = [&](int64_t mi, int64_t ni, int64_t pos) {
+      // The pos-th chunk of the K loop (GemmTiles::bandOrder with bands).
+      const int64_t k = bandOrder && !p.bandOrder.empty()
+                            ? int64_t(p.bandOrder[size_t(pos)])
+                            : pos;
       MStep s;
       s.p = &p;
       s.pi = size_t(&p - problems.data());
@@ -134,12 +138,13 @@ std::vector<MStep> clusterSteps(const HardwareDesc &hw,
       s.mc = std::min(mcMax, p.m - s.m0);
       s.n = size_t(ni);
       s.k = size_t(k);
-      bool last = k + 1 == nk;
+      bool last = pos + 1 == nk;
       if (st == StationaryOperand::C) {
-        s.init = k == 0 && p.initBox ? Init::Bias : Init::None;
+        s.init = pos == 0 && p.initBox ? Init::Bias : Init::None;
         s.store = s.final = last;
       } else {
-        s.init = k == 0 ? (p.initBox ? Init::Bias : Init::None) : Init::Reload;
+        s.init =
+            pos == 0 ? (p.initBox ? Init::Bias : Init::None) : Init::Reload;
         s.store = true;
         s.final = last;
       }
@@ -197,6 +202,104 @@ std::vector<MStep> clusterSteps(const HardwareDesc &hw,
 uint8_t loadTag(int half) { return uint8_t(half); }
 uint8_t storeTag(int half) { return uint8_t(2 + half); }
 constexpr uint8_t kResidualTag = 4;
+/// Loads of the band slot of run r (slot r % 2).
+uint8_t bandTag(size_t run) { return uint8_t(5 + run % 2); }
+
+/// The input bands of one cluster (GemmTiles::bBand): every (problem, K
+/// chunk, N tile) band, the slot size, and the runs of consecutive steps
+/// that copy their B tile from one band (a band is loaded once per run).
+struct BandPlan {
+  int64_t slotBytes = 0; ///< 0 = off
+  /// Two slots (run r in slot r % 2, the next band prefetched) or one (each
+  /// band loaded once the copies of the previous one completed).
+  int slots = 2;
+  std::vector<std::vector<ImageBand>> all; ///< [problem][k * nn + n]
+  std::vector<size_t> nn;                  ///< N tiles per problem
+  std::vector<int> runOf;                  ///< per step, -1 = no B load
+  std::vector<size_t> runFirst, runLast;
+  std::vector<const ImageBand *> runBand;
+  bool on() const { return slotBytes > 0; }
+  const ImageBand &band(size_t pi, size_t k, size_t n) const {
+    return all[pi][k * nn[pi] + n];
+  }
+  /// Cuts the runs of `steps`; false when no step loads a B tile.
+  bool runs(const std::vector<MStep> &steps) {
+    runOf.assign(steps.size(), -1);
+    std::pair<size_t, int64_t> key{SIZE_MAX, -1};
+    for (size_t i = 0; i < steps.size(); ++i) {
+      const MStep &s = steps[i];
+      if (!s.loadB)
+        continue;
+      const ImageBand &b = band(s.pi, s.k, s.n);
+      if (std::make_pair(s.pi, b.id) != key) {
+        key = {s.pi, b.id};
+        runFirst.push_back(i);
+        runLast.push_back(i);
+        runBand.push_back(&b);
+      }
+      runOf[i] = int(runBand.size() - 1);
+      runLast.back() = i;
+    }
+    return !runBand.empty();
+  }
+};
+
+int64_t boxElems(const DramBox &b) {
+  int64_t e = 1;
+  for (int d = 0; d < b.rank; ++d)
+    e *= b.shape[d];
+  return e;
+}
+
+/// Channel time of the A and B loads of `steps` (one latency per DMA plus
+/// the bytes at the channel's rate; tiles count as one DMA): with `bands`,
+/// the B tiles come from the bands of its runs.
+double stepChannelTime(const std::vector<MStep> &steps, const BandPlan *bands,
+                       const MemoryChannel &ch) {
+  const double bw = std::max(1e-9, double(ch.bytesPerCycle));
+  const double lat = double(ch.latencyCycles);
+  double t = 0;
+  for (const MStep &s : steps) {
+    if (s.loadA)
+      t += lat + double(boxElems(s.p->aBox(s.m0, s.mc, s.k)) * 4) / bw;
+    if (s.loadB && !bands)
+      t += lat + double(boxElems(s.p->bBox(s.k, s.n)) * 4) / bw;
+  }
+  // With one band slot every band load also stalls the steps (counted
+  // twice, as the cost model adds it to the compute path).
+  if (bands)
+    for (const ImageBand *b : bands->runBand)
+      t += double(bands->slots == 1 ? 2 : 1) *
+           (lat * double(b->load.size()) + double(b->elems * 4) / bw);
+  return t;
+}
+
+/// The bands of `problems` when every problem has them and two slots of
+/// the largest fit `budget` storage bytes (leaving the halves' strip budget
+/// for a resident operand), else off.
+BandPlan planBands(const std::vector<GemmTiles> &problems, int64_t budget) {
+  BandPlan plan;
+  int64_t largest = 0;
+  for (const GemmTiles &p : problems)
+    if (!p.bBand)
+      return plan;
+  for (const GemmTiles &p : problems) {
+    std::vector<ImageBand> v;
+    for (size_t k = 0; k < p.kChunks.size(); ++k)
+      for (size_t n = 0; n < p.nTiles.size(); ++n) {
+        v.push_back(p.bBand(k, n));
+        largest = std::max(largest, v.back().elems * 4);
+      }
+    plan.all.push_back(std::move(v));
+    plan.nn.push_back(p.nTiles.size());
+  }
+  const int64_t slot = roundUp(std::max<int64_t>(largest, 1), 64);
+  plan.slots = 2 * slot <= budget ? 2 : slot <= budget ? 1 : 0;
+  if (plan.slots == 0)
+    return BandPlan{};
+  plan.slotBytes = slot;
+  return plan;
+}
 
 int64_t sum(const std::vector<int64_t> &v) {
   int64_t s = 0;
@@ -340,10 +443,48 @@ bool accel::codegen::emitMappedGemmLayer(
       err = "the N tile exceeds the accumulation buffers";
       return false;
     }
+    // Input bands (docs/mapping.md, "Convolution input bands"): two band
+    // slots at the top of the strip budget, below the halves. Not with
+    // stationary A (loops m, k, n: every step needs another band) nor with
+    // sparse B lists.
+    BandPlan bands;
+    if (st != StationaryOperand::A && !sparse)
+      bands = planBands(problems, stripBudget);
     int64_t slotBytes = 0;
     bool residentA = false;
-    std::vector<MStep> steps =
-        clusterSteps(hw, problems, t, st, stripBudget, slotBytes, residentA);
+    std::vector<MStep> steps = clusterSteps(
+        hw, problems, t, st, stripBudget - bands.slots * bands.slotBytes,
+        slotBytes, residentA, bands.on());
+    if (bands.on()) {
+      // Bands when the step loads with them (their slots taken from the
+      // resident operand's budget) move less channel time than without.
+      int64_t plainSlot = 0;
+      bool plainA = false;
+      std::vector<MStep> plain =
+          clusterSteps(hw, problems, t, st, stripBudget, plainSlot, plainA);
+      const MemoryChannel ch = hw.channels.empty()
+                                   ? MemoryChannel{}
+                                   : hw.channels.at(work[cl].channel);
+      // Bands only save cycles where the cluster's loads are not hidden
+      // behind its MACs: its share of the channel (with the other busy
+      // clusters on it) at least half its MAC time.
+      const double plainTime = stepChannelTime(plain, nullptr, ch);
+      double macTime = 0;
+      for (const MStep &s : plain)
+        macTime += double(ceilDiv(s.mc, int64_t(hw.pesPerCluster)) *
+                          s.p->kChunks[s.k] * s.p->nTiles[s.n]) /
+                   double(std::max<uint32_t>(1, hw.macLanes));
+      if (!bands.runs(steps) ||
+          stepChannelTime(steps, &bands, ch) >= plainTime ||
+          plainTime * double(work[cl].channelSharers) < 0.5 * macTime) {
+        bands = BandPlan{};
+        steps = std::move(plain);
+        slotBytes = plainSlot;
+        residentA = plainA;
+      }
+    }
+    const uint32_t bandBase =
+        uint32_t(stripBudget - bands.slots * bands.slotBytes); // slot r % slots
     for (const MStep &s : steps)
       if (s.p->kChunks[s.k] > t.kc || s.p->nTiles[s.n] > t.nc) {
         err = "a slice's K chunk or N tile exceeds the cluster tiling";
@@ -451,6 +592,43 @@ bool accel::codegen::emitMappedGemmLayer(
                           uint32_t addr) {
       sb.dmaLoadPieces(cl, tag, zeros.toLoad(addr, pieces), addr);
     };
+    auto bandAddr = [&](size_t r) {
+      return bandBase + uint32_t((r % size_t(bands.slots)) * bands.slotBytes);
+    };
+    auto loadBand = [&](size_t r) {
+      loadPieces(bandTag(r), bands.runBand[r]->load, bandAddr(r));
+    };
+    // The B tile of step i from its band: the band of run r was prefetched
+    // when run r - 1 started (run 0 now); once it has arrived, run r + 1's
+    // band goes into the other slot, after the copies of run r - 1 (which
+    // read that slot) have completed.
+    auto copyFromBand = [&](size_t i, uint32_t dst) {
+      const MStep &s = steps[i];
+      const size_t r = size_t(bands.runOf[i]);
+      if (i == bands.runFirst[r] && bands.slots == 1) {
+        // One slot: the previous band's copies first, then this band.
+        if (r > 0)
+          sb.wait(cl, uint8_t(1u << loadTag(int(bands.runLast[r - 1] % 2))),
+                  false);
+        loadBand(r);
+        sb.wait(cl, uint8_t(1u << bandTag(r)), false);
+      } else if (i == bands.runFirst[r]) {
+        if (r == 0)
+          loadBand(0);
+        sb.wait(cl, uint8_t(1u << bandTag(r)), false);
+        if (r + 1 < bands.runBand.size()) {
+          if (r > 0)
+            sb.wait(cl, uint8_t(1u << loadTag(int(bands.runLast[r - 1] % 2))),
+                    false);
+          loadBand(r + 1);
+        }
+      }
+      const ImageBand &b = bands.band(s.pi, s.k, s.n);
+      sb.dmaLocalCopy(cl, loadTag(int(i % 2)),
+                      bandAddr(r) + uint32_t(b.tile.base * 4), b.tile, dst,
+                      t.nc);
+      zeros.wroteBox(dst, b.tile, t.nc);
+    };
     auto issueLoads = [&](size_t i) {
       const MStep &s = steps[i];
       int h = int(i % 2);
@@ -459,7 +637,9 @@ bool accel::codegen::emitMappedGemmLayer(
         loadPieces(loadTag(h), s.p->aPieces(s.m0, s.mc, s.k, t.kc), l.a);
       else if (s.loadA)
         load(loadTag(h), s.p->aBox(s.m0, s.mc, s.k), l.a, t.kc);
-      if (s.loadB && sparse)
+      if (s.loadB && bands.on())
+        copyFromBand(i, l.b);
+      else if (s.loadB && sparse)
         load(loadTag(h), sparseTileBox(sparseTiles[cl].at(s.pi, s.k, s.n)), l.b,
              1);
       else if (s.loadB && s.p->bPieces)

@@ -237,6 +237,23 @@ void StreamBuilder::dmaStore(uint32_t cluster, uint8_t tag, uint32_t suAddr,
   push(cluster, std::move(c));
 }
 
+void StreamBuilder::dmaLocalCopy(uint32_t cluster, uint8_t tag,
+                                 uint32_t srcAddr, const DramBox &src,
+                                 uint32_t dstAddr, int64_t dstRowStride) {
+  Command c;
+  c.kind = CommandKind::Dma;
+  c.dma = boxDesc(DmaDir::LocalCopy, tag, src);
+  c.dma.src = srcAddr;
+  c.dma.dst = dstAddr;
+  int64_t dense[4];
+  denseStrides(src, dstRowStride, dense);
+  for (int i = 0; i < src.rank; ++i) {
+    c.dma.srcStride[slotOf(src, i)] = src.stride[i];
+    c.dma.dstStride[slotOf(src, i)] = dense[i];
+  }
+  push(cluster, std::move(c));
+}
+
 void StreamBuilder::dmaDramCopy(uint32_t cluster, uint8_t tag,
                                 const DramBox &src, const DramBox &dst) {
   syncBefore(cluster, &src, &dst);

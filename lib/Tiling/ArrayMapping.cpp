@@ -241,6 +241,8 @@ enum class Stationary { A, B, C };
 
 struct ClusterCost {
   double compute = 0, channel = 0, head = 0, tail = 0, lastExec = 0;
+  /// local_copy time of the input bands' tiles (serial per cluster).
+  double copies = 0;
   /// The part of `channel` that stores the output; M tiles of the slice.
   double store = 0;
   int64_t mTiles = 0;
@@ -256,10 +258,13 @@ Stationary stationaryOf(Dataflow d, bool activationIsA) {
   return Stationary::C;
 }
 
-/// One cluster's slice (ms x ns x ks, `count` instances) with tiles `t`.
-ClusterCost clusterCost(const MappingProblem &p, const HardwareDesc &hw,
-                        uint32_t channel, Stationary st, int64_t ms, int64_t ns,
-                        int64_t ks, bool init, bool func, const SliceTiles &t) {
+/// One cluster's slice (ms x ns x ks, `count` instances) with tiles `t`;
+/// `bands`: a convolution's image tiles from input bands where they fit
+/// and move less (clusterCost chooses).
+ClusterCost clusterCostWith(const MappingProblem &p, const HardwareDesc &hw,
+                            uint32_t channel, Stationary st, int64_t ms,
+                            int64_t ns, int64_t ks, bool init, bool func,
+                            const SliceTiles &t, bool bands) {
   ClusterCost cc;
   const int64_t pes = std::max<uint32_t>(1, hw.pesPerCluster);
   const int64_t count = std::max<int64_t>(1, p.gemm.count);
@@ -294,9 +299,24 @@ ClusterCost clusterCost(const MappingProblem &p, const HardwareDesc &hw,
   // Storage: two slots of a resident operand beside two ping-pong halves
   // (same rule as the kernel).
   const bool reload = st != Stationary::C && nk > 1;
-  const int64_t stripBudget =
-      int64_t(hw.storageBytes) -
-      gemmStorage(mc, kc, nc, init || reload, shared).total();
+  int64_t stripBudget = int64_t(hw.storageBytes) -
+                        gemmStorage(mc, kc, nc, init || reload, shared).total();
+  // Band slots (conv-bands) below the halves: two (the next band loads
+  // while the current one serves), one (each band load waited for), or
+  // none fit (the kernel's rule, codegen::emitMappedGemmLayer).
+  int bandSlots = 0;
+  if (bands && p.conv.Cg > 0 && st != Stationary::A) {
+    BandedLoads bl = bandedImageLoads(
+        p.conv, nc, kc,
+        hw.channels.empty() ? 0 : hw.channels[channel].latencyCycles,
+        hw.channels.empty() ? 1 : hw.channels[channel].bytesPerCycle);
+    const int64_t slot = (bl.bandBytes + 63) / 64 * 64;
+    bandSlots = !bl.on                    ? 0
+                : 2 * slot <= stripBudget ? 2
+                : slot <= stripBudget     ? 1
+                                          : 0;
+    stripBudget -= bandSlots * slot;
+  }
   const int64_t accCols =
       std::max<int64_t>(1, int64_t(hw.accBufferBytes / 4) / peRows);
 
@@ -319,6 +339,7 @@ ClusterCost clusterCost(const MappingProblem &p, const HardwareDesc &hw,
 
   double chan = 0;
   double comp = 0;
+  double copies = 0;
   for (auto [m, cm] : tileSizes(ms, mc))
     for (auto [n, cn] : tileSizes(ns, nc))
       for (auto [k, ck] : tileSizes(ks, kc)) {
@@ -360,7 +381,24 @@ ClusterCost clusterCost(const MappingProblem &p, const HardwareDesc &hw,
         }
         }
         chan += dma(double(m * k) * 4, aTimes);
-        chan += dma(double(k * n) * 4, bTimes);
+        // Input bands (conv-bands): every B tile is a local copy from a
+        // band; the bands' DMAs replace the tiles' (the kernel's rule).
+        BandedLoads bl;
+        if (bandSlots > 0)
+          bl = bandedImageLoads(p.conv, n, k, ch.latencyCycles,
+                                ch.bytesPerCycle);
+        if (bl.on) {
+          const double bandTime = bl.dmas * ch.latencyCycles +
+                                  bl.bytes / std::max(1e-9, ch.bytesPerCycle);
+          cc.bytes += uint64_t(bl.bytes * bTimes);
+          chan += bTimes * bandTime;
+          copies += bTimes * cdiv(double(k * n) * 4, hw.storageBytesPerCycle);
+          // One slot: every band load stalls the steps until it arrives.
+          if (bandSlots == 1)
+            comp += bTimes * bandTime;
+        } else {
+          chan += dma(double(k * n) * 4, bTimes);
+        }
         double cTiles = double(count * cm * cn);
         if (st == Stationary::C) {
           // One store per output tile, the init on the first chunk.
@@ -390,6 +428,7 @@ ClusterCost clusterCost(const MappingProblem &p, const HardwareDesc &hw,
       }
   cc.compute = comp;
   cc.channel = chan;
+  cc.copies = copies;
   cc.mTiles = nm;
   // Instruction-buffer variants (codegen::emitMappedGemmLayer): one per
   // (initialises, fused function on) pair its steps use.
@@ -408,11 +447,75 @@ ClusterCost clusterCost(const MappingProblem &p, const HardwareDesc &hw,
   return cc;
 }
 
+} // namespace
+
+bool accel::tiling::convBandsWorthIt(uint64_t inputBytes,
+                                     const HardwareDesc &hw,
+                                     uint64_t storageBytes) {
+  const uint64_t clusters = std::max<uint64_t>(1, hw.numClusters());
+  return (inputBytes + clusters - 1) / clusters > storageBytes;
+}
+
+BandedLoads
+accel::tiling::bandedImageLoads(const MappingProblem::ConvWindowShape &c,
+                                int64_t n, int64_t k, double latency,
+                                double bytesPerCycle) {
+  BandedLoads b;
+  // A 1 x 1 kernel has nothing to share between kernel positions.
+  if (c.Cg <= 0 || n <= 0 || k <= 0 || c.KH * c.KW == 1)
+    return b;
+  // The pixel box of an N tile (LowerMapped's convNTiles): a piece of one
+  // output row, or whole rows.
+  const int64_t ohc = n < c.OW ? 1 : n / c.OW, owc = n < c.OW ? n : c.OW;
+  const int64_t rows = (ohc - 1) * c.sh + (c.KH - 1) * c.dh + 1;
+  const int64_t cols = (owc - 1) * c.sw + (c.KW - 1) * c.dw + 1;
+  // Chunks of one position and a channel range (k < 2 Cg), or of whole
+  // positions (all channels): the chunks one band serves.
+  const int64_t chans = k < 2 * c.Cg ? std::min(k, c.Cg) : c.Cg;
+  const int64_t positions = k < 2 * c.Cg ? 1 : std::max<int64_t>(1, k / c.Cg);
+  const double perBand = std::max(1.0, double(c.KH * c.KW) / double(positions));
+  b.bandBytes = chans * rows * cols * 4;
+  b.bytes = double(b.bandBytes) / perBand;
+  b.dmas = 1.0 / perBand;
+  const double bw = std::max(1e-9, bytesPerCycle);
+  // The tile the kernel loads instead (whole rows when n >= OW).
+  const double tile = double(k * ohc * owc * 4);
+  b.on = b.dmas * latency + b.bytes / bw < latency + tile / bw;
+  return b;
+}
+
+namespace {
 /// The cluster's time on its own: its compute path or its share of the
 /// channel (`sharers` clusters with the same traffic queue on it).
 double clusterTime(const ClusterCost &c, unsigned sharers) {
-  return std::max(c.head + c.compute + c.tail,
-                  double(std::max(1u, sharers)) * c.channel + c.lastExec);
+  return std::max({c.head + c.compute + c.tail, c.head + c.copies + c.tail,
+                   double(std::max(1u, sharers)) * c.channel + c.lastExec});
+}
+
+/// clusterCostWith with input bands when that is faster for the cluster
+/// (`usedBands` says which), else without.
+ClusterCost clusterCost(const MappingProblem &p, const HardwareDesc &hw,
+                        uint32_t channel, Stationary st, int64_t ms, int64_t ns,
+                        int64_t ks, bool init, bool func, const SliceTiles &t,
+                        unsigned sharers, bool *usedBands = nullptr) {
+  ClusterCost plain = clusterCostWith(p, hw, channel, st, ms, ns, ks, init,
+                                      func, t, /*bands=*/false);
+  if (usedBands)
+    *usedBands = false;
+  if (p.conv.Cg <= 0 || st == Stationary::A)
+    return plain;
+  ClusterCost banded = clusterCostWith(p, hw, channel, st, ms, ns, ks, init,
+                                       func, t, /*bands=*/true);
+  // Faster, or as fast with clearly less channel time (the model's
+  // channel time is a lower bound: DMA-bound layers meet queueing it does
+  // not see).
+  const double tb = clusterTime(banded, sharers),
+               tp = clusterTime(plain, sharers);
+  if (!(tb < tp || (tb <= tp && banded.channel < 0.8 * plain.channel)))
+    return plain;
+  if (usedBands)
+    *usedBands = true;
+  return banded;
 }
 
 /// The PE buffers hold a step of these tiles (the kernel's limits,
@@ -447,6 +550,17 @@ double addLayerCycles(const HardwareDesc &hw, double elems) {
 }
 } // namespace
 
+bool accel::tiling::convBandsPay(const MappingProblem &p,
+                                 const HardwareDesc &hw, Dataflow dataflow,
+                                 int64_t ms, int64_t ns, int64_t ks, bool init,
+                                 unsigned sharers, uint32_t channel,
+                                 const SliceTiles &t) {
+  bool used = false;
+  clusterCost(p, hw, channel, stationaryOf(dataflow, p.activationIsA), ms, ns,
+              ks, init, false, t, sharers, &used);
+  return used;
+}
+
 SliceTiles accel::tiling::chooseSliceTiles(const MappingProblem &p,
                                            const HardwareDesc &hw,
                                            Dataflow dataflow, int64_t ms,
@@ -459,7 +573,8 @@ SliceTiles accel::tiling::chooseSliceTiles(const MappingProblem &p,
   const Stationary st = stationaryOf(dataflow, p.activationIsA);
   auto cost = [&](const SliceTiles &t) {
     return clusterTime(
-        clusterCost(p, hw, channel, st, ms, ns, ks, init, false, t), sharers);
+        clusterCost(p, hw, channel, st, ms, ns, ks, init, false, t, sharers),
+        sharers);
   };
   // Rows in whole PE blocks, at most the slice (rounded up to the PEs).
   const int64_t mMax = cdivI(ms, pes) * pes;
@@ -582,7 +697,7 @@ MappingCost accel::tiling::mappingCost(const MappingProblem &p,
                .first;
     const SliceTiles t = it->second;
     ClusterCost w = clusterCost(sp, hw, chn, st, s.m.size, s.n.size, s.k.size,
-                                init, p.fusedFunc && !kSplit, t);
+                                init, p.fusedFunc && !kSplit, t, sharers);
     out.instructionBuffers = std::max(out.instructionBuffers, w.ibufs);
     channelTotal[chn] += w.channel;
     out.dmaBytes += w.bytes;
@@ -595,7 +710,7 @@ MappingCost accel::tiling::mappingCost(const MappingProblem &p,
     moveInterleavedStores(p, hw, slices, costs, channelTotal);
   double layer = 0;
   for (auto &[chn, w] : costs) {
-    double computePath = w.head + w.compute + w.tail;
+    double computePath = w.head + std::max(w.compute, w.copies) + w.tail;
     double channelPath = channelTotal[chn] + w.lastExec;
     layer = std::max(layer, std::max(computePath, channelPath));
     out.computeCycles = std::max(out.computeCycles, w.compute);

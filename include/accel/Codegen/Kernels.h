@@ -137,6 +137,12 @@ public:
                      const std::vector<TilePiece> &pieces, uint32_t suAddr);
   void dmaStore(uint32_t cluster, uint8_t tag, uint32_t suAddr,
                 int64_t suRowStride, const DramBox &dst);
+  /// local_copy DMA inside the cluster's storage: the box `src` (shape and
+  /// strides in elements; its base ignored) at storage byte `srcAddr` into
+  /// a dense tile of row stride `dstRowStride` at `dstAddr` (the box's
+  /// rowDims index the tile's rows).
+  void dmaLocalCopy(uint32_t cluster, uint8_t tag, uint32_t srcAddr,
+                    const DramBox &src, uint32_t dstAddr, int64_t dstRowStride);
   void dmaDramCopy(uint32_t cluster, uint8_t tag, const DramBox &src,
                    const DramBox &dst);
   /// Mesh commands (DESIGN-11 "Mesh and synchronisation"; definitions in
@@ -210,6 +216,21 @@ private:
   uint32_t layerIndex_ = 0;
 };
 
+/// A convolution's input band (docs/mapping.md, "Convolution input bands",
+/// ConvBand.h): the B (image) tile of a K chunk formed on chip from a band
+/// of the padded input held in storage, instead of a DRAM DMA per tile.
+struct ImageBand {
+  /// Bands of one problem with the same id hold the same data.
+  int64_t id = -1;
+  int64_t elems = 0; ///< f32 elements of the band (dense in storage)
+  /// The DMAs that fill the band (TilePiece offsets in elements from the
+  /// band's start; zero pieces for the padding).
+  std::vector<TilePiece> load;
+  /// The chunk's tile as a box over the band: base = element offset in the
+  /// band (not bytes), strides in elements, rowDims as the tile's rows.
+  DramBox tile;
+};
+
 /// The three operand streams of a GEMM-shaped problem C[M,N] (+)= A[M,K]
 /// B[K,N], where N and K are split into problem-specific tiles (for
 /// convolution a K chunk is one kernel position x a channel range and an N
@@ -231,6 +252,13 @@ struct GemmTiles {
       aPieces;
   std::function<std::vector<TilePiece>(size_t k, size_t n, int64_t rowStride)>
       bPieces;
+  /// Optional: the B tile of (chunk k, N tile n) from an input band
+  /// (ImageBand); the mapped kernel uses it where its loop nest reuses a
+  /// band (emitMappedGemmLayer), else bBox / bPieces.
+  std::function<ImageBand(size_t k, size_t n)> bBand;
+  /// With bands: the order of the K loop (chunk indexes) that puts the
+  /// chunks of one band next to each other; empty = 0, 1, ...
+  std::vector<size_t> bandOrder;
 };
 
 /// Tile sizes and loop order of the matmul kernel: Mc = pesPerCluster *

@@ -21,6 +21,7 @@ enum class LayerSync { Barrier, Events };
 enum class DramPlacement { Linear, Channels, Pieces };
 enum class ConvPadding { Window, Copy, Auto };
 enum class Residency { Off, On };
+enum class ConvBands { Off, Auto, On };
 
 #define GEN_PASS_DECL
 #include "accel/Conversion/Passes.h.inc"

@@ -72,6 +72,21 @@ def ConvertGraphToIsa : Pass<"convert-graph-to-isa", "mlir::ModuleOp"> {
              clEnumValN(accel::ConvPadding::Auto, "auto",
                         "window unless its extra DMAs cost more cycles than "
                         "the copy, per layer (default)"))}]>,
+    Option<"convBands", "conv-bands", "accel::ConvBands",
+           /*default=*/"accel::ConvBands::Auto",
+           "mapped implicit-GEMM conv2d: input bands (docs/mapping.md, "
+           "Convolution input bands)",
+           [{::llvm::cl::values(
+             clEnumValN(accel::ConvBands::Off, "off",
+                        "every image tile DMA'd from DRAM"),
+             clEnumValN(accel::ConvBands::Auto, "auto",
+                        "bands for kernels larger than 1 x 1 whose input's "
+                        "share per cluster exceeds a storage unit, where the "
+                        "kernel's channel estimate says they move less "
+                        "(default)"),
+             clEnumValN(accel::ConvBands::On, "on",
+                        "bands for every kernel larger than 1 x 1 where the "
+                        "kernel's channel estimate says they move less"))}]>,
     Option<"sparseWeights", "sparse-weights", "accel::SparseWeightsMode",
            /*default=*/"accel::SparseWeightsMode::Auto",
            "sparse weight-queue operands",

@@ -147,7 +147,39 @@ struct MappingProblem {
   /// The lowering can give clusters whole batch instances (a batched
   /// matmul): selectMapping also prices batchPartitions().
   bool batchSplit = false;
+  /// A convolution whose image tiles the kernel may form from input bands
+  /// (conv-bands, docs/mapping.md "Convolution input bands"): its window.
+  /// Cg = 0: not a convolution, or bands off.
+  struct ConvWindowShape {
+    int64_t Cg = 0, KH = 1, KW = 1, OW = 1, sh = 1, sw = 1, dh = 1, dw = 1;
+  } conv;
 };
+
+/// What input bands do to the B (image) loads of a convolution step of an
+/// n-pixel x k-deep tile (bandedImageLoads): per B tile the kernel would
+/// load from DRAM, the DRAM bytes and DMAs of the bands instead.
+struct BandedLoads {
+  bool on = false;       ///< the bands move less channel time
+  double bytes = 0;      ///< DRAM bytes per B tile (its band's share)
+  double dmas = 0;       ///< DRAM DMAs per B tile
+  int64_t bandBytes = 0; ///< storage bytes of one band slot
+};
+/// Whether a convolution with an input of `inputBytes` gets input bands
+/// (conv-bands, docs/mapping.md "Convolution input bands"): its even share
+/// per cluster exceeds a storage unit of `storageBytes`. A smaller input
+/// mostly stays on chip already (the kernel's resident strips, the on-chip
+/// residency); measured on the zoo, bands there cost more cycles (local
+/// copies, band waits) than their DRAM savings won.
+bool convBandsWorthIt(uint64_t inputBytes, const HardwareDesc &hw,
+                      uint64_t storageBytes);
+
+/// The kernel's band decision for a step of n pixels and depth k on a
+/// channel of `latency` cycles and `bytesPerCycle` (same rule as
+/// codegen::emitMappedGemmLayer: bands when their DMAs cost less channel
+/// time than the tiles').
+BandedLoads bandedImageLoads(const MappingProblem::ConvWindowShape &c,
+                             int64_t n, int64_t k, double latency,
+                             double bytesPerCycle);
 
 struct MappingCost {
   MappingChoice choice;
@@ -187,6 +219,15 @@ SliceTiles chooseSliceTiles(const MappingProblem &p, const HardwareDesc &hw,
                             Dataflow dataflow, int64_t ms, int64_t ns,
                             int64_t ks, bool init, unsigned sharers,
                             uint32_t channel = 0);
+/// Whether the cost model prices cluster slice ms x ns x ks of convolution
+/// `p` (p.conv set) with tiles `t` faster with input bands than without
+/// (conv-bands, docs/mapping.md "Convolution input bands"): the choice
+/// mappingCost and chooseSliceTiles make per cluster. (The lowering leaves
+/// the final choice to the kernel, which sees its real steps and storage.)
+bool convBandsPay(const MappingProblem &p, const HardwareDesc &hw,
+                  Dataflow dataflow, int64_t ms, int64_t ns, int64_t ks,
+                  bool init, unsigned sharers, uint32_t channel,
+                  const SliceTiles &t);
 /// Clusters with a non-empty slice on cluster `cluster`'s memory channel
 /// (itself included), for the slices `slices` (row-major, empty = idle).
 unsigned channelSharers(const HardwareDesc &hw,

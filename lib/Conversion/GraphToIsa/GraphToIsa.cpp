@@ -833,6 +833,8 @@ struct ConvertGraphToIsaPass
         convPadding == ConvPadding::Window ? LoweringOptions::Padding::Window
         : convPadding == ConvPadding::Copy ? LoweringOptions::Padding::Copy
                                            : LoweringOptions::Padding::Auto;
+    lo.convBands = convBands != ConvBands::Off;
+    lo.convBandsAlways = convBands == ConvBands::On;
     lo.residency = residency == Residency::On;
     if (lo.residency)
       lo.residencyReserve = residencyReserve(target, hw);

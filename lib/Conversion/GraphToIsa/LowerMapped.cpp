@@ -99,9 +99,11 @@ std::vector<ClusterGemmWork> Lowering::mappedSlices(
 GemmTiling Lowering::sliceTiling(const tiling::ClusterSlice &s,
                                  const ClusterGemmWork &w, const GemmTiling &t,
                                  bool init, int64_t count, bool activationIsA,
-                                 bool bias) const {
+                                 bool bias, bool *bands) const {
   GemmTiling chosen = t;
-  if (!opts_.layerSliceTiles) {
+  if (bands)
+    *bands = false;
+  if (!opts_.layerSliceTiles || (bands && convWindow_.Cg > 0)) {
     // The same tiles the cost model priced (select-mapping).
     const int64_t pes = std::max<uint32_t>(1, hw_.pesPerCluster);
     tiling::MappingProblem mp;
@@ -112,9 +114,16 @@ GemmTiling Lowering::sliceTiling(const tiling::ClusterSlice &s,
     mp.tileK = t.kc;
     mp.outerM = t.outerM;
     mp.sharedC = t.sharedC;
-    tiling::SliceTiles st = tiling::chooseSliceTiles(
-        mp, hw_, mapping_->dataflow, s.m.size, s.n.size, s.k.size,
-        bias && s.part.k == 0, w.channelSharers, w.channel);
+    mp.conv = convWindow_;
+    tiling::SliceTiles st{mp.tileM, mp.tileN, mp.tileK};
+    if (!opts_.layerSliceTiles)
+      st = tiling::chooseSliceTiles(mp, hw_, mapping_->dataflow, s.m.size,
+                                    s.n.size, s.k.size, bias && s.part.k == 0,
+                                    w.channelSharers, w.channel);
+    if (bands && mp.conv.Cg > 0)
+      *bands = tiling::convBandsPay(mp, hw_, mapping_->dataflow, s.m.size,
+                                    s.n.size, s.k.size, bias && s.part.k == 0,
+                                    w.channelSharers, w.channel, st);
     chosen.peRows = ceilDiv(st.tileM, pes);
     chosen.nc = st.tileN;
     chosen.kc = st.tileK;
@@ -330,6 +339,20 @@ LogicalResult Lowering::emitMappedConv(Operation *op, const ConvGeom &g,
   }
   const int64_t M = g.Og, Npix = g.OH * g.OW, K = g.Cg * g.KH * g.KW;
   const MappedOutput mo = beginMapped(g.out, g.N * g.O * g.OH * g.OW);
+  // Input bands: not for a 1 x 1 kernel (nothing to share between kernel
+  // positions), and only for an input larger than the clusters' storage
+  // (tiling::convBandsWorthIt; a smaller one the on-chip residency or the
+  // kernel's resident strips mostly keep on chip already).
+  bool useBands = opts_.convBands && g.KH * g.KW > 1;
+  if (useBands && !opts_.convBandsAlways && op->getNumOperands() > 0)
+    if (auto it = dyn_cast<RankedTensorType>(op->getOperand(0).getType()))
+      useBands =
+          it.hasStaticShape() &&
+          tiling::convBandsWorthIt(uint64_t(it.getNumElements()) * 4, hw_,
+                                   hw_.storageBytes + opts_.residencyReserve);
+  convWindow_ = {};
+  if (useBands)
+    convWindow_ = {g.Cg, g.KH, g.KW, g.OW, g.sh, g.sw, g.dh, g.dw};
 
   auto fill = [&](const tiling::ClusterSlice &s, ClusterGemmWork &w) {
     w.tiling = sliceTiling(s, w, t, g.hasBias || mo.reloads, g.N * g.groups,
@@ -340,6 +363,32 @@ LogicalResult Lowering::emitMappedConv(Operation *op, const ConvGeom &g,
         convKChunks(g, s.k.begin, s.k.begin + s.k.size, w.tiling.kc,
                     chunksMaySpanKernelRows(g, ntiles));
     w.tiling = convChunkTiling(w.tiling, kchunks, g.hasBias || mo.reloads);
+    // Input bands: the chunks of one channel range next to each other (the
+    // kernel copies them from one band), and the kernel rows / columns each
+    // channel range's band covers.
+    const bool withBands = useBands;
+    std::map<std::pair<int64_t, int64_t>, std::array<int64_t, 4>> bandSpan;
+    std::vector<size_t> bandOrder;
+    if (withBands) {
+      for (size_t i = 0; i < kchunks.size(); ++i)
+        bandOrder.push_back(i);
+      std::stable_sort(bandOrder.begin(), bandOrder.end(),
+                       [&](size_t a, size_t b) {
+                         return std::make_pair(kchunks[a].c0, kchunks[a].cc) <
+                                std::make_pair(kchunks[b].c0, kchunks[b].cc);
+                       });
+      for (const ConvKChunk &c : kchunks) {
+        auto [it, fresh] = bandSpan.try_emplace(
+            std::make_pair(c.c0, c.cc),
+            std::array<int64_t, 4>{c.kh, c.kh + c.nkh - 1, c.kw,
+                                   c.kw + c.nkw - 1});
+        if (!fresh) {
+          std::array<int64_t, 4> &v = it->second;
+          v[0] = std::min(v[0], c.kh), v[1] = std::max(v[1], c.kh + c.nkh - 1);
+          v[2] = std::min(v[2], c.kw), v[3] = std::max(v[3], c.kw + c.nkw - 1);
+        }
+      }
+    }
     const int64_t mOff = s.m.begin;
     const uint64_t out = mo.partOut(s.part.k);
     const bool bias = g.hasBias && s.part.k == 0;
@@ -391,6 +440,54 @@ LogicalResult Lowering::emitMappedConv(Operation *op, const ConvGeom &g,
                                    /*aForm=*/false, rowStride,
                                    imageBox(ki, ni));
           };
+        p.bandOrder = bandOrder;
+        if (withBands)
+          p.bBand = [=](size_t ki, size_t ni) {
+            const ConvKChunk &c = kchunks[ki];
+            const ConvNTile &t2 = ntiles[ni];
+            const std::array<int64_t, 4> &span =
+                bandSpan.at(std::make_pair(c.c0, c.cc));
+            const ConvWindow win{g.sh, g.sw, g.dh, g.dw};
+            const BandLayout lay =
+                convBandLayout(win, t2.oh0, t2.ohc, t2.ow0, t2.owc, span[0],
+                               span[1], span[2], span[3], c.cc);
+            ImageBand band;
+            band.id = (int64_t(ni) * (g.Cg + 1) + c.c0) * (g.Cg + 1) + c.cc;
+            band.elems = lay.elems();
+            band.tile =
+                convBandTile(win, lay, c.kh - span[0], c.nkh, c.kw - span[2],
+                             c.nkw, 0, c.cc, t2.ohc, t2.owc);
+            if (g.pad.on) {
+              // The padded band from the unpadded input: its clipped box
+              // and zero runs (PadWindow.h), as a one-position window.
+              PadWindowTile w;
+              w.planes = g.x + uint64_t((n * g.C + grp * g.Cg + c.c0) *
+                                        g.pad.H * g.pad.W * 4);
+              w.zeros = g.pad.zeros;
+              w.H = g.pad.H, w.W = g.pad.W;
+              w.padT = g.pad.top, w.padL = g.pad.left;
+              w.cc = c.cc;
+              w.oh0 = lay.r0, w.ohc = lay.rows, w.ow0 = lay.c0,
+              w.owc = lay.cols;
+              w.posStride = 0, w.chanStride = lay.rows * lay.cols,
+              w.pixStride = 1;
+              band.load = padWindowPieces(w);
+            } else {
+              TilePiece piece;
+              piece.src.base =
+                  gx.x +
+                  uint64_t((((n * gx.C + grp * gx.Cg + c.c0) * gx.Hp + lay.r0) *
+                                gx.Wp +
+                            lay.c0) *
+                           4);
+              piece.src.dim(c.cc, gx.Hp * gx.Wp)
+                  .dim(lay.rows, gx.Wp)
+                  .dim(lay.cols, 1);
+              piece.suStrides = {lay.rows * lay.cols, lay.cols, 1, 0};
+              band.load = {piece};
+            }
+            return band;
+          };
         p.cBox = [=](int64_t m0, int64_t mc, size_t ni) {
           const ConvNTile &t2 = ntiles[ni];
           DramBox b;
@@ -414,6 +511,7 @@ LogicalResult Lowering::emitMappedConv(Operation *op, const ConvGeom &g,
         w.problems.push_back(std::move(p));
       }
   };
-  return finishMapped(op, mappedSlices(M, Npix, K, fill),
-                      /*activationIsA=*/false, epi, mo);
+  std::vector<ClusterGemmWork> work = mappedSlices(M, Npix, K, fill);
+  convWindow_ = {};
+  return finishMapped(op, work, /*activationIsA=*/false, epi, mo);
 }

@@ -12,6 +12,7 @@
 
 #include "Graph/GraphDialect.h"
 #include "accel/Codegen/ChannelPlacement.h"
+#include "accel/Codegen/ConvBand.h"
 #include "accel/Codegen/Kernels.h"
 #include "accel/Codegen/PadWindow.h"
 #include "accel/Codegen/Reduction.h"
@@ -252,6 +253,12 @@ struct LoweringOptions {
   /// choose per layer by convPadWindowPays (auto).
   enum class Padding { Window, Copy, Auto };
   Padding convPadding = Padding::Auto;
+  /// conv-bands=on (docs/mapping.md, "Convolution input bands"): mapped
+  /// implicit-GEMM convolutions may form their image tiles from input
+  /// bands held in storage (the kernel decides per cluster).
+  bool convBands = true;
+  /// conv-bands=on: also for inputs a storage unit per cluster holds.
+  bool convBandsAlways = false;
   /// residency=on (docs/passes.md, "On-chip residency").
   bool residency = true;
   /// Storage bytes per cluster the kernels leave to resident pieces (the
@@ -547,12 +554,15 @@ private:
   /// layer's tiling `t`; `count` instances, `bias`: K part 0 starts from a
   /// bias / C), clamped to it and fitted to the storage (fitMappedTiling;
   /// `init`: an init region), with one shared C region for output
-  /// stationary slices deeper than one K chunk.
+  /// stationary slices deeper than one K chunk. `bands` (a convolution
+  /// with convWindow_ set): whether the cost model prices the slice faster
+  /// with input bands (tiling::convBandsPay; informational, the kernel
+  /// decides).
   codegen::GemmTiling sliceTiling(const tiling::ClusterSlice &s,
                                   const codegen::ClusterGemmWork &w,
                                   const codegen::GemmTiling &t, bool init,
-                                  int64_t count, bool activationIsA,
-                                  bool bias) const;
+                                  int64_t count, bool activationIsA, bool bias,
+                                  bool *bands = nullptr) const;
   /// A slice tiling `t` narrowed to the convolution K chunks cut with it:
   /// kc = the deepest chunk (smaller tiles, more room for resident strips),
   /// no shared C region for a single chunk; refitted (`init` as in
@@ -572,6 +582,9 @@ private:
   /// split-strategy) along the dim both grid dims split; empty = even
   /// ranges (tiling::splitRange).
   std::vector<int64_t> mappingRanges_;
+  /// The window of the mapped convolution being lowered with input bands
+  /// (conv-bands), for the per-slice tile choice; Cg = 0 otherwise.
+  tiling::MappingProblem::ConvWindowShape convWindow_;
   /// Constant packets (ConstantPackets.cpp): when operand 1 of `op` (the
   /// weight of matmul / gemm / conv) is a constant split by its label, each
   /// cluster's slab of it (the contiguous range its slice reads) is copied

@@ -1,0 +1,58 @@
+//===- ConvBand.h - Input bands of the implicit-GEMM convolution -*- C++
+//-*-===//
+//
+// conv-bands (docs/mapping.md, "Convolution input bands"): instead of one
+// DRAM DMA per (K chunk, pixel box) image tile, which reads the input once
+// per kernel position, a cluster loads the rows of the input that a pixel
+// box's windows touch (all kernel rows' halo, one channel range) into a
+// storage region once (the band) and forms the image tile of every kernel
+// position of that channel range from it with a storage-to-storage
+// local_copy DMA. The band holds the padded input (zeros where the window
+// reads padding), so every tile is one strided box of it.
+//
+// Pure C++ (no MLIR): the geometry is unit-tested on its own.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ACCEL_CODEGEN_CONVBAND_H
+#define ACCEL_CODEGEN_CONVBAND_H
+
+#include "accel/Codegen/Kernels.h"
+#include <cstdint>
+
+namespace accel::codegen {
+
+/// The window of a convolution over its padded input plane.
+struct ConvWindow {
+  int64_t sh = 1, sw = 1, dh = 1, dw = 1;
+};
+
+/// A band: channels x rows x cols of the padded input, dense in storage
+/// (channel planes of rows * cols elements, rows of cols elements).
+struct BandLayout {
+  int64_t r0 = 0, c0 = 0; ///< padded input row / column of element (0, 0)
+  int64_t rows = 1, cols = 1, channels = 1;
+  int64_t elems() const { return channels * rows * cols; }
+};
+
+/// The band a pixel box (output rows [oh0, oh0 + ohc) x columns [ow0, ow0 +
+/// owc)) needs for the kernel rows [khLo, khHi] and columns [kwLo, kwHi]
+/// (inclusive) of `channels` channels.
+BandLayout convBandLayout(const ConvWindow &w, int64_t oh0, int64_t ohc,
+                          int64_t ow0, int64_t owc, int64_t khLo, int64_t khHi,
+                          int64_t kwLo, int64_t kwHi, int64_t channels);
+
+/// The image tile of a K chunk (kernel rows [kh, kh + nkh) x columns [kw,
+/// kw + nkw), counted from the band's khLo / kwLo; channels [c, c + cc)
+/// counted from the band's first channel)
+/// and the band's pixel box (ohc x owc pixels) as a box over the band:
+/// `base` is the element offset in the band, strides in elements; the
+/// dimensions are those of the DRAM image box (kernel rows, kernel columns,
+/// channels, extent-1 dimensions left out, as the tile's rows; output rows
+/// when ohc > 1, output columns as its columns).
+DramBox convBandTile(const ConvWindow &w, const BandLayout &b, int64_t kh,
+                     int64_t nkh, int64_t kw, int64_t nkw, int64_t c,
+                     int64_t cc, int64_t ohc, int64_t owc);
+
+} // namespace accel::codegen
+
+#endif
