@@ -15,6 +15,11 @@
 #             compare against the existing output without re-running
 #   --list    print name, class (quick / full) and command of every figure
 #
+# After a change that moves the figures, scripts/update_figures.py FIGURES_DIR
+# [NAME...] rewrites the docs' verbatim blocks from the fresh output (rows
+# matched by their text without the numbers; {{REGEX}} parts kept) and names
+# the lines it could not place; then run --check-only.
+#
 # Needs a build (BUILD_DIR, default build) and Debian's /usr/bin/python3
 # (numpy, onnx). Figures run one at a time: the benchmarks measure cycles,
 # not wall time, except the selection-time columns of `tile-model`.
