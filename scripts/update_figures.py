@@ -22,7 +22,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from check_figures import CLOSE, OPEN, ROOT  # noqa: E402
 
-NUMBER = r"(?<![\w.])[-+]?(?:\d[\d,]*(?:\.\d+)?(?:e[-+]?\d+)?)[kMGx%]?"
+NUMBER = r"(?<![\w.])[-+]?(?:\d[\d,]*(?:\.\d+)?(?:e[-+]?\d+)?)[kKMGx%]?"
 
 
 def text_regex(text):
