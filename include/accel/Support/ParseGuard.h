@@ -21,6 +21,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include <optional>
 #include <pthread.h>
+#include <signal.h>
 #include <string>
 #include <utility>
 
@@ -119,7 +120,18 @@ inline int runOnLargeStack(llvm::function_ref<int()> body) {
                      &thread, &attr,
                      [](void *arg) -> void * {
                        auto *j = static_cast<Job *>(arg);
+                       // Leave with the alternate signal stack the thread
+                       // started with: LLVM's signal handlers (InitLLVM in
+                       // the body) install a malloc'd one where the current
+                       // one is smaller than they want (hosts with large
+                       // signal frames, e.g. AVX-512), and AddressSanitizer
+                       // unmaps whatever is current at thread exit (munmap
+                       // of a malloc'd block: EINVAL, the run aborts).
+                       stack_t started{};
+                       bool saved = ::sigaltstack(nullptr, &started) == 0;
                        j->result = j->body();
+                       if (saved)
+                         ::sigaltstack(&started, nullptr);
                        return nullptr;
                      },
                      &job) == 0;
