@@ -240,18 +240,10 @@ void StreamBuilder::dmaStore(uint32_t cluster, uint8_t tag, uint32_t suAddr,
 void StreamBuilder::dmaLocalCopy(uint32_t cluster, uint8_t tag,
                                  uint32_t srcAddr, const DramBox &src,
                                  uint32_t dstAddr, int64_t dstRowStride) {
-  Command c;
-  c.kind = CommandKind::Dma;
-  c.dma = boxDesc(DmaDir::LocalCopy, tag, src);
-  c.dma.src = srcAddr;
-  c.dma.dst = dstAddr;
-  int64_t dense[4];
+  int64_t dense[4] = {0, 0, 0, 0};
   denseStrides(src, dstRowStride, dense);
-  for (int i = 0; i < src.rank; ++i) {
-    c.dma.srcStride[slotOf(src, i)] = src.stride[i];
-    c.dma.dstStride[slotOf(src, i)] = dense[i];
-  }
-  push(cluster, std::move(c));
+  dmaLocalCopyStrided(cluster, tag, srcAddr, src, dstAddr,
+                      {dense[0], dense[1], dense[2], dense[3]});
 }
 
 void StreamBuilder::dmaDramCopy(uint32_t cluster, uint8_t tag,
