@@ -576,8 +576,11 @@ bool Sim::doDma(Cluster &c, const Command &cmd) {
   BoxLoops box;
   for (int i = 0; i < 4; ++i) {
     box.shape[i] = d.shape[i];
-    box.src[i] = d.srcStride[i];
-    box.dst[i] = d.dstStride[i];
+    // The steps of an extent-1 dimension are never taken (any value is
+    // valid there, the validator ignores them): zero, so that no product
+    // below overflows.
+    box.src[i] = d.shape[i] > 1 ? d.srcStride[i] : 0;
+    box.dst[i] = d.shape[i] > 1 ? d.dstStride[i] : 0;
   }
   const bool sameMemory =
       srcDram ? dstDram && staged.empty() : !dstDram && &owner == &c;
