@@ -18,26 +18,13 @@ using namespace accel;
 using namespace accel::codegen;
 using namespace accel::lowering;
 
-LogicalResult Lowering::takeEpilogue(Operation *producer, GemmEpilogue &epi) {
+FusedChain accel::lowering::fusedChain(Operation *producer) {
+  FusedChain chain;
   Value v = producer->getResult(0);
-  auto fusion = producer->getAttrOfType<FusionAttr>(kFusionAttrName);
-  if (!fusion || fusion.getSteps().empty()) {
-    epi.func = fuseRelu(v);
-    return success();
-  }
-  // The chain: single users marked accel.fused, in order.
-  uint64_t out = bufferFor(v);
-  Value residual;
-  size_t ops = 0;
   while (v.hasOneUse()) {
     Operation *user = *v.getUsers().begin();
     if (!user->hasAttr(kFusedAttrName) || user->getNumResults() != 1)
       break;
-    // A graph.add of a non-splat operand is the residual add (fuse-layers
-    // takes an add of a splat constant as an add_imm step). Its residual
-    // is available before the producer; an add whose other operand comes
-    // later is the residual add of that operand's producer (both operands
-    // of x + y can be chain values): this chain ends before it.
     if (auto add = dyn_cast<graph::AddOp>(user)) {
       Value other = add.getLhs() == v ? add.getRhs() : add.getLhs();
       DenseElementsAttr c;
@@ -45,17 +32,33 @@ LogicalResult Lowering::takeEpilogue(Operation *producer, GemmEpilogue &epi) {
         Operation *def = other.getDefiningOp();
         bool before = !def || (def->getBlock() == producer->getBlock() &&
                                def->isBeforeInBlock(producer));
-        if (!before || residual)
+        if (!before || chain.residual)
           break;
-        residual = other;
+        chain.residual = other;
       }
     }
+    chain.ops.push_back(user);
+    v = user->getResult(0);
+  }
+  return chain;
+}
+
+LogicalResult Lowering::takeEpilogue(Operation *producer, GemmEpilogue &epi) {
+  Value v = producer->getResult(0);
+  auto fusion = producer->getAttrOfType<FusionAttr>(kFusionAttrName);
+  if (!fusion || fusion.getSteps().empty()) {
+    epi.func = fuseRelu(v);
+    return success();
+  }
+  // The chain's results alias the producer's buffer.
+  uint64_t out = bufferFor(v);
+  FusedChain chain = fusedChain(producer);
+  Value residual = chain.residual;
+  for (Operation *user : chain.ops) {
     fused_.insert(user);
     addr_[user->getResult(0)] = out;
-    v = user->getResult(0);
-    ++ops;
   }
-  if (ops == 0)
+  if (chain.ops.empty())
     return producer->emitOpError(kFusionAttrName)
            << " lists epilogue steps but no accel.fused operator follows it";
   std::vector<EpilogueStep> steps;

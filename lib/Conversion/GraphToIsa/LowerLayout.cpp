@@ -31,27 +31,8 @@ LogicalResult Lowering::lowerTranspose(graph::TransposeOp op) {
 /// walks it (LowerFusion.cpp).
 static SmallVector<Value> fusedChainValues(Operation *producer) {
   SmallVector<Value> vals{producer->getResult(0)};
-  Value v = producer->getResult(0);
-  bool residual = false;
-  while (v.hasOneUse()) {
-    Operation *user = *v.getUsers().begin();
-    if (!user->hasAttr(kFusedAttrName) || user->getNumResults() != 1)
-      break;
-    if (auto add = dyn_cast<graph::AddOp>(user)) {
-      Value other = add.getLhs() == v ? add.getRhs() : add.getLhs();
-      DenseElementsAttr c;
-      if (!(matchPattern(other, m_Constant(&c)) && c.isSplat())) {
-        Operation *def = other.getDefiningOp();
-        bool before = !def || (def->getBlock() == producer->getBlock() &&
-                               def->isBeforeInBlock(producer));
-        if (!before || residual)
-          break;
-        residual = true;
-      }
-    }
-    v = user->getResult(0);
-    vals.push_back(v);
-  }
+  for (Operation *user : fusedChain(producer).ops)
+    vals.push_back(user->getResult(0));
   return vals;
 }
 

@@ -266,6 +266,20 @@ struct LoweringOptions {
   uint64_t residencyReserve = 0;
 };
 
+/// The fused chain after a GEMM-shaped `producer` (#accel.fusion): its
+/// single users marked accel.fused, in order, and the residual add's other
+/// operand (null without one). A graph.add of a non-splat operand is the
+/// residual add (fuse-layers takes an add of a splat constant as an add_imm
+/// step); its residual is available before the producer, and an add whose
+/// other operand comes later is the residual add of that operand's producer
+/// (both operands of x + y can be chain values): the chain ends before it,
+/// as it does before a second residual. (LowerFusion.cpp)
+struct FusedChain {
+  llvm::SmallVector<mlir::Operation *> ops;
+  mlir::Value residual;
+};
+FusedChain fusedChain(mlir::Operation *producer);
+
 class Lowering {
 public:
   Lowering(mlir::func::FuncOp func, const HardwareDesc &hw,
