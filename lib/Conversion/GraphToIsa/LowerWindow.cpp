@@ -200,6 +200,19 @@ LogicalResult Lowering::lowerConvTransposeGemm(graph::ConvTranspose2DOp op) {
   struct CtTile {
     int64_t o0, oc, i0, ic;
   };
+  // A column tile's (o, i, j) dimensions after a box's first dimension, with
+  // their steps; extent-1 ones left out, the box padded to rank 2.
+  auto tapDims = [KW](DramBox &b, const CtTile &nt, int64_t oStep,
+                      int64_t iStep, int64_t jStep, int64_t padStep) {
+    if (nt.oc > 1)
+      b.dim(nt.oc, oStep);
+    if (nt.ic > 1)
+      b.dim(nt.ic, iStep);
+    if (KW > 1)
+      b.dim(KW, jStep);
+    if (b.rank == 1)
+      b.dim(1, padStep);
+  };
   std::vector<CtTile> ntiles;
   if (t.nc >= KK) {
     int64_t per = t.nc / KK;
@@ -270,14 +283,7 @@ LogicalResult Lowering::lowerConvTransposeGemm(graph::ConvTranspose2DOp op) {
           if (ki == biasChunk) { // bias[o] for every tap (i, j) of o
             b.base = bias + uint64_t((g * Og + nt.o0) * 4);
             b.dim(1, 0);
-            if (nt.oc > 1)
-              b.dim(nt.oc, 1);
-            if (nt.ic > 1)
-              b.dim(nt.ic, 0);
-            if (KW > 1)
-              b.dim(KW, 0);
-            if (b.rank == 1)
-              b.dim(1, 0);
+            tapDims(b, nt, 1, 0, 0, 0);
             return b;
           }
           b.base =
@@ -297,14 +303,7 @@ LogicalResult Lowering::lowerConvTransposeGemm(graph::ConvTranspose2DOp op) {
                        m0 * sw) *
                   4;
           b.dim(mc, sw);
-          if (nt.oc > 1)
-            b.dim(nt.oc, TH * TW);
-          if (nt.ic > 1)
-            b.dim(nt.ic, dh * TW);
-          if (KW > 1)
-            b.dim(KW, dw);
-          if (b.rank == 1)
-            b.dim(1, 1);
+          tapDims(b, nt, TH * TW, dh * TW, dw, 1);
           return b;
         };
         if (hasBias && !biasStep)
@@ -313,14 +312,7 @@ LogicalResult Lowering::lowerConvTransposeGemm(graph::ConvTranspose2DOp op) {
             DramBox b;
             b.base = bias + uint64_t((g * Og + nt.o0) * 4);
             b.dim(mc, 0);
-            if (nt.oc > 1)
-              b.dim(nt.oc, 1);
-            if (nt.ic > 1)
-              b.dim(nt.ic, 0);
-            if (KW > 1)
-              b.dim(KW, 0);
-            if (b.rank == 1)
-              b.dim(1, 0);
+            tapDims(b, nt, 1, 0, 0, 0);
             return b;
           };
         problems.push_back(std::move(p));
