@@ -35,6 +35,68 @@ bool constantValues(Value v, std::vector<float> &out) {
   return true;
 }
 
+/// Batch norm after a convolution with constant operands: the weights, the
+/// per-channel factor a = scale / sqrt(var + eps) and the folded bias
+/// (b - mean) * a + beta (b = 0 without a conv bias).
+struct Folding {
+  std::vector<float> w, a, bias;
+};
+
+/// Reads the constants of `bn` and of its convolution (`weight`, `convBias`
+/// or null) for `channels` output channels (0: as many as bn's scale);
+/// null on success, else why the pattern does not apply.
+const char *readFolding(graph::BatchNormOp bn, Value weight, Value convBias,
+                        size_t channels, Folding &f) {
+  std::vector<float> b, scale, beta, mean, var;
+  if (!constantValues(weight, f.w) ||
+      (convBias && !constantValues(convBias, b)) ||
+      !constantValues(bn.getScale(), scale) ||
+      !constantValues(bn.getBias(), beta) ||
+      !constantValues(bn.getMean(), mean) ||
+      !constantValues(bn.getVariance(), var))
+    return "operands are not constants";
+  if (channels == 0)
+    channels = scale.size();
+  if (scale.size() != channels || beta.size() != channels ||
+      mean.size() != channels || var.size() != channels ||
+      (!b.empty() && b.size() != channels))
+    return "channel counts differ";
+  if (b.empty())
+    b.assign(channels, 0.0f);
+  float eps = bn.getEpsilon().convertToFloat();
+  f.a.resize(channels);
+  f.bias.resize(channels);
+  for (size_t o = 0; o < channels; ++o) {
+    f.a[o] = scale[o] / std::sqrt(var[o] + eps);
+    f.bias[o] = (b[o] - mean[o]) * f.a[o] + beta[o];
+  }
+  return nullptr;
+}
+
+/// Replaces `bn` by the op `build` makes from the folded constants and
+/// erases `conv`. The folded op is both source operators: a FusedLoc, the
+/// conv's name first (the layer table names the layer by it and lists the
+/// batch norm as fused, docs/passes.md "Layer table"); it keeps the conv's
+/// analysis attributes (e.g. accel.tiling).
+template <typename ConvOp, typename Build>
+LogicalResult replaceFolded(PatternRewriter &rewriter, graph::BatchNormOp bn,
+                            ConvOp conv, const Folding &f, Build build) {
+  Location loc = rewriter.getFusedLoc({conv.getLoc(), bn.getLoc()});
+  auto wType = cast<RankedTensorType>(conv.getWeight().getType());
+  auto bType =
+      RankedTensorType::get({int64_t(f.bias.size())}, rewriter.getF32Type());
+  Value newW = arith::ConstantOp::create(
+      rewriter, loc, DenseElementsAttr::get(wType, llvm::ArrayRef(f.w)));
+  Value newBias = arith::ConstantOp::create(
+      rewriter, loc, DenseElementsAttr::get(bType, llvm::ArrayRef(f.bias)));
+  ConvOp folded = build(loc, newW, newBias);
+  for (NamedAttribute attr : conv->getDiscardableAttrs())
+    folded->setAttr(attr.getName(), attr.getValue());
+  rewriter.replaceOp(bn, folded.getResult());
+  rewriter.eraseOp(conv);
+  return success();
+}
+
 struct FoldIntoConv : OpRewritePattern<graph::BatchNormOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -44,46 +106,22 @@ struct FoldIntoConv : OpRewritePattern<graph::BatchNormOp> {
     if (!conv || !conv.getResult().hasOneUse())
       return rewriter.notifyMatchFailure(bn,
                                          "input is not a single-use conv2d");
-    std::vector<float> w, b, scale, bias, mean, var;
-    if (!constantValues(conv.getWeight(), w) ||
-        (conv.getBias() && !constantValues(conv.getBias(), b)) ||
-        !constantValues(bn.getScale(), scale) ||
-        !constantValues(bn.getBias(), bias) ||
-        !constantValues(bn.getMean(), mean) ||
-        !constantValues(bn.getVariance(), var))
-      return rewriter.notifyMatchFailure(bn, "operands are not constants");
-    size_t channels = scale.size(), perChannel = w.size() / channels;
-    if (b.empty())
-      b.assign(channels, 0.0f);
-    float eps = bn.getEpsilon().convertToFloat();
-    std::vector<float> newB(channels);
-    for (size_t o = 0; o < channels; ++o) {
-      float a = scale[o] / std::sqrt(var[o] + eps);
+    Folding f;
+    if (const char *why =
+            readFolding(bn, conv.getWeight(), conv.getBias(), 0, f))
+      return rewriter.notifyMatchFailure(bn, why);
+    // Weights [O, C/g, KH, KW]: output channel o scales its slice.
+    const size_t channels = f.a.size(), perChannel = f.w.size() / channels;
+    for (size_t o = 0; o < channels; ++o)
       for (size_t i = 0; i < perChannel; ++i)
-        w[o * perChannel + i] *= a;
-      newB[o] = (b[o] - mean[o]) * a + bias[o];
-    }
-    // The folded conv is both source operators: a FusedLoc, the conv's name
-    // first (the layer table names the layer by it and lists the batch
-    // norm as fused, docs/passes.md "Layer table").
-    Location loc = rewriter.getFusedLoc({conv.getLoc(), bn.getLoc()});
-    auto wType = cast<RankedTensorType>(conv.getWeight().getType());
-    auto bType =
-        RankedTensorType::get({int64_t(channels)}, rewriter.getF32Type());
-    Value newW = arith::ConstantOp::create(
-        rewriter, loc, DenseElementsAttr::get(wType, llvm::ArrayRef(w)));
-    Value newBias = arith::ConstantOp::create(
-        rewriter, loc, DenseElementsAttr::get(bType, llvm::ArrayRef(newB)));
-    auto folded = graph::Conv2DOp::create(
-        rewriter, loc, bn.getResult().getType(), conv.getInput(), newW, newBias,
-        conv.getStridesAttr(), conv.getPadsAttr(), conv.getDilationsAttr(),
-        conv.getGroupsAttr());
-    // Keep analysis attributes (e.g. accel.tiling) of the convolution.
-    for (NamedAttribute attr : conv->getDiscardableAttrs())
-      folded->setAttr(attr.getName(), attr.getValue());
-    rewriter.replaceOp(bn, folded.getResult());
-    rewriter.eraseOp(conv);
-    return success();
+        f.w[o * perChannel + i] *= f.a[o];
+    return replaceFolded(
+        rewriter, bn, conv, f, [&](Location loc, Value w, Value b) {
+          return graph::Conv2DOp::create(
+              rewriter, loc, bn.getResult().getType(), conv.getInput(), w, b,
+              conv.getStridesAttr(), conv.getPadsAttr(),
+              conv.getDilationsAttr(), conv.getGroupsAttr());
+        });
   }
 };
 
@@ -99,56 +137,31 @@ struct FoldIntoConvTranspose : OpRewritePattern<graph::BatchNormOp> {
     if (!conv || !conv.getResult().hasOneUse())
       return rewriter.notifyMatchFailure(
           bn, "input is not a single-use conv_transpose2d");
-    std::vector<float> w, b, scale, bias, mean, var;
-    if (!constantValues(conv.getWeight(), w) ||
-        (conv.getBias() && !constantValues(conv.getBias(), b)) ||
-        !constantValues(bn.getScale(), scale) ||
-        !constantValues(bn.getBias(), bias) ||
-        !constantValues(bn.getMean(), mean) ||
-        !constantValues(bn.getVariance(), var))
-      return rewriter.notifyMatchFailure(bn, "operands are not constants");
-    auto wType = cast<RankedTensorType>(conv.getWeight().getType());
-    ArrayRef<int64_t> ws = wType.getShape();
+    ArrayRef<int64_t> ws =
+        cast<RankedTensorType>(conv.getWeight().getType()).getShape();
     int64_t groups = conv.getGroups();
     if (ws.size() != 4 || groups < 1 || ws[0] % groups)
       return rewriter.notifyMatchFailure(bn, "unexpected weight shape");
     size_t C = size_t(ws[0]), Og = size_t(ws[1]), taps = size_t(ws[2] * ws[3]),
            Cg = C / size_t(groups);
-    size_t channels = Og * size_t(groups);
-    if (scale.size() != channels || bias.size() != channels ||
-        mean.size() != channels || var.size() != channels ||
-        (!b.empty() && b.size() != channels))
-      return rewriter.notifyMatchFailure(bn, "channel counts differ");
-    if (b.empty())
-      b.assign(channels, 0.0f);
-    float eps = bn.getEpsilon().convertToFloat();
-    std::vector<float> a(channels), newB(channels);
-    for (size_t o = 0; o < channels; ++o) {
-      a[o] = scale[o] / std::sqrt(var[o] + eps);
-      newB[o] = (b[o] - mean[o]) * a[o] + bias[o];
-    }
+    Folding f;
+    if (const char *why = readFolding(bn, conv.getWeight(), conv.getBias(),
+                                      Og * size_t(groups), f))
+      return rewriter.notifyMatchFailure(bn, why);
     for (size_t c = 0; c < C; ++c)
       for (size_t o = 0; o < Og; ++o) {
-        float f = a[(c / Cg) * Og + o];
+        float a = f.a[(c / Cg) * Og + o];
         for (size_t t = 0; t < taps; ++t)
-          w[(c * Og + o) * taps + t] *= f;
+          f.w[(c * Og + o) * taps + t] *= a;
       }
-    Location loc = rewriter.getFusedLoc({conv.getLoc(), bn.getLoc()});
-    auto bType =
-        RankedTensorType::get({int64_t(channels)}, rewriter.getF32Type());
-    Value newW = arith::ConstantOp::create(
-        rewriter, loc, DenseElementsAttr::get(wType, llvm::ArrayRef(w)));
-    Value newBias = arith::ConstantOp::create(
-        rewriter, loc, DenseElementsAttr::get(bType, llvm::ArrayRef(newB)));
-    auto folded = graph::ConvTranspose2DOp::create(
-        rewriter, loc, bn.getResult().getType(), conv.getInput(), newW, newBias,
-        conv.getStridesAttr(), conv.getPadsAttr(), conv.getDilationsAttr(),
-        conv.getOutputPaddingAttr(), conv.getGroupsAttr());
-    for (NamedAttribute attr : conv->getDiscardableAttrs())
-      folded->setAttr(attr.getName(), attr.getValue());
-    rewriter.replaceOp(bn, folded.getResult());
-    rewriter.eraseOp(conv);
-    return success();
+    return replaceFolded(
+        rewriter, bn, conv, f, [&](Location loc, Value w, Value b) {
+          return graph::ConvTranspose2DOp::create(
+              rewriter, loc, bn.getResult().getType(), conv.getInput(), w, b,
+              conv.getStridesAttr(), conv.getPadsAttr(),
+              conv.getDilationsAttr(), conv.getOutputPaddingAttr(),
+              conv.getGroupsAttr());
+        });
   }
 };
 
