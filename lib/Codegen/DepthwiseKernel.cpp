@@ -167,6 +167,9 @@ private:
     int64_t cA, cB;   ///< input columns inside the image (the raw band)
   };
   BandWindow window(const Tile &t) const;
+  /// The band columns [j0, j1) whose kernel column `kw` reads inside the
+  /// image (the others read padding).
+  std::pair<int64_t, int64_t> validColumns(const Tile &t, int64_t kw) const;
   void load(uint32_t c, const Tile &t, int h);
   void expand(uint32_t c, const Tile &t, int h);
   void zeroPadding(uint32_t c, const Tile &t, int h, const BandWindow &w);
@@ -367,6 +370,16 @@ DepthwiseEmitter::BandWindow DepthwiseEmitter::window(const Tile &t) const {
   return w;
 }
 
+std::pair<int64_t, int64_t> DepthwiseEmitter::validColumns(const Tile &t,
+                                                           int64_t kw) const {
+  const int64_t c0 = t.ow0 * l.sw + kw * l.dw - l.padL; // col of j = 0
+  const int64_t j0 =
+      std::clamp<int64_t>(ceilDiv(std::max<int64_t>(-c0, 0), l.sw), 0, t.wc);
+  const int64_t j1 =
+      std::clamp<int64_t>(l.W - c0 > 0 ? ceilDiv(l.W - c0, l.sw) : 0, j0, t.wc);
+  return {j0, j1};
+}
+
 // From DRAM: the raw band (the input rows and columns the tile's window
 // reads inside the image, each input element once, rows of rawW floats),
 // zeros into the expanded band where the window is padding, the taps and
@@ -395,10 +408,7 @@ void DepthwiseEmitter::expand(uint32_t c, const Tile &t, int h) {
   sb.wait(c, uint8_t(1u << h), false);
   for (int64_t kw = 0; kw < l.KW; ++kw) {
     const int64_t c0 = t.ow0 * l.sw + kw * l.dw - l.padL; // col of j = 0
-    const int64_t j0 =
-        std::clamp<int64_t>(ceilDiv(std::max<int64_t>(-c0, 0), l.sw), 0, t.wc);
-    const int64_t j1 = std::clamp<int64_t>(
-        l.W - c0 > 0 ? ceilDiv(l.W - c0, l.sw) : 0, j0, t.wc);
+    const auto [j0, j1] = validColumns(t, kw);
     if (j1 <= j0)
       continue;
     DramBox box;
@@ -442,11 +452,7 @@ void DepthwiseEmitter::zeroPadding(uint32_t c, const Tile &t, int h,
   zeroRows(0, w.hh0);
   zeroRows(w.hh1, hrows);
   for (int64_t kw = 0; kw < l.KW; ++kw) {
-    const int64_t c0 = t.ow0 * l.sw + kw * l.dw - l.padL;
-    const int64_t j0 =
-        std::clamp<int64_t>(ceilDiv(std::max<int64_t>(-c0, 0), l.sw), 0, t.wc);
-    const int64_t j1 = std::clamp<int64_t>(
-        l.W - c0 > 0 ? ceilDiv(l.W - c0, l.sw) : 0, j0, t.wc);
+    const auto [j0, j1] = validColumns(t, kw);
     zeroBox(kw, 0, j0);
     zeroBox(kw, j1, t.wc);
   }
