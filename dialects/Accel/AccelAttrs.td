@@ -310,4 +310,78 @@ def Accel_LabelAttr : Accel_Attr<"Label", "label"> {
   }];
 }
 
+//===----------------------------------------------------------------------===//
+// RNN engine decisions (spec/rnn-multithreading.md, docs/rnn.md)
+//===----------------------------------------------------------------------===//
+
+// An optional bracketed integer list: `after = [0, 2]`.
+def Accel_OptIntList : OptionalArrayRefParameter<"int64_t"> {
+  let parser = "::accel::detail::parseIntList($_parser)";
+  let printer = "$_printer << '[' << $_self << ']'";
+}
+
+def Accel_RnnParallelismAttr : Accel_Attr<"RnnParallelism", "rnn_parallelism"> {
+  let summary = "The EP / VP decision of one recurrent layer (select-rnn-parallelism)";
+  let description = [{
+    Written by select-rnn-parallelism on graph.recurrent: the column-wise
+    matrix-vector product of each time step multiplies `ep` input elements
+    by `vp` rows of the merged, row-interleaved gate matrix per block
+    (weight blocks of vp x ep, docs/rnn.md). For a GRU the second phase
+    (the candidate state) has its own `candidate_vp`; both phases share ep.
+    The figures are the cost model's (informational, checked when given).
+
+    ```mlir
+    #accel.rnn_parallelism<ep = 32, vp = 2048, accumulators = 2,
+                           block_cycles = 32, step_cycles = 47>
+    ```
+
+    Verified: `ep` a power of two, `vp` >= 1, figures >= 0; on its op
+    (a graph.recurrent): constraint (7) `vp` <= the rows of the merged
+    matrix (4H for an LSTM, 2H for a GRU's first phase, H for an RNN),
+    `candidate_vp` only on a GRU and <= H. Constraint (8), vp <= npe / ep,
+    depends on the machine: select-rnn-parallelism checks it.
+  }];
+  let parameters = (ins
+    "int64_t":$ep,
+    "int64_t":$vp,
+    Accel_OptI64:$candidate_vp,
+    Accel_OptI64:$accumulators,
+    Accel_OptI64:$block_cycles,
+    Accel_OptI64:$step_cycles
+  );
+  let assemblyFormat = "`<` struct(params) `>`";
+}
+
+def Accel_RnnThreadAttr : Accel_Attr<"RnnThread", "rnn_thread"> {
+  let summary = "The hardware thread of one RNN task (schedule-rnn-threads)";
+  let description = [{
+    Written by schedule-rnn-threads on graph.recurrent, one per direction
+    in the array `accel.rnn_threads` (forward first): the task id, the
+    cluster whose PE array runs it, the hardware thread context `thread` (an instruction
+    buffer of that cluster's control unit), the arrival cycle, the tasks
+    it waits for (`after`: the layers it reads) and the predicted start
+    and finish cycles of the coarse-grained multithreaded schedule.
+
+    ```mlir
+    accel.rnn_threads = [#accel.rnn_thread<task = 0, cluster = 0,
+        thread = 1, arrival = 0, start = 0, finish = 900>]
+    ```
+
+    Verified: every field >= 0, start >= arrival, finish >= start, a task
+    does not wait for itself; on its op (a graph.recurrent): one thread per
+    direction, task ids distinct. Cluster and context bounds depend on the
+    machine: schedule-rnn-threads checks them.
+  }];
+  let parameters = (ins
+    "int64_t":$task,
+    "int64_t":$cluster,
+    "int64_t":$thread,
+    "int64_t":$arrival,
+    Accel_OptIntList:$after,
+    Accel_OptI64:$start,
+    Accel_OptI64:$finish
+  );
+  let assemblyFormat = "`<` struct(params) `>`";
+}
+
 #endif

@@ -204,7 +204,10 @@ InFlightDiagnostic unknownAttr(Operation *op, StringRef name) {
                            << kAccelNameAttrName << ", " << kLabelAttrName
                            << " on arguments, " << kLabelsAttrName << ", "
                            << kParallelAttrName << ", " << kFusionAttrName
-                           << ", " << kFusedAttrName << ")";
+                           << ", " << kFusedAttrName << ", "
+                           << kRnnParallelismAttrName << ", "
+                           << kRnnThreadsAttrName << ", " << kArrivalAttrName
+                           << ")";
 }
 } // namespace
 
@@ -252,6 +255,12 @@ LogicalResult AccelDialect::verifyOperationAttribute(Operation *op,
       return op->emitOpError() << name << " is a unit attribute";
     return success();
   }
+  if (name == kRnnParallelismAttrName)
+    return detail::verifyRnnParallelismOn(op, attr.getValue());
+  if (name == kRnnThreadsAttrName)
+    return detail::verifyRnnThreadsOn(op, attr.getValue());
+  if (name == kArrivalAttrName)
+    return detail::verifyArrivalOn(op, attr.getValue());
   return unknownAttr(op, name);
 }
 

@@ -85,6 +85,21 @@ inline constexpr const char *kParallelAttrName = "accel.parallel";
 /// attribute accel.fused on each operator its epilogue replaces.
 inline constexpr const char *kFusionAttrName = "accel.fusion";
 inline constexpr const char *kFusedAttrName = "accel.fused";
+/// RNN decisions on graph.recurrent (docs/rnn.md): select-rnn-parallelism's
+/// #accel.rnn_parallelism, schedule-rnn-threads' array of #accel.rnn_thread
+/// (one per direction), and the task's arrival cycle (an i64 the user or a
+/// multi-model plan sets; 0 when absent).
+inline constexpr const char *kRnnParallelismAttrName = "accel.rnn_parallelism";
+inline constexpr const char *kRnnThreadsAttrName = "accel.rnn_threads";
+inline constexpr const char *kArrivalAttrName = "accel.arrival";
+
+namespace detail {
+/// The RNN attributes against their op (RnnAttrs.cpp).
+mlir::LogicalResult verifyRnnParallelismOn(mlir::Operation *op,
+                                           mlir::Attribute a);
+mlir::LogicalResult verifyRnnThreadsOn(mlir::Operation *op, mlir::Attribute a);
+mlir::LogicalResult verifyArrivalOn(mlir::Operation *op, mlir::Attribute a);
+} // namespace detail
 
 /// Tensor labels <-> the split library's structs (LabelAttrs.cpp).
 split::StaticLabel toSplit(StaticLabelAttr a);

@@ -314,4 +314,51 @@ def DropLabelSplits : Pass<"drop-label-splits", "mlir::ModuleOp"> {
   let dependentDialects = ["::accel::AccelDialect"];
 }
 
+def SelectRnnParallelism : Pass<"select-rnn-parallelism", "mlir::ModuleOp"> {
+  let summary = "Choose EP / VP of every recurrent layer (spec/rnn-multithreading.md)";
+  let description = [{
+    For every graph.recurrent: the column-wise engine of one cluster's PE
+    array (npe = pes x mac_lanes, docs/rnn.md) multiplies `ep` input
+    elements by `vp` rows of the merged gate matrix per block. The pass
+    searches ep over the powers of two up to `rnn.ep_max` with the cost
+    model of docs/rnn.md (block cycles with the CAT limit, adder-tree depth
+    and pipeline latencies; library AccelRnn, `rnn::selectEpVp`) under
+    constraints (7) vp <= rows and (8) vp <= npe / ep, and attaches
+    `accel.rnn_parallelism = #accel.rnn_parallelism<ep, vp, candidate_vp
+    (GRU), accumulators, block_cycles, step_cycles>`. An op that already
+    carries one is checked against the machine ((8), ep <= ep_max) and kept.
+  }];
+  let options = [
+    Option<"ep", "ep", "int64_t", /*default=*/"0",
+           "force EP: a power of two <= the hardware's rnn.ep_max "
+           "(0: selected by the cost model)">
+  ];
+  let dependentDialects = ["::accel::AccelDialect"];
+}
+
+def ScheduleRnnThreads : Pass<"schedule-rnn-threads", "mlir::ModuleOp"> {
+  let summary = "Assign RNN tasks to clusters and hardware thread contexts (CGMT)";
+  let description = [{
+    Every direction of every graph.recurrent is a task (a bidirectional
+    layer is two; a layer that reads another layer's output waits for it).
+    Tasks arrive at their op's `accel.arrival` (cycles, 0 when absent) or
+    when the layers they read finish. The pass places each task, in program
+    order, on the cluster where the coarse-grained multithreaded schedule
+    of docs/rnn.md (`rnn::runInterleaved`: switch on a blocked step, round
+    robin, tasks beyond the contexts queue) finishes it earliest, gives it
+    the lowest thread context free at its start, and attaches
+    `accel.rnn_threads = [#accel.rnn_thread<task, cluster, thread, arrival,
+    after, start, finish>, ...]` (one per direction). Step cycles come from
+    the op's accel.rnn_parallelism, or the cost model's choice without one.
+  }];
+  let options = [
+    Option<"contexts", "contexts", "int64_t", /*default=*/"0",
+           "thread contexts per cluster (0: the hardware's "
+           "cluster.instruction_buffers; 1: no multithreading)">,
+    Option<"clusters", "clusters", "int64_t", /*default=*/"0",
+           "clusters to use, the first N in row-major order (0: all)">
+  ];
+  let dependentDialects = ["::accel::AccelDialect"];
+}
+
 #endif
