@@ -1,0 +1,310 @@
+//===- ColumnEngine.cpp - Block-level cycle model of the RNN engine -------===//
+#include "accel/Rnn/ColumnEngine.h"
+#include <algorithm>
+#include <cassert>
+#include <deque>
+
+namespace accel::rnn {
+
+namespace {
+
+int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+int64_t log2Floor(int64_t v) {
+  int64_t l = 0;
+  while ((int64_t(1) << (l + 1)) <= v)
+    ++l;
+  return l;
+}
+
+/// One merged product of a step: a GRU has two (z|r, then the candidate).
+struct Phase {
+  int64_t rows = 0;  ///< gates x hidden
+  int64_t gates = 1; ///< rows per h element (row-interleaved)
+  int64_t vp = 1;    ///< min(vp, rows)
+  int64_t rowBlocks() const { return ceilDiv(rows, vp); }
+};
+
+/// A run of column blocks of one phase over x or over h.
+struct Group {
+  int phase = 0;
+  bool overH = false;
+  int64_t c0 = 0, c1 = 0; ///< columns [c0, c1) of x or of h
+};
+
+std::vector<Phase> phasesOf(const EngineTask &t) {
+  int64_t h = t.hidden;
+  switch (t.cell) {
+  case Cell::Lstm:
+    return {{4 * h, 4, std::min(t.vp, 4 * h)}};
+  case Cell::Gru:
+    return {{2 * h, 2, std::min(t.vp, 2 * h)}, {h, 1, std::min(t.vp, h)}};
+  case Cell::Rnn:
+    return {{h, 1, std::min(t.vp, h)}};
+  }
+  return {};
+}
+
+/// Issue order of one step: every phase's x blocks (no dependency), then
+/// every phase's h blocks in element order, so the blocks that wait for
+/// the previous step come last and in the order the elements are
+/// written back. Blocks never straddle the x | h boundary.
+std::vector<Group> groupsOf(const EngineTask &t, size_t phases) {
+  std::vector<Group> g;
+  for (bool overH : {false, true})
+    for (size_t p = 0; p < phases; ++p) {
+      int64_t n = overH ? t.hidden : t.inputs;
+      for (int64_t c = 0; c < n; c += t.ep)
+        g.push_back({int(p), overH, c, std::min(n, c + t.ep)});
+    }
+  return g;
+}
+
+/// The state of one task on the engine.
+struct Thread {
+  const EngineTask *task = nullptr;
+  size_t index = 0;
+  std::vector<Phase> phases;
+  std::vector<Group> groups;
+  std::vector<size_t> lastGroupOf; ///< per phase
+  int64_t step = 0;
+  size_t group = 0;
+  int64_t rowBlock = 0;
+  int64_t groupReady = 0; ///< when the current group's columns are there
+  std::vector<int64_t> hReady; ///< h_{t-1}[j] written back
+  std::vector<int64_t> rReady; ///< GRU: r_t[j] out of the activation
+  std::vector<std::vector<int64_t>> rowFinal; ///< per phase, per row
+  bool started = false;
+};
+
+class Model {
+public:
+  Model(const Engine &e, const std::vector<EngineTask> &tasks, int64_t contexts)
+      : e(e), tasks(tasks), contexts(std::max<int64_t>(1, contexts)) {
+    run.tasks.resize(tasks.size());
+    for (size_t i = 0; i < tasks.size(); ++i)
+      queue.push_back(i);
+    std::stable_sort(queue.begin(), queue.end(), [&](size_t a, size_t b) {
+      return tasks[a].arrival < tasks[b].arrival;
+    });
+  }
+
+  EngineRun simulate() {
+    while (!queue.empty() || !active.empty()) {
+      admit();
+      if (active.empty()) {
+        now = std::max(now, tasks[queue.front()].arrival);
+        continue;
+      }
+      int pick = choose();
+      if (pick < 0) {
+        idleUntilNextEvent();
+        continue;
+      }
+      issue(size_t(pick));
+    }
+    finishStats();
+    return run;
+  }
+
+private:
+  void admit() {
+    while (int64_t(active.size()) < contexts && !queue.empty() &&
+           tasks[queue.front()].arrival <= now) {
+      active.push_back(makeThread(queue.front()));
+      queue.pop_front();
+    }
+  }
+
+  Thread makeThread(size_t i) {
+    Thread t;
+    t.task = &tasks[i];
+    t.index = i;
+    t.phases = phasesOf(tasks[i]);
+    t.groups = groupsOf(tasks[i], t.phases.size());
+    t.lastGroupOf.assign(t.phases.size(), 0);
+    for (size_t g = 0; g < t.groups.size(); ++g)
+      t.lastGroupOf[size_t(t.groups[g].phase)] = g;
+    t.hReady.assign(size_t(tasks[i].hidden), tasks[i].arrival);
+    t.rReady.assign(size_t(tasks[i].hidden), 0);
+    for (const Phase &p : t.phases)
+      t.rowFinal.emplace_back(size_t(p.rows), 0);
+    t.groupReady = groupReadyTime(t);
+    return t;
+  }
+
+  /// When the columns of the thread's current group are available.
+  int64_t groupReadyTime(const Thread &t) const {
+    const Group &g = t.groups[t.group];
+    if (!g.overH)
+      return t.task->arrival;
+    int64_t ready = 0;
+    bool needsR = t.task->cell == Cell::Gru && g.phase == 1 &&
+                  !t.task->linearBeforeReset;
+    for (int64_t j = g.c0; j < g.c1; ++j) {
+      ready = std::max(ready, t.hReady[size_t(j)]);
+      if (needsR)
+        ready = std::max(ready, t.rReady[size_t(j)]);
+    }
+    return ready;
+  }
+
+  /// The running thread goes on while it can; otherwise the next ready
+  /// thread in round-robin order; -1 when none can issue now.
+  int choose() const {
+    size_t n = active.size();
+    size_t from = current < n ? current : 0;
+    for (size_t k = 0; k < n; ++k) {
+      size_t i = (from + k) % n;
+      if (active[i].groupReady <= now)
+        return int(i);
+    }
+    return -1;
+  }
+
+  void idleUntilNextEvent() {
+    int64_t next = INT64_MAX;
+    for (const Thread &t : active)
+      next = std::min(next, t.groupReady);
+    if (int64_t(active.size()) < contexts && !queue.empty())
+      next = std::min(next, tasks[queue.front()].arrival);
+    assert(next > now && next != INT64_MAX);
+    run.idleCycles += next - now;
+    now = next;
+  }
+
+  void issue(size_t i) {
+    // Switching away from a thread that is still there (blocked) costs the
+    // penalty; the first issue, or taking over after a thread finished,
+    // does not: one task alone never pays it.
+    if (lastThread != SIZE_MAX && lastThread != active[i].index &&
+        lastStillActive()) {
+      now += e.switchCycles;
+      run.switchCycles += e.switchCycles;
+      ++run.switches;
+    }
+    Thread &t = active[i];
+    current = i;
+    lastThread = t.index;
+    if (!t.started) {
+      t.started = true;
+      run.tasks[t.index].start = now;
+    }
+    int64_t interval = blockIssueInterval(e, t.task->ep);
+    now += interval;
+    run.issueCycles += interval;
+    retireBlock(t, now);
+    if (advance(t)) {
+      active.erase(active.begin() + std::ptrdiff_t(i));
+      if (current >= active.size())
+        current = 0;
+    }
+  }
+
+  bool lastStillActive() const {
+    for (const Thread &t : active)
+      if (t.index == lastThread)
+        return true;
+    return false;
+  }
+
+  /// A block of the phase's last group makes its row block's sums final.
+  void retireBlock(Thread &t, int64_t issuedEnd) {
+    const Group &g = t.groups[t.group];
+    if (t.lastGroupOf[size_t(g.phase)] != t.group)
+      return;
+    const Phase &p = t.phases[size_t(g.phase)];
+    int64_t r0 = t.rowBlock * p.vp, r1 = std::min(p.rows, r0 + p.vp);
+    int64_t final = issuedEnd + productLatency(e, t.task->ep);
+    for (int64_t r = r0; r < r1; ++r)
+      t.rowFinal[size_t(g.phase)][size_t(r)] = final;
+  }
+
+  /// Moves to the next block; true when the task has issued its last one.
+  bool advance(Thread &t) {
+    const Phase &p = t.phases[size_t(t.groups[t.group].phase)];
+    if (++t.rowBlock < p.rowBlocks())
+      return false;
+    t.rowBlock = 0;
+    if (t.task->cell == Cell::Gru && t.group == t.lastGroupOf[0])
+      computeR(t);
+    if (++t.group == t.groups.size()) {
+      t.group = 0;
+      computeH(t);
+      if (++t.step == t.task->steps) {
+        int64_t last = 0;
+        for (int64_t v : t.hReady)
+          last = std::max(last, v);
+        run.tasks[t.index].finish = last;
+        return true;
+      }
+    }
+    t.groupReady = groupReadyTime(t);
+    return false;
+  }
+
+  void computeR(Thread &t) {
+    for (int64_t j = 0; j < t.task->hidden; ++j)
+      t.rReady[size_t(j)] =
+          t.rowFinal[0][size_t(2 * j + 1)] + e.activationLatency;
+  }
+
+  /// h_t[j]: every gate row of element j final, through the activation,
+  /// the tail (c_t, h_t; the GRU's interpolation) and the write-back.
+  void computeH(Thread &t) {
+    const Phase &last = t.phases.back();
+    for (int64_t j = 0; j < t.task->hidden; ++j) {
+      int64_t final = 0;
+      for (int64_t g = 0; g < last.gates; ++g)
+        final = std::max(final,
+                         t.rowFinal.back()[size_t(j * last.gates + g)]);
+      if (t.task->cell == Cell::Gru) // z_t from the first phase
+        final = std::max(final, t.rowFinal[0][size_t(2 * j)]);
+      int64_t tail = t.task->cell == Cell::Rnn ? 0 : e.tailLatency;
+      t.hReady[size_t(j)] =
+          final + e.activationLatency + tail + e.writeBackLatency;
+    }
+  }
+
+  void finishStats() {
+    for (size_t i = 0; i < tasks.size(); ++i) {
+      run.makespan = std::max(run.makespan, run.tasks[i].finish);
+      int64_t perStep = 0;
+      for (const Phase &p : phasesOf(tasks[i]))
+        perStep += p.rows * (tasks[i].inputs + tasks[i].hidden);
+      run.macs += perStep * tasks[i].steps;
+    }
+    if (run.makespan > 0)
+      run.macUtilisation =
+          double(run.macs) / (double(e.npe) * double(run.makespan));
+  }
+
+  const Engine &e;
+  const std::vector<EngineTask> &tasks;
+  int64_t contexts;
+  std::deque<size_t> queue;
+  std::vector<Thread> active;
+  size_t current = 0;
+  size_t lastThread = SIZE_MAX;
+  int64_t now = 0;
+  EngineRun run;
+};
+
+} // namespace
+
+int64_t blockIssueInterval(const Engine &e, int64_t ep) {
+  int64_t partials = std::max<int64_t>(1, e.epMax / std::max<int64_t>(1, ep));
+  return std::max<int64_t>(1, ceilDiv(partials, std::max<int64_t>(1, e.catWidth)));
+}
+
+int64_t productLatency(const Engine &e, int64_t ep) {
+  return e.multiplierLatency + log2Floor(ep) * e.treeLevelLatency +
+         e.accumulatorLatency;
+}
+
+EngineRun runEngine(const Engine &e, const std::vector<EngineTask> &tasks,
+                    int64_t contexts) {
+  return Model(e, tasks, contexts).simulate();
+}
+
+} // namespace accel::rnn
