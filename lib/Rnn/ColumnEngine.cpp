@@ -1,6 +1,8 @@
 //===- ColumnEngine.cpp - Block-level cycle model of the RNN engine -------===//
 #include "accel/Rnn/ColumnEngine.h"
+#include "accel/Hardware/HardwareDesc.h"
 #include <algorithm>
+#include <cmath>
 #include <cassert>
 #include <deque>
 
@@ -79,8 +81,10 @@ struct Thread {
 
 class Model {
 public:
-  Model(const Engine &e, const std::vector<EngineTask> &tasks, int64_t contexts)
-      : e(e), tasks(tasks), contexts(std::max<int64_t>(1, contexts)) {
+  Model(const Engine &e, const std::vector<EngineTask> &tasks, int64_t contexts,
+        bool recordBlocks)
+      : e(e), tasks(tasks), contexts(std::max<int64_t>(1, contexts)),
+        recordBlocks(recordBlocks) {
     run.tasks.resize(tasks.size());
     for (size_t i = 0; i < tasks.size(); ++i)
       queue.push_back(i);
@@ -190,7 +194,13 @@ private:
       t.started = true;
       run.tasks[t.index].start = now;
     }
-    int64_t interval = blockIssueInterval(e, t.task->ep);
+    const Phase &phase = t.phases[size_t(t.groups[t.group].phase)];
+    int64_t interval = blockIssueInterval(e, *t.task, phase.vp);
+    if (recordBlocks) {
+      const Group &g = t.groups[t.group];
+      run.blocks.push_back({t.index, t.step, g.phase, g.overH, g.c0, g.c1,
+                            t.rowBlock, now, now + interval, t.groupReady});
+    }
     now += interval;
     run.issueCycles += interval;
     retireBlock(t, now);
@@ -282,6 +292,7 @@ private:
   const Engine &e;
   const std::vector<EngineTask> &tasks;
   int64_t contexts;
+  bool recordBlocks;
   std::deque<size_t> queue;
   std::vector<Thread> active;
   size_t current = 0;
@@ -297,14 +308,35 @@ int64_t blockIssueInterval(const Engine &e, int64_t ep) {
   return std::max<int64_t>(1, ceilDiv(partials, std::max<int64_t>(1, e.catWidth)));
 }
 
+int64_t blockIssueInterval(const Engine &e, const EngineTask &t,
+                           int64_t vp) {
+  int64_t interval = blockIssueInterval(e, t.ep);
+  if (t.weightBytesPerCycle > 0) {
+    double bytes = double(t.ep) * double(vp) * double(t.weightElemBytes);
+    interval = std::max<int64_t>(
+        interval, int64_t(std::ceil(bytes / t.weightBytesPerCycle)));
+  }
+  return interval;
+}
+
+double weightFeedBytesPerCycle(const HardwareDesc &hw, int64_t weightBytes,
+                               int64_t clustersStreaming) {
+  if (uint64_t(weightBytes) <= hw.storageBytes)
+    return hw.weightLoadBytesPerCycle;
+  double dram = 0;
+  for (const MemoryChannel &ch : hw.channels)
+    dram += ch.bytesPerCycle;
+  return dram / double(std::max<int64_t>(1, clustersStreaming));
+}
+
 int64_t productLatency(const Engine &e, int64_t ep) {
   return e.multiplierLatency + log2Floor(ep) * e.treeLevelLatency +
          e.accumulatorLatency;
 }
 
 EngineRun runEngine(const Engine &e, const std::vector<EngineTask> &tasks,
-                    int64_t contexts) {
-  return Model(e, tasks, contexts).simulate();
+                    int64_t contexts, bool recordBlocks) {
+  return Model(e, tasks, contexts, recordBlocks).simulate();
 }
 
 } // namespace accel::rnn

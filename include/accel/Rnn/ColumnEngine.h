@@ -38,11 +38,30 @@ struct EngineTask {
   /// GRU: the candidate's recurrent product multiplies h (then r scales
   /// it) instead of r * h, so it does not wait for r.
   bool linearBeforeReset = false;
+  /// Where the weight blocks come from: bytes per cycle the path delivers
+  /// to the multipliers (0 = unlimited: weights held next to them). A
+  /// batch-1 step reuses no weight, so a block of ep x vp weights needs
+  /// ep * vp * weightElemBytes bytes and cannot issue faster than the path
+  /// delivers them (see weightFeedBytesPerCycle).
+  double weightBytesPerCycle = 0;
+  int64_t weightElemBytes = 4;
 };
 
 struct EngineTaskRun {
   int64_t start = 0;  ///< first block issued
   int64_t finish = 0; ///< last h element written back
+};
+
+/// One issued weight block (EngineRun::blocks, when recorded).
+struct EngineBlock {
+  size_t task = 0;
+  int64_t step = 0;
+  int phase = 0;
+  bool overH = false;
+  int64_t c0 = 0, c1 = 0; ///< columns of x or h it multiplies
+  int64_t rowBlock = 0;
+  int64_t start = 0, end = 0;
+  int64_t inputsReady = 0; ///< when every element it reads was there
 };
 
 struct EngineRun {
@@ -54,6 +73,7 @@ struct EngineRun {
   int64_t macs = 0;        ///< useful products (rows x cols per step)
   double macUtilisation = 0; ///< macs / (npe * makespan)
   std::vector<EngineTaskRun> tasks;
+  std::vector<EngineBlock> blocks; ///< issue order (if recorded)
 };
 
 /// Cycles between two block issues at `ep` (>= 1): the CAT can update
@@ -61,13 +81,26 @@ struct EngineRun {
 /// epMax / ep partial sums per cycle.
 int64_t blockIssueInterval(const Engine &e, int64_t ep);
 
+/// Cycles between two block issues of `t` with `vp` rows (a phase's vp,
+/// capped by its rows; >= 1): the CAT limit, and the weight path
+/// (ceil(ep * vp * weightElemBytes / weightBytesPerCycle)).
+int64_t blockIssueInterval(const Engine &e, const EngineTask &t, int64_t vp);
+
+/// The bytes per cycle that reach one cluster's multipliers when its RNN
+/// tasks hold `weightBytes` of packed weights: the storage unit's weight
+/// port when they fit in the storage unit, else the cluster's share of
+/// DRAM bandwidth (every channel's bytes per cycle, shared by
+/// `clustersStreaming` clusters).
+double weightFeedBytesPerCycle(const HardwareDesc &hw, int64_t weightBytes,
+                               int64_t clustersStreaming);
+
 /// Multiplier + log2(ep) adder-tree levels + accumulator.
 int64_t productLatency(const Engine &e, int64_t ep);
 
 /// Runs `tasks` on one engine with `contexts` thread contexts (1 = one task
 /// at a time, in arrival order: no multithreading).
 EngineRun runEngine(const Engine &e, const std::vector<EngineTask> &tasks,
-                    int64_t contexts);
+                    int64_t contexts, bool recordBlocks = false);
 
 } // namespace accel::rnn
 
