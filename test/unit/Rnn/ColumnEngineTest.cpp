@@ -140,6 +140,36 @@ TEST(ColumnEngine, WeightBandwidthSlowsTheIssue) {
   EXPECT_EQ(fed.issueCycles, 4 * unlimited.issueCycles);
 }
 
+/// When element j of (phase, gate row layout) is final in `step` of task
+/// `k`, recomputed from the recorded blocks: the end of the block of the
+/// phase's last h column block that covers the row, plus the product
+/// latency. Independent of the model's own bookkeeping.
+int64_t rowFinal(const EngineRun &r, const Engine &e, const EngineTask &t,
+                 size_t k, int64_t step, int phase, int64_t row, int64_t vp) {
+  int64_t lastC1 = -1, end = -1;
+  for (const EngineBlock &b : r.blocks)
+    if (b.task == k && b.step == step && b.phase == phase && b.overH &&
+        b.rowBlock == row / vp && b.c1 >= lastC1)
+      lastC1 = b.c1, end = b.end;
+  return end + productLatency(e, t.ep);
+}
+
+int64_t hWrittenBack(const EngineRun &r, const Engine &e, const EngineTask &t,
+                     size_t k, int64_t step, int64_t j) {
+  int64_t h = t.hidden, fin = 0;
+  if (t.cell == Cell::Lstm)
+    for (int g = 0; g < 4; ++g)
+      fin = std::max(fin, rowFinal(r, e, t, k, step, 0, 4 * j + g,
+                                   std::min(t.vp, 4 * h)));
+  if (t.cell == Cell::Rnn)
+    fin = rowFinal(r, e, t, k, step, 0, j, std::min(t.vp, h));
+  if (t.cell == Cell::Gru)
+    fin = std::max(rowFinal(r, e, t, k, step, 0, 2 * j, std::min(t.vp, 2 * h)),
+                   rowFinal(r, e, t, k, step, 1, j, std::min(t.vp, h)));
+  int64_t tail = t.cell == Cell::Rnn ? 0 : e.tailLatency;
+  return fin + e.activationLatency + tail + e.writeBackLatency;
+}
+
 /// Random task sets: blocks never overlap, never read an element before
 /// it is written back, and keep each task's order.
 TEST(ColumnEngine, RandomTaskSetsKeepEveryDependency) {
@@ -173,6 +203,17 @@ TEST(ColumnEngine, RandomTaskSetsKeepEveryDependency) {
       EXPECT_GE(b.start, b.inputsReady) << "read an element early";
       EXPECT_GE(b.start, tasks[b.task].arrival);
       EXPECT_GE(b.step, lastOf[b.task].first) << "step order";
+      const EngineTask &t = tasks[b.task];
+      for (int64_t j = b.c0; b.overH && b.step > 0 && j < b.c1; ++j)
+        EXPECT_GE(b.start, hWrittenBack(r, e, t, b.task, b.step - 1, j))
+            << "h element " << j << " read before its write-back";
+      if (b.overH && b.phase == 1 && !t.linearBeforeReset)
+        for (int64_t j = b.c0; j < b.c1; ++j)
+          EXPECT_GE(b.start,
+                    rowFinal(r, e, t, b.task, b.step, 0, 2 * j + 1,
+                             std::min(t.vp, 2 * t.hidden)) +
+                        e.activationLatency)
+              << "r element " << j << " read before the activation";
       lastOf[b.task] = {b.step, b.start};
       lastEnd = b.end;
     }
