@@ -202,6 +202,50 @@ bool readLayer(Cursor &c, LayerInfo &l) {
   return true;
 }
 
+/// RECUR payload (writeRecur in BinaryWriter.cpp). Enum values and flags
+/// are checked here; sizes and addresses by validateProgram.
+bool readRecur(Cursor &c, RecurDesc &r) {
+  size_t at = c.offset();
+  uint8_t cell, flags;
+  if (!c.uint(r.tag, "RECUR packet") || !c.uint(r.thread, "RECUR packet") ||
+      !c.uint(cell, "RECUR packet") || !c.uint(flags, "RECUR packet"))
+    return false;
+  if (cell > uint8_t(RecurCell::Lstm))
+    return c.fail(at + 2, "invalid RECUR cell " + std::to_string(cell));
+  if (flags > 63)
+    return c.fail(at + 3, "invalid RECUR flags " + std::to_string(flags));
+  r.cell = RecurCell(cell);
+  r.reverse = flags & 1;
+  r.linearBeforeReset = flags & 2;
+  r.inputForget = flags & 4;
+  r.peephole = flags & 8;
+  r.hasClip = flags & 16;
+  r.weightsInDram = flags & 32;
+  for (uint32_t *v : {&r.hidden, &r.inputs, &r.steps, &r.ep, &r.vp,
+                      &r.candidateVp})
+    if (!c.uint(*v, "RECUR packet"))
+      return false;
+  if (!c.f32(r.clip, "RECUR packet"))
+    return false;
+  for (int i = 0; i < 3; ++i) {
+    uint8_t act;
+    size_t aat = c.offset();
+    if (!c.uint(act, "RECUR packet") || !c.f32(r.alpha[i], "RECUR packet") ||
+        !c.f32(r.beta[i], "RECUR packet"))
+      return false;
+    if (act >= kRecurActs)
+      return c.fail(aat, "invalid RECUR activation " + std::to_string(act));
+    r.act[i] = RecurAct(act);
+  }
+  if (!c.uint(r.weights, "RECUR packet"))
+    return false;
+  for (uint32_t *a : {&r.bias, &r.peepholes, &r.x, &r.h0, &r.c0, &r.y, &r.hT,
+                      &r.cT})
+    if (!c.uint(*a, "RECUR packet"))
+      return false;
+  return true;
+}
+
 bool readCommand(Cursor &c, Command &cmd, uint64_t numClusters) {
   if (!c.uint(cmd.layer, "command layer id"))
     return false;
@@ -356,6 +400,9 @@ bool readCommand(Cursor &c, Command &cmd, uint64_t numClusters) {
   case kPacketSignal:
   case kPacketRecv:
     return readSyncCommand(c, lead, cmd, numClusters);
+  case kPacketRecur:
+    cmd.kind = CommandKind::Recur;
+    return readRecur(c, cmd.recur);
   default: {
     static const char *d = "0123456789abcdef";
     std::string h = "0x";

@@ -131,6 +131,37 @@ bool writeLayers(Writer &w, const Program &p, std::string &err) {
   return true;
 }
 
+/// RECUR payload (docs/binary-format.md): tag, thread, cell, flags, six
+/// u32 sizes, clip, three (activation, alpha, beta), the weight address
+/// (u64) and eight u32 storage addresses.
+bool writeRecur(Writer &w, const RecurDesc &r, const std::string &where,
+                std::string &err) {
+  if (unsigned(r.cell) > unsigned(RecurCell::Lstm))
+    return fail(err, where, "invalid RECUR cell " + std::to_string(unsigned(r.cell)));
+  for (RecurAct a : r.act)
+    if (unsigned(a) >= kRecurActs)
+      return fail(err, where,
+                  "invalid RECUR activation " + std::to_string(unsigned(a)));
+  w.u8(kPacketRecur);
+  w.u8(r.tag);
+  w.u8(r.thread);
+  w.u8(uint8_t(r.cell));
+  w.u8(uint8_t(r.reverse | r.linearBeforeReset << 1 | r.inputForget << 2 |
+               r.peephole << 3 | r.hasClip << 4 | r.weightsInDram << 5));
+  for (uint32_t v : {r.hidden, r.inputs, r.steps, r.ep, r.vp, r.candidateVp})
+    w.u32(v);
+  w.f32(r.clip);
+  for (int i = 0; i < 3; ++i) {
+    w.u8(uint8_t(r.act[i]));
+    w.f32(r.alpha[i]);
+    w.f32(r.beta[i]);
+  }
+  w.u64(r.weights);
+  for (uint32_t a : {r.bias, r.peepholes, r.x, r.h0, r.c0, r.y, r.hT, r.cT})
+    w.u32(a);
+  return true;
+}
+
 bool writeCommand(Writer &w, const Command &c, const std::string &where,
                   std::string &err) {
   std::string e;
@@ -255,6 +286,8 @@ bool writeCommand(Writer &w, const Command &c, const std::string &where,
     w.u32(c.sem);
     w.u32(c.count);
     return true;
+  case CommandKind::Recur:
+    return writeRecur(w, c.recur, where, err);
   }
   return fail(err, where,
               "invalid command kind " + std::to_string(unsigned(c.kind)));

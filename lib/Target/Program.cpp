@@ -1,5 +1,7 @@
 //===- Program.cpp - Helpers declared in Program.h ------------------------===//
 #include "accel/Target/Program.h"
+#include <algorithm>
+#include <cmath>
 #include <cstring>
 
 namespace accel {
@@ -97,8 +99,45 @@ const char *commandKindName(CommandKind k) {
     return "SIGNAL";
   case CommandKind::Recv:
     return "RECV";
+  case CommandKind::Recur:
+    return "RECUR";
   }
   return "?";
+}
+
+const char *recurActName(RecurAct a) {
+  static const char *names[kRecurActs] = {
+      "Sigmoid",  "Tanh",       "Relu", "Affine",   "LeakyRelu", "ThresholdedRelu",
+      "ScaledTanh", "HardSigmoid", "Elu", "Softsign", "Softplus"};
+  return unsigned(a) < kRecurActs ? names[unsigned(a)] : "?";
+}
+
+float recurActivation(RecurAct a, float alpha, float beta, float x) {
+  switch (a) {
+  case RecurAct::Sigmoid:
+    return 1.0f / (1.0f + std::exp(-x));
+  case RecurAct::Tanh:
+    return std::tanh(x);
+  case RecurAct::Relu:
+    return x > 0 ? x : 0.0f;
+  case RecurAct::Affine:
+    return alpha * x + beta;
+  case RecurAct::LeakyRelu:
+    return x >= 0 ? x : alpha * x;
+  case RecurAct::ThresholdedRelu:
+    return x > alpha ? x : 0.0f;
+  case RecurAct::ScaledTanh:
+    return alpha * std::tanh(beta * x);
+  case RecurAct::HardSigmoid:
+    return std::min(1.0f, std::max(0.0f, alpha * x + beta));
+  case RecurAct::Elu:
+    return x >= 0 ? x : alpha * (std::exp(x) - 1.0f);
+  case RecurAct::Softsign:
+    return x / (1.0f + std::fabs(x));
+  case RecurAct::Softplus:
+    return std::log1p(std::exp(-std::fabs(x))) + std::max(x, 0.0f);
+  }
+  return x;
 }
 
 const char *dmaDirName(DmaDir d) {

@@ -48,6 +48,7 @@ constexpr uint8_t kPacketBarrier = 0x64;
 constexpr uint8_t kPacketSend = 0x65;
 constexpr uint8_t kPacketSignal = 0x66;
 constexpr uint8_t kPacketRecv = 0x67;
+constexpr uint8_t kPacketRecur = 0x68;
 /// Minimum size of one operand record in the binary (52 bytes + 4 per
 /// per-PE address).
 constexpr size_t kOperandRecordBytes = 52;

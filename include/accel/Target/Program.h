@@ -231,6 +231,77 @@ enum class CommandKind : uint8_t {
   Signal = 6,
   /// Blocks until this cluster's semaphore reaches a count, then takes it.
   Recv = 7,
+  /// One RNN task on the cluster's PE array as the column-wise engine
+  /// (spec/rnn-multithreading.md, docs/rnn.md): asynchronous, tagged.
+  Recur = 8,
+};
+
+/// Recurrent cell of a RECUR task (the order of graph::RnnKind).
+enum class RecurCell : uint8_t { Rnn = 0, Gru = 1, Lstm = 2 };
+
+/// ONNX recurrent activation functions (with activation_alpha / _beta).
+enum class RecurAct : uint8_t {
+  Sigmoid = 0,
+  Tanh = 1,
+  Relu = 2,
+  Affine = 3,
+  LeakyRelu = 4,
+  ThresholdedRelu = 5,
+  ScaledTanh = 6,
+  HardSigmoid = 7,
+  Elu = 8,
+  Softsign = 9,
+  Softplus = 10,
+};
+constexpr unsigned kRecurActs = 11;
+const char *recurActName(RecurAct a); ///< ONNX spelling ("Sigmoid")
+float recurActivation(RecurAct a, float alpha, float beta, float x);
+
+/// RECUR: `steps` time steps of one direction of one batch row of a
+/// recurrent layer on the column-wise engine (docs/rnn.md, "RECUR").
+/// Every address is a byte address in the cluster's storage unit except
+/// `weights` when `weightsInDram`. Layouts (f32, row-major):
+///   weights  merged gate matrix [rows, inputs + hidden], rows interleaved
+///            (row r = gate r % G, unit r / G; ONNX gate order), and for a
+///            GRU the candidate matrix [hidden, inputs + hidden] after it
+///   bias     one value per packed row (Wb + Rb), a GRU then the
+///            candidate's Wb_h and Rb_h ([hidden] each)
+///   peephole LSTM [3 * hidden] (i, o, f) when `peephole`
+///   x        [steps, inputs] in sequence order (row t = x_t)
+///   h0, c0   [hidden] initial state (c0: LSTM)
+///   y        [steps, hidden] (row t = h_t, sequence order)
+///   hT, cT   [hidden] final state
+/// A reverse task walks t = steps-1 .. 0. `tag` completes when the last
+/// element of hT is written back.
+struct RecurDesc {
+  uint8_t tag = 0;    ///< completion tag (0..7), shared with DMA / SEND
+  uint8_t thread = 0; ///< hardware thread context (< instruction buffers)
+  RecurCell cell = RecurCell::Lstm;
+  bool reverse = false, linearBeforeReset = false, inputForget = false;
+  bool peephole = false, hasClip = false, weightsInDram = false;
+  uint32_t hidden = 1, inputs = 1, steps = 1;
+  uint32_t ep = 1, vp = 1, candidateVp = 1;
+  float clip = 0;
+  RecurAct act[3] = {RecurAct::Sigmoid, RecurAct::Tanh, RecurAct::Tanh};
+  float alpha[3] = {0, 0, 0}, beta[3] = {0, 0, 0};
+  uint64_t weights = 0;
+  uint32_t bias = 0, peepholes = 0, x = 0, h0 = 0, c0 = 0, y = 0, hT = 0,
+           cT = 0;
+  uint32_t gates() const {
+    return cell == RecurCell::Lstm ? 4 : cell == RecurCell::Gru ? 2 : 1;
+  }
+  /// Rows of the merged matrix (GRU: z and r).
+  uint64_t rows() const { return uint64_t(gates()) * hidden; }
+  uint64_t cols() const { return uint64_t(inputs) + hidden; }
+  /// f32 elements of `weights` / `bias`.
+  uint64_t weightElems() const {
+    return (rows() + (cell == RecurCell::Gru ? hidden : 0)) * cols();
+  }
+  uint64_t biasElems() const {
+    return rows() + (cell == RecurCell::Gru ? 2ull * hidden : 0);
+  }
+  /// Products of one step (the engine's useful MACs).
+  uint64_t macsPerStep() const { return weightElems(); }
 };
 
 /// Semaphores per cluster (ids 0 .. kNumSemaphores-1). The compiler uses the
@@ -271,6 +342,8 @@ struct Command {
   // Recv: wait until semaphore `sem` >= `count`, then subtract `count`.
   uint32_t sem = 0;
   uint32_t count = 1;
+  // Recur
+  RecurDesc recur;
   /// Index into Program::layers of the network layer this command works
   /// for (per-layer attribution, docs/simulator.md "Per-layer statistics");
   /// kNoLayer for commands of no layer (hand-written programs).

@@ -86,9 +86,11 @@ TEST(ColumnEngine, ThreadsFillTheDrain) {
   EXPECT_LT(mt.makespan, seq.makespan);
   EXPECT_GT(mt.switches, 0);
   EXPECT_GT(mt.macUtilisation, seq.macUtilisation);
-  // Sequential: four times one task alone.
+  // Sequential: one task after the other; the next one's first blocks
+  // may only overlap the previous one's final drain.
   EngineRun alone = runEngine(e, {tinyLstm(6)}, 1);
-  EXPECT_EQ(seq.makespan, 4 * alone.makespan);
+  EXPECT_LE(seq.makespan, 4 * alone.makespan);
+  EXPECT_GE(seq.makespan, 4 * alone.makespan - 3 * (alone.makespan - alone.issueCycles));
 }
 
 TEST(ColumnEngine, SwitchPenaltyIsChargedPerSwitch) {
@@ -106,13 +108,18 @@ TEST(ColumnEngine, TasksBeyondTheContextsQueue) {
   for (size_t i = 0; i < tasks.size(); ++i)
     tasks[i].arrival = int64_t(i) * 3;
   EngineRun r = runEngine(smallEngine(), tasks, 2, true);
-  // At most two tasks between their first and last block at any time.
+  // A task holds its context from its first to its last block: at most two
+  // tasks are between those at any time.
+  std::vector<int64_t> first(tasks.size(), INT64_MAX), last(tasks.size(), 0);
+  for (const EngineBlock &b : r.blocks) {
+    first[b.task] = std::min(first[b.task], b.start);
+    last[b.task] = std::max(last[b.task], b.end);
+  }
   for (const EngineBlock &b : r.blocks) {
     int live = 0;
     for (size_t i = 0; i < tasks.size(); ++i)
-      live += r.tasks[i].start <= b.start &&
-              b.start < r.tasks[i].finish;
-    EXPECT_LE(live, 2 + 1) << "block at " << b.start; // + the draining one
+      live += first[i] <= b.start && b.start < last[i];
+    EXPECT_LE(live, 2) << "block at " << b.start;
   }
   for (size_t i = 0; i < tasks.size(); ++i)
     EXPECT_GE(r.tasks[i].start, tasks[i].arrival);
