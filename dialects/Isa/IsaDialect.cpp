@@ -234,6 +234,39 @@ LogicalResult ExecuteOp::verify() {
   return checkRange(*this, "ibuf", getIbuf(), kNumIbufs);
 }
 
+LogicalResult RecurOp::verify() {
+  if (failed(checkRange(*this, "tag", getTag(), kNumTags)))
+    return failure();
+  if (getEp() < 1 || !llvm::isPowerOf2_32(getEp()))
+    return emitOpError("ep must be a power of two, got ") << getEp();
+  for (auto [name, v] : {std::pair<StringRef, uint32_t>{"hidden", getHidden()},
+                         {"inputs", getInputs()},
+                         {"steps", getSteps()},
+                         {"vp", getVp()},
+                         {"candidate_vp", getCandidateVp()}})
+    if (v < 1)
+      return emitOpError() << name << " must be >= 1";
+  if (getActivations().size() != 3 || getAlpha().size() != 3 ||
+      getBeta().size() != 3)
+    return emitOpError("activations, alpha and beta hold three entries "
+                       "(f, g, h)");
+  for (Attribute a : getActivations()) {
+    StringRef name = cast<StringAttr>(a).getValue();
+    bool known = false;
+    for (unsigned k = 0; k < accel::kRecurActs; ++k)
+      known |= name == accel::recurActName(accel::RecurAct(k));
+    if (!known)
+      return emitOpError("unknown recurrent activation '") << name << "'";
+  }
+  if (getInputForget() && getCell() != isa::RecurCell::lstm)
+    return emitOpError("input_forget applies to an LSTM only");
+  if (getPeepholes() && getCell() != isa::RecurCell::lstm)
+    return emitOpError("peepholes apply to an LSTM only");
+  if (getLinearBeforeReset() && getCell() != isa::RecurCell::gru)
+    return emitOpError("linear_before_reset applies to a GRU only");
+  return success();
+}
+
 LogicalResult DmaOp::verify() {
   size_t n = getShape().size();
   if (n < 1 || n > 4)

@@ -123,6 +123,14 @@ def Isa_DmaDir : I32EnumAttr<"DmaDir", "DMA direction", [
 }
 def Isa_DmaDirAttr : EnumAttr<Isa_Dialect, Isa_DmaDir, "dma_dir">;
 
+def Isa_RecurCell : I32EnumAttr<"RecurCell", "recurrent cell of a RECUR task", [
+    I32EnumAttrCase<"rnn", 0>, I32EnumAttrCase<"gru", 1>,
+    I32EnumAttrCase<"lstm", 2>]> {
+  let cppNamespace = "::accel::isa";
+  let genSpecializedAttr = 0;
+}
+def Isa_RecurCellAttr : EnumAttr<Isa_Dialect, Isa_RecurCell, "recur_cell">;
+
 def Isa_PatchField : I32EnumAttr<"PatchField", "register-file field", [
     I32EnumAttrCase<"addr", 0>, I32EnumAttrCase<"rows", 1>,
     I32EnumAttrCase<"cols", 2>, I32EnumAttrCase<"depth", 3>,
@@ -541,6 +549,51 @@ def Isa_SpuOp : Isa_InstrOp<"spu"> {
   let arguments = (ins Isa_SpuTypeAttr:$type, I32Attr:$in_slot,
                    I32Attr:$out_slot, Isa_OperandsAttr:$operands);
   let assemblyFormat = "$type `in` $in_slot `out` $out_slot $operands attr-dict";
+  let hasVerifier = 1;
+}
+
+
+def Isa_RecurOp : Isa_CommandOp<"recur"> {
+  let summary = "RECUR: one RNN task on the column-wise engine (asynchronous)";
+  let description = [{
+    Runs `steps` time steps of one direction of one batch row of a recurrent
+    layer on this cluster's PE array used as the column-wise engine of
+    spec/rnn-multithreading.md (docs/rnn.md, "RECUR"), in hardware thread
+    context `thread`. Weight blocks of `vp` x `ep`; x columns first, h
+    columns as their elements are written back; when the running thread
+    would read an element that is not written back yet, the engine switches
+    to another thread. `tag` completes when the last element of `h_t` is
+    written back (WAIT tags). Addresses are storage-unit bytes (`weights`
+    a DRAM address with `weights_in_dram`); the layouts are those of
+    RecurDesc (include/accel/Target/Program.h).
+
+    ```mlir
+    isa.recur lstm thread 1 tag 2 hidden 64 inputs 32 steps 10 ep 16 vp 16
+        {activations = ["Sigmoid", "Tanh", "Tanh"], weights = 0 : i64,
+         bias = 24576 : i32, x = 25600 : i32, h0 = 26880 : i32,
+         c0 = 27136 : i32, y = 27392 : i32, h_t = 29952 : i32,
+         c_t = 30208 : i32}
+    ```
+  }];
+  let arguments = (ins Isa_RecurCellAttr:$cell, UnitAttr:$reverse,
+                   I32Attr:$thread, I32Attr:$tag, I32Attr:$hidden,
+                   I32Attr:$inputs, I32Attr:$steps, I32Attr:$ep, I32Attr:$vp,
+                   DefaultValuedAttr<I32Attr, "1">:$candidate_vp,
+                   StrArrayAttr:$activations,
+                   DefaultValuedAttr<DenseF32ArrayAttr, "{0.0f, 0.0f, 0.0f}">:$alpha,
+                   DefaultValuedAttr<DenseF32ArrayAttr, "{0.0f, 0.0f, 0.0f}">:$beta,
+                   OptionalAttr<F32Attr>:$clip, UnitAttr:$linear_before_reset,
+                   UnitAttr:$input_forget, UnitAttr:$weights_in_dram,
+                   I64Attr:$weights, I32Attr:$bias,
+                   OptionalAttr<I32Attr>:$peepholes, I32Attr:$x, I32Attr:$h0,
+                   DefaultValuedAttr<I32Attr, "0">:$c0, I32Attr:$y,
+                   I32Attr:$h_t, DefaultValuedAttr<I32Attr, "0">:$c_t,
+                   OptionalAttr<I32Attr>:$layer);
+  let assemblyFormat = [{
+    $cell (`reverse` $reverse^)? `thread` $thread `tag` $tag `hidden` $hidden
+    `inputs` $inputs `steps` $steps `ep` $ep `vp` $vp (`layer` $layer^)?
+    attr-dict
+  }];
   let hasVerifier = 1;
 }
 

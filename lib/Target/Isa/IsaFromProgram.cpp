@@ -155,6 +155,30 @@ void buildInstr(OpBuilder &b, Location loc, const Instruction &in) {
 }
 
 /// The command op, with its `layer` (none for Command::kNoLayer).
+void createRecur(OpBuilder &b, Location loc, const RecurDesc &r,
+                 IntegerAttr layer) {
+  MLIRContext *ctx = b.getContext();
+  SmallVector<Attribute> acts;
+  for (RecurAct a : r.act)
+    acts.push_back(StringAttr::get(ctx, recurActName(a)));
+  auto i32 = [&](uint32_t v) { return b.getI32IntegerAttr(int32_t(v)); };
+  auto op = isa::RecurOp::create(
+      b, loc, isa::RecurCellAttr::get(ctx, isa::RecurCell(uint32_t(r.cell))),
+      r.reverse ? b.getUnitAttr() : UnitAttr(), i32(r.thread), i32(r.tag),
+      i32(r.hidden), i32(r.inputs), i32(r.steps), i32(r.ep), i32(r.vp),
+      i32(r.candidateVp), b.getArrayAttr(acts),
+      b.getDenseF32ArrayAttr({r.alpha[0], r.alpha[1], r.alpha[2]}),
+      b.getDenseF32ArrayAttr({r.beta[0], r.beta[1], r.beta[2]}),
+      r.hasClip ? b.getF32FloatAttr(r.clip) : FloatAttr(),
+      r.linearBeforeReset ? b.getUnitAttr() : UnitAttr(),
+      r.inputForget ? b.getUnitAttr() : UnitAttr(),
+      r.weightsInDram ? b.getUnitAttr() : UnitAttr(),
+      b.getI64IntegerAttr(int64_t(r.weights)), i32(r.bias),
+      r.peephole ? i32(r.peepholes) : IntegerAttr(), i32(r.x), i32(r.h0),
+      i32(r.c0), i32(r.y), i32(r.hT), i32(r.cT), layer);
+  (void)op;
+}
+
 void buildCommand(OpBuilder &b, Location loc, const Command &c, uint32_t cols) {
   MLIRContext *ctx = b.getContext();
   IntegerAttr layer;
@@ -225,6 +249,9 @@ void buildCommand(OpBuilder &b, Location loc, const Command &c, uint32_t cols) {
     return;
   case CommandKind::Recv:
     isa::RecvOp::create(b, loc, c.sem, c.count, layer);
+    return;
+  case CommandKind::Recur:
+    createRecur(b, loc, c.recur, layer);
     return;
   }
 }

@@ -176,6 +176,52 @@ FailureOr<bool> syncCommandFrom(Operation &op, uint64_t rows, uint64_t cols,
   return false;
 }
 
+LogicalResult recurFrom(isa::RecurOp op, Command &c) {
+  if (failed(checkField(op, "tag", op.getTag(), kNumDmaTags)) ||
+      failed(checkField(op, "thread", op.getThread(), 256)))
+    return failure();
+  c.kind = CommandKind::Recur;
+  RecurDesc &r = c.recur;
+  r.tag = uint8_t(op.getTag());
+  r.thread = uint8_t(op.getThread());
+  r.cell = RecurCell(uint8_t(op.getCell()));
+  r.reverse = op.getReverse();
+  r.linearBeforeReset = op.getLinearBeforeReset();
+  r.inputForget = op.getInputForget();
+  r.weightsInDram = op.getWeightsInDram();
+  r.hidden = op.getHidden();
+  r.inputs = op.getInputs();
+  r.steps = op.getSteps();
+  r.ep = op.getEp();
+  r.vp = op.getVp();
+  r.candidateVp = op.getCandidateVp();
+  for (unsigned i = 0; i < 3; ++i) {
+    StringRef name = cast<StringAttr>(op.getActivations()[i]).getValue();
+    for (unsigned k = 0; k < kRecurActs; ++k)
+      if (name == recurActName(RecurAct(k)))
+        r.act[i] = RecurAct(k);
+    r.alpha[i] = op.getAlpha()[i];
+    r.beta[i] = op.getBeta()[i];
+  }
+  if (std::optional<APFloat> clip = op.getClip()) {
+    r.hasClip = true;
+    r.clip = clip->convertToFloat();
+  }
+  r.weights = uint64_t(op.getWeights());
+  r.bias = op.getBias();
+  if (std::optional<uint32_t> p = op.getPeepholes()) {
+    r.peephole = true;
+    r.peepholes = *p;
+  }
+  r.x = op.getX();
+  r.h0 = op.getH0();
+  r.c0 = op.getC0();
+  r.y = op.getY();
+  r.hT = op.getHT();
+  r.cT = op.getCT();
+  return success();
+}
+
 LogicalResult commandFrom(Operation &op, uint64_t rows, uint64_t cols,
                           Command &c) {
   FailureOr<bool> sync = syncCommandFrom(op, rows, cols, c);
@@ -266,9 +312,11 @@ LogicalResult commandFrom(Operation &op, uint64_t rows, uint64_t cols,
     c.barrierId = b.getId();
     return success();
   }
+  if (auto r = dyn_cast<isa::RecurOp>(op))
+    return recurFrom(r, c);
   return op.emitOpError("is not a command (expected isa.config, isa.execute, "
-                        "isa.dma, isa.wait, isa.barrier, isa.send, isa.signal "
-                        "or isa.recv inside isa.cluster)");
+                        "isa.dma, isa.wait, isa.barrier, isa.send, isa.signal, "
+                        "isa.recv or isa.recur inside isa.cluster)");
 }
 
 LogicalResult dtypeFrom(Operation *op, Type t, DType &out) {
