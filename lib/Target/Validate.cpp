@@ -619,6 +619,12 @@ bool Validator::run() {
           return fail(msg);
         break;
       }
+      case CommandKind::Recur: {
+        std::string msg;
+        if (!validate::checkRecur(c.recur, p, hw, msg))
+          return fail(msg);
+        break;
+      }
       default:
         return fail("invalid command kind " + std::to_string(unsigned(c.kind)));
       }

@@ -35,6 +35,13 @@ bool checkSyncCommand(const Command &c, const Program &p,
 bool checkRemoteLoad(const DmaDesc &d, uint64_t cluster, const Program &p,
                      const HardwareDesc &hw, std::string &msg);
 
+/// RECUR (ValidateRecur.cpp): thread < instruction buffers, tag < 8, ep a
+/// power of two <= rnn.ep_max, vp within constraints (7) and (8), operands
+/// inside the storage unit (weights in DRAM with weightsInDram), outputs
+/// not overlapping the operands the task still reads.
+bool checkRecur(const RecurDesc &r, const Program &p, const HardwareDesc &hw,
+                std::string &msg);
+
 /// Whole program, after every command passed its own checks and the barrier
 /// sequences agree: for every (cluster, semaphore) the RECV counts equal the
 /// SEND / SIGNAL arrivals, and a symbolic run of BARRIER / RECV / SEND /
