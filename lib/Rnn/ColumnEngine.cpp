@@ -39,8 +39,10 @@ std::vector<Phase> phasesOf(const EngineTask &t) {
   switch (t.cell) {
   case Cell::Lstm:
     return {{4 * h, 4, std::min(t.vp, 4 * h)}};
-  case Cell::Gru:
-    return {{2 * h, 2, std::min(t.vp, 2 * h)}, {h, 1, std::min(t.vp, h)}};
+  case Cell::Gru: {
+    int64_t cvp = t.candidateVp > 0 ? t.candidateVp : t.vp;
+    return {{2 * h, 2, std::min(t.vp, 2 * h)}, {h, 1, std::min(cvp, h)}};
+  }
   case Cell::Rnn:
     return {{h, 1, std::min(t.vp, h)}};
   }
@@ -77,6 +79,7 @@ struct Thread {
   std::vector<int64_t> rReady; ///< GRU: r_t[j] out of the activation
   std::vector<std::vector<int64_t>> rowFinal; ///< per phase, per row
   bool started = false;
+  int64_t context = 0;
 };
 
 class Model {
@@ -85,6 +88,7 @@ public:
         bool recordBlocks)
       : e(e), tasks(tasks), contexts(std::max<int64_t>(1, contexts)),
         recordBlocks(recordBlocks) {
+    busy.assign(size_t(this->contexts), false);
     run.tasks.resize(tasks.size());
     for (size_t i = 0; i < tasks.size(); ++i)
       queue.push_back(i);
@@ -97,7 +101,12 @@ public:
     while (!queue.empty() || !active.empty()) {
       admit();
       if (active.empty()) {
-        now = std::max(now, tasks[queue.front()].arrival);
+        int64_t next = INT64_MAX;
+        for (size_t q : queue)
+          if (freeContext(tasks[q].thread) >= 0)
+            next = std::min(next, tasks[q].arrival);
+        assert(next != INT64_MAX && "a queued task's context is never freed");
+        now = std::max(now, next);
         continue;
       }
       int pick = choose();
@@ -112,12 +121,35 @@ public:
   }
 
 private:
+  /// Arrived tasks take their thread context (or the lowest free one) in
+  /// arrival order; a task whose context is busy lets later ones by.
   void admit() {
-    while (int64_t(active.size()) < contexts && !queue.empty() &&
-           tasks[queue.front()].arrival <= now) {
-      active.push_back(makeThread(queue.front()));
-      queue.pop_front();
+    for (auto it = queue.begin(); it != queue.end();) {
+      const EngineTask &t = tasks[*it];
+      if (t.arrival > now)
+        break;
+      int64_t ctx = freeContext(t.thread);
+      if (ctx < 0) {
+        ++it;
+        continue;
+      }
+      busy[size_t(ctx)] = true;
+      active.push_back(makeThread(*it));
+      active.back().context = ctx;
+      run.tasks[*it].context = ctx;
+      it = queue.erase(it);
     }
+  }
+
+  int64_t freeContext(int64_t wanted) const {
+    if (wanted >= 0) {
+      int64_t k = wanted % contexts;
+      return busy[size_t(k)] ? -1 : k;
+    }
+    for (int64_t k = 0; k < contexts; ++k)
+      if (!busy[size_t(k)])
+        return k;
+    return -1;
   }
 
   Thread makeThread(size_t i) {
@@ -170,8 +202,9 @@ private:
     int64_t next = INT64_MAX;
     for (const Thread &t : active)
       next = std::min(next, t.groupReady);
-    if (int64_t(active.size()) < contexts && !queue.empty())
-      next = std::min(next, tasks[queue.front()].arrival);
+    for (size_t q : queue)
+      if (tasks[q].arrival > now && freeContext(tasks[q].thread) >= 0)
+        next = std::min(next, tasks[q].arrival);
     assert(next > now && next != INT64_MAX);
     run.idleCycles += next - now;
     now = next;
@@ -203,8 +236,11 @@ private:
     }
     now += interval;
     run.issueCycles += interval;
+    run.tasks[t.index].issueCycles += interval;
+    run.tasks[t.index].lastIssue = now;
     retireBlock(t, now);
     if (advance(t)) {
+      busy[size_t(t.context)] = false;
       active.erase(active.begin() + std::ptrdiff_t(i));
       if (current >= active.size())
         current = 0;
@@ -294,6 +330,7 @@ private:
   int64_t contexts;
   bool recordBlocks;
   std::deque<size_t> queue;
+  std::vector<bool> busy; ///< per thread context
   std::vector<Thread> active;
   size_t current = 0;
   size_t lastThread = SIZE_MAX;

@@ -16,6 +16,7 @@
 #include "PeKernels.h"
 #include "Trace.h"
 #include "ZeroedMemory.h"
+#include "accel/Rnn/ColumnEngine.h"
 #include "accel/Sim/Simulator.h"
 #include "accel/Target/Encoding.h"
 
@@ -123,6 +124,14 @@ struct WeightQueue {
   OperandRecord source; ///< record of the LD that filled the queue
 };
 
+/// A RECUR issued but not yet scheduled on the engine (SimRecur.cpp).
+struct PendingRecur {
+  RecurDesc desc;
+  uint64_t issued = 0;
+  size_t cmd = 0;
+  uint32_t layer = Command::kNoLayer;
+};
+
 struct Cluster {
   uint32_t index = 0, row = 0, col = 0, channel = 0;
   ZeroedArray<uint8_t> storage; ///< in Sim::onChip
@@ -150,6 +159,10 @@ struct Cluster {
   uint32_t recvSem = 0, recvCount = 0;
   size_t recvCmd = 0;
   uint64_t recvIssued = 0;
+  /// RECUR tasks waiting for the engine, and when its last block ends.
+  std::vector<PendingRecur> pendingRecur;
+  uint64_t engineFree = 0;
+  std::set<uint32_t> rnnTraceThreads;
   /// Semaphores: pending arrival times (not yet taken by a RECV) per id.
   std::map<uint32_t, std::multiset<uint64_t>> sems;
   ClusterStats st;
@@ -236,6 +249,20 @@ private:
                    std::vector<uint64_t> &work);
   bool doStore(InstrCtx &x, bool last);
   bool doSpu(Cluster &c, const Instruction &in, size_t idx, ExecInfo &info);
+  // RECUR on the column-wise engine (SimRecur.cpp).
+  bool doRecur(Cluster &c, const Command &cmd);
+  bool checkRecurCommand(const RecurDesc &r, std::string &msg) const;
+  /// Schedules the cluster's pending RECUR tasks together.
+  bool flushEngine(Cluster &c);
+  rnn::EngineTask engineTask(const PendingRecur &p,
+                             uint64_t dramStreamers) const;
+  bool retireRecur(Cluster &c, const PendingRecur &p, const rnn::EngineTask &t,
+                   const rnn::EngineTaskRun &run);
+  bool recurAccesses(Cluster &c, const PendingRecur &p, uint64_t start,
+                     uint64_t finish);
+  void readStorage(const Cluster &c, uint64_t addr, std::vector<float> &out,
+                   uint64_t n);
+  void writeStorage(Cluster &c, uint64_t addr, const float *v, uint64_t n);
   bool releaseBarrier();
   // Mesh and semaphores (SimMesh.cpp).
   bool checkTargets(const MeshOp &m, bool needStorage);
@@ -292,7 +319,10 @@ private:
 
   // Commands and instructions run, by kind (in SimStats' maps at the end:
   // no string map lookup per command).
-  static constexpr unsigned kCommandKinds = 8; ///< CONFIG .. RECV
+  static constexpr unsigned kCommandKinds = 9; ///< CONFIG .. RECUR
+  /// Clusters whose RECUR tasks stream weights from DRAM (they share the
+  /// channels' bandwidth, docs/rnn.md).
+  uint64_t dramRecurClusters = 0;
   static constexpr unsigned kInstrCountKinds = 4;
   enum { kCountLd, kCountMac, kCountSt, kCountSpu };
   uint64_t cmdCounts[kCommandKinds] = {};

@@ -756,6 +756,14 @@ bool Sim::step(Cluster &c) {
   cur = &c;
   curCmd = c.pc;
   const Command &cmd = (*c.cmds)[c.pc++];
+  // The engine's pending tasks run before the control unit needs the PE
+  // array or a result (SimRecur.cpp); DMAs and CONFIGs do not wait for it.
+  if (cmd.kind != CommandKind::Recur && cmd.kind != CommandKind::Dma &&
+      cmd.kind != CommandKind::Config) {
+    curCmd = c.pc - 1;
+    if (!flushEngine(c))
+      return false;
+  }
   uint64_t t0 = c.t;
   now = std::max(now, t0);
   const LayerCounters before = layerCounters();
@@ -813,6 +821,11 @@ bool Sim::step(Cluster &c) {
     if (!beginRecv(c, cmd))
       return false;
     break;
+  case CommandKind::Recur:
+    if (!doRecur(c, cmd))
+      return false;
+    c.t += hw.commandIssueCycles;
+    break;
   default:
     return fail("invalid command kind " + std::to_string(unsigned(cmd.kind)));
   }
@@ -831,6 +844,8 @@ bool Sim::step(Cluster &c) {
   }
   layerAcct.charge(cmd.layer, c.index, t0, std::max(c.t, unitEnd),
                    layerCounters() - before);
+  if (c.pc == c.cmds->size() && !flushEngine(c))
+    return false;
   cur = nullptr;
   return true;
 }
@@ -944,6 +959,12 @@ bool Sim::run(const std::map<std::string, Tensor> &inputs,
   if (!checkProgram() || !setupMemory(inputs))
     return false;
   layerAcct.init(p, hw, !opts.tracePath.empty());
+  for (const ClusterStream &cs : p.clusters)
+    for (const Command &cmd : cs.commands)
+      if (cmd.kind == CommandKind::Recur && cmd.recur.weightsInDram) {
+        ++dramRecurClusters;
+        break;
+      }
   if (!opts.tracePath.empty()) {
     trace.enable();
     for (Cluster &c : clusters)

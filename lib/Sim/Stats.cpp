@@ -152,6 +152,11 @@ std::string statsToJson(const SimStats &s) {
   if (s.unattributed.commands)
     j["unattributed"] = layerJson(s.unattributed);
   j["hazards"] = {{"count", s.hazardCount}, {"messages", s.hazards}};
+  j["rnn"] = {{"tasks", s.rnn.tasks},
+              {"issue_cycles", s.rnn.issueCycles},
+              {"idle_cycles", s.rnn.idleCycles},
+              {"switches", s.rnn.switches},
+              {"switch_cycles", s.rnn.switchCycles}};
   j["wall_seconds"] = s.wallSeconds;
   return j.dump(2) + "\n";
 }

@@ -234,7 +234,7 @@ struct ScheduleRnnThreadsPass
       for (int d : t.after)
         arrival = std::max(arrival, tasks[d].finish);
       threads[t.op].push_back(RnnThreadAttr::get(
-          t.op.getContext(), int64_t(i), t.cluster, t.thread, arrival, after,
+          t.op->getContext(), int64_t(i), t.cluster, t.thread, arrival, after,
           t.start, t.finish));
     }
     for (auto &[op, list] : threads)

@@ -34,6 +34,10 @@ struct EngineTask {
   int64_t hidden = 1, inputs = 1; ///< lh, lx
   int64_t steps = 1;
   int64_t ep = 1, vp = 1;
+  int64_t candidateVp = 0; ///< GRU candidate phase (0: vp)
+  /// Thread context the task must run in (-1: any free one; ids beyond the
+  /// contexts wrap around). A task waits until its context is free.
+  int64_t thread = -1;
   int64_t arrival = 0;
   /// GRU: the candidate's recurrent product multiplies h (then r scales
   /// it) instead of r * h, so it does not wait for r.
@@ -50,6 +54,9 @@ struct EngineTask {
 struct EngineTaskRun {
   int64_t start = 0;  ///< first block issued
   int64_t finish = 0; ///< last h element written back
+  int64_t lastIssue = 0; ///< end of its last block on the engine
+  int64_t issueCycles = 0; ///< engine cycles its blocks took
+  int64_t context = 0;     ///< thread context it ran in
 };
 
 /// One issued weight block (EngineRun::blocks, when recorded).

@@ -75,6 +75,15 @@ struct ClusterStats {
   std::vector<CoreStats> cores; ///< one per PE
 };
 
+/// The column-wise RNN engine (RECUR tasks, docs/rnn.md).
+struct RnnEngineStats {
+  uint64_t tasks = 0;
+  uint64_t issueCycles = 0;  ///< engine cycles issuing weight blocks
+  uint64_t idleCycles = 0;   ///< no thread could issue (h not written back)
+  uint64_t switches = 0;     ///< thread switches on a blocked thread
+  uint64_t switchCycles = 0; ///< cycles the switches cost
+};
+
 struct ChannelStats {
   uint64_t busyCycles = 0; ///< sum of transfer durations on the channel
   double utilisation = 0;  ///< busyCycles / total cycles
@@ -195,6 +204,7 @@ struct SimStats {
   uint64_t compulsoryBytes = 0; ///< weights + inputs + outputs, once each
   double idealRatio = 0;        ///< cycles / idealBoundCycles (0 if 0)
   uint64_t hazardCount = 0;
+  RnnEngineStats rnn;
   std::vector<std::string> hazards; ///< first SimOptions::maxHazardMessages
   double wallSeconds = 0;           ///< host time spent in simulate()
 };
