@@ -1,0 +1,56 @@
+//===- Parallelism.h - EP/VP selection for column-wise RNN steps -*- C++
+//-*-===//
+//
+// The cost model of spec/rnn-multithreading.md, mechanism 3-5: a step's
+// merged matrix-vector product is cut into vp x ep weight blocks, one block
+// issued per cycle; an ep-wide slice of the ep_max-wide adder tree yields
+// ep_max/ep partial sums per cycle, which the CAT can only accumulate
+// cat_width at a time. docs/rnn.md gives the formula and a worked example.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ACCEL_RNN_PARALLELISM_H
+#define ACCEL_RNN_PARALLELISM_H
+
+#include "accel/Rnn/Engine.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace accel::rnn {
+
+struct LayerShape {
+  int64_t rows;      ///< hw = gates * hidden
+  int64_t cols;      ///< lw = lx + lh
+  int64_t inputCols; ///< lx
+};
+
+struct EpVp {
+  int64_t ep = 1, vp = 1; ///< vp capped by (7) vp <= rows, (8) vp <= npe/ep
+  int64_t rowBlocks = 0, colBlocks = 0; ///< ceil(rows/vp), ceil(cols/ep)
+  int64_t accumulatorsPerCycle = 1;     ///< min(epMax/ep, catWidth)
+  /// Issue cycles of one step's blocks: rowBlocks * colBlocks, times the CAT
+  /// slow-down ceil((epMax/ep) / catWidth).
+  int64_t blockCycles = 0;
+  /// multiplier + log2(ep)*treeLevel + accumulator + activation + tail +
+  /// write-back: from the last block's issue to h written back.
+  int64_t latency = 0;
+  int64_t stepCycles = 0; ///< blockCycles + latency: one step alone
+  /// Issue cycles of the x columns (rowBlocks * ceil(lx/ep) * slow-down):
+  /// column-wise, they need no h and may overlap the previous step's latency.
+  int64_t xBlockCycles = 0;
+};
+
+/// Partial sums per cycle a treeWidth-wide tree produces when cut into
+/// ep-wide slices (64-wide: ep 64 -> 1, 32 -> 2, 16 -> 4).
+int64_t catAccumulatorsPerCycle(int64_t treeWidth, int64_t ep);
+/// The cost of one ep (a power of two <= e.epMax).
+EpVp costEpVp(const Engine &e, const LayerShape &s, int64_t ep);
+/// Every power-of-two ep from 1 to e.epMax, in increasing ep.
+std::vector<EpVp> sweepEp(const Engine &e, const LayerShape &s);
+/// The spec's greedy search from ep = 1 upward: fewest stepCycles; a tie
+/// keeps the smaller ep (the one found first).
+EpVp selectEpVp(const Engine &e, const LayerShape &s);
+
+} // namespace accel::rnn
+
+#endif

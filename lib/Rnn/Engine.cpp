@@ -1,0 +1,22 @@
+//===- Engine.cpp - One cluster's PE array as the RNN engine --------------===//
+#include "accel/Rnn/Engine.h"
+
+using namespace accel;
+
+rnn::Engine rnn::engineOf(const HardwareDesc &hw) {
+  Engine e;
+  e.pes = hw.pesPerCluster;
+  e.macLanes = hw.macLanes;
+  e.npe = int64_t(hw.rnnNpe());
+  e.epMax = hw.rnnEpMax;
+  e.catWidth = hw.rnnCatWidth;
+  e.multiplierLatency = hw.rnnMultiplierLatency;
+  e.treeLevelLatency = hw.rnnAdderTreeLevelLatency;
+  e.accumulatorLatency = hw.rnnAccumulatorLatency;
+  e.activationLatency = hw.rnnActivationLatency;
+  e.tailLatency = hw.rnnTailLatency;
+  e.writeBackLatency = hw.rnnWriteBackLatency;
+  e.threadContexts = hw.instructionBuffers;
+  e.switchCycles = hw.threadSwitchCycles;
+  return e;
+}
