@@ -130,6 +130,13 @@ struct FlagRule {
 /// A file-name field: empty (the default), or letters, digits, '_', '-', '.'
 /// not starting with '.' (a name under a fixed directory, never a path).
 struct FileNameRule {};
+/// rnn.npe: not a field any more (the RNN engine is one cluster's PE array,
+/// npe = cluster.pes * pe.mac_lanes), but still an accepted JSON key, checked
+/// against the PE array, and a constant of the fingerprint: every machine
+/// fingerprinted while it was a free field had the value 16384, and the
+/// fields it is now derived from are hashed anyway.
+struct LegacyNpeRule {};
+constexpr uint32_t kLegacyFingerprintNpe = 16384;
 /// An integer field whose default value is left out of the fingerprint.
 struct LateIntRule : IntRule {
   uint64_t defaultValue = 0;
@@ -185,7 +192,7 @@ template <class HW, class V> void forEachField(HW &hw, V &&v) {
   v("split", "activation_tile", hw.splitActivationTile,
     lateAtLeast(0, 1u << 20, 0));
   v("split", "weight_tile", hw.splitWeightTile, lateAtLeast(0, 1u << 20, 0));
-  v("rnn", "npe", hw.rnnNpe, pow2Rule(1, 1u << 30));
+  v("rnn", "npe", kLegacyFingerprintNpe, LegacyNpeRule{});
   v("rnn", "ep_max", hw.rnnEpMax, pow2Rule(1, 1u << 30));
   v("rnn", "cat_width", hw.rnnCatWidth, pow2Rule(1, 1u << 30));
   v("rnn", "multiplier_latency", hw.rnnMultiplierLatency, atLeast(0));
@@ -305,6 +312,7 @@ struct Validator {
     }
   }
   void operator()(const char *, const char *, bool, FlagRule) {}
+  void operator()(const char *, const char *, uint32_t, LegacyNpeRule) {}
   void operator()(const char *g, const char *k, const std::string &v,
                   FileNameRule) {
     if (ok)
@@ -373,6 +381,9 @@ struct Reader {
   const json &root;
   std::string &err;
   bool ok = true;
+  /// rnn.npe as written, if it is; checked once the PE array is known.
+  bool npeGiven = false;
+  uint64_t givenNpe = 0;
 
   const json *find(const char *g, const char *k) {
     const json *obj = &root;
@@ -455,6 +466,13 @@ struct Reader {
     }
     v = j->get<bool>();
   }
+  void operator()(const char *g, const char *k, const uint32_t &,
+                  LegacyNpeRule) {
+    const json *j = ok ? find(g, k) : nullptr;
+    if (j)
+      ok = npeGiven = readU64(
+          path(g, k), *j, std::numeric_limits<uint64_t>::max(), givenNpe, err);
+  }
   void operator()(const char *g, const char *k, std::string &v, FileNameRule) {
     const json *j = ok ? find(g, k) : nullptr;
     if (!j)
@@ -507,6 +525,10 @@ struct Canon {
   void operator()(const char *g, const char *k, DType v, int) {
     key(g, k);
     u64(uint64_t(v));
+  }
+  void operator()(const char *g, const char *k, uint32_t v, LegacyNpeRule) {
+    key(g, k);
+    u64(v);
   }
   // The late fields: only when not at their default.
   void operator()(const char *g, const char *k, uint32_t v,
@@ -597,6 +619,40 @@ struct KeyCollector {
   }
 };
 
+/// The RNN engine is one cluster's PE array: an adder tree sums the MAC lanes
+/// of one PE, so it is at most mac_lanes wide, and the CAT sits on its last
+/// levels.
+bool checkRnnEngine(const HardwareDesc &hw, std::string &err) {
+  if (hw.rnnEpMax > hw.macLanes) {
+    err = "rnn.ep_max: " + std::to_string(hw.rnnEpMax) +
+          " exceeds pe.mac_lanes " + std::to_string(hw.macLanes) +
+          " (an adder tree sums the MAC lanes of one PE; use a power of two "
+          "<= " +
+          std::to_string(hw.macLanes) + ")";
+    return false;
+  }
+  if (hw.rnnCatWidth > hw.rnnEpMax) {
+    err = "rnn.cat_width: must be <= rnn.ep_max (" +
+          std::to_string(hw.rnnCatWidth) + " > " + std::to_string(hw.rnnEpMax) +
+          ")";
+    return false;
+  }
+  return true;
+}
+
+/// An rnn.npe given in the JSON must be the PE array's size.
+bool checkGivenNpe(const HardwareDesc &hw, const Reader &r, std::string &err) {
+  const uint64_t given = r.givenNpe;
+  if (!r.npeGiven || given == hw.rnnNpe())
+    return true;
+  err = "rnn.npe " + std::to_string(given) + " does not match the PE array (" +
+        std::to_string(hw.pesPerCluster) + " PEs x " +
+        std::to_string(hw.macLanes) +
+        " MAC lanes = " + std::to_string(hw.rnnNpe()) +
+        "); the RNN engine is one cluster's PE array, leave rnn.npe out";
+  return false;
+}
+
 bool crossChecks(const HardwareDesc &hw, std::string &err) {
   if (hw.channels.empty()) {
     err = "memory.channels: must list at least one channel";
@@ -627,17 +683,8 @@ bool crossChecks(const HardwareDesc &hw, std::string &err) {
           " clusters (every channel must serve at least one cluster)";
     return false;
   }
-  if (hw.rnnEpMax > hw.rnnNpe) {
-    err = "rnn.ep_max: must be <= rnn.npe (" + std::to_string(hw.rnnEpMax) +
-          " > " + std::to_string(hw.rnnNpe) + ")";
+  if (!checkRnnEngine(hw, err))
     return false;
-  }
-  if (hw.rnnCatWidth > hw.rnnEpMax) {
-    err = "rnn.cat_width: must be <= rnn.ep_max (" +
-          std::to_string(hw.rnnCatWidth) + " > " + std::to_string(hw.rnnEpMax) +
-          ")";
-    return false;
-  }
   // Accumulation must be at least as wide as compute and of the same kind
   // (integer compute accumulates in i32, float compute in a float type).
   bool cInt = hw.computeType == DType::I8 || hw.computeType == DType::I32;
@@ -846,7 +893,7 @@ bool accel::parseHardwareDesc(const std::string &jsonText, HardwareDesc &out,
     }
   }
 
-  if (!validateHardwareDesc(hw, err))
+  if (!validateHardwareDesc(hw, err) || !checkGivenNpe(hw, r, err))
     return false;
   out = std::move(hw);
   return true;
@@ -888,6 +935,8 @@ struct Writer {
   void operator()(const char *g, const char *k, bool v, FlagRule) {
     slot(g, k) = v;
   }
+  // rnn.npe is derived: printing it would make an edited PE array invalid.
+  void operator()(const char *, const char *, uint32_t, LegacyNpeRule) {}
   void operator()(const char *g, const char *k, const std::string &v,
                   FileNameRule) {
     slot(g, k) = v;

@@ -74,6 +74,12 @@ namespace {
 /// The interleaved engine: contexts hold admitted threads; a queue holds
 /// the tasks still waiting for a context.
 struct Interleaver {
+  Interleaver(const std::vector<Task> &tasks, int64_t contexts,
+              int64_t switchCycles)
+      : tasks(tasks), switchCycles(switchCycles),
+        slots(static_cast<size_t>(std::max<int64_t>(1, contexts))),
+        queue(arrivalOrder(tasks)), s(emptySchedule(tasks)) {}
+
   const std::vector<Task> &tasks;
   int64_t switchCycles;
   std::vector<Thread> slots; ///< task -1 = free context
@@ -147,10 +153,7 @@ struct Interleaver {
 
 Schedule rnn::runInterleaved(const std::vector<Task> &tasks, int64_t contexts,
                              int64_t switchCycles) {
-  Interleaver in{tasks, switchCycles};
-  in.slots.resize(size_t(std::max<int64_t>(1, contexts)));
-  in.queue = arrivalOrder(tasks);
-  in.s = emptySchedule(tasks);
+  Interleaver in(tasks, contexts, switchCycles);
   for (;;) {
     in.admit();
     int i = in.pick();

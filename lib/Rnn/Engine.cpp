@@ -7,7 +7,7 @@ rnn::Engine rnn::engineOf(const HardwareDesc &hw) {
   Engine e;
   e.pes = hw.pesPerCluster;
   e.macLanes = hw.macLanes;
-  e.npe = e.pes * e.macLanes; // snapshot: rnn-lib derives it in HardwareDesc
+  e.npe = int64_t(hw.rnnNpe());
   e.epMax = hw.rnnEpMax;
   e.catWidth = hw.rnnCatWidth;
   e.multiplierLatency = hw.rnnMultiplierLatency;

@@ -25,7 +25,7 @@ namespace {
 std::vector<float> interleave(int64_t gates, int64_t hidden, int64_t lx,
                               const float *W, const float *R) {
   const int64_t cols = lx + hidden;
-  std::vector<float> out(size_t(gates * hidden * cols));
+  std::vector<float> out(static_cast<size_t>(gates * hidden * cols));
   for (int64_t r = 0; r < gates * hidden; ++r) {
     const int64_t src = (r % gates) * hidden + r / gates;
     float *row = out.data() + r * cols;
@@ -48,8 +48,8 @@ GruPhases rnn::packGru(int64_t hidden, int64_t lx, const float *W,
   // ONNX GRU order z, r, h: z and r are the first 2H rows of W and R.
   p.zr = interleave(2, hidden, lx, W, R);
   // The candidate is gate 2 alone; one gate interleaves to itself.
-  p.candidate = interleave(1, hidden, lx, W + 2 * hidden * lx,
-                           R + 2 * hidden * hidden);
+  p.candidate =
+      interleave(1, hidden, lx, W + 2 * hidden * lx, R + 2 * hidden * hidden);
   return p;
 }
 

@@ -119,9 +119,9 @@ struct HardwareDesc {
   // Tiling (spec/tiling.md).
   uint32_t blockSize = 64;              ///< minimal hardware block (rows/cols)
   uint64_t syncGranularityBytes = 4096; ///< AI core <-> processor sync unit
-  // RNN engine (spec/rnn-multithreading.md).
-  uint32_t rnnNpe = 16384;  ///< processing elements of the RNN engine
-  uint32_t rnnEpMax = 64;   ///< widest EP = adder-tree width
+  // RNN engine (spec/rnn-multithreading.md): one cluster's PE array, so its
+  // npe is derived (rnnNpe()); JSON rnn.npe is optional and must match.
+  uint32_t rnnEpMax = 64;   ///< widest EP = adder-tree width (<= macLanes)
   uint32_t rnnCatWidth = 4; ///< configurable adder tail (CAT-n)
   uint32_t rnnMultiplierLatency = 3;
   uint32_t rnnAdderTreeLevelLatency = 1; ///< per log2 level of the tree
@@ -143,6 +143,8 @@ struct HardwareDesc {
   DType accumulateType = DType::F32;
 
   uint32_t numClusters() const { return rows * cols; }
+  /// Multipliers of the RNN engine: cluster.pes * pe.mac_lanes.
+  uint64_t rnnNpe() const { return uint64_t(pesPerCluster) * macLanes; }
   uint64_t inputSlotBytes() const { return inputBufferBytes / 16; }
   /// Memory channel serving a cluster: channels are spread over the grid by
   /// row-major cluster index (cluster i -> channel i * nch / nclusters).

@@ -1,4 +1,5 @@
-//===- Parallelism.h - EP/VP selection for column-wise RNN steps -*- C++ -*-===//
+//===- Parallelism.h - EP/VP selection for column-wise RNN steps -*- C++
+//-*-===//
 //
 // The cost model of spec/rnn-multithreading.md, mechanism 3-5: a step's
 // merged matrix-vector product is cut into vp x ep weight blocks, one block

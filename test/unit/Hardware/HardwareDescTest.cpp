@@ -56,7 +56,7 @@ TEST(HardwareDesc, DefaultPresetEqualsBuiltInDefaults) {
 TEST(HardwareDesc, PresetsLoad) {
   for (const char *name :
        {"default", "bandwidth-starved", "asymmetric", "large", "labels-example",
-        "labels-example-nocache"}) {
+        "labels-example-nocache", "serial-dram", "rnn-npe16k", "rnn-npe64k"}) {
     HardwareDesc hw;
     std::string err;
     ASSERT_TRUE(loadHardwareDesc(preset(name), hw, err)) << name << ": " << err;
@@ -111,13 +111,14 @@ TEST(HardwareDesc, AbsentFieldsKeepDefaults) {
   ASSERT_TRUE(parseHardwareDesc("{}", hw, err)) << err;
   EXPECT_TRUE(hw == HardwareDesc{});
   ASSERT_TRUE(parseHardwareDesc(
-      R"({"grid": {"rows": 3}, "pe": {"mac_lanes": 32},
+      R"({"grid": {"rows": 3}, "pe": {"mac_lanes": 32}, "rnn": {"ep_max": 32},
           "numerics": {"compute": "bf16"}, "clock_ghz": 1.5})",
       hw, err))
       << err;
   HardwareDesc expect;
   expect.rows = 3;
   expect.macLanes = 32;
+  expect.rnnEpMax = 32;
   expect.computeType = DType::BF16;
   expect.clockGHz = 1.5;
   EXPECT_TRUE(hw == expect);
@@ -247,8 +248,15 @@ TEST(HardwareDesc, FieldErrorsNameThePath) {
       {R"({"tiling": {"block_size": 48}})",
        "tiling.block_size: must be a power of two"},
       {R"({"rnn": {"ep_max": 48}})", "rnn.ep_max: must be a power of two"},
-      {R"({"rnn": {"npe": 32, "ep_max": 64}})",
-       "rnn.ep_max: must be <= rnn.npe"},
+      {R"({"rnn": {"ep_max": 128}})",
+       "rnn.ep_max: 128 exceeds pe.mac_lanes 64 (an adder tree sums the MAC "
+       "lanes of one PE; use a power of two <= 64)"},
+      {R"({"pe": {"mac_lanes": 32}})", "rnn.ep_max: 64 exceeds pe.mac_lanes"},
+      {R"({"rnn": {"npe": 16384}})",
+       "rnn.npe 16384 does not match the PE array (4 PEs x 64 MAC lanes = "
+       "256)"},
+      {R"({"rnn": {"npe": -1}})", "rnn.npe: must be >= 0"},
+      {R"({"rnn": {"npe": "many"}})", "rnn.npe: expected an integer"},
       {R"({"rnn": {"cat_width": 128}})",
        "rnn.cat_width: must be <= rnn.ep_max"},
       {R"({"power": {"pj_per_mac": -1}})", "power.pj_per_mac: must be >= 0"},
@@ -398,6 +406,47 @@ TEST(HardwareDesc, FingerprintChangesWithEveryField) {
   EXPECT_FALSE(hw == base);
   // Stable across runs and platforms (update when fields are added).
   EXPECT_EQ(fp, 0xaee2175d2d437581ull);
+}
+
+// The RNN engine is one cluster's PE array: npe is derived, an explicit
+// rnn.npe must match it, and it leaves the fingerprint alone.
+TEST(HardwareDesc, RnnEngineIsOneClustersPeArray) {
+  HardwareDesc hw;
+  std::string err;
+  EXPECT_EQ(hw.rnnNpe(), 256u); // 4 PEs x 64 lanes
+  ASSERT_TRUE(parseHardwareDesc(R"({"rnn": {"npe": 256}})", hw, err)) << err;
+  EXPECT_TRUE(hw == HardwareDesc{});
+  EXPECT_EQ(hw.fingerprint(), HardwareDesc{}.fingerprint());
+  ASSERT_TRUE(loadHardwareDesc(preset("rnn-npe16k"), hw, err)) << err;
+  EXPECT_EQ(hw.rnnNpe(), 16384u);
+  ASSERT_TRUE(loadHardwareDesc(preset("rnn-npe64k"), hw, err)) << err;
+  EXPECT_EQ(hw.rnnNpe(), 65536u);
+  EXPECT_EQ(parseErr(R"({"cluster": {"pes": 256}, "pe": {"mac_lanes": 256},
+                         "rnn": {"npe": 65536}})"),
+            "<parsed>");
+  EXPECT_EQ(parseErr(R"({"cluster": {"pes": 8}, "rnn": {"npe": 16384}})"),
+            "rnn.npe 16384 does not match the PE array (8 PEs x 64 MAC lanes "
+            "= 512); the RNN engine is one cluster's PE array, leave rnn.npe "
+            "out");
+  // ep_max <= mac_lanes (power of two), cat_width <= ep_max (power of two).
+  EXPECT_EQ(parseErr(R"({"pe": {"mac_lanes": 48}, "rnn": {"ep_max": 32}})"),
+            "<parsed>");
+  EXPECT_NE(parseErr(R"({"pe": {"mac_lanes": 48}, "rnn": {"ep_max": 48}})")
+                .find("rnn.ep_max: must be a power of two"),
+            std::string::npos);
+  EXPECT_NE(parseErr(R"({"rnn": {"cat_width": 3}})")
+                .find("rnn.cat_width: must be a power of two"),
+            std::string::npos);
+  EXPECT_EQ(parseErr(R"({"rnn": {"ep_max": 8, "cat_width": 16}})"),
+            "rnn.cat_width: must be <= rnn.ep_max (16 > 8)");
+  hw = HardwareDesc{};
+  hw.macLanes = 8;
+  EXPECT_FALSE(validateHardwareDesc(hw, err));
+  EXPECT_NE(err.find("rnn.ep_max: 64 exceeds pe.mac_lanes 8"),
+            std::string::npos)
+      << err;
+  // The printed form leaves the derived npe out.
+  EXPECT_EQ(hardwareToJson(hw).find("\"npe\""), std::string::npos);
 }
 
 // Issue 11 fields: the shared cluster cache, the split group and the

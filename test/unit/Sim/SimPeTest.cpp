@@ -107,6 +107,8 @@ Gemm handExample() {
 TEST(SimPe, SparseWeightsIndexCompareHandExample) {
   HardwareDesc hw = tinyHardware();
   hw.macLanes = 1;
+  hw.rnnEpMax = 1; // an adder tree spans at most one PE's lanes
+  hw.rnnCatWidth = 1;
   Gemm g = handExample();
   const std::vector<float> want = {7, 0, 0, 0, 4, 2, 0, 6};
   SimStats dense, sparse;

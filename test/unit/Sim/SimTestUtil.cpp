@@ -220,6 +220,7 @@ HardwareDesc tinyHardware(uint32_t rows, uint32_t cols) {
   hw.cols = cols;
   hw.pesPerCluster = 2;
   hw.macLanes = 8;
+  hw.rnnEpMax = 8; // an adder tree spans at most one PE's lanes
   hw.sfuLanes = 4;
   hw.storageBytes = 64 * 1024;
   hw.storageBytesPerCycle = 16;
