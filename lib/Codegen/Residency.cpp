@@ -235,6 +235,9 @@ std::vector<std::vector<uint64_t>> accel::codegen::storageHighWater(
         for (uint32_t t : c.mesh.targets)
           note(t, uint64_t(c.mesh.dst) + c.mesh.bytes);
         break;
+      case CommandKind::Recur:
+        note(cl, c.recur.storageEnd());
+        break;
       default:
         break;
       }

@@ -279,6 +279,13 @@ void StreamBuilder::wait(uint32_t cluster, uint8_t tagMask, bool pe) {
   push(cluster, std::move(c));
 }
 
+void StreamBuilder::recur(uint32_t cluster, const RecurDesc &task) {
+  Command c;
+  c.kind = CommandKind::Recur;
+  c.recur = task;
+  push(cluster, std::move(c));
+}
+
 namespace {
 /// The tracker sees a DMA as the bounding byte range of its DRAM box: the
 /// simulator's hazard detection (accel-run --strict-hazards) compares

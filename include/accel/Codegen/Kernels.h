@@ -154,6 +154,10 @@ public:
                   uint32_t sem);
   void meshRecv(uint32_t cluster, uint32_t sem, uint32_t count);
   void wait(uint32_t cluster, uint8_t tagMask, bool pe);
+  /// RECUR: one RNN task on the cluster's column-wise engine (docs/rnn.md).
+  /// Its operands are in the cluster's storage (the weights possibly in
+  /// DRAM constants, which no command writes: no synchronisation needed).
+  void recur(uint32_t cluster, const RecurDesc &task);
   /// Records that the scalar unit (pipeline type 2) wrote `addr` back into
   /// the record of instruction `instr` of `ibuf`, so that the next execute()
   /// patches only what differs from the advanced register file.

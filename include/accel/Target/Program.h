@@ -9,6 +9,7 @@
 #define ACCEL_TARGET_PROGRAM_H
 
 #include "accel/Hardware/HardwareDesc.h"
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -302,6 +303,26 @@ struct RecurDesc {
   }
   /// Products of one step (the engine's useful MACs).
   uint64_t macsPerStep() const { return weightElems(); }
+  /// One past the highest storage byte the task touches.
+  uint64_t storageEnd() const {
+    uint64_t h = uint64_t(hidden) * 4, end = 0;
+    auto at = [&](uint64_t addr, uint64_t bytes) {
+      if (bytes)
+        end = std::max(end, addr + bytes);
+    };
+    bool lstm = cell == RecurCell::Lstm;
+    if (!weightsInDram)
+      at(weights, weightElems() * 4);
+    at(bias, biasElems() * 4);
+    at(peepholes, peephole ? 3 * h : 0);
+    at(x, uint64_t(steps) * inputs * 4);
+    at(h0, h);
+    at(c0, lstm ? h : 0);
+    at(y, uint64_t(steps) * h);
+    at(hT, h);
+    at(cT, lstm ? h : 0);
+    return end;
+  }
 };
 
 /// Semaphores per cluster (ids 0 .. kNumSemaphores-1). The compiler uses the

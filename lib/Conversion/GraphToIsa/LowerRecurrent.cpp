@@ -462,5 +462,10 @@ RecurrentLowering::activatedLayer(const Direction &dir, int64_t which,
 } // namespace accel::lowering
 
 LogicalResult Lowering::lowerRecurrent(graph::RecurrentOp op) {
+  FailureOr<bool> onEngine = lowerRecurrentOnEngine(*this, op);
+  if (failed(onEngine))
+    return failure();
+  if (*onEngine)
+    return success();
   return RecurrentLowering(*this, op).run();
 }

@@ -298,6 +298,7 @@ public:
 
 private:
   friend class RecurrentLowering; // LowerRecurrent.cpp: one op's state
+  friend class RecurrentEngineLowering; // LowerRecurrentEngine.cpp
 
   /// Bump allocation; saturates at 2^64 - 1 (run() then refuses the
   /// program) instead of wrapping round to alias earlier buffers.
@@ -681,6 +682,12 @@ private:
   void keepOnChip(std::vector<codegen::DramBuffer> &pieces);
   codegen::ResidencySummary residency_;
 };
+
+/// A graph.recurrent placed by schedule-rnn-threads as RECUR tasks on the
+/// column-wise engine (LowerRecurrentEngine.cpp); false when the op keeps
+/// the plain lowering (nothing emitted then).
+mlir::FailureOr<bool> lowerRecurrentOnEngine(Lowering &l,
+                                             graph::RecurrentOp op);
 
 } // namespace accel::lowering
 

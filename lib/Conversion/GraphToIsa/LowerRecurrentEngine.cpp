@@ -1,0 +1,365 @@
+//===- LowerRecurrentEngine.cpp - RNN layers on the column-wise engine ----===//
+//
+// A graph.recurrent that schedule-rnn-threads placed (accel.rnn_threads)
+// runs as RECUR tasks (docs/rnn.md): one task per direction and batch row,
+// on the direction's cluster and thread context (batch rows take the next
+// contexts). Per cluster the layer loads the packed, row-interleaved
+// weights (or leaves them in DRAM when they do not fit the storage unit
+// with the tasks' vectors), each task's x rows and initial state, issues
+// the tasks, waits for them and stores Y, Y_h and Y_c. The engine then
+// interleaves the tasks of a cluster on the hardware thread contexts.
+//
+// Ops the engine does not take keep the plain lowering (LowerRecurrent.cpp):
+// weights that are not compile-time constants, sequence lengths that are not
+// (or hold a 0), operands that do not fit the storage unit.
+//
+//===----------------------------------------------------------------------===//
+#include "Lowering.h"
+#include "Accel/AccelDialect.h"
+#include "accel/Rnn/GatePacking.h"
+#include "accel/Rnn/Parallelism.h"
+
+using namespace mlir;
+using namespace accel;
+using namespace accel::codegen;
+
+namespace accel::lowering {
+
+namespace {
+
+std::optional<RecurAct> actNamed(StringRef name) {
+  for (unsigned k = 0; k < kRecurActs; ++k)
+    if (name == recurActName(RecurAct(k)))
+      return RecurAct(k);
+  return std::nullopt;
+}
+
+uint64_t align64(uint64_t v) { return (v + 63) / 64 * 64; }
+
+} // namespace
+
+class RecurrentEngineLowering {
+public:
+  RecurrentEngineLowering(Lowering &l, graph::RecurrentOp op) : l(l), op(op) {
+    std::vector<int64_t> xs = shapeOf(op.getX());
+    T = xs[0], B = xs[1], I = xs[2], H = op.getHiddenSize();
+    kind = op.getKind();
+    G = kind == graph::RnnKind::lstm ? 4 : kind == graph::RnnKind::gru ? 3 : 1;
+    dirs = op.getDirection() == "bidirectional" ? 2 : 1;
+    nAct = kind == graph::RnnKind::lstm ? 3 : kind == graph::RnnKind::gru ? 2 : 1;
+  }
+
+  /// False (and nothing emitted) when the op keeps the plain lowering.
+  FailureOr<bool> run() {
+    auto threads = op->getAttrOfType<ArrayAttr>(kRnnThreadsAttrName);
+    if (!threads || int64_t(threads.size()) != dirs || !readLengths() ||
+        !readActivations())
+      return false;
+    for (int64_t d = 0; d < dirs; ++d)
+      if (!packDirection(d, cast<RnnThreadAttr>(threads[d])))
+        return false;
+    if (!layOut())
+      return false;
+    emit();
+    return true;
+  }
+
+private:
+  /// One direction's packed operands in DRAM (constants) and placement.
+  struct Direction {
+    uint64_t weights = 0, bias = 0, peep = 0; ///< DRAM constants
+    uint64_t weightElems = 0, biasElems = 0;
+    uint32_t cluster = 0, thread = 0;
+  };
+  /// One task (direction d, batch row b) and its storage operands.
+  struct Task {
+    int64_t d = 0, b = 0, len = 0;
+    RecurDesc desc;
+  };
+
+  bool readLengths() {
+    lens.assign(size_t(B), T);
+    Value sl = op.getSequenceLens();
+    if (!sl)
+      return true;
+    auto c = sl.getDefiningOp<arith::ConstantOp>();
+    auto values = c ? dyn_cast<DenseElementsAttr>(c.getValue()) : nullptr;
+    if (!values)
+      return false;
+    int64_t b = 0;
+    for (const APInt &v : values.getValues<APInt>())
+      lens[size_t(b++)] = std::clamp<int64_t>(v.getSExtValue(), 0, T);
+    return llvm::all_of(lens, [](int64_t n) { return n > 0; });
+  }
+
+  bool readActivations() {
+    if (int64_t(op.getActivations().size()) != nAct * dirs)
+      return false;
+    auto param = [](ArrayAttr a, int64_t i) {
+      return i < int64_t(a.size())
+                 ? float(cast<FloatAttr>(a[i]).getValueAsDouble())
+                 : 0.0f;
+    };
+    for (int64_t i = 0; i < nAct * dirs; ++i) {
+      auto a = actNamed(cast<StringAttr>(op.getActivations()[i]).getValue());
+      if (!a)
+        return false;
+      acts.push_back(*a);
+      alphas.push_back(param(op.getActivationAlpha(), i));
+      betas.push_back(param(op.getActivationBeta(), i));
+    }
+    return true;
+  }
+
+  /// The f32 values of a constant operand, or empty.
+  std::vector<float> constantValues(Value v, int64_t offset, int64_t n) {
+    const uint8_t *p =
+        l.constantSpan(l.bufferFor(v) + uint64_t(offset) * 4, uint64_t(n) * 4);
+    if (!p)
+      return {};
+    std::vector<float> out(static_cast<size_t>(n));
+    std::memcpy(out.data(), p, size_t(n) * 4);
+    return out;
+  }
+
+  bool packDirection(int64_t d, RnnThreadAttr placement) {
+    std::vector<float> w = constantValues(op.getW(), d * G * H * I, G * H * I);
+    std::vector<float> r = constantValues(op.getR(), d * G * H * H, G * H * H);
+    if (w.empty() || r.empty())
+      return false;
+    std::vector<float> wb(size_t(G * H), 0.0f), rb(size_t(G * H), 0.0f);
+    if (Value bv = op.getB()) {
+      std::vector<float> all = constantValues(bv, d * 2 * G * H, 2 * G * H);
+      if (all.empty())
+        return false;
+      std::copy(all.begin(), all.begin() + G * H, wb.begin());
+      std::copy(all.begin() + G * H, all.end(), rb.begin());
+    }
+    Direction dir;
+    dir.cluster = uint32_t(placement.getCluster());
+    dir.thread = uint32_t(placement.getThread());
+    std::vector<float> packed, bias;
+    if (kind == graph::RnnKind::gru) {
+      rnn::GruPhases ph = rnn::packGru(H, I, w.data(), r.data());
+      packed = ph.zr;
+      packed.insert(packed.end(), ph.candidate.begin(), ph.candidate.end());
+      for (int64_t j = 0; j < H; ++j)
+        for (int64_t g = 0; g < 2; ++g)
+          bias.push_back(wb[size_t(g * H + j)] + rb[size_t(g * H + j)]);
+      bias.insert(bias.end(), wb.begin() + 2 * H, wb.end());
+      bias.insert(bias.end(), rb.begin() + 2 * H, rb.end());
+    } else {
+      rnn::Cell cell =
+          kind == graph::RnnKind::lstm ? rnn::Cell::Lstm : rnn::Cell::Rnn;
+      packed = rnn::packMerged(cell, H, I, w.data(), r.data());
+      for (int64_t j = 0; j < H; ++j)
+        for (int64_t g = 0; g < G; ++g)
+          bias.push_back(wb[size_t(g * H + j)] + rb[size_t(g * H + j)]);
+    }
+    if (Value pv = op.getP()) {
+      std::vector<float> p = constantValues(pv, d * 3 * H, 3 * H);
+      if (p.empty())
+        return false;
+      dir.peep = l.addConstant(p);
+    }
+    dir.weightElems = packed.size();
+    dir.biasElems = bias.size();
+    dir.weights = l.addConstant(packed);
+    dir.bias = l.addConstant(bias);
+    directions.push_back(dir);
+    return true;
+  }
+
+  /// The RECUR fields every task of direction d shares.
+  RecurDesc baseDesc(int64_t d) {
+    RecurDesc r;
+    r.cell = kind == graph::RnnKind::lstm  ? RecurCell::Lstm
+             : kind == graph::RnnKind::gru ? RecurCell::Gru
+                                           : RecurCell::Rnn;
+    r.reverse = op.getDirection() == "reverse" || d == 1;
+    r.linearBeforeReset =
+        kind == graph::RnnKind::gru && op.getLinearBeforeReset();
+    r.inputForget = kind == graph::RnnKind::lstm && op.getInputForget();
+    r.peephole = bool(op.getP());
+    if (op.getClip()) {
+      r.hasClip = true;
+      r.clip = op.getClip()->convertToFloat();
+    }
+    r.hidden = uint32_t(H);
+    r.inputs = uint32_t(I);
+    for (int64_t k = 0; k < nAct; ++k) {
+      r.act[k] = acts[size_t(d * nAct + k)];
+      r.alpha[k] = alphas[size_t(d * nAct + k)];
+      r.beta[k] = betas[size_t(d * nAct + k)];
+    }
+    chooseEpVp(r);
+    return r;
+  }
+
+  void chooseEpVp(RecurDesc &r) {
+    rnn::Engine e = rnn::engineOf(l.fullHw_);
+    int64_t rows = int64_t(r.rows());
+    int64_t ep = rnn::selectEpVp(e, {rows, I + H, I}).ep;
+    if (auto p = op->getAttrOfType<RnnParallelismAttr>(kRnnParallelismAttrName))
+      ep = p.getEp();
+    int64_t cap = e.npe / ep;
+    r.ep = uint32_t(ep);
+    r.vp = uint32_t(std::max<int64_t>(1, std::min(rows, cap)));
+    r.candidateVp = uint32_t(std::max<int64_t>(1, std::min(H, cap)));
+  }
+
+  /// Storage addresses of every task; false when they do not fit.
+  bool layOut() {
+    for (bool dramWeights : {false, true})
+      if (tryLayout(dramWeights))
+        return true;
+    return false;
+  }
+
+  bool tryLayout(bool dramWeights) {
+    tasks.clear();
+    const uint64_t storage = l.fullHw_.storageBytes;
+    std::vector<uint64_t> next(l.fullHw_.numClusters(), 0);
+    auto take = [&](uint32_t cl, uint64_t bytes) {
+      uint64_t a = next[cl];
+      next[cl] = align64(a + bytes);
+      return a;
+    };
+    for (int64_t d = 0; d < dirs; ++d) {
+      Direction &dir = directions[size_t(d)];
+      RecurDesc base = baseDesc(d);
+      base.weightsInDram = dramWeights;
+      base.weights = dramWeights ? dir.weights : take(dir.cluster, dir.weightElems * 4);
+      base.bias = uint32_t(take(dir.cluster, dir.biasElems * 4));
+      if (base.peephole)
+        base.peepholes = uint32_t(take(dir.cluster, uint64_t(3 * H) * 4));
+      for (int64_t b = 0; b < B; ++b) {
+        Task t;
+        t.d = d, t.b = b, t.len = lens[size_t(b)];
+        t.desc = base;
+        RecurDesc &r = t.desc;
+        uint32_t cl = dir.cluster;
+        r.steps = uint32_t(t.len);
+        r.thread = uint8_t((dir.thread + uint32_t(b)) % l.fullHw_.instructionBuffers);
+        r.tag = uint8_t(tasks.size() % 8);
+        r.x = uint32_t(take(cl, uint64_t(t.len * I) * 4));
+        r.h0 = uint32_t(take(cl, uint64_t(H) * 4));
+        r.c0 = uint32_t(take(cl, uint64_t(H) * 4));
+        r.y = uint32_t(take(cl, uint64_t(t.len * H) * 4));
+        r.hT = uint32_t(take(cl, uint64_t(H) * 4));
+        r.cT = uint32_t(take(cl, uint64_t(H) * 4));
+        tasks.push_back(t);
+      }
+    }
+    return llvm::all_of(next, [&](uint64_t n) { return n <= storage; });
+  }
+
+  static DramBox vec(uint64_t base, int64_t n) {
+    DramBox b;
+    b.base = base;
+    b.dim(n, 1);
+    return b;
+  }
+
+  void emitLoads(uint32_t cl) {
+    std::vector<bool> loaded(size_t(dirs), false);
+    for (const Task &t : tasks) {
+      const Direction &dir = directions[size_t(t.d)];
+      if (dir.cluster != cl)
+        continue;
+      const RecurDesc &r = t.desc;
+      if (!loaded[size_t(t.d)]) {
+        loaded[size_t(t.d)] = true;
+        if (!r.weightsInDram)
+          l.sb_.dmaLoadStrided(cl, 0, vec(dir.weights, int64_t(dir.weightElems)),
+                               uint32_t(r.weights), {1, 0, 0, 0});
+        l.sb_.dmaLoadStrided(cl, 0, vec(dir.bias, int64_t(dir.biasElems)),
+                             r.bias, {1, 0, 0, 0});
+        if (r.peephole)
+          l.sb_.dmaLoadStrided(cl, 0, vec(dir.peep, 3 * H), r.peepholes,
+                               {1, 0, 0, 0});
+      }
+      DramBox x;
+      x.base = l.bufferFor(op.getX()) + uint64_t(t.b * I) * 4;
+      x.dim(t.len, B * I).dim(I, 1);
+      l.sb_.dmaLoadStrided(cl, 0, x, r.x, {I, 1, 0, 0});
+      uint64_t state = uint64_t((t.d * B + t.b) * H) * 4;
+      auto initial = [&](Value v) {
+        return v ? l.bufferFor(v) + state : zeros();
+      };
+      l.sb_.dmaLoadStrided(cl, 0, vec(initial(op.getInitialH()), H), r.h0,
+                           {1, 0, 0, 0});
+      if (r.cell == RecurCell::Lstm)
+        l.sb_.dmaLoadStrided(cl, 0, vec(initial(op.getInitialC()), H), r.c0,
+                             {1, 0, 0, 0});
+    }
+  }
+
+  uint64_t zeros() {
+    if (!zeroVec)
+      zeroVec = l.addConstant(std::vector<float>(size_t(std::max(H, T * H)), 0.0f));
+    return zeroVec;
+  }
+
+  void emitStores(uint32_t cl) {
+    const uint64_t y = l.bufferFor(op.getY()), yh = l.bufferFor(op.getYH()),
+                   yc = l.bufferFor(op.getYC());
+    for (const Task &t : tasks) {
+      if (directions[size_t(t.d)].cluster != cl)
+        continue;
+      const RecurDesc &r = t.desc;
+      uint64_t row = uint64_t((t.d * B + t.b) * H) * 4;
+      DramBox ys;
+      ys.base = y + row;
+      ys.dim(t.len, dirs * B * H).dim(H, 1);
+      l.sb_.dmaStore(cl, 0, r.y, H, ys);
+      if (t.len < T) {
+        // Steps past a sequence's length output zeros (ONNX).
+        DramBox src, dst;
+        src.base = zeros();
+        src.dim(T - t.len, 0).dim(H, 1);
+        dst.base = y + uint64_t(t.len * dirs * B * H) * 4 + row;
+        dst.dim(T - t.len, dirs * B * H).dim(H, 1);
+        l.sb_.dmaDramCopy(cl, 0, src, dst);
+      }
+      l.sb_.dmaStore(cl, 0, r.hT, H, vec(yh + row, H));
+      bool lstm = r.cell == RecurCell::Lstm;
+      l.sb_.dmaStore(cl, 0, lstm ? r.cT : r.hT, H, vec(yc + row, H));
+    }
+  }
+
+  void emit() {
+    for (uint32_t cl = 0; cl < l.fullHw_.numClusters(); ++cl) {
+      bool any = llvm::any_of(tasks, [&](const Task &t) {
+        return directions[size_t(t.d)].cluster == cl;
+      });
+      if (!any)
+        continue;
+      emitLoads(cl);
+      l.sb_.wait(cl, 0xFF, false);
+      for (const Task &t : tasks)
+        if (directions[size_t(t.d)].cluster == cl)
+          l.sb_.recur(cl, t.desc);
+      l.sb_.wait(cl, 0xFF, true);
+      emitStores(cl);
+    }
+    l.sb_.endLayer();
+  }
+
+  Lowering &l;
+  graph::RecurrentOp op;
+  graph::RnnKind kind;
+  int64_t T, B, I, H, G, dirs, nAct;
+  std::vector<int64_t> lens;
+  std::vector<RecurAct> acts;
+  std::vector<float> alphas, betas;
+  std::vector<Direction> directions;
+  std::vector<Task> tasks;
+  uint64_t zeroVec = 0;
+};
+
+FailureOr<bool> lowerRecurrentOnEngine(Lowering &l, graph::RecurrentOp op) {
+  return RecurrentEngineLowering(l, op).run();
+}
+
+} // namespace accel::lowering
