@@ -28,7 +28,8 @@ using namespace mlir;
 
 bool accel::isSplitOptionName(StringRef name) {
   return name == "split" || name == "parallel" || name == "rounding" ||
-         name == "policy" || name == "balance-clusters" || name == "fuse";
+         name == "policy" || name == "balance-clusters" || name == "fuse" ||
+         name == "rnn" || name == "rnn-contexts";
 }
 
 LogicalResult accel::parseSplitOptions(
@@ -41,6 +42,18 @@ LogicalResult accel::parseSplitOptions(
       if (value != "on" && value != "off")
         return errorHandler("fuse: '" + value + "' is not one of on, off");
       out.fuse = value == "on";
+      continue;
+    }
+    if (name == "rnn") {
+      if (value != "engine" && value != "plain")
+        return errorHandler("rnn: '" + value + "' is not one of engine, plain");
+      out.rnnEngine = value == "engine";
+      continue;
+    }
+    if (name == "rnn-contexts") {
+      if (value.getAsInteger(10, out.rnnContexts) || out.rnnContexts < 0)
+        return errorHandler("rnn-contexts: '" + value +
+                            "' is not a count >= 0");
       continue;
     }
     if (name != "split") {
@@ -121,6 +134,14 @@ void accel::buildDefaultPipeline(OpPassManager &pm, const std::string &hwPath,
   pm.addPass(createSelectMapping());
   if (split.mode == SplitMode::Labels)
     pm.addPass(createDropLabelSplits());
+  // Recurrent layers on the column-wise engine, placed on clusters and
+  // hardware thread contexts (docs/rnn.md).
+  if (split.rnnEngine) {
+    pm.addPass(createSelectRnnParallelism());
+    ScheduleRnnThreadsOptions threads;
+    threads.contexts = split.rnnContexts;
+    pm.addPass(createScheduleRnnThreads(threads));
+  }
   pm.addPass(lowering ? std::move(lowering) : createConvertGraphToIsa());
 }
 

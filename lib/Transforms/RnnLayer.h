@@ -17,9 +17,9 @@ struct RnnLayer {
   int64_t steps = 0;      ///< time steps (X's first dimension)
   int64_t directions = 1; ///< 2 for a bidirectional layer
   /// The merged matrix of the (first) phase: [x | h] columns.
-  rnn::LayerShape merged;
+  rnn::LayerShape merged{0, 0, 0};
   /// A GRU's candidate phase (rows H); rows == 0 otherwise.
-  rnn::LayerShape candidate;
+  rnn::LayerShape candidate{0, 0, 0};
 };
 
 RnnLayer rnnLayerOf(graph::RecurrentOp op);

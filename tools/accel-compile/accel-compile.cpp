@@ -129,7 +129,8 @@ std::map<std::string, bool> loweringOptionNames() {
     rest = tail.ltrim();
   }
   for (const char *split :
-       {"split", "parallel", "rounding", "policy", "balance-clusters", "fuse"})
+       {"split", "parallel", "rounding", "policy", "balance-clusters", "fuse",
+        "rnn", "rnn-contexts"})
     names[split] = false;
   return names;
 }
@@ -199,6 +200,12 @@ static int compileMain(int argc, char **argv) {
                     "labels\n"
                     "  --fuse=<value>    fuse-layers (docs/passes.md): on "
                     "(default) or off\n"
+                    "  --rnn=<value>     recurrent layers (docs/rnn.md): "
+                    "engine (default: RECUR tasks on the column-wise engine, "
+                    "multithreaded) or plain (per-step GEMM + SFU layers)\n"
+                    "  --rnn-contexts=N  thread contexts per cluster for RNN "
+                    "tasks: 0 = the hardware's instruction buffers "
+                    "(default), 1 = no multithreading\n"
                     "  --parallel, --rounding, --policy, --balance-clusters: "
                     "split-strategy's options below, forwarded (its "
                     "partition is --split, its print is accel-opt's); the "

@@ -46,11 +46,18 @@ struct SplitPipelineOptions {
   std::string strategy;
   /// `fuse=on|off`: whether fuse-layers runs (after fold-batch-norm).
   bool fuse = true;
+  /// `rnn=engine|plain`: recurrent layers as RECUR tasks on the column-wise
+  /// engine (select-rnn-parallelism, schedule-rnn-threads; docs/rnn.md) or
+  /// the plain per-step GEMM + SFU lowering.
+  bool rnnEngine = true;
+  /// `rnn-contexts=N`: thread contexts per cluster schedule-rnn-threads
+  /// uses (0: the hardware's instruction buffers; 1: no multithreading).
+  int64_t rnnContexts = 0;
 };
 
 /// The option names of the default pipeline that configure the split:
 /// `split` and split-strategy's forwarded `parallel`, `rounding`, `policy`,
-/// and `fuse` (fuse-layers on / off).
+/// `fuse` (fuse-layers on / off), `rnn` and `rnn-contexts`.
 bool isSplitOptionName(llvm::StringRef name);
 
 /// Reads the split options out of "name=value ..." pairs (names as

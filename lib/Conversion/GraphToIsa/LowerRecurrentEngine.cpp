@@ -322,9 +322,9 @@ private:
         dst.dim(T - t.len, dirs * B * H).dim(H, 1);
         l.sb_.dmaDramCopy(cl, 0, src, dst);
       }
-      l.sb_.dmaStore(cl, 0, r.hT, H, vec(yh + row, H));
+      l.sb_.dmaStore(cl, 0, r.hT, 1, vec(yh + row, H));
       bool lstm = r.cell == RecurCell::Lstm;
-      l.sb_.dmaStore(cl, 0, lstm ? r.cT : r.hT, H, vec(yc + row, H));
+      l.sb_.dmaStore(cl, 0, lstm ? r.cT : r.hT, 1, vec(yc + row, H));
     }
   }
 
