@@ -56,10 +56,15 @@ public:
         !readActivations())
       return false;
     for (int64_t d = 0; d < dirs; ++d)
-      if (!packDirection(d, cast<RnnThreadAttr>(threads[d])))
-        return false;
+      place(cast<RnnThreadAttr>(threads[d]));
     if (!layOut())
       return false;
+    for (int64_t d = 0; d < dirs; ++d)
+      if (failed(materialize(d)))
+        return failure();
+    for (Task &t : tasks)
+      if (t.desc.weightsInDram)
+        t.desc.weights = directions[size_t(t.d)].weights;
     emit();
     return true;
   }
@@ -122,7 +127,28 @@ private:
     return out;
   }
 
-  bool packDirection(int64_t d, RnnThreadAttr placement) {
+  int64_t mergedRows() const { return kind == graph::RnnKind::gru ? 2 * H : G * H; }
+
+  void place(RnnThreadAttr placement) {
+    Direction dir;
+    dir.cluster = uint32_t(placement.getCluster());
+    dir.thread = uint32_t(placement.getThread());
+    bool gru = kind == graph::RnnKind::gru;
+    dir.weightElems = uint64_t((mergedRows() + (gru ? H : 0)) * (I + H));
+    dir.biasElems = uint64_t(mergedRows() + (gru ? 2 * H : 0));
+    directions.push_back(dir);
+  }
+
+  /// The packed weights, biases and peepholes of direction d in DRAM:
+  /// packed at compile time from constants, else by DMAs and one SFU
+  /// layer at run time (weights that are graph inputs).
+  LogicalResult materialize(int64_t d) {
+    if (packConstants(d))
+      return success();
+    return packAtRunTime(d);
+  }
+
+  bool packConstants(int64_t d) {
     std::vector<float> w = constantValues(op.getW(), d * G * H * I, G * H * I);
     std::vector<float> r = constantValues(op.getR(), d * G * H * H, G * H * H);
     if (w.empty() || r.empty())
@@ -135,39 +161,97 @@ private:
       std::copy(all.begin(), all.begin() + G * H, wb.begin());
       std::copy(all.begin() + G * H, all.end(), rb.begin());
     }
-    Direction dir;
-    dir.cluster = uint32_t(placement.getCluster());
-    dir.thread = uint32_t(placement.getThread());
+    std::vector<float> peep;
+    if (Value pv = op.getP()) {
+      peep = constantValues(pv, d * 3 * H, 3 * H);
+      if (peep.empty())
+        return false;
+    }
+    Direction &dir = directions[size_t(d)];
     std::vector<float> packed, bias;
+    int64_t gm = mergedRows() / H; // gates in the merged matrix
     if (kind == graph::RnnKind::gru) {
       rnn::GruPhases ph = rnn::packGru(H, I, w.data(), r.data());
       packed = ph.zr;
       packed.insert(packed.end(), ph.candidate.begin(), ph.candidate.end());
-      for (int64_t j = 0; j < H; ++j)
-        for (int64_t g = 0; g < 2; ++g)
-          bias.push_back(wb[size_t(g * H + j)] + rb[size_t(g * H + j)]);
-      bias.insert(bias.end(), wb.begin() + 2 * H, wb.end());
-      bias.insert(bias.end(), rb.begin() + 2 * H, rb.end());
     } else {
       rnn::Cell cell =
           kind == graph::RnnKind::lstm ? rnn::Cell::Lstm : rnn::Cell::Rnn;
       packed = rnn::packMerged(cell, H, I, w.data(), r.data());
-      for (int64_t j = 0; j < H; ++j)
-        for (int64_t g = 0; g < G; ++g)
-          bias.push_back(wb[size_t(g * H + j)] + rb[size_t(g * H + j)]);
     }
-    if (Value pv = op.getP()) {
-      std::vector<float> p = constantValues(pv, d * 3 * H, 3 * H);
-      if (p.empty())
-        return false;
-      dir.peep = l.addConstant(p);
+    for (int64_t j = 0; j < H; ++j)
+      for (int64_t g = 0; g < gm; ++g)
+        bias.push_back(wb[size_t(g * H + j)] + rb[size_t(g * H + j)]);
+    if (kind == graph::RnnKind::gru) {
+      bias.insert(bias.end(), wb.begin() + 2 * H, wb.end());
+      bias.insert(bias.end(), rb.begin() + 2 * H, rb.end());
     }
-    dir.weightElems = packed.size();
-    dir.biasElems = bias.size();
     dir.weights = l.addConstant(packed);
     dir.bias = l.addConstant(bias);
-    directions.push_back(dir);
+    if (!peep.empty())
+      dir.peep = l.addConstant(peep);
     return true;
+  }
+
+  /// A DRAM -> DRAM copy of G' gate blocks of `cols` columns (rows of the
+  /// ONNX matrix at `src`, gate-major) into every G'-th row of the packed
+  /// matrix at column `col0`: the row interleaving as one strided DMA.
+  void interleave(uint32_t cl, uint64_t src, int64_t gates, int64_t cols,
+                  uint64_t dst, int64_t col0, int64_t rowStrideGates) {
+    DramBox s, t;
+    s.base = src;
+    s.dim(gates, H * cols).dim(H, cols).dim(cols, 1);
+    t.base = dst + uint64_t(col0) * 4;
+    t.dim(gates, I + H).dim(H, rowStrideGates * (I + H)).dim(cols, 1);
+    l.sb_.dmaDramCopy(cl, 0, s, t);
+  }
+
+  LogicalResult packAtRunTime(int64_t d) {
+    Direction &dir = directions[size_t(d)];
+    const uint32_t cl = dir.cluster;
+    const int64_t gm = mergedRows() / H;
+    const uint64_t w = l.bufferFor(op.getW()) + uint64_t(d * G * H * I) * 4;
+    const uint64_t r = l.bufferFor(op.getR()) + uint64_t(d * G * H * H) * 4;
+    dir.weights = l.allocate(int64_t(dir.weightElems));
+    dir.bias = l.allocate(int64_t(dir.biasElems));
+    interleave(cl, w, gm, I, dir.weights, 0, gm);
+    interleave(cl, r, gm, H, dir.weights, I, gm);
+    if (kind == graph::RnnKind::gru) {
+      // The candidate [W_h | R_h], rows in hidden order.
+      uint64_t cand = dir.weights + uint64_t(2 * H * (I + H)) * 4;
+      interleave(cl, w + uint64_t(2 * H * I) * 4, 1, I, cand, 0, 1);
+      interleave(cl, r + uint64_t(2 * H * H) * 4, 1, H, cand, I, 1);
+    }
+    if (Value pv = op.getP())
+      dir.peep = l.bufferFor(pv) + uint64_t(d * 3 * H) * 4;
+    l.sb_.wait(cl, 0xFF, false);
+    l.sb_.endLayer();
+    return packBiasAtRunTime(d);
+  }
+
+  /// bias[j * G' + g] = Wb[g * H + j] + Rb[g * H + j] (one SFU layer), a
+  /// GRU's Wb_h and Rb_h after it; zeros without B.
+  LogicalResult packBiasAtRunTime(int64_t d) {
+    Direction &dir = directions[size_t(d)];
+    Value bv = op.getB();
+    if (!bv) {
+      dir.bias = l.addConstant(std::vector<float>(dir.biasElems, 0.0f));
+      return success();
+    }
+    const int64_t gm = mergedRows() / H;
+    const uint64_t wb = l.bufferFor(bv) + uint64_t(d * 2 * G * H) * 4;
+    const uint64_t rb = wb + uint64_t(G * H) * 4;
+    ElementwiseLayer ew;
+    ew.shape = {H, gm};
+    ew.inputs = {View{wb, {1, H}}, View{rb, {1, H}}};
+    ew.output = View{dir.bias, {gm, 1}};
+    ew.steps = {{SpuType::Binary, SfuFunc::Add, 0.0f, 0, 1, 0}};
+    if (failed(l.emitSfu(op, ew)))
+      return failure();
+    if (kind == graph::RnnKind::gru) // Wb_h, Rb_h: rows G*H apart in B
+      emitCopyLayer(l.sb_, {2, H}, View{wb + uint64_t(2 * H) * 4, {G * H, 1}},
+                    View{dir.bias + uint64_t(2 * H) * 4, {H, 1}});
+    return success();
   }
 
   /// The RECUR fields every task of direction d shares.
