@@ -22,6 +22,8 @@ Writes to OUTDIR:
                    h0 / c0 from the outer scope, chosen by a constant
                    initializer condition; outputs Y, Y_h, Y_c.
   if_runtime.onnx  cond = Greater(ReduceSum(x), 0): a runtime condition.
+  if_runtime_nested.onnx  the same condition computed in the main graph and
+                   tested by an If inside the branch of a constant If.
   if_sr_ref_*.npy  x, and the numpy results of if_sr for both rates.
 """
 import os
@@ -160,6 +162,24 @@ def runtime_model():
     return g
 
 
+def runtime_nested_model():
+    """A branch whose If tests a runtime value of the outer graph: no graph
+    input of the branch's own nodes is behind it."""
+    inner = runtime_model().node[3]
+    outer_then = helper.make_graph([inner], "outer_then", [],
+                                   [helper.make_tensor_value_info("y", F, [2, 8])])
+    outer_else = helper.make_graph([helper.make_node("Identity", ["x"], ["z"], name="id")],
+                                   "outer_else", [],
+                                   [helper.make_tensor_value_info("z", F, [2, 8])])
+    g = runtime_model()
+    del g.node[3]
+    g.node.extend([helper.make_node("If", ["always"], ["y"], name="outer",
+                                    then_branch=outer_then, else_branch=outer_else)])
+    g.initializer.extend([numpy_helper.from_array(np.array(True), "always")])
+    g.name = "if_runtime_nested"
+    return g
+
+
 def main():
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
@@ -176,6 +196,7 @@ def main():
     save(model(nested_model()), out, "if_nested.onnx")
     save(model(lstm_model()), out, "if_lstm.onnx")
     save(model(runtime_model()), out, "if_runtime.onnx")
+    save(model(runtime_nested_model()), out, "if_runtime_nested.onnx")
 
 
 if __name__ == "__main__":
