@@ -51,6 +51,8 @@ const char *kUsage =
     "[--output-dir DIR]\n"
     "                 [--trace FILE] [--no-validate] [--strict-hazards] "
     "[--per-layer] [--quiet]\n"
+    "       accel-run BINARY --stream --input NAME=F0,F1,... [--state "
+    "IN=OUT]... [--output-dir DIR]\n"
     "\n"
     "Simulates an accelerator binary (functional + cycle model).\n"
     "  --hw FILE          hardware description JSON (default: built-in "
