@@ -123,7 +123,7 @@ int onnxTypeOf(Value v) {
 
 std::string Importer::nodeDesc(const Node &n) const {
   if (!n.name().empty())
-    return "node '" + scopePrefix + n.name() + "'";
+    return "node '" + nodeName(n) + "'";
   auto it = nodeIndex.find(&n);
   std::string d =
       "node #" +
@@ -140,8 +140,12 @@ std::string Importer::nodeDesc(const Node &n) const {
 }
 
 std::string Importer::nodeName(const Node &n) const {
+  // Exporters name nodes as paths ("/If", "/model/conv/Conv"): one slash
+  // joins the If's name and the branch node's.
   if (!n.name().empty())
-    return scopePrefix + n.name();
+    return n.name()[0] == '/' && !scopePrefix.empty()
+               ? scopePrefix + n.name().substr(1)
+               : scopePrefix + n.name();
   auto it = nodeIndex.find(&n);
   return scopePrefix + n.op_type() + "_" +
          (it == nodeIndex.end() ? std::string("?")

@@ -1,6 +1,6 @@
 """ONNX `If` models as exporters write them, for test/Import/if.test and
-test/e2e/if-e2e.test. Deterministic weights; every model is valid ONNX
-(onnx.checker).
+test/tools/accel-run-stream.test (the LSTM). Deterministic weights; every
+model is valid ONNX (onnx.checker).
 
 usage: gen_if_models.py OUTDIR
 
@@ -20,7 +20,8 @@ Writes to OUTDIR:
                    shadows one.)
   if_lstm.onnx     an LSTM (weights inside the branch) with state inputs
                    h0 / c0 from the outer scope, chosen by a constant
-                   initializer condition; outputs Y, Y_h, Y_c.
+                   initializer condition; outputs Y, Y_h, Y_c. Nodes are
+                   named like exporter paths ("/If", "/lstm/LSTM").
   if_runtime.onnx  cond = Greater(ReduceSum(x), 0): a runtime condition.
   if_runtime_nested.onnx  the same condition computed in the main graph and
                    tested by an If inside the branch of a constant If.
@@ -116,7 +117,7 @@ def lstm_model():
     Bb = (0.1 * rng.standard_normal((1, 8 * H))).astype(np.float32)
     then_g = helper.make_graph(
         [helper.make_node("LSTM", ["x", "W", "R", "B", "", "h0", "c0"],
-                          ["Yb", "Yhb", "Ycb"], name="lstm", hidden_size=H)],
+                          ["Yb", "Yhb", "Ycb"], name="/lstm/LSTM", hidden_size=H)],
         "lstm_branch", [],
         [helper.make_tensor_value_info("Yb", F, [T, 1, N, H]),
          helper.make_tensor_value_info("Yhb", F, [1, N, H]),
@@ -132,7 +133,7 @@ def lstm_model():
          helper.make_tensor_value_info("eh", F, [1, N, H]),
          helper.make_tensor_value_info("ec", F, [1, N, H])])
     g = helper.make_graph(
-        [helper.make_node("If", ["use_lstm"], ["Y", "Y_h", "Y_c"], name="vad",
+        [helper.make_node("If", ["use_lstm"], ["Y", "Y_h", "Y_c"], name="/If",
                           then_branch=then_g, else_branch=else_g)],
         "if_lstm",
         [helper.make_tensor_value_info("x", F, [T, N, I]),
