@@ -101,6 +101,15 @@ LogicalResult Importer::checkAttributeNames(const onnx::GraphProto &g) {
         return mlir::failure();
     }
   }
+  // If branches (and Loop / Scan bodies) are checked like the main graph.
+  for (const Node &n : g.node())
+    for (const auto &a : n.attribute()) {
+      if (a.has_g() && failed(checkAttributeNames(a.g())))
+        return mlir::failure();
+      for (const auto &sub : a.graphs())
+        if (failed(checkAttributeNames(sub)))
+          return mlir::failure();
+    }
   return mlir::success();
 }
 
@@ -121,6 +130,14 @@ LogicalResult Importer::checkExternalData(const onnx::GraphProto &g) {
         return fail("tensor '" + t.name() + "': " + why);
     }
   }
+  for (const Node &n : g.node())
+    for (const auto &a : n.attribute()) {
+      if (a.has_g() && failed(checkExternalData(a.g())))
+        return mlir::failure();
+      for (const auto &sub : a.graphs())
+        if (failed(checkExternalData(sub)))
+          return mlir::failure();
+    }
   return mlir::success();
 }
 

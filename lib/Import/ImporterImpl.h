@@ -9,6 +9,8 @@
 //   ImportTensor.cpp   layout and shape ops (reshape, slice, gather, ...)
 //   ImportNN.cpp       matmul/gemm/conv/pooling/normalisation/reductions,
 //                      einsum, recurrent layers
+//   ImportControl.cpp  If: the branch its compile-time condition takes,
+//                      inlined
 //
 // A graph value (Slot) is either an SSA value of the graph dialect (f32, i1
 // or i64 tensor), or a compile-time constant (initializer, Constant node,
@@ -32,6 +34,7 @@
 #include <onnx/onnx_pb.h>
 
 #include <deque>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <set>
@@ -66,6 +69,9 @@ bool isFloatType(int onnxType);   // FLOAT, DOUBLE, FLOAT16, BFLOAT16
 bool isIntegerType(int onnxType); // signed / unsigned integers
 /// Row-major strides of `shape`.
 SmallVector<int64_t> stridesOf(ArrayRef<int64_t> shape);
+/// Adds to `out` the outer-scope names the subgraphs of `n` (If branches,
+/// Loop / Scan bodies, recursively) use: names none of them defines.
+void subgraphCaptures(const onnx::NodeProto &n, std::set<std::string> &out);
 
 /// A tensor known at compile time. Floating-point data is kept in `f`
 /// (double), integer and boolean data in `i`; `dtype` is the ONNX type.
@@ -112,6 +118,10 @@ public:
     return mlir::failure();
   }
   std::string nodeDesc(const Node &n) const;
+  /// The node's name as locations and messages show it: the ONNX name, or
+  /// "<OpType>_<index>" for an unnamed node, after `scopePrefix` (the
+  /// enclosing If nodes of an inlined branch, "outer_if/inner_if/").
+  std::string nodeName(const Node &n) const;
   /// "<OpType> node 'name'" prefix for messages about a node.
   std::string what(const Node &n) const {
     return n.op_type() + " " + nodeDesc(n);
@@ -281,6 +291,13 @@ public:
   LogicalResult importLoss(const Node &n);
   LogicalResult importResize(const Node &n);
   LogicalResult importMod(const Node &n);
+  // ImportControl.cpp
+  LogicalResult importIf(const Node &n);
+  /// Imports branch `g` (`label`: then_branch / else_branch) of If node
+  /// `ifNode` inline and returns the slots of its outputs.
+  FailureOr<SmallVector<Slot>> importBranch(const Node &ifNode,
+                                            const onnx::GraphProto &g,
+                                            const std::string &label);
 
   // --- shared shape logic
   // -----------------------------------------------------
@@ -308,6 +325,22 @@ public:
   const onnx::GraphProto *graph = nullptr;
   size_t curIndex = 0;
   std::unordered_map<const Node *, size_t> nodeIndex;
+  /// "a/b/" inside the branch of If node b nested in the branch of If
+  /// node a; empty in the main graph.
+  std::string scopePrefix;
+
+  /// Imports `nodes` (the main graph's or an inlined branch's) in a
+  /// topological order; values they use that no node of the list produces
+  /// must already be in `values`.
+  LogicalResult
+  importNodes(const google::protobuf::RepeatedPtrField<Node> &nodes,
+              const std::set<std::string> &ownConstants);
+  /// Graph inputs (runtime or of an unsupported type) the condition of If
+  /// node `n` depends on, found by walking `nodes` back from it; Shape and
+  /// Size stop the walk (they fold for any input).
+  std::vector<std::string>
+  conditionInputs(const Node &n,
+                  const google::protobuf::RepeatedPtrField<Node> &nodes);
 
 private:
   // ImportCheck.cpp: invalid ONNX is refused before any node is imported.
@@ -325,8 +358,15 @@ private:
   LogicalResult collectInputs(const onnx::GraphProto &g,
                               SmallVector<mlir::Type> &argTypes,
                               SmallVector<std::string> &argNames);
-  LogicalResult sortNodes(const onnx::GraphProto &g,
-                          SmallVector<size_t> &order);
+  /// Kahn's algorithm over `nodes`: `ownConstants` are the names the
+  /// graph itself defines outside its nodes (inputs, initializers), which no
+  /// node may redefine; any other name a node uses must be produced by a
+  /// node of the list or be visible from outside (`isOuter`).
+  LogicalResult
+  sortNodes(const google::protobuf::RepeatedPtrField<Node> &nodes,
+            const std::set<std::string> &ownConstants,
+            const std::function<bool(const std::string &)> &isOuter,
+            SmallVector<size_t> &order);
   FailureOr<Value> outputValue(const onnx::ValueInfoProto &vi);
 };
 

@@ -123,32 +123,44 @@ int onnxTypeOf(Value v) {
 
 std::string Importer::nodeDesc(const Node &n) const {
   if (!n.name().empty())
-    return "node '" + n.name() + "'";
+    return "node '" + nodeName(n) + "'";
   auto it = nodeIndex.find(&n);
   std::string d =
       "node #" +
       (it == nodeIndex.end() ? std::string("?") : std::to_string(it->second));
+  // An inlined branch numbers its nodes from 0 again: say which branch.
+  std::string scope = scopePrefix.empty()
+                          ? ""
+                          : " in the branch of If node '" +
+                                StringRef(scopePrefix).drop_back().str() + "'";
   for (const std::string &o : n.output())
     if (!o.empty())
-      return d + " producing '" + o + "'";
-  return d;
+      return d + " producing '" + o + "'" + scope;
+  return d + scope;
+}
+
+std::string Importer::nodeName(const Node &n) const {
+  // Exporters name nodes as paths ("/If", "/model/conv/Conv"): one slash
+  // joins the If's name and the branch node's.
+  if (!n.name().empty())
+    return n.name()[0] == '/' && !scopePrefix.empty()
+               ? scopePrefix + n.name().substr(1)
+               : scopePrefix + n.name();
+  auto it = nodeIndex.find(&n);
+  return scopePrefix + n.op_type() + "_" +
+         (it == nodeIndex.end() ? std::string("?")
+                                : std::to_string(it->second));
 }
 
 /// NameLoc(node name, NameLoc(op type, file:0:0)): the name is what the
 /// layer table and the diagnostics call the operator (docs/passes.md
 /// "Layer table"); an unnamed node is called "<OpType>_<index in the
-/// graph's node list>", which is deterministic for a given model file.
+/// graph's node list>", which is deterministic for a given model file. The
+/// nodes of an inlined If branch are prefixed with the If node's name.
 Location Importer::nodeLoc(const Node &n) {
   auto file = FileLineColLoc::get(&ctx, sourceName, 0, 0);
-  std::string name = n.name();
-  if (name.empty()) {
-    auto it = nodeIndex.find(&n);
-    name =
-        n.op_type() + "_" +
-        (it == nodeIndex.end() ? std::string("?") : std::to_string(it->second));
-  }
   auto kind = NameLoc::get(StringAttr::get(&ctx, n.op_type()), file);
-  return NameLoc::get(StringAttr::get(&ctx, name), kind);
+  return NameLoc::get(StringAttr::get(&ctx, nodeName(n)), kind);
 }
 
 //===----------------------------------------------------------------------===//
@@ -1067,53 +1079,62 @@ LogicalResult Importer::collectInputs(const onnx::GraphProto &g,
 
 /// Kahn's algorithm, stable (a sorted graph keeps its order). An input that
 /// no node, graph input or initializer defines is an error naming it; a
-/// cycle is an error naming the nodes on it.
-LogicalResult Importer::sortNodes(const onnx::GraphProto &g,
-                                  SmallVector<size_t> &order) {
-  size_t numNodes = g.node_size();
+/// cycle is an error naming the nodes on it. A node with subgraphs (If)
+/// also depends on the producers of the outer-scope values they use.
+LogicalResult
+Importer::sortNodes(const google::protobuf::RepeatedPtrField<Node> &nodes,
+                    const std::set<std::string> &ownConstants,
+                    const std::function<bool(const std::string &)> &isOuter,
+                    SmallVector<size_t> &order) {
+  size_t numNodes = nodes.size();
   std::unordered_map<std::string, size_t> producer;
-  std::set<std::string> external(initializerNames);
-  for (const auto &in : g.input())
-    external.insert(in.name());
   for (size_t i = 0; i < numNodes; ++i) {
-    for (const std::string &o : g.node(i).output()) {
+    for (const std::string &o : nodes.Get(i).output()) {
       if (o.empty())
         continue;
-      if (external.count(o))
-        return fail(nodeDesc(g.node(i)) + " redefines '" + o +
+      if (ownConstants.count(o))
+        return fail(nodeDesc(nodes.Get(i)) + " redefines '" + o +
                     "', which is a graph input or initializer");
       if (!producer.emplace(o, i).second)
         return fail("value '" + o + "' is produced by both " +
-                    nodeDesc(g.node(producer[o])) + " and " +
-                    nodeDesc(g.node(i)));
+                    nodeDesc(nodes.Get(producer[o])) + " and " +
+                    nodeDesc(nodes.Get(i)));
     }
   }
   std::vector<std::vector<size_t>> users(numNodes), deps(numNodes);
   std::vector<size_t> indegree(numNodes, 0);
   for (size_t i = 0; i < numNodes; ++i) {
-    const auto &n = g.node(i);
-    if (n.op_type() == "Loop" || n.op_type() == "If" || n.op_type() == "Scan")
-      continue; // reported as unsupported (subgraph captures are not inputs)
+    const auto &n = nodes.Get(i);
     std::set<size_t> seen;
+    auto dependOn = [&](size_t p) {
+      if (seen.insert(p).second) {
+        users[p].push_back(i);
+        deps[i].push_back(p);
+        ++indegree[i];
+      }
+    };
     for (int k = 0; k < n.input_size(); ++k) {
       const std::string &in = n.input(k);
       if (in.empty())
         continue;
       auto p = producer.find(in);
       if (p == producer.end()) {
-        if (external.count(in))
+        if (ownConstants.count(in) || isOuter(in))
           continue;
         return fail("undefined value '" + in + "' used by " + nodeDesc(n) +
                     " (" + n.op_type() + " input " + std::to_string(k) +
                     "): it is not a graph input, an initializer or a node "
                     "output (missing initializer?)");
       }
-      if (seen.insert(p->second).second) {
-        users[p->second].push_back(i);
-        deps[i].push_back(p->second);
-        ++indegree[i];
-      }
+      dependOn(p->second);
     }
+    // A capture nothing here defines is left to the branch's own import
+    // (only the branch taken is imported, and only its names must exist).
+    std::set<std::string> captures;
+    subgraphCaptures(n, captures);
+    for (const std::string &c : captures)
+      if (auto p = producer.find(c); p != producer.end() && p->second != i)
+        dependOn(p->second);
   }
   std::priority_queue<size_t, std::vector<size_t>, std::greater<size_t>> ready;
   for (size_t i = 0; i < numNodes; ++i)
@@ -1154,8 +1175,8 @@ LogicalResult Importer::sortNodes(const onnx::GraphProto &g,
   std::reverse(cycle.begin(), cycle.end());
   std::string msg = "graph contains a cycle: ";
   for (size_t c : cycle)
-    msg += nodeDesc(g.node(c)) + " -> ";
-  msg += nodeDesc(g.node(cycle.front()));
+    msg += nodeDesc(nodes.Get(c)) + " -> ";
+  msg += nodeDesc(nodes.Get(cycle.front()));
   return fail(msg);
 }
 
@@ -1295,6 +1316,8 @@ LogicalResult Importer::importNode(const Node &n) {
       {"Resize", &Importer::importResize},
       {"Upsample", &Importer::importResize},
       {"Mod", &Importer::importMod},
+      // control flow, resolved at compile time
+      {"If", &Importer::importIf},
   };
   for (const auto &entry : table)
     if (n.op_type() == entry.first)
@@ -1378,9 +1401,16 @@ OwningOpRef<ModuleOp> Importer::run(const onnx::ModelProto &model) {
   SmallVector<Type> argTypes;
   SmallVector<std::string> argNames;
   SmallVector<size_t> order;
+  std::set<std::string> ownConstants;
+  for (const auto &t : g.initializer())
+    ownConstants.insert(t.name());
+  for (const auto &in : g.input())
+    ownConstants.insert(in.name());
+  auto noOuterScope = [](const std::string &) { return false; };
   if (failed(collectInitializers(g)) ||
       failed(collectInputs(g, argTypes, argNames)) ||
-      failed(sortNodes(g, order)) || failed(runOnnxChecker(model, order)))
+      failed(sortNodes(g.node(), ownConstants, noOuterScope, order)) ||
+      failed(runOnnxChecker(model, order)))
     return nullptr;
 
   Location fileLoc = FileLineColLoc::get(&ctx, sourceName, 0, 0);
@@ -1396,11 +1426,8 @@ OwningOpRef<ModuleOp> Importer::run(const onnx::ModelProto &model) {
                     builder.getStringAttr(argNames[i]));
   }
 
-  for (size_t i : order) {
-    curIndex = i;
-    if (failed(importNode(g.node(i))))
-      return nullptr;
-  }
+  if (failed(importNodes(g.node(), ownConstants)))
+    return nullptr;
 
   SmallVector<Value> results;
   for (const auto &out : g.output()) {
@@ -1559,6 +1586,8 @@ std::vector<int> constantPositions(const std::string &op, int64_t opset) {
     return {4};
   if (op == "Range")
     return {0, 1, 2};
+  if (op == "If") // the branch is chosen at compile time
+    return {0};
   return {};
 }
 } // namespace
@@ -1590,13 +1619,49 @@ bool accel::onnxConstantInputs(const std::string &path,
   // Values that only carry shapes / integers forward: a graph input reaching
   // a constant position through them must be constant too.
   std::map<std::string, std::vector<std::string>> producers;
-  static const std::set<std::string> passThrough = {
-      "Identity", "Cast", "Concat", "Squeeze", "Unsqueeze", "Gather", "Slice",
-      "Reshape",  "Add",  "Sub",    "Mul",     "Div",       "Neg",    "Abs"};
-  for (const auto &n : g.node())
-    if (passThrough.count(n.op_type()))
-      for (const auto &o : n.output())
-        producers[o].assign(n.input().begin(), n.input().end());
+  static const std::set<std::string> passThrough = {"Identity",
+                                                    "Cast",
+                                                    "Concat",
+                                                    "Squeeze",
+                                                    "Unsqueeze",
+                                                    "Gather",
+                                                    "Slice",
+                                                    "Reshape",
+                                                    "Add",
+                                                    "Sub",
+                                                    "Mul",
+                                                    "Div",
+                                                    "Neg",
+                                                    "Abs",
+                                                    "Equal",
+                                                    "Less",
+                                                    "Greater",
+                                                    "LessOrEqual",
+                                                    "GreaterOrEqual",
+                                                    "Not",
+                                                    "And",
+                                                    "Or",
+                                                    "Xor"};
+  // The nodes of If branches (and other subgraphs) too: their positions
+  // may reach outer values by name.
+  std::vector<const onnx::NodeProto *> all;
+  std::function<void(const onnx::GraphProto &)> collect =
+      [&](const onnx::GraphProto &sub) {
+        for (const auto &n : sub.node()) {
+          all.push_back(&n);
+          for (const auto &a : n.attribute()) {
+            if (a.has_g())
+              collect(a.g());
+            for (const auto &gg : a.graphs())
+              collect(gg);
+          }
+        }
+      };
+  collect(g);
+  for (const onnx::NodeProto *n : all)
+    if (passThrough.count(n->op_type()))
+      for (const auto &o : n->output())
+        producers[o].assign(n->input().begin(), n->input().end());
   std::function<void(const std::string &, int)> need = [&](const std::string &v,
                                                            int depth) {
     if (v.empty() || depth > 64)
@@ -1610,12 +1675,12 @@ bool accel::onnxConstantInputs(const std::string &path,
       for (const auto &in : it->second)
         need(in, depth + 1);
   };
-  for (const auto &n : g.node()) {
-    if (!n.domain().empty() && n.domain() != "ai.onnx")
+  for (const onnx::NodeProto *n : all) {
+    if (!n->domain().empty() && n->domain() != "ai.onnx")
       continue;
-    for (int i : constantPositions(n.op_type(), opset))
-      if (i < n.input_size())
-        need(n.input(i), 0);
+    for (int i : constantPositions(n->op_type(), opset))
+      if (i < n->input_size())
+        need(n->input(i), 0);
   }
   for (const auto &in : g.input()) // keep the model's order
     if (wanted.count(in.name()))

@@ -5,7 +5,8 @@
 //   node scripts/zoo/ort_run.js MODEL.onnx --input NAME=FILE.npy ...
 //        [--output-dir DIR] [--repeat N] [--ort DIR]
 //
-// Inputs are float32 .npy files (C order; float64 is converted). Outputs go
+// Inputs are float32 .npy files (C order; float64 is converted; int64 stays
+// int64, e.g. a sample-rate input). Outputs go
 // to DIR/<output>.npy (float32). The session uses one intra-op and one
 // inter-op thread (sequential execution, all graph optimisations); one
 // warm-up run precedes N timed runs (default 3). The last line is JSON:
@@ -65,15 +66,20 @@ function readNpy(file) {
   const dims = shape[1].split(',').map(s => s.trim()).filter(s => s.length).map(Number);
   const count = dims.reduce((p, d) => p * d, 1);
   const off = start + hlen;
+  if (descr[1] === '<i8') {  // INT64 inputs (e.g. a sample rate) stay INT64
+    const data = new BigInt64Array(count);
+    for (let i = 0; i < count; ++i) data[i] = buf.readBigInt64LE(off + 8 * i);
+    return {dims, data, type: 'int64'};
+  }
   const data = new Float32Array(count);
   if (descr[1] === '<f4') {
     for (let i = 0; i < count; ++i) data[i] = buf.readFloatLE(off + 4 * i);
   } else if (descr[1] === '<f8') {
     for (let i = 0; i < count; ++i) data[i] = buf.readDoubleLE(off + 8 * i);
   } else {
-    throw new Error(`${file}: dtype ${descr[1]} is not supported (float32 / float64 only)`);
+    throw new Error(`${file}: dtype ${descr[1]} is not supported (float32 / float64 / int64 only)`);
   }
-  return {dims, data};
+  return {dims, data, type: 'float32'};
 }
 
 function writeNpy(file, dims, data) {
@@ -110,7 +116,7 @@ async function main() {
   const feeds = {};
   for (const [name, file] of a.inputs) {
     const t = readNpy(file);
-    feeds[name] = new ort.Tensor('float32', t.data, t.dims);
+    feeds[name] = new ort.Tensor(t.type, t.data, t.dims);
   }
   for (const n of session.inputNames)
     if (!(n in feeds)) throw new Error(`no --input for model input '${n}'`);

@@ -3,6 +3,8 @@
 //   accel-run BINARY [--hw FILE] --input NAME=FILE ... [--output-dir DIR]
 //             [--trace FILE] [--expect NAME=FILE ...] [--atol X] [--rtol X]
 //             [--no-validate] [--strict-hazards] [--per-layer] [--quiet]
+//   accel-run BINARY --stream --input NAME=F0,F1,... [--input NAME=FILE]...
+//             [--state IN=OUT]... [--output-dir DIR] [--expect NAME=F0,F1,...]
 //
 // Loads the binary and the hardware description (default: the built-in
 // default preset), validates the program against the hardware, reads every
@@ -12,6 +14,14 @@
 // an output with a reference file: same shape, and |out - ref| <= atol + rtol *
 // |ref| everywhere. Any error or mismatch prints a message and exits with
 // status 1.
+//
+// --stream runs the binary once per chunk, as streaming models (voice
+// activity detection, keyword spotting) are used: inputs given several
+// files are the chunks, inputs given one file stay the same, and every
+// --state IN=OUT feeds output OUT of chunk k into input IN of chunk k+1
+// (IN's file, or zeros when it has none, is the state before chunk 0).
+// Outputs go to DIR/<output>.<k>.npy, statistics to DIR/stats.<k>.json and
+// the totals to DIR/stats.json (docs/simulator.md "Streaming").
 //
 //===----------------------------------------------------------------------===//
 #include "accel/Hardware/HardwareDesc.h"
@@ -41,6 +51,8 @@ const char *kUsage =
     "[--output-dir DIR]\n"
     "                 [--trace FILE] [--no-validate] [--strict-hazards] "
     "[--per-layer] [--quiet]\n"
+    "       accel-run BINARY --stream --input NAME=F0,F1,... [--state "
+    "IN=OUT]... [--output-dir DIR]\n"
     "\n"
     "Simulates an accelerator binary (functional + cycle model).\n"
     "  --hw FILE          hardware description JSON (default: built-in "
@@ -65,7 +77,19 @@ const char *kUsage =
     "utilisation,\n"
     "                     DRAM bytes, roofline bound, ratio, limiting unit)\n"
     "  --quiet            print nothing on success but the --per-layer "
-    "table\n";
+    "table\n"
+    "  --stream           run once per chunk: --input NAME=F0,F1,... gives "
+    "the chunks of\n"
+    "                     a streamed input (all streamed inputs have as many), "
+    "an input\n"
+    "                     with one file keeps it; writes DIR/<output>.<k>.npy, "
+    "DIR/stats.<k>.json\n"
+    "                     and the totals in DIR/stats.json; --expect "
+    "NAME=F0,F1,... per chunk\n"
+    "  --state IN=OUT     (--stream) output OUT of a chunk is input IN of the "
+    "next; IN's\n"
+    "                     --input is the first chunk's state (zeros without "
+    "one)\n";
 
 int fail(const std::string &msg) {
   std::cerr << "accel-run: error: " << msg << "\n";
@@ -164,11 +188,350 @@ void printLayerTable(const Program &prog, const SimStats &s) {
   }
 }
 
+/// Compares `out` with the reference `ref` (equal shapes checked by the
+/// caller): |out - ref| <= atol + rtol * |ref| everywhere, NaN matching NaN.
+/// Prints an error naming `name` on a mismatch, else adds a line to `checks`.
+bool matchesReference(const std::string &name, const Tensor &out,
+                      const Tensor &ref, double atol, double rtol,
+                      std::vector<std::string> &checks) {
+  char buf[256];
+  double maxErr = 0;
+  size_t worst = 0, bad = 0;
+  for (size_t i = 0; i < out.data.size(); ++i) {
+    double o = out.data[i], r = ref.data[i];
+    bool bothNan = std::isnan(o) && std::isnan(r);
+    double e = bothNan || o == r ? 0.0 : std::fabs(o - r);
+    if (std::isnan(e))
+      e = INFINITY;
+    if (e > atol + rtol * std::fabs(r))
+      ++bad;
+    if (e > maxErr) {
+      maxErr = e;
+      worst = i;
+    }
+  }
+  if (bad) {
+    std::snprintf(buf, sizeof buf,
+                  "output '%s' differs from the reference in %zu of %zu "
+                  "elements (max abs error %g at flat index %zu: %g vs %g)",
+                  name.c_str(), bad, out.data.size(), maxErr, worst,
+                  double(out.data[worst]), double(ref.data[worst]));
+    std::cerr << "accel-run: error: " << buf << "\n";
+    return false;
+  }
+  std::snprintf(buf, sizeof buf,
+                "  %s matches the reference (max abs error %g)", name.c_str(),
+                maxErr);
+  checks.push_back(buf);
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
+// --stream
+//===----------------------------------------------------------------------===//
+
+struct StreamArgs {
+  std::vector<std::pair<std::string, std::string>> inputs, expects, states;
+  std::string outDir;
+  double atol = 1e-4, rtol = 1e-4;
+  bool strict = false, quiet = false;
+};
+
+/// "a.npy,b.npy" -> {"a.npy", "b.npy"}; an empty entry is an error.
+bool splitFiles(const std::string &what, const std::string &list,
+                std::vector<std::string> &files, std::string &err) {
+  files.clear();
+  size_t start = 0;
+  while (true) {
+    size_t comma = list.find(',', start);
+    std::string f = list.substr(
+        start, comma == std::string::npos ? std::string::npos : comma - start);
+    if (f.empty()) {
+      err = what + ": empty file name in '" + list + "'";
+      return false;
+    }
+    files.push_back(f);
+    if (comma == std::string::npos)
+      return true;
+    start = comma + 1;
+  }
+}
+
+const Symbol *findSymbol(const Program &prog, const std::string &name,
+                         bool input) {
+  for (const Symbol &s : prog.symbols)
+    if (s.isInput == input && s.name == name)
+      return &s;
+  return nullptr;
+}
+
+std::string symbolNames(const Program &prog, bool input) {
+  std::string r;
+  for (const Symbol &s : prog.symbols)
+    if (s.isInput == input)
+      r += (r.empty() ? "" : ", ") + s.name;
+  return r.empty() ? "none" : r;
+}
+
+/// The chunks of every input: `chunks[name][k]` (one entry: the same for
+/// every chunk). Returns the chunk count, 0 on error.
+size_t readStreamInputs(const StreamArgs &a,
+                        std::map<std::string, std::vector<Tensor>> &chunks,
+                        std::string &err) {
+  size_t count = 1;
+  std::string countFrom;
+  for (auto &[name, list] : a.inputs) {
+    if (chunks.count(name)) {
+      err = "input '" + name + "' given twice";
+      return 0;
+    }
+    std::vector<std::string> files;
+    if (!splitFiles("input '" + name + "'", list, files, err))
+      return 0;
+    if (files.size() > 1) {
+      if (!countFrom.empty() && files.size() != count) {
+        err = "streamed inputs have different chunk counts: '" + countFrom +
+              "' has " + std::to_string(count) + " files, '" + name + "' has " +
+              std::to_string(files.size());
+        return 0;
+      }
+      count = files.size();
+      countFrom = name;
+    }
+    std::vector<Tensor> &ts = chunks[name];
+    for (const std::string &f : files) {
+      ts.emplace_back();
+      if (!readTensorFile(f, ts.back(), err)) {
+        err = "input '" + name + "': " + err;
+        return 0;
+      }
+    }
+  }
+  return count;
+}
+
+/// Checks the --state pairs against the program and the inputs; a state
+/// input without a file starts from zeros.
+bool checkStates(const Program &prog, const StreamArgs &a,
+                 std::map<std::string, std::vector<Tensor>> &chunks,
+                 std::string &err) {
+  std::map<std::string, std::string> seen;
+  for (auto &[in, out] : a.states) {
+    std::string pair = "--state " + in + "=" + out;
+    if (!seen.emplace(in, out).second) {
+      err = pair + ": input '" + in + "' is already the state of output '" +
+            seen[in] + "'";
+      return false;
+    }
+    const Symbol *si = findSymbol(prog, in, true);
+    if (!si) {
+      err = pair + ": '" + in + "' is not an input of the program (inputs: " +
+            symbolNames(prog, true) + ")";
+      return false;
+    }
+    const Symbol *so = findSymbol(prog, out, false);
+    if (!so) {
+      err = pair + ": '" + out + "' is not an output of the program " +
+            "(outputs: " + symbolNames(prog, false) + ")";
+      return false;
+    }
+    if (si->shape != so->shape) {
+      err = pair + ": input '" + in + "' has shape " +
+            shapeToString(si->shape) + " but output '" + out + "' has shape " +
+            shapeToString(so->shape);
+      return false;
+    }
+    auto given = chunks.find(in);
+    if (given != chunks.end() && given->second.size() > 1) {
+      err = pair + ": the state input '" + in + "' is given " +
+            std::to_string(given->second.size()) +
+            " files; it takes one, the state before the first chunk";
+      return false;
+    }
+    if (given == chunks.end()) {
+      Tensor zeros;
+      zeros.shape = si->shape;
+      zeros.data.assign(si->numElements(), 0.0f);
+      chunks[in].push_back(std::move(zeros));
+    }
+  }
+  return true;
+}
+
+/// Totals over the chunks, and each chunk's cycles: DIR/stats.json.
+std::string streamStatsJson(const std::vector<SimStats> &all) {
+  uint64_t cycles = 0, macs = 0, rd = 0, wr = 0, hazards = 0;
+  double us = 0, pj = 0, wall = 0;
+  std::string perChunk;
+  for (const SimStats &st : all) {
+    cycles += st.cycles;
+    macs += st.macs;
+    rd += st.dramBytesRead;
+    wr += st.dramBytesWritten;
+    hazards += st.hazardCount;
+    us += st.timeUs;
+    pj += st.energyTotalPj;
+    wall += st.wallSeconds;
+    perChunk += (perChunk.empty() ? "" : ", ") + std::to_string(st.cycles);
+  }
+  char buf[1024];
+  std::snprintf(
+      buf, sizeof buf,
+      "{\n  \"chunks\": %zu,\n  \"cycles\": %llu,\n"
+      "  \"time_us\": %.6f,\n  \"macs\": %llu,\n"
+      "  \"dram_bytes_read\": %llu,\n  \"dram_bytes_written\": %llu,\n"
+      "  \"energy_total_pj\": %.3f,\n  \"hazards\": %llu,\n"
+      "  \"wall_seconds\": %.6f,\n  \"chunk_cycles\": [",
+      all.size(), (unsigned long long)cycles, us, (unsigned long long)macs,
+      (unsigned long long)rd, (unsigned long long)wr, pj,
+      (unsigned long long)hazards, wall);
+  return std::string(buf) + perChunk + "]\n}\n";
+}
+
+bool writeText(const std::string &path, const std::string &text,
+               std::string &err) {
+  std::ofstream f(path, std::ios::binary);
+  f << text;
+  if (!f) {
+    err = path + ": write error";
+    return false;
+  }
+  return true;
+}
+
+int runStream(const Program &prog, const HardwareDesc &hw,
+              const StreamArgs &a) {
+  std::string err;
+  std::map<std::string, std::vector<Tensor>> chunks;
+  size_t count = readStreamInputs(a, chunks, err);
+  if (!count || !checkStates(prog, a, chunks, err))
+    return fail(err);
+  // References per chunk: as many files as chunks.
+  std::map<std::string, std::vector<Tensor>> expected;
+  for (auto &[name, list] : a.expects) {
+    if (expected.count(name))
+      return fail("--expect '" + name + "' given twice");
+    if (!findSymbol(prog, name, false))
+      return fail("--expect names '" + name + "', which is not an output");
+    std::vector<std::string> files;
+    if (!splitFiles("--expect '" + name + "'", list, files, err))
+      return fail(err);
+    if (files.size() != count)
+      return fail("--expect '" + name + "' gives " +
+                  std::to_string(files.size()) + " files for " +
+                  std::to_string(count) + " chunks");
+    for (const std::string &f : files) {
+      expected[name].emplace_back();
+      if (!readTensorFile(f, expected[name].back(), err))
+        return fail("expected '" + name + "': " + err);
+    }
+  }
+  if (!a.outDir.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(a.outDir, ec);
+    if (ec)
+      return fail(a.outDir + ": cannot create directory: " + ec.message());
+  }
+
+  SimOptions opts;
+  opts.hazardsAreErrors = a.strict;
+  std::vector<SimStats> all;
+  std::vector<std::string> checks;
+  std::map<std::string, Tensor> outputs;
+  bool mismatch = false;
+  for (size_t k = 0; k < count; ++k) {
+    std::map<std::string, Tensor> inputs;
+    for (auto &[name, ts] : chunks)
+      inputs[name] = ts.size() > 1 ? ts[k] : ts[0];
+    if (k > 0)
+      for (auto &[in, out] : a.states)
+        inputs[in] = outputs.at(out);
+    std::map<std::string, Tensor> next;
+    all.emplace_back();
+    if (!simulate(prog, hw, inputs, opts, next, all.back(), err))
+      return fail("chunk " + std::to_string(k) + ": " + err);
+    outputs = std::move(next);
+    std::string suffix = "." + std::to_string(k);
+    for (auto &[name, refs] : expected) {
+      const Tensor &out = outputs.at(name), &ref = refs[k];
+      std::string label = name + suffix;
+      if (out.shape != ref.shape) {
+        mismatch = true;
+        std::cerr << "accel-run: error: output '" << label << "' has shape "
+                  << shapeToString(out.shape) << " but the reference has shape "
+                  << shapeToString(ref.shape) << "\n";
+        continue;
+      }
+      mismatch |= !matchesReference(label, out, ref, a.atol, a.rtol, checks);
+    }
+    if (a.outDir.empty())
+      continue;
+    for (auto &[name, t] : outputs)
+      if (!writeNpy(a.outDir + "/" + fileNameFor(name) + suffix + ".npy", t,
+                    err))
+        return fail(err);
+    if (!writeText(a.outDir + "/stats" + suffix + ".json",
+                   statsToJson(all.back()), err))
+      return fail(err);
+  }
+  if (!a.outDir.empty() &&
+      !writeText(a.outDir + "/stats.json", streamStatsJson(all), err))
+    return fail(err);
+
+  for (const SimStats &st : all)
+    for (auto &h : st.hazards)
+      std::cerr << "accel-run: warning: " << h << "\n";
+  if (a.quiet)
+    return mismatch ? 1 : 0;
+  std::printf("hardware: %s (%ux%u clusters x %u PEs x %u MAC lanes)\n",
+              hw.name.c_str(), hw.rows, hw.cols, hw.pesPerCluster, hw.macLanes);
+  std::string states;
+  for (auto &[in, out] : a.states)
+    states += (states.empty() ? "" : ", ") + in + " <- " + out;
+  std::printf("stream: %zu chunks, states: %s\n", count,
+              states.empty() ? "none" : states.c_str());
+  std::printf("outputs:\n");
+  for (auto &[name, t] : outputs)
+    std::printf("  %s %s%s\n", name.c_str(), shapeToString(t.shape).c_str(),
+                a.outDir.empty()
+                    ? ""
+                    : (" -> " + a.outDir + "/" + fileNameFor(name) + ".<k>.npy")
+                          .c_str());
+  uint64_t cycles = 0, macs = 0, rd = 0, wr = 0;
+  double pj = 0, wall = 0;
+  for (size_t k = 0; k < all.size(); ++k) {
+    std::printf("  chunk %zu: cycles %llu\n", k,
+                (unsigned long long)all[k].cycles);
+    cycles += all[k].cycles;
+    macs += all[k].macs;
+    rd += all[k].dramBytesRead;
+    wr += all[k].dramBytesWritten;
+    pj += all[k].energyTotalPj;
+    wall += all[k].wallSeconds;
+  }
+  std::printf("cycles: %llu in total, %.0f per chunk (%.3f us per chunk at "
+              "%.3g GHz)\n",
+              (unsigned long long)cycles, double(cycles) / all.size(),
+              double(cycles) / all.size() / (hw.clockGHz * 1000), hw.clockGHz);
+  std::printf("MACs: %llu\n", (unsigned long long)macs);
+  std::printf("DRAM: %s read, %s written\n", fmtBytes(rd).c_str(),
+              fmtBytes(wr).c_str());
+  std::printf("energy: %.3f uJ\n", pj * 1e-6);
+  std::printf("simulated in %.3f s\n", wall);
+  if (!checks.empty())
+    std::printf("reference checks:\n");
+  for (auto &c : checks)
+    std::printf("%s\n", c.c_str());
+  return mismatch ? 1 : 0;
+}
+
 int runMain(int argc, char **argv) {
   std::string binaryPath, hwPath, outDir, tracePath;
   std::vector<std::pair<std::string, std::string>> inputArgs, expectArgs;
   double atol = 1e-4, rtol = 1e-4;
   bool validate = true, strict = false, quiet = false, perLayer = false;
+  bool stream = false;
+  std::vector<std::pair<std::string, std::string>> stateArgs;
 
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
@@ -237,6 +600,18 @@ int runMain(int argc, char **argv) {
       quiet = true;
     } else if (a == "--per-layer" && !hasInlineValue) {
       perLayer = true;
+    } else if (a == "--stream" && !hasInlineValue) {
+      stream = true;
+    } else if (a == "--state") {
+      std::string spec;
+      if (!need(spec))
+        return fail("--state needs IN=OUT");
+      size_t eq = spec.find('=');
+      if (eq == std::string::npos || eq == 0 || eq + 1 == spec.size())
+        return fail("--state expects IN=OUT (an input and the output that "
+                    "feeds it), got '" +
+                    spec + "'");
+      stateArgs.emplace_back(spec.substr(0, eq), spec.substr(eq + 1));
     } else if (a.size() > 1 && a[0] == '-') {
       std::cerr << kUsage;
       return fail("unknown option '" + std::string(argv[i]) + "'");
@@ -251,6 +626,12 @@ int runMain(int argc, char **argv) {
     std::cerr << kUsage;
     return fail("no binary given");
   }
+  if (!stateArgs.empty() && !stream)
+    return fail("--state needs --stream");
+  if (stream && (!tracePath.empty() || perLayer))
+    return fail(std::string(tracePath.empty() ? "--per-layer" : "--trace") +
+                " is not supported with --stream (run one chunk without "
+                "--stream for it)");
 
   HardwareDesc hw = defaultHardware();
   std::string err;
@@ -263,6 +644,19 @@ int runMain(int argc, char **argv) {
   if (validate && !validateProgram(prog, hw, err))
     return fail(binaryPath + ": invalid program for hardware '" + hw.name +
                 "': " + err);
+
+  if (stream) {
+    StreamArgs sa;
+    sa.inputs = inputArgs;
+    sa.expects = expectArgs;
+    sa.states = stateArgs;
+    sa.outDir = outDir;
+    sa.atol = atol;
+    sa.rtol = rtol;
+    sa.strict = strict;
+    sa.quiet = quiet;
+    return runStream(prog, hw, sa);
+  }
 
   std::map<std::string, Tensor> inputs, expected;
   for (auto &[name, file] : expectArgs) {
@@ -317,7 +711,6 @@ int runMain(int argc, char **argv) {
     if (it == outputs.end())
       return fail("--expect names '" + name + "', which is not an output");
     const Tensor &out = it->second;
-    char buf[256];
     if (out.shape != ref.shape) {
       // Shapes, not only element counts: a 3x2 result against a 2x3
       // reference is a transposed or mis-laid-out output, not a match.
@@ -327,35 +720,7 @@ int runMain(int argc, char **argv) {
                 << shapeToString(ref.shape) << "\n";
       continue;
     }
-    double maxErr = 0;
-    size_t worst = 0, bad = 0;
-    for (size_t i = 0; i < out.data.size(); ++i) {
-      double o = out.data[i], r = ref.data[i];
-      bool bothNan = std::isnan(o) && std::isnan(r);
-      double e = bothNan || o == r ? 0.0 : std::fabs(o - r);
-      if (std::isnan(e))
-        e = INFINITY;
-      if (e > atol + rtol * std::fabs(r))
-        ++bad;
-      if (e > maxErr) {
-        maxErr = e;
-        worst = i;
-      }
-    }
-    if (bad) {
-      mismatch = true;
-      std::snprintf(buf, sizeof buf,
-                    "output '%s' differs from the reference in %zu of %zu "
-                    "elements (max abs error %g at flat index %zu: %g vs %g)",
-                    name.c_str(), bad, out.data.size(), maxErr, worst,
-                    double(out.data[worst]), double(ref.data[worst]));
-      std::cerr << "accel-run: error: " << buf << "\n";
-    } else {
-      std::snprintf(buf, sizeof buf,
-                    "  %s matches the reference (max abs error %g)",
-                    name.c_str(), maxErr);
-      checks.push_back(buf);
-    }
+    mismatch |= !matchesReference(name, out, ref, atol, rtol, checks);
   }
 
   for (auto &h : stats.hazards)
