@@ -399,7 +399,8 @@ def Graph_RecurrentOp : Graph_Op<"recurrent", [AttrSizedOperandSegments, InferTy
   let summary = "ONNX RNN / GRU / LSTM layer (all attributes)";
   let description = [{
     Operands as ONNX: X [seq, batch, input] (layout 0), W, R, optional B,
-    sequence_lens (i32 / i64: a constant, or a run-time input), initial_h, initial_c (LSTM), P (LSTM peepholes).
+    sequence_lens (i32 / i64: a constant, or a run-time input), initial_h,
+    initial_c (LSTM), P (LSTM peepholes).
     Results: Y [seq, dirs, batch, hidden], Y_h [dirs, batch, hidden], Y_c
     (LSTM; for RNN / GRU a copy of Y_h). `activations` names the functions
     (ONNX spelling) with `activation_alpha` / `activation_beta`. The layout

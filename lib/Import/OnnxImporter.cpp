@@ -1051,9 +1051,9 @@ LogicalResult Importer::collectInputs(const onnx::GraphProto &g,
     int et = tt.elem_type();
     if (et == onnx::TensorProto::UNDEFINED)
       return fail("graph input '" + name + "' has no element type");
-    const bool runtimeLens = (et == onnx::TensorProto::INT32 ||
-                              et == onnx::TensorProto::INT64) &&
-                             lensInputs.count(name);
+    const bool runtimeLens =
+        (et == onnx::TensorProto::INT32 || et == onnx::TensorProto::INT64) &&
+        lensInputs.count(name);
     if (runtimeLens) {
       // Run-time sequence lengths keep their ONNX integer type: the symbol
       // tells accel-run to expect (and check) an integer tensor.

@@ -5,7 +5,8 @@ model is compiled once, then run (accel-run --strict-hazards) with several
 lens tensors and compared with a numpy reference of the ONNX equations with
 sequence_lens written here, independently of the compiler. Also checks the
 errors accel-run gives for a float lens tensor, a wrong shape and a value
-too large for f32, and that a length above seq_length acts as seq_length
+too large for f32, the compile error for a FLOAT sequence_lens input, and
+that a length above seq_length acts as seq_length
 (the documented clamp)."""
 import os
 import subprocess
@@ -166,7 +167,12 @@ with tempfile.TemporaryDirectory() as work:
         out, err = run(binary, work, X, lens_file)
         report(err is not None and want in err, f"error: {what}",
                f"expected '{want}', got {err!r}")
-    # The same check through an ONNX TensorProto file.
+    # Any integer width is accepted: an int64 file for the int32 input.
+    lens_file = os.path.join(work, "wide.npy")
+    np.save(lens_file, np.array([3, 1, 2], np.int64))
+    out, err = run(binary, work, X, lens_file)
+    report(err is None, "int64 lens for an int32 input", f"got {err!r}")
+    # The float check through an ONNX TensorProto file.
     lens_pb = os.path.join(work, "lens.pb")
     with open(lens_pb, "wb") as f:
         f.write(numpy_helper.from_array(np.array([3.0, 1.0, 2.0], np.float32), "L")
@@ -175,6 +181,14 @@ with tempfile.TemporaryDirectory() as work:
     want = "input 'L' is an integer input (i32) but was given a f32 tensor"
     report(err is not None and want in err, "error: float lens (.pb)",
            f"expected '{want}', got {err!r}")
+
+    # A FLOAT graph input as sequence_lens is refused at compile time.
+    path, _, _, _ = build("gru", "forward", TensorProto.FLOAT, work)
+    p = subprocess.run([os.path.join(BIN, "accel-compile"), path, "-o", path + ".bin"],
+                       capture_output=True, text=True)
+    want = "sequence_lens must be an integer tensor"
+    report(p.returncode != 0 and want in p.stderr, "error: float sequence_lens input",
+           f"expected '{want}', got {p.stderr.strip()!r}")
 
 print(f"{passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)
