@@ -394,7 +394,7 @@ FailureOr<uint64_t> RecurrentLowering::stepMask(int64_t t) {
   ew.shape = {B};
   ew.inputs = {View{runtimeLens, {1}}};
   ew.output = View{mask, {1}};
-  ew.steps = {onOperand(SfuFunc::AddImm, 0, -float(t)),
+  ew.steps = {onOperand(SfuFunc::AddImm, 0, float(-t)),
               onOperand(SfuFunc::Sign, 0), onOperand(SfuFunc::MaxImm, 0, 0.0f)};
   if (failed(l.emitSfu(op, ew)))
     return failure();
