@@ -399,7 +399,8 @@ def Graph_RecurrentOp : Graph_Op<"recurrent", [AttrSizedOperandSegments, InferTy
   let summary = "ONNX RNN / GRU / LSTM layer (all attributes)";
   let description = [{
     Operands as ONNX: X [seq, batch, input] (layout 0), W, R, optional B,
-    sequence_lens (i64), initial_h, initial_c (LSTM), P (LSTM peepholes).
+    sequence_lens (i32 / i64: a constant, or a run-time input), initial_h,
+    initial_c (LSTM), P (LSTM peepholes).
     Results: Y [seq, dirs, batch, hidden], Y_h [dirs, batch, hidden], Y_c
     (LSTM; for RNN / GRU a copy of Y_h). `activations` names the functions
     (ONNX spelling) with `activation_alpha` / `activation_beta`. The layout
@@ -409,7 +410,7 @@ def Graph_RecurrentOp : Graph_Op<"recurrent", [AttrSizedOperandSegments, InferTy
   let arguments = (ins Graph_RnnKind:$kind, Graph_F32Tensor:$x,
                    Graph_F32Tensor:$w, Graph_F32Tensor:$r,
                    Optional<Graph_F32Tensor>:$b,
-                   Optional<Graph_AnyTensor>:$sequence_lens,
+                   Optional<RankedTensorOf<[I32, I64]>>:$sequence_lens,
                    Optional<Graph_F32Tensor>:$initial_h,
                    Optional<Graph_F32Tensor>:$initial_c,
                    Optional<Graph_F32Tensor>:$p,

@@ -1142,9 +1142,15 @@ LogicalResult RecurrentImport::readSequenceLengths() {
   if (failed(c))
     return failure();
   if (!*c) {
+    // A run-time input (an i32 / i64 graph input): the lowering turns it into
+    // per-step masks on the accelerator; its values are checked at run time
+    // only by clamping (docs/importer.md).
     auto v = im.operandAny(n, 4);
     if (failed(v))
       return failure();
+    Type e = cast<RankedTensorType>(v->getType()).getElementType();
+    if (!e.isInteger(32) && !e.isInteger(64))
+      return im.failNode(n, "sequence_lens must be an integer tensor");
     seqLens = *v;
     return success();
   }

@@ -111,9 +111,25 @@ int onnxTypeOf(Value v) {
     return onnx::TensorProto::FLOAT;
   if (e.isInteger(1))
     return onnx::TensorProto::BOOL;
+  if (e.isInteger(32))
+    return onnx::TensorProto::INT32;
   if (e.isInteger(64))
     return onnx::TensorProto::INT64;
   return onnx::TensorProto::UNDEFINED;
+}
+
+/// Graph inputs used as the sequence_lens of an RNN / GRU / LSTM node: the
+/// only integer inputs the accelerator reads at run time (as f32 words,
+/// turned into per-step masks on the SFU; docs/importer.md).
+std::set<std::string> sequenceLensInputs(const onnx::GraphProto &g) {
+  std::set<std::string> names;
+  for (const auto &n : g.node())
+    if ((n.domain().empty() || n.domain() == "ai.onnx") &&
+        (n.op_type() == "RNN" || n.op_type() == "GRU" ||
+         n.op_type() == "LSTM") &&
+        n.input_size() > 4 && !n.input(4).empty())
+      names.insert(n.input(4));
+  return names;
 }
 } // namespace
 
@@ -936,6 +952,7 @@ LogicalResult Importer::collectInputs(const onnx::GraphProto &g,
                                       SmallVector<Type> &argTypes,
                                       SmallVector<std::string> &argNames) {
   std::set<std::string> inputNames;
+  const std::set<std::string> lensInputs = sequenceLensInputs(g);
   for (const auto &in : g.input()) {
     const std::string &name = in.name();
     if (name.empty())
@@ -1046,6 +1063,18 @@ LogicalResult Importer::collectInputs(const onnx::GraphProto &g,
     int et = tt.elem_type();
     if (et == onnx::TensorProto::UNDEFINED)
       return fail("graph input '" + name + "' has no element type");
+    const bool runtimeLens =
+        (et == onnx::TensorProto::INT32 || et == onnx::TensorProto::INT64) &&
+        lensInputs.count(name);
+    if (runtimeLens) {
+      // Run-time sequence lengths keep their ONNX integer type: the symbol
+      // tells accel-run to expect (and check) an integer tensor.
+      argTypes.push_back(RankedTensorType::get(
+          shape,
+          builder.getIntegerType(et == onnx::TensorProto::INT32 ? 32 : 64)));
+      argNames.push_back(name);
+      continue;
+    }
     if (et != onnx::TensorProto::FLOAT && et != onnx::TensorProto::BOOL) {
       // Not a runtime argument: only its shape can be used (Shape, Size);
       // any other use reports the type, naming the node.
@@ -1582,8 +1611,6 @@ std::vector<int> constantPositions(const std::string &op, int64_t opset) {
     return opset < 11 ? std::vector<int>{1} : std::vector<int>{1, 2, 3};
   if (op == "Dropout")
     return {2};
-  if (op == "RNN" || op == "GRU" || op == "LSTM")
-    return {4};
   if (op == "Range")
     return {0, 1, 2};
   if (op == "If") // the branch is chosen at compile time

@@ -225,6 +225,8 @@ private:
   bool setupMemory(const std::map<std::string, Tensor> &inputs);
   /// A symbol's image to / from DRAM (dense, or its pieces).
   void writeImage(const Symbol &s, const std::vector<float> &data);
+  /// An i32 / i64 input needs an integer tensor held exactly in f32.
+  bool checkIntegerInput(const Symbol &s, const Tensor &t);
   void readImage(const Symbol &s, std::vector<float> &data);
   /// Writes the constant packets' marker areas into DRAM.
   bool writePackets();

@@ -91,6 +91,33 @@ bool Sim::checkProgram() {
   return true;
 }
 
+namespace {
+bool isIntegerDType(DType t) {
+  return t == DType::I8 || t == DType::I32 || t == DType::I64;
+}
+} // namespace
+
+// An i32 / i64 input (e.g. run-time sequence lengths) is a count or an
+// index: a floating-point tensor for it is most likely the wrong file, so it
+// is refused rather than truncated. DRAM holds f32 words, exact only below
+// 2^24 in magnitude; a larger value would silently become another number.
+bool Sim::checkIntegerInput(const Symbol &s, const Tensor &t) {
+  if (s.dtype != DType::I32 && s.dtype != DType::I64)
+    return true;
+  if (!isIntegerDType(t.dtype))
+    return fail("input '" + s.name + "' is an integer input (" +
+                dtypeName(s.dtype) + ") but was given a " + dtypeName(t.dtype) +
+                " tensor; give an integer tensor (e.g. .npy int32 / int64)");
+  constexpr float kExactLimit = 16777216.0f; // 2^24
+  for (size_t i = 0; i < t.data.size(); ++i)
+    if (std::fabs(t.data[i]) >= kExactLimit)
+      return fail("input '" + s.name + "': value at index " +
+                  std::to_string(i) +
+                  " is outside (-2^24, 2^24), where integers are held "
+                  "exactly as f32");
+  return true;
+}
+
 void Sim::writeImage(const Symbol &s, const std::vector<float> &data) {
   const auto *bytes = reinterpret_cast<const uint8_t *>(data.data());
   if (s.pieces.empty()) {
@@ -150,11 +177,12 @@ bool Sim::setupMemory(const std::map<std::string, Tensor> &inputs) {
       return fail("duplicate symbol '" + s.name + "'");
     if (s.isInput)
       inputList += (inputList.empty() ? "" : ", ") + s.name;
-    // i1 / i64 interface values live in DRAM as f32 words.
-    if (s.dtype != DType::F32 && s.dtype != DType::I1 && s.dtype != DType::I64)
+    // i1 / i32 / i64 interface values live in DRAM as f32 words.
+    if (s.dtype != DType::F32 && s.dtype != DType::I1 &&
+        s.dtype != DType::I32 && s.dtype != DType::I64)
       return fail(std::string(s.isInput ? "input" : "output") + " '" + s.name +
                   "': dtype " + dtypeName(s.dtype) +
-                  " is not supported (f32, or i1 / i64 held as f32)");
+                  " is not supported (f32, or i1 / i32 / i64 held as f32)");
     i128 n = 1;
     for (int64_t d : s.shape) {
       if (d < 0)
@@ -202,6 +230,8 @@ bool Sim::setupMemory(const std::map<std::string, Tensor> &inputs) {
                   std::to_string(t.data.size()) + " values but shape " +
                   shapeToString(s.shape) + " needs " +
                   std::to_string(s.numElements()));
+    if (!checkIntegerInput(s, t))
+      return false;
     writeImage(s, t.data);
   }
 

@@ -50,6 +50,31 @@ unsigned elemSize(Elem e) {
   }
 }
 
+/// The DType recorded in Tensor::dtype for a file's element kind: the
+/// narrowest of F32 / I8 / I32 / I64 / I1 that holds every value of it.
+DType sourceDType(Elem e) {
+  switch (e) {
+  case Elem::F16:
+  case Elem::F32:
+  case Elem::F64:
+    return DType::F32;
+  case Elem::I8:
+  case Elem::U8:
+    return DType::I8;
+  case Elem::I16:
+  case Elem::U16:
+  case Elem::I32:
+    return DType::I32;
+  case Elem::U32:
+  case Elem::I64:
+  case Elem::U64:
+    return DType::I64;
+  case Elem::Bool:
+    return DType::I1;
+  }
+  return DType::F32;
+}
+
 /// Converts `n` packed elements (byte order `little`) to f32.
 void convert(const uint8_t *src, uint64_t n, Elem e, bool little, float *dst) {
   unsigned sz = elemSize(e);
@@ -305,6 +330,7 @@ bool parseNpy(const uint8_t *data, size_t size, Tensor &out, std::string &err) {
     return false;
   }
   out.shape = shape;
+  out.dtype = sourceDType(e);
   out.data.assign(n, 0.0f);
   convert(data + dataStart, n, e, little, out.data.data());
   return true;
@@ -485,6 +511,7 @@ bool parseTensorProto(const uint8_t *data, size_t size, Tensor &out,
   }
   out.shape = std::move(shape);
   out.data = std::move(values);
+  out.dtype = sourceDType(e);
   if (name)
     *name = tp.name();
   return true;

@@ -27,8 +27,9 @@ std::string shapeStr(const std::vector<int64_t> &shape) {
 } // namespace
 
 __int128 symbolElementBytes(DType t) {
-  // i1 / i64 interface values are held as f32 words in DRAM.
-  return t == DType::I1 || t == DType::I64 ? 4 : dtypeBytes(t);
+  // i1 / i32 / i64 interface values are held as f32 words in DRAM.
+  return t == DType::I1 || t == DType::I32 || t == DType::I64 ? 4
+                                                              : dtypeBytes(t);
 }
 
 bool checkPieces(const Symbol &s, __int128 imageBytes, uint64_t dramSize,

@@ -89,10 +89,10 @@ def run_test(test_dir, args, workdir):
     inputs = [i.name for i in graph_inputs]
     outputs = [o.name for o in model.graph.output]
     datasets = sorted(d for d in os.listdir(test_dir) if d.startswith("test_data_set_"))
-    # Inputs that decide shapes or addressing (shapes, axes, indices, scales,
-    # sequence lengths; `accel-import --print-constant-inputs` names them)
-    # are frozen to the first data set's values at compile time
-    # (accel-compile --bind). Integer *data* stays an input, so a test cannot
+    # Inputs that decide shapes or addressing (shapes, axes, indices, scales;
+    # `accel-import --print-constant-inputs` names them) are frozen to the
+    # first data set's values at compile time (accel-compile --bind).
+    # Integer *data* and RNN sequence lengths stay inputs, so a test cannot
     # pass by constant folding.
     q = subprocess.run([os.path.join(args.bin_dir, "accel-import"),
                         "--print-constant-inputs", model_path],

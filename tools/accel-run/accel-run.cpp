@@ -8,7 +8,8 @@
 //
 // Loads the binary and the hardware description (default: the built-in
 // default preset), validates the program against the hardware, reads every
-// input (.npy or ONNX TensorProto .pb), simulates, writes DIR/<output>.npy
+// input (.npy or ONNX TensorProto .pb; an integer input wants an integer
+// file, docs/simulator.md), simulates, writes DIR/<output>.npy
 // and DIR/stats.json and prints a summary (with the network's ideal bound;
 // --per-layer adds a table of the layers sorted by cycles). --expect compares
 // an output with a reference file: same shape, and |out - ref| <= atol + rtol *
@@ -59,7 +60,9 @@ const char *kUsage =
     "default preset)\n"
     "  --input NAME=FILE  value of input NAME: .npy (C order) or ONNX "
     "TensorProto .pb;\n"
-    "                     every program input is required\n"
+    "                     every program input is required; an integer "
+    "input (i32 / i64,\n"
+    "                     e.g. RNN sequence_lens) needs an integer file\n"
     "  --output-dir DIR   write DIR/<output>.npy and DIR/stats.json\n"
     "  --trace FILE       write a Chrome trace event JSON timeline (Perfetto, "
     "chrome://tracing)\n"

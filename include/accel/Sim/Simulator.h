@@ -30,6 +30,11 @@ namespace accel {
 struct Tensor {
   std::vector<int64_t> shape;
   std::vector<float> data;
+  /// Element type the values were converted from (TensorIO sets it: F32
+  /// for floating-point files, I8 / I32 / I64 for integers, I1 for
+  /// booleans). An integer program input (i32 / i64 symbol) only accepts an
+  /// integer source, so a float tensor given by mistake is reported.
+  DType dtype = DType::F32;
   /// Product of the dimensions (1 for a scalar); 0 if any dimension <= 0.
   uint64_t numElements() const;
 };

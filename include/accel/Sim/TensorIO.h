@@ -7,6 +7,9 @@
 //  - ONNX TensorProto .pb (float_data / double_data / int32_data /
 //    int64_data or raw_data of FLOAT, DOUBLE, FLOAT16, INT8/16/32/64, UINT8/16
 //    /32/64, BOOL), converted to f32.
+// Both readers record the source element type in Tensor::dtype (F32, I8,
+// I32, I64 or I1), so the simulator can tell an integer file from a float
+// one for integer program inputs.
 // Every reader is bounds-checked and reports a message naming the file.
 //
 //===----------------------------------------------------------------------===//

@@ -540,7 +540,7 @@ LogicalResult Lowering::run() {
       return func_.emitError("input #")
              << arg.getArgNumber() << " has type " << arg.getType()
              << "; the accelerator needs statically shaped f32 tensors "
-                "(or i1 / i64, held as f32)";
+                "(or i1 / i32 / i64, held as f32)";
     Symbol s;
     s.dtype = *dt;
     auto name =

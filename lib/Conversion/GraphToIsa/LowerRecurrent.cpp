@@ -4,8 +4,10 @@
 // at once (X . W^T + biases), then each step runs the recurrent GEMM
 // (H_{t-1} . R^T, accumulated onto that step's projections) and a few SFU
 // layers for the gates and the state update. The state of step t is written
-// straight into Y[t, dir]; sequence lengths (compile-time constants) become
-// 0/1 masks that keep finished sequences' state and zero their outputs.
+// straight into Y[t, dir]; sequence lengths become 0/1 masks that keep
+// finished sequences' state and zero their outputs: constant lengths give
+// constant masks, run-time lengths (an input) masks computed per step on
+// the SFU.
 // This is the plain, unscheduled lowering; spec/rnn-multithreading.md's
 // column-wise, multithreaded schedule replaces it later.
 //
@@ -108,6 +110,9 @@ private:
   LogicalResult lstmCell(const Direction &dir, Step &st);
   /// Sequences shorter than t keep their state and output zeros.
   LogicalResult keepFinished(Step &st);
+  /// The [B] 0/1 mask (t < len[b]) of step t: a constant, or computed from
+  /// the run-time lengths.
+  FailureOr<uint64_t> stepMask(int64_t t);
   void storeFinalState(const Direction &dir, const State &last);
 
   void gemm(Mat2D a, Mat2D b, Mat2D c, int64_t m, int64_t n, int64_t k,
@@ -142,8 +147,9 @@ private:
   int64_t nAct; ///< activations per direction
   bool lbr;     ///< GRU linear_before_reset
   std::optional<float> clip;
-  std::vector<int64_t> lens; ///< sequence lengths, clamped to [0, T]
-  bool masked = false;       ///< some sequence is shorter than T
+  std::vector<int64_t> lens; ///< constant sequence lengths, clamped to [0, T]
+  uint64_t runtimeLens = 0;  ///< DRAM [B] f32 lengths of an input (0: none)
+  bool masked = false;       ///< some sequence may be shorter than T
   uint64_t x = 0, w = 0, r = 0, y = 0, yh = 0, yc = 0;
 };
 
@@ -175,16 +181,20 @@ LogicalResult RecurrentLowering::run() {
   return success();
 }
 
-// Sequence lengths: compile-time constants -> per-step 0/1 masks [B].
+// Sequence lengths: compile-time constants -> per-step 0/1 masks [B]; any
+// other value (a program input) is read at run time, so every step is
+// masked.
 LogicalResult RecurrentLowering::readSequenceLengths() {
   lens.assign(size_t(B), T);
   if (Value sl = op.getSequenceLens()) {
     DenseElementsAttr values;
     if (auto c = sl.getDefiningOp<arith::ConstantOp>())
       values = dyn_cast<DenseElementsAttr>(c.getValue());
-    if (!values)
-      return op.emitOpError("sequence_lens must be a compile-time constant "
-                            "(bind it with --bind)");
+    if (!values) {
+      runtimeLens = l.bufferFor(sl);
+      masked = true;
+      return success();
+    }
     int64_t b = 0;
     for (const APInt &v : values.getValues<APInt>())
       lens[b++] = std::clamp<int64_t>(v.getSExtValue(), 0, T);
@@ -368,12 +378,35 @@ LogicalResult RecurrentLowering::lstmCell(const Direction &dir, Step &st) {
   return bhLayer({bh(go, H), bh(cNew, H)}, bh(st.next.h, H), steps);
 }
 
+FailureOr<uint64_t> RecurrentLowering::stepMask(int64_t t) {
+  if (!runtimeLens) {
+    std::vector<float> m(static_cast<size_t>(B), 0.0f);
+    for (int64_t b = 0; b < B; ++b)
+      m[size_t(b)] = t < lens[size_t(b)] ? 1.0f : 0.0f;
+    return l.addConstant(m);
+  }
+  // max(sign(len - t), 0) is 1 exactly when len > t: the lengths are
+  // integers held exactly in f32, so no rounding can flip a comparison.
+  // Lengths above T act as T and lengths below 1 as 0 (a clamp, the same
+  // as the constant path), with no run-time check the program could fail.
+  const uint64_t mask = l.allocate(B);
+  ElementwiseLayer ew;
+  ew.shape = {B};
+  ew.inputs = {View{runtimeLens, {1}}};
+  ew.output = View{mask, {1}};
+  ew.steps = {onOperand(SfuFunc::AddImm, 0, float(-t)),
+              onOperand(SfuFunc::Sign, 0), onOperand(SfuFunc::MaxImm, 0, 0.0f)};
+  if (failed(l.emitSfu(op, ew)))
+    return failure();
+  return mask;
+}
+
 // m[b] = t < len[b]: finished sequences keep their state, output 0.
 LogicalResult RecurrentLowering::keepFinished(Step &st) {
-  std::vector<float> m(static_cast<size_t>(B), 0.0f);
-  for (int64_t b = 0; b < B; ++b)
-    m[size_t(b)] = st.t < lens[size_t(b)] ? 1.0f : 0.0f;
-  View mv{l.addConstant(m), {1, 0}};
+  FailureOr<uint64_t> m = stepMask(st.t);
+  if (failed(m))
+    return failure();
+  View mv{*m, {1, 0}};
   auto select = [&](uint64_t fresh, uint64_t old, uint64_t dst) {
     return bhLayer({mv, bh(fresh, H), bh(old, H)}, bh(dst, H),
                    {binary(SfuFunc::MaskKeep, 0, 1, 1),

@@ -90,6 +90,8 @@ inline std::optional<DType> interfaceType(mlir::Type t) {
     return DType::F32;
   if (t.isInteger(1))
     return DType::I1;
+  if (t.isInteger(32)) // run-time sequence lengths (ONNX int32)
+    return DType::I32;
   if (t.isInteger(64))
     return DType::I64;
   return std::nullopt;

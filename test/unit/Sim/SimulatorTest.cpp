@@ -473,6 +473,38 @@ TEST(SimulatorErrors, Inputs) {
              "input 'x' holds 5 values but shape [2, 3] needs 6");
 }
 
+// An i32 / i64 input (run-time sequence lengths) wants integer data held
+// exactly in f32; other inputs keep accepting any tensor.
+TEST(SimulatorErrors, IntegerInputs) {
+  HardwareDesc hw = tinyHardware();
+  Program p = copyProgram(hw);
+  p.symbols[0].dtype = DType::I32;
+  Tensor ints = tensor({2, 3}, 1);
+  ints.dtype = DType::I64;
+  std::map<std::string, Tensor> out;
+  SimStats st;
+  EXPECT_EQ(run(p, hw, {{"x", ints}}, out, st), "");
+  EXPECT_EQ(out["y"].data, ints.data); // converted to f32 words on load
+  EXPECT_ERR(errOf(p, hw, {{"x", tensor({2, 3}, 1)}}),
+             "input 'x' is an integer input (i32) but was given a f32 tensor");
+  Tensor flags = ints;
+  flags.dtype = DType::I1;
+  EXPECT_ERR(errOf(p, hw, {{"x", flags}}), "was given a i1 tensor");
+  Tensor big = ints;
+  big.data[4] = -16777216.0f;
+  EXPECT_ERR(errOf(p, hw, {{"x", big}}),
+             "input 'x': value at index 4 is outside (-2^24, 2^24)");
+  big.data[4] = 16777215.0f; // the largest exact magnitude
+  EXPECT_EQ(errOf(p, hw, {{"x", big}}), "<ok>");
+  ints.shape = {3, 2}; // the shape check still comes first
+  EXPECT_ERR(errOf(p, hw, {{"x", ints}}),
+             "input 'x' has shape [3, 2] but the program expects [2, 3]");
+  p.symbols[0].dtype = DType::F32; // f32 inputs take integer files
+  EXPECT_EQ(errOf(p, hw, {{"x", tensor({2, 3}, 1)}}), "<ok>");
+  ints.shape = {2, 3};
+  EXPECT_EQ(errOf(p, hw, {{"x", ints}}), "<ok>");
+}
+
 TEST(SimulatorErrors, ProgramShape) {
   HardwareDesc hw = tinyHardware();
   std::map<std::string, Tensor> in{{"x", tensor({2, 3}, 1)}};

@@ -114,6 +114,7 @@ TEST(TensorIO, NpyConvertsOtherTypes) {
                 raw<int64_t>({-7, 9}))),
       (std::vector<float>{-7, 9}));
   EXPECT_EQ(t.shape, (std::vector<int64_t>{2, 1}));
+  EXPECT_EQ(t.dtype, DType::I64); // the source type, for integer inputs
   EXPECT_EQ(
       parse(npy("{'descr': '|u1', 'fortran_order': False, 'shape': (3,), }",
                 {0, 200, 255})),
@@ -122,16 +123,19 @@ TEST(TensorIO, NpyConvertsOtherTypes) {
       parse(npy("{'descr': '|b1', 'fortran_order': False, 'shape': (2,), }",
                 {1, 0})),
       (std::vector<float>{1, 0}));
+  EXPECT_EQ(t.dtype, DType::I1);
   EXPECT_EQ(
       parse(npy("{'descr': '<f2', 'fortran_order': False, 'shape': (3,), }",
                 raw<uint16_t>({0x3c00, 0xc000, 0x3555}))),
       (std::vector<float>{1.0f, -2.0f, 0.333251953125f}));
+  EXPECT_EQ(t.dtype, DType::F32);
   // Version 2.0 header and keys in another order, double quotes.
   EXPECT_EQ(
       parse(
           npy("{\"shape\": (1,), \"fortran_order\": False, \"descr\": \"<i4\"}",
               raw<int32_t>({42}), 2)),
       (std::vector<float>{42}));
+  EXPECT_EQ(t.dtype, DType::I32);
 }
 
 TEST(TensorIO, NpyErrors) {
@@ -191,6 +195,14 @@ TEST(TensorIO, OnnxTensorProto) {
   EXPECT_EQ(in.shape, (std::vector<int64_t>{3, 4, 5}));
   ASSERT_EQ(in.data.size(), 60u);
   EXPECT_EQ(name, "x");
+  EXPECT_EQ(in.dtype, DType::F32);
+  Tensor lens; // INT32 sequence_lens of an LSTM test
+  ASSERT_TRUE(readTensorFile("/usr/share/libonnx-testdata/data/node/"
+                             "test_lstm_with_peepholes/test_data_set_0/"
+                             "input_4.pb",
+                             lens, err))
+      << err;
+  EXPECT_EQ(lens.dtype, DType::I32);
   ASSERT_TRUE(readTensorFile(std::string(kReluDir) + "/output_0.pb", out, err))
       << err;
   ASSERT_EQ(out.data.size(), 60u);
