@@ -588,6 +588,7 @@ def Isa_RecurOp : Isa_CommandOp<"recur"> {
                    OptionalAttr<I32Attr>:$peepholes, I32Attr:$x, I32Attr:$h0,
                    DefaultValuedAttr<I32Attr, "0">:$c0, I32Attr:$y,
                    I32Attr:$h_t, DefaultValuedAttr<I32Attr, "0">:$c_t,
+                   OptionalAttr<I32Attr>:$seq_len,
                    OptionalAttr<I32Attr>:$layer);
   let assemblyFormat = [{
     $cell (`reverse` $reverse^)? `thread` $thread `tag` $tag `hidden` $hidden

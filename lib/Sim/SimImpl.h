@@ -254,6 +254,7 @@ private:
   // RECUR on the column-wise engine (SimRecur.cpp).
   bool doRecur(Cluster &c, const Command &cmd);
   bool checkRecurCommand(const RecurDesc &r, std::string &msg) const;
+  bool runTimeSteps(const Cluster &c, const RecurDesc &r, uint64_t &steps);
   /// Schedules the cluster's pending RECUR tasks together.
   bool flushEngine(Cluster &c);
   rnn::EngineTask engineTask(const PendingRecur &p,

@@ -146,8 +146,15 @@ bool Sim::doRecur(Cluster &c, const Command &cmd) {
   readStorage(c, r.h0, h, H);
   if (r.cell == RecurCell::Lstm)
     readStorage(c, r.c0, cell, H);
-  for (uint64_t s = 0; s < r.steps; ++s) {
-    uint64_t t = r.reverse ? r.steps - 1 - s : s;
+  uint64_t steps = r.steps;
+  if (r.hasSeqLen && !runTimeSteps(c, r, steps))
+    return false;
+  // Steps past the sequence's length output zeros (ONNX).
+  std::vector<float> zero(H, 0.0f);
+  for (uint64_t t = steps; t < r.steps; ++t)
+    writeStorage(c, r.y + t * H * 4, zero.data(), H);
+  for (uint64_t s = 0; s < steps; ++s) {
+    uint64_t t = r.reverse ? steps - 1 - s : s;
     const float *x = d.x.data() + t * r.inputs;
     if (r.cell == RecurCell::Lstm)
       lstmStep(r, d, x, h, cell);
@@ -160,8 +167,21 @@ bool Sim::doRecur(Cluster &c, const Command &cmd) {
   writeStorage(c, r.hT, h.data(), H);
   if (r.cell == RecurCell::Lstm)
     writeStorage(c, r.cT, cell.data(), H);
-  c.pendingRecur.push_back({cmd.recur, c.t + hw.commandIssueCycles, curCmd,
-                            cmd.layer});
+  PendingRecur p{cmd.recur, c.t + hw.commandIssueCycles, curCmd, cmd.layer};
+  p.desc.steps = uint32_t(steps); // the engine runs the steps taken
+  c.pendingRecur.push_back(p);
+  return true;
+}
+
+/// The run-time sequence length: an integer-valued f32 in storage.
+bool Sim::runTimeSteps(const Cluster &c, const RecurDesc &r,
+                       uint64_t &steps) {
+  float v;
+  std::memcpy(&v, c.storage.data() + r.seqLen, 4);
+  if (!(std::fabs(v) < 16777216.0f) || v != std::floor(v))
+    return fail("RECUR sequence length " + std::to_string(v) +
+                " is not an integer below 2^24");
+  steps = uint64_t(std::clamp<double>(v, 0.0, double(r.steps)));
   return true;
 }
 
@@ -197,7 +217,8 @@ bool Sim::checkRecurCommand(const RecurDesc &r, std::string &msg) const {
          in("x", r.x, uint64_t(r.steps) * r.inputs, store) &&
          in("h0", r.h0, H, store) && in("c0", r.c0, lstm ? H : 0, store) &&
          in("y", r.y, uint64_t(r.steps) * H, store) &&
-         in("h_t", r.hT, H, store) && in("c_t", r.cT, lstm ? H : 0, store);
+         in("h_t", r.hT, H, store) && in("c_t", r.cT, lstm ? H : 0, store) &&
+         in("seq_len", r.seqLen, r.hasSeqLen ? 1 : 0, store);
 }
 
 rnn::EngineTask Sim::engineTask(const PendingRecur &p,
@@ -224,21 +245,35 @@ rnn::EngineTask Sim::engineTask(const PendingRecur &p,
 bool Sim::flushEngine(Cluster &c) {
   if (c.pendingRecur.empty())
     return true;
+  // A task of zero steps (a run-time length of 0) does nothing: it
+  // completes when issued, without the engine.
   std::vector<rnn::EngineTask> tasks;
+  std::vector<size_t> onEngine;
   uint64_t streamers = std::max<uint64_t>(1, dramRecurClusters);
-  for (const PendingRecur &p : c.pendingRecur) {
+  for (size_t i = 0; i < c.pendingRecur.size(); ++i) {
+    const PendingRecur &p = c.pendingRecur[i];
+    if (p.desc.steps == 0)
+      continue;
     rnn::EngineTask t = engineTask(p, streamers);
     t.arrival = int64_t(std::max({p.issued, c.engineFree, c.peFree}));
     tasks.push_back(t);
+    onEngine.push_back(i);
   }
   rnn::EngineRun run =
       rnn::runEngine(rnn::engineOf(hw), tasks, int64_t(numIbufs));
   uint64_t engineEnd = c.engineFree;
-  for (size_t i = 0; i < tasks.size(); ++i)
-    engineEnd = std::max<uint64_t>(engineEnd, uint64_t(run.tasks[i].lastIssue));
-  for (size_t i = 0; i < c.pendingRecur.size(); ++i)
-    if (!retireRecur(c, c.pendingRecur[i], tasks[i], run.tasks[i]))
+  for (size_t k = 0; k < tasks.size(); ++k)
+    engineEnd = std::max<uint64_t>(engineEnd, uint64_t(run.tasks[k].lastIssue));
+  for (size_t i = 0, k = 0; i < c.pendingRecur.size(); ++i) {
+    const PendingRecur &p = c.pendingRecur[i];
+    rnn::EngineTaskRun none;
+    none.start = none.finish = int64_t(p.issued);
+    bool ran = k < onEngine.size() && onEngine[k] == i;
+    if (!retireRecur(c, p, ran ? tasks[k] : engineTask(p, streamers),
+                     ran ? run.tasks[k] : none))
       return false;
+    k += ran;
+  }
   c.engineFree = engineEnd;
   c.peFree = std::max(c.peFree, engineEnd);
   c.st.peBusyCycles += uint64_t(run.issueCycles);

@@ -212,7 +212,7 @@ bool readRecur(Cursor &c, RecurDesc &r) {
     return false;
   if (cell > uint8_t(RecurCell::Lstm))
     return c.fail(at + 2, "invalid RECUR cell " + std::to_string(cell));
-  if (flags > 63)
+  if (flags > 127)
     return c.fail(at + 3, "invalid RECUR flags " + std::to_string(flags));
   r.cell = RecurCell(cell);
   r.reverse = flags & 1;
@@ -221,6 +221,7 @@ bool readRecur(Cursor &c, RecurDesc &r) {
   r.peephole = flags & 8;
   r.hasClip = flags & 16;
   r.weightsInDram = flags & 32;
+  r.hasSeqLen = flags & 64;
   for (uint32_t *v : {&r.hidden, &r.inputs, &r.steps, &r.ep, &r.vp,
                       &r.candidateVp})
     if (!c.uint(*v, "RECUR packet"))
@@ -240,7 +241,7 @@ bool readRecur(Cursor &c, RecurDesc &r) {
   if (!c.uint(r.weights, "RECUR packet"))
     return false;
   for (uint32_t *a : {&r.bias, &r.peepholes, &r.x, &r.h0, &r.c0, &r.y, &r.hT,
-                      &r.cT})
+                      &r.cT, &r.seqLen})
     if (!c.uint(*a, "RECUR packet"))
       return false;
   return true;

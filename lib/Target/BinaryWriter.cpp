@@ -147,7 +147,8 @@ bool writeRecur(Writer &w, const RecurDesc &r, const std::string &where,
   w.u8(r.thread);
   w.u8(uint8_t(r.cell));
   w.u8(uint8_t(r.reverse | r.linearBeforeReset << 1 | r.inputForget << 2 |
-               r.peephole << 3 | r.hasClip << 4 | r.weightsInDram << 5));
+               r.peephole << 3 | r.hasClip << 4 | r.weightsInDram << 5 |
+               r.hasSeqLen << 6));
   for (uint32_t v : {r.hidden, r.inputs, r.steps, r.ep, r.vp, r.candidateVp})
     w.u32(v);
   w.f32(r.clip);
@@ -157,7 +158,8 @@ bool writeRecur(Writer &w, const RecurDesc &r, const std::string &where,
     w.f32(r.beta[i]);
   }
   w.u64(r.weights);
-  for (uint32_t a : {r.bias, r.peepholes, r.x, r.h0, r.c0, r.y, r.hT, r.cT})
+  for (uint32_t a :
+       {r.bias, r.peepholes, r.x, r.h0, r.c0, r.y, r.hT, r.cT, r.seqLen})
     w.u32(a);
   return true;
 }

@@ -80,7 +80,8 @@ bool checkRecur(const RecurDesc &r, const Program &p, const HardwareDesc &hw,
       {"peepholes", r.peepholes, r.peephole ? 3 * h : 0},
       {"x", r.x, steps * r.inputs * 4},
       {"h0", r.h0, h},
-      {"c0", r.c0, lstm ? h : 0}};
+      {"c0", r.c0, lstm ? h : 0},
+      {"seq_len", r.seqLen, r.hasSeqLen ? 4 : 0}};
   std::vector<Operand> writes = {
       {"y", r.y, steps * h}, {"h_t", r.hT, h}, {"c_t", r.cT, lstm ? h : 0}};
   if (!inside(weights, r.weightsInDram ? __int128(p.dramSize) : hw.storageBytes,

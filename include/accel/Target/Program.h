@@ -280,6 +280,9 @@ struct RecurDesc {
   RecurCell cell = RecurCell::Lstm;
   bool reverse = false, linearBeforeReset = false, inputForget = false;
   bool peephole = false, hasClip = false, weightsInDram = false;
+  /// The sequence length is a run-time value: one f32 at storage `seqLen`
+  /// (an integer < 2^24, clamped to [0, steps]); steps past it output 0.
+  bool hasSeqLen = false;
   uint32_t hidden = 1, inputs = 1, steps = 1;
   uint32_t ep = 1, vp = 1, candidateVp = 1;
   float clip = 0;
@@ -287,7 +290,7 @@ struct RecurDesc {
   float alpha[3] = {0, 0, 0}, beta[3] = {0, 0, 0};
   uint64_t weights = 0;
   uint32_t bias = 0, peepholes = 0, x = 0, h0 = 0, c0 = 0, y = 0, hT = 0,
-           cT = 0;
+           cT = 0, seqLen = 0;
   uint32_t gates() const {
     return cell == RecurCell::Lstm ? 4 : cell == RecurCell::Gru ? 2 : 1;
   }
@@ -321,6 +324,7 @@ struct RecurDesc {
     at(y, uint64_t(steps) * h);
     at(hT, h);
     at(cT, lstm ? h : 0);
+    at(seqLen, hasSeqLen ? 4 : 0);
     return end;
   }
 };

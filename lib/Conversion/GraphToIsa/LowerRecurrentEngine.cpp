@@ -89,8 +89,11 @@ private:
       return true;
     auto c = sl.getDefiningOp<arith::ConstantOp>();
     auto values = c ? dyn_cast<DenseElementsAttr>(c.getValue()) : nullptr;
-    if (!values)
-      return false;
+    if (!values) {
+      // A run-time input: each task reads its length (f32 in DRAM).
+      runTimeLens = isa<BlockArgument>(sl);
+      return runTimeLens;
+    }
     int64_t b = 0;
     for (const APInt &v : values.getValues<APInt>())
       lens[size_t(b++)] = std::clamp<int64_t>(v.getSExtValue(), 0, T);
@@ -332,6 +335,9 @@ private:
         r.y = uint32_t(take(cl, uint64_t(t.len * H) * 4));
         r.hT = uint32_t(take(cl, uint64_t(H) * 4));
         r.cT = uint32_t(take(cl, uint64_t(H) * 4));
+        r.hasSeqLen = runTimeLens;
+        if (runTimeLens)
+          r.seqLen = uint32_t(take(cl, 4));
         tasks.push_back(t);
       }
     }
@@ -376,6 +382,10 @@ private:
       if (r.cell == RecurCell::Lstm)
         l.sb_.dmaLoadStrided(cl, 0, vec(initial(op.getInitialC()), H), r.c0,
                              {1, 0, 0, 0});
+      if (r.hasSeqLen)
+        l.sb_.dmaLoadStrided(
+            cl, 0, vec(l.bufferFor(op.getSequenceLens()) + uint64_t(t.b) * 4, 1),
+            r.seqLen, {1, 0, 0, 0});
     }
   }
 
@@ -435,6 +445,7 @@ private:
   graph::RnnKind kind;
   int64_t T, B, I, H, G, dirs, nAct;
   std::vector<int64_t> lens;
+  bool runTimeLens = false;
   std::vector<RecurAct> acts;
   std::vector<float> alphas, betas;
   std::vector<Direction> directions;

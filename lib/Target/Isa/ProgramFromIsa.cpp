@@ -219,6 +219,10 @@ LogicalResult recurFrom(isa::RecurOp op, Command &c) {
   r.y = op.getY();
   r.hT = op.getHT();
   r.cT = op.getCT();
+  if (std::optional<uint32_t> sl = op.getSeqLen()) {
+    r.hasSeqLen = true;
+    r.seqLen = *sl;
+  }
   return success();
 }
 
