@@ -120,10 +120,12 @@ LogicalResult verifyRnnThreadsOn(Operation *op, Attribute a) {
                              << " applies to graph.recurrent only";
   auto arr = dyn_cast<ArrayAttr>(a);
   int64_t dirs = rec.getDirection() == "bidirectional" ? 2 : 1;
-  if (!arr || int64_t(arr.size()) != dirs)
+  int64_t batch = cast<RankedTensorType>(rec.getX().getType()).getDimSize(1);
+  if (!arr || int64_t(arr.size()) != dirs * batch)
     return op->emitOpError()
-           << kRnnThreadsAttrName << ": expected an array of " << dirs
-           << " #accel.rnn_thread (one per direction), got " << a;
+           << kRnnThreadsAttrName << ": expected an array of " << dirs * batch
+           << " #accel.rnn_thread (one per direction and batch row), got "
+           << a;
   llvm::SmallDenseSet<int64_t> tasks;
   for (Attribute e : arr) {
     auto t = dyn_cast<RnnThreadAttr>(e);

@@ -29,7 +29,7 @@ using namespace mlir;
 bool accel::isSplitOptionName(StringRef name) {
   return name == "split" || name == "parallel" || name == "rounding" ||
          name == "policy" || name == "balance-clusters" || name == "fuse" ||
-         name == "rnn" || name == "rnn-contexts";
+         name == "rnn" || name == "rnn-contexts" || name == "rnn-clusters";
 }
 
 LogicalResult accel::parseSplitOptions(
@@ -50,10 +50,10 @@ LogicalResult accel::parseSplitOptions(
       out.rnnEngine = value == "engine";
       continue;
     }
-    if (name == "rnn-contexts") {
-      if (value.getAsInteger(10, out.rnnContexts) || out.rnnContexts < 0)
-        return errorHandler("rnn-contexts: '" + value +
-                            "' is not a count >= 0");
+    if (name == "rnn-contexts" || name == "rnn-clusters") {
+      int64_t &n = name == "rnn-contexts" ? out.rnnContexts : out.rnnClusters;
+      if (value.getAsInteger(10, n) || n < 0)
+        return errorHandler(name + ": '" + value + "' is not a count >= 0");
       continue;
     }
     if (name != "split") {
@@ -140,6 +140,7 @@ void accel::buildDefaultPipeline(OpPassManager &pm, const std::string &hwPath,
     pm.addPass(createSelectRnnParallelism());
     ScheduleRnnThreadsOptions threads;
     threads.contexts = split.rnnContexts;
+    threads.clusters = split.rnnClusters;
     pm.addPass(createScheduleRnnThreads(threads));
   }
   pm.addPass(lowering ? std::move(lowering) : createConvertGraphToIsa());

@@ -11,6 +11,7 @@ RnnLayer rnnLayerOf(graph::RecurrentOp op) {
   RnnLayer l;
   l.steps = x.getDimSize(0);
   l.directions = op.getDirection() == "bidirectional" ? 2 : 1;
+  l.batch = x.getDimSize(1);
   int64_t rows = h;
   if (op.getKind() == graph::RnnKind::lstm)
     rows = 4 * h;

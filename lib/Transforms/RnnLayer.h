@@ -16,6 +16,7 @@ namespace accel::transforms {
 struct RnnLayer {
   int64_t steps = 0;      ///< time steps (X's first dimension)
   int64_t directions = 1; ///< 2 for a bidirectional layer
+  int64_t batch = 1;      ///< batch rows: one task each (spec [0117])
   /// The merged matrix of the (first) phase: [x | h] columns.
   rnn::LayerShape merged{0, 0, 0};
   /// A GRU's candidate phase (rows H); rows == 0 otherwise.

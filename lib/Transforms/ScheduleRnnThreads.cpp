@@ -174,12 +174,12 @@ struct ScheduleRnnThreadsPass
     int64_t useContexts = contexts ? int64_t(contexts) : e.threadContexts;
     if (useClusters < 1 || useClusters > grid) {
       module.emitError("schedule-rnn-threads: clusters = ")
-          << clusters << " must be between 1 and the grid's " << grid;
+          << int64_t(clusters) << " must be between 1 and the grid's " << grid;
       return signalPassFailure();
     }
     if (useContexts < 1 || useContexts > e.threadContexts) {
       module.emitError("schedule-rnn-threads: contexts = ")
-          << contexts << " must be between 1 and the hardware's "
+          << int64_t(contexts) << " must be between 1 and the hardware's "
           << e.threadContexts << " instruction buffers";
       return signalPassFailure();
     }
@@ -206,7 +206,7 @@ struct ScheduleRnnThreadsPass
       std::vector<int> producers;
       for (Operation *p : recurrentProducers(op))
         llvm::append_range(producers, tasksOf[p]);
-      for (int64_t d = 0; d < l.directions; ++d) {
+      for (int64_t d = 0; d < l.directions * l.batch; ++d) {
         TaskSlot t;
         t.op = op;
         t.task.name = (op->getName().getStringRef() + "#" +

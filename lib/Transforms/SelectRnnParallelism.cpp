@@ -61,7 +61,7 @@ struct SelectRnnParallelismPass
     if (ep != 0 && (ep < 0 || !llvm::isPowerOf2_64(uint64_t(ep)) ||
                     ep > e.epMax)) {
       module.emitError("select-rnn-parallelism: ep = ")
-          << ep << " must be a power of two <= rnn.ep_max = " << e.epMax;
+          << int64_t(ep) << " must be a power of two <= rnn.ep_max = " << e.epMax;
       return signalPassFailure();
     }
     WalkResult r = module.walk([&](graph::RecurrentOp op) {

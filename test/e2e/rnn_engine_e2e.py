@@ -13,8 +13,11 @@ import onnx
 BIN = sys.argv[1]
 DATA = "/usr/share/libonnx-testdata/data/node"
 MODES = {
+    # The tasks (directions x batch rows) spread over the clusters.
     "engine": ["--rnn=engine"],
-    "engine-1ctx": ["--rnn=engine", "--rnn-contexts=1"],
+    # All on one cluster: multithreaded on its contexts, then one context.
+    "engine-1cl": ["--rnn=engine", "--rnn-clusters=1"],
+    "engine-1cl-1ctx": ["--rnn=engine", "--rnn-clusters=1", "--rnn-contexts=1"],
     "plain": ["--rnn=plain"],
 }
 TMP = os.environ.get("TMPDIR", "/tmp")

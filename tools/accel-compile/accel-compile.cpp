@@ -130,7 +130,7 @@ std::map<std::string, bool> loweringOptionNames() {
   }
   for (const char *split :
        {"split", "parallel", "rounding", "policy", "balance-clusters", "fuse",
-        "rnn", "rnn-contexts"})
+        "rnn", "rnn-contexts", "rnn-clusters"})
     names[split] = false;
   return names;
 }
@@ -206,6 +206,8 @@ static int compileMain(int argc, char **argv) {
                     "  --rnn-contexts=N  thread contexts per cluster for RNN "
                     "tasks: 0 = the hardware's instruction buffers "
                     "(default), 1 = no multithreading\n"
+                    "  --rnn-clusters=N  place RNN tasks on the first N "
+                    "clusters only (0 = all, the default)\n"
                     "  --parallel, --rounding, --policy, --balance-clusters: "
                     "split-strategy's options below, forwarded (its "
                     "partition is --split, its print is accel-opt's); the "

@@ -53,11 +53,14 @@ struct SplitPipelineOptions {
   /// `rnn-contexts=N`: thread contexts per cluster schedule-rnn-threads
   /// uses (0: the hardware's instruction buffers; 1: no multithreading).
   int64_t rnnContexts = 0;
+  /// `rnn-clusters=N`: clusters schedule-rnn-threads places tasks on (the
+  /// first N; 0: all).
+  int64_t rnnClusters = 0;
 };
 
 /// The option names of the default pipeline that configure the split:
 /// `split` and split-strategy's forwarded `parallel`, `rounding`, `policy`,
-/// `fuse` (fuse-layers on / off), `rnn` and `rnn-contexts`.
+/// `fuse` (fuse-layers on / off), `rnn`, `rnn-contexts` and `rnn-clusters`.
 bool isSplitOptionName(llvm::StringRef name);
 
 /// Reads the split options out of "name=value ..." pairs (names as

@@ -2,8 +2,8 @@
 //
 // A graph.recurrent that schedule-rnn-threads placed (accel.rnn_threads)
 // runs as RECUR tasks (docs/rnn.md): one task per direction and batch row,
-// on the direction's cluster and thread context (batch rows take the next
-// contexts). Per cluster the layer loads the packed, row-interleaved
+// on the cluster and thread context the pass gave it. Per cluster the layer
+// loads the packed, row-interleaved
 // weights (or leaves them in DRAM when they do not fit the storage unit
 // with the tasks' vectors), each task's x rows and initial state, issues
 // the tasks, waits for them and stores Y, Y_h and Y_c. The engine then
@@ -18,6 +18,7 @@
 #include "Accel/AccelDialect.h"
 #include "accel/Rnn/GatePacking.h"
 #include "accel/Rnn/Parallelism.h"
+#include <map>
 
 using namespace mlir;
 using namespace accel;
@@ -52,11 +53,13 @@ public:
   /// False (and nothing emitted) when the op keeps the plain lowering.
   FailureOr<bool> run() {
     auto threads = op->getAttrOfType<ArrayAttr>(kRnnThreadsAttrName);
-    if (!threads || int64_t(threads.size()) != dirs || !readLengths() ||
+    if (!threads || int64_t(threads.size()) != dirs * B || !readLengths() ||
         !readActivations())
       return false;
     for (int64_t d = 0; d < dirs; ++d)
-      place(cast<RnnThreadAttr>(threads[d]));
+      place(cast<RnnThreadAttr>(threads[d * B]));
+    for (Attribute a : threads)
+      placements.push_back(cast<RnnThreadAttr>(a));
     if (!layOut())
       return false;
     for (int64_t d = 0; d < dirs; ++d)
@@ -79,6 +82,8 @@ private:
   /// One task (direction d, batch row b) and its storage operands.
   struct Task {
     int64_t d = 0, b = 0, len = 0;
+    uint32_t cluster = 0;
+    bool loadsShared = false; ///< the first of its direction on its cluster
     RecurDesc desc;
   };
 
@@ -307,37 +312,49 @@ private:
     tasks.clear();
     const uint64_t storage = l.fullHw_.storageBytes;
     std::vector<uint64_t> next(l.fullHw_.numClusters(), 0);
+    std::vector<uint32_t> perCluster(l.fullHw_.numClusters(), 0);
     auto take = [&](uint32_t cl, uint64_t bytes) {
       uint64_t a = next[cl];
       next[cl] = align64(a + bytes);
-      return a;
+      return uint32_t(std::min<uint64_t>(a, UINT32_MAX));
     };
+    // The weights, biases and peepholes of a direction once per cluster
+    // that runs one of its tasks.
+    std::map<std::pair<uint32_t, int64_t>, RecurDesc> shared;
     for (int64_t d = 0; d < dirs; ++d) {
-      Direction &dir = directions[size_t(d)];
-      RecurDesc base = baseDesc(d);
-      base.weightsInDram = dramWeights;
-      base.weights = dramWeights ? dir.weights : take(dir.cluster, dir.weightElems * 4);
-      base.bias = uint32_t(take(dir.cluster, dir.biasElems * 4));
-      if (base.peephole)
-        base.peepholes = uint32_t(take(dir.cluster, uint64_t(3 * H) * 4));
       for (int64_t b = 0; b < B; ++b) {
+        RnnThreadAttr at = placements[size_t(d * B + b)];
         Task t;
         t.d = d, t.b = b, t.len = lens[size_t(b)];
+        t.cluster = uint32_t(at.getCluster());
+        const uint32_t cl = t.cluster;
+        auto [it, fresh] = shared.try_emplace({cl, d});
+        RecurDesc &base = it->second;
+        if (fresh) {
+          const Direction &dir = directions[size_t(d)];
+          base = baseDesc(d);
+          base.weightsInDram = dramWeights;
+          if (!dramWeights)
+            base.weights = take(cl, dir.weightElems * 4);
+          base.bias = take(cl, dir.biasElems * 4);
+          if (base.peephole)
+            base.peepholes = take(cl, uint64_t(3 * H) * 4);
+        }
+        t.loadsShared = fresh;
         t.desc = base;
         RecurDesc &r = t.desc;
-        uint32_t cl = dir.cluster;
         r.steps = uint32_t(t.len);
-        r.thread = uint8_t((dir.thread + uint32_t(b)) % l.fullHw_.instructionBuffers);
-        r.tag = uint8_t(tasks.size() % 8);
-        r.x = uint32_t(take(cl, uint64_t(t.len * I) * 4));
-        r.h0 = uint32_t(take(cl, uint64_t(H) * 4));
-        r.c0 = uint32_t(take(cl, uint64_t(H) * 4));
-        r.y = uint32_t(take(cl, uint64_t(t.len * H) * 4));
-        r.hT = uint32_t(take(cl, uint64_t(H) * 4));
-        r.cT = uint32_t(take(cl, uint64_t(H) * 4));
+        r.thread = uint8_t(at.getThread());
+        r.tag = uint8_t(perCluster[cl]++ % 8);
+        r.x = take(cl, uint64_t(t.len * I) * 4);
+        r.h0 = take(cl, uint64_t(H) * 4);
+        r.c0 = take(cl, uint64_t(H) * 4);
+        r.y = take(cl, uint64_t(t.len * H) * 4);
+        r.hT = take(cl, uint64_t(H) * 4);
+        r.cT = take(cl, uint64_t(H) * 4);
         r.hasSeqLen = runTimeLens;
         if (runTimeLens)
-          r.seqLen = uint32_t(take(cl, 4));
+          r.seqLen = take(cl, 4);
         tasks.push_back(t);
       }
     }
@@ -352,14 +369,12 @@ private:
   }
 
   void emitLoads(uint32_t cl) {
-    std::vector<bool> loaded(size_t(dirs), false);
     for (const Task &t : tasks) {
       const Direction &dir = directions[size_t(t.d)];
-      if (dir.cluster != cl)
+      if (t.cluster != cl)
         continue;
       const RecurDesc &r = t.desc;
-      if (!loaded[size_t(t.d)]) {
-        loaded[size_t(t.d)] = true;
+      if (t.loadsShared) {
         if (!r.weightsInDram)
           l.sb_.dmaLoadStrided(cl, 0, vec(dir.weights, int64_t(dir.weightElems)),
                                uint32_t(r.weights), {1, 0, 0, 0});
@@ -399,7 +414,7 @@ private:
     const uint64_t y = l.bufferFor(op.getY()), yh = l.bufferFor(op.getYH()),
                    yc = l.bufferFor(op.getYC());
     for (const Task &t : tasks) {
-      if (directions[size_t(t.d)].cluster != cl)
+      if (t.cluster != cl)
         continue;
       const RecurDesc &r = t.desc;
       uint64_t row = uint64_t((t.d * B + t.b) * H) * 4;
@@ -424,15 +439,14 @@ private:
 
   void emit() {
     for (uint32_t cl = 0; cl < l.fullHw_.numClusters(); ++cl) {
-      bool any = llvm::any_of(tasks, [&](const Task &t) {
-        return directions[size_t(t.d)].cluster == cl;
-      });
+      bool any = llvm::any_of(tasks,
+                              [&](const Task &t) { return t.cluster == cl; });
       if (!any)
         continue;
       emitLoads(cl);
       l.sb_.wait(cl, 0xFF, false);
       for (const Task &t : tasks)
-        if (directions[size_t(t.d)].cluster == cl)
+        if (t.cluster == cl)
           l.sb_.recur(cl, t.desc);
       l.sb_.wait(cl, 0xFF, true);
       emitStores(cl);
@@ -450,6 +464,7 @@ private:
   std::vector<float> alphas, betas;
   std::vector<Direction> directions;
   std::vector<Task> tasks;
+  std::vector<RnnThreadAttr> placements; ///< per direction and batch row
   uint64_t zeroVec = 0;
 };
 

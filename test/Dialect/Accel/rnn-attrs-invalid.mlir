@@ -43,7 +43,7 @@ func.func @waits_for_itself() {
 // -----
 
 func.func @one_thread_per_direction(%x: tensor<5x1x8xf32>, %w: tensor<2x32x8xf32>, %r: tensor<2x32x8xf32>) -> tensor<2x1x8xf32> {
-  // expected-error @+1 {{accel.rnn_threads: expected an array of 2 #accel.rnn_thread (one per direction)}}
+  // expected-error @+1 {{accel.rnn_threads: expected an array of 2 #accel.rnn_thread (one per direction and batch row)}}
   %y, %yh, %yc = graph.recurrent lstm %x, %w, %r {activations = ["Sigmoid", "Tanh", "Tanh", "Sigmoid", "Tanh", "Tanh"], direction = "bidirectional", hidden_size = 8 : i64, accel.rnn_threads = [#accel.rnn_thread<task = 0, cluster = 0, thread = 0, arrival = 0>]} : (tensor<5x1x8xf32>, tensor<2x32x8xf32>, tensor<2x32x8xf32>) -> (tensor<5x2x1x8xf32>, tensor<2x1x8xf32>, tensor<2x1x8xf32>)
   return %yh : tensor<2x1x8xf32>
 }

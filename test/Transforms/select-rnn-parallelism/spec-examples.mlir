@@ -19,7 +19,7 @@ func.func @main(%x: tensor<4x1x512xf32>, %w: tensor<1x2048x512xf32>, %r: tensor<
   return %yh, %yh2 : tensor<1x1x512xf32>, tensor<1x1x1024xf32>
 }
 
-// CHECK: hidden_size = 512 : i64{{.*}}accel.rnn_parallelism = #accel.rnn_parallelism<ep = 32, vp = 2048, accumulators = 2, block_cycles = 32,
-// CHECK: hidden_size = 1024 : i64{{.*}}accel.rnn_parallelism = #accel.rnn_parallelism<ep = 16, vp = 4096, accumulators = 4, block_cycles = 128,
-// EP16: hidden_size = 512 : i64{{.*}}#accel.rnn_parallelism<ep = 16, vp = 2048, accumulators = 4, block_cycles = 64,
-// DEFAULT: hidden_size = 512 : i64{{.*}}#accel.rnn_parallelism<ep = 16, vp = 16, accumulators = 4, block_cycles = 8192, step_cycles = 8210>
+// CHECK: accel.rnn_parallelism = #accel.rnn_parallelism<ep = 32, vp = 2048, accumulators = 2, block_cycles = 32,{{.*}}hidden_size = 512 : i64
+// CHECK: accel.rnn_parallelism = #accel.rnn_parallelism<ep = 16, vp = 4096, accumulators = 4, block_cycles = 128,{{.*}}hidden_size = 1024 : i64
+// EP16: accel.rnn_parallelism = #accel.rnn_parallelism<ep = 16, vp = 2048, accumulators = 4, block_cycles = 64,{{.*}}hidden_size = 512 : i64
+// DEFAULT: accel.rnn_parallelism = #accel.rnn_parallelism<ep = 16, vp = 16, accumulators = 4, block_cycles = 8192, step_cycles = 8210>{{.*}}hidden_size = 512 : i64
