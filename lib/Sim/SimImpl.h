@@ -132,6 +132,13 @@ struct PendingRecur {
   uint32_t layer = Command::kNoLayer;
 };
 
+/// Where a batch of RECUR tasks keeps its weights (SimRecur.cpp).
+struct WeightPlan {
+  bool stationary = false; ///< all fit the PE weight queues
+  uint64_t fillCycles = 0; ///< loading them there
+  std::set<const PendingRecur *> firstUser; ///< first task of each matrix
+};
+
 struct Cluster {
   uint32_t index = 0, row = 0, col = 0, channel = 0;
   ZeroedArray<uint8_t> storage; ///< in Sim::onChip
@@ -257,10 +264,12 @@ private:
   bool runTimeSteps(const Cluster &c, const RecurDesc &r, uint64_t &steps);
   /// Schedules the cluster's pending RECUR tasks together.
   bool flushEngine(Cluster &c);
+  bool waitSkipsEngine(const Cluster &c, const Command &cmd) const;
   rnn::EngineTask engineTask(const PendingRecur &p,
                              uint64_t dramStreamers) const;
   bool retireRecur(Cluster &c, const PendingRecur &p, const rnn::EngineTask &t,
-                   const rnn::EngineTaskRun &run);
+                   const rnn::EngineTaskRun &run, const WeightPlan &plan);
+  WeightPlan planWeights(const Cluster &c, uint64_t dramStreamers) const;
   bool recurAccesses(Cluster &c, const PendingRecur &p, uint64_t start,
                      uint64_t finish);
   void readStorage(const Cluster &c, uint64_t addr, std::vector<float> &out,

@@ -114,6 +114,35 @@ rnn::Cell cellOf(RecurCell c) {
 
 } // namespace
 
+/// The engine keeps the weights of the tasks it runs in the PE weight
+/// queues when they all fit (weight-stationary, like the spec's engine
+/// whose weights sit next to its multipliers): one fill at the weight-load
+/// (or the DRAM share's) bandwidth, then a block issues every cycle the CAT
+/// allows. Otherwise every block streams its ep x vp weights.
+WeightPlan Sim::planWeights(const Cluster &c, uint64_t dramStreamers) const {
+  WeightPlan plan;
+  std::set<std::pair<bool, uint64_t>> seen;
+  uint64_t bytes = 0;
+  bool fromDram = false;
+  for (const PendingRecur &p : c.pendingRecur) {
+    if (p.desc.steps == 0 ||
+        !seen.insert({p.desc.weightsInDram, p.desc.weights}).second)
+      continue;
+    plan.firstUser.insert(&p);
+    bytes += p.desc.weightElems() * 4;
+    fromDram |= p.desc.weightsInDram;
+  }
+  plan.stationary =
+      bytes <= uint64_t(hw.pesPerCluster) * hw.weightQueueBytes;
+  if (plan.stationary) {
+    double feed = fromDram ? rnn::weightFeedBytesPerCycle(
+                                 hw, INT64_MAX, int64_t(dramStreamers))
+                           : hw.weightLoadBytesPerCycle;
+    plan.fillCycles = ceilDiv(double(bytes), feed);
+  }
+  return plan;
+}
+
 void Sim::readStorage(const Cluster &c, uint64_t addr, std::vector<float> &out,
                       uint64_t n) {
   out.resize(n);
@@ -250,12 +279,22 @@ bool Sim::flushEngine(Cluster &c) {
   std::vector<rnn::EngineTask> tasks;
   std::vector<size_t> onEngine;
   uint64_t streamers = std::max<uint64_t>(1, dramRecurClusters);
+  WeightPlan plan = planWeights(c, streamers);
+  // The weight-queue fill starts with the batch's first task and ends
+  // before any block issues; later tasks arrive when they are issued.
+  uint64_t first = UINT64_MAX;
+  for (const PendingRecur &p : c.pendingRecur)
+    first = std::min(first, p.issued);
+  const uint64_t filled =
+      std::max({first, c.engineFree, c.peFree}) + plan.fillCycles;
   for (size_t i = 0; i < c.pendingRecur.size(); ++i) {
     const PendingRecur &p = c.pendingRecur[i];
     if (p.desc.steps == 0)
       continue;
     rnn::EngineTask t = engineTask(p, streamers);
-    t.arrival = int64_t(std::max({p.issued, c.engineFree, c.peFree}));
+    if (plan.stationary)
+      t.weightBytesPerCycle = 0; // held in the weight queues
+    t.arrival = int64_t(std::max(p.issued, filled));
     tasks.push_back(t);
     onEngine.push_back(i);
   }
@@ -270,7 +309,7 @@ bool Sim::flushEngine(Cluster &c) {
     none.start = none.finish = int64_t(p.issued);
     bool ran = k < onEngine.size() && onEngine[k] == i;
     if (!retireRecur(c, p, ran ? tasks[k] : engineTask(p, streamers),
-                     ran ? run.tasks[k] : none))
+                     ran ? run.tasks[k] : none, plan))
       return false;
     k += ran;
   }
@@ -283,13 +322,16 @@ bool Sim::flushEngine(Cluster &c) {
   stats.rnn.idleCycles += uint64_t(run.idleCycles);
   stats.rnn.switches += uint64_t(run.switches);
   stats.rnn.switchCycles += uint64_t(run.switchCycles);
+  if (!tasks.empty()) // the engine's timeline: first block to last write-back
+    stats.rnn.spanCycles += uint64_t(run.makespan) - filled;
   c.pendingRecur.clear();
   return true;
 }
 
 /// A scheduled task: its tag, statistics, layer, hazard windows, trace.
 bool Sim::retireRecur(Cluster &c, const PendingRecur &p,
-                      const rnn::EngineTask &t, const rnn::EngineTaskRun &run) {
+                      const rnn::EngineTask &t, const rnn::EngineTaskRun &run,
+                      const WeightPlan &plan) {
   const RecurDesc &r = p.desc;
   uint64_t start = uint64_t(run.start), finish = uint64_t(run.finish);
   c.tagDone[r.tag] = std::max(c.tagDone[r.tag], finish);
@@ -297,7 +339,11 @@ bool Sim::retireRecur(Cluster &c, const PendingRecur &p,
   uint64_t macs = r.macsPerStep() * r.steps;
   c.st.macs += macs;
   stats.macs += macs;
+  // Weight-stationary: each distinct matrix is read once into the queues
+  // (charged to the first task that uses it); streaming: every step.
   uint64_t weightBytes = r.weightElems() * 4 * r.steps;
+  if (plan.stationary)
+    weightBytes = plan.firstUser.count(&p) ? r.weightElems() * 4 : 0;
   LayerCounters d;
   d.macs = macs;
   d.busy.pe = uint64_t(run.issueCycles);

@@ -782,6 +782,17 @@ uint64_t Sim::chargeChannels(Cluster &c, const DmaDesc &d, Range src, Range dst,
   return mask;
 }
 
+/// A WAIT for DMA tags only, none of them a pending RECUR's, needs no
+/// result of the engine: its tasks keep collecting (docs/rnn.md).
+bool Sim::waitSkipsEngine(const Cluster &c, const Command &cmd) const {
+  if (cmd.kind != CommandKind::Wait || cmd.waitPe)
+    return false;
+  for (const PendingRecur &p : c.pendingRecur)
+    if (cmd.waitTags & (1u << p.desc.tag))
+      return false;
+  return true;
+}
+
 bool Sim::step(Cluster &c) {
   cur = &c;
   curCmd = c.pc;
@@ -789,7 +800,7 @@ bool Sim::step(Cluster &c) {
   // The engine's pending tasks run before the control unit needs the PE
   // array or a result (SimRecur.cpp); DMAs and CONFIGs do not wait for it.
   if (cmd.kind != CommandKind::Recur && cmd.kind != CommandKind::Dma &&
-      cmd.kind != CommandKind::Config) {
+      cmd.kind != CommandKind::Config && !waitSkipsEngine(c, cmd)) {
     curCmd = c.pc - 1;
     if (!flushEngine(c))
       return false;

@@ -156,7 +156,8 @@ std::string statsToJson(const SimStats &s) {
               {"issue_cycles", s.rnn.issueCycles},
               {"idle_cycles", s.rnn.idleCycles},
               {"switches", s.rnn.switches},
-              {"switch_cycles", s.rnn.switchCycles}};
+              {"switch_cycles", s.rnn.switchCycles},
+              {"span_cycles", s.rnn.spanCycles}};
   j["wall_seconds"] = s.wallSeconds;
   return j.dump(2) + "\n";
 }

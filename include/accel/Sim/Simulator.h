@@ -87,6 +87,9 @@ struct RnnEngineStats {
   uint64_t idleCycles = 0;   ///< no thread could issue (h not written back)
   uint64_t switches = 0;     ///< thread switches on a blocked thread
   uint64_t switchCycles = 0; ///< cycles the switches cost
+  /// Per batch of tasks, from the first block (after the weight fill) to
+  /// the last write-back, summed.
+  uint64_t spanCycles = 0;
 };
 
 struct ChannelStats {

@@ -568,6 +568,9 @@ LogicalResult Lowering::run() {
                 "operator (a rewrite after fuse-layers broke the chain)";
     // Every command of the op (and of the ops fused into it) carries its
     // layer table index (LayerTable.cpp).
+    // RNN layers sharing the engine are stored before anything else runs.
+    if (!llvm::isa<graph::RecurrentOp, arith::ConstantOp>(op))
+      flushRecurrentGroup();
     bool createdLayer;
     uint32_t layer = openLayer(op, position - 1, createdLayer);
     sb_.setLayer(layer);
@@ -618,6 +621,7 @@ LogicalResult Lowering::run() {
     closeLayer(op, layer, createdLayer, commandsBefore, fusedBefore);
   }
 
+  flushRecurrentGroup();
   // Outputs: a buffer of their own, dense, written by the program.
   auto ret = cast<func::ReturnOp>(body.getTerminator());
   llvm::DenseSet<uint64_t> taken;

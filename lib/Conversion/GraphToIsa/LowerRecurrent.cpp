@@ -495,10 +495,11 @@ RecurrentLowering::activatedLayer(const Direction &dir, int64_t which,
 } // namespace accel::lowering
 
 LogicalResult Lowering::lowerRecurrent(graph::RecurrentOp op) {
-  FailureOr<bool> onEngine = lowerRecurrentOnEngine(*this, op);
+  FailureOr<bool> onEngine = lowerRecurrentOnEngine(op);
   if (failed(onEngine))
     return failure();
   if (*onEngine)
     return success();
+  flushRecurrentGroup();
   return RecurrentLowering(*this, op).run();
 }

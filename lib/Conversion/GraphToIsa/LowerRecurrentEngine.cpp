@@ -37,6 +37,10 @@ std::optional<RecurAct> actNamed(StringRef name) {
 
 uint64_t align64(uint64_t v) { return (v + 63) / 64 * 64; }
 
+/// The DMA tag of the tasks' operand loads; RECUR tasks take tags 0..6, so
+/// waiting for the loads does not wait for the tasks already running.
+constexpr uint8_t kLoadTag = 7;
+
 } // namespace
 
 class RecurrentEngineLowering {
@@ -50,8 +54,9 @@ public:
     nAct = kind == graph::RnnKind::lstm ? 3 : kind == graph::RnnKind::gru ? 2 : 1;
   }
 
-  /// False (and nothing emitted) when the op keeps the plain lowering.
-  FailureOr<bool> run() {
+  /// Whether schedule-rnn-threads placed the op and the engine can take it
+  /// (activations, sequence lengths); false: the plain lowering.
+  bool placed() {
     auto threads = op->getAttrOfType<ArrayAttr>(kRnnThreadsAttrName);
     if (!threads || int64_t(threads.size()) != dirs * B || !readLengths() ||
         !readActivations())
@@ -60,17 +65,61 @@ public:
       place(cast<RnnThreadAttr>(threads[d * B]));
     for (Attribute a : threads)
       placements.push_back(cast<RnnThreadAttr>(a));
-    if (!layOut())
-      return false;
+    return true;
+  }
+
+  /// Whether the op may run on the engine together with the RNN layers
+  /// lowered before it: it reads only network inputs and constants (so not
+  /// their results) and needs no preparatory kernel, which would use the
+  /// storage their tasks still hold.
+  bool joinable() {
+    for (Value v : op->getOperands())
+      if (!isa<BlockArgument>(v) && !v.getDefiningOp<arith::ConstantOp>())
+        return false;
+    for (Value v : {op.getW(), op.getR(), op.getB(), op.getP()})
+      if (v && !v.getDefiningOp<arith::ConstantOp>())
+        return false;
+    return true;
+  }
+
+  /// Storage for every task after `used` bytes per cluster (the group's
+  /// earlier layers); false when it does not fit.
+  bool layOut(std::vector<uint64_t> &used) {
+    for (bool dramWeights : {false, true})
+      if (tryLayout(dramWeights, used))
+        return true;
+    return false;
+  }
+
+  /// The packed operands, each cluster's loads and its RECUR tasks.
+  LogicalResult issue(std::vector<uint32_t> &tagNext) {
     for (int64_t d = 0; d < dirs; ++d)
       if (failed(materialize(d)))
         return failure();
-    for (Task &t : tasks)
+    for (Task &t : tasks) {
       if (t.desc.weightsInDram)
         t.desc.weights = directions[size_t(t.d)].weights;
-    emit();
-    return true;
+      t.desc.tag = uint8_t(tagNext[t.cluster]++ % kLoadTag);
+    }
+    for (uint32_t cl = 0; cl < l.fullHw_.numClusters(); ++cl) {
+      if (!usesCluster(cl))
+        continue;
+      emitLoads(cl);
+      // Only the loads: tasks issued before by the group keep running.
+      l.sb_.wait(cl, uint8_t(1u << kLoadTag), false);
+      for (const Task &t : tasks)
+        if (t.cluster == cl)
+          l.sb_.recur(cl, t.desc);
+    }
+    return success();
   }
+
+  bool usesCluster(uint32_t cl) const {
+    return llvm::any_of(tasks, [&](const Task &t) { return t.cluster == cl; });
+  }
+
+  /// After the engine finished (a WAIT pe): Y, Y_h, Y_c of the tasks on cl.
+  void finish(uint32_t cl) { emitStores(cl); }
 
 private:
   /// One direction's packed operands in DRAM (constants) and placement.
@@ -300,19 +349,10 @@ private:
     r.candidateVp = uint32_t(std::max<int64_t>(1, std::min(H, cap)));
   }
 
-  /// Storage addresses of every task; false when they do not fit.
-  bool layOut() {
-    for (bool dramWeights : {false, true})
-      if (tryLayout(dramWeights))
-        return true;
-    return false;
-  }
-
-  bool tryLayout(bool dramWeights) {
+  bool tryLayout(bool dramWeights, std::vector<uint64_t> &used) {
     tasks.clear();
     const uint64_t storage = l.fullHw_.storageBytes;
-    std::vector<uint64_t> next(l.fullHw_.numClusters(), 0);
-    std::vector<uint32_t> perCluster(l.fullHw_.numClusters(), 0);
+    std::vector<uint64_t> next = used;
     auto take = [&](uint32_t cl, uint64_t bytes) {
       uint64_t a = next[cl];
       next[cl] = align64(a + bytes);
@@ -345,7 +385,6 @@ private:
         RecurDesc &r = t.desc;
         r.steps = uint32_t(t.len);
         r.thread = uint8_t(at.getThread());
-        r.tag = uint8_t(perCluster[cl]++ % 8);
         r.x = take(cl, uint64_t(t.len * I) * 4);
         r.h0 = take(cl, uint64_t(H) * 4);
         r.c0 = take(cl, uint64_t(H) * 4);
@@ -358,7 +397,10 @@ private:
         tasks.push_back(t);
       }
     }
-    return llvm::all_of(next, [&](uint64_t n) { return n <= storage; });
+    if (!llvm::all_of(next, [&](uint64_t n) { return n <= storage; }))
+      return false;
+    used = next;
+    return true;
   }
 
   static DramBox vec(uint64_t base, int64_t n) {
@@ -376,30 +418,30 @@ private:
       const RecurDesc &r = t.desc;
       if (t.loadsShared) {
         if (!r.weightsInDram)
-          l.sb_.dmaLoadStrided(cl, 0, vec(dir.weights, int64_t(dir.weightElems)),
+          l.sb_.dmaLoadStrided(cl, kLoadTag, vec(dir.weights, int64_t(dir.weightElems)),
                                uint32_t(r.weights), {1, 0, 0, 0});
-        l.sb_.dmaLoadStrided(cl, 0, vec(dir.bias, int64_t(dir.biasElems)),
+        l.sb_.dmaLoadStrided(cl, kLoadTag, vec(dir.bias, int64_t(dir.biasElems)),
                              r.bias, {1, 0, 0, 0});
         if (r.peephole)
-          l.sb_.dmaLoadStrided(cl, 0, vec(dir.peep, 3 * H), r.peepholes,
+          l.sb_.dmaLoadStrided(cl, kLoadTag, vec(dir.peep, 3 * H), r.peepholes,
                                {1, 0, 0, 0});
       }
       DramBox x;
       x.base = l.bufferFor(op.getX()) + uint64_t(t.b * I) * 4;
       x.dim(t.len, B * I).dim(I, 1);
-      l.sb_.dmaLoadStrided(cl, 0, x, r.x, {I, 1, 0, 0});
+      l.sb_.dmaLoadStrided(cl, kLoadTag, x, r.x, {I, 1, 0, 0});
       uint64_t state = uint64_t((t.d * B + t.b) * H) * 4;
       auto initial = [&](Value v) {
         return v ? l.bufferFor(v) + state : zeros();
       };
-      l.sb_.dmaLoadStrided(cl, 0, vec(initial(op.getInitialH()), H), r.h0,
+      l.sb_.dmaLoadStrided(cl, kLoadTag, vec(initial(op.getInitialH()), H), r.h0,
                            {1, 0, 0, 0});
       if (r.cell == RecurCell::Lstm)
-        l.sb_.dmaLoadStrided(cl, 0, vec(initial(op.getInitialC()), H), r.c0,
+        l.sb_.dmaLoadStrided(cl, kLoadTag, vec(initial(op.getInitialC()), H), r.c0,
                              {1, 0, 0, 0});
       if (r.hasSeqLen)
         l.sb_.dmaLoadStrided(
-            cl, 0, vec(l.bufferFor(op.getSequenceLens()) + uint64_t(t.b) * 4, 1),
+            cl, kLoadTag, vec(l.bufferFor(op.getSequenceLens()) + uint64_t(t.b) * 4, 1),
             r.seqLen, {1, 0, 0, 0});
     }
   }
@@ -437,23 +479,6 @@ private:
     }
   }
 
-  void emit() {
-    for (uint32_t cl = 0; cl < l.fullHw_.numClusters(); ++cl) {
-      bool any = llvm::any_of(tasks,
-                              [&](const Task &t) { return t.cluster == cl; });
-      if (!any)
-        continue;
-      emitLoads(cl);
-      l.sb_.wait(cl, 0xFF, false);
-      for (const Task &t : tasks)
-        if (t.cluster == cl)
-          l.sb_.recur(cl, t.desc);
-      l.sb_.wait(cl, 0xFF, true);
-      emitStores(cl);
-    }
-    l.sb_.endLayer();
-  }
-
   Lowering &l;
   graph::RecurrentOp op;
   graph::RnnKind kind;
@@ -468,8 +493,62 @@ private:
   uint64_t zeroVec = 0;
 };
 
-FailureOr<bool> lowerRecurrentOnEngine(Lowering &l, graph::RecurrentOp op) {
-  return RecurrentEngineLowering(l, op).run();
+} // namespace accel::lowering
+
+using accel::lowering::Lowering;
+using accel::lowering::RecurrentEngineLowering;
+
+/// Placed RNN layers that read only inputs and constants join the open
+/// group: their tasks are issued now and share the engine (CGMT) with the
+/// group's earlier tasks; the group's results are stored by
+/// flushRecurrentGroup, before the next operator that is not such a layer.
+FailureOr<bool> Lowering::lowerRecurrentOnEngine(graph::RecurrentOp op) {
+  auto eng = std::make_shared<RecurrentEngineLowering>(*this, op);
+  if (!eng->placed())
+    return false;
+  bool joins = eng->joinable();
+  if (!joins)
+    flushRecurrentGroup();
+  if (rnnStorageUsed_.empty())
+    rnnStorageUsed_.assign(fullHw_.numClusters(), 0);
+  if (!eng->layOut(rnnStorageUsed_)) {
+    if (rnnGroup_.empty())
+      return false;
+    flushRecurrentGroup(); // retry on an empty storage unit
+    rnnStorageUsed_.assign(fullHw_.numClusters(), 0);
+    if (!eng->layOut(rnnStorageUsed_))
+      return false;
+  }
+  if (rnnTagNext_.empty())
+    rnnTagNext_.assign(fullHw_.numClusters(), 0);
+  if (failed(eng->issue(rnnTagNext_)))
+    return failure();
+  rnnGroup_.push_back({eng, sb_.layer()});
+  if (!joins)
+    flushRecurrentGroup();
+  return true;
 }
 
-} // namespace accel::lowering
+void Lowering::flushRecurrentGroup() {
+  if (rnnGroup_.empty())
+    return;
+  const uint32_t saved = sb_.layer();
+  for (uint32_t cl = 0; cl < fullHw_.numClusters(); ++cl) {
+    bool any = llvm::any_of(rnnGroup_, [&](const RnnGroupMember &m) {
+      return m.lowering->usesCluster(cl);
+    });
+    if (!any)
+      continue;
+    sb_.wait(cl, 0xFF, true);
+    for (RnnGroupMember &m : rnnGroup_)
+      if (m.lowering->usesCluster(cl)) {
+        sb_.setLayer(m.layer);
+        m.lowering->finish(cl);
+      }
+  }
+  sb_.endLayer();
+  sb_.setLayer(saved);
+  rnnGroup_.clear();
+  rnnStorageUsed_.clear();
+  rnnTagNext_.clear();
+}

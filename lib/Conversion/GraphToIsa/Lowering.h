@@ -25,6 +25,7 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringMap.h"
+#include <memory>
 #include <array>
 #include <map>
 #include <optional>
@@ -282,6 +283,8 @@ struct FusedChain {
 };
 FusedChain fusedChain(mlir::Operation *producer);
 
+class RecurrentEngineLowering;
+
 class Lowering {
 public:
   Lowering(mlir::func::FuncOp func, const HardwareDesc &hw,
@@ -439,6 +442,20 @@ private:
   static bool convTransposeIsGemm(graph::ConvTranspose2DOp op);
   mlir::LogicalResult lowerConvTransposeGemm(graph::ConvTranspose2DOp op);
   mlir::LogicalResult lowerRecurrent(graph::RecurrentOp op);
+  /// A graph.recurrent placed by schedule-rnn-threads as RECUR tasks on the
+  /// column-wise engine (LowerRecurrentEngine.cpp); false when the op keeps
+  /// the plain lowering (nothing emitted for it then).
+  mlir::FailureOr<bool> lowerRecurrentOnEngine(graph::RecurrentOp op);
+  /// Stores the results of the open group of RNN layers whose tasks share
+  /// the engine, after a WAIT for it, and ends their layer.
+  void flushRecurrentGroup();
+  struct RnnGroupMember {
+    std::shared_ptr<RecurrentEngineLowering> lowering;
+    uint32_t layer;
+  };
+  std::vector<RnnGroupMember> rnnGroup_;
+  std::vector<uint64_t> rnnStorageUsed_; ///< per cluster, by the group
+  std::vector<uint32_t> rnnTagNext_;     ///< per cluster, the next tag
   /// Places host-computed f32 data in DRAM; returns its address.
   uint64_t addConstant(const std::vector<float> &values);
 
@@ -684,12 +701,6 @@ private:
   void keepOnChip(std::vector<codegen::DramBuffer> &pieces);
   codegen::ResidencySummary residency_;
 };
-
-/// A graph.recurrent placed by schedule-rnn-threads as RECUR tasks on the
-/// column-wise engine (LowerRecurrentEngine.cpp); false when the op keeps
-/// the plain lowering (nothing emitted then).
-mlir::FailureOr<bool> lowerRecurrentOnEngine(Lowering &l,
-                                             graph::RecurrentOp op);
 
 } // namespace accel::lowering
 
