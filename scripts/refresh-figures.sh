@@ -44,6 +44,7 @@ FIGURES=(
   "tile-model|quick|$BIN/accel-tile-bench --summary-only"
   "split-bench|quick|$BIN/accel-split-bench"
   "zoo-quick|quick|$BIN/accel-zoo-bench --quick"
+  "rnn-quick|quick|$BIN/accel-rnn-bench --quick"
   "tile-sim-1e8|quick|$BIN/accel-tile-bench --simulate --max-macs 1e8"
   "tile-sim-2e9|quick|$BIN/accel-tile-bench --simulate --max-macs 2e9"
   "tile-machine-search|quick|$BIN/accel-tile-bench --machine-search --max-macs 1e11 --max-steps 300000"

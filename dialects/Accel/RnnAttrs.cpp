@@ -13,13 +13,10 @@
 using namespace mlir;
 using namespace accel;
 
-LogicalResult
-RnnParallelismAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                           int64_t ep, int64_t vp,
-                           std::optional<int64_t> candidateVp,
-                           std::optional<int64_t> accumulators,
-                           std::optional<int64_t> blockCycles,
-                           std::optional<int64_t> stepCycles) {
+LogicalResult RnnParallelismAttr::verify(
+    function_ref<InFlightDiagnostic()> emitError, int64_t ep, int64_t vp,
+    std::optional<int64_t> candidateVp, std::optional<int64_t> accumulators,
+    std::optional<int64_t> blockCycles, std::optional<int64_t> stepCycles) {
   if (ep < 1 || !llvm::isPowerOf2_64(uint64_t(ep)))
     return emitError() << "accel.rnn_parallelism: ep must be a power of two, "
                           "got "
@@ -43,17 +40,14 @@ RnnParallelismAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   return success();
 }
 
-LogicalResult RnnThreadAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                                    int64_t task, int64_t cluster,
-                                    int64_t thread, int64_t arrival,
-                                    ArrayRef<int64_t> after,
-                                    std::optional<int64_t> start,
-                                    std::optional<int64_t> finish) {
-  for (auto [field, v] :
-       {std::pair<StringRef, int64_t>{"task", task},
-        {"cluster", cluster},
-        {"thread", thread},
-        {"arrival", arrival}})
+LogicalResult RnnThreadAttr::verify(
+    function_ref<InFlightDiagnostic()> emitError, int64_t task, int64_t cluster,
+    int64_t thread, int64_t arrival, ArrayRef<int64_t> after,
+    std::optional<int64_t> start, std::optional<int64_t> finish) {
+  for (auto [field, v] : {std::pair<StringRef, int64_t>{"task", task},
+                          {"cluster", cluster},
+                          {"thread", thread},
+                          {"arrival", arrival}})
     if (v < 0)
       return emitError() << "accel.rnn_thread: " << field
                          << " must be >= 0, got " << v;
@@ -89,8 +83,8 @@ static std::pair<int64_t, int64_t> mergedRows(graph::RecurrentOp op) {
 LogicalResult verifyRnnParallelismOn(Operation *op, Attribute a) {
   auto rec = dyn_cast<graph::RecurrentOp>(op);
   if (!rec)
-    return op->emitOpError() << kRnnParallelismAttrName
-                             << " applies to graph.recurrent only";
+    return op->emitOpError()
+           << kRnnParallelismAttrName << " applies to graph.recurrent only";
   auto p = dyn_cast<RnnParallelismAttr>(a);
   if (!p)
     return op->emitOpError()
@@ -103,8 +97,8 @@ LogicalResult verifyRnnParallelismOn(Operation *op, Attribute a) {
            << " exceeds the " << rows
            << " rows of the merged gate matrix (constraint (7))";
   if (p.getCandidateVp() && candidateRows == 0)
-    return op->emitOpError() << kRnnParallelismAttrName
-                             << ": candidate_vp applies to a GRU only";
+    return op->emitOpError()
+           << kRnnParallelismAttrName << ": candidate_vp applies to a GRU only";
   if (p.getCandidateVp() && *p.getCandidateVp() > candidateRows)
     return op->emitOpError()
            << kRnnParallelismAttrName
@@ -116,16 +110,15 @@ LogicalResult verifyRnnParallelismOn(Operation *op, Attribute a) {
 LogicalResult verifyRnnThreadsOn(Operation *op, Attribute a) {
   auto rec = dyn_cast<graph::RecurrentOp>(op);
   if (!rec)
-    return op->emitOpError() << kRnnThreadsAttrName
-                             << " applies to graph.recurrent only";
+    return op->emitOpError()
+           << kRnnThreadsAttrName << " applies to graph.recurrent only";
   auto arr = dyn_cast<ArrayAttr>(a);
   int64_t dirs = rec.getDirection() == "bidirectional" ? 2 : 1;
   int64_t batch = cast<RankedTensorType>(rec.getX().getType()).getDimSize(1);
   if (!arr || int64_t(arr.size()) != dirs * batch)
     return op->emitOpError()
            << kRnnThreadsAttrName << ": expected an array of " << dirs * batch
-           << " #accel.rnn_thread (one per direction and batch row), got "
-           << a;
+           << " #accel.rnn_thread (one per direction and batch row), got " << a;
   llvm::SmallDenseSet<int64_t> tasks;
   for (Attribute e : arr) {
     auto t = dyn_cast<RnnThreadAttr>(e);
@@ -142,8 +135,8 @@ LogicalResult verifyRnnThreadsOn(Operation *op, Attribute a) {
 LogicalResult verifyArrivalOn(Operation *op, Attribute a) {
   auto i = dyn_cast<IntegerAttr>(a);
   if (!isa<graph::RecurrentOp>(op))
-    return op->emitOpError() << kArrivalAttrName
-                             << " applies to graph.recurrent only";
+    return op->emitOpError()
+           << kArrivalAttrName << " applies to graph.recurrent only";
   if (!i || i.getValue().isNegative())
     return op->emitOpError()
            << kArrivalAttrName << ": expected a cycle count >= 0, got " << a;

@@ -67,8 +67,8 @@ std::vector<std::pair<uint64_t, uint64_t>> dramBoxes(const Program &p) {
   for (const ClusterStream &cl : p.clusters)
     for (const Command &c : cl.commands) {
       if (c.kind == CommandKind::Recur && c.recur.weightsInDram)
-        boxes.push_back({c.recur.weights,
-                         c.recur.weights + c.recur.weightElems() * 4});
+        boxes.push_back(
+            {c.recur.weights, c.recur.weights + c.recur.weightElems() * 4});
       if (c.kind != CommandKind::Dma || c.dma.numElements() == 0)
         continue;
       forEachDramSide(c.dma, [&](bool srcSide) {

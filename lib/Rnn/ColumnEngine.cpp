@@ -2,8 +2,8 @@
 #include "accel/Rnn/ColumnEngine.h"
 #include "accel/Hardware/HardwareDesc.h"
 #include <algorithm>
-#include <cmath>
 #include <cassert>
+#include <cmath>
 #include <deque>
 
 namespace accel::rnn {
@@ -74,7 +74,7 @@ struct Thread {
   int64_t step = 0;
   size_t group = 0;
   int64_t rowBlock = 0;
-  int64_t groupReady = 0; ///< when the current group's columns are there
+  int64_t groupReady = 0;      ///< when the current group's columns are there
   std::vector<int64_t> hReady; ///< h_{t-1}[j] written back
   std::vector<int64_t> rReady; ///< GRU: r_t[j] out of the activation
   std::vector<std::vector<int64_t>> rowFinal; ///< per phase, per row
@@ -175,8 +175,8 @@ private:
     if (!g.overH)
       return t.task->arrival;
     int64_t ready = 0;
-    bool needsR = t.task->cell == Cell::Gru && g.phase == 1 &&
-                  !t.task->linearBeforeReset;
+    bool needsR =
+        t.task->cell == Cell::Gru && g.phase == 1 && !t.task->linearBeforeReset;
     for (int64_t j = g.c0; j < g.c1; ++j) {
       ready = std::max(ready, t.hReady[size_t(j)]);
       if (needsR)
@@ -302,8 +302,7 @@ private:
     for (int64_t j = 0; j < t.task->hidden; ++j) {
       int64_t final = 0;
       for (int64_t g = 0; g < last.gates; ++g)
-        final = std::max(final,
-                         t.rowFinal.back()[size_t(j * last.gates + g)]);
+        final = std::max(final, t.rowFinal.back()[size_t(j * last.gates + g)]);
       if (t.task->cell == Cell::Gru) // z_t from the first phase
         final = std::max(final, t.rowFinal[0][size_t(2 * j)]);
       int64_t tail = t.task->cell == Cell::Rnn ? 0 : e.tailLatency;
@@ -342,11 +341,11 @@ private:
 
 int64_t blockIssueInterval(const Engine &e, int64_t ep) {
   int64_t partials = std::max<int64_t>(1, e.epMax / std::max<int64_t>(1, ep));
-  return std::max<int64_t>(1, ceilDiv(partials, std::max<int64_t>(1, e.catWidth)));
+  return std::max<int64_t>(1,
+                           ceilDiv(partials, std::max<int64_t>(1, e.catWidth)));
 }
 
-int64_t blockIssueInterval(const Engine &e, const EngineTask &t,
-                           int64_t vp) {
+int64_t blockIssueInterval(const Engine &e, const EngineTask &t, int64_t vp) {
   int64_t interval = blockIssueInterval(e, t.ep);
   if (t.weightBytesPerCycle > 0) {
     double bytes = double(t.ep) * double(vp) * double(t.weightElemBytes);

@@ -134,8 +134,8 @@ struct PendingRecur {
 
 /// Where a batch of RECUR tasks keeps its weights (SimRecur.cpp).
 struct WeightPlan {
-  bool stationary = false; ///< all fit the PE weight queues
-  uint64_t fillCycles = 0; ///< loading them there
+  bool stationary = false;                  ///< all fit the PE weight queues
+  uint64_t fillCycles = 0;                  ///< loading them there
   std::set<const PendingRecur *> firstUser; ///< first task of each matrix
 };
 

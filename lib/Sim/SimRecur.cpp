@@ -132,8 +132,7 @@ WeightPlan Sim::planWeights(const Cluster &c, uint64_t dramStreamers) const {
     bytes += p.desc.weightElems() * 4;
     fromDram |= p.desc.weightsInDram;
   }
-  plan.stationary =
-      bytes <= uint64_t(hw.pesPerCluster) * hw.weightQueueBytes;
+  plan.stationary = bytes <= uint64_t(hw.pesPerCluster) * hw.weightQueueBytes;
   if (plan.stationary) {
     double feed = fromDram ? rnn::weightFeedBytesPerCycle(
                                  hw, INT64_MAX, int64_t(dramStreamers))
@@ -203,8 +202,7 @@ bool Sim::doRecur(Cluster &c, const Command &cmd) {
 }
 
 /// The run-time sequence length: an integer-valued f32 in storage.
-bool Sim::runTimeSteps(const Cluster &c, const RecurDesc &r,
-                       uint64_t &steps) {
+bool Sim::runTimeSteps(const Cluster &c, const RecurDesc &r, uint64_t &steps) {
   float v;
   std::memcpy(&v, c.storage.data() + r.seqLen, 4);
   if (!(std::fabs(v) < 16777216.0f) || v != std::floor(v))
@@ -364,10 +362,9 @@ bool Sim::retireRecur(Cluster &c, const PendingRecur &p,
       c.rnnTraceThreads.insert(r.thread);
       trace.thread(c.index, tid, "RNN thread " + std::to_string(r.thread));
     }
-    trace.complete(std::string("RECUR ") +
-                       (r.cell == RecurCell::Lstm  ? "lstm"
-                        : r.cell == RecurCell::Gru ? "gru"
-                                                   : "rnn"),
+    trace.complete(std::string("RECUR ") + (r.cell == RecurCell::Lstm  ? "lstm"
+                                            : r.cell == RecurCell::Gru ? "gru"
+                                                                       : "rnn"),
                    c.index, tid, start, finish - start,
                    "{\"command\":" + std::to_string(p.cmd) +
                        ",\"steps\":" + std::to_string(r.steps) +
@@ -386,15 +383,14 @@ bool Sim::recurAccesses(Cluster &c, const PendingRecur &p, uint64_t start,
     uint64_t addr, bytes;
     bool write;
   };
-  std::vector<Part> parts = {
-      {r.bias, r.biasElems() * 4, false},
-      {r.peepholes, r.peephole ? 3 * H : 0, false},
-      {r.x, uint64_t(r.steps) * r.inputs * 4, false},
-      {r.h0, H, false},
-      {r.c0, lstm ? H : 0, false},
-      {r.y, uint64_t(r.steps) * H, true},
-      {r.hT, H, true},
-      {r.cT, lstm ? H : 0, true}};
+  std::vector<Part> parts = {{r.bias, r.biasElems() * 4, false},
+                             {r.peepholes, r.peephole ? 3 * H : 0, false},
+                             {r.x, uint64_t(r.steps) * r.inputs * 4, false},
+                             {r.h0, H, false},
+                             {r.c0, lstm ? H : 0, false},
+                             {r.y, uint64_t(r.steps) * H, true},
+                             {r.hT, H, true},
+                             {r.cT, lstm ? H : 0, true}};
   if (!r.weightsInDram)
     parts.push_back({r.weights, r.weightElems() * 4, false});
   for (const Part &part : parts) {

@@ -222,8 +222,8 @@ bool readRecur(Cursor &c, RecurDesc &r) {
   r.hasClip = flags & 16;
   r.weightsInDram = flags & 32;
   r.hasSeqLen = flags & 64;
-  for (uint32_t *v : {&r.hidden, &r.inputs, &r.steps, &r.ep, &r.vp,
-                      &r.candidateVp})
+  for (uint32_t *v :
+       {&r.hidden, &r.inputs, &r.steps, &r.ep, &r.vp, &r.candidateVp})
     if (!c.uint(*v, "RECUR packet"))
       return false;
   if (!c.f32(r.clip, "RECUR packet"))

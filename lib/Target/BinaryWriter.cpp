@@ -137,7 +137,8 @@ bool writeLayers(Writer &w, const Program &p, std::string &err) {
 bool writeRecur(Writer &w, const RecurDesc &r, const std::string &where,
                 std::string &err) {
   if (unsigned(r.cell) > unsigned(RecurCell::Lstm))
-    return fail(err, where, "invalid RECUR cell " + std::to_string(unsigned(r.cell)));
+    return fail(err, where,
+                "invalid RECUR cell " + std::to_string(unsigned(r.cell)));
   for (RecurAct a : r.act)
     if (unsigned(a) >= kRecurActs)
       return fail(err, where,

@@ -107,8 +107,9 @@ const char *commandKindName(CommandKind k) {
 
 const char *recurActName(RecurAct a) {
   static const char *names[kRecurActs] = {
-      "Sigmoid",  "Tanh",       "Relu", "Affine",   "LeakyRelu", "ThresholdedRelu",
-      "ScaledTanh", "HardSigmoid", "Elu", "Softsign", "Softplus"};
+      "Sigmoid",         "Tanh",       "Relu",        "Affine", "LeakyRelu",
+      "ThresholdedRelu", "ScaledTanh", "HardSigmoid", "Elu",    "Softsign",
+      "Softplus"};
   return unsigned(a) < kRecurActs ? names[unsigned(a)] : "?";
 }
 

@@ -31,8 +31,8 @@ namespace {
 struct TaskSlot {
   graph::RecurrentOp op;
   rnn::Task task;
-  int64_t ownArrival = 0;   ///< accel.arrival of the op
-  std::vector<int> after;   ///< tasks whose layer this one reads
+  int64_t ownArrival = 0; ///< accel.arrival of the op
+  std::vector<int> after; ///< tasks whose layer this one reads
   int cluster = -1;
   int64_t start = 0, finish = 0;
   int thread = 0;
@@ -196,8 +196,8 @@ struct ScheduleRnnThreadsPass
     WalkResult r = module.walk([&](graph::RecurrentOp op) {
       transforms::RnnLayer l = transforms::rnnLayerOf(op);
       int64_t ep = rnn::selectEpVp(e, l.merged).ep;
-      if (auto p = op->getAttrOfType<RnnParallelismAttr>(
-              kRnnParallelismAttrName))
+      if (auto p =
+              op->getAttrOfType<RnnParallelismAttr>(kRnnParallelismAttrName))
         ep = p.getEp();
       transforms::RnnStepCost cost = transforms::rnnStepCost(e, l, ep);
       int64_t arrival = 0;
@@ -209,9 +209,9 @@ struct ScheduleRnnThreadsPass
       for (int64_t d = 0; d < l.directions * l.batch; ++d) {
         TaskSlot t;
         t.op = op;
-        t.task.name = (op->getName().getStringRef() + "#" +
-                       std::to_string(tasks.size()))
-                          .str();
+        t.task.name =
+            (op->getName().getStringRef() + "#" + std::to_string(tasks.size()))
+                .str();
         t.task.steps = std::max<int64_t>(1, l.steps);
         t.task.busyCycles = std::max<int64_t>(1, cost.busyCycles);
         t.task.stallCycles = cost.stallCycles;
@@ -233,9 +233,9 @@ struct ScheduleRnnThreadsPass
       int64_t arrival = t.ownArrival;
       for (int d : t.after)
         arrival = std::max(arrival, tasks[d].finish);
-      threads[t.op].push_back(RnnThreadAttr::get(
-          t.op->getContext(), int64_t(i), t.cluster, t.thread, arrival, after,
-          t.start, t.finish));
+      threads[t.op].push_back(RnnThreadAttr::get(t.op->getContext(), int64_t(i),
+                                                 t.cluster, t.thread, arrival,
+                                                 after, t.start, t.finish));
     }
     for (auto &[op, list] : threads)
       op->setAttr(kRnnThreadsAttrName, ArrayAttr::get(op->getContext(), list));

@@ -42,10 +42,9 @@ RnnParallelismAttr attrOf(MLIRContext *ctx, const transforms::RnnStepCost &c) {
   std::optional<int64_t> candidateVp;
   if (c.candidate)
     candidateVp = c.candidate->vp;
-  return RnnParallelismAttr::get(
-      ctx, c.merged.ep, c.merged.vp, candidateVp,
-      c.merged.accumulatorsPerCycle, c.busyCycles,
-      c.busyCycles + c.stallCycles);
+  return RnnParallelismAttr::get(ctx, c.merged.ep, c.merged.vp, candidateVp,
+                                 c.merged.accumulatorsPerCycle, c.busyCycles,
+                                 c.busyCycles + c.stallCycles);
 }
 
 struct SelectRnnParallelismPass
@@ -58,21 +57,23 @@ struct SelectRnnParallelismPass
     if (failed(moduleHardware(module, hw)))
       return signalPassFailure();
     rnn::Engine e = rnn::engineOf(hw);
-    if (ep != 0 && (ep < 0 || !llvm::isPowerOf2_64(uint64_t(ep)) ||
-                    ep > e.epMax)) {
+    if (ep != 0 &&
+        (ep < 0 || !llvm::isPowerOf2_64(uint64_t(ep)) || ep > e.epMax)) {
       module.emitError("select-rnn-parallelism: ep = ")
-          << int64_t(ep) << " must be a power of two <= rnn.ep_max = " << e.epMax;
+          << int64_t(ep)
+          << " must be a power of two <= rnn.ep_max = " << e.epMax;
       return signalPassFailure();
     }
     WalkResult r = module.walk([&](graph::RecurrentOp op) {
-      if (auto given = op->getAttrOfType<RnnParallelismAttr>(
-              kRnnParallelismAttrName))
+      if (auto given =
+              op->getAttrOfType<RnnParallelismAttr>(kRnnParallelismAttrName))
         return failed(checkOnMachine(op, given, e)) ? WalkResult::interrupt()
                                                     : WalkResult::advance();
       transforms::RnnLayer l = transforms::rnnLayerOf(op);
       int64_t chosen = ep ? int64_t(ep) : rnn::selectEpVp(e, l.merged).ep;
-      op->setAttr(kRnnParallelismAttrName,
-                  attrOf(op.getContext(), transforms::rnnStepCost(e, l, chosen)));
+      op->setAttr(
+          kRnnParallelismAttrName,
+          attrOf(op.getContext(), transforms::rnnStepCost(e, l, chosen)));
       return WalkResult::advance();
     });
     if (r.wasInterrupted())

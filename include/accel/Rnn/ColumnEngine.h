@@ -1,4 +1,5 @@
-//===- ColumnEngine.h - Block-level cycle model of the RNN engine -*- C++ -*-===//
+//===- ColumnEngine.h - Block-level cycle model of the RNN engine -*- C++
+//-*-===//
 //
 // The column-wise engine of spec/rnn-multithreading.md on one cluster's PE
 // array, block by block: each time step issues weight blocks of vp x ep,
@@ -52,9 +53,9 @@ struct EngineTask {
 };
 
 struct EngineTaskRun {
-  int64_t start = 0;  ///< first block issued
-  int64_t finish = 0; ///< last h element written back
-  int64_t lastIssue = 0; ///< end of its last block on the engine
+  int64_t start = 0;       ///< first block issued
+  int64_t finish = 0;      ///< last h element written back
+  int64_t lastIssue = 0;   ///< end of its last block on the engine
   int64_t issueCycles = 0; ///< engine cycles its blocks took
   int64_t context = 0;     ///< thread context it ran in
 };
@@ -77,7 +78,7 @@ struct EngineRun {
   int64_t idleCycles = 0;  ///< cycles no thread could issue
   int64_t switchCycles = 0;
   int64_t switches = 0;
-  int64_t macs = 0;        ///< useful products (rows x cols per step)
+  int64_t macs = 0;          ///< useful products (rows x cols per step)
   double macUtilisation = 0; ///< macs / (npe * makespan)
   std::vector<EngineTaskRun> tasks;
   std::vector<EngineBlock> blocks; ///< issue order (if recorded)

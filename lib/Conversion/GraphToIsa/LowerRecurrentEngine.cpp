@@ -14,8 +14,8 @@
 // (or hold a 0), operands that do not fit the storage unit.
 //
 //===----------------------------------------------------------------------===//
-#include "Lowering.h"
 #include "Accel/AccelDialect.h"
+#include "Lowering.h"
 #include "accel/Rnn/GatePacking.h"
 #include "accel/Rnn/Parallelism.h"
 #include <map>
@@ -51,7 +51,9 @@ public:
     kind = op.getKind();
     G = kind == graph::RnnKind::lstm ? 4 : kind == graph::RnnKind::gru ? 3 : 1;
     dirs = op.getDirection() == "bidirectional" ? 2 : 1;
-    nAct = kind == graph::RnnKind::lstm ? 3 : kind == graph::RnnKind::gru ? 2 : 1;
+    nAct = kind == graph::RnnKind::lstm  ? 3
+           : kind == graph::RnnKind::gru ? 2
+                                         : 1;
   }
 
   /// Whether schedule-rnn-threads placed the op and the engine can take it
@@ -184,7 +186,9 @@ private:
     return out;
   }
 
-  int64_t mergedRows() const { return kind == graph::RnnKind::gru ? 2 * H : G * H; }
+  int64_t mergedRows() const {
+    return kind == graph::RnnKind::gru ? 2 * H : G * H;
+  }
 
   void place(RnnThreadAttr placement) {
     Direction dir;
@@ -418,10 +422,12 @@ private:
       const RecurDesc &r = t.desc;
       if (t.loadsShared) {
         if (!r.weightsInDram)
-          l.sb_.dmaLoadStrided(cl, kLoadTag, vec(dir.weights, int64_t(dir.weightElems)),
+          l.sb_.dmaLoadStrided(cl, kLoadTag,
+                               vec(dir.weights, int64_t(dir.weightElems)),
                                uint32_t(r.weights), {1, 0, 0, 0});
-        l.sb_.dmaLoadStrided(cl, kLoadTag, vec(dir.bias, int64_t(dir.biasElems)),
-                             r.bias, {1, 0, 0, 0});
+        l.sb_.dmaLoadStrided(cl, kLoadTag,
+                             vec(dir.bias, int64_t(dir.biasElems)), r.bias,
+                             {1, 0, 0, 0});
         if (r.peephole)
           l.sb_.dmaLoadStrided(cl, kLoadTag, vec(dir.peep, 3 * H), r.peepholes,
                                {1, 0, 0, 0});
@@ -434,21 +440,23 @@ private:
       auto initial = [&](Value v) {
         return v ? l.bufferFor(v) + state : zeros();
       };
-      l.sb_.dmaLoadStrided(cl, kLoadTag, vec(initial(op.getInitialH()), H), r.h0,
-                           {1, 0, 0, 0});
+      l.sb_.dmaLoadStrided(cl, kLoadTag, vec(initial(op.getInitialH()), H),
+                           r.h0, {1, 0, 0, 0});
       if (r.cell == RecurCell::Lstm)
-        l.sb_.dmaLoadStrided(cl, kLoadTag, vec(initial(op.getInitialC()), H), r.c0,
-                             {1, 0, 0, 0});
+        l.sb_.dmaLoadStrided(cl, kLoadTag, vec(initial(op.getInitialC()), H),
+                             r.c0, {1, 0, 0, 0});
       if (r.hasSeqLen)
         l.sb_.dmaLoadStrided(
-            cl, kLoadTag, vec(l.bufferFor(op.getSequenceLens()) + uint64_t(t.b) * 4, 1),
+            cl, kLoadTag,
+            vec(l.bufferFor(op.getSequenceLens()) + uint64_t(t.b) * 4, 1),
             r.seqLen, {1, 0, 0, 0});
     }
   }
 
   uint64_t zeros() {
     if (!zeroVec)
-      zeroVec = l.addConstant(std::vector<float>(size_t(std::max(H, T * H)), 0.0f));
+      zeroVec =
+          l.addConstant(std::vector<float>(size_t(std::max(H, T * H)), 0.0f));
     return zeroVec;
   }
 

@@ -25,9 +25,9 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringMap.h"
-#include <memory>
 #include <array>
 #include <map>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -302,7 +302,7 @@ public:
   void setConvRQ(bool on) { convRQ_ = on; }
 
 private:
-  friend class RecurrentLowering; // LowerRecurrent.cpp: one op's state
+  friend class RecurrentLowering;       // LowerRecurrent.cpp: one op's state
   friend class RecurrentEngineLowering; // LowerRecurrentEngine.cpp
 
   /// Bump allocation; saturates at 2^64 - 1 (run() then refuses the

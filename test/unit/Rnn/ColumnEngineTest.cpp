@@ -90,7 +90,8 @@ TEST(ColumnEngine, ThreadsFillTheDrain) {
   // may only overlap the previous one's final drain.
   EngineRun alone = runEngine(e, {tinyLstm(6)}, 1);
   EXPECT_LE(seq.makespan, 4 * alone.makespan);
-  EXPECT_GE(seq.makespan, 4 * alone.makespan - 3 * (alone.makespan - alone.issueCycles));
+  EXPECT_GE(seq.makespan,
+            4 * alone.makespan - 3 * (alone.makespan - alone.issueCycles));
 }
 
 TEST(ColumnEngine, SwitchPenaltyIsChargedPerSwitch) {
@@ -166,8 +167,8 @@ int64_t hWrittenBack(const EngineRun &r, const Engine &e, const EngineTask &t,
   int64_t h = t.hidden, fin = 0;
   if (t.cell == Cell::Lstm)
     for (int g = 0; g < 4; ++g)
-      fin = std::max(fin, rowFinal(r, e, t, k, step, 0, 4 * j + g,
-                                   std::min(t.vp, 4 * h)));
+      fin = std::max(
+          fin, rowFinal(r, e, t, k, step, 0, 4 * j + g, std::min(t.vp, 4 * h)));
   if (t.cell == Cell::Rnn)
     fin = rowFinal(r, e, t, k, step, 0, j, std::min(t.vp, h));
   if (t.cell == Cell::Gru)
@@ -216,10 +217,9 @@ TEST(ColumnEngine, RandomTaskSetsKeepEveryDependency) {
             << "h element " << j << " read before its write-back";
       if (b.overH && b.phase == 1 && !t.linearBeforeReset)
         for (int64_t j = b.c0; j < b.c1; ++j)
-          EXPECT_GE(b.start,
-                    rowFinal(r, e, t, b.task, b.step, 0, 2 * j + 1,
-                             std::min(t.vp, 2 * t.hidden)) +
-                        e.activationLatency)
+          EXPECT_GE(b.start, rowFinal(r, e, t, b.task, b.step, 0, 2 * j + 1,
+                                      std::min(t.vp, 2 * t.hidden)) +
+                                 e.activationLatency)
               << "r element " << j << " read before the activation";
       lastOf[b.task] = {b.step, b.start};
       lastEnd = b.end;
