@@ -167,26 +167,9 @@ bool compileAndRun(MLIRContext &ctx, const Layer &l, const std::string &hwPath,
   OwningOpRef<ModuleOp> m = buildModule(ctx, l, data, err);
   if (!m)
     return false;
-  PassManager pm(&ctx);
-  buildDefaultPipeline(pm, hwPath, nullptr, splitOptions);
-  std::string diag;
-  {
-    ScopedDiagnosticHandler h(&ctx, [&](Diagnostic &d) {
-      diag += d.str() + "\n";
-      return success();
-    });
-    if (failed(pm.run(*m))) {
-      err = "compilation failed: " + diag;
-      return false;
-    }
-  }
-  isa::ProgramOp po;
-  m->walk([&](isa::ProgramOp p) { po = p; });
   Program prog;
-  if (!po || failed(programFromIsa(po, prog))) {
-    err = "no ISA program";
+  if (!compileToProgram(*m, hwPath, splitOptions, prog, err))
     return false;
-  }
   std::map<std::string, Tensor> inputs;
   for (const splitbench::Operand &o : l.operands)
     if (!o.constant)

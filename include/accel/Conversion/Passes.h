@@ -10,6 +10,7 @@
 #include "mlir/Pass/Pass.h"
 
 namespace accel {
+struct Program;
 
 /// Values of the enum-like options of convert-graph-to-isa (Passes.td lists
 /// their spellings with llvm::cl::values).
@@ -90,6 +91,13 @@ mlir::FailureOr<std::unique_ptr<mlir::Pass>> createConvertGraphToIsaFromString(
 /// runs). Its options are the split options (isSplitOptionName) and those
 /// of convert-graph-to-isa, forwarded.
 void registerAccelPipelines();
+
+/// accel-default-pipeline on `module` (graph dialect) for the machine in
+/// `hwPath`, then its isa.program as `out` (CompileToProgram.cpp). False
+/// with the pipeline's diagnostics in `err` when it fails.
+bool compileToProgram(mlir::ModuleOp module, const std::string &hwPath,
+                      const SplitPipelineOptions &split, Program &out,
+                      std::string &err);
 
 } // namespace accel
 

@@ -19,6 +19,7 @@
 #include "accel/Rnn/GatePacking.h"
 #include "accel/Rnn/Parallelism.h"
 #include <map>
+#include <set>
 
 using namespace mlir;
 using namespace accel;
@@ -86,6 +87,29 @@ public:
 
   /// Storage for every task after `used` bytes per cluster (the group's
   /// earlier layers); false when it does not fit.
+  /// Whether every cluster's packed weights (one matrix per direction it
+  /// runs, after `used` bytes of the group's) fit its PE weight queues:
+  /// then the engine loads them once and issues a block every cycle. A
+  /// batch-1 step reuses no weight, so streaming every block every step
+  /// from storage or DRAM is slower than the plain lowering, whose x
+  /// projection is one GEMM over all steps (docs/rnn.md, "Lowering").
+  bool fitsWeightQueues(std::vector<uint64_t> &used) const {
+    const uint64_t queues =
+        uint64_t(l.fullHw_.pesPerCluster) * l.fullHw_.weightQueueBytes;
+    std::vector<uint64_t> next = used;
+    std::set<std::pair<uint32_t, int64_t>> counted;
+    for (int64_t d = 0; d < dirs; ++d)
+      for (int64_t b = 0; b < B; ++b) {
+        uint32_t cl = uint32_t(placements[size_t(d * B + b)].getCluster());
+        if (counted.insert({cl, d}).second)
+          next[cl] += directions[size_t(d)].weightElems * 4;
+      }
+    if (!llvm::all_of(next, [&](uint64_t n) { return n <= queues; }))
+      return false;
+    used = next;
+    return true;
+  }
+
   bool layOut(std::vector<uint64_t> &used) {
     for (bool dramWeights : {false, true})
       if (tryLayout(dramWeights, used))
@@ -517,6 +541,16 @@ FailureOr<bool> Lowering::lowerRecurrentOnEngine(graph::RecurrentOp op) {
   bool joins = eng->joinable();
   if (!joins)
     flushRecurrentGroup();
+  if (rnnQueueUsed_.empty())
+    rnnQueueUsed_.assign(fullHw_.numClusters(), 0);
+  if (!eng->fitsWeightQueues(rnnQueueUsed_)) {
+    if (rnnGroup_.empty())
+      return false; // streamed weights: the plain lowering is faster
+    flushRecurrentGroup();
+    rnnQueueUsed_.assign(fullHw_.numClusters(), 0);
+    if (!eng->fitsWeightQueues(rnnQueueUsed_))
+      return false;
+  }
   if (rnnStorageUsed_.empty())
     rnnStorageUsed_.assign(fullHw_.numClusters(), 0);
   if (!eng->layOut(rnnStorageUsed_)) {
@@ -558,5 +592,6 @@ void Lowering::flushRecurrentGroup() {
   sb_.setLayer(saved);
   rnnGroup_.clear();
   rnnStorageUsed_.clear();
+  rnnQueueUsed_.clear();
   rnnTagNext_.clear();
 }

@@ -455,6 +455,7 @@ private:
   };
   std::vector<RnnGroupMember> rnnGroup_;
   std::vector<uint64_t> rnnStorageUsed_; ///< per cluster, by the group
+  std::vector<uint64_t> rnnQueueUsed_;   ///< weight-queue bytes, the same
   std::vector<uint32_t> rnnTagNext_;     ///< per cluster, the next tag
   /// Places host-computed f32 data in DRAM; returns its address.
   uint64_t addConstant(const std::vector<float> &values);
