@@ -24,6 +24,15 @@ import make_rnn_models as rm  # noqa: E402
 
 TOL = 1e-4
 CHUNKS = 3
+# Every interleaving of the RNN tasks (docs/rnn.md): spread over the
+# clusters, all on one cluster multithreaded and with one thread context,
+# and the plain per-step lowering.
+MODES = {
+    "engine": [],
+    "one cluster": ["--rnn-clusters=1"],
+    "one context": ["--rnn-clusters=1", "--rnn-contexts=1"],
+    "plain": ["--rnn=plain"],
+}
 
 
 def sh(cmd):
@@ -65,23 +74,31 @@ def single(work, name, build):
     for n, a in {**inputs, **binds}.items():
         files[n] = os.path.join(d, f"{n}.npy")
         np.save(files[n], a)
-    cmd = [f"{BIN}/accel-compile", path, "-o", f"{d}/model.bin"]
+    compile_cmd = [f"{BIN}/accel-compile", path, "-o", f"{d}/model.bin"]
     for n, a in binds.items():
         with open(f"{d}/{n}.pb", "wb") as f:
             f.write(onnx.numpy_helper.from_array(a, n).SerializeToString())
-        cmd += ["--bind", f"{n}={d}/{n}.pb"]
-    code, text = sh(cmd)
-    if code:
-        return "accel-compile: " + text
+        compile_cmd += ["--bind", f"{n}={d}/{n}.pb"]
     want = ort(work, name, path, files)
-    cmd = [f"{BIN}/accel-run", f"{d}/model.bin", "--strict-hazards", "--output-dir", f"{d}/out"]
-    for n in inputs:
-        cmd += ["--input", f"{n}={files[n]}"]
-    code, text = sh(cmd)
-    if code:
-        return "accel-run: " + text
-    got = {n: np.load(f"{d}/out/{n}.npy") for n in want}
-    return compare("", got, want)
+    for mode, flags in MODES.items():
+        code, text = sh(compile_cmd + flags)
+        if code:
+            return f"{mode}: accel-compile: " + text
+        code, isa = sh([f"{BIN}/accel-translate", "--binary-to-isa", f"{d}/model.bin"])
+        if ("isa.recur" in isa) != (mode != "plain"):
+            return f"{mode}: RECUR tasks {'missing' if mode != 'plain' else 'present'}"
+        cmd = [f"{BIN}/accel-run", f"{d}/model.bin", "--strict-hazards", "--output-dir",
+               f"{d}/out"]
+        for n in inputs:
+            cmd += ["--input", f"{n}={files[n]}"]
+        code, text = sh(cmd)
+        if code:
+            return f"{mode}: accel-run: " + text
+        got = {n: np.load(f"{d}/out/{n}.npy") for n in want}
+        err = compare(mode, got, want)
+        if err:
+            return err
+    return None
 
 
 def streamed(work, name, build):
