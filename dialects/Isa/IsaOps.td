@@ -589,6 +589,7 @@ def Isa_RecurOp : Isa_CommandOp<"recur"> {
                    DefaultValuedAttr<I32Attr, "0">:$c0, I32Attr:$y,
                    I32Attr:$h_t, DefaultValuedAttr<I32Attr, "0">:$c_t,
                    OptionalAttr<I32Attr>:$seq_len,
+                   DefaultValuedAttr<I64Attr, "0">:$arrival,
                    OptionalAttr<I32Attr>:$layer);
   let assemblyFormat = [{
     $cell (`reverse` $reverse^)? `thread` $thread `tag` $tag `hidden` $hidden

@@ -292,7 +292,7 @@ bool Sim::flushEngine(Cluster &c) {
     rnn::EngineTask t = engineTask(p, streamers);
     if (plan.stationary)
       t.weightBytesPerCycle = 0; // held in the weight queues
-    t.arrival = int64_t(std::max(p.issued, filled));
+    t.arrival = int64_t(std::max({p.issued, filled, p.desc.arrival}));
     tasks.push_back(t);
     onEngine.push_back(i);
   }

@@ -244,7 +244,7 @@ bool readRecur(Cursor &c, RecurDesc &r) {
                       &r.cT, &r.seqLen})
     if (!c.uint(*a, "RECUR packet"))
       return false;
-  return true;
+  return c.uint(r.arrival, "RECUR packet");
 }
 
 bool readCommand(Cursor &c, Command &cmd, uint64_t numClusters) {

@@ -162,6 +162,7 @@ bool writeRecur(Writer &w, const RecurDesc &r, const std::string &where,
   for (uint32_t a :
        {r.bias, r.peepholes, r.x, r.h0, r.c0, r.y, r.hT, r.cT, r.seqLen})
     w.u32(a);
+  w.u64(r.arrival);
   return true;
 }
 

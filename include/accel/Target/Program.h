@@ -291,6 +291,9 @@ struct RecurDesc {
   uint64_t weights = 0;
   uint32_t bias = 0, peepholes = 0, x = 0, h0 = 0, c0 = 0, y = 0, hT = 0,
            cT = 0, seqLen = 0;
+  /// The task's arrival (cycles from the start of the run): its first block
+  /// issues no earlier (a multi-model plan's arrival times; 0 = at once).
+  uint64_t arrival = 0;
   uint32_t gates() const {
     return cell == RecurCell::Lstm ? 4 : cell == RecurCell::Gru ? 2 : 1;
   }

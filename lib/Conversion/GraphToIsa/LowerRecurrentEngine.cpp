@@ -413,6 +413,10 @@ private:
         RecurDesc &r = t.desc;
         r.steps = uint32_t(t.len);
         r.thread = uint8_t(at.getThread());
+        // The op's own arrival (accel.arrival); a dependent layer's later
+        // arrival follows from the data it waits for.
+        if (auto a = op->getAttrOfType<IntegerAttr>(kArrivalAttrName))
+          r.arrival = uint64_t(a.getInt());
         r.x = take(cl, uint64_t(t.len * I) * 4);
         r.h0 = take(cl, uint64_t(H) * 4);
         r.c0 = take(cl, uint64_t(H) * 4);

@@ -176,7 +176,8 @@ void createRecur(OpBuilder &b, Location loc, const RecurDesc &r,
       b.getI64IntegerAttr(int64_t(r.weights)), i32(r.bias),
       r.peephole ? i32(r.peepholes) : IntegerAttr(), i32(r.x), i32(r.h0),
       i32(r.c0), i32(r.y), i32(r.hT), i32(r.cT),
-      r.hasSeqLen ? i32(r.seqLen) : IntegerAttr(), layer);
+      r.hasSeqLen ? i32(r.seqLen) : IntegerAttr(),
+      b.getI64IntegerAttr(int64_t(r.arrival)), layer);
   (void)op;
 }
 
