@@ -219,9 +219,7 @@ LogicalResult recurFrom(isa::RecurOp op, Command &c) {
   r.y = op.getY();
   r.hT = op.getHT();
   r.cT = op.getCT();
-  if (op.getArrival() < 0)
-    return op.emitOpError("arrival must be >= 0, got ") << op.getArrival();
-  r.arrival = uint64_t(op.getArrival());
+  r.arrival = op.getArrival(); // I64Attr: read as unsigned
   if (std::optional<uint32_t> sl = op.getSeqLen()) {
     r.hasSeqLen = true;
     r.seqLen = *sl;

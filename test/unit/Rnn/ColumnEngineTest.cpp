@@ -131,9 +131,11 @@ TEST(ColumnEngine, GruWaitsForRBeforeTheCandidate) {
   t.cell = Cell::Gru;
   t.vp = 2;
   EngineRun r = runEngine(smallEngine(), {t}, 1, true);
-  for (const EngineBlock &b : r.blocks)
-    if (b.phase == 1 && b.overH)
+  for (const EngineBlock &b : r.blocks) {
+    if (b.phase == 1 && b.overH) {
       EXPECT_GT(b.start, r.blocks.front().start + 5 + 4 - 1);
+    }
+  }
   t.linearBeforeReset = true;
   EngineRun lbr = runEngine(smallEngine(), {t}, 1);
   EXPECT_LE(lbr.makespan, r.makespan);
@@ -212,15 +214,18 @@ TEST(ColumnEngine, RandomTaskSetsKeepEveryDependency) {
       EXPECT_GE(b.start, tasks[b.task].arrival);
       EXPECT_GE(b.step, lastOf[b.task].first) << "step order";
       const EngineTask &t = tasks[b.task];
-      for (int64_t j = b.c0; b.overH && b.step > 0 && j < b.c1; ++j)
+      for (int64_t j = b.c0; b.overH && b.step > 0 && j < b.c1; ++j) {
         EXPECT_GE(b.start, hWrittenBack(r, e, t, b.task, b.step - 1, j))
             << "h element " << j << " read before its write-back";
-      if (b.overH && b.phase == 1 && !t.linearBeforeReset)
-        for (int64_t j = b.c0; j < b.c1; ++j)
+      }
+      if (b.overH && b.phase == 1 && !t.linearBeforeReset) {
+        for (int64_t j = b.c0; j < b.c1; ++j) {
           EXPECT_GE(b.start, rowFinal(r, e, t, b.task, b.step, 0, 2 * j + 1,
                                       std::min(t.vp, 2 * t.hidden)) +
                                  e.activationLatency)
               << "r element " << j << " read before the activation";
+        }
+      }
       lastOf[b.task] = {b.step, b.start};
       lastEnd = b.end;
     }

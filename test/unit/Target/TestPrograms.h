@@ -400,6 +400,19 @@ inline std::string diffPrograms(const Program &a, const Program &b) {
         CHECK_EQ_FIELD(c.sem, d.sem, at << "recv sem");
         CHECK_EQ_FIELD(c.count, d.count, at << "recv count");
         break;
+      case CommandKind::Recur: {
+        const RecurDesc &r = c.recur, &q = d.recur;
+        CHECK_EQ_FIELD(int(r.cell), int(q.cell), at << "recur cell");
+        CHECK_EQ_FIELD(r.thread, q.thread, at << "recur thread");
+        CHECK_EQ_FIELD(r.tag, q.tag, at << "recur tag");
+        CHECK_EQ_FIELD(r.steps, q.steps, at << "recur steps");
+        CHECK_EQ_FIELD(r.ep, q.ep, at << "recur ep");
+        CHECK_EQ_FIELD(r.vp, q.vp, at << "recur vp");
+        CHECK_EQ_FIELD(r.weights, q.weights, at << "recur weights");
+        CHECK_EQ_FIELD(r.y, q.y, at << "recur y");
+        CHECK_EQ_FIELD(r.arrival, q.arrival, at << "recur arrival");
+        break;
+      }
       }
     }
   }
