@@ -252,10 +252,7 @@ LogicalResult RecurOp::verify() {
                        "(f, g, h)");
   for (Attribute a : getActivations()) {
     StringRef name = cast<StringAttr>(a).getValue();
-    bool known = false;
-    for (unsigned k = 0; k < accel::kRecurActs; ++k)
-      known |= name == accel::recurActName(accel::RecurAct(k));
-    if (!known)
+    if (!accel::recurActNamed(name))
       return emitOpError("unknown recurrent activation '") << name << "'";
   }
   if (getInputForget() && getCell() != isa::RecurCell::lstm)

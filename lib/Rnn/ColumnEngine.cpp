@@ -12,13 +12,6 @@ namespace {
 
 int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
-int64_t log2Floor(int64_t v) {
-  int64_t l = 0;
-  while ((int64_t(1) << (l + 1)) <= v)
-    ++l;
-  return l;
-}
-
 /// One merged product of a step: a GRU has two (z|r, then the candidate).
 struct Phase {
   int64_t rows = 0;  ///< gates x hidden
@@ -339,14 +332,8 @@ private:
 
 } // namespace
 
-int64_t blockIssueInterval(const Engine &e, int64_t ep) {
-  int64_t partials = std::max<int64_t>(1, e.epMax / std::max<int64_t>(1, ep));
-  return std::max<int64_t>(1,
-                           ceilDiv(partials, std::max<int64_t>(1, e.catWidth)));
-}
-
 int64_t blockIssueInterval(const Engine &e, const EngineTask &t, int64_t vp) {
-  int64_t interval = blockIssueInterval(e, t.ep);
+  int64_t interval = catSlowDown(e, t.ep);
   if (t.weightBytesPerCycle > 0) {
     double bytes = double(t.ep) * double(vp) * double(t.weightElemBytes);
     interval = std::max<int64_t>(
@@ -355,19 +342,12 @@ int64_t blockIssueInterval(const Engine &e, const EngineTask &t, int64_t vp) {
   return interval;
 }
 
-double weightFeedBytesPerCycle(const HardwareDesc &hw, int64_t weightBytes,
-                               int64_t clustersStreaming) {
-  if (uint64_t(weightBytes) <= hw.storageBytes)
-    return hw.weightLoadBytesPerCycle;
+double dramShareBytesPerCycle(const HardwareDesc &hw,
+                              int64_t clustersStreaming) {
   double dram = 0;
   for (const MemoryChannel &ch : hw.channels)
     dram += ch.bytesPerCycle;
   return dram / double(std::max<int64_t>(1, clustersStreaming));
-}
-
-int64_t productLatency(const Engine &e, int64_t ep) {
-  return e.multiplierLatency + log2Floor(ep) * e.treeLevelLatency +
-         e.accumulatorLatency;
 }
 
 EngineRun runEngine(const Engine &e, const std::vector<EngineTask> &tasks,

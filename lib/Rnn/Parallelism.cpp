@@ -17,13 +17,16 @@ int64_t log2Of(int64_t v) {
   return l;
 }
 
-/// How many times slower than one block per cycle the CAT lets a block go:
-/// the tree yields epMax/ep partial sums per cycle, the CAT takes catWidth.
-int64_t catSlowDown(const Engine &e, int64_t ep) {
+} // namespace
+
+int64_t rnn::catSlowDown(const Engine &e, int64_t ep) {
   return ceilDiv(catAccumulatorsPerCycle(e.epMax, ep), e.catWidth);
 }
 
-} // namespace
+int64_t rnn::productLatency(const Engine &e, int64_t ep) {
+  return e.multiplierLatency + log2Of(ep) * e.treeLevelLatency +
+         e.accumulatorLatency;
+}
 
 int64_t rnn::catAccumulatorsPerCycle(int64_t treeWidth, int64_t ep) {
   return std::max<int64_t>(1, treeWidth / ep);
@@ -40,8 +43,7 @@ EpVp rnn::costEpVp(const Engine &e, const LayerShape &s, int64_t ep) {
   const int64_t slow = catSlowDown(e, ep);
   c.blockCycles = c.rowBlocks * c.colBlocks * slow;
   c.xBlockCycles = c.rowBlocks * ceilDiv(s.inputCols, ep) * slow;
-  c.latency = e.multiplierLatency + log2Of(ep) * e.treeLevelLatency +
-              e.accumulatorLatency + e.activationLatency + e.tailLatency +
+  c.latency = productLatency(e, ep) + e.activationLatency + e.tailLatency +
               e.writeBackLatency;
   c.stepCycles = c.blockCycles + c.latency;
   return c;

@@ -134,9 +134,9 @@ WeightPlan Sim::planWeights(const Cluster &c, uint64_t dramStreamers) const {
   }
   plan.stationary = bytes <= uint64_t(hw.pesPerCluster) * hw.weightQueueBytes;
   if (plan.stationary) {
-    double feed = fromDram ? rnn::weightFeedBytesPerCycle(
-                                 hw, INT64_MAX, int64_t(dramStreamers))
-                           : hw.weightLoadBytesPerCycle;
+    double feed = fromDram
+                      ? rnn::dramShareBytesPerCycle(hw, int64_t(dramStreamers))
+                      : hw.weightLoadBytesPerCycle;
     plan.fillCycles = ceilDiv(double(bytes), feed);
   }
   return plan;
@@ -216,16 +216,6 @@ bool Sim::runTimeSteps(const Cluster &c, const RecurDesc &r, uint64_t &steps) {
 /// against the machine; the simulator must not read outside its buffers
 /// even for a program that was not validated).
 bool Sim::checkRecurCommand(const RecurDesc &r, std::string &msg) const {
-  uint64_t H = r.hidden, store = hw.storageBytes;
-  auto in = [&](const char *name, uint64_t addr, uint64_t elems,
-                uint64_t limit) {
-    if (i128(addr) + i128(elems) * 4 <= i128(limit))
-      return true;
-    msg = std::string("RECUR ") + name + " [" + std::to_string(addr) + ", +" +
-          std::to_string(elems * 4) + ") outside the " +
-          (limit == store ? "storage unit" : "DRAM");
-    return false;
-  };
   if (r.hidden == 0 || r.inputs == 0 || r.steps == 0 || r.ep == 0 ||
       r.vp == 0 || r.candidateVp == 0) {
     msg = "RECUR sizes (hidden, inputs, steps, ep, vp) must be >= 1";
@@ -236,16 +226,16 @@ bool Sim::checkRecurCommand(const RecurDesc &r, std::string &msg) const {
           std::to_string(r.tag) + " out of range";
     return false;
   }
-  bool lstm = r.cell == RecurCell::Lstm;
-  return in("weights", r.weights, r.weightElems(),
-            r.weightsInDram ? dram.size() : store) &&
-         in("bias", r.bias, r.biasElems(), store) &&
-         in("peepholes", r.peepholes, r.peephole ? 3 * H : 0, store) &&
-         in("x", r.x, uint64_t(r.steps) * r.inputs, store) &&
-         in("h0", r.h0, H, store) && in("c0", r.c0, lstm ? H : 0, store) &&
-         in("y", r.y, uint64_t(r.steps) * H, store) &&
-         in("h_t", r.hT, H, store) && in("c_t", r.cT, lstm ? H : 0, store) &&
-         in("seq_len", r.seqLen, r.hasSeqLen ? 1 : 0, store);
+  for (const RecurOperand &o : r.operands()) {
+    uint64_t limit = o.inDram ? dram.size() : hw.storageBytes;
+    if (i128(o.addr) + i128(o.bytes) <= i128(limit))
+      continue;
+    msg = std::string("RECUR ") + o.name + " [" + std::to_string(o.addr) +
+          ", +" + std::to_string(o.bytes) + ") outside the " +
+          (o.inDram ? "DRAM" : "storage unit");
+    return false;
+  }
+  return true;
 }
 
 rnn::EngineTask Sim::engineTask(const PendingRecur &p,
@@ -263,9 +253,8 @@ rnn::EngineTask Sim::engineTask(const PendingRecur &p,
   t.linearBeforeReset = r.linearBeforeReset;
   t.weightElemBytes = 4;
   t.weightBytesPerCycle =
-      r.weightsInDram
-          ? rnn::weightFeedBytesPerCycle(hw, INT64_MAX, int64_t(dramStreamers))
-          : hw.weightLoadBytesPerCycle;
+      r.weightsInDram ? rnn::dramShareBytesPerCycle(hw, int64_t(dramStreamers))
+                      : hw.weightLoadBytesPerCycle;
   return t;
 }
 
@@ -376,31 +365,14 @@ bool Sim::retireRecur(Cluster &c, const PendingRecur &p,
 
 bool Sim::recurAccesses(Cluster &c, const PendingRecur &p, uint64_t start,
                         uint64_t finish) {
-  const RecurDesc &r = p.desc;
-  uint64_t H = uint64_t(r.hidden) * 4;
-  bool lstm = r.cell == RecurCell::Lstm;
-  struct Part {
-    uint64_t addr, bytes;
-    bool write;
-  };
-  std::vector<Part> parts = {{r.bias, r.biasElems() * 4, false},
-                             {r.peepholes, r.peephole ? 3 * H : 0, false},
-                             {r.x, uint64_t(r.steps) * r.inputs * 4, false},
-                             {r.h0, H, false},
-                             {r.c0, lstm ? H : 0, false},
-                             {r.y, uint64_t(r.steps) * H, true},
-                             {r.hT, H, true},
-                             {r.cT, lstm ? H : 0, true}};
-  if (!r.weightsInDram)
-    parts.push_back({r.weights, r.weightElems() * 4, false});
-  for (const Part &part : parts) {
-    if (!part.bytes)
+  for (const RecurOperand &o : p.desc.operands()) {
+    if (!o.bytes || o.inDram)
       continue;
     Access a;
-    a.range = {i128(part.addr), i128(part.addr + part.bytes)};
+    a.range = {i128(o.addr), i128(o.addr) + i128(o.bytes)};
     a.start = a.issued = start;
     a.end = finish;
-    a.write = part.write;
+    a.write = o.write;
     a.cluster = c.index;
     a.cmd = p.cmd;
     if (!addAccess(a, int(c.index)))

@@ -113,6 +113,36 @@ const char *recurActName(RecurAct a) {
   return unsigned(a) < kRecurActs ? names[unsigned(a)] : "?";
 }
 
+std::optional<RecurAct> recurActNamed(std::string_view name) {
+  for (unsigned k = 0; k < kRecurActs; ++k)
+    if (name == recurActName(RecurAct(k)))
+      return RecurAct(k);
+  return std::nullopt;
+}
+
+std::vector<RecurOperand> RecurDesc::operands() const {
+  const uint64_t h = uint64_t(hidden) * 4, rows = uint64_t(steps);
+  const bool lstm = cell == RecurCell::Lstm;
+  return {{"weights", weights, weightElems() * 4, false, weightsInDram, false},
+          {"bias", bias, biasElems() * 4},
+          {"peepholes", peepholes, peephole ? 3 * h : 0},
+          {"x", x, rows * inputs * 4},
+          {"h0", h0, h, false, false, true},
+          {"c0", c0, lstm ? h : 0, false, false, true},
+          {"seq_len", seqLen, hasSeqLen ? 4u : 0u},
+          {"y", y, rows * h, true},
+          {"h_t", hT, h, true},
+          {"c_t", cT, lstm ? h : 0, true}};
+}
+
+uint64_t RecurDesc::storageEnd() const {
+  uint64_t end = 0;
+  for (const RecurOperand &o : operands())
+    if (o.bytes && !o.inDram)
+      end = std::max(end, o.addr + o.bytes);
+  return end;
+}
+
 float recurActivation(RecurAct a, float alpha, float beta, float x) {
   switch (a) {
   case RecurAct::Sigmoid:

@@ -14,25 +14,20 @@ namespace validate {
 
 namespace {
 
-struct Operand {
-  const char *name;
-  __int128 addr, bytes;
-};
-
-bool inside(const Operand &o, __int128 limit, const char *where,
+bool inside(const RecurOperand &o, __int128 limit, const char *where,
             std::string &msg) {
-  if (o.addr + o.bytes <= limit)
+  if (__int128(o.addr) + o.bytes <= limit)
     return true;
-  msg = std::string("RECUR ") + o.name + " [" +
-        std::to_string(uint64_t(o.addr)) + ", " +
-        std::to_string(uint64_t(o.addr + o.bytes)) + ") outside the " + where +
-        " [0, " + std::to_string(uint64_t(limit)) + ")";
+  msg = std::string("RECUR ") + o.name + " [" + std::to_string(o.addr) + ", " +
+        std::to_string(uint64_t(__int128(o.addr) + o.bytes)) +
+        ") outside the " + where + " [0, " + std::to_string(uint64_t(limit)) +
+        ")";
   return false;
 }
 
-bool overlaps(const Operand &a, const Operand &b) {
-  return a.bytes > 0 && b.bytes > 0 && a.addr < b.addr + b.bytes &&
-         b.addr < a.addr + a.bytes;
+bool overlaps(const RecurOperand &a, const RecurOperand &b) {
+  __int128 a0 = a.addr, a1 = a0 + a.bytes, b0 = b.addr, b1 = b0 + b.bytes;
+  return a.bytes > 0 && b.bytes > 0 && a0 < b1 && b0 < a1;
 }
 
 bool checkShape(const RecurDesc &r, const HardwareDesc &hw, std::string &msg) {
@@ -72,31 +67,16 @@ bool checkRecur(const RecurDesc &r, const Program &p, const HardwareDesc &hw,
                 std::string &msg) {
   if (!checkShape(r, hw, msg))
     return false;
-  __int128 h = __int128(r.hidden) * 4, steps = r.steps;
-  bool lstm = r.cell == RecurCell::Lstm;
-  Operand weights{"weights", r.weights, __int128(r.weightElems()) * 4};
-  std::vector<Operand> reads = {
-      {"bias", r.bias, __int128(r.biasElems()) * 4},
-      {"peepholes", r.peepholes, r.peephole ? 3 * h : 0},
-      {"x", r.x, steps * r.inputs * 4},
-      {"h0", r.h0, h},
-      {"c0", r.c0, lstm ? h : 0},
-      {"seq_len", r.seqLen, r.hasSeqLen ? 4 : 0}};
-  std::vector<Operand> writes = {
-      {"y", r.y, steps * h}, {"h_t", r.hT, h}, {"c_t", r.cT, lstm ? h : 0}};
-  if (!inside(weights, r.weightsInDram ? __int128(p.dramSize) : hw.storageBytes,
-              r.weightsInDram ? "DRAM" : "storage unit", msg))
-    return false;
-  if (!r.weightsInDram)
-    reads.push_back(weights);
-  for (const std::vector<Operand> *list : {&reads, &writes})
-    for (const Operand &o : *list)
-      if (!inside(o, hw.storageBytes, "storage unit", msg))
-        return false;
-  for (const Operand &w : writes)
-    for (const Operand &rd : reads)
-      if (overlaps(w, rd) && std::string(rd.name) != "h0" &&
-          std::string(rd.name) != "c0") {
+  const std::vector<RecurOperand> ops = r.operands();
+  for (const RecurOperand &o : ops)
+    if (!inside(o, o.inDram ? __int128(p.dramSize) : hw.storageBytes,
+                o.inDram ? "DRAM" : "storage unit", msg))
+      return false;
+  // h0 / c0 are read before the first step, so an output may reuse them.
+  for (const RecurOperand &w : ops)
+    for (const RecurOperand &rd : ops)
+      if (w.write && !rd.write && !rd.inDram && !rd.readOnce &&
+          overlaps(w, rd)) {
         msg = std::string("RECUR ") + w.name + " overlaps " + rd.name +
               ", which the task reads until its last step";
         return false;

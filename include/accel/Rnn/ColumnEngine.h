@@ -22,6 +22,7 @@
 
 #include "accel/Rnn/Engine.h"
 #include "accel/Rnn/GatePacking.h"
+#include "accel/Rnn/Parallelism.h"
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -47,7 +48,7 @@ struct EngineTask {
   /// to the multipliers (0 = unlimited: weights held next to them). A
   /// batch-1 step reuses no weight, so a block of ep x vp weights needs
   /// ep * vp * weightElemBytes bytes and cannot issue faster than the path
-  /// delivers them (see weightFeedBytesPerCycle).
+  /// delivers them (see dramShareBytesPerCycle).
   double weightBytesPerCycle = 0;
   int64_t weightElemBytes = 4;
 };
@@ -84,26 +85,15 @@ struct EngineRun {
   std::vector<EngineBlock> blocks; ///< issue order (if recorded)
 };
 
-/// Cycles between two block issues at `ep` (>= 1): the CAT can update
-/// catWidth accumulators per cycle, and a tree narrower than epMax yields
-/// epMax / ep partial sums per cycle.
-int64_t blockIssueInterval(const Engine &e, int64_t ep);
-
 /// Cycles between two block issues of `t` with `vp` rows (a phase's vp,
-/// capped by its rows; >= 1): the CAT limit, and the weight path
-/// (ceil(ep * vp * weightElemBytes / weightBytesPerCycle)).
+/// capped by its rows; >= 1): the CAT limit (catSlowDown), and the weight
+/// path (ceil(ep * vp * weightElemBytes / weightBytesPerCycle)).
 int64_t blockIssueInterval(const Engine &e, const EngineTask &t, int64_t vp);
 
-/// The bytes per cycle that reach one cluster's multipliers when its RNN
-/// tasks hold `weightBytes` of packed weights: the storage unit's weight
-/// port when they fit in the storage unit, else the cluster's share of
-/// DRAM bandwidth (every channel's bytes per cycle, shared by
-/// `clustersStreaming` clusters).
-double weightFeedBytesPerCycle(const HardwareDesc &hw, int64_t weightBytes,
-                               int64_t clustersStreaming);
-
-/// Multiplier + log2(ep) adder-tree levels + accumulator.
-int64_t productLatency(const Engine &e, int64_t ep);
+/// One cluster's share of DRAM bandwidth for weights it reads from DRAM:
+/// every channel's bytes per cycle, shared by `clustersStreaming` clusters.
+double dramShareBytesPerCycle(const HardwareDesc &hw,
+                              int64_t clustersStreaming);
 
 /// Runs `tasks` on one engine with `contexts` thread contexts (1 = one task
 /// at a time, in arrival order: no multithreading).

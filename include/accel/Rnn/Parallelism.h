@@ -43,6 +43,14 @@ struct EpVp {
 /// Partial sums per cycle a treeWidth-wide tree produces when cut into
 /// ep-wide slices (64-wide: ep 64 -> 1, 32 -> 2, 16 -> 4).
 int64_t catAccumulatorsPerCycle(int64_t treeWidth, int64_t ep);
+
+/// Cycles per weight block the CAT allows at `ep` (>= 1): the tree yields
+/// epMax / ep partial sums per cycle, the CAT accumulates catWidth.
+int64_t catSlowDown(const Engine &e, int64_t ep);
+
+/// Multiplier + log2(ep) adder-tree levels + accumulator: from a block's
+/// issue until its products are in the accumulators.
+int64_t productLatency(const Engine &e, int64_t ep);
 /// The cost of one ep (a power of two <= e.epMax).
 EpVp costEpVp(const Engine &e, const LayerShape &s, int64_t ep);
 /// Every power-of-two ep from 1 to e.epMax, in increasing ep.

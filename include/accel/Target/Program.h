@@ -12,7 +12,9 @@
 #include <algorithm>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace accel {
@@ -256,7 +258,18 @@ enum class RecurAct : uint8_t {
 };
 constexpr unsigned kRecurActs = 11;
 const char *recurActName(RecurAct a); ///< ONNX spelling ("Sigmoid")
+/// The activation of an ONNX spelling; nullopt for an unknown name.
+std::optional<RecurAct> recurActNamed(std::string_view name);
 float recurActivation(RecurAct a, float alpha, float beta, float x);
+
+/// One operand range of a RECUR task (RecurDesc::operands).
+struct RecurOperand {
+  const char *name;
+  uint64_t addr = 0, bytes = 0; ///< bytes 0: the task has no such operand
+  bool write = false;
+  bool inDram = false;   ///< the weights with weightsInDram
+  bool readOnce = false; ///< h0, c0: read before the first step only
+};
 
 /// RECUR: `steps` time steps of one direction of one batch row of a
 /// recurrent layer on the column-wise engine (docs/rnn.md, "RECUR").
@@ -309,27 +322,13 @@ struct RecurDesc {
   }
   /// Products of one step (the engine's useful MACs).
   uint64_t macsPerStep() const { return weightElems(); }
+  /// Every operand range of the task, the weights first, then what it
+  /// reads, then what it writes (Program.cpp). The one list validation,
+  /// the simulator's bounds checks and hazard windows, and the storage
+  /// high-water mark of the residency planner all read.
+  std::vector<RecurOperand> operands() const;
   /// One past the highest storage byte the task touches.
-  uint64_t storageEnd() const {
-    uint64_t h = uint64_t(hidden) * 4, end = 0;
-    auto at = [&](uint64_t addr, uint64_t bytes) {
-      if (bytes)
-        end = std::max(end, addr + bytes);
-    };
-    bool lstm = cell == RecurCell::Lstm;
-    if (!weightsInDram)
-      at(weights, weightElems() * 4);
-    at(bias, biasElems() * 4);
-    at(peepholes, peephole ? 3 * h : 0);
-    at(x, uint64_t(steps) * inputs * 4);
-    at(h0, h);
-    at(c0, lstm ? h : 0);
-    at(y, uint64_t(steps) * h);
-    at(hT, h);
-    at(cT, lstm ? h : 0);
-    at(seqLen, hasSeqLen ? 4 : 0);
-    return end;
-  }
+  uint64_t storageEnd() const;
 };
 
 /// Semaphores per cluster (ids 0 .. kNumSemaphores-1). The compiler uses the

@@ -29,13 +29,6 @@ namespace accel::lowering {
 
 namespace {
 
-std::optional<RecurAct> actNamed(StringRef name) {
-  for (unsigned k = 0; k < kRecurActs; ++k)
-    if (name == recurActName(RecurAct(k)))
-      return RecurAct(k);
-  return std::nullopt;
-}
-
 uint64_t align64(uint64_t v) { return (v + 63) / 64 * 64; }
 
 /// The DMA tag of the tasks' operand loads; RECUR tasks take tags 0..6, so
@@ -152,7 +145,7 @@ private:
   struct Direction {
     uint64_t weights = 0, bias = 0, peep = 0; ///< DRAM constants
     uint64_t weightElems = 0, biasElems = 0;
-    uint32_t cluster = 0, thread = 0;
+    uint32_t cluster = 0; ///< where a run-time packing runs
   };
   /// One task (direction d, batch row b) and its storage operands.
   struct Task {
@@ -189,7 +182,8 @@ private:
                  : 0.0f;
     };
     for (int64_t i = 0; i < nAct * dirs; ++i) {
-      auto a = actNamed(cast<StringAttr>(op.getActivations()[i]).getValue());
+      auto a =
+          recurActNamed(cast<StringAttr>(op.getActivations()[i]).getValue());
       if (!a)
         return false;
       acts.push_back(*a);
@@ -217,7 +211,6 @@ private:
   void place(RnnThreadAttr placement) {
     Direction dir;
     dir.cluster = uint32_t(placement.getCluster());
-    dir.thread = uint32_t(placement.getThread());
     bool gru = kind == graph::RnnKind::gru;
     dir.weightElems = uint64_t((mergedRows() + (gru ? H : 0)) * (I + H));
     dir.biasElems = uint64_t(mergedRows() + (gru ? 2 * H : 0));

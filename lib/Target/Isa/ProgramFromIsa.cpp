@@ -196,10 +196,9 @@ LogicalResult recurFrom(isa::RecurOp op, Command &c) {
   r.vp = op.getVp();
   r.candidateVp = op.getCandidateVp();
   for (unsigned i = 0; i < 3; ++i) {
-    StringRef name = cast<StringAttr>(op.getActivations()[i]).getValue();
-    for (unsigned k = 0; k < kRecurActs; ++k)
-      if (name == recurActName(RecurAct(k)))
-        r.act[i] = RecurAct(k);
+    // The op's verifier accepted the name.
+    r.act[i] =
+        *recurActNamed(cast<StringAttr>(op.getActivations()[i]).getValue());
     r.alpha[i] = op.getAlpha()[i];
     r.beta[i] = op.getBeta()[i];
   }
