@@ -195,10 +195,8 @@ struct ScheduleRnnThreadsPass
     llvm::DenseMap<Operation *, std::vector<int>> tasksOf;
     WalkResult r = module.walk([&](graph::RecurrentOp op) {
       transforms::RnnLayer l = transforms::rnnLayerOf(op);
-      int64_t ep = rnn::selectEpVp(e, l.merged).ep;
-      if (auto p =
-              op->getAttrOfType<RnnParallelismAttr>(kRnnParallelismAttrName))
-        ep = p.getEp();
+      auto p = op->getAttrOfType<RnnParallelismAttr>(kRnnParallelismAttrName);
+      int64_t ep = p ? p.getEp() : rnn::selectEpVp(e, l.merged).ep;
       transforms::RnnStepCost cost = transforms::rnnStepCost(e, l, ep);
       int64_t arrival = 0;
       if (auto a = op->getAttrOfType<IntegerAttr>(kArrivalAttrName))

@@ -358,16 +358,23 @@ private:
     return r;
   }
 
+  /// The op's accel.rnn_parallelism (select-rnn-parallelism's decision,
+  /// checked against the machine there); without one, the cost model's.
   void chooseEpVp(RecurDesc &r) {
-    rnn::Engine e = rnn::engineOf(l.fullHw_);
     int64_t rows = int64_t(r.rows());
-    int64_t ep = rnn::selectEpVp(e, {rows, I + H, I}).ep;
-    if (auto p = op->getAttrOfType<RnnParallelismAttr>(kRnnParallelismAttrName))
-      ep = p.getEp();
-    int64_t cap = e.npe / ep;
-    r.ep = uint32_t(ep);
-    r.vp = uint32_t(std::max<int64_t>(1, std::min(rows, cap)));
-    r.candidateVp = uint32_t(std::max<int64_t>(1, std::min(H, cap)));
+    if (auto p =
+            op->getAttrOfType<RnnParallelismAttr>(kRnnParallelismAttrName)) {
+      r.ep = uint32_t(p.getEp());
+      r.vp = uint32_t(p.getVp());
+      r.candidateVp = uint32_t(
+          p.getCandidateVp().value_or(std::min<int64_t>(H, int64_t(r.vp))));
+      return;
+    }
+    rnn::Engine e = rnn::engineOf(l.fullHw_);
+    rnn::EpVp merged = rnn::selectEpVp(e, {rows, I + H, I});
+    r.ep = uint32_t(merged.ep);
+    r.vp = uint32_t(merged.vp);
+    r.candidateVp = uint32_t(rnn::costEpVp(e, {H, I + H, I}, merged.ep).vp);
   }
 
   bool tryLayout(bool dramWeights, std::vector<uint64_t> &used) {
