@@ -70,6 +70,7 @@ struct Thread {
   int64_t groupReady = 0;      ///< when the current group's columns are there
   std::vector<int64_t> hReady; ///< h_{t-1}[j] written back
   std::vector<int64_t> rReady; ///< GRU: r_t[j] out of the activation
+  std::vector<int64_t> zReady; ///< GRU: z_t[j] out of the activation
   std::vector<std::vector<int64_t>> rowFinal; ///< per phase, per row
   bool started = false;
   int64_t context = 0;
@@ -156,6 +157,7 @@ private:
       t.lastGroupOf[size_t(t.groups[g].phase)] = g;
     t.hReady.assign(size_t(tasks[i].hidden), tasks[i].arrival);
     t.rReady.assign(size_t(tasks[i].hidden), 0);
+    t.zReady.assign(size_t(tasks[i].hidden), 0);
     for (const Phase &p : t.phases)
       t.rowFinal.emplace_back(size_t(p.rows), 0);
     t.groupReady = groupReadyTime(t);
@@ -282,25 +284,59 @@ private:
     return false;
   }
 
-  void computeR(Thread &t) {
-    for (int64_t j = 0; j < t.task->hidden; ++j)
-      t.rReady[size_t(j)] =
-          t.rowFinal[0][size_t(2 * j + 1)] + e.activationLatency;
+  /// The cluster's SFU activates a phase's rows (and runs the tail of the
+  /// elements whose last gate row they hold, `tailOps` each) row block by
+  /// row block, as the blocks become final: one SFU shared by every thread,
+  /// in the order the row blocks retire, ceil(ops / sfuElemsPerCycle) cycles
+  /// a block. Returns, per row, when its block left the SFU's issue stage.
+  std::vector<int64_t> runSfu(const Thread &t, size_t phase, int64_t tailOps) {
+    const Phase &p = t.phases[phase];
+    const std::vector<int64_t> &final = t.rowFinal[phase];
+    std::vector<int64_t> issued(size_t(p.rows), 0);
+    for (int64_t r0 = 0; r0 < p.rows; r0 += p.vp) {
+      int64_t r1 = std::min(p.rows, r0 + p.vp);
+      int64_t ready = 0;
+      for (int64_t r = r0; r < r1; ++r)
+        ready = std::max(ready, final[size_t(r)]);
+      // Elements whose last gate row is in [r0, r1).
+      int64_t elems = r1 / p.gates - r0 / p.gates;
+      int64_t ops = (r1 - r0) + tailOps * elems;
+      int64_t cycles =
+          e.sfuElemsPerCycle > 0 ? ceilDiv(ops, e.sfuElemsPerCycle) : 0;
+      int64_t start = std::max(ready, sfuFree);
+      sfuFree = start + cycles;
+      run.sfuCycles += cycles;
+      for (int64_t r = r0; r < r1; ++r)
+        issued[size_t(r)] = sfuFree;
+    }
+    return issued;
   }
 
-  /// h_t[j]: every gate row of element j final, through the activation,
-  /// the tail (c_t, h_t; the GRU's interpolation) and the write-back.
+  /// GRU: z_t and r_t out of the activation (phase 0, no tail).
+  void computeR(Thread &t) {
+    std::vector<int64_t> act = runSfu(t, 0, 0);
+    for (int64_t j = 0; j < t.task->hidden; ++j) {
+      t.zReady[size_t(j)] = act[size_t(2 * j)] + e.activationLatency;
+      t.rReady[size_t(j)] = act[size_t(2 * j + 1)] + e.activationLatency;
+    }
+  }
+
+  /// h_t[j]: every gate row of element j through the SFU (activation and
+  /// tail: c_t, h_t; the GRU's interpolation, which also needs z_t), the
+  /// tail's latency and the write-back.
   void computeH(Thread &t) {
     const Phase &last = t.phases.back();
+    std::vector<int64_t> act = runSfu(t, t.phases.size() - 1,
+                                      tailOpsPerElement(t.task->cell));
+    int64_t tail = t.task->cell == Cell::Rnn ? 0 : e.tailLatency;
     for (int64_t j = 0; j < t.task->hidden; ++j) {
-      int64_t final = 0;
+      int64_t ready = 0;
       for (int64_t g = 0; g < last.gates; ++g)
-        final = std::max(final, t.rowFinal.back()[size_t(j * last.gates + g)]);
-      if (t.task->cell == Cell::Gru) // z_t from the first phase
-        final = std::max(final, t.rowFinal[0][size_t(2 * j)]);
-      int64_t tail = t.task->cell == Cell::Rnn ? 0 : e.tailLatency;
-      t.hReady[size_t(j)] =
-          final + e.activationLatency + tail + e.writeBackLatency;
+        ready = std::max(ready, act[size_t(j * last.gates + g)]);
+      ready += e.activationLatency;
+      if (t.task->cell == Cell::Gru)
+        ready = std::max(ready, t.zReady[size_t(j)]);
+      t.hReady[size_t(j)] = ready + tail + e.writeBackLatency;
     }
   }
 
@@ -327,6 +363,7 @@ private:
   size_t current = 0;
   size_t lastThread = SIZE_MAX;
   int64_t now = 0;
+  int64_t sfuFree = 0; ///< the cluster's SFU takes its next row block
   EngineRun run;
 };
 

@@ -16,6 +16,7 @@ rnn::Engine rnn::engineOf(const HardwareDesc &hw) {
   e.activationLatency = hw.rnnActivationLatency;
   e.tailLatency = hw.rnnTailLatency;
   e.writeBackLatency = hw.rnnWriteBackLatency;
+  e.sfuElemsPerCycle = int64_t(hw.pesPerCluster) * int64_t(hw.sfuLanes);
   e.threadContexts = hw.instructionBuffers;
   e.switchCycles = hw.threadSwitchCycles;
   return e;

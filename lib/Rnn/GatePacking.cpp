@@ -6,6 +6,18 @@
 using namespace accel;
 using namespace accel::rnn;
 
+int64_t rnn::tailOpsPerElement(Cell c) {
+  switch (c) {
+  case Cell::Rnn:
+    return 0;
+  case Cell::Gru:
+    return 3;
+  case Cell::Lstm:
+    return 5;
+  }
+  return 0;
+}
+
 int64_t rnn::gateCount(Cell c) {
   switch (c) {
   case Cell::Rnn:

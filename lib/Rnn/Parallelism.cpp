@@ -43,8 +43,11 @@ EpVp rnn::costEpVp(const Engine &e, const LayerShape &s, int64_t ep) {
   const int64_t slow = catSlowDown(e, ep);
   c.blockCycles = c.rowBlocks * c.colBlocks * slow;
   c.xBlockCycles = c.rowBlocks * ceilDiv(s.inputCols, ep) * slow;
-  c.latency = productLatency(e, ep) + e.activationLatency + e.tailLatency +
-              e.writeBackLatency;
+  if (e.sfuElemsPerCycle > 0 && s.rows > 0)
+    c.sfuCycles =
+        ceilDiv(ceilDiv(s.sfuOps * c.vp, s.rows), e.sfuElemsPerCycle);
+  c.latency = productLatency(e, ep) + c.sfuCycles + e.activationLatency +
+              e.tailLatency + e.writeBackLatency;
   c.stepCycles = c.blockCycles + c.latency;
   return c;
 }

@@ -309,6 +309,7 @@ bool Sim::flushEngine(Cluster &c) {
   stats.rnn.idleCycles += uint64_t(run.idleCycles);
   stats.rnn.switches += uint64_t(run.switches);
   stats.rnn.switchCycles += uint64_t(run.switchCycles);
+  stats.rnn.sfuCycles += uint64_t(run.sfuCycles);
   if (!tasks.empty()) // the engine's timeline: first block to last write-back
     stats.rnn.spanCycles += uint64_t(run.makespan) - filled;
   c.pendingRecur.clear();

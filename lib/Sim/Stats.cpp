@@ -157,6 +157,7 @@ std::string statsToJson(const SimStats &s) {
               {"idle_cycles", s.rnn.idleCycles},
               {"switches", s.rnn.switches},
               {"switch_cycles", s.rnn.switchCycles},
+              {"sfu_cycles", s.rnn.sfuCycles},
               {"span_cycles", s.rnn.spanCycles}};
   j["wall_seconds"] = s.wallSeconds;
   return j.dump(2) + "\n";

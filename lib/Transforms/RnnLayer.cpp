@@ -1,5 +1,6 @@
 //===- RnnLayer.cpp - A graph.recurrent as the RNN engine sees it ---------===//
 #include "RnnLayer.h"
+#include "accel/Rnn/GatePacking.h"
 
 using namespace mlir;
 
@@ -12,14 +13,19 @@ RnnLayer rnnLayerOf(graph::RecurrentOp op) {
   l.steps = x.getDimSize(0);
   l.directions = op.getDirection() == "bidirectional" ? 2 : 1;
   l.batch = x.getDimSize(1);
-  int64_t rows = h;
+  rnn::Cell cell = rnn::Cell::Rnn;
   if (op.getKind() == graph::RnnKind::lstm)
-    rows = 4 * h;
+    cell = rnn::Cell::Lstm;
   else if (op.getKind() == graph::RnnKind::gru)
-    rows = 2 * h;
-  l.merged = {rows, in + h, in};
-  if (op.getKind() == graph::RnnKind::gru)
-    l.candidate = {h, in + h, in};
+    cell = rnn::Cell::Gru;
+  int64_t tail = rnn::tailOpsPerElement(cell) * h;
+  if (cell == rnn::Cell::Gru) { // z | r activations, then candidate + tail
+    l.merged = {2 * h, in + h, in, 2 * h};
+    l.candidate = {h, in + h, in, h + tail};
+  } else {
+    int64_t rows = rnn::gateCount(cell) * h;
+    l.merged = {rows, in + h, in, rows + tail};
+  }
   return l;
 }
 

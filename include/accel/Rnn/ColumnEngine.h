@@ -7,7 +7,10 @@
 // every h element it multiplies has been written back by the previous step
 // (row-interleaved gates: the elements of a row block are written back when
 // that row block's last column block has gone through the multiplier, the
-// adder tree, the accumulator, the activation, the tail and the write-back).
+// adder tree and the accumulator, then through the cluster's SFU - shared by
+// every thread, pes * sfu_lanes element operations per cycle, row blocks in
+// the order they become final - for the gate activations and the cell's
+// tail, and the write-back).
 // Several tasks share the engine through hardware thread contexts: when the
 // running thread's next block would read an element that is not written
 // back yet, the engine switches to the next ready thread (round robin, a
@@ -79,6 +82,7 @@ struct EngineRun {
   int64_t idleCycles = 0;  ///< cycles no thread could issue
   int64_t switchCycles = 0;
   int64_t switches = 0;
+  int64_t sfuCycles = 0; ///< cycles the SFU spent on activations and tails
   int64_t macs = 0;          ///< useful products (rows x cols per step)
   double macUtilisation = 0; ///< macs / (npe * makespan)
   std::vector<EngineTaskRun> tasks;

@@ -23,6 +23,9 @@ struct Engine {
   int64_t catWidth = 0; ///< CAT-n: accumulators a tree can update per cycle
   int64_t multiplierLatency = 0, treeLevelLatency = 0, accumulatorLatency = 0,
           activationLatency = 0, tailLatency = 0, writeBackLatency = 0;
+  /// The cluster's SFUs (pes * sfu_lanes): element operations per cycle for
+  /// the gate activations and the cell's tail (0 = unlimited, latency only).
+  int64_t sfuElemsPerCycle = 0;
   int64_t threadContexts = 0; ///< = cluster.instruction_buffers
   int64_t switchCycles = 0;   ///< rnn.thread_switch_cycles
 };

@@ -18,6 +18,11 @@ namespace accel::rnn {
 enum class Cell { Rnn, Gru, Lstm };
 /// Gate matrices of a cell: 1 (RNN), 3 (GRU z, r, h), 4 (LSTM i, o, f, c).
 int64_t gateCount(Cell c);
+/// SFU element operations of a cell's tail per hidden element, after the
+/// gate activations (one per gate row): LSTM c = f*c + i*g (3), tanh(c) and
+/// o * tanh(c) (2); GRU h = (1 - z) * n + z * h (3); RNN none. Peepholes
+/// and clip ride in the same passes (docs/rnn.md, "SFU").
+int64_t tailOpsPerElement(Cell c);
 
 /// Row-interleaved merged matrix [G*H, lx+H], row-major: packed row r holds
 /// gate r % G, gate row r / G; columns [x (lx) | h (H)]. W is ONNX W of one

@@ -22,6 +22,9 @@ struct LayerShape {
   int64_t rows;      ///< hw = gates * hidden
   int64_t cols;      ///< lw = lx + lh
   int64_t inputCols; ///< lx
+  /// SFU element operations of one step of this product: an activation per
+  /// row plus the tail (tailOpsPerElement) when it produces h (0: none).
+  int64_t sfuOps = 0;
 };
 
 struct EpVp {
@@ -31,8 +34,11 @@ struct EpVp {
   /// Issue cycles of one step's blocks: rowBlocks * colBlocks, times the CAT
   /// slow-down ceil((epMax/ep) / catWidth).
   int64_t blockCycles = 0;
-  /// multiplier + log2(ep)*treeLevel + accumulator + activation + tail +
-  /// write-back: from the last block's issue to h written back.
+  /// The last row block's share of the step's SFU operations, at the
+  /// cluster's SFU throughput: ceil(sfuOps * vp / rows / sfuElemsPerCycle).
+  int64_t sfuCycles = 0;
+  /// multiplier + log2(ep)*treeLevel + accumulator + sfuCycles + activation
+  /// + tail + write-back: from the last block's issue to h written back.
   int64_t latency = 0;
   int64_t stepCycles = 0; ///< blockCycles + latency: one step alone
   /// Issue cycles of the x columns (rowBlocks * ceil(lx/ep) * slow-down):

@@ -87,6 +87,7 @@ struct RnnEngineStats {
   uint64_t idleCycles = 0;   ///< no thread could issue (h not written back)
   uint64_t switches = 0;     ///< thread switches on a blocked thread
   uint64_t switchCycles = 0; ///< cycles the switches cost
+  uint64_t sfuCycles = 0;    ///< SFU cycles of gate activations and tails
   /// Per batch of tasks, from the first block (after the weight fill) to
   /// the last write-back, summed.
   uint64_t spanCycles = 0;

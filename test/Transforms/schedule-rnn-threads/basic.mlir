@@ -19,18 +19,18 @@ func.func @main(%x: tensor<6x1x32xf32>, %w: tensor<1x128x32xf32>, %r: tensor<1x1
 // Spread over the clusters; the second layer (task 2) reads the first's Y,
 // so it waits for it (after = [0]) and arrives when it finishes; task 1
 // arrives at its accel.arrival.
-// CHECK: accel.rnn_threads = [#accel.rnn_thread<task = 0, cluster = 0, thread = 0, arrival = 0, start = 0, finish = 282>]
-// CHECK: accel.rnn_threads = [#accel.rnn_thread<task = 1, cluster = 0, thread = 0, arrival = 5000, start = 5000, finish = 5282>]
-// CHECK: accel.rnn_threads = [#accel.rnn_thread<task = 2, cluster = 0, thread = 0, arrival = 282, after = [0], start = 282, finish = 564>]
-// CHECK: accel.rnn_threads = [#accel.rnn_thread<task = 3, cluster = 1, thread = 0, arrival = 0, start = 0, finish = 282>, #accel.rnn_thread<task = 4, cluster = 2, thread = 0, arrival = 0, start = 0, finish = 282>]
+// CHECK: accel.rnn_threads = [#accel.rnn_thread<task = 0, cluster = 0, thread = 0, arrival = 0, start = 0, finish = 287>]
+// CHECK: accel.rnn_threads = [#accel.rnn_thread<task = 1, cluster = 0, thread = 0, arrival = 5000, start = 5000, finish = 5287>]
+// CHECK: accel.rnn_threads = [#accel.rnn_thread<task = 2, cluster = 0, thread = 0, arrival = 287, after = [0], start = 287, finish = 574>]
+// CHECK: accel.rnn_threads = [#accel.rnn_thread<task = 3, cluster = 1, thread = 0, arrival = 0, start = 0, finish = 287>, #accel.rnn_thread<task = 4, cluster = 2, thread = 0, arrival = 0, start = 0, finish = 287>]
 
 // One cluster: tasks 0, 3 and 4 interleave on threads 0, 1, 2 (each is
-// slower alone than before, the three finish by 606 instead of 846).
+// slower alone than before, the three finish by 606 instead of 861).
 // ONE: #accel.rnn_thread<task = 0, cluster = 0, thread = 0, arrival = 0, start = 0, finish = 542>
-// ONE: #accel.rnn_thread<task = 2, cluster = 0, thread = 0, arrival = 542, after = [0], start = 606, finish = 888>
+// ONE: #accel.rnn_thread<task = 2, cluster = 0, thread = 0, arrival = 542, after = [0], start = 606, finish = 893>
 // ONE: #accel.rnn_thread<task = 3, cluster = 0, thread = 1, arrival = 0, start = 34, finish = 574>, #accel.rnn_thread<task = 4, cluster = 0, thread = 2, arrival = 0, start = 68, finish = 606>
 
-// SEQ: #accel.rnn_thread<task = 2, cluster = 0, thread = 0, arrival = 282, after = [0], start = 846, finish = 1128>
-// SEQ: #accel.rnn_thread<task = 3, cluster = 0, thread = 0, arrival = 0, start = 282, finish = 564>, #accel.rnn_thread<task = 4, cluster = 0, thread = 0, arrival = 0, start = 564, finish = 846>
+// SEQ: #accel.rnn_thread<task = 2, cluster = 0, thread = 0, arrival = 287, after = [0], start = 861, finish = 1148>
+// SEQ: #accel.rnn_thread<task = 3, cluster = 0, thread = 0, arrival = 0, start = 287, finish = 574>, #accel.rnn_thread<task = 4, cluster = 0, thread = 0, arrival = 0, start = 574, finish = 861>
 
 // BAD: schedule-rnn-threads: contexts = 5 must be between 1 and the hardware's 4 instruction buffers

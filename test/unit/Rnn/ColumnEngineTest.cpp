@@ -55,6 +55,33 @@ TEST(ColumnEngine, OneStepByHand) {
   EXPECT_EQ(r.macs, 8 * 4);
 }
 
+// The SFU at 2 element operations per cycle: row block 0 (element 0: 4
+// gate activations + 5 tail operations) is final at 8 and takes 5 SFU
+// cycles (8..13); row block 1 is final at 9 but waits for the SFU (13..18).
+// h[0] = 13 + 4 + 4 + 2 = 23, h[1] = 18 + 10 = 28.
+TEST(ColumnEngine, SfuThroughputByHand) {
+  Engine e = smallEngine();
+  e.sfuElemsPerCycle = 2;
+  EngineRun r = runEngine(e, {tinyLstm(1)}, 1);
+  EXPECT_EQ(r.tasks[0].finish, 28);
+  EXPECT_EQ(r.sfuCycles, 10);
+  // Unlimited SFU (0): the latencies alone, as in OneStepByHand.
+  EXPECT_EQ(runEngine(smallEngine(), {tinyLstm(1)}, 1).sfuCycles, 0);
+}
+
+// One SFU serves every thread: the second task's row blocks are final at
+// 12 and 13 but the SFU is busy with the first task's until 18.
+TEST(ColumnEngine, ThreadsShareTheSfu) {
+  Engine e = smallEngine();
+  e.sfuElemsPerCycle = 2;
+  EngineRun r = runEngine(e, {tinyLstm(1), tinyLstm(1)}, 2);
+  EXPECT_EQ(r.tasks[0].finish, 28);
+  EXPECT_EQ(r.tasks[1].finish, 38);
+  EXPECT_EQ(r.sfuCycles, 20);
+  EngineRun unlimited = runEngine(smallEngine(), {tinyLstm(1), tinyLstm(1)}, 2);
+  EXPECT_EQ(unlimited.tasks[1].finish, 8 + 5 + 10);
+}
+
 TEST(ColumnEngine, NextStepStartsWithXColumnsAndWaitsForH) {
   EngineRun r = runEngine(smallEngine(), {tinyLstm(2)}, 1, true);
   ASSERT_EQ(r.blocks.size(), 8u);

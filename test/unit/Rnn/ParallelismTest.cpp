@@ -37,6 +37,7 @@ TEST(RnnEngine, IsOneClustersPeArray) {
   EXPECT_EQ(e.catWidth, 4);
   EXPECT_EQ(e.threadContexts, 4);
   EXPECT_EQ(e.switchCycles, 2);
+  EXPECT_EQ(e.sfuElemsPerCycle, 4 * 16); // pes x sfu_lanes
   EXPECT_EQ(presetEngine("rnn-npe16k").npe, 16384);
   EXPECT_EQ(presetEngine("rnn-npe64k").npe, 65536);
 }
@@ -103,6 +104,17 @@ TEST(RnnParallelism, LatencyAndStepCycles) {
   EXPECT_EQ(c.blockCycles, 64 * 32);
   EXPECT_EQ(c.stepCycles, c.blockCycles + c.latency);
   EXPECT_EQ(c.xBlockCycles, 64 * 16);
+  // The SFU's share: the last row block's activations and tails at the
+  // cluster's 64 element operations per cycle. LSTM h 256: 1024 gate rows +
+  // 5 tail operations x 256 elements = 2304 per step; a row block of 16
+  // rows holds 36 of them: one SFU cycle more.
+  LayerShape withSfu = s;
+  withSfu.sfuOps = 1024 + 5 * 256;
+  EpVp sfu = costEpVp(e, withSfu, 16);
+  EXPECT_EQ(sfu.sfuCycles, 1);
+  EXPECT_EQ(sfu.latency, c.latency + 1);
+  // ep 1: vp 256 rows a block, 576 operations, 9 SFU cycles.
+  EXPECT_EQ(costEpVp(e, withSfu, 1).sfuCycles, 9);
   // Constraint (7): vp never exceeds the rows.
   EXPECT_EQ(costEpVp(e, LayerShape{8, 40, 8}, 1).vp, 8);
 }
