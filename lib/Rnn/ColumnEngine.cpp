@@ -326,8 +326,8 @@ private:
   /// tail's latency and the write-back.
   void computeH(Thread &t) {
     const Phase &last = t.phases.back();
-    std::vector<int64_t> act = runSfu(t, t.phases.size() - 1,
-                                      tailOpsPerElement(t.task->cell));
+    std::vector<int64_t> act =
+        runSfu(t, t.phases.size() - 1, tailOpsPerElement(t.task->cell));
     int64_t tail = t.task->cell == Cell::Rnn ? 0 : e.tailLatency;
     for (int64_t j = 0; j < t.task->hidden; ++j) {
       int64_t ready = 0;

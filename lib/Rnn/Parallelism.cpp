@@ -44,8 +44,7 @@ EpVp rnn::costEpVp(const Engine &e, const LayerShape &s, int64_t ep) {
   c.blockCycles = c.rowBlocks * c.colBlocks * slow;
   c.xBlockCycles = c.rowBlocks * ceilDiv(s.inputCols, ep) * slow;
   if (e.sfuElemsPerCycle > 0 && s.rows > 0)
-    c.sfuCycles =
-        ceilDiv(ceilDiv(s.sfuOps * c.vp, s.rows), e.sfuElemsPerCycle);
+    c.sfuCycles = ceilDiv(ceilDiv(s.sfuOps * c.vp, s.rows), e.sfuElemsPerCycle);
   c.latency = productLatency(e, ep) + c.sfuCycles + e.activationLatency +
               e.tailLatency + e.writeBackLatency;
   c.stepCycles = c.blockCycles + c.latency;

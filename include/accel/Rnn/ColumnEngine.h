@@ -82,7 +82,7 @@ struct EngineRun {
   int64_t idleCycles = 0;  ///< cycles no thread could issue
   int64_t switchCycles = 0;
   int64_t switches = 0;
-  int64_t sfuCycles = 0; ///< cycles the SFU spent on activations and tails
+  int64_t sfuCycles = 0;     ///< cycles the SFU spent on activations and tails
   int64_t macs = 0;          ///< useful products (rows x cols per step)
   double macUtilisation = 0; ///< macs / (npe * makespan)
   std::vector<EngineTaskRun> tasks;
