@@ -26,6 +26,13 @@ ArrayRef<int64_t> shapeOf(Value v) {
   return cast<RankedTensorType>(v.getType()).getShape();
 }
 
+int64_t numElements(ArrayRef<int64_t> shape) {
+  int64_t n = 1;
+  for (int64_t d : shape)
+    n *= d;
+  return n;
+}
+
 /// x * hard_sigmoid(x) -> hard_swish(x).
 struct HardSwishIdiom : OpRewritePattern<BinaryOp> {
   using OpRewritePattern::OpRewritePattern;
@@ -131,6 +138,13 @@ struct FoldChannelScaleIntoConv : OpRewritePattern<Conv2DOp> {
     bool depthwise = groups == C && ws[0] == C && ws[1] == 1;
     if (groups != 1 && !depthwise)
       return rw.notifyMatchFailure(conv, "grouped conv");
+    // Scaling the weights reads and writes every weight once more (the conv
+    // then reads the scaled copy); scaling the map does the same with the
+    // map. Late MobileNet blocks (960 x 7 x 7 maps, 160 x 960 projections)
+    // have more weights than map: there the mul stays an elementwise layer.
+    if (numElements(ws) > numElements(xs))
+      return rw.notifyMatchFailure(
+          conv, "more weights than feature map: the map is cheaper to scale");
     for (auto [x, s] : {std::pair(mul.getLhs(), mul.getRhs()),
                         std::pair(mul.getRhs(), mul.getLhs())}) {
       ArrayRef<int64_t> ss = shapeOf(s);

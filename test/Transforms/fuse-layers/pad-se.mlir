@@ -71,6 +71,22 @@ func.func @squeeze_excite_depthwise(%x: tensor<1x4x5x5xf32>) -> tensor<1x4x5x5xf
   return %y : tensor<1x4x5x5xf32>
 }
 
+// A late MobileNetV3 block in miniature: the projection's 16 x 8 weights
+// outnumber the 8 x 2 x 2 map, so scaling the map moves fewer bytes than
+// scaling the weights: the excite mul stays its own (elementwise) layer.
+// CHECK-LABEL: func.func @squeeze_excite_more_weights_than_map
+// CHECK: %[[M:[^ ]+]] = graph.binary mul %arg0, %{{[^ ]+}} : (tensor<1x8x2x2xf32>, tensor<1x8x1x1xf32>)
+// CHECK: graph.conv2d %[[M]], %{{[^ ]+}} :
+// CHECK-NOT: squeeze_excite
+func.func @squeeze_excite_more_weights_than_map(%x: tensor<1x8x2x2xf32>) -> tensor<1x16x2x2xf32> {
+  %wp = arith.constant dense<0.3> : tensor<16x8x1x1xf32>
+  %g = graph.reduce mean %x {axes = array<i64: 2, 3>, keepdims = true} : (tensor<1x8x2x2xf32>) -> tensor<1x8x1x1xf32>
+  %h = graph.unary sigmoid %g : tensor<1x8x1x1xf32>
+  %m = graph.binary mul %x, %h : (tensor<1x8x2x2xf32>, tensor<1x8x1x1xf32>) -> tensor<1x8x2x2xf32>
+  %y = graph.conv2d %m, %wp : (tensor<1x8x2x2xf32>, tensor<16x8x1x1xf32>) -> tensor<1x16x2x2xf32>
+  return %y : tensor<1x16x2x2xf32>
+}
+
 // Negative: a per-channel scale that is not a squeeze of the map, and an
 // excite mul with a second user.
 // CHECK-LABEL: func.func @scale_not_folded
