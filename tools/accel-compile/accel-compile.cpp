@@ -29,6 +29,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Accel/AccelDialect.h"
+#include "CompileNetworks.h"
 #include "Graph/GraphDialect.h"
 #include "Isa/IsaDialect.h"
 #include "accel/Conversion/Passes.h"
@@ -100,6 +101,16 @@ static cl::opt<Emit> emit(
                clEnumValN(Emit::Graph, "graph",
                           "the graph dialect before lowering")));
 
+static cl::opt<std::string> networksPlan(
+    "networks", cl::cat(compileCategory),
+    cl::desc("compile the networks of a plan file into one binary, each on "
+             "its own clusters (docs/multi-network.md); no MODEL then"),
+    cl::value_desc("plan.json"), cl::init(""));
+static cl::opt<bool> baseline(
+    "baseline", cl::cat(compileCategory),
+    cl::desc("with --networks: the conventional accelerator instead, every "
+             "network on the whole grid, one after the other"));
+
 static cl::opt<bool>
     timing("timing", cl::cat(compileCategory),
            cl::desc("print the wall and CPU time of the import, of every pass "
@@ -168,6 +179,31 @@ void extractLoweringArgs(std::vector<char *> &args,
 }
 } // namespace
 
+/// accel-compile --networks PLAN -o OUT [--baseline] [--hw FILE].
+static int compileNetworksMain(MLIRContext &ctx, accel::HardwareAttr hwAttr,
+                               const std::string &lowering,
+                               const accel::SplitPipelineOptions &split) {
+  accel::HardwareDesc full = accel::defaultHardware();
+  std::string err;
+  if (hwAttr && !accel::hardwareFromAttr(hwAttr, full, err))
+    return fail(err);
+  accel::Program program;
+  if (!accel::compileNetworks(ctx, networksPlan, full, baseline, lowering,
+                              split, program, err))
+    return fail(err);
+  if (!accel::validateProgram(program, full, err))
+    return fail("internal error: linked program is invalid: " + err);
+  auto out = openOutputFile(outputPath, &err);
+  if (!out)
+    return fail(err);
+  std::vector<uint8_t> bytes;
+  if (!accel::writeBinary(program, bytes, err))
+    return fail(err);
+  out->os().write(reinterpret_cast<const char *>(bytes.data()), bytes.size());
+  out->keep();
+  return 0;
+}
+
 static int compileMain(int argc, char **argv) {
   std::vector<char *> args(argv, argv + argc);
   bool help = llvm::any_of(args, [](char *a) { return isHelpFlag(a); });
@@ -219,7 +255,11 @@ static int compileMain(int argc, char **argv) {
                         /*descIndent=*/split->getOptionWidth() + 8);
     return 0;
   }
-  if (inputPath.empty() || outputPath.empty())
+  if (!networksPlan.empty() && !inputPath.empty())
+    return fail("--networks takes the models from the plan: no MODEL");
+  if (baseline && networksPlan.empty())
+    return fail("--baseline applies to --networks");
+  if ((inputPath.empty() && networksPlan.empty()) || outputPath.empty())
     return fail("a model and -o FILE are required (see --help)");
   std::unique_ptr<Pass> lowering;
   {
@@ -268,6 +308,10 @@ static int compileMain(int argc, char **argv) {
     if (!hwAttr)
       return fail(err); // err names the file and the field
   }
+
+  if (!networksPlan.empty())
+    return compileNetworksMain(ctx, hwAttr, llvm::join(loweringArgs, " "),
+                               splitOptions);
 
   // Front end.
   OwningOpRef<ModuleOp> module;
