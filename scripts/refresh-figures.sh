@@ -44,6 +44,7 @@ FIGURES=(
   "tile-model|quick|$BIN/accel-tile-bench --summary-only"
   "split-bench|quick|$BIN/accel-split-bench"
   "zoo-quick|quick|$BIN/accel-zoo-bench --quick"
+  "multinet-quick|quick|$BIN/accel-multinet-bench --quick"
   "rnn-quick|quick|$BIN/accel-rnn-bench --quick"
   "tile-sim-1e8|quick|$BIN/accel-tile-bench --simulate --max-macs 1e8"
   "tile-sim-2e9|quick|$BIN/accel-tile-bench --simulate --max-macs 2e9"
@@ -60,6 +61,7 @@ FIGURES=(
   "mapping-default-b8|full|$BIN/accel-mapping-bench --batch 8 --max-macs 1.2e9"
   "mapping-starved-b8|full|$BIN/accel-mapping-bench --hw $STARVED --batch 8 --max-macs 1.2e9"
   "zoo|full|$BIN/accel-zoo-bench"
+  "multinet|full|$BIN/accel-multinet-bench"
 )
 
 # Everything runs inside main, so bash has parsed the whole file before any

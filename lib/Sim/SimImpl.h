@@ -153,6 +153,8 @@ struct Cluster {
   const std::vector<Command> *cmds = nullptr;
   size_t pc = 0;
   uint64_t t = 0, peFree = 0, lastDmaDone = 0;
+  /// Last cycle another cluster read or wrote its storage (power gating).
+  uint64_t reachedUntil = 0;
   /// When the DMA engine's storage-to-storage path (local_copy) is free:
   /// local copies run one after another, in issue order.
   uint64_t localCopyFree = 0;
@@ -299,6 +301,7 @@ private:
   /// reports a hazard with an access it conflicts with.
   bool addAccess(const Access &a, int owner);
   void finishStats(double wall);
+  void gateClusters(uint64_t cycles);
 
   const Program &p;
   const HardwareDesc &hw;

@@ -86,6 +86,7 @@ bool Sim::doSend(Cluster &c, const Command &cmd) {
     if (m.bytes)
       std::memcpy(to.storage.data() + m.dst, data.data(), m.bytes);
     to.sems[m.sem].insert(t.arrival[i]);
+    to.reachedUntil = std::max(to.reachedUntil, t.arrival[i]);
     lastArrival = std::max(lastArrival, t.arrival[i]);
     a.end = t.arrival[i];
     a.range = dst;
@@ -192,6 +193,7 @@ bool Sim::doRemoteLoad(Cluster &c, const Command &cmd, Range src, Range dst,
   const uint64_t done = t.arrival[0];
   c.tagDone[d.tag] = std::max(c.tagDone[d.tag], done);
   c.lastDmaDone = std::max(c.lastDmaDone, done);
+  owner.reachedUntil = std::max(owner.reachedUntil, done); // power gating
   unitEnd = done;
   busyTotals.mesh += t.linkBusy;
 

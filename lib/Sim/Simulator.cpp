@@ -929,6 +929,31 @@ bool Sim::releaseBarrier() {
   return true;
 }
 
+/// Power gating: a cluster is on from the start until its stream has
+/// finished (its finish cycle) or another cluster last reached into its
+/// storage (a remote load from it, a SEND to it), whichever is later; a
+/// cluster nobody uses is off throughout. No cluster is switched on again,
+/// so no wake latency enters the run: the cycles are the ungated run's.
+void Sim::gateClusters(uint64_t cycles) {
+  uint64_t onCycles = 0;
+  stats.offClusterCycles = 0;
+  for (Cluster &c : clusters) {
+    uint64_t on =
+        std::max(c.cmds->empty() ? 0 : c.st.finishCycle, c.reachedUntil);
+    on = std::min(on, cycles);
+    onCycles += on;
+    stats.offClusterCycles += cycles - on;
+    if (opts.powerGating && trace.enabled() && on < cycles)
+      trace.complete("powered off", c.index, 0, on, cycles - on, "{}");
+  }
+  stats.energyStaticUngatedPj =
+      double(cycles) * clusters.size() * hw.staticPjPerClusterCycle;
+  stats.energyStaticGatedPj = double(onCycles) * hw.staticPjPerClusterCycle;
+  stats.powerGated = opts.powerGating;
+  stats.energyStaticPj = opts.powerGating ? stats.energyStaticGatedPj
+                                          : stats.energyStaticUngatedPj;
+}
+
 void Sim::finishStats(double wall) {
   uint64_t cycles = 0;
   for (Cluster &c : clusters) {
@@ -975,8 +1000,7 @@ void Sim::finishStats(double wall) {
   stats.energyStoragePj =
       double(stats.storageBytesRead + stats.storageBytesWritten) *
       hw.pjPerStorageByte;
-  stats.energyStaticPj =
-      double(cycles) * clusters.size() * hw.staticPjPerClusterCycle;
+  gateClusters(cycles);
   stats.energyMeshPj = double(stats.mesh.byteHops) * hw.pjPerByteHop;
   stats.energyTotalPj = stats.energyMacPj + stats.energyDramPj +
                         stats.energyStoragePj + stats.energyStaticPj +

@@ -57,10 +57,16 @@ std::string statsToJson(const SimStats &s) {
   j["dram_remote_bytes"] = s.dramRemoteBytes;
   j["storage_bytes_read"] = s.storageBytesRead;
   j["storage_bytes_written"] = s.storageBytesWritten;
-  j["energy_pj"] = {
-      {"total", s.energyTotalPj},   {"mac", s.energyMacPj},
-      {"dram", s.energyDramPj},     {"storage", s.energyStoragePj},
-      {"static", s.energyStaticPj}, {"mesh", s.energyMeshPj}};
+  j["energy_pj"] = {{"total", s.energyTotalPj},
+                    {"mac", s.energyMacPj},
+                    {"dram", s.energyDramPj},
+                    {"storage", s.energyStoragePj},
+                    {"static", s.energyStaticPj},
+                    {"mesh", s.energyMeshPj},
+                    {"static_gated", s.energyStaticGatedPj},
+                    {"static_ungated", s.energyStaticUngatedPj}};
+  j["power"] = {{"gating", s.powerGated},
+                {"off_cluster_cycles", s.offClusterCycles}};
   json cmds = json::object();
   for (auto &kv : s.commandCounts)
     cmds[kv.first] = kv.second;

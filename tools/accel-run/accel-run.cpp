@@ -76,6 +76,10 @@ const char *kUsage =
     "                     checks every access\n"
     "  --strict-hazards   treat timing hazards (missing WAIT/BARRIER) as "
     "errors\n"
+    "  --power-gating     switch off clusters with no work and clusters "
+    "whose stream has\n"
+    "                     finished: the static energy counts on-cycles only "
+    "(docs/multi-network.md)\n"
     "  --per-layer        print the layers sorted by cycles (share, MACs, "
     "utilisation,\n"
     "                     DRAM bytes, roofline bound, ratio, limiting unit)\n"
@@ -532,7 +536,8 @@ int runMain(int argc, char **argv) {
   std::string binaryPath, hwPath, outDir, tracePath;
   std::vector<std::pair<std::string, std::string>> inputArgs, expectArgs;
   double atol = 1e-4, rtol = 1e-4;
-  bool validate = true, strict = false, quiet = false, perLayer = false;
+  bool validate = true, strict = false, quiet = false, perLayer = false,
+       gating = false;
   bool stream = false;
   std::vector<std::pair<std::string, std::string>> stateArgs;
 
@@ -599,6 +604,8 @@ int runMain(int argc, char **argv) {
       validate = false;
     } else if (a == "--strict-hazards" && !hasInlineValue) {
       strict = true;
+    } else if (a == "--power-gating" && !hasInlineValue) {
+      gating = true;
     } else if (a == "--quiet" && !hasInlineValue) {
       quiet = true;
     } else if (a == "--per-layer" && !hasInlineValue) {
@@ -682,6 +689,7 @@ int runMain(int argc, char **argv) {
   SimOptions opts;
   opts.tracePath = tracePath;
   opts.hazardsAreErrors = strict;
+  opts.powerGating = gating;
   std::map<std::string, Tensor> outputs;
   SimStats stats;
   if (!simulate(prog, hw, inputs, opts, outputs, stats, err))
@@ -790,6 +798,12 @@ int runMain(int argc, char **argv) {
                 (unsigned long long)stats.mesh.byteHops,
                 100.0 * stats.mesh.maxLinkUtilisation);
   std::printf("energy: %.3f uJ\n", stats.energyTotalPj * 1e-6);
+  if (gating)
+    std::printf("power gating: %llu cluster-cycles off, static energy %.3f "
+                "uJ (%.3f uJ ungated)\n",
+                (unsigned long long)stats.offClusterCycles,
+                stats.energyStaticGatedPj * 1e-6,
+                stats.energyStaticUngatedPj * 1e-6);
   if (stats.hazardCount)
     std::printf("hazards: %llu (see warnings)\n",
                 (unsigned long long)stats.hazardCount);

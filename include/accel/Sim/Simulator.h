@@ -49,6 +49,12 @@ struct SimOptions {
   bool hazardsAreErrors = false;
   /// Keep at most this many hazard messages in SimStats (all are counted).
   unsigned maxHazardMessages = 20;
+  /// Power gating (docs/multi-network.md, "Power gating in the simulator"):
+  /// a cluster with no work is off for the whole run, and one whose stream
+  /// has finished is off from then on; the static energy counts the
+  /// clusters' on-cycles only. SimStats::energyStaticGatedPj is computed
+  /// either way; this makes it the static term of energyTotalPj.
+  bool powerGating = false;
 };
 
 /// One core (PE) of a cluster.
@@ -176,6 +182,11 @@ struct SimStats {
   /// Energy (pJ) from the power fields of the hardware description.
   double energyMacPj = 0, energyDramPj = 0, energyStoragePj = 0,
          energyStaticPj = 0, energyMeshPj = 0, energyTotalPj = 0;
+  /// Static energy with power gating (SimOptions::powerGating) and the
+  /// cluster-cycles gating switches off.
+  double energyStaticGatedPj = 0, energyStaticUngatedPj = 0;
+  uint64_t offClusterCycles = 0;
+  bool powerGated = false;
   /// Commands by kind: CONFIG, EXECUTE, DMA, WAIT, BARRIER, SEND, SIGNAL,
   /// RECV.
   std::map<std::string, uint64_t> commandCounts;

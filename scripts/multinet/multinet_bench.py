@@ -1,0 +1,249 @@
+"""accel-multinet-bench: several networks at once on the cluster grid
+(docs/multi-network.md), against the conventional accelerator.
+
+  accel-multinet-bench [--quick] [--hw FILE] [--work DIR] [--bin DIR]
+
+Mixes of two to four networks (a ResNet-style CNN, a MobileNet-style CNN,
+an MLP, a bidirectional LSTM; --quick: the small sizes of the zoo, default:
+the real ones) are compiled with `accel-compile --networks`:
+- parallel: each network on its own rectangle of clusters, chosen by
+  Placer (below): every network simulated alone on every rectangle shape,
+  then the guillotine partition of the grid with the smallest largest
+  latency, by exhaustive search ("makespan predicted"), and within 1 % of
+  it the one that uses the fewest clusters (the unused ones are off);
+- baseline (`--baseline`): every network on the whole grid, one after the
+  other, each loading its weights again.
+Both run with `accel-run --power-gating`; the ungated energy is the same
+run's with the static energy of every cluster for every cycle (stats.json
+energy_pj static_ungated). Per mix: makespan, per-network latency (the last
+cycle of the network's layers), energy gated and ungated.
+
+The last line is
+  multinet: 4 networks makespan X.XX of baseline (4x4 grid), gated energy Y.YY of ungated
+for the four-network mix: X = parallel makespan / baseline makespan, Y =
+parallel energy with power gating / without (the makespan is the same:
+gating never switches a cluster on again). Interactions between networks
+are not supported yet: the mixes are independent networks."""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+SRC = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(SRC, "scripts", "zoo"))
+from zoo_bench import count_macs  # noqa: E402
+
+import onnx  # noqa: E402
+
+
+def run(cmd):
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode:
+        sys.exit(f"accel-multinet-bench: {' '.join(cmd)} failed:\n{r.stderr}")
+    return r.stdout
+
+
+def networks(work, size):
+    """name -> (kind, model path, {input: npy})."""
+    zoo, rnn = f"{work}/zoo", f"{work}/rnn"
+    py = "/usr/bin/python3"
+    run([py, f"{SRC}/scripts/zoo/make_zoo.py", "--size", size, "--out", zoo,
+         "resnet18", "mobilenetv3-small", "mlp3"])
+    run([py, f"{SRC}/scripts/rnn_models/make_rnn_models.py", "--size", size,
+         "--out", rnn, "bilstm2"])
+    return {
+        "resnet": ("ResNet-18", f"{zoo}/resnet18.onnx",
+                   {"input": f"{zoo}/resnet18.in.input.npy"}),
+        "mobilenet": ("MobileNetV3-Small", f"{zoo}/mobilenetv3-small.onnx",
+                      {"input": f"{zoo}/mobilenetv3-small.in.input.npy"}),
+        "mlp": ("MLP", f"{zoo}/mlp3.onnx", {"input": f"{zoo}/mlp3.in.input.npy"}),
+        "lstm": ("BiLSTM", f"{rnn}/bilstm2.onnx", {"x": f"{rnn}/bilstm2.in.x.npy"}),
+    }
+
+
+class Placer:
+    """Chooses each network's rectangle: every network is first simulated
+    alone on every rectangle shape of the grid (rows x cols, placed at the
+    origin), then the guillotine partition of the grid (cut a rectangle
+    across, give each side a subset of the networks, recurse) that minimises
+    the largest of the networks' latencies on their shapes is found by
+    exhaustive search (memoised on shape and subset). The latencies alone
+    ignore the DRAM bandwidth the networks share: the run measures it."""
+
+    def __init__(self, work, hw, grid, nets):
+        self.work, self.hw, self.grid, self.nets = work, hw, grid, nets
+        self.lat, self.memo = {}, {}
+
+    def latency(self, n, rows, cols):
+        key = (n, rows, cols)
+        if key not in self.lat:
+            tag = f"{self.work}/alone-{n}-{rows}x{cols}"
+            plan = {"networks": [{"name": n, "model": self.nets[n][1],
+                                  "clusters": {"row": 0, "col": 0,
+                                               "rows": rows, "cols": cols}}]}
+            with open(tag + ".json", "w") as f:
+                json.dump(plan, f)
+            run([ACCEL["compile"], "--networks", tag + ".json", "-o",
+                 tag + ".bin", "--hw", self.hw])
+            st = simulate(tag + ".bin", self.hw, {n: self.nets[n][2]}, tag)
+            self.lat[key] = st["cycles"]
+        return self.lat[key]
+
+    def solo(self, rows, cols, n, limit):
+        """Network n alone in a rows x cols region: (latency, clusters,
+        shape) of the fewest clusters whose latency is within `limit`
+        (None: the fastest shape); the rest of the region stays unused."""
+        shapes = [(self.latency(n, h, w), h * w, (h, w))
+                  for h in range(1, rows + 1) for w in range(1, cols + 1)]
+        if limit is None:
+            return min(shapes)
+        fits = [s for s in shapes if s[0] <= limit]
+        return min(fits, key=lambda s: (s[1], s[0])) if fits else None
+
+    def search(self, rows, cols, nets, limit):
+        """Guillotine partitions of a rows x cols region among `nets`.
+        limit None: (smallest largest latency, 0, placement); otherwise
+        (largest latency, clusters used, placement) with the fewest
+        clusters among those whose every latency is within limit (None
+        when there is none)."""
+        key = (rows, cols, nets, limit)
+        if key in self.memo:
+            return self.memo[key]
+        if len(nets) == 1:
+            s = self.solo(rows, cols, nets[0], limit)
+            res = None if s is None else (
+                s[0], 0 if limit is None else s[1],
+                [(nets[0], (0, 0) + s[2])])
+            self.memo[key] = res
+            return res
+        res = None
+        for mask in range(1, (1 << len(nets)) - 1):
+            a = tuple(n for i, n in enumerate(nets) if mask >> i & 1)
+            b = tuple(n for i, n in enumerate(nets) if not mask >> i & 1)
+            for across in (True, False):
+                for k in range(1, rows if across else cols):
+                    ra = (k, cols) if across else (rows, k)
+                    rb = (rows - k, cols) if across else (rows, cols - k)
+                    if ra[0] * ra[1] < len(a) or rb[0] * rb[1] < len(b):
+                        continue
+                    pa = self.search(ra[0], ra[1], a, limit)
+                    pb = self.search(rb[0], rb[1], b, limit)
+                    if pa is None or pb is None:
+                        continue
+                    cand = (max(pa[0], pb[0]), pa[1] + pb[1])
+                    if res is None or (cand[::-1] if limit else cand) < (
+                            (res[1], res[0]) if limit else res[:2]):
+                        dr, dc = (k, 0) if across else (0, k)
+                        moved = [(n, (r0 + dr, c0 + dc, h, w))
+                                 for n, (r0, c0, h, w) in pb[2]]
+                        res = cand + (pa[2] + moved,)
+        self.memo[key] = res
+        return res
+
+    def best(self, rows, cols, nets):
+        """The smallest predicted makespan, then, within 1 % of it, the
+        placement that uses the fewest clusters (the others stay off)."""
+        fastest = self.search(rows, cols, nets, None)
+        lat, _, placed = self.search(rows, cols, nets, int(fastest[0] * 1.01))
+        return lat, placed
+
+
+def simulate(binary, hw, inputs, out):
+    args = []
+    for name, files in inputs.items():
+        for k, v in files.items():
+            args += ["--input", f"{name}.{k}={v}"]
+    run([ACCEL["run"], binary, "--hw", hw, "--power-gating", "--output-dir",
+         out, "--quiet"] + args)
+    with open(f"{out}/stats.json") as f:
+        return json.load(f)
+
+
+def latencies(stats, names):
+    lat = {}
+    for n in names:
+        last = [l["last_cycle"] for l in stats["layers"] if l["name"].startswith(n + ".")]
+        lat[n] = max(last) if last else 0
+    return lat
+
+
+def energy(stats):
+    e = stats["energy_pj"]
+    gated = e["total"]
+    ungated = gated - e["static_gated"] + e["static_ungated"]
+    return gated, ungated
+
+
+def mix(work, hw, grid, nets, chosen, placer):
+    predicted, placed = placer.best(grid[0], grid[1], tuple(chosen))
+    rects = dict(placed)
+    plan = {"networks": [{"name": n, "model": nets[n][1],
+                          "clusters": dict(zip(("row", "col", "rows", "cols"),
+                                               rects[n]))} for n in chosen]}
+    tag = "-".join(chosen)
+    path = f"{work}/{tag}.json"
+    with open(path, "w") as f:
+        json.dump(plan, f)
+    res = {}
+    for mode in ("parallel", "baseline"):
+        binary = f"{work}/{tag}-{mode}.bin"
+        run([ACCEL["compile"], "--networks", path, "-o", binary, "--hw", hw]
+            + (["--baseline"] if mode == "baseline" else []))
+        st = simulate(binary, hw, {n: nets[n][2] for n in chosen},
+                      f"{work}/{tag}-{mode}")
+        res[mode] = (st["cycles"], latencies(st, chosen), energy(st))
+    return rects, predicted, res
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--hw", default=os.path.join(SRC, "hw", "large.json"))
+    ap.add_argument("--work", default="")
+    ap.add_argument("--bin", default=os.path.join(SRC, "build", "bin"))
+    a = ap.parse_args()
+    ACCEL["compile"] = os.path.join(a.bin, "accel-compile")
+    ACCEL["run"] = os.path.join(a.bin, "accel-run")
+    work = a.work or tempfile.mkdtemp(prefix="multinet-bench-")
+    os.makedirs(work, exist_ok=True)
+    with open(a.hw) as f:
+        g = json.load(f)["grid"]
+    grid = (g["rows"], g["cols"])
+    nets = networks(work, "small" if a.quick else "real")
+    macs = {n: max(1, count_macs(onnx.load(m))) for n, (_, m, _) in nets.items()}
+    placer = Placer(work, a.hw, grid, nets)
+    print(f"networks ({'small' if a.quick else 'real'} sizes) on "
+          f"{os.path.basename(a.hw)} ({grid[0]}x{grid[1]} grid):")
+    for n, (kind, _, _) in nets.items():
+        print(f"  {n:10s} {kind:18s} {macs[n] / 1e6:10.2f} M MACs")
+    print()
+    print("| mix | network: clusters | latency parallel / baseline | "
+          "makespan predicted | parallel | baseline | ratio | energy gated / "
+          "ungated (parallel) | energy baseline |")
+    print("|---|---|---|---:|---:|---:|---:|---:|---:|")
+    last = None
+    for chosen in (["resnet", "mlp"], ["resnet", "mlp", "lstm"],
+                   ["resnet", "mobilenet", "mlp", "lstm"]):
+        rects, predicted, res = mix(work, a.hw, grid, nets, chosen, placer)
+        (pc, pl, (pg, pu)), (bc, bl, (bg, bu)) = res["parallel"], res["baseline"]
+        where = ", ".join(f"{n}: {r[2]}x{r[3]}@({r[0]},{r[1]})"
+                          for n, r in rects.items())
+        lat = ", ".join(f"{n} {pl[n]} / {bl[n]}" for n in chosen)
+        print(f"| {len(chosen)} networks | {where} | {lat} | {predicted} | {pc} | {bc} | "
+              f"{pc / bc:.2f} | {pg / 1e6:.3f} / {pu / 1e6:.3f} uJ ({pg / pu:.2f}) "
+              f"| {bg / 1e6:.3f} uJ |")
+        last = (len(chosen), pc / bc, pg / pu)
+    print()
+    print("Interactions between networks: not supported yet (independent "
+          "networks only).")
+    print(f"multinet: {last[0]} networks makespan {last[1]:.2f} of baseline "
+          f"({grid[0]}x{grid[1]} grid), gated energy {last[2]:.2f} of ungated")
+    return 0
+
+
+ACCEL = {}
+
+if __name__ == "__main__":
+    sys.exit(main())
