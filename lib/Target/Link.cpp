@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <memory>
 
 namespace accel {
 
@@ -236,6 +237,7 @@ bool linkPrograms(std::vector<LinkPart> &parts, const HardwareDesc &full,
   std::vector<std::string> owner(full.numClusters());
   uint64_t dramEnd = 0;
   uint32_t barrierId = 0;
+  std::vector<std::shared_ptr<const void>> backings;
   for (size_t i = 0; i < parts.size(); ++i) {
     LinkPart &part = parts[i];
     Program &p = part.program;
@@ -306,8 +308,11 @@ bool linkPrograms(std::vector<LinkPart> &parts, const HardwareDesc &full,
         out.packets.push_back(std::move(pk));
     }
     if (p.backing)
-      out.backing = p.backing; // borrowed constants keep their file mapped
+      backings.push_back(p.backing); // borrowed constants: keep files mapped
   }
+  if (!backings.empty())
+    out.backing =
+        std::make_shared<std::vector<std::shared_ptr<const void>>>(backings);
   out.dramSize = dramEnd;
   return true;
 }

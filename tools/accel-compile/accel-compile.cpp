@@ -259,6 +259,8 @@ static int compileMain(int argc, char **argv) {
     return fail("--networks takes the models from the plan: no MODEL");
   if (baseline && networksPlan.empty())
     return fail("--baseline applies to --networks");
+  if (!networksPlan.empty() && emit != Emit::Bin)
+    return fail("--networks writes a binary only (--emit=bin)");
   if ((inputPath.empty() && networksPlan.empty()) || outputPath.empty())
     return fail("a model and -o FILE are required (see --help)");
   std::unique_ptr<Pass> lowering;

@@ -2,7 +2,10 @@
 #ifndef ACCEL_TEST_MULTINET_EXAMPLES_H
 #define ACCEL_TEST_MULTINET_EXAMPLES_H
 
-#include "accel/MultiNet/Plan.h"
+#include "accel/MultiNet/Schedule.h"
+
+#include <algorithm>
+#include <gtest/gtest.h>
 
 namespace accel::multinet::examples {
 
@@ -18,6 +21,24 @@ inline Process proc(const std::string &net, const std::string &name,
   p.cycles = 100;
   p.outputBytes = 64;
   return p;
+}
+
+/// A schedule of `plan` that the verifier accepts (test failures otherwise).
+inline Schedule mustSchedule(const Plan &plan, ScheduleOptions opts = {}) {
+  Schedule s;
+  std::string err;
+  EXPECT_TRUE(schedule(plan, opts, s, err)) << err;
+  EXPECT_TRUE(verify(plan, s, err)) << err;
+  return s;
+}
+
+/// Sorted unit numbers of the EUs `cs`.
+inline std::vector<int64_t> units(const Plan &plan, std::vector<Coord> cs) {
+  std::vector<int64_t> u;
+  for (const Coord &c : cs)
+    u.push_back(plan.grid.index(c));
+  std::sort(u.begin(), u.end());
+  return u;
 }
 
 /// E4 (spec Fig. 5): NN1 and NN2 on a 3x3 grid, pinned as in the table;

@@ -7,30 +7,11 @@
 using namespace accel::multinet;
 using namespace accel::multinet::examples;
 
-namespace {
-
-Schedule scheduleOf(const Plan &plan) {
-  Schedule s;
-  std::string err;
-  EXPECT_TRUE(schedule(plan, {}, s, err)) << err;
-  return s;
-}
-
-std::vector<int64_t> units(const Plan &plan, std::vector<Coord> cs) {
-  std::vector<int64_t> u;
-  for (const Coord &c : cs)
-    u.push_back(plan.grid.index(c));
-  std::sort(u.begin(), u.end());
-  return u;
-}
-
-} // namespace
-
 // E5 (Fig. 6) on E4's schedule. The full sets under "not used now nor in
 // the next time unit": time 1 leaves (2,2), (3,2), (3,3) on for time 2.
 TEST(MultiNetPower, SpecE5FullOffSets) {
   Plan plan = e4();
-  Schedule s = scheduleOf(plan);
+  Schedule s = mustSchedule(plan);
   OffSets off = offSets(plan, s);
   ASSERT_EQ(off.size(), 4u);
   EXPECT_EQ(off[0], units(plan, {{3, 1}, {1, 2}}));
@@ -46,7 +27,7 @@ TEST(MultiNetPower, SpecE5FullOffSets) {
 // runs in the next time unit is refused.
 TEST(MultiNetPower, SpecE5ConservativeSetsAreChecked) {
   Plan plan = e4();
-  Schedule s = scheduleOf(plan);
+  Schedule s = mustSchedule(plan);
   std::vector<std::vector<Coord>> text = {{{3, 1}},
                                           {{3, 1}, {1, 2}},
                                           {{3, 1}, {1, 2}, {1, 3}},
@@ -72,7 +53,7 @@ TEST(MultiNetPower, BarrierAndDataflowTimesByHand) {
   plan.processes[0].cycles = 100;
   plan.processes[1].cycles = 10;
   plan.processes[2].cycles = 50;
-  Schedule s = scheduleOf(plan);
+  Schedule s = mustSchedule(plan);
   ASSERT_EQ(s.time, (std::vector<int64_t>{0, 0, 1}));
   CostModel c;
   c.hopLatency = 2;
@@ -98,7 +79,7 @@ TEST(MultiNetPower, WakeLatencyAndGatedEnergy) {
   plan.grid = {2, 1};
   plan.processes = {proc("A", "L1", {{1, 1}}), proc("A", "L2", {{1, 1}}, {0}),
                     proc("A", "L3", {{2, 1}}, {1})};
-  Schedule s = scheduleOf(plan);
+  Schedule s = mustSchedule(plan);
   OffSets off = offSets(plan, s);
   EXPECT_EQ(off[0], (std::vector<int64_t>{1})); // (2,1) idle in 1 and 2
   EXPECT_TRUE(off[1].empty());                  // needed in time unit 3

@@ -8,26 +8,6 @@
 using namespace accel::multinet;
 using namespace accel::multinet::examples;
 
-namespace {
-
-Schedule mustSchedule(const Plan &plan, ScheduleOptions opts = {}) {
-  Schedule s;
-  std::string err;
-  EXPECT_TRUE(schedule(plan, opts, s, err)) << err;
-  EXPECT_TRUE(verify(plan, s, err)) << err;
-  return s;
-}
-
-std::vector<int64_t> at(const Plan &plan, std::vector<Coord> cs) {
-  std::vector<int64_t> u;
-  for (const Coord &c : cs)
-    u.push_back(plan.grid.index(c));
-  std::sort(u.begin(), u.end());
-  return u;
-}
-
-} // namespace
-
 // E1 [0048]: A.L1 on EU1 first; B.L1 waits for EU1; X combines A.L2 and
 // B.L1 on EU3 and is sent to EU1 and EU2 (one multicast); A.L3 and B.L2
 // read it in time unit 4.
@@ -67,8 +47,8 @@ TEST(MultiNetSchedule, SpecE2TwoNetworksStartTogether) {
   plan.processes[1].targets = {{2, 2}};
   Schedule s = mustSchedule(plan);
   EXPECT_EQ(s.time, (std::vector<int64_t>{0, 0}));
-  EXPECT_EQ(s.units[0], at(plan, {{1, 2}}));
-  EXPECT_EQ(s.units[1], at(plan, {{2, 2}}));
+  EXPECT_EQ(s.units[0], units(plan, {{1, 2}}));
+  EXPECT_EQ(s.units[1], units(plan, {{2, 2}}));
 }
 
 // E3 (Fig. 4): one network, P1 on (1,1),(2,1), P2 on (2,2), P3 on
@@ -86,7 +66,7 @@ TEST(MultiNetSchedule, SpecE3OneNetworkPinned) {
   for (const Transfer &t : s.transfers)
     EXPECT_EQ(t.hops, 1) << plan.processes[t.producer].label();
   // P3 keeps P2's result where it is: only (3,2) receives it.
-  EXPECT_EQ(s.transfers[1].to, at(plan, {{3, 2}}));
+  EXPECT_EQ(s.transfers[1].to, units(plan, {{3, 2}}));
 }
 
 // E3 unpinned: the scheduler's own choice follows the spec's objectives:
@@ -98,17 +78,17 @@ TEST(MultiNetSchedule, UnpinnedPrefersDataAlreadyThereThenFewestHops) {
   plan.processes[1].units = 2;
   Schedule s = mustSchedule(plan);
   // (2,2) holds P1's result; (2,1) is the lowest-numbered EU one hop away.
-  EXPECT_EQ(s.units[1], at(plan, {{2, 1}, {2, 2}}));
+  EXPECT_EQ(s.units[1], units(plan, {{2, 1}, {2, 2}}));
 }
 
 // E4 (Fig. 5): the interaction runs on {(3,2),(3,3)} n {(3,3)} = (3,3), in
 // time unit 4 next to both networks' P4.
 TEST(MultiNetSchedule, SpecE4InteractionOnTheIntersection) {
   Plan plan = e4();
-  EXPECT_EQ(interactionCandidates(plan, 6), at(plan, {{3, 3}}));
+  EXPECT_EQ(interactionCandidates(plan, 6), units(plan, {{3, 3}}));
   Schedule s = mustSchedule(plan);
   EXPECT_EQ(s.time, (std::vector<int64_t>{0, 1, 2, 0, 1, 2, 3, 3, 3}));
-  EXPECT_EQ(s.units[6], at(plan, {{3, 3}}));
+  EXPECT_EQ(s.units[6], units(plan, {{3, 3}}));
 }
 
 TEST(MultiNetSchedule, DisjointTargetSetsAreAnErrorOrRepaired) {
@@ -126,7 +106,7 @@ TEST(MultiNetSchedule, DisjointTargetSetsAreAnErrorOrRepaired) {
   repair.repairEmptyInteraction = true;
   ASSERT_TRUE(schedule(plan, repair, s, err)) << err;
   // The EU nearest to its inputs (NN1.P3 on (2,2),(3,2); NN2.P3 on (3,3)).
-  EXPECT_EQ(s.units[6], at(plan, {{3, 2}}));
+  EXPECT_EQ(s.units[6], units(plan, {{3, 2}}));
 }
 
 TEST(MultiNetSchedule, TwoProcessesWithoutInteractionMayNotShareAnEu) {
