@@ -16,9 +16,9 @@ using namespace mlir;
 
 bool accel::compileToProgram(ModuleOp module, const std::string &hwPath,
                              const SplitPipelineOptions &split, Program &out,
-                             std::string &err) {
+                             std::string &err, std::unique_ptr<Pass> lowering) {
   PassManager pm(module.getContext());
-  buildDefaultPipeline(pm, hwPath, nullptr, split);
+  buildDefaultPipeline(pm, hwPath, std::move(lowering), split);
   std::string diag;
   {
     ScopedDiagnosticHandler h(module.getContext(), [&](Diagnostic &d) {

@@ -18,9 +18,7 @@ int64_t Grid::hops(int64_t a, int64_t b) const {
   return std::abs(p.x - q.x) + std::abs(p.y - q.y);
 }
 
-namespace {
-
-std::vector<int64_t> targetSet(const Plan &plan, const Process &p) {
+std::vector<int64_t> targetUnits(const Plan &plan, const Process &p) {
   std::vector<int64_t> s;
   if (p.targets.empty()) {
     s.resize(size_t(plan.grid.size()));
@@ -34,6 +32,8 @@ std::vector<int64_t> targetSet(const Plan &plan, const Process &p) {
   s.erase(std::unique(s.begin(), s.end()), s.end());
   return s;
 }
+
+namespace {
 
 std::string setStr(const Plan &plan, const std::vector<int64_t> &units) {
   std::string s = "{";
@@ -130,8 +130,8 @@ private:
               " EUs; the grid has " + std::to_string(plan.grid.size());
         return false;
       }
-      cands[p] =
-          pr.interaction ? interactionCandidates(plan, p) : targetSet(plan, pr);
+      cands[p] = pr.interaction ? interactionCandidates(plan, p)
+                                : targetUnits(plan, pr);
       if (pr.interaction && cands[p].empty()) {
         if (!opts.repairEmptyInteraction) {
           err = "interaction " + pr.label() + ": the target sets of " +
@@ -140,7 +140,7 @@ private:
                 "the EU nearest to its inputs)";
           return false;
         }
-        cands[p] = targetSet(plan, Process{});
+        cands[p] = targetUnits(plan, Process{});
       }
       if (!checkPinned(p, err))
         return false;
@@ -152,7 +152,7 @@ private:
       }
       if (pr.interaction) {
         groups[p].push_back(p);
-        for (size_t b : betweenOf(p))
+        for (size_t b : plan.processes[p].betweenOrInputs())
           groups[b].push_back(p);
       }
     }
@@ -186,16 +186,11 @@ private:
     return true;
   }
 
-  std::vector<size_t> betweenOf(size_t p) const {
-    const Process &pr = plan.processes[p];
-    return pr.between.empty() ? pr.inputs : pr.between;
-  }
-
   std::string betweenStr(size_t p) const {
     std::string s;
-    for (size_t b : betweenOf(p))
+    for (size_t b : plan.processes[p].betweenOrInputs())
       s += (s.empty() ? "" : " and ") + plan.processes[b].label() + " " +
-           setStr(plan, targetSet(plan, plan.processes[b]));
+           setStr(plan, targetUnits(plan, plan.processes[b]));
     return s;
   }
 
@@ -380,13 +375,12 @@ private:
 
 std::vector<int64_t> interactionCandidates(const Plan &plan, size_t p) {
   const Process &pr = plan.processes[p];
-  const std::vector<size_t> &between =
-      pr.between.empty() ? pr.inputs : pr.between;
-  std::vector<int64_t> common = targetSet(plan, pr);
+  const std::vector<size_t> &between = pr.betweenOrInputs();
+  std::vector<int64_t> common = targetUnits(plan, pr);
   for (size_t b : between) {
     if (b >= plan.processes.size())
       return {};
-    std::vector<int64_t> s = targetSet(plan, plan.processes[b]), meet;
+    std::vector<int64_t> s = targetUnits(plan, plan.processes[b]), meet;
     std::set_intersection(common.begin(), common.end(), s.begin(), s.end(),
                           std::back_inserter(meet));
     common = meet;

@@ -11,7 +11,7 @@ namespace {
 bool sameInteraction(const Plan &plan, const Schedule &s, size_t p, size_t q) {
   auto partOf = [&](size_t a, size_t x) {
     const Process &xp = plan.processes[x];
-    const auto &between = xp.between.empty() ? xp.inputs : xp.between;
+    const auto &between = xp.betweenOrInputs();
     return a == x ||
            std::find(between.begin(), between.end(), a) != between.end();
   };
@@ -39,14 +39,9 @@ bool checkProcess(const Plan &plan, const Schedule &s, size_t p,
       return false;
     }
   std::vector<int64_t> allowed =
-      pr.interaction ? interactionCandidates(plan, p) : std::vector<int64_t>{};
+      pr.interaction ? interactionCandidates(plan, p) : targetUnits(plan, pr);
   for (int64_t eu : s.units[p]) {
-    bool inTargets = pr.targets.empty() && !pr.interaction;
-    for (const Coord &c : pr.targets)
-      inTargets = inTargets || plan.grid.index(c) == eu;
-    if (pr.interaction)
-      inTargets =
-          std::find(allowed.begin(), allowed.end(), eu) != allowed.end();
+    bool inTargets = std::binary_search(allowed.begin(), allowed.end(), eu);
     if (eu < 0 || eu >= plan.grid.size() || !inTargets) {
       err = "process " + pr.label() + " runs on " +
             (eu >= 0 && eu < plan.grid.size() ? str(plan.grid.coord(eu))

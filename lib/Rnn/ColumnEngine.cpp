@@ -301,8 +301,7 @@ private:
       // Elements whose last gate row is in [r0, r1).
       int64_t elems = r1 / p.gates - r0 / p.gates;
       int64_t ops = (r1 - r0) + tailOps * elems;
-      int64_t cycles =
-          e.sfuElemsPerCycle > 0 ? ceilDiv(ops, e.sfuElemsPerCycle) : 0;
+      int64_t cycles = sfuCycles(e, ops);
       int64_t start = std::max(ready, sfuFree);
       sfuFree = start + cycles;
       run.sfuCycles += cycles;

@@ -32,6 +32,10 @@ int64_t rnn::catAccumulatorsPerCycle(int64_t treeWidth, int64_t ep) {
   return std::max<int64_t>(1, treeWidth / ep);
 }
 
+int64_t rnn::sfuCycles(const Engine &e, int64_t ops) {
+  return e.sfuElemsPerCycle > 0 ? ceilDiv(ops, e.sfuElemsPerCycle) : 0;
+}
+
 EpVp rnn::costEpVp(const Engine &e, const LayerShape &s, int64_t ep) {
   EpVp c;
   c.ep = ep;
@@ -43,8 +47,8 @@ EpVp rnn::costEpVp(const Engine &e, const LayerShape &s, int64_t ep) {
   const int64_t slow = catSlowDown(e, ep);
   c.blockCycles = c.rowBlocks * c.colBlocks * slow;
   c.xBlockCycles = c.rowBlocks * ceilDiv(s.inputCols, ep) * slow;
-  if (e.sfuElemsPerCycle > 0 && s.rows > 0)
-    c.sfuCycles = ceilDiv(ceilDiv(s.sfuOps * c.vp, s.rows), e.sfuElemsPerCycle);
+  if (s.rows > 0)
+    c.sfuCycles = sfuCycles(e, ceilDiv(s.sfuOps * c.vp, s.rows));
   c.latency = productLatency(e, ep) + c.sfuCycles + e.activationLatency +
               e.tailLatency + e.writeBackLatency;
   c.stepCycles = c.blockCycles + c.latency;

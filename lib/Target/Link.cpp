@@ -52,6 +52,12 @@ bool subMachine(const HardwareDesc &full, const ClusterRect &rect,
 
 namespace {
 
+/// The full machine's cluster of cluster `c` of `rect` (both row-major).
+uint32_t physicalCluster(const ClusterRect &rect, uint32_t fullCols,
+                         uint32_t c) {
+  return (rect.row0 + c / rect.cols) * fullCols + rect.col0 + c % rect.cols;
+}
+
 /// Moves one part's addresses and clusters into the full machine.
 class Relocator {
 public:
@@ -90,7 +96,7 @@ public:
            " clusters");
       return 0;
     }
-    return (part.rect.row0 + c / cols) * full.cols + part.rect.col0 + c % cols;
+    return physicalCluster(part.rect, full.cols, c);
   }
 
   void dma(DmaDesc &d, const std::string &where) {
@@ -257,9 +263,9 @@ bool linkPrograms(std::vector<LinkPart> &parts, const HardwareDesc &full,
     appendLayers(out, part);
     if (!relocatePart(full, part, i, parts.size(), dramEnd, err))
       return false;
+    const uint32_t barrierBase = barrierId;
     for (size_t v = 0; v < p.clusters.size(); ++v) {
-      uint32_t c = (part.rect.row0 + uint32_t(v) / part.rect.cols) * full.cols +
-                   part.rect.col0 + uint32_t(v) % part.rect.cols;
+      uint32_t c = physicalCluster(part.rect, full.cols, uint32_t(v));
       if (mode == LinkMode::Parallel && !owner[c].empty()) {
         err = "networks " + owner[c] + " and " + part.name +
               " are both placed on cluster " + std::to_string(c);
@@ -268,15 +274,13 @@ bool linkPrograms(std::vector<LinkPart> &parts, const HardwareDesc &full,
       owner[c] = part.name;
       auto &dst = out.clusters[c].commands;
       for (Command &cmd : p.clusters[v].commands) {
-        if (cmd.kind == CommandKind::Barrier)
-          cmd.barrierId += barrierId;
+        if (cmd.kind == CommandKind::Barrier) { // ids after the earlier parts'
+          cmd.barrierId += barrierBase;
+          barrierId = std::max(barrierId, cmd.barrierId + 1);
+        }
         dst.push_back(std::move(cmd));
       }
     }
-    for (const ClusterStream &s : out.clusters)
-      for (const Command &c : s.commands)
-        if (c.kind == CommandKind::Barrier)
-          barrierId = std::max(barrierId, c.barrierId + 1);
     if (mode == LinkMode::Sequential && i + 1 < parts.size()) {
       // The next network starts when this one is done on every cluster.
       for (ClusterStream &s : out.clusters) {

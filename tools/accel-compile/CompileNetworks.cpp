@@ -9,16 +9,13 @@
 //===----------------------------------------------------------------------===//
 #include "CompileNetworks.h"
 #include "Accel/AccelDialect.h"
-#include "Isa/IsaDialect.h"
 #include "accel/Import/OnnxImporter.h"
 #include "accel/MultiNet/NetworkPlan.h"
-#include "accel/Target/IsaProgram.h"
 #include "accel/Target/Link.h"
 #include "accel/Target/Validate.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Parser/Parser.h"
-#include "mlir/Pass/PassManager.h"
 #include "llvm/Support/SourceMgr.h"
 
 using namespace mlir;
@@ -78,18 +75,9 @@ bool compileOne(MLIRContext &ctx, const multinet::NetworkEntry &net,
     err = "invalid lowering option: " + diag;
     return false;
   }
-  PassManager pm(&ctx);
-  buildDefaultPipeline(pm, /*hwPath=*/"", std::move(*pass), split);
-  if (failed(pm.run(*module))) {
-    err = diag;
+  if (!compileToProgram(*module, /*hwPath=*/"", split, out, err,
+                        std::move(*pass)))
     return false;
-  }
-  isa::ProgramOp po;
-  module->walk([&](isa::ProgramOp p) { po = p; });
-  if (!po || failed(programFromIsa(po, out))) {
-    err = "the pipeline produced no isa.program";
-    return false;
-  }
   if (!validateProgram(out, machine, err)) {
     err = "internal error: the program for its clusters is invalid: " + err;
     return false;

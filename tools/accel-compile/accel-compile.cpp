@@ -179,6 +179,18 @@ void extractLoweringArgs(std::vector<char *> &args,
 }
 } // namespace
 
+/// Encodes `program` and writes it to `out` (kept on success).
+static int writeProgram(llvm::ToolOutputFile &out,
+                        const accel::Program &program) {
+  std::string err;
+  std::vector<uint8_t> bytes;
+  if (!accel::writeBinary(program, bytes, err))
+    return fail(err);
+  out.os().write(reinterpret_cast<const char *>(bytes.data()), bytes.size());
+  out.keep();
+  return 0;
+}
+
 /// accel-compile --networks PLAN -o OUT [--baseline] [--hw FILE].
 static int compileNetworksMain(MLIRContext &ctx, accel::HardwareAttr hwAttr,
                                const std::string &lowering,
@@ -196,12 +208,7 @@ static int compileNetworksMain(MLIRContext &ctx, accel::HardwareAttr hwAttr,
   auto out = openOutputFile(outputPath, &err);
   if (!out)
     return fail(err);
-  std::vector<uint8_t> bytes;
-  if (!accel::writeBinary(program, bytes, err))
-    return fail(err);
-  out->os().write(reinterpret_cast<const char *>(bytes.data()), bytes.size());
-  out->keep();
-  return 0;
+  return writeProgram(*out, program);
 }
 
 static int compileMain(int argc, char **argv) {
@@ -422,13 +429,7 @@ static int compileMain(int argc, char **argv) {
     return fail("internal error: emitted program is invalid: " + err);
   validateTimer.stop();
   TimingScope writeTimer = rootTimer.nest("write-binary");
-  std::vector<uint8_t> bytes;
-  if (!accel::writeBinary(program, bytes, err))
-    return fail(err);
-  out->os().write(reinterpret_cast<const char *>(bytes.data()), bytes.size());
-  writeTimer.stop();
-  out->keep();
-  return 0;
+  return writeProgram(*out, program);
 }
 
 /// The weights pass through several large buffers one after the other (the

@@ -93,11 +93,14 @@ mlir::FailureOr<std::unique_ptr<mlir::Pass>> createConvertGraphToIsaFromString(
 void registerAccelPipelines();
 
 /// accel-default-pipeline on `module` (graph dialect) for the machine in
-/// `hwPath`, then its isa.program as `out` (CompileToProgram.cpp). False
-/// with the pipeline's diagnostics in `err` when it fails.
+/// `hwPath` (empty: the module's accel.hw), with `lowering` as its
+/// convert-graph-to-isa when given, then its isa.program as `out`
+/// (CompileToProgram.cpp). False with the pipeline's diagnostics in `err`
+/// when it fails.
 bool compileToProgram(mlir::ModuleOp module, const std::string &hwPath,
                       const SplitPipelineOptions &split, Program &out,
-                      std::string &err);
+                      std::string &err,
+                      std::unique_ptr<mlir::Pass> lowering = nullptr);
 
 } // namespace accel
 

@@ -60,6 +60,10 @@ struct Process {
   std::vector<size_t> between;
 
   std::string label() const { return network + "." + name; }
+  /// The processes whose target sets an interaction intersects.
+  const std::vector<size_t> &betweenOrInputs() const {
+    return between.empty() ? inputs : between;
+  }
 };
 
 struct Plan {

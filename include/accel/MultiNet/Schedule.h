@@ -42,6 +42,10 @@ struct ScheduleOptions {
   bool repairEmptyInteraction = false;
 };
 
+/// The EUs `p` may use (its targets inside the grid; all of them when it
+/// names none), sorted.
+std::vector<int64_t> targetUnits(const Plan &plan, const Process &p);
+
 /// The EUs an interaction may use: the intersection of its `between` (else
 /// `inputs`) processes' target sets.
 std::vector<int64_t> interactionCandidates(const Plan &plan, size_t p);

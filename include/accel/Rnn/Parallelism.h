@@ -57,6 +57,9 @@ int64_t catSlowDown(const Engine &e, int64_t ep);
 /// Multiplier + log2(ep) adder-tree levels + accumulator: from a block's
 /// issue until its products are in the accumulators.
 int64_t productLatency(const Engine &e, int64_t ep);
+/// Cycles the cluster's SFU spends on `ops` element operations
+/// (ceil(ops / sfuElemsPerCycle); 0 when the engine's SFU is unlimited).
+int64_t sfuCycles(const Engine &e, int64_t ops);
 /// The cost of one ep (a power of two <= e.epMax).
 EpVp costEpVp(const Engine &e, const LayerShape &s, int64_t ep);
 /// Every power-of-two ep from 1 to e.epMax, in increasing ep.
