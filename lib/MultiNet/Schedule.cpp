@@ -107,7 +107,8 @@ public:
         return false;
       }
     }
-    addTransfers(out);
+    addTransfers(plan, out);
+    out.repaired = repaired;
     return true;
   }
 
@@ -141,6 +142,7 @@ private:
           return false;
         }
         cands[p] = targetUnits(plan, Process{});
+        repaired.push_back(p);
       }
       if (!checkPinned(p, err))
         return false;
@@ -332,46 +334,53 @@ private:
            "placed before it";
   }
 
-  void addTransfers(Schedule &s) const {
-    for (size_t q = 0; q < n; ++q) {
-      Transfer t;
-      t.producer = q;
-      t.from = s.units[q].front();
-      t.bytes = plan.processes[q].outputBytes;
-      t.time = INT64_MAX;
-      for (size_t r = 0; r < n; ++r) {
-        const auto &ins = plan.processes[r].inputs;
-        if (std::find(ins.begin(), ins.end(), q) == ins.end())
-          continue;
-        t.time = std::min(t.time, s.time[r]);
-        for (int64_t eu : s.units[r])
-          if (!std::binary_search(s.units[q].begin(), s.units[q].end(), eu) &&
-              std::find(t.to.begin(), t.to.end(), eu) == t.to.end())
-            t.to.push_back(eu);
-      }
-      if (t.to.empty())
-        continue;
-      std::sort(t.to.begin(), t.to.end());
-      for (int64_t eu : t.to) {
-        int64_t best = INT64_MAX;
-        for (int64_t src : s.units[q])
-          best = std::min(best, plan.grid.hops(src, eu));
-        t.hops += best;
-      }
-      s.transfers.push_back(t);
-    }
-  }
-
   const Plan &plan;
   const ScheduleOptions &opts;
   size_t n, eus;
   std::vector<std::vector<int64_t>> cands;
   std::vector<std::vector<size_t>> groups; ///< interactions p takes part in
   std::vector<int64_t> chain, memUsed;
+  std::vector<size_t> repaired; ///< interactions placed anywhere (repair)
   std::vector<std::vector<std::string>> ranNetwork;
 };
 
 } // namespace
+
+void addTransfers(const Plan &plan, Schedule &s) {
+  size_t n = plan.processes.size();
+  s.transfers.clear();
+  for (size_t q = 0; q < n; ++q) {
+    Transfer t;
+    t.producer = q;
+    t.bytes = plan.processes[q].outputBytes;
+    t.time = INT64_MAX;
+    for (size_t r = 0; r < n; ++r) {
+      const auto &ins = plan.processes[r].inputs;
+      if (std::find(ins.begin(), ins.end(), q) == ins.end())
+        continue;
+      t.time = std::min(t.time, s.time[r]);
+      for (int64_t eu : s.units[r])
+        if (!std::binary_search(s.units[q].begin(), s.units[q].end(), eu) &&
+            std::find(t.to.begin(), t.to.end(), eu) == t.to.end())
+          t.to.push_back(eu);
+    }
+    if (t.to.empty())
+      continue;
+    std::sort(t.to.begin(), t.to.end());
+    // One sender: the producer's EU nearest (summed hops) to the receivers.
+    t.hops = INT64_MAX;
+    for (int64_t src : s.units[q]) {
+      int64_t hops = 0;
+      for (int64_t eu : t.to)
+        hops += plan.grid.hops(src, eu);
+      if (hops < t.hops) {
+        t.hops = hops;
+        t.from = src;
+      }
+    }
+    s.transfers.push_back(t);
+  }
+}
 
 std::vector<int64_t> interactionCandidates(const Plan &plan, size_t p) {
   const Process &pr = plan.processes[p];

@@ -38,8 +38,12 @@ bool checkProcess(const Plan &plan, const Schedule &s, size_t p,
             std::to_string(s.time[i] + 1) + ")";
       return false;
     }
-  std::vector<int64_t> allowed =
-      pr.interaction ? interactionCandidates(plan, p) : targetUnits(plan, pr);
+  bool repaired =
+      std::find(s.repaired.begin(), s.repaired.end(), p) != s.repaired.end();
+  std::vector<int64_t> allowed = repaired ? targetUnits(plan, Process{})
+                                 : pr.interaction
+                                     ? interactionCandidates(plan, p)
+                                     : targetUnits(plan, pr);
   for (int64_t eu : s.units[p]) {
     bool inTargets = std::binary_search(allowed.begin(), allowed.end(), eu);
     if (eu < 0 || eu >= plan.grid.size() || !inTargets) {

@@ -10,6 +10,7 @@
 #include "Accel/AccelDialect.h"
 #include "Graph/GraphDialect.h"
 #include "Isa/IsaDialect.h"
+#include "MultiNet/MultiNetDialect.h"
 #include "accel/Conversion/Passes.h"
 #include "accel/Support/FileRead.h"
 #include "accel/Support/ParseGuard.h"
@@ -103,7 +104,8 @@ int main(int argc, char **argv) {
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
   mlir::registerAllPasses();
-  registry.insert<accel::graph::GraphDialect, accel::isa::IsaDialect>();
+  registry.insert<accel::graph::GraphDialect, accel::isa::IsaDialect,
+                  accel::multinet::MultiNetDialect>();
   accel::registerAccelDialect(registry);
   accel::registerAccelConversionPasses();
   accel::registerAccelTransformsPasses();

@@ -59,7 +59,10 @@ struct Process {
   bool interaction = false;
   std::vector<size_t> between;
 
-  std::string label() const { return network + "." + name; }
+  /// "A.L1"; an interaction may have no process name: "X".
+  std::string label() const {
+    return name.empty() ? network : network + "." + name;
+  }
   /// The processes whose target sets an interaction intersects.
   const std::vector<size_t> &betweenOrInputs() const {
     return between.empty() ? inputs : between;

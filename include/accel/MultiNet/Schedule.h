@@ -17,8 +17,9 @@
 
 namespace accel::multinet {
 
-/// One result sent through the routers: from the producer's first EU to
-/// every EU of its readers that does not hold it already (a multicast).
+/// One result sent through the routers: from the producer's EU nearest to
+/// the receivers (fewest summed hops; the lowest number on a tie) to every
+/// EU of its readers that does not hold it already (a multicast).
 struct Transfer {
   size_t producer = 0;
   int64_t from = 0;        ///< sending EU
@@ -33,6 +34,9 @@ struct Schedule {
   std::vector<std::vector<int64_t>> units; ///< per process, sorted
   std::vector<std::vector<size_t>> at;     ///< per time unit, its processes
   std::vector<Transfer> transfers;
+  /// Interactions whose target sets do not meet, placed by
+  /// ScheduleOptions::repairEmptyInteraction: any EU of the grid is theirs.
+  std::vector<size_t> repaired;
   int64_t timeUnits() const { return int64_t(at.size()); }
 };
 
@@ -56,6 +60,10 @@ std::vector<int64_t> interactionCandidates(const Plan &plan, size_t p);
 /// have, static data that fits no EU, a cycle among the inputs).
 bool schedule(const Plan &plan, const ScheduleOptions &opts, Schedule &out,
               std::string &err);
+
+/// Fills `s.transfers` from the time units and EUs of a schedule (made by
+/// `schedule`, or read back from a placement the IR carries).
+void addTransfers(const Plan &plan, Schedule &s);
 
 /// Checks a schedule against its plan: every input in an earlier time unit,
 /// EUs inside the grid and the targets, static data within every EU's

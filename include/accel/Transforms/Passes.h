@@ -30,6 +30,7 @@ enum class DataflowChoice {
 enum class ParallelChoice { Auto, Model, Data, Hybrid, Best };
 enum class SplitRounding { Ceil, Floor, Balanced, Clusters };
 enum class MissingRowPolicy { Error, LeaveUnsplit };
+enum class PowerOffSets { Full, Given };
 
 #define GEN_PASS_DECL
 #include "accel/Transforms/Passes.h.inc"

@@ -361,4 +361,66 @@ def ScheduleRnnThreads : Pass<"schedule-rnn-threads", "mlir::ModuleOp"> {
   let dependentDialects = ["::accel::AccelDialect"];
 }
 
+def MultiNetSchedule : Pass<"multinet-schedule", "mlir::ModuleOp"> {
+  let summary = "Time unit and EUs of every process of a multinet.plan (S11)";
+  let description = [{
+    Steps S11 / S12 of spec/multi-network.md on every `multinet.plan`: each
+    process and interaction gets `placement = #multinet.placement<time T on
+    (x, y), ...>` (a producer's time unit before its readers'; pinned EUs
+    kept; otherwise the free EUs of its target set holding most of its
+    inputs, then fewest hops, then already running its network), and each
+    result that crosses the routers one `multinet.transfer` (a multicast to
+    every EU of its readers that lacks it). Earlier placements and transfers
+    are replaced. The algorithm is lib/MultiNet's `schedule`
+    (docs/multi-network.md). An interaction whose target sets do not meet
+    is an error on that interaction unless `repair-empty-interaction`.
+  }];
+  let options = [
+    Option<"repairEmptyInteraction", "repair-empty-interaction", "bool",
+           /*default=*/"false",
+           "place an interaction whose target sets do not meet on the free "
+           "EU nearest to its inputs instead of failing">
+  ];
+  let dependentDialects = ["::accel::multinet::MultiNetDialect"];
+}
+
+def MultiNetPowerGating : Pass<"multinet-power-gating", "mlir::ModuleOp"> {
+  let summary = "EUs switched off per time unit of a placed multinet.plan";
+  let description = [{
+    `sets=full` (default) replaces the plan's `multinet.power_off` ops by the
+    full sets: per time unit, every EU that runs nothing in it and nothing
+    in the next (an EU needed next is starting up). `sets=given` keeps the
+    ops written by hand (e.g. the spec's conservative subsets of E5) and
+    checks each lies inside the full set of its time unit. The plan must be
+    placed (multinet-schedule).
+  }];
+  let options = [
+    Option<"sets", "sets", "accel::PowerOffSets",
+           /*default=*/"accel::PowerOffSets::Full",
+           "which power-off sets the plan carries",
+           [{::llvm::cl::values(
+             clEnumValN(accel::PowerOffSets::Full, "full",
+                        "computed: not used in this time unit nor the next"),
+             clEnumValN(accel::PowerOffSets::Given, "given",
+                        "the plan's own multinet.power_off ops, checked"))}]>
+  ];
+  let dependentDialects = ["::accel::multinet::MultiNetDialect"];
+}
+
+def MultiNetTime : Pass<"multinet-time", "mlir::ModuleOp"> {
+  let summary = "Predicted times and energy of a placed multinet.plan";
+  let description = [{
+    Attaches `span = #multinet.span<start, finish>` to every process (the
+    dataflow style: a process fires once its inputs have arrived and its
+    EUs are free and awake) and `timing = #multinet.timing<barrier,
+    dataflow, gated, energy_pj>` to the plan (barrier style: a time unit
+    waits for the previous one). Arrivals take hop latency x hops plus
+    bytes over the link width; with `multinet.power_off` ops, an EU off in
+    time unit t - 2 wakes at the start of t - 1 and runs `wake_latency`
+    cycles later. Costs are the module's accel.hw (mesh, power) or the
+    default machine's.
+  }];
+  let dependentDialects = ["::accel::multinet::MultiNetDialect"];
+}
+
 #endif
