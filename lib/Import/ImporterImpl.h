@@ -368,6 +368,14 @@ private:
             const std::function<bool(const std::string &)> &isOuter,
             SmallVector<size_t> &order);
   FailureOr<Value> outputValue(const onnx::ValueInfoProto &vi);
+  /// OnnxImportOptions::exposedTensors and replacedTensors (accel-compile
+  /// --networks interactions), applied once every node is imported.
+  FailureOr<Value> tensorValue(const std::string &name, StringRef why);
+  LogicalResult exposeTensors(SmallVector<Value> &results,
+                              SmallVector<std::string> &names);
+  LogicalResult replaceTensors(mlir::Block &entry,
+                               SmallVector<mlir::Type> &argTypes,
+                               SmallVector<std::string> &argNames);
 };
 
 } // namespace accel::onnximport

@@ -1406,6 +1406,53 @@ FailureOr<Value> Importer::outputValue(const onnx::ValueInfoProto &vi) {
   return v;
 }
 
+/// A node's output by tensor name (not a graph input or initializer: those
+/// are not computed by the network).
+FailureOr<Value> Importer::tensorValue(const std::string &name, StringRef why) {
+  auto it = values.find(name);
+  bool byNode = it != values.end() && !it->second.tensor &&
+                !(it->second.value && isa<BlockArgument>(it->second.value));
+  if (!byNode)
+    return fail("tensor '" + name + "' (" + why.str() +
+                ") is not the output of a node of the graph");
+  onnx::ValueInfoProto vi;
+  vi.set_name(name);
+  return outputValue(vi);
+}
+
+LogicalResult Importer::exposeTensors(SmallVector<Value> &results,
+                                      SmallVector<std::string> &names) {
+  for (const std::string &t : opts.exposedTensors) {
+    if (llvm::is_contained(names, t))
+      continue;
+    auto v = tensorValue(t, "exposed");
+    if (failed(v))
+      return failure();
+    results.push_back(*v);
+    names.push_back(t);
+  }
+  return success();
+}
+
+LogicalResult Importer::replaceTensors(Block &entry,
+                                       SmallVector<Type> &argTypes,
+                                       SmallVector<std::string> &argNames) {
+  for (const auto &[t, arg] : opts.replacedTensors) {
+    auto v = tensorValue(t, "replaced by '" + arg + "'");
+    if (failed(v))
+      return failure();
+    if (!v->getDefiningOp() ||
+        v->getDefiningOp()->hasTrait<OpTrait::ConstantLike>())
+      return fail("tensor '" + t + "' (replaced by '" + arg +
+                  "') is a constant at compile time");
+    // Uses only: the results about to be returned keep the computed value.
+    v->replaceAllUsesWith(entry.addArgument(v->getType(), v->getLoc()));
+    argTypes.push_back(v->getType());
+    argNames.push_back(arg);
+  }
+  return success();
+}
+
 OwningOpRef<ModuleOp> Importer::run(const onnx::ModelProto &model) {
   ctx.loadDialect<func::FuncDialect, arith::ArithDialect,
                   accel::graph::GraphDialect>();
@@ -1459,18 +1506,26 @@ OwningOpRef<ModuleOp> Importer::run(const onnx::ModelProto &model) {
     return nullptr;
 
   SmallVector<Value> results;
+  SmallVector<std::string> resultNames;
   for (const auto &out : g.output()) {
     auto v = outputValue(out);
     if (failed(v))
       return nullptr;
     results.push_back(*v);
+    resultNames.push_back(out.name());
   }
+  size_t graphArgs = argNames.size();
+  if (failed(exposeTensors(results, resultNames)) ||
+      failed(replaceTensors(*entry, argTypes, argNames)))
+    return nullptr;
   func::ReturnOp::create(builder, fileLoc, results);
   func.setType(
       builder.getFunctionType(argTypes, ValueRange(results).getTypes()));
-  for (int i = 0; i < g.output_size(); ++i)
-    func.setResultAttr(i, accel::kAccelNameAttr,
-                       builder.getStringAttr(g.output(i).name()));
+  for (size_t i = graphArgs; i < argNames.size(); ++i)
+    func.setArgAttr(i, accel::kAccelNameAttr,
+                    builder.getStringAttr(argNames[i]));
+  for (auto [i, name] : llvm::enumerate(resultNames))
+    func.setResultAttr(i, accel::kAccelNameAttr, builder.getStringAttr(name));
 
   // Graph ops whose results nothing uses (e.g. the unused outputs of a
   // node) are dropped; constants too.

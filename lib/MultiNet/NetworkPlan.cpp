@@ -1,5 +1,6 @@
 //===- NetworkPlan.cpp - The networks of accel-compile --networks ---------===//
 #include "accel/MultiNet/NetworkPlan.h"
+#include "PlanFile.h"
 
 #include <cctype>
 #include <fstream>
@@ -11,9 +12,7 @@ namespace accel::multinet {
 
 using json = nlohmann::json;
 
-namespace {
-
-bool validName(const std::string &s) {
+bool validPlanName(const std::string &s) {
   if (s.empty() || s.size() > 64)
     return false;
   for (char c : s)
@@ -22,15 +21,21 @@ bool validName(const std::string &s) {
   return true;
 }
 
+namespace {
+
 std::string folderOf(const std::string &path) {
   size_t slash = path.rfind('/');
   return slash == std::string::npos ? "" : path.substr(0, slash + 1);
 }
 
-bool isFile(const std::string &p) {
+} // namespace
+
+bool isPlanFile(const std::string &p) {
   struct stat st;
   return ::stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode);
 }
+
+namespace {
 
 bool readEntry(const json &j, const std::string &folder, size_t i,
                NetworkEntry &e, std::string &err) {
@@ -41,7 +46,7 @@ bool readEntry(const json &j, const std::string &folder, size_t i,
     return false;
   }
   e.name = j["name"].get<std::string>();
-  if (!validName(e.name)) {
+  if (!validPlanName(e.name)) {
     err = where + ": name '" + e.name +
           "' must be 1 to 64 letters, digits, '_' or '-'";
     return false;
@@ -49,7 +54,7 @@ bool readEntry(const json &j, const std::string &folder, size_t i,
   where = "network " + e.name;
   std::string model = j["model"].get<std::string>();
   e.model = !model.empty() && model[0] == '/' ? model : folder + model;
-  if (!isFile(e.model)) {
+  if (!isPlanFile(e.model)) {
     err = where + ": model '" + e.model + "' is not a file";
     return false;
   }
@@ -113,12 +118,6 @@ bool readNetworkPlan(const std::string &path, NetworkPlanFile &plan,
     err = where + "needs a non-empty \"networks\" list";
     return false;
   }
-  if (j.contains("interactions") &&
-      !(j["interactions"].is_array() && j["interactions"].empty())) {
-    err = where + "interactions between networks are not supported yet "
-                  "(docs/multi-network.md)";
-    return false;
-  }
   std::set<std::string> names;
   for (size_t i = 0; i < j["networks"].size(); ++i) {
     NetworkEntry e;
@@ -131,6 +130,12 @@ bool readNetworkPlan(const std::string &path, NetworkPlanFile &plan,
       return false;
     }
     plan.networks.push_back(std::move(e));
+  }
+  if (j.contains("interactions") &&
+      !readInteractions(j["interactions"], folderOf(path), plan.networks,
+                        plan.interactions, err)) {
+    err = where + err;
+    return false;
   }
   return true;
 }

@@ -18,20 +18,8 @@ std::string hex64(uint64_t v) {
   return os.str();
 }
 
-/// Byte range [lo, hi) touched by a strided box of `n` dims.
 using Range = validate::ByteRange;
-Range boxRange(i128 base, const uint32_t *shape, const int64_t *stride, int n,
-               uint32_t elemBytes) {
-  i128 minOff = 0, maxOff = 0;
-  for (int d = 0; d < n; ++d) {
-    i128 ext = i128(shape[d] ? shape[d] - 1 : 0) * stride[d];
-    if (ext < 0)
-      minOff += ext;
-    else
-      maxOff += ext;
-  }
-  return {base + minOff * elemBytes, base + maxOff * elemBytes + elemBytes};
-}
+using validate::boxRange;
 std::string rangeStr(Range r) {
   return "[" + int128String(r.lo) + ", " + int128String(r.hi) + ")";
 }

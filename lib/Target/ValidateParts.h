@@ -59,6 +59,10 @@ struct ByteRange {
   __int128 lo, hi;
 };
 
+/// Byte range [lo, hi) touched by a strided box of `n` dims.
+ByteRange boxRange(__int128 base, const uint32_t *shape, const int64_t *stride,
+                   int n, uint32_t elemBytes);
+
 /// Bytes of one element of a symbol's DRAM image: i1 / i64 interface values
 /// are held as f32 words, the other dtypes as themselves.
 __int128 symbolElementBytes(DType t);

@@ -99,5 +99,18 @@ std::vector<ReadPart> outputReadParts(const Symbol &s) {
   return parts;
 }
 
+ByteRange boxRange(__int128 base, const uint32_t *shape, const int64_t *stride,
+                   int n, uint32_t elemBytes) {
+  __int128 minOff = 0, maxOff = 0;
+  for (int d = 0; d < n; ++d) {
+    __int128 ext = __int128(shape[d] ? shape[d] - 1 : 0) * stride[d];
+    if (ext < 0)
+      minOff += ext;
+    else
+      maxOff += ext;
+  }
+  return {base + minOff * elemBytes, base + maxOff * elemBytes + elemBytes};
+}
+
 } // namespace validate
 } // namespace accel

@@ -42,6 +42,15 @@ struct OnnxImportOptions {
   /// value is a compile-time constant (shapes, axes, indices, ...). Its type
   /// and static dimensions must match the model's declaration.
   std::map<std::string, std::string> boundInputs;
+  /// Tensors (node outputs) returned as further results, after the graph
+  /// outputs, each named by its tensor name (accel-compile --networks: the
+  /// results an interaction combines).
+  std::vector<std::string> exposedTensors;
+  /// Tensor -> name of a new argument (appended after the graph inputs,
+  /// with the tensor's type) that every reader of the tensor reads instead
+  /// (an interaction's result fed to a network). The tensor is still
+  /// computed when it is exposed or a graph output.
+  std::map<std::string, std::string> replacedTensors;
 };
 
 /// Imports the ONNX model at `path`. Returns a null OwningOpRef and sets

@@ -17,6 +17,7 @@
 
 #include <cstdint>
 #include <map>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -32,13 +33,35 @@ struct NetworkEntry {
   std::optional<std::vector<uint32_t>> clusters;
 };
 
+/// A tensor of one network: "NETWORK.TENSOR" in the plan (TENSOR is an
+/// ONNX tensor name: a node's output).
+struct TensorRef {
+  std::string network, tensor;
+  std::string str() const { return network + "." + tensor; }
+};
+
+/// An interaction: combines tensors of two or more networks on a cluster
+/// of its own; every reader of a `consumers` tensor in its network reads
+/// the result instead (docs/multi-network.md "Interactions").
+struct InteractionEntry {
+  std::string name;            ///< like a network's; unique among both
+  std::string combine = "sum"; ///< sum | product | concat | onnx
+  int64_t axis = 1;            ///< concat
+  std::string model;           ///< combine = onnx: a graph, inputs in order
+  std::vector<TensorRef> inputs, consumers;
+  /// Its cluster {row, col}; absent: the first one no network uses.
+  std::optional<std::vector<uint32_t>> cluster;
+};
+
 struct NetworkPlanFile {
   std::vector<NetworkEntry> networks;
+  std::vector<InteractionEntry> interactions;
 };
 
 /// Reads and checks a plan file. False with `err` naming the file and the
-/// entry (a missing field, a duplicate or malformed name, an unsupported
-/// interaction or arrival, a model file that does not exist).
+/// entry (a missing field, a duplicate or malformed name, an arrival other
+/// than 0, a model file that does not exist, an interaction naming a
+/// network the plan lacks or a tensor not written NETWORK.TENSOR).
 bool readNetworkPlan(const std::string &path, NetworkPlanFile &plan,
                      std::string &err);
 
@@ -49,6 +72,20 @@ bool readNetworkPlan(const std::string &path, NetworkPlanFile &plan,
 bool planRectangles(const NetworkPlanFile &plan, uint32_t rows, uint32_t cols,
                     std::vector<std::vector<uint32_t>> &rects,
                     std::string &err);
+
+/// Reads `plan["interactions"]` (Interactions.cpp); `names` holds the
+/// networks' names. False with `err` naming the interaction.
+bool readInteractions(const nlohmann::json &list, const std::string &folder,
+                      const std::vector<NetworkEntry> &networks,
+                      std::vector<InteractionEntry> &out, std::string &err);
+
+/// Each interaction's cluster (row-major index) on a rows x cols grid whose
+/// networks hold `rects`: the given one, or the first free one. False with
+/// `err` when it leaves the grid, is taken, or no cluster is free.
+bool interactionClusters(const NetworkPlanFile &plan, uint32_t rows,
+                         uint32_t cols,
+                         const std::vector<std::vector<uint32_t>> &rects,
+                         std::vector<uint32_t> &clusters, std::string &err);
 
 } // namespace accel::multinet
 
