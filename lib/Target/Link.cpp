@@ -233,7 +233,8 @@ bool hasBarrier(const Program &p) {
 } // namespace
 
 bool linkPrograms(std::vector<LinkPart> &parts, const HardwareDesc &full,
-                  LinkMode mode, Program &out, std::string &err) {
+                  LinkMode mode, Program &out, std::string &err,
+                  std::vector<std::vector<size_t>> *partStarts) {
   err.clear();
   out = Program{};
   out.hwFingerprint = full.fingerprint();
@@ -261,6 +262,11 @@ bool linkPrograms(std::vector<LinkPart> &parts, const HardwareDesc &full,
       return false;
     }
     appendLayers(out, part);
+    if (partStarts) {
+      partStarts->emplace_back();
+      for (const ClusterStream &s : out.clusters)
+        partStarts->back().push_back(s.commands.size());
+    }
     if (!relocatePart(full, part, i, parts.size(), dramEnd, err))
       return false;
     const uint32_t barrierBase = barrierId;

@@ -266,3 +266,58 @@ bool wireInteractions(Program &p, const std::vector<InteractionWiring> &xs,
 }
 
 } // namespace accel
+
+namespace accel {
+
+bool wireSequentialInteractions(
+    Program &p, const std::vector<InteractionWiring> &xs,
+    const std::vector<std::vector<size_t>> &partStarts, std::string &err) {
+  uint32_t barrier = 0;
+  for (const ClusterStream &c : p.clusters)
+    for (const Command &cmd : c.commands)
+      if (cmd.kind == CommandKind::Barrier)
+        barrier = std::max(barrier, cmd.barrierId + 1);
+  const size_t networks = partStarts.size() - xs.size();
+  for (size_t k = xs.size(); k-- > 0;) { // back to front: starts stay valid
+    const InteractionWiring &x = xs[k];
+    if (!x.consumers.empty()) {
+      err = "interaction " + x.name +
+            ": in a sequential program no network can read its result";
+      return false;
+    }
+    std::vector<Command> copies;
+    for (size_t i = 0; i < x.producers.size() && i < x.inputs.size(); ++i) {
+      const Symbol *from = findSymbol(p, x.producers[i].symbol);
+      const Symbol *to = findSymbol(p, x.inputs[i]);
+      if (!from || !to || imageBytes(*from) != imageBytes(*to)) {
+        err = "interaction " + x.name + ": cannot copy " +
+              x.producers[i].symbol + " into " + x.inputs[i];
+        return false;
+      }
+      for (Command &c : copySymbol(*from, *to))
+        copies.push_back(std::move(c));
+    }
+    copies.push_back(waitAll());
+    // Every cluster meets once more after cluster 0's copies.
+    Command meet;
+    meet.kind = CommandKind::Barrier;
+    meet.barrierId = barrier++;
+    for (size_t c = 0; c < p.clusters.size(); ++c) {
+      auto &cmds = p.clusters[c].commands;
+      size_t at = partStarts[networks + k][c];
+      std::vector<Command> ins = c == 0 ? copies : std::vector<Command>{};
+      ins.push_back(meet);
+      cmds.insert(cmds.begin() + ptrdiff_t(at), ins.begin(), ins.end());
+    }
+    p.symbols.erase(std::remove_if(p.symbols.begin(), p.symbols.end(),
+                                   [&](const Symbol &s) {
+                                     return std::find(x.inputs.begin(),
+                                                      x.inputs.end(),
+                                                      s.name) != x.inputs.end();
+                                   }),
+                    p.symbols.end());
+  }
+  return true;
+}
+
+} // namespace accel

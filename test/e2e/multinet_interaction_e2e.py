@@ -134,14 +134,27 @@ def reference(plan, nets, hw):
 
 
 def check(case, hw, plan, nets):
+    """Parallel, and the baseline too when no network reads a result."""
     path = f"{TMP}/{case}.json"
     with open(path, "w") as f:
         json.dump(plan, f)
-    binary, out = f"{TMP}/{case}.bin", f"{TMP}/{case}"
+    modes = ["parallel"]
+    if not any(x.get("consumers") for x in plan["interactions"]):
+        modes.append("baseline")
     try:
         want = reference(plan, nets, HW[hw])
+    except RuntimeError as e:
+        print(f"FAIL {case}: {e}")
+        return False
+    return all([run_mode(case, hw, path, plan, nets, want, m) for m in modes])
+
+
+def run_mode(case, hw, path, plan, nets, want, mode):
+    binary, out = f"{TMP}/{case}-{mode}.bin", f"{TMP}/{case}-{mode}"
+    flags = ["--baseline"] if mode == "baseline" else []
+    try:
         run([f"{BIN}/accel-compile", "--networks", path, "-o", binary,
-             "--hw", HW[hw]])
+             "--hw", HW[hw]] + flags)
         args = []
         for n in plan["networks"]:
             _, inp, data = nets[n["name"]]
@@ -149,20 +162,20 @@ def check(case, hw, plan, nets):
         r = run([f"{BIN}/accel-run", binary, "--hw", HW[hw], "--strict-hazards",
                  "--output-dir", out] + args)
     except RuntimeError as e:
-        print(f"FAIL {case}: {e}")
+        print(f"FAIL {case} {mode}: {e}")
         return False
     worst, ok = 0.0, True
     for name, w in want.items():
         got = np.load(f"{out}/{file_name(name)}.npy")
         if got.shape != w.shape:
-            print(f"FAIL {case}: {name} shape {got.shape} != {w.shape}")
+            print(f"FAIL {case} {mode}: {name} shape {got.shape} != {w.shape}")
             ok = False
             continue
         worst = max(worst, float(np.max(np.abs(got - w) / (1e-4 + np.abs(w)))))
     ok = ok and worst <= 1e-4
     cycles = next((l.split()[1] for l in r.stdout.splitlines()
                    if l.startswith("cycles: ")), "?")
-    print(f"{'ok' if ok else 'FAIL'} {case} on {hw}: {len(want)} tensors "
+    print(f"{'ok' if ok else 'FAIL'} {case} {mode} on {hw}: {len(want)} tensors "
           f"checked, worst relative error {worst:.1e}, cycles {cycles}")
     return ok
 
@@ -209,6 +222,16 @@ def main():
                  "consumers": ["cnn.fc"], "cluster": {"row": 2, "col": 1}},
                 {"name": "c", "combine": "concat", "axis": 1,
                  "inputs": [f"a.{h}", f"b.{h}"]}]}),
+        # An ensemble nobody reads: parallel and the baseline, where it runs
+        # after both networks on the whole grid.
+        ("ensemble", "default", {
+            "networks": [
+                {"name": "a", "model": nets["a"][0],
+                 "clusters": {"row": 0, "col": 0, "rows": 1, "cols": 2}},
+                {"name": "b", "model": nets["b"][0],
+                 "clusters": {"row": 1, "col": 0, "rows": 1, "cols": 1}}],
+            "interactions": [{"name": "e", "combine": "sum",
+                              "inputs": ["a.output", "b.output"]}]}),
     ]
     passed = sum(check(c, hw, plan, nets) for c, hw, plan in cases)
     print(f"{passed} passed, {len(cases) - passed} failed")

@@ -158,13 +158,13 @@ public:
     return true;
   }
 
-  /// Interaction k on its cluster, after the networks (`nets`).
-  bool interaction(size_t k, uint32_t cluster,
+  /// Interaction k on `rect`, after the networks (`nets`).
+  bool interaction(size_t k, const ClusterRect &rect,
                    const std::vector<LinkPart> &nets, size_t parts,
                    LinkPart &out, std::string &err) {
     const multinet::InteractionEntry &x = plan.interactions[k];
     out.name = x.name;
-    out.rect = ClusterRect{cluster / full.cols, cluster % full.cols, 1, 1};
+    out.rect = rect;
     std::vector<std::vector<int64_t>> shapes;
     for (const multinet::TensorRef &r : x.inputs) {
       const Symbol *t = findSymbol(program(nets, r.network), r.tensor, false);
@@ -261,13 +261,15 @@ bool compileNetworks(MLIRContext &ctx, const std::string &planPath,
   bool planOk =
       multinet::readNetworkPlan(planPath, plan, err) &&
       multinet::planRectangles(plan, full.rows, full.cols, rects, err) &&
-      multinet::interactionClusters(plan, full.rows, full.cols, rects,
-                                    xClusters, err);
-  if (planOk && baseline && !plan.interactions.empty()) {
-    err = "--baseline runs the networks one after the other: a network "
-          "cannot wait for an interaction with one that runs later";
-    planOk = false;
-  }
+      (baseline || multinet::interactionClusters(plan, full.rows, full.cols,
+                                                 rects, xClusters, err));
+  for (const multinet::InteractionEntry &x : plan.interactions)
+    if (planOk && baseline && !x.consumers.empty()) {
+      err = "--baseline runs the networks one after the other, then the "
+            "interactions: no network can read interaction " +
+            x.name + "'s result";
+      planOk = false;
+    }
   if (!planOk) {
     if (err.rfind(planPath, 0) != 0)
       err = planPath + ": " + err;
@@ -286,15 +288,21 @@ bool compileNetworks(MLIRContext &ctx, const std::string &planPath,
   std::vector<InteractionWiring> wirings;
   for (size_t k = 0; k < plan.interactions.size(); ++k) {
     LinkPart x;
-    if (!compiler.interaction(k, xClusters[k], parts, total, x, err))
+    // The baseline runs an interaction, like a network, on the whole grid.
+    ClusterRect rect = baseline ? ClusterRect{0, 0, full.rows, full.cols}
+                                : ClusterRect{xClusters[k] / full.cols,
+                                              xClusters[k] % full.cols, 1, 1};
+    if (!compiler.interaction(k, rect, parts, total, x, err))
       return false;
-    wirings.push_back(compiler.wiring(k, xClusters[k], parts));
+    wirings.push_back(compiler.wiring(k, baseline ? 0 : xClusters[k], parts));
     parts.push_back(std::move(x));
   }
+  std::vector<std::vector<size_t>> starts;
   if (!linkPrograms(parts, full,
                     baseline ? LinkMode::Sequential : LinkMode::Parallel, out,
-                    err) ||
-      !wireInteractions(out, wirings, err))
+                    err, &starts) ||
+      !(baseline ? wireSequentialInteractions(out, wirings, starts, err)
+                 : wireInteractions(out, wirings, err)))
     return false;
   if (!wirings.empty() && !validateProgram(out, full, err)) {
     err = "the networks and their interactions cannot run together: " + err;

@@ -56,8 +56,11 @@ enum class LinkMode { Parallel, Sequential };
 /// does not fit (clusters shared in Parallel mode, an address outside its
 /// slice, a DMA box that crosses a channel region). The parts' programs
 /// are moved from, whatever the outcome.
+/// `partStarts` (optional): per part, per cluster of `full`, the index in
+/// that cluster's stream of the part's first command.
 bool linkPrograms(std::vector<LinkPart> &parts, const HardwareDesc &full,
-                  LinkMode mode, Program &out, std::string &err);
+                  LinkMode mode, Program &out, std::string &err,
+                  std::vector<std::vector<size_t>> *partStarts = nullptr);
 
 } // namespace accel
 

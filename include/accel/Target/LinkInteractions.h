@@ -55,6 +55,15 @@ inline uint32_t interactionOutSem(size_t k) { return interactionInSem(k) - 1; }
 bool wireInteractions(Program &p, const std::vector<InteractionWiring> &xs,
                       std::string &err);
 
+/// The baseline (LinkMode::Sequential, the interactions linked as the last
+/// parts; `partStarts` from linkPrograms): each interaction runs once every
+/// network has finished. Cluster 0 copies the tensors into its inputs, all
+/// clusters meet at a barrier, then its program runs. No network can read
+/// its result there: interactions with consumers are an error.
+bool wireSequentialInteractions(
+    Program &p, const std::vector<InteractionWiring> &xs,
+    const std::vector<std::vector<size_t>> &partStarts, std::string &err);
+
 } // namespace accel
 
 #endif
