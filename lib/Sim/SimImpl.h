@@ -155,6 +155,10 @@ struct Cluster {
   uint64_t t = 0, peFree = 0, lastDmaDone = 0;
   /// Last cycle another cluster read or wrote its storage (power gating).
   uint64_t reachedUntil = 0;
+  /// Power gating: a stream that starts with a RECV sleeps in it; the
+  /// cluster is off in [0, offUntil) and wakes in [offUntil, wokenAt).
+  bool sleeping = false;
+  uint64_t offUntil = 0, wokenAt = 0;
   /// When the DMA engine's storage-to-storage path (local_copy) is free:
   /// local copies run one after another, in issue order.
   uint64_t localCopyFree = 0;

@@ -147,6 +147,7 @@ bool Sim::beginRecv(Cluster &c, const Command &cmd) {
   c.recvCount = cmd.count;
   c.recvCmd = curCmd;
   c.recvIssued = c.t;
+  c.sleeping = opts.powerGating && curCmd == 0;
   ++c.st.recvs;
   return true;
 }
@@ -170,6 +171,11 @@ void Sim::finishRecv(Cluster &c, uint64_t resume) {
     auto last = pending.begin();
     std::advance(last, c.recvCount);
     pending.erase(pending.begin(), last);
+  }
+  if (c.sleeping) { // switched on by the arrival: it wakes first
+    c.sleeping = false;
+    c.offUntil = resume;
+    c.wokenAt = resume = resume + hw.wakeLatencyCycles;
   }
   c.st.stallCycles += resume - c.recvIssued;
   layerAcct.extend((*c.cmds)[c.recvCmd].layer, c.index, resume);

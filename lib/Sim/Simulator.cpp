@@ -929,21 +929,34 @@ bool Sim::releaseBarrier() {
   return true;
 }
 
-/// Power gating: a cluster is on from the start until its stream has
-/// finished (its finish cycle) or another cluster last reached into its
-/// storage (a remote load from it, a SEND to it), whichever is later; a
-/// cluster nobody uses is off throughout. No cluster is switched on again,
-/// so no wake latency enters the run: the cycles are the ungated run's.
+/// Power gating: a cluster is on until its stream has finished (its finish
+/// cycle) or another cluster last reached into its storage (a remote load
+/// from it, a SEND to it), whichever is later; a cluster nobody uses is off
+/// throughout. One whose stream starts with a RECV is off until the signal
+/// arrives and then wakes (SimOptions::powerGating; the wake latency delays
+/// it, and waking cycles count as on). No cluster is switched off mid-run.
 void Sim::gateClusters(uint64_t cycles) {
   uint64_t onCycles = 0;
-  stats.offClusterCycles = 0;
+  stats.offClusterCycles = stats.wakes = stats.wakingClusterCycles = 0;
   for (Cluster &c : clusters) {
     uint64_t on =
         std::max(c.cmds->empty() ? 0 : c.st.finishCycle, c.reachedUntil);
     on = std::min(on, cycles);
-    onCycles += on;
-    stats.offClusterCycles += cycles - on;
-    if (opts.powerGating && trace.enabled() && on < cycles)
+    uint64_t from = std::min(c.offUntil, on);
+    onCycles += on - from;
+    stats.offClusterCycles += cycles - on + from;
+    if (c.wokenAt > c.offUntil) {
+      ++stats.wakes;
+      stats.wakingClusterCycles += c.wokenAt - c.offUntil;
+    }
+    if (!opts.powerGating || !trace.enabled())
+      continue;
+    if (from > 0)
+      trace.complete("powered off", c.index, 0, 0, from, "{}");
+    if (c.wokenAt > c.offUntil)
+      trace.complete("waking", c.index, 0, c.offUntil, c.wokenAt - c.offUntil,
+                     "{}");
+    if (on < cycles)
       trace.complete("powered off", c.index, 0, on, cycles - on, "{}");
   }
   stats.energyStaticUngatedPj =

@@ -66,7 +66,9 @@ std::string statsToJson(const SimStats &s) {
                     {"static_gated", s.energyStaticGatedPj},
                     {"static_ungated", s.energyStaticUngatedPj}};
   j["power"] = {{"gating", s.powerGated},
-                {"off_cluster_cycles", s.offClusterCycles}};
+                {"off_cluster_cycles", s.offClusterCycles},
+                {"wakes", s.wakes},
+                {"waking_cluster_cycles", s.wakingClusterCycles}};
   json cmds = json::object();
   for (auto &kv : s.commandCounts)
     cmds[kv.first] = kv.second;

@@ -152,13 +152,13 @@ class Placer:
         return lat, placed
 
 
-def simulate(binary, hw, inputs, out):
+def simulate(binary, hw, inputs, out, gating=True):
     args = []
     for name, files in inputs.items():
         for k, v in files.items():
             args += ["--input", f"{name}.{k}={v}"]
-    run([ACCEL["run"], binary, "--hw", hw, "--power-gating", "--output-dir",
-         out, "--quiet"] + args)
+    run([ACCEL["run"], binary, "--hw", hw, "--output-dir", out, "--quiet"]
+        + (["--power-gating"] if gating else []) + args)
     with open(f"{out}/stats.json") as f:
         return json.load(f)
 
@@ -176,6 +176,18 @@ def energy(stats):
     gated = e["total"]
     ungated = gated - e["static_gated"] + e["static_ungated"]
     return gated, ungated
+
+
+def energies(binary, hw, inputs, out, gated_stats):
+    """(gated, ungated, makespan change of gating). A run where gating woke
+    a cluster (its wake latency changes the cycles) is simulated again
+    without gating for the ungated figure."""
+    gated, ungated = energy(gated_stats)
+    if not gated_stats["power"]["wakes"]:
+        return gated, ungated, 0.0
+    plain = simulate(binary, hw, inputs, out + "-ungated", gating=False)
+    return (gated, plain["energy_pj"]["total"],
+            gated_stats["cycles"] / plain["cycles"] - 1)
 
 
 def first_free(grid, rects):
@@ -201,10 +213,11 @@ def mix(work, hw, grid, nets, chosen, placer, interactions=()):
         binary = f"{work}/{tag}-{mode}.bin"
         run([ACCEL["compile"], "--networks", path, "-o", binary, "--hw", hw]
             + (["--baseline"] if mode == "baseline" else []))
-        st = simulate(binary, hw, {n: nets[n][2] for n in chosen},
-                      f"{work}/{tag}-{mode}")
+        inputs = {n: nets[n][2] for n in chosen}
+        st = simulate(binary, hw, inputs, f"{work}/{tag}-{mode}")
         names = chosen + [x["name"] for x in interactions]
-        res[mode] = (st["cycles"], latencies(st, names), energy(st))
+        res[mode] = (st["cycles"], latencies(st, names),
+                     energies(binary, hw, inputs, f"{work}/{tag}-{mode}", st))
     for x in interactions:
         r, c = first_free(grid, rects)
         rects[x["name"]] = (r, c, 1, 1)
@@ -244,13 +257,15 @@ def main():
     for chosen, ix in ((["resnet", "mlp"], ()), (["resnet", "mlp", "lstm"], ()),
                        (four, ()), (four, (ensemble,))):
         rects, predicted, res = mix(work, a.hw, grid, nets, chosen, placer, ix)
-        (pc, pl, (pg, pu)), (bc, bl, (bg, bu)) = res["parallel"], res["baseline"]
+        (pc, pl, (pg, pu, slower)), (bc, bl, (bg, _, _)) = (res["parallel"],
+                                                             res["baseline"])
         where = ", ".join(f"{n}: {r[2]}x{r[3]}@({r[0]},{r[1]})"
                           for n, r in rects.items())
         lat = ", ".join(f"{n} {pl[n]} / {bl[n]}" for n in pl)
         label = f"{len(chosen)} networks" + (" + ensemble" if ix else "")
         print(f"| {label} | {where} | {lat} | {predicted} | {pc} | {bc} | "
-              f"{pc / bc:.2f} | {pg / 1e6:.3f} / {pu / 1e6:.3f} uJ ({pg / pu:.2f}) "
+              f"{pc / bc:.2f} | {pg / 1e6:.3f} / {pu / 1e6:.3f} uJ ({pg / pu:.2f}"
+              f"{f', makespan {slower:+.1%} gated' if slower else ''}) "
               f"| {bg / 1e6:.3f} uJ |")
         if not ix:
             last = (len(chosen), pc / bc, pg / pu)

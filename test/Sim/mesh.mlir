@@ -28,6 +28,23 @@
 // JSON-NEXT: "transfers": 2,
 // JSON-NEXT: "signals": 1,
 //
+// Power gating (docs/multi-network.md "Power gating in the simulator"): the
+// streams of (0,1), (1,0) and (1,1) start with a RECV, so each is off until
+// the SEND arrives, then wakes for the default machine's 1000 cycles: the
+// run ends 1000 cycles later than ungated (258). (0,0) is off once done.
+// RUN: accel-run %t.bin --power-gating --output-dir %t.gated \
+// RUN:   --input x=%onnx_data/node/test_relu/test_data_set_0/input_0.pb \
+// RUN:   --expect w=%onnx_data/node/test_relu/test_data_set_0/output_0.pb 2>&1 | FileCheck %s --check-prefix=GATED
+// GATED: cycles: 1258
+// GATED: power gating: 1546 cluster-cycles off
+// GATED: w matches the reference
+// RUN: FileCheck %s --check-prefix=GATEDJSON < %t.gated/stats.json
+// GATEDJSON: "power": {
+// GATEDJSON-NEXT: "gating": true,
+// GATEDJSON-NEXT: "off_cluster_cycles": 1546,
+// GATEDJSON-NEXT: "wakes": 3,
+// GATEDJSON-NEXT: "waking_cluster_cycles": 3000
+//
 // Without (1,1)'s second RECV its remote_load reads (0,1)'s storage while
 // (0,1) still computes: the validator rejects the unmatched SIGNAL at load
 // time, and without validation strict mode reports the race.

@@ -51,9 +51,11 @@ struct SimOptions {
   unsigned maxHazardMessages = 20;
   /// Power gating (docs/multi-network.md, "Power gating in the simulator"):
   /// a cluster with no work is off for the whole run, and one whose stream
-  /// has finished is off from then on; the static energy counts the
-  /// clusters' on-cycles only. SimStats::energyStaticGatedPj is computed
-  /// either way; this makes it the static term of energyTotalPj.
+  /// has finished is off from then on; a cluster whose stream starts with
+  /// a RECV is off until the signal arrives, then wakes (the hardware's
+  /// wake latency) before it goes on. The static energy counts the
+  /// clusters' on and waking cycles only. SimStats::energyStaticGatedPj is
+  /// computed either way; this makes it the static term of energyTotalPj.
   bool powerGating = false;
 };
 
@@ -186,6 +188,8 @@ struct SimStats {
   /// cluster-cycles gating switches off.
   double energyStaticGatedPj = 0, energyStaticUngatedPj = 0;
   uint64_t offClusterCycles = 0;
+  /// Clusters woken by a signal (gating on) and their cycles spent waking.
+  uint64_t wakes = 0, wakingClusterCycles = 0;
   bool powerGated = false;
   /// Commands by kind: CONFIG, EXECUTE, DMA, WAIT, BARRIER, SEND, SIGNAL,
   /// RECV.
