@@ -42,6 +42,15 @@ Axis timeAxis(Svg &svg, const SimStats &s, double top, double y0) {
   return x;
 }
 
+/// A point's label: the end of the layer's name (exporters' names are
+/// paths, "/features.6/block.1/Conv"), a leading "..." marking a cut.
+std::string pointLabel(const std::string &name) {
+  constexpr size_t kWidth = 24;
+  if (name.size() <= kWidth)
+    return name;
+  return "..." + name.substr(name.size() - (kWidth - 3));
+}
+
 struct RooflinePoint {
   double x, y;
   const LayerStats *layer;
@@ -112,8 +121,13 @@ std::string rooflinePlot(const HardwareDesc &hw, const SimStats &s,
            "middle", "label");
   svg.text(4, 14, "model MACs per cycle", "start", "label");
   drawRoof(svg, x, y, peak, bw);
-  for (const RooflinePoint &p : pts)
+  // Beyond a few dozen points the labels would only overlap.
+  const bool labels = pts.size() <= 24;
+  for (const RooflinePoint &p : pts) {
     svg.circle(x(p.x), y(p.y), 5, unitColour(p.layer->limit), tooltip(p));
+    if (labels)
+      svg.text(x(p.x) + 8, y(p.y) + 4, pointLabel(p.layer->name));
+  }
   return svg.str();
 }
 

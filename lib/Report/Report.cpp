@@ -153,12 +153,14 @@ std::string limitText(const LayerStats &L) {
 std::string layerRow(const std::string &index, const LayerStats &L,
                      uint64_t total) {
   const double share = double(L.cycles) / double(std::max<uint64_t>(total, 1));
-  std::string fused;
+  std::string fused; // the op cell's tooltip
   for (const std::string &f : L.fused)
-    fused += (fused.empty() ? "fused: " : ", ") + f;
+    fused += (fused.empty() ? " title=\"fused: " : ", ") + escapeHtml(f);
+  if (!fused.empty())
+    fused += "\"";
   std::string r = "<tr><td class=\"n\">" + index + "</td><td>" +
-                  escapeHtml(L.name) + "</td><td title=\"" + escapeHtml(fused) +
-                  "\">" + escapeHtml(L.op) + "</td>";
+                  escapeHtml(L.name) + "</td><td" + fused + ">" +
+                  escapeHtml(L.op) + "</td>";
   r += cell(std::to_string(L.macs)) + cell(std::to_string(L.cycles));
   r += cell(fixed(100 * share, 1) + " %<span class=\"bar\" style=\"width:" +
             fixed(std::min(share, 1.0) * 80, 1) + "px\"></span>");
