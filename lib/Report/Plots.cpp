@@ -63,6 +63,34 @@ std::string tooltip(const RooflinePoint &p) {
          "x the bound, limit " + L.limit;
 }
 
+/// Labels the points, most cycles first, right of the point (left near the
+/// right edge `width`); a label that would overlap one already placed is
+/// left out (the tooltip still names the layer).
+void labelPoints(Svg &svg, std::vector<RooflinePoint> pts, const Axis &x,
+                 const Axis &y, double width) {
+  std::stable_sort(pts.begin(), pts.end(),
+                   [](const RooflinePoint &a, const RooflinePoint &b) {
+                     return a.layer->cycles > b.layer->cycles;
+                   });
+  struct Box {
+    double x0, y0, x1, y1;
+  };
+  std::vector<Box> placed;
+  for (const RooflinePoint &p : pts) {
+    const std::string label = pointLabel(p.layer->name);
+    const double len = 6.2 * double(label.size()), px = x(p.x), py = y(p.y);
+    const bool left = px + 8 + len > width;
+    Box b{left ? px - 8 - len : px + 8, py - 8, left ? px - 8 : px + 8 + len,
+          py + 5};
+    if (std::any_of(placed.begin(), placed.end(), [&](const Box &o) {
+          return b.x0 < o.x1 && o.x0 < b.x1 && b.y0 < o.y1 && o.y0 < b.y1;
+        }))
+      continue;
+    placed.push_back(b);
+    svg.text(left ? b.x1 : b.x0, py + 4, label, left ? "end" : "start");
+  }
+}
+
 /// Decade-aligned axes holding the points, the ridge and the peak.
 void rooflineAxes(const std::vector<RooflinePoint> &pts, double peak, double bw,
                   Axis &x, Axis &y) {
@@ -121,13 +149,9 @@ std::string rooflinePlot(const HardwareDesc &hw, const SimStats &s,
            "middle", "label");
   svg.text(4, 14, "model MACs per cycle", "start", "label");
   drawRoof(svg, x, y, peak, bw);
-  // Beyond a few dozen points the labels would only overlap.
-  const bool labels = pts.size() <= 24;
-  for (const RooflinePoint &p : pts) {
+  for (const RooflinePoint &p : pts)
     svg.circle(x(p.x), y(p.y), 5, unitColour(p.layer->limit), tooltip(p));
-    if (labels)
-      svg.text(x(p.x) + 8, y(p.y) + 4, pointLabel(p.layer->name));
-  }
+  labelPoints(svg, pts, x, y, w);
   return svg.str();
 }
 
