@@ -11,7 +11,7 @@ namespace report {
 
 namespace {
 
-/// Left margin of the plots over time: the cluster labels.
+/// Width of the plots over time and their left margin (the cluster labels).
 constexpr double kLabelWidth = 110, kTimeWidth = 900;
 
 double peakMacsPerCycle(const HardwareDesc &hw) {
@@ -51,6 +51,16 @@ std::string pointLabel(const std::string &name) {
   return "..." + name.substr(name.size() - (kWidth - 3));
 }
 
+/// Pixel box of a label or a point, and an estimate of a label's width
+/// (11 px sans-serif).
+struct Box {
+  double x0, y0, x1, y1;
+  bool overlaps(const Box &o) const {
+    return x0 < o.x1 && o.x0 < x1 && y0 < o.y1 && o.y0 < y1;
+  }
+};
+double labelWidth(const std::string &s) { return 6.2 * double(s.size()); }
+
 struct RooflinePoint {
   double x, y;
   const LayerStats *layer;
@@ -64,27 +74,26 @@ std::string tooltip(const RooflinePoint &p) {
 }
 
 /// Labels the points, most cycles first, right of the point (left near the
-/// right edge `width`); a label that would overlap one already placed is
-/// left out (the tooltip still names the layer).
+/// right edge `width`); a label that would cover a point, the roof's label
+/// `roof` or another label is left out (the tooltip still names the layer).
 void labelPoints(Svg &svg, std::vector<RooflinePoint> pts, const Axis &x,
-                 const Axis &y, double width) {
-  std::stable_sort(pts.begin(), pts.end(),
-                   [](const RooflinePoint &a, const RooflinePoint &b) {
-                     return a.layer->cycles > b.layer->cycles;
-                   });
-  struct Box {
-    double x0, y0, x1, y1;
-  };
-  std::vector<Box> placed;
+                 const Axis &y, double width, const Box &roof) {
+  std::sort(pts.begin(), pts.end(),
+            [](const RooflinePoint &a, const RooflinePoint &b) {
+              const LayerStats &l = *a.layer, &r = *b.layer;
+              return l.cycles != r.cycles ? l.cycles > r.cycles : l.id < r.id;
+            });
+  std::vector<Box> placed = {roof};
+  for (const RooflinePoint &p : pts)
+    placed.push_back({x(p.x) - 5, y(p.y) - 5, x(p.x) + 5, y(p.y) + 5});
   for (const RooflinePoint &p : pts) {
     const std::string label = pointLabel(p.layer->name);
-    const double len = 6.2 * double(label.size()), px = x(p.x), py = y(p.y);
+    const double len = labelWidth(label), px = x(p.x), py = y(p.y);
     const bool left = px + 8 + len > width;
     Box b{left ? px - 8 - len : px + 8, py - 8, left ? px - 8 : px + 8 + len,
           py + 5};
-    if (std::any_of(placed.begin(), placed.end(), [&](const Box &o) {
-          return b.x0 < o.x1 && o.x0 < b.x1 && b.y0 < o.y1 && o.y0 < b.y1;
-        }))
+    if (std::any_of(placed.begin(), placed.end(),
+                    [&](const Box &o) { return b.overlaps(o); }))
       continue;
     placed.push_back(b);
     svg.text(left ? b.x1 : b.x0, py + 4, label, left ? "end" : "start");
@@ -107,16 +116,19 @@ void rooflineAxes(const std::vector<RooflinePoint> &pts, double peak, double bw,
   x.log = y.log = true;
 }
 
-/// The roof min(peak, intensity * bandwidth), from where it enters the plot.
-void drawRoof(Svg &svg, const Axis &x, const Axis &y, double peak, double bw) {
+/// The roof min(peak, intensity * bandwidth), from where it enters the plot,
+/// and its label; returns the label's box.
+Box drawRoof(Svg &svg, const Axis &x, const Axis &y, double peak, double bw) {
   const double x0 = std::max(x.lo, y.lo / bw), ridge = peak / bw;
   svg.path("M" + num(x(x0), 6) + "," + num(y(std::min(peak, x0 * bw)), 6) +
                " L" + num(x(ridge), 6) + "," + num(y(peak), 6) + " L" +
                num(x(x.hi), 6) + "," + num(y(peak), 6),
            "roof");
-  svg.text(x(x.hi) - 4, y(peak) - 6,
-           "peak " + si(peak) + " MACs/cycle, DRAM " + si(bw) + " B/cycle",
-           "end", "label");
+  const std::string label =
+      "peak " + si(peak) + " MACs/cycle, DRAM " + si(bw) + " B/cycle";
+  svg.text(x(x.hi) - 4, y(peak) - 6, label, "end", "label");
+  return {x(x.hi) - 4 - labelWidth(label), y(peak) - 18, x(x.hi) - 4,
+          y(peak) - 2};
 }
 
 } // namespace
@@ -148,28 +160,33 @@ std::string rooflinePlot(const HardwareDesc &hw, const SimStats &s,
   svg.text((x.from + x.to) / 2, h - 10, "model MACs per compulsory DRAM byte",
            "middle", "label");
   svg.text(4, 14, "model MACs per cycle", "start", "label");
-  drawRoof(svg, x, y, peak, bw);
+  const Box roof = drawRoof(svg, x, y, peak, bw);
   for (const RooflinePoint &p : pts)
     svg.circle(x(p.x), y(p.y), 5, unitColour(p.layer->limit), tooltip(p));
-  labelPoints(svg, pts, x, y, w);
+  labelPoints(svg, pts, x, y, w, roof);
   return svg.str();
 }
 
 namespace {
 
-/// A step outline of `frac` (0..1 per bin) filled down to the strip's base.
+/// A step outline of `frac` (0..1 per bin) filled down to the strip's base;
+/// a run of equal bins is one step (idle stretches cost nothing).
 std::string stepPath(const std::vector<double> &frac, const Axis &x,
                      uint64_t bin, double base, double height) {
   auto px = [&](uint64_t cycle) {
     return num(x(double(std::min<uint64_t>(cycle, uint64_t(x.hi)))), 6);
   };
-  std::string d = "M" + px(0) + "," + num(base, 6);
+  std::string level = num(base, 6);
+  std::string d = "M" + px(0) + "," + level;
   for (size_t b = 0; b < frac.size(); ++b) {
-    const std::string py =
-        num(base - std::clamp(frac[b], 0.0, 1.0) * height, 6);
-    d += " L" + px(b * bin) + "," + py + " L" + px((b + 1) * bin) + "," + py;
+    std::string py = num(base - std::clamp(frac[b], 0.0, 1.0) * height, 6);
+    if (py == level)
+      continue;
+    d += " L" + px(b * bin) + "," + level + " L" + px(b * bin) + "," + py;
+    level = std::move(py);
   }
-  return d + " L" + px(frac.size() * bin) + "," + num(base, 6) + " Z";
+  const std::string end = px(frac.size() * bin);
+  return d + " L" + end + "," + level + " L" + end + "," + num(base, 6) + " Z";
 }
 
 /// Busy (or MAC) fraction of each bin: `v` over the bin's cycles (the last

@@ -27,7 +27,7 @@ h1 { font-size: 1.4em; } h2 { font-size: 1.15em; margin-top: 1.6em; }
 table { border-collapse: collapse; font-size: 13px; }
 th, td { padding: 3px 8px; border-bottom: 1px solid #ddd; text-align: left; }
 td.n { text-align: right; font-variant-numeric: tabular-nums; }
-#layers td, #layers th { white-space: nowrap; }
+#layers td, #layers th, #summary th { white-space: nowrap; }
 #layers td:nth-child(2) { white-space: normal; overflow-wrap: anywhere;
                           min-width: 14em; }
 .bar { display: inline-block; height: 8px; background: #1f77b4;

@@ -128,10 +128,8 @@ void Svg::circle(double x, double y, double r, const std::string &fill,
           closeWith(tooltip, "circle");
 }
 
-void Svg::path(const std::string &d, const std::string &cls,
-               const std::string &fill) {
-  body += "<path d=\"" + d + "\" class=\"" + escapeHtml(cls) + "\"" +
-          (fill.empty() ? "" : " fill=\"" + escapeHtml(fill) + "\"") + "/>\n";
+void Svg::path(const std::string &d, const std::string &cls) {
+  body += "<path d=\"" + d + "\" class=\"" + escapeHtml(cls) + "\"/>\n";
 }
 
 void Svg::text(double x, double y, const std::string &s, const char *anchor,

@@ -44,8 +44,8 @@ public:
   void line(double x1, double y1, double x2, double y2, const std::string &cls);
   void circle(double x, double y, double r, const std::string &fill,
               const std::string &tooltip);
-  void path(const std::string &d, const std::string &cls,
-            const std::string &fill = "");
+  /// `cls` styles it (the page's CSS).
+  void path(const std::string &d, const std::string &cls);
   /// `anchor`: start, middle or end.
   void text(double x, double y, const std::string &s,
             const char *anchor = "start", const std::string &cls = "");
