@@ -33,3 +33,11 @@ config.substitutions.append(("%ort_dir", ort_dir))
 if shutil.which("node") and os.path.isdir(os.path.join(ort_dir, "node_modules",
                                                        "onnxruntime-node")):
     config.available_features.add("onnxruntime")
+
+# Headless Chromium (Debian's `chromium`, scripts/debian-packages.txt)
+# opens accel-run's HTML report: tests that load a page say
+# `REQUIRES: chromium`. %obj_root is the build directory, where such a test
+# keeps its screenshot.
+if os.path.exists("/usr/bin/chromium"):
+    config.available_features.add("chromium")
+config.substitutions.append(("%obj_root", config.accel_obj_root))

@@ -200,6 +200,20 @@ void LayerAccounting::finish(SimStats &stats) const {
                          : 0;
 }
 
+void LayerAccounting::spans(TimelineStats &out) const {
+  out.layerSpans.clear();
+  for (size_t i = 0; i < clusterSpans.size(); ++i) {
+    auto [first, last] = clusterSpans[i];
+    if (first > last)
+      continue;
+    const size_t layer = i % spanStride;
+    out.layerSpans.push_back(
+        {uint32_t(i / spanStride),
+         layer < rows.size() ? uint32_t(layer) : Command::kNoLayer, first,
+         last});
+  }
+}
+
 void LayerAccounting::writeTrace(TraceRecorder &trace,
                                  uint32_t firstTid) const {
   if (clusterSpans.empty())

@@ -87,6 +87,13 @@ public:
   /// stats.macs must be final.
   void finish(SimStats &stats) const;
 
+  /// Commands of layer `layer` charged so far.
+  uint64_t commandsOf(uint32_t layer) const { return rows[layer].commands; }
+
+  /// Each layer's span on each cluster (init with spans = true) into
+  /// `out.layerSpans`.
+  void spans(TimelineStats &out) const;
+
   /// Layer spans on every cluster's "layers" tracks (tid `firstTid` and up;
   /// overlapping spans of one cluster go to further tracks).
   void writeTrace(TraceRecorder &trace, uint32_t firstTid) const;

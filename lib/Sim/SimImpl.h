@@ -10,6 +10,7 @@
 #define ACCEL_LIB_SIM_SIMIMPL_H
 
 #include "AccessList.h"
+#include "ActivityBins.h"
 #include "LayerAccounting.h"
 #include "MeshModel.h"
 #include "PagedMemory.h"
@@ -37,6 +38,9 @@ constexpr unsigned kTags = 8;
 constexpr unsigned kMaxIbufs = 32;
 constexpr uint32_t kMaxRepeat = 1u << 16;
 constexpr uint32_t kMaxElemBytes = 64;
+/// Bins per cluster of SimStats::timeline (128 to 256 used once a run is
+/// longer than 256 cycles: enough for a plot a screen wide).
+constexpr unsigned kTimelineBins = 256;
 /// Extra cycles of a type-2 pipeline per loop-back iteration: the SU stage
 /// (operand arithmetic) and the WB stage (register-file write-back) run after
 /// the PEs finish the iteration.
@@ -359,6 +363,14 @@ private:
   uint64_t spillTotal = 0;
   uint64_t unitEnd = 0;
   LayerCounters layerCounters() const;
+
+  /// SimStats::timeline's bins (empty unless SimOptions::timeline).
+  ActivityBins activity;
+  /// SimOptions::progress: commands in the program, of each layer, run.
+  uint64_t commandsTotal = 0, commandsDone = 0, progressStep = 1;
+  std::vector<uint64_t> layerCommandTotals;
+  void initProgress();
+  void reportProgress() const;
 };
 
 } // namespace sim

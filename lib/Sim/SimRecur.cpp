@@ -304,6 +304,8 @@ bool Sim::flushEngine(Cluster &c) {
   c.peFree = std::max(c.peFree, engineEnd);
   c.st.peBusyCycles += uint64_t(run.issueCycles);
   busyTotals.pe += uint64_t(run.issueCycles);
+  if (activity.enabled() && !tasks.empty())
+    activity.add(c.index, filled, engineEnd, double(run.issueCycles), 0);
   stats.rnn.tasks += tasks.size();
   stats.rnn.issueCycles += uint64_t(run.issueCycles);
   stats.rnn.idleCycles += uint64_t(run.idleCycles);
@@ -327,6 +329,8 @@ bool Sim::retireRecur(Cluster &c, const PendingRecur &p,
   uint64_t macs = r.macsPerStep() * r.steps;
   c.st.macs += macs;
   stats.macs += macs;
+  if (activity.enabled())
+    activity.add(c.index, start, finish, 0, double(macs));
   // Weight-stationary: each distinct matrix is read once into the queues
   // (charged to the first task that uses it); streaming: every step.
   uint64_t weightBytes = r.weightElems() * 4 * r.steps;

@@ -496,6 +496,8 @@ bool Sim::doExecute(Cluster &c, const Command &cmd) {
   }
   c.peFree = end;
   c.ibufBusyUntil[cmd.ibuf] = end;
+  if (activity.enabled())
+    activity.add(c.index, start, end, double(info.cycles), double(info.macs));
   unitEnd = end;
   c.st.peBusyCycles += info.cycles;
   busyTotals.pe += info.cycles;
@@ -1025,7 +1027,35 @@ void Sim::finishStats(double wall) {
   for (unsigned k = 0; k < kInstrCountKinds; ++k)
     stats.instructionCounts[instrNames[k]] += instrCounts[k];
   layerAcct.finish(stats);
+  if (activity.enabled()) {
+    activity.finish(cycles, stats.timeline);
+    layerAcct.spans(stats.timeline);
+  }
   stats.wallSeconds = wall;
+}
+
+void Sim::initProgress() {
+  if (!opts.progress)
+    return;
+  progressStep = std::max<uint64_t>(1, opts.progressEvery);
+  layerCommandTotals.assign(p.layers.size(), 0);
+  for (const ClusterStream &cs : p.clusters) {
+    commandsTotal += cs.commands.size();
+    for (const Command &cmd : cs.commands)
+      if (cmd.layer < p.layers.size())
+        ++layerCommandTotals[cmd.layer];
+  }
+}
+
+void Sim::reportProgress() const {
+  SimProgress pr;
+  pr.cycle = now;
+  pr.commandsDone = commandsDone;
+  pr.commandsTotal = commandsTotal;
+  pr.layersTotal = uint32_t(p.layers.size());
+  for (uint32_t l = 0; l < pr.layersTotal; ++l)
+    pr.layersDone += layerAcct.commandsOf(l) == layerCommandTotals[l];
+  opts.progress(pr);
 }
 
 bool Sim::run(const std::map<std::string, Tensor> &inputs,
@@ -1036,7 +1066,10 @@ bool Sim::run(const std::map<std::string, Tensor> &inputs,
   std::fill(std::begin(instrCounts), std::end(instrCounts), 0);
   if (!checkProgram() || !setupMemory(inputs))
     return false;
-  layerAcct.init(p, hw, !opts.tracePath.empty());
+  layerAcct.init(p, hw, !opts.tracePath.empty() || opts.timeline);
+  if (opts.timeline)
+    activity.init(clusters.size(), kTimelineBins);
+  initProgress();
   for (const ClusterStream &cs : p.clusters)
     for (const Command &cmd : cs.commands)
       if (cmd.kind == CommandKind::Recur && cmd.recur.weightsInDram) {
@@ -1113,6 +1146,8 @@ bool Sim::run(const std::map<std::string, Tensor> &inputs,
         finishRecv(*best, bestT);
       else if (!step(*best))
         return false;
+      else if (opts.progress && ++commandsDone % progressStep == 0)
+        reportProgress();
       continue;
     }
     if (!anyBarrier && !anyRecv)

@@ -3,6 +3,7 @@
 //   accel-run BINARY [--hw FILE] --input NAME=FILE ... [--output-dir DIR]
 //             [--trace FILE] [--expect NAME=FILE ...] [--atol X] [--rtol X]
 //             [--no-validate] [--strict-hazards] [--per-layer] [--quiet]
+//             [--report DIR]
 //   accel-run BINARY --stream --input NAME=F0,F1,... [--input NAME=FILE]...
 //             [--state IN=OUT]... [--output-dir DIR] [--expect NAME=F0,F1,...]
 //
@@ -14,7 +15,10 @@
 // --per-layer adds a table of the layers sorted by cycles). --expect compares
 // an output with a reference file: same shape, and |out - ref| <= atol + rtol *
 // |ref| everywhere. Any error or mismatch prints a message and exits with
-// status 1.
+// status 1. --report DIR writes the HTML report (lib/Report) with
+// DIR/stats.json and DIR/trace.json; outputs go to DIR too unless
+// --output-dir says otherwise. On a terminal a progress line (Progress.h)
+// shows how far the simulation is.
 //
 // --stream runs the binary once per chunk, as streaming models (voice
 // activity detection, keyword spotting) are used: inputs given several
@@ -25,7 +29,9 @@
 // the totals to DIR/stats.json (docs/simulator.md "Streaming").
 //
 //===----------------------------------------------------------------------===//
+#include "Progress.h"
 #include "accel/Hardware/HardwareDesc.h"
+#include "accel/Report/Report.h"
 #include "accel/Sim/Simulator.h"
 #include "accel/Sim/TensorIO.h"
 #include "accel/Target/Binary.h"
@@ -52,6 +58,7 @@ const char *kUsage =
     "[--output-dir DIR]\n"
     "                 [--trace FILE] [--no-validate] [--strict-hazards] "
     "[--per-layer] [--quiet]\n"
+    "                 [--report DIR]\n"
     "       accel-run BINARY --stream --input NAME=F0,F1,... [--state "
     "IN=OUT]... [--output-dir DIR]\n"
     "\n"
@@ -85,6 +92,12 @@ const char *kUsage =
     "                     DRAM bytes, roofline bound, ratio, limiting unit)\n"
     "  --quiet            print nothing on success but the --per-layer "
     "table\n"
+    "  --report DIR       write DIR/index.html (summary, layers, roofline, "
+    "utilisation over\n"
+    "                     time, networks on clusters), DIR/stats.json and "
+    "DIR/trace.json;\n"
+    "                     the outputs go to DIR unless --output-dir is "
+    "given\n"
     "  --stream           run once per chunk: --input NAME=F0,F1,... gives "
     "the chunks of\n"
     "                     a streamed input (all streamed inputs have as many), "
@@ -442,6 +455,9 @@ int runStream(const Program &prog, const HardwareDesc &hw,
 
   SimOptions opts;
   opts.hazardsAreErrors = a.strict;
+  ProgressLine progress;
+  if (!a.quiet)
+    progress.attach(opts);
   std::vector<SimStats> all;
   std::vector<std::string> checks;
   std::map<std::string, Tensor> outputs;
@@ -455,7 +471,9 @@ int runStream(const Program &prog, const HardwareDesc &hw,
         inputs[in] = outputs.at(out);
     std::map<std::string, Tensor> next;
     all.emplace_back();
-    if (!simulate(prog, hw, inputs, opts, next, all.back(), err))
+    bool ran = simulate(prog, hw, inputs, opts, next, all.back(), err);
+    progress.clear();
+    if (!ran)
       return fail("chunk " + std::to_string(k) + ": " + err);
     outputs = std::move(next);
     std::string suffix = "." + std::to_string(k);
@@ -533,7 +551,7 @@ int runStream(const Program &prog, const HardwareDesc &hw,
 }
 
 int runMain(int argc, char **argv) {
-  std::string binaryPath, hwPath, outDir, tracePath;
+  std::string binaryPath, hwPath, outDir, tracePath, reportDir;
   std::vector<std::pair<std::string, std::string>> inputArgs, expectArgs;
   double atol = 1e-4, rtol = 1e-4;
   bool validate = true, strict = false, quiet = false, perLayer = false,
@@ -600,6 +618,9 @@ int runMain(int argc, char **argv) {
     } else if (a == "--trace") {
       if (!need(tracePath))
         return fail("--trace needs a file");
+    } else if (a == "--report") {
+      if (!need(reportDir))
+        return fail("--report needs a directory");
     } else if (a == "--no-validate" && !hasInlineValue) {
       validate = false;
     } else if (a == "--strict-hazards" && !hasInlineValue) {
@@ -638,10 +659,16 @@ int runMain(int argc, char **argv) {
   }
   if (!stateArgs.empty() && !stream)
     return fail("--state needs --stream");
-  if (stream && (!tracePath.empty() || perLayer))
-    return fail(std::string(tracePath.empty() ? "--per-layer" : "--trace") +
+  const char *oneRunOnly = !tracePath.empty()   ? "--trace"
+                           : perLayer           ? "--per-layer"
+                           : !reportDir.empty() ? "--report"
+                                                : nullptr;
+  if (stream && oneRunOnly)
+    return fail(std::string(oneRunOnly) +
                 " is not supported with --stream (run one chunk without "
                 "--stream for it)");
+  if (outDir.empty())
+    outDir = reportDir;
 
   HardwareDesc hw = defaultHardware();
   std::string err;
@@ -690,9 +717,26 @@ int runMain(int argc, char **argv) {
   opts.tracePath = tracePath;
   opts.hazardsAreErrors = strict;
   opts.powerGating = gating;
+  if (!reportDir.empty()) { // docs/simulator.md "HTML report"
+    std::error_code ec;
+    std::filesystem::create_directories(reportDir, ec);
+    if (ec)
+      return fail(reportDir + ": cannot create directory: " + ec.message());
+    opts.timeline = true;
+    if (opts.tracePath.empty())
+      opts.tracePath = reportDir + "/trace.json";
+  }
+  ProgressLine progress;
+  if (!quiet)
+    progress.attach(opts);
   std::map<std::string, Tensor> outputs;
   SimStats stats;
-  if (!simulate(prog, hw, inputs, opts, outputs, stats, err))
+  bool ran = simulate(prog, hw, inputs, opts, outputs, stats, err);
+  progress.clear();
+  if (!ran)
+    return fail(err);
+  if (!reportDir.empty() &&
+      !writeReport(reportDir, prog, hw, stats, binaryPath, opts.tracePath, err))
     return fail(err);
 
   std::vector<std::pair<std::string, std::string>> written;
@@ -809,6 +853,8 @@ int runMain(int argc, char **argv) {
                 (unsigned long long)stats.hazardCount);
   if (perLayer)
     printLayerTable(prog, stats);
+  if (!reportDir.empty())
+    std::printf("report: %s/index.html\n", reportDir.c_str());
   std::printf("simulated in %.3f s\n", stats.wallSeconds);
   if (!checks.empty())
     std::printf("reference checks:\n");

@@ -20,6 +20,7 @@
 #include "accel/Target/Program.h"
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -41,6 +42,14 @@ struct Tensor {
 /// "[2, 3, 4]".
 std::string shapeToString(const std::vector<int64_t> &shape);
 
+/// How far a run has got (SimOptions::progress).
+struct SimProgress {
+  uint64_t cycle = 0; ///< the earliest cycle any cluster can still issue at
+  uint64_t commandsDone = 0, commandsTotal = 0;
+  /// Layers of the layer table all of whose commands have run.
+  uint32_t layersDone = 0, layersTotal = 0;
+};
+
 struct SimOptions {
   /// Write a Chrome trace event JSON file here (empty = no trace).
   std::string tracePath;
@@ -57,6 +66,12 @@ struct SimOptions {
   /// clusters' on and waking cycles only. SimStats::energyStaticGatedPj is
   /// computed either way; this makes it the static term of energyTotalPj.
   bool powerGating = false;
+  /// Called every `progressEvery` commands (accel-run's progress line on a
+  /// terminal); empty = never. The callback decides how often to show it.
+  std::function<void(const SimProgress &)> progress;
+  uint64_t progressEvery = 256;
+  /// Fill SimStats::timeline (accel-run --report's plots over time).
+  bool timeline = false;
 };
 
 /// One core (PE) of a cluster.
@@ -170,6 +185,22 @@ struct LayerStats {
   double limitOccupancy = 0; ///< its busy / (units * cycles)
 };
 
+/// Activity over time (SimOptions::timeline): per cluster, bins of
+/// `binCycles` cycles (bin b = [b * binCycles, (b + 1) * binCycles)), and
+/// where each layer ran on each cluster. Not in stats.json.
+struct TimelineStats {
+  uint64_t binCycles = 0;
+  /// [cluster][bin]: PE-array busy cycles and MACs in the bin, an EXECUTE's
+  /// (an RNN engine batch's) spread evenly over its interval.
+  std::vector<std::vector<double>> peBusy, macs;
+  struct Span {
+    uint32_t cluster = 0;
+    uint32_t layer = Command::kNoLayer; ///< kNoLayer: the unattributed row
+    uint64_t first = 0, last = 0;       ///< as LayerStats, on this cluster
+  };
+  std::vector<Span> layerSpans; ///< by cluster, then layer
+};
+
 struct SimStats {
   std::string hardware; ///< HardwareDesc::name
   uint64_t cycles = 0;  ///< total: max over clusters of finishCycle
@@ -231,6 +262,7 @@ struct SimStats {
   RnnEngineStats rnn;
   std::vector<std::string> hazards; ///< first SimOptions::maxHazardMessages
   double wallSeconds = 0;           ///< host time spent in simulate()
+  TimelineStats timeline;           ///< empty unless SimOptions::timeline
 };
 
 /// stats.json content (field names in docs/simulator.md).
