@@ -8,6 +8,7 @@
 #define ACCEL_LIB_REPORT_PLOTS_H
 
 #include "accel/Hardware/HardwareDesc.h"
+#include "accel/Report/Networks.h"
 #include "accel/Sim/Simulator.h"
 
 #include <string>
@@ -15,13 +16,6 @@
 
 namespace accel {
 namespace report {
-
-/// The networks of a linked program (layers NETWORK.LAYER): names and the
-/// index of each layer's network.
-struct Networks {
-  std::vector<std::string> names;
-  std::vector<size_t> ofLayer;
-};
 
 /// Colour of a limiting unit ("pe", "dma", "sfu", "mesh", "none").
 const char *unitColour(const std::string &unit);

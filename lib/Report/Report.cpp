@@ -227,58 +227,29 @@ std::string utilisationSection(const HardwareDesc &hw, const SimStats &s) {
   return t + utilisationPlot(hw, s);
 }
 
-bool validNetworkName(const std::string &s) {
-  if (s.empty() || s.size() > 64)
-    return false;
-  return std::all_of(s.begin(), s.end(), [](char c) {
-    return std::isalnum((unsigned char)c) || c == '_' || c == '-';
-  });
-}
-
-/// Networks of a linked program: every layer is NETWORK.LAYER and every
-/// symbol NETWORK.TENSOR of one of them (so one model's layers named
-/// "block1.conv" are not taken for networks), and there are two or more.
-Networks findNetworks(const Program &p) {
-  Networks nets;
-  std::map<std::string, size_t> index;
-  for (const LayerInfo &l : p.layers) {
-    std::string prefix = l.name.substr(0, l.name.find('.'));
-    if (prefix.size() == l.name.size() || !validNetworkName(prefix))
-      return {};
-    auto [it, added] = index.emplace(prefix, nets.names.size());
-    if (added)
-      nets.names.push_back(prefix);
-    nets.ofLayer.push_back(it->second);
+/// When each network ran, where, and what it did; then the Gantt chart.
+std::string networksSection(const Program &prog, const HardwareDesc &hw,
+                            const SimStats &s, const Networks &nets) {
+  std::string t = "<h2>Networks on clusters</h2>\n<table>\n<tr><th></th>"
+                  "<th>network</th><th>cycles</th><th>clusters</th>"
+                  "<th>MACs</th><th>MAC util.</th><th>DRAM bytes</th>"
+                  "<th>dynamic energy</th></tr>\n";
+  std::vector<NetworkSummary> sums = networkSummaries(prog, hw, s);
+  for (size_t i = 0; i < sums.size(); ++i) {
+    const NetworkSummary &n = sums[i];
+    t += "<tr><td>" + swatch(paletteColour(i)) + "</td><td>" +
+         escapeHtml(n.name) + "</td><td>" + std::to_string(n.first) + " to " +
+         std::to_string(n.last) + "</td><td>" +
+         std::to_string(n.clusters.size()) + "</td><td>" +
+         std::to_string(n.macs) + "</td><td>" + pct(n.macUtilisation) +
+         "</td><td>" + std::to_string(n.dramBytes) + "</td><td>" +
+         fixed(n.dynamicPj * 1e-6, 3) + " uJ</td></tr>\n";
   }
-  for (const Symbol &s : p.symbols) {
-    size_t dot = s.name.find('.');
-    if (dot == std::string::npos || !index.count(s.name.substr(0, dot)))
-      return {};
-  }
-  return nets.names.size() >= 2 ? nets : Networks{};
-}
-
-std::string ganttSection(const SimStats &s, const Networks &nets) {
-  std::vector<std::pair<uint64_t, uint64_t>> span(nets.names.size(),
-                                                  {UINT64_MAX, 0});
-  for (const LayerStats &L : s.layers)
-    if (L.commands && L.id < nets.ofLayer.size()) {
-      auto &sp = span[nets.ofLayer[L.id]];
-      sp = {std::min(sp.first, L.firstCycle), std::max(sp.second, L.lastCycle)};
-    }
-  std::string t = "<h2>Networks on clusters</h2>\n<p class=\"note\">One row "
-                  "per cluster; a bar from the first to the last cycle a "
-                  "network's commands were active there.</p>\n"
-                  "<p class=\"legend\">";
-  for (size_t i = 0; i < nets.names.size(); ++i) {
-    t += "<span class=\"item\">" + swatch(paletteColour(i)) +
-         escapeHtml(nets.names[i]);
-    if (span[i].first <= span[i].second)
-      t += ": cycles " + std::to_string(span[i].first) + " to " +
-           std::to_string(span[i].second);
-    t += "</span>";
-  }
-  return t + "</p>\n" + ganttPlot(s, nets);
+  return t +
+         "</table>\n<p class=\"note\">One row per cluster; a bar from "
+         "the first to the last cycle a network's commands were active "
+         "there.</p>\n" +
+         ganttPlot(s, nets);
 }
 
 bool writeText(const std::string &path, const std::string &text,
@@ -305,7 +276,7 @@ std::string reportHtml(const Program &prog, const HardwareDesc &hw,
   h += utilisationSection(hw, stats);
   Networks nets = findNetworks(prog);
   if (!nets.names.empty())
-    h += ganttSection(stats, nets);
+    h += networksSection(prog, hw, stats, nets);
   return h + "</body>\n</html>\n";
 }
 

@@ -31,6 +31,7 @@
 //===----------------------------------------------------------------------===//
 #include "Progress.h"
 #include "accel/Hardware/HardwareDesc.h"
+#include "accel/Report/Networks.h"
 #include "accel/Report/Report.h"
 #include "accel/Sim/Simulator.h"
 #include "accel/Sim/TensorIO.h"
@@ -139,6 +140,26 @@ std::string fmtBytes(uint64_t b) {
   else
     std::snprintf(buf, sizeof buf, "%llu B", (unsigned long long)b);
   return buf;
+}
+
+/// A linked program's networks (docs/multi-network.md "Reports"): when
+/// each ran (its latency is its last cycle: every input is there at 0),
+/// on how many clusters, its MAC utilisation there and dynamic energy.
+void printNetworks(const Program &prog, const HardwareDesc &hw,
+                   const SimStats &s) {
+  std::vector<NetworkSummary> nets = networkSummaries(prog, hw, s);
+  if (nets.empty())
+    return;
+  std::printf("networks (makespan %llu):\n", (unsigned long long)s.cycles);
+  for (const NetworkSummary &n : nets)
+    std::printf("  %-12s latency %llu (cycles %llu to %llu), %zu clusters, "
+                "%llu MACs, MAC utilisation %.2f %%, DRAM %s, dynamic "
+                "energy %.3f uJ\n",
+                n.name.c_str(), (unsigned long long)n.last,
+                (unsigned long long)n.first, (unsigned long long)n.last,
+                n.clusters.size(), (unsigned long long)n.macs,
+                100 * n.macUtilisation, fmtBytes(n.dramBytes).c_str(),
+                n.dynamicPj * 1e-6);
 }
 
 /// "cycles C, ideal bound B (C/B = R.RRx)" (docs/simulator.md "Per-layer
@@ -851,6 +872,7 @@ int runMain(int argc, char **argv) {
   if (stats.hazardCount)
     std::printf("hazards: %llu (see warnings)\n",
                 (unsigned long long)stats.hazardCount);
+  printNetworks(prog, hw, stats);
   if (perLayer)
     printLayerTable(prog, stats);
   if (!reportDir.empty())
