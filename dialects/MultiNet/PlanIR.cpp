@@ -54,6 +54,9 @@ PlanIR readPlan(PlanOp op) {
       p.name = proc.getLabel().str();
       p.inputs = indicesOf(proc.getInputs(), idx);
       p.targets = coordsOf(proc.getTargetsAttr());
+      if (auto net = SymbolTable::lookupNearestSymbolFrom<NetworkOp>(
+              proc, proc.getNetworkAttr()))
+        p.arrival = int64_t(net.getArrival());
       readFields(proc, p);
     } else {
       auto x = cast<InteractionOp>(o);

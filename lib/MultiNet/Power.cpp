@@ -99,7 +99,9 @@ Timing timeSchedule(const Plan &plan, const Schedule &s, const CostModel &c,
         if (t >= 2 && isOff(off, t - 2, eu))
           wake = std::max(wake,
                           tm.unitStart[size_t(t - 1)] + c.wakeLatency - begin);
-      len = std::max(len, std::max(in, wake) + plan.processes[p].cycles);
+      int64_t late = plan.processes[p].arrival - begin; // input not there
+      len =
+          std::max(len, std::max({in, wake, late}) + plan.processes[p].cycles);
     }
     tm.unitStart[size_t(t) + 1] = begin + len;
   }
@@ -113,7 +115,7 @@ Timing timeSchedule(const Plan &plan, const Schedule &s, const CostModel &c,
   std::vector<int64_t> firstStart(size_t(s.timeUnits()), INT64_MAX);
   for (const auto &at : s.at)
     for (size_t p : at) {
-      int64_t t = s.time[p], start = 0;
+      int64_t t = s.time[p], start = plan.processes[p].arrival;
       for (size_t i : plan.processes[p].inputs)
         start = std::max(start, tm.finish[i] + arrival(plan, s, i, p, c));
       for (int64_t eu : s.units[p]) {

@@ -53,9 +53,10 @@ Networks findNetworks(const Program &p) {
   return nets.names.size() >= 2 ? nets : Networks{};
 }
 
-std::vector<NetworkSummary> networkSummaries(const Program &prog,
-                                             const HardwareDesc &hw,
-                                             const SimStats &stats) {
+std::vector<NetworkSummary>
+networkSummaries(const Program &prog, const HardwareDesc &hw,
+                 const SimStats &stats,
+                 const std::map<std::string, uint64_t> &arrivals) {
   Networks nets = findNetworks(prog);
   std::vector<NetworkSummary> out(nets.names.size());
   std::vector<std::vector<uint32_t>> clusters = clustersOf(prog, nets);
@@ -63,6 +64,9 @@ std::vector<NetworkSummary> networkSummaries(const Program &prog,
     out[n].name = nets.names[n];
     out[n].first = UINT64_MAX;
     out[n].clusters = clusters[n];
+    for (const auto &[input, cycle] : arrivals)
+      if (input.rfind(out[n].name + ".", 0) == 0)
+        out[n].arrival = std::max(out[n].arrival, cycle);
   }
   for (const LayerStats &L : stats.layers) {
     if (L.id >= nets.ofLayer.size() || !L.commands)

@@ -251,6 +251,11 @@ private:
   bool doConfig(Cluster &c, const Command &cmd);
   bool doExecute(Cluster &c, const Command &cmd);
   bool doDma(Cluster &c, const Command &cmd);
+  /// SimOptions::inputArrival: the DRAM ranges of the inputs that arrive
+  /// late, and the latest arrival among those a range `r` overlaps.
+  bool recordArrivals();
+  uint64_t arrivalOf(const Range &r) const;
+  std::vector<std::pair<Range, uint64_t>> arrivals;
   bool doInstr(Cluster &c, const Instruction &in, size_t idx, bool last,
                ExecInfo &info);
   // The steps of doInstr (SimInstructions.cpp).

@@ -234,6 +234,8 @@ bool Sim::setupMemory(const std::map<std::string, Tensor> &inputs) {
       return false;
     writeImage(s, t.data);
   }
+  if (!recordArrivals())
+    return false;
 
   numIbufs = std::min<uint32_t>(hw.instructionBuffers, kMaxIbufs);
   slotFloats = hw.inputSlotBytes() / 4;
@@ -521,6 +523,34 @@ bool Sim::doExecute(Cluster &c, const Command &cmd) {
   return true;
 }
 
+/// SimOptions::inputArrival as DRAM ranges (every piece and replica).
+bool Sim::recordArrivals() {
+  for (const auto &[name, cycle] : opts.inputArrival) {
+    const Symbol *sym = nullptr;
+    for (const Symbol &s : p.symbols)
+      if (s.isInput && s.name == name)
+        sym = &s;
+    if (!sym)
+      return fail("arrival of unknown input '" + name + "'");
+    uint64_t bytes = sym->numElements() * 4;
+    if (sym->pieces.empty())
+      arrivals.push_back(
+          {{i128(sym->dramAddr), i128(sym->dramAddr + bytes)}, cycle});
+    for (const DramPiece &q : sym->pieces)
+      arrivals.push_back(
+          {{i128(q.dramAddr), i128(q.dramAddr + q.bytes)}, cycle});
+  }
+  return true;
+}
+
+uint64_t Sim::arrivalOf(const Range &r) const {
+  uint64_t at = 0;
+  for (const auto &[range, cycle] : arrivals)
+    if (range.overlaps(r))
+      at = std::max(at, cycle);
+  return at;
+}
+
 bool Sim::doDma(Cluster &c, const Command &cmd) {
   const DmaDesc &d = cmd.dma;
   if (d.tag >= kTags)
@@ -664,7 +694,8 @@ bool Sim::doDma(Cluster &c, const Command &cmd) {
       }
 
   const uint64_t ub = uint64_t(bytes);
-  const uint64_t issued = c.t + hw.commandIssueCycles;
+  const uint64_t issued =
+      std::max(c.t + hw.commandIssueCycles, srcDram ? arrivalOf(src) : 0);
   if (remote)
     return doRemoteLoad(c, cmd, src, dst, ub);
 

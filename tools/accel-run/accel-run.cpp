@@ -86,8 +86,16 @@ const char *kUsage =
     "errors\n"
     "  --power-gating     switch off clusters with no work and clusters "
     "whose stream has\n"
-    "                     finished: the static energy counts on-cycles only "
-    "(docs/multi-network.md)\n"
+    "                     finished; a stream that starts with a RECV sleeps "
+    "until the signal\n"
+    "                     and wakes (wake latency): the static energy counts "
+    "on and waking\n"
+    "                     cycles only (docs/multi-network.md)\n"
+    "  --arrival NAME=CYCLES  the data of input NAME (or of every input of "
+    "network NAME\n"
+    "                     of a linked program) arrives at cycle CYCLES: DMAs "
+    "reading it start\n"
+    "                     no earlier (default 0)\n"
     "  --per-layer        print the layers sorted by cycles (share, MACs, "
     "utilisation,\n"
     "                     DRAM bytes, roofline bound, ratio, limiting unit)\n"
@@ -142,24 +150,45 @@ std::string fmtBytes(uint64_t b) {
   return buf;
 }
 
+/// --arrival NAME=CYCLES: NAME is an input, or a network of a linked
+/// program (every input NAME.*).
+bool inputArrivals(const Program &prog,
+                   const std::vector<std::pair<std::string, uint64_t>> &args,
+                   std::map<std::string, uint64_t> &out, std::string &err) {
+  for (const auto &[name, cycle] : args) {
+    bool matched = false;
+    for (const Symbol &s : prog.symbols)
+      if (s.isInput && (s.name == name || s.name.rfind(name + ".", 0) == 0)) {
+        out[s.name] = cycle;
+        matched = true;
+      }
+    if (!matched) {
+      err = "--arrival " + name + ": no input and no network of that name";
+      return false;
+    }
+  }
+  return true;
+}
+
 /// A linked program's networks (docs/multi-network.md "Reports"): when
-/// each ran (its latency is its last cycle: every input is there at 0),
+/// each ran (its latency: from its inputs' arrival to its last cycle),
 /// on how many clusters, its MAC utilisation there and dynamic energy.
 void printNetworks(const Program &prog, const HardwareDesc &hw,
-                   const SimStats &s) {
-  std::vector<NetworkSummary> nets = networkSummaries(prog, hw, s);
+                   const SimStats &s,
+                   const std::map<std::string, uint64_t> &arrivals) {
+  std::vector<NetworkSummary> nets = networkSummaries(prog, hw, s, arrivals);
   if (nets.empty())
     return;
   std::printf("networks (makespan %llu):\n", (unsigned long long)s.cycles);
   for (const NetworkSummary &n : nets)
-    std::printf("  %-12s latency %llu (cycles %llu to %llu), %zu clusters, "
-                "%llu MACs, MAC utilisation %.2f %%, DRAM %s, dynamic "
-                "energy %.3f uJ\n",
-                n.name.c_str(), (unsigned long long)n.last,
-                (unsigned long long)n.first, (unsigned long long)n.last,
-                n.clusters.size(), (unsigned long long)n.macs,
-                100 * n.macUtilisation, fmtBytes(n.dramBytes).c_str(),
-                n.dynamicPj * 1e-6);
+    std::printf("  %-12s latency %llu (arrival %llu, cycles %llu to %llu), "
+                "%zu clusters, %llu MACs, MAC utilisation %.2f %%, DRAM %s, "
+                "dynamic energy %.3f uJ\n",
+                n.name.c_str(), (unsigned long long)(n.last - n.arrival),
+                (unsigned long long)n.arrival, (unsigned long long)n.first,
+                (unsigned long long)n.last, n.clusters.size(),
+                (unsigned long long)n.macs, 100 * n.macUtilisation,
+                fmtBytes(n.dramBytes).c_str(), n.dynamicPj * 1e-6);
 }
 
 /// "cycles C, ideal bound B (C/B = R.RRx)" (docs/simulator.md "Per-layer
@@ -574,6 +603,7 @@ int runStream(const Program &prog, const HardwareDesc &hw,
 int runMain(int argc, char **argv) {
   std::string binaryPath, hwPath, outDir, tracePath, reportDir;
   std::vector<std::pair<std::string, std::string>> inputArgs, expectArgs;
+  std::vector<std::pair<std::string, uint64_t>> arrivalArgs;
   double atol = 1e-4, rtol = 1e-4;
   bool validate = true, strict = false, quiet = false, perLayer = false,
        gating = false;
@@ -654,6 +684,21 @@ int runMain(int argc, char **argv) {
       perLayer = true;
     } else if (a == "--stream" && !hasInlineValue) {
       stream = true;
+    } else if (a == "--arrival") {
+      std::string spec;
+      if (!need(spec))
+        return fail("--arrival needs NAME=CYCLES");
+      size_t eq = spec.find('=');
+      char *end = nullptr;
+      unsigned long long cyc =
+          eq == std::string::npos
+              ? 0
+              : std::strtoull(spec.c_str() + eq + 1, &end, 10);
+      if (eq == std::string::npos || eq == 0 || eq + 1 == spec.size() || *end)
+        return fail("--arrival expects NAME=CYCLES (an input or a network "
+                    "and a cycle), got '" +
+                    spec + "'");
+      arrivalArgs.emplace_back(spec.substr(0, eq), uint64_t(cyc));
     } else if (a == "--state") {
       std::string spec;
       if (!need(spec))
@@ -680,10 +725,11 @@ int runMain(int argc, char **argv) {
   }
   if (!stateArgs.empty() && !stream)
     return fail("--state needs --stream");
-  const char *oneRunOnly = !tracePath.empty()   ? "--trace"
-                           : perLayer           ? "--per-layer"
-                           : !reportDir.empty() ? "--report"
-                                                : nullptr;
+  const char *oneRunOnly = !tracePath.empty()     ? "--trace"
+                           : perLayer             ? "--per-layer"
+                           : !reportDir.empty()   ? "--report"
+                           : !arrivalArgs.empty() ? "--arrival"
+                                                  : nullptr;
   if (stream && oneRunOnly)
     return fail(std::string(oneRunOnly) +
                 " is not supported with --stream (run one chunk without "
@@ -738,6 +784,8 @@ int runMain(int argc, char **argv) {
   opts.tracePath = tracePath;
   opts.hazardsAreErrors = strict;
   opts.powerGating = gating;
+  if (!inputArrivals(prog, arrivalArgs, opts.inputArrival, err))
+    return fail(err);
   if (!reportDir.empty()) { // docs/simulator.md "HTML report"
     std::error_code ec;
     std::filesystem::create_directories(reportDir, ec);
@@ -872,7 +920,7 @@ int runMain(int argc, char **argv) {
   if (stats.hazardCount)
     std::printf("hazards: %llu (see warnings)\n",
                 (unsigned long long)stats.hazardCount);
-  printNetworks(prog, hw, stats);
+  printNetworks(prog, hw, stats, opts.inputArrival);
   if (perLayer)
     printLayerTable(prog, stats);
   if (!reportDir.empty())

@@ -46,7 +46,9 @@ struct Process {
   int64_t units = 1;          ///< EUs it runs on at once (a spatial unit)
   int64_t cycles = 1;         ///< its time on those units
   int64_t macs = 0;           ///< for the energy model
-  int64_t outputBytes = 0;    ///< its result, sent to the EUs of its readers
+  /// Cycle its network's input arrives: it starts no earlier.
+  int64_t arrival = 0;
+  int64_t outputBytes = 0; ///< its result, sent to the EUs of its readers
   /// Weights (static data): loaded at the start, they stay in the memory of
   /// the EUs that run the process, split evenly over them.
   int64_t staticBytes = 0;

@@ -14,6 +14,7 @@
 #include "accel/Sim/Simulator.h"
 #include "accel/Target/Program.h"
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -31,9 +32,11 @@ Networks findNetworks(const Program &p);
 
 struct NetworkSummary {
   std::string name;
-  /// First cycle one of its commands was issued and the last one active;
-  /// its latency is `last` (every network's input is there at cycle 0).
+  /// First cycle one of its commands was issued and the last one active.
   uint64_t first = 0, last = 0;
+  /// When its inputs arrived (the latest; SimOptions::inputArrival). Its
+  /// latency is last - arrival.
+  uint64_t arrival = 0;
   std::vector<uint32_t> clusters; ///< row-major, where its commands run
   uint64_t macs = 0, dramBytes = 0;
   /// macs / (clusters x peak MACs per cluster-cycle x (last - first)).
@@ -44,9 +47,11 @@ struct NetworkSummary {
 };
 
 /// One summary per network of findNetworks(prog); empty for one model.
-std::vector<NetworkSummary> networkSummaries(const Program &prog,
-                                             const HardwareDesc &hw,
-                                             const SimStats &stats);
+/// `arrivals`: input symbol -> cycle (SimOptions::inputArrival).
+std::vector<NetworkSummary>
+networkSummaries(const Program &prog, const HardwareDesc &hw,
+                 const SimStats &stats,
+                 const std::map<std::string, uint64_t> &arrivals = {});
 
 } // namespace accel
 

@@ -58,6 +58,11 @@ struct SimOptions {
   bool hazardsAreErrors = false;
   /// Keep at most this many hazard messages in SimStats (all are counted).
   unsigned maxHazardMessages = 20;
+  /// Input symbol -> the cycle its data arrives (absent: 0). A DMA that
+  /// reads DRAM bytes of the input starts no earlier (docs/multi-network.md
+  /// "Arrival times": several networks whose inputs come at different
+  /// times).
+  std::map<std::string, uint64_t> inputArrival;
   /// Power gating (docs/multi-network.md, "Power gating in the simulator"):
   /// a cluster with no work is off for the whole run, and one whose stream
   /// has finished is off from then on; a cluster whose stream starts with

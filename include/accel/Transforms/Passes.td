@@ -411,8 +411,8 @@ def MultiNetTime : Pass<"multinet-time", "mlir::ModuleOp"> {
   let summary = "Predicted times and energy of a placed multinet.plan";
   let description = [{
     Attaches `span = #multinet.span<start, finish>` to every process (the
-    dataflow style: a process fires once its inputs have arrived and its
-    EUs are free and awake) and `timing = #multinet.timing<barrier,
+    dataflow style: a process fires once its inputs have arrived, its EUs
+    are free and awake, and its network's `arrival` has passed) and `timing = #multinet.timing<barrier,
     dataflow, gated, energy_pj>` to the plan (barrier style: a time unit
     waits for the previous one). Arrivals take hop latency x hops plus
     bytes over the link width; with `multinet.power_off` ops, an EU off in
