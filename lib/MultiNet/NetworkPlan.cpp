@@ -60,8 +60,9 @@ bool readEntry(const json &j, const std::string &folder, size_t i,
   }
   if (j.contains("arrival") &&
       !(j["arrival"].is_number_integer() && j["arrival"].get<int64_t>() == 0)) {
-    err = where + ": \"arrival\" is when the network's input arrives, a "
-                  "property of a run: give it to accel-run --arrival " +
+    err = where +
+          ": \"arrival\" is when the network's input arrives, a "
+          "property of a run: give it to accel-run --arrival " +
           e.name + "=CYCLES";
     return false;
   }
