@@ -358,18 +358,25 @@ LogicalResult SpuOp::verify() {
 LogicalResult LayerAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                 StringRef name, StringRef, uint64_t,
                                 uint64_t compulsoryBytes, uint64_t weightBytes,
-                                ArrayAttr fused) {
+                                ArrayAttr fused, DenseI64ArrayAttr inputs,
+                                ArrayAttr inputSymbols, ArrayAttr outputSymbols,
+                                uint64_t) {
   if (weightBytes > compulsoryBytes)
     return emitError() << "layer '" << name << "': weight_bytes " << weightBytes
                        << " exceed compulsory_bytes " << compulsoryBytes
                        << " (weights are part of them)";
-  if (fused)
-    for (Attribute a : fused)
-      if (!llvm::isa<StringAttr>(a))
-        return emitError() << "layer '" << name
-                           << "': fused must list operator names (strings), "
-                              "got "
-                           << a;
+  for (auto [field, list] : {std::pair<StringRef, ArrayAttr>{"fused", fused},
+                             {"input_symbols", inputSymbols},
+                             {"output_symbols", outputSymbols}})
+    if (list)
+      for (Attribute a : list)
+        if (!llvm::isa<StringAttr>(a))
+          return emitError() << "layer '" << name << "': " << field
+                             << " must list names (strings), got " << a;
+  for (int64_t i : inputs ? inputs.asArrayRef() : ArrayRef<int64_t>())
+    if (i < 0)
+      return emitError() << "layer '" << name
+                         << "': inputs are layer indices, got " << i;
   return success();
 }
 

@@ -229,13 +229,19 @@ def Isa_LayerAttr : Isa_Attr<"Layer", "layer"> {
     `op`, its dense multiply-adds `macs`, the bytes it must move at least
     (`compulsory_bytes`: its constant operands, `weight_bytes`, plus the
     network inputs it reads and outputs it writes) and the source operators
-    `fused` into it. `isa.program` lists them as `layers [...]`; a command's
-    `layer N` is an index into that list:
+    `fused` into it. The data flow, for process formation (accel-compile
+    --networks --emit=plan), follows: the earlier layers whose results it
+    reads (`inputs`, indices), the program inputs it reads and outputs it
+    writes (`input_symbols`, `output_symbols`) and the bytes of its result
+    (`output_bytes`). The binary does not carry the data flow. `isa.program`
+    lists the layers as `layers [...]`; a command's `layer N` is an index
+    into that list:
 
     ```
     #isa.layer<name = "conv1", op = "Conv", macs = 118013952,
                compulsory_bytes = 616448, weight_bytes = 37888,
-               fused = ["bn1", "relu1"]>
+               fused = ["bn1", "relu1"], inputs = array<i64: 0>,
+               output_bytes = 3211264>
     ```
   }];
   let parameters = (ins StringRefParameter<"source operator name">:$name,
@@ -244,7 +250,14 @@ def Isa_LayerAttr : Isa_Attr<"Layer", "layer"> {
                     DefaultValuedParameter<"uint64_t", "0">:$compulsory_bytes,
                     DefaultValuedParameter<"uint64_t", "0">:$weight_bytes,
                     DefaultValuedParameter<"::mlir::ArrayAttr",
-                                           "::mlir::ArrayAttr()">:$fused);
+                                           "::mlir::ArrayAttr()">:$fused,
+                    DefaultValuedParameter<"::mlir::DenseI64ArrayAttr",
+                                           "::mlir::DenseI64ArrayAttr()">:$inputs,
+                    DefaultValuedParameter<"::mlir::ArrayAttr",
+                                           "::mlir::ArrayAttr()">:$input_symbols,
+                    DefaultValuedParameter<"::mlir::ArrayAttr",
+                                           "::mlir::ArrayAttr()">:$output_symbols,
+                    DefaultValuedParameter<"uint64_t", "0">:$output_bytes);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
 }

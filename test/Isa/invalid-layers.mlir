@@ -42,7 +42,7 @@ isa.program grid(1 x 1) dram 64 hw 0 layers [
 
 // -----
 
-// expected-error @+2 {{layer 'conv': fused must list operator names (strings), got 3 : i64}}
+// expected-error @+2 {{layer 'conv': fused must list names (strings), got 3 : i64}}
 isa.program grid(1 x 1) dram 64 hw 0 layers [
   #isa.layer<name = "conv", op = "Conv", fused = ["bn", 3]>
 ] {

@@ -10,6 +10,7 @@
 #include "CompileNetworks.h"
 #include "Accel/AccelDialect.h"
 #include "InteractionModule.h"
+#include "PlanEmitter.h"
 #include "accel/Import/OnnxImporter.h"
 #include "accel/MultiNet/NetworkPlan.h"
 #include "accel/Target/Link.h"
@@ -250,65 +251,107 @@ private:
 
 } // namespace
 
-bool compileNetworks(MLIRContext &ctx, const std::string &planPath,
-                     const HardwareDesc &full, bool baseline,
-                     const std::string &lowering,
-                     const SplitPipelineOptions &split, Program &out,
-                     std::string &err) {
+namespace {
+
+/// The plan read and checked, and every network and interaction compiled
+/// (`parts`: networks in plan order, then interactions) with the wiring of
+/// each interaction.
+struct CompiledPlan {
   multinet::NetworkPlanFile plan;
-  std::vector<std::vector<uint32_t>> rects;
-  std::vector<uint32_t> xClusters;
-  bool planOk =
+  std::vector<LinkPart> parts;
+  std::vector<InteractionWiring> wirings;
+};
+
+bool readPlan(const std::string &planPath, const HardwareDesc &full,
+              bool baseline, multinet::NetworkPlanFile &plan,
+              std::vector<std::vector<uint32_t>> &rects,
+              std::vector<uint32_t> &xClusters, std::string &err) {
+  bool ok =
       multinet::readNetworkPlan(planPath, plan, err) &&
       multinet::planRectangles(plan, full.rows, full.cols, rects, err) &&
       (baseline || multinet::interactionClusters(plan, full.rows, full.cols,
                                                  rects, xClusters, err));
   for (const multinet::InteractionEntry &x : plan.interactions)
-    if (planOk && baseline && !x.consumers.empty()) {
+    if (ok && baseline && !x.consumers.empty()) {
       err = "--baseline runs the networks one after the other, then the "
             "interactions: no network can read interaction " +
             x.name + "'s result";
-      planOk = false;
+      ok = false;
     }
-  if (!planOk) {
-    if (err.rfind(planPath, 0) != 0)
-      err = planPath + ": " + err;
+  if (!ok && err.rfind(planPath, 0) != 0)
+    err = planPath + ": " + err;
+  return ok;
+}
+
+bool compileParts(MLIRContext &ctx, const std::string &planPath,
+                  const HardwareDesc &full, bool baseline,
+                  const std::string &lowering,
+                  const SplitPipelineOptions &split, CompiledPlan &out,
+                  std::string &err) {
+  std::vector<std::vector<uint32_t>> rects;
+  std::vector<uint32_t> xClusters;
+  const multinet::NetworkPlanFile &plan = out.plan;
+  if (!readPlan(planPath, full, baseline, out.plan, rects, xClusters, err))
     return false;
-  }
   NetworksCompiler compiler(ctx, plan, full, lowering, split);
   size_t nets = plan.networks.size(), total = nets + plan.interactions.size();
-  std::vector<LinkPart> parts(nets);
+  out.parts.resize(nets);
   for (size_t i = 0; i < nets; ++i) {
     ClusterRect rect = baseline ? ClusterRect{0, 0, full.rows, full.cols}
                                 : ClusterRect{rects[i][0], rects[i][1],
                                               rects[i][2], rects[i][3]};
-    if (!compiler.network(i, rect, total, parts[i], err))
+    if (!compiler.network(i, rect, total, out.parts[i], err))
       return false;
   }
-  std::vector<InteractionWiring> wirings;
   for (size_t k = 0; k < plan.interactions.size(); ++k) {
     LinkPart x;
     // The baseline runs an interaction, like a network, on the whole grid.
     ClusterRect rect = baseline ? ClusterRect{0, 0, full.rows, full.cols}
                                 : ClusterRect{xClusters[k] / full.cols,
                                               xClusters[k] % full.cols, 1, 1};
-    if (!compiler.interaction(k, rect, parts, total, x, err))
+    if (!compiler.interaction(k, rect, out.parts, total, x, err))
       return false;
-    wirings.push_back(compiler.wiring(k, baseline ? 0 : xClusters[k], parts));
-    parts.push_back(std::move(x));
+    out.wirings.push_back(
+        compiler.wiring(k, baseline ? 0 : xClusters[k], out.parts));
+    out.parts.push_back(std::move(x));
   }
+  return true;
+}
+
+} // namespace
+
+bool compileNetworks(MLIRContext &ctx, const std::string &planPath,
+                     const HardwareDesc &full, bool baseline,
+                     const std::string &lowering,
+                     const SplitPipelineOptions &split, Program &out,
+                     std::string &err) {
+  CompiledPlan c;
+  if (!compileParts(ctx, planPath, full, baseline, lowering, split, c, err))
+    return false;
   std::vector<std::vector<size_t>> starts;
-  if (!linkPrograms(parts, full,
+  if (!linkPrograms(c.parts, full,
                     baseline ? LinkMode::Sequential : LinkMode::Parallel, out,
                     err, &starts) ||
-      !(baseline ? wireSequentialInteractions(out, wirings, starts, err)
-                 : wireInteractions(out, wirings, err)))
+      !(baseline ? wireSequentialInteractions(out, c.wirings, starts, err)
+                 : wireInteractions(out, c.wirings, err)))
     return false;
-  if (!wirings.empty() && !validateProgram(out, full, err)) {
+  if (!c.wirings.empty() && !validateProgram(out, full, err)) {
     err = "the networks and their interactions cannot run together: " + err;
     return false;
   }
   return true;
+}
+
+OwningOpRef<ModuleOp>
+compileNetworksPlan(MLIRContext &ctx, const std::string &planPath,
+                    const HardwareDesc &full, const std::string &lowering,
+                    const SplitPipelineOptions &split,
+                    ProcessGranularity granularity, std::string &err) {
+  CompiledPlan c;
+  if (!compileParts(ctx, planPath, full, /*baseline=*/false, lowering, split, c,
+                    err))
+    return nullptr;
+  return emitPlan(ctx, c.plan, c.parts, full, granularity);
 }
 
 } // namespace accel

@@ -2,6 +2,7 @@
 #ifndef ACCEL_TOOLS_COMPILENETWORKS_H
 #define ACCEL_TOOLS_COMPILENETWORKS_H
 
+#include "PlanEmitter.h"
 #include "accel/Conversion/Passes.h"
 #include "accel/Hardware/HardwareDesc.h"
 #include "accel/Target/Program.h"
@@ -22,6 +23,16 @@ bool compileNetworks(mlir::MLIRContext &ctx, const std::string &planPath,
                      const std::string &lowering,
                      const SplitPipelineOptions &split, Program &out,
                      std::string &err);
+
+/// The plan's networks and interactions compiled as for compileNetworks
+/// (parallel), then formed into processes as a multinet.plan (accel-compile
+/// --networks --emit=plan; docs/multi-network.md "Process formation").
+/// Null with `err` as compileNetworks.
+mlir::OwningOpRef<mlir::ModuleOp>
+compileNetworksPlan(mlir::MLIRContext &ctx, const std::string &planPath,
+                    const HardwareDesc &full, const std::string &lowering,
+                    const SplitPipelineOptions &split,
+                    ProcessGranularity granularity, std::string &err);
 
 } // namespace accel
 

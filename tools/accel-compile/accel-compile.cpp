@@ -92,14 +92,17 @@ static cl::list<std::string>
                cl::desc("freeze an ONNX input to the values of a TensorProto "
                         ".pb file (shapes, axes, indices): NAME=FILE"),
                cl::value_desc("name=file"));
-enum class Emit { Bin, Isa, Graph };
+enum class Emit { Bin, Isa, Graph, Plan };
 static cl::opt<Emit> emit(
     "emit", cl::desc("what to write"), cl::init(Emit::Bin),
     cl::cat(compileCategory),
     cl::values(clEnumValN(Emit::Bin, "bin", "the accelerator binary (default)"),
                clEnumValN(Emit::Isa, "isa", "the ISA dialect after lowering"),
                clEnumValN(Emit::Graph, "graph",
-                          "the graph dialect before lowering")));
+                          "the graph dialect before lowering"),
+               clEnumValN(Emit::Plan, "plan",
+                          "with --networks: the multinet.plan of its "
+                          "networks' processes (docs/multi-network.md)")));
 
 static cl::opt<std::string> networksPlan(
     "networks", cl::cat(compileCategory),
@@ -110,6 +113,15 @@ static cl::opt<bool> baseline(
     "baseline", cl::cat(compileCategory),
     cl::desc("with --networks: the conventional accelerator instead, every "
              "network on the whole grid, one after the other"));
+
+static cl::opt<accel::ProcessGranularity> processes(
+    "processes", cl::cat(compileCategory),
+    cl::desc("with --networks --emit=plan: how layers form processes"),
+    cl::init(accel::ProcessGranularity::Layer),
+    cl::values(clEnumValN(accel::ProcessGranularity::Layer, "layer",
+                          "a process per layer (default)"),
+               clEnumValN(accel::ProcessGranularity::Network, "network",
+                          "a process per network (its layers merged)")));
 
 static cl::opt<bool>
     timing("timing", cl::cat(compileCategory),
@@ -191,7 +203,8 @@ static int writeProgram(llvm::ToolOutputFile &out,
   return 0;
 }
 
-/// accel-compile --networks PLAN -o OUT [--baseline] [--hw FILE].
+/// accel-compile --networks PLAN -o OUT [--baseline] [--hw FILE]
+/// [--emit=plan [--processes=layer|network]].
 static int compileNetworksMain(MLIRContext &ctx, accel::HardwareAttr hwAttr,
                                const std::string &lowering,
                                const accel::SplitPipelineOptions &split) {
@@ -199,6 +212,18 @@ static int compileNetworksMain(MLIRContext &ctx, accel::HardwareAttr hwAttr,
   std::string err;
   if (hwAttr && !accel::hardwareFromAttr(hwAttr, full, err))
     return fail(err);
+  if (emit == Emit::Plan) {
+    OwningOpRef<ModuleOp> plan = accel::compileNetworksPlan(
+        ctx, networksPlan, full, lowering, split, processes, err);
+    if (!plan)
+      return fail(err);
+    auto out = openOutputFile(outputPath, &err);
+    if (!out)
+      return fail(err);
+    plan->print(out->os());
+    out->keep();
+    return 0;
+  }
   accel::Program program;
   if (!accel::compileNetworks(ctx, networksPlan, full, baseline, lowering,
                               split, program, err))
@@ -266,8 +291,13 @@ static int compileMain(int argc, char **argv) {
     return fail("--networks takes the models from the plan: no MODEL");
   if (baseline && networksPlan.empty())
     return fail("--baseline applies to --networks");
-  if (!networksPlan.empty() && emit != Emit::Bin)
-    return fail("--networks writes a binary only (--emit=bin)");
+  if (!networksPlan.empty() && emit != Emit::Bin && emit != Emit::Plan)
+    return fail("--networks writes a binary (--emit=bin) or its plan "
+                "(--emit=plan)");
+  if (networksPlan.empty() && emit == Emit::Plan)
+    return fail("--emit=plan needs --networks");
+  if (baseline && emit == Emit::Plan)
+    return fail("--emit=plan shows the parallel placement: no --baseline");
   if ((inputPath.empty() && networksPlan.empty()) || outputPath.empty())
     return fail("a model and -o FILE are required (see --help)");
   std::unique_ptr<Pass> lowering;

@@ -476,6 +476,14 @@ struct LayerInfo {
   uint64_t weightBytes = 0;
   /// Names of the source operators fused into this layer (fuse-layers).
   std::vector<std::string> fused{};
+  /// The data flow between layers, for process formation (accel-compile
+  /// --networks --emit=plan). Known at compile time only: the binary does
+  /// not carry them. The layers whose results it reads, the program inputs
+  /// it reads and the outputs it writes (by symbol name), and the bytes of
+  /// its result.
+  std::vector<uint32_t> inputs{};
+  std::vector<std::string> inputSymbols{}, outputSymbols{};
+  uint64_t outputBytes = 0;
 };
 
 struct Program {

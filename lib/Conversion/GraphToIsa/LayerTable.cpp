@@ -177,10 +177,14 @@ void Lowering::closeLayer(Operation *op, uint32_t layer, bool created,
   auto account = [&](Operation *o) {
     layerOfOp_[o] = layer;
     program_.layers[layer].macs += denseMacs(o);
-    for (Value v : o->getOperands())
+    for (Value v : o->getOperands()) {
       countLayerRead(layer, v);
+      recordDataFlow(layer, v);
+    }
   };
   account(op);
+  if (op->getNumResults())
+    program_.layers[layer].outputBytes = 4 * elementsOf(op->getResult(0));
   // Operators fuse-layers folded away (a pad, a squeeze-excite multiply)
   // exist only as names in the producer's decision.
   if (auto fusion = op->getAttrOfType<FusionAttr>(kFusionAttrName)) {
@@ -203,6 +207,26 @@ void Lowering::closeLayer(Operation *op, uint32_t layer, bool created,
     if (name != info.name && llvm::find(info.fused, name) == info.fused.end())
       info.fused.push_back(name);
   }
+}
+
+void Lowering::recordDataFlow(uint32_t layer, Value v) {
+  while (auto r = v.getDefiningOp<graph::ReshapeOp>())
+    v = r.getInput();
+  LayerInfo &info = program_.layers[layer];
+  if (auto arg = dyn_cast<BlockArgument>(v)) {
+    auto attr =
+        func_.getArgAttrOfType<StringAttr>(arg.getArgNumber(), "accel.name");
+    // The symbol's name, as the input's symbol gets it (GraphToIsa.cpp).
+    std::string name =
+        attr ? attr.str() : "input" + std::to_string(arg.getArgNumber());
+    if (!llvm::is_contained(info.inputSymbols, name))
+      info.inputSymbols.push_back(name);
+    return;
+  }
+  uint32_t from = layerWriting(v);
+  if (from != Command::kNoLayer && from != layer &&
+      !llvm::is_contained(info.inputs, from))
+    info.inputs.push_back(from);
 }
 
 uint32_t Lowering::layerWriting(Value v) const {
@@ -233,5 +257,6 @@ void Lowering::layerForOutput(Value v, const Symbol &symbol) {
     countLayerRead(layer, v);
   }
   program_.layers[layer].compulsoryBytes += 4 * uint64_t(elementsOf(v));
+  program_.layers[layer].outputSymbols.push_back(symbol.name);
   sb_.setLayer(layer);
 }

@@ -370,6 +370,9 @@ private:
   void layerForOutput(mlir::Value v, const Symbol &symbol);
   llvm::DenseMap<mlir::Location, uint32_t> layerOfLoc_;
   llvm::DenseMap<mlir::Operation *, uint32_t> layerOfOp_;
+  /// LayerInfo::inputs / inputSymbols: the layer or program input behind an
+  /// operand `v` of a layer's operator.
+  void recordDataFlow(uint32_t layer, mlir::Value v);
   /// Per layer: the constants and inputs already counted.
   std::vector<llvm::DenseSet<mlir::Value>> layerReads_;
 

@@ -258,16 +258,25 @@ void buildCommand(OpBuilder &b, Location loc, const Command &c, uint32_t cols) {
   }
 }
 
+/// Names as an array attribute (null when there are none: the default).
+ArrayAttr namesAttr(MLIRContext *ctx, const std::vector<std::string> &names) {
+  if (names.empty())
+    return ArrayAttr();
+  SmallVector<Attribute> attrs;
+  for (const std::string &n : names)
+    attrs.push_back(StringAttr::get(ctx, n));
+  return ArrayAttr::get(ctx, attrs);
+}
+
 isa::LayerAttr layerAttr(MLIRContext *ctx, const LayerInfo &l) {
-  ArrayAttr fused;
-  if (!l.fused.empty()) {
-    SmallVector<Attribute> names;
-    for (const std::string &f : l.fused)
-      names.push_back(StringAttr::get(ctx, f));
-    fused = ArrayAttr::get(ctx, names);
-  }
+  SmallVector<int64_t> inputs(l.inputs.begin(), l.inputs.end());
   return isa::LayerAttr::get(ctx, l.name, l.opKind, l.macs, l.compulsoryBytes,
-                             l.weightBytes, fused);
+                             l.weightBytes, namesAttr(ctx, l.fused),
+                             inputs.empty()
+                                 ? DenseI64ArrayAttr()
+                                 : DenseI64ArrayAttr::get(ctx, inputs),
+                             namesAttr(ctx, l.inputSymbols),
+                             namesAttr(ctx, l.outputSymbols), l.outputBytes);
 }
 
 void buildPacket(OpBuilder &b, Location loc, const ConstPacket &pk,

@@ -417,9 +417,18 @@ LayerInfo layerFrom(isa::LayerAttr a) {
   l.macs = a.getMacs();
   l.compulsoryBytes = a.getCompulsoryBytes();
   l.weightBytes = a.getWeightBytes();
-  if (ArrayAttr fused = a.getFused())
-    for (Attribute f : fused)
-      l.fused.push_back(cast<StringAttr>(f).str());
+  auto names = [](ArrayAttr list, std::vector<std::string> &out) {
+    if (list)
+      for (Attribute n : list)
+        out.push_back(cast<StringAttr>(n).str());
+  };
+  names(a.getFused(), l.fused);
+  names(a.getInputSymbols(), l.inputSymbols);
+  names(a.getOutputSymbols(), l.outputSymbols);
+  if (DenseI64ArrayAttr inputs = a.getInputs())
+    for (int64_t i : inputs.asArrayRef())
+      l.inputs.push_back(uint32_t(i));
+  l.outputBytes = a.getOutputBytes();
   return l;
 }
 

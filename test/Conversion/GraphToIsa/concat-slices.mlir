@@ -9,7 +9,7 @@
 // CHECK-LABEL: isa.program
 // CHECK-SAME: layers [
 // CHECK-NEXT: op = "graph.conv2d"
-// CHECK-NEXT: op = "graph.conv2d", {{.*}}fused = ["Relu_1"]>
+// CHECK-NEXT: op = "graph.conv2d", {{.*}}fused = ["Relu_1"], input_symbols = ["x"], output_symbols = ["y"], output_bytes = 128>
 // CHECK-NEXT: ]
 // CHECK: isa.io output "y" at 128
 // CHECK: isa.dma store tag 2 src {{[0-9]+}} dst 128 shape [2, 4, 4]

@@ -1,19 +1,21 @@
 // The layer table of convert-graph-to-isa through accel-default-pipeline
 // (docs/passes.md "Layer table"): one #isa.layer per source operator, named
-// by its location, with its MACs and weight / compulsory bytes; the relu
-// fused into the conv's store is listed as fused, the reshape has no layer,
+// by its location, with its MACs and weight / compulsory bytes and its data
+// flow (the layers and program inputs it reads, the outputs it writes, the
+// bytes of its result); the relu fused into the conv's store is listed as
+// fused, the reshape has no layer (the matmul reads the conv through it),
 // and every command carries the index of the layer it works for.
 // RUN: accel-opt --accel-default-pipeline="fuse=off" %s | FileCheck %s
 // CHECK:      isa.program grid(2 x 2) dram {{[0-9]+}} hw {{-?[0-9]+}} layers [
 // conv: N*OH*OW*|W| = 16 * 72 = 1152 MACs; W + b = 288 + 16 bytes; reads x
 // (288 bytes).
-// CHECK-NEXT:   #isa.layer<name = "stem/conv", op = "Conv", macs = 1152, compulsory_bytes = 592, weight_bytes = 304, fused = ["stem/relu"]>,
+// CHECK-NEXT:   #isa.layer<name = "stem/conv", op = "Conv", macs = 1152, compulsory_bytes = 592, weight_bytes = 304, fused = ["stem/relu"], input_symbols = ["input0"], output_bytes = 256>,
 // matmul: 1x64 * 64x10 = 640 MACs, w2 = 2560 bytes; a NameLoc without a
 // kind gets the graph op's name.
-// CHECK-NEXT:   #isa.layer<name = "head/fc", op = "graph.matmul", macs = 640, compulsory_bytes = 2560, weight_bytes = 2560>,
+// CHECK-NEXT:   #isa.layer<name = "head/fc", op = "graph.matmul", macs = 640, compulsory_bytes = 2560, weight_bytes = 2560, inputs = [0], output_bytes = 40>,
 // add without a location of its own: file:line:col; its constant (40
 // bytes) and the output it writes (40).
-// CHECK-NEXT:   #isa.layer<name = "layers.mlir:{{[0-9]+}}:8", op = "graph.add", compulsory_bytes = 80, weight_bytes = 40>
+// CHECK-NEXT:   #isa.layer<name = "layers.mlir:{{[0-9]+}}:8", op = "graph.add", compulsory_bytes = 80, weight_bytes = 40, inputs = [1], output_symbols = ["output0"], output_bytes = 40>
 // CHECK-NEXT: ] {
 // Cluster (0, 0) runs all three layers; it waits for the SIGNAL cluster
 // (1, 0) sends at the end of the conv before the matmul reads the conv's
@@ -32,7 +34,7 @@
 // residual step: its constant (40 bytes) and the output it writes (40) join
 // the matmul's layer, which lists the add among its fused operators.
 // RUN: accel-opt --accel-default-pipeline %s | FileCheck %s --check-prefix=FUSED
-// FUSED: #isa.layer<name = "head/fc", op = "graph.matmul", macs = 640, compulsory_bytes = 2640, weight_bytes = 2600, fused = ["layers.mlir:{{[0-9]+}}:8"]>
+// FUSED: #isa.layer<name = "head/fc", op = "graph.matmul", macs = 640, compulsory_bytes = 2640, weight_bytes = 2600, fused = ["layers.mlir:{{[0-9]+}}:8"], inputs = [0], output_symbols = ["output0"], output_bytes = 40>
 // FUSED-NEXT: ] {
 //
 // Barrier synchronisation: each layer's barrier belongs to it.

@@ -17,8 +17,8 @@
 // 1 x 3x3 pixels x |W| = 9 * 16*3*3*3 = 3888 MACs, the transposes included;
 // it reads x, w and b (network inputs: 300 + 1728 + 64 bytes). The clamp (a
 // relu after the NCHW -> NHWC transpose, so not fused) writes the output.
-// ISA-NEXT:   #isa.layer<name = "backbone/conv", op = "tosa.conv2d", macs = 3888, compulsory_bytes = 2092>,
-// ISA-NEXT:   #isa.layer<name = "locations.mlir:{{[0-9]+}}:8", op = "tosa.clamp", compulsory_bytes = 576>
+// ISA-NEXT:   #isa.layer<name = "backbone/conv", op = "tosa.conv2d", macs = 3888, compulsory_bytes = 2092, input_symbols = ["input0", "input1", "input2"], output_bytes = 576>,
+// ISA-NEXT:   #isa.layer<name = "locations.mlir:{{[0-9]+}}:8", op = "tosa.clamp", compulsory_bytes = 576, inputs = [0], output_symbols = ["output0"], output_bytes = 576>
 // ISA-NEXT: ] {
 func.func @net(%x: tensor<1x5x5x3xf32>, %w: tensor<16x3x3x3xf32>, %b: tensor<16xf32>) -> tensor<1x3x3x16xf32> {
   %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
