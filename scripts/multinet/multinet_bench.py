@@ -37,6 +37,9 @@ SRC = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(SRC, "scripts", "zoo"))
 from zoo_bench import count_macs  # noqa: E402
 
+sys.path.insert(0, os.path.join(SRC, "scripts"))
+from progress import Progress  # noqa: E402
+
 import onnx  # noqa: E402
 
 
@@ -77,10 +80,12 @@ class Placer:
     def __init__(self, work, hw, grid, nets):
         self.work, self.hw, self.grid, self.nets = work, hw, grid, nets
         self.lat, self.memo = {}, {}
+        self.progress = Progress("simulating networks alone per shape")
 
     def latency(self, n, rows, cols):
         key = (n, rows, cols)
         if key not in self.lat:
+            self.progress.step(len(self.lat), f"{n} on {rows}x{cols}")
             tag = f"{self.work}/alone-{n}-{rows}x{cols}"
             plan = {"networks": [{"name": n, "model": self.nets[n][1],
                                   "clusters": {"row": 0, "col": 0,
@@ -91,6 +96,7 @@ class Placer:
                  tag + ".bin", "--hw", self.hw])
             st = simulate(tag + ".bin", self.hw, {n: self.nets[n][2]}, tag)
             self.lat[key] = st["cycles"]
+            self.progress.clear()
         return self.lat[key]
 
     def solo(self, rows, cols, n, limit):
@@ -209,7 +215,9 @@ def mix(work, hw, grid, nets, chosen, placer, interactions=()):
     with open(path, "w") as f:
         json.dump(plan, f)
     res = {}
-    for mode in ("parallel", "baseline"):
+    progress = Progress(f"mix {tag}", 2)
+    for k, mode in enumerate(("parallel", "baseline")):
+        progress.step(k, mode)
         binary = f"{work}/{tag}-{mode}.bin"
         run([ACCEL["compile"], "--networks", path, "-o", binary, "--hw", hw]
             + (["--baseline"] if mode == "baseline" else []))
@@ -218,6 +226,7 @@ def mix(work, hw, grid, nets, chosen, placer, interactions=()):
         names = chosen + [x["name"] for x in interactions]
         res[mode] = (st["cycles"], latencies(st, names),
                      energies(binary, hw, inputs, f"{work}/{tag}-{mode}", st))
+    progress.clear()
     for x in interactions:
         r, c = first_free(grid, rects)
         rects[x["name"]] = (r, c, 1, 1)
@@ -225,11 +234,23 @@ def mix(work, hw, grid, nets, chosen, placer, interactions=()):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--quick", action="store_true")
-    ap.add_argument("--hw", default=os.path.join(SRC, "hw", "large.json"))
-    ap.add_argument("--work", default="")
-    ap.add_argument("--bin", default=os.path.join(SRC, "build", "bin"))
+    ap = argparse.ArgumentParser(
+        description=__doc__.split("\n")[0],
+        epilog="docs/multi-network.md \"Benchmark\" explains the figures.")
+    ap.add_argument("--quick", action="store_true",
+                    help="the zoo's small sizes (the figure check's run; "
+                         "about 20 s) instead of the real ones (minutes)")
+    ap.add_argument("--hw", default=os.path.join(SRC, "hw", "large.json"),
+                    metavar="FILE",
+                    help="hardware description JSON (default: hw/large.json, "
+                         "the 4x4 grid)")
+    ap.add_argument("--work", default="", metavar="DIR",
+                    help="keep the models, plans, binaries and outputs in DIR "
+                         "(default: a new temporary directory)")
+    ap.add_argument("--bin", default=os.path.join(SRC, "build", "bin"),
+                    metavar="DIR",
+                    help="directory of accel-compile and accel-run (default: "
+                         "build/bin)")
     a = ap.parse_args()
     ACCEL["compile"] = os.path.join(a.bin, "accel-compile")
     ACCEL["run"] = os.path.join(a.bin, "accel-run")

@@ -46,6 +46,9 @@ import time
 
 import numpy as np
 import onnx
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from progress import Progress  # noqa: E402
 from onnx import shape_inference
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -302,7 +305,9 @@ def bench(a, work):
     machines = [(hw, machine(hw)) for hw in a.hw]
     rows = {hw: [] for hw in a.hw}
     errors = {hw: [] for hw in a.hw}
-    for name in a.models:
+    progress = Progress("models", len(a.models) * len(machines))
+    for k, name in enumerate(a.models):
+        progress.step(k * len(machines), f"{name}: generating, reference run")
         model_path, inputs = write_model(name, size, work)
         model = onnx.load(model_path)
         info = {"macs": count_macs(model), "compulsory": count_compulsory(model)}
@@ -312,7 +317,10 @@ def bench(a, work):
         ref["output"] = np.load(os.path.join(ref_dir, "output.npy")).astype(np.float64)
         for hw, mach in machines:
             tag = f"{name}.{os.path.splitext(os.path.basename(hw))[0]}"
+            progress.step(k * len(machines) + machines.index((hw, mach)),
+                          f"{name} on {mach[0]}: compile and simulate")
             res, err = run_accel(a.bin, model_path, inputs, hw, work, tag, a.timeout)
+            progress.clear()
             if err:
                 errors[hw].append((name, err))
                 print(f"# {name} on {mach[0]}: {err}", file=sys.stderr, flush=True)

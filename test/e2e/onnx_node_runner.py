@@ -40,6 +40,10 @@ import tempfile
 import time
 
 import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "scripts"))
+from progress import Progress  # noqa: E402
 import onnx
 from onnx import numpy_helper
 
@@ -240,8 +244,10 @@ def select_tests(args):
 
 def run_all(tests, args):
     results = []
+    progress = Progress("tests", len(tests))
     with tempfile.TemporaryDirectory(prefix="accel-onnx-") as work:
-        for d in tests:
+        for i, d in enumerate(tests):
+            progress.step(i, os.path.basename(d))
             try:
                 r = run_test(d, args, work)
             except subprocess.TimeoutExpired:
@@ -251,6 +257,7 @@ def run_all(tests, args):
                      "reason": f"runner error: {type(e).__name__}: {e}"}
             r["suite"] = os.path.basename(os.path.dirname(d))
             results.append(r)
+            progress.clear()
             if r["status"] == "pass":
                 print(f"PASS        {r['test']}  (max error {r['max_error']:.3g}, "
                       f"{r['category']})", flush=True)

@@ -22,26 +22,30 @@
 
 namespace cl = llvm::cl;
 
+/// --help shows these options only, not every option LLVM links in.
+static cl::OptionCategory importCategory("accel-import options");
+
 static cl::opt<std::string> inputFile(cl::Positional, cl::Required,
-                                      cl::desc("<model.onnx | ->"));
+                                      cl::desc("<model.onnx | ->"),
+                                      cl::cat(importCategory));
 static cl::opt<std::string>
     outputFile("o", cl::desc("output file (default: stdout)"),
-               cl::value_desc("file"), cl::init("-"));
+               cl::cat(importCategory), cl::value_desc("file"), cl::init("-"));
 static cl::list<std::string>
-    inputShapes("input-shape",
+    inputShapes("input-shape", cl::cat(importCategory),
                 cl::desc("static shape of a graph input, NAME=DxDx... "
                          "(repeatable; needed for symbolic dimensions)"),
                 cl::value_desc("name=shape"));
 
 static cl::list<std::string>
-    bindings("bind",
+    bindings("bind", cl::cat(importCategory),
              cl::desc("bind a graph input to a constant read from a serialized "
                       "onnx TensorProto, NAME=FILE.pb (repeatable; for integer "
                       "inputs such as shapes, axes, indices)"),
              cl::value_desc("name=file"));
 
 static cl::opt<bool> printConstantInputs(
-    "print-constant-inputs",
+    "print-constant-inputs", cl::cat(importCategory),
     cl::desc("print the graph inputs that must be bound to constants "
              "(--bind), one per line, and exit"),
     cl::init(false));
@@ -55,6 +59,9 @@ int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   mlir::registerAsmPrinterCLOptions();
   mlir::registerMLIRContextCLOptions();
+  // MLIR's printing options (e.g. --mlir-print-debuginfo) still work; the
+  // help lists this tool's own.
+  cl::HideUnrelatedOptions(importCategory);
   cl::ParseCommandLineOptions(argc, argv,
                               "accel ONNX importer: prints the graph-dialect "
                               "module of an ONNX model\n");

@@ -17,6 +17,7 @@
 #include "accel/Conversion/Passes.h"
 #include "accel/Hardware/HardwareDesc.h"
 #include "accel/Sim/Simulator.h"
+#include "accel/Support/TerminalProgress.h"
 #include "accel/Target/IsaProgram.h"
 #include "accel/Tiling/ArrayMapping.h"
 #include "accel/Tiling/TileSelection.h"
@@ -249,14 +250,20 @@ int main(int argc, char **argv) {
   int simulatedLayers = 0, within = 0;
   double sumRatio = 0, worst = 1;
   std::vector<double> vsOs, vsDealt, modelErr;
-  for (const Layer &l : layers(batch)) {
+  const std::vector<Layer> layerList = layers(batch);
+  TerminalProgress progress("layers", layerList.size());
+  for (size_t index = 0; index < layerList.size(); ++index) {
+    const Layer &l = layerList[index];
+    progress.step(index, l.name);
     auto ch = chosen(ctx, hwPath, l);
     if (!ch) {
+      progress.clear();
       std::printf("%-36s selection failed\n", l.name.c_str());
       continue;
     }
     double macs = double(l.m) * double(l.k) * double(l.n);
     if (macs > maxMacs) {
+      progress.clear();
       std::printf("%-36s %6lld %6lld %6lld  %-30s %10.0f %10s\n",
                   l.name.c_str(), (long long)l.m, (long long)l.k,
                   (long long)l.n, choiceName(ch->first).c_str(), ch->second,
@@ -274,6 +281,7 @@ int main(int argc, char **argv) {
         mine = sim[i];
     }
     if (!best || !mine) {
+      progress.clear();
       std::printf("%-36s simulation failed\n", l.name.c_str());
       continue;
     }
@@ -295,6 +303,7 @@ int main(int argc, char **argv) {
     if (dealt)
       vsDealt.push_back(double(dealt) / double(mine));
     modelErr.push_back(std::fabs(ch->second - double(mine)) / double(mine));
+    progress.clear();
     std::printf("%-36s %6lld %6lld %6lld  %-30s %10.0f %10llu %10llu  %-30s "
                 "%6.3f %4s %10llu\n",
                 l.name.c_str(), (long long)l.m, (long long)l.k, (long long)l.n,

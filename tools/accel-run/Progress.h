@@ -1,32 +1,26 @@
 //===- Progress.h - accel-run's progress line on a terminal ---------------===//
 //
-// One line on stderr, rewritten in place (carriage return) at most ten
-// times a second: cycles simulated, commands and layers done. Shown only
-// when stdout and stderr are terminals and the environment has no CI
-// variable, so logs, pipes and tests never see it.
+// Cycles simulated, commands and layers done, on the terminal progress line
+// (accel/Support/TerminalProgress.h: terminals only, never with CI set).
 //
 //===----------------------------------------------------------------------===//
 #ifndef ACCEL_TOOLS_ACCEL_RUN_PROGRESS_H
 #define ACCEL_TOOLS_ACCEL_RUN_PROGRESS_H
 
 #include "accel/Sim/Simulator.h"
-
-#include <chrono>
+#include "accel/Support/TerminalProgress.h"
 
 namespace accel {
 
 class ProgressLine {
 public:
-  /// Installs the line as `opts.progress` when it is wanted (see above).
+  /// Installs the line as `opts.progress` when it is wanted.
   void attach(SimOptions &opts);
   /// Erases the line, if one was shown (before printing anything else).
-  void clear();
+  void clear() { line.clear(); }
 
 private:
-  void update(const SimProgress &p);
-
-  std::chrono::steady_clock::time_point last;
-  bool shown = false;
+  TerminalProgress line{"simulating", 0};
 };
 
 } // namespace accel

@@ -168,12 +168,34 @@ bool sfuModes(const HardwareDesc &hw, const Layer &l) {
 
 } // namespace
 
+static const char kUsage[] =
+    "usage: accel-sim-bench [--hw FILE] [--quick]\n"
+    "\n"
+    "PE benchmark (docs/simulator.md): real-sized FC and conv-as-GEMM "
+    "layers on one\n"
+    "cluster of the machine, simulated. Prints PE-array cycles against "
+    "weight sparsity,\n"
+    "activation sparsity and activation sparsity skewed across the PEs "
+    "(0..90 %) for\n"
+    "the dense weight queue, the sparse queue with index compare and with "
+    "load\n"
+    "balancing (every output equal to the dense run's), then output-queue "
+    "accesses\n"
+    "and cycles of a ReLU epilogue, SFU chained vs decoupled.\n"
+    "  --hw FILE   hardware description JSON; its cluster runs every layer "
+    "on a 1 x 1\n"
+    "              grid with one memory channel (default: hw/default.json's)\n"
+    "  --quick     fewer layers and sparsity levels (the figure check's run)\n";
+
 int main(int argc, char **argv) {
   HardwareDesc hw = defaultHardware();
   bool quick = false;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
-    if (a == "--quick") {
+    if (a == "-h" || a == "--help") {
+      std::fputs(kUsage, stdout);
+      return 0;
+    } else if (a == "--quick") {
       quick = true;
     } else if (a == "--hw" && i + 1 < argc) {
       std::string err;
@@ -182,7 +204,8 @@ int main(int argc, char **argv) {
         return 1;
       }
     } else {
-      std::fprintf(stderr, "usage: accel-sim-bench [--hw FILE] [--quick]\n");
+      std::fprintf(stderr, "accel-sim-bench: error: unknown argument '%s'\n%s",
+                   a.c_str(), kUsage);
       return 1;
     }
   }

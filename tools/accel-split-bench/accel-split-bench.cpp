@@ -18,6 +18,7 @@
 #include "accel/Conversion/Passes.h"
 #include "accel/Hardware/HardwareDesc.h"
 #include "accel/Sim/Simulator.h"
+#include "accel/Support/TerminalProgress.h"
 #include "accel/Target/IsaProgram.h"
 #include "accel/Transforms/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -337,12 +338,16 @@ int main(int argc, char **argv) {
   int failures = 0, layersRun = 0;
   std::mt19937 rng(11);
   auto t0 = std::chrono::steady_clock::now();
-  for (Layer l : splitbench::benchmarkLayers(quick)) {
+  std::vector<Layer> layers = splitbench::benchmarkLayers(quick);
+  TerminalProgress progress("layers", layers.size());
+  for (size_t index = 0; index < layers.size(); ++index) {
+    Layer &l = layers[index];
     if (!forced.empty())
       l.forceMapping(forced);
     if (!filter.empty() &&
         (l.net + "." + l.name).find(filter) == std::string::npos)
       continue;
+    progress.step(index, l.net + "." + l.name);
     std::map<std::string, Tensor> data;
     for (const splitbench::Operand &o : l.operands)
       data[o.name] = {o.shape, randomData(elements(o.shape), rng)};
@@ -353,8 +358,10 @@ int main(int argc, char **argv) {
       tr16 = traceDir + "/" + l.net + "." + l.name + ".16.json";
       tr1 = traceDir + "/" + l.net + "." + l.name + ".1.json";
     }
-    if (!compileAndRun(ctx, l, fullPath, full, data, tr16, r16, err) ||
-        !compileAndRun(ctx, l, onePath, one, data, tr1, r1, err)) {
+    bool ran = compileAndRun(ctx, l, fullPath, full, data, tr16, r16, err) &&
+               compileAndRun(ctx, l, onePath, one, data, tr1, r1, err);
+    progress.clear();
+    if (!ran) {
       std::printf("%-10s %-24s FAILED: %s\n", l.net.c_str(), l.name.c_str(),
                   err.c_str());
       ++failures;

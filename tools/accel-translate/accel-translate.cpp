@@ -26,8 +26,12 @@
 
 using namespace mlir;
 
+/// --help shows this tool's options and the translator's own (registered
+/// when mlirTranslateMain runs), not every option LLVM links in.
+static llvm::cl::OptionCategory translateCategory("accel-translate options");
+
 static llvm::cl::opt<std::string> hwPath(
-    "hw",
+    "hw", llvm::cl::cat(translateCategory),
     llvm::cl::desc("Validate the program against this hardware description "
                    "(JSON file, or 'default' for the built-in preset)"),
     llvm::cl::value_desc("file|default"), llvm::cl::init(""));
@@ -137,7 +141,12 @@ static int translateMain(int argc, char **argv) {
       },
       registerIsa);
 
-  return failed(mlirTranslateMain(argc, argv, "accel binary translator"));
+  llvm::cl::HideUnrelatedOptions(translateCategory);
+  return failed(mlirTranslateMain(
+      argc, argv,
+      "accel binary translator: --isa-to-binary writes ISA text as a "
+      "binary, --binary-to-isa disassembles a binary (docs/isa.md, "
+      "docs/binary-format.md)"));
 }
 
 /// mlirTranslateMain reads its input through the source manager, which
