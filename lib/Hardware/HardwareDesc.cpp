@@ -714,6 +714,13 @@ uint32_t HardwareDesc::channelOf(uint32_t cluster) const {
   return uint32_t(std::min<uint64_t>(ch, channels.size() - 1));
 }
 
+double HardwareDesc::dramBytesPerCycle() const {
+  double bw = 0;
+  for (const MemoryChannel &ch : channels)
+    bw += ch.bytesPerCycle;
+  return bw;
+}
+
 uint64_t HardwareDesc::channelRegionBytes() const {
   uint64_t n = std::max<uint64_t>(channels.size(), 1);
   return std::max<uint64_t>(dramBytes / n / 64 * 64, 64);

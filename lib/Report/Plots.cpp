@@ -14,17 +14,6 @@ namespace {
 /// Width of the plots over time and their left margin (the cluster labels).
 constexpr double kLabelWidth = 110, kTimeWidth = 900;
 
-double peakMacsPerCycle(const HardwareDesc &hw) {
-  return double(hw.numClusters()) * hw.pesPerCluster * hw.macLanes;
-}
-
-double dramBytesPerCycle(const HardwareDesc &hw) {
-  double bw = 0;
-  for (const MemoryChannel &ch : hw.channels)
-    bw += ch.bytesPerCycle;
-  return bw;
-}
-
 std::string clusterLabel(const SimStats &s, size_t c) {
   if (c >= s.clusters.size())
     return "cluster " + std::to_string(c);
@@ -148,7 +137,7 @@ std::string rooflinePlot(const HardwareDesc &hw, const SimStats &s,
       pts.push_back({double(L.modelMacs) / double(L.compulsoryBytes),
                      double(L.modelMacs) / double(L.cycles), &L});
   omitted = s.layers.size() - pts.size();
-  const double peak = peakMacsPerCycle(hw), bw = dramBytesPerCycle(hw);
+  const double peak = hw.peakMacsPerCycle(), bw = hw.dramBytesPerCycle();
   const double w = 640, h = 400, left = 70, bottom = 48, top = 24;
   Svg svg("roofline", w, h, "roofline: one point per layer");
   if (!(peak > 0 && bw > 0))

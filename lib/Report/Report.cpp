@@ -7,6 +7,7 @@
 #include "accel/Report/Report.h"
 #include "Plots.h"
 #include "Svg.h"
+#include "accel/Support/Format.h"
 
 #include <algorithm>
 #include <cctype>
@@ -43,19 +44,6 @@ svg .roof { stroke: #222; stroke-width: 2; fill: none; }
 svg .busy { fill: #9ecae1; } svg .macs { fill: #08519c; }
 </style>
 )";
-
-std::string bytes(uint64_t b) {
-  char buf[64];
-  if (b >= (1ull << 20))
-    std::snprintf(buf, sizeof buf, "%llu B (%.2f MiB)", (unsigned long long)b,
-                  double(b) / (1 << 20));
-  else if (b >= 1024)
-    std::snprintf(buf, sizeof buf, "%llu B (%.1f KiB)", (unsigned long long)b,
-                  double(b) / 1024);
-  else
-    std::snprintf(buf, sizeof buf, "%llu B", (unsigned long long)b);
-  return buf;
-}
 
 std::string fixed(double v, int decimals) {
   char buf[64];
@@ -105,14 +93,16 @@ double meanPeBusy(const SimStats &s) {
 }
 
 std::string trafficRows(const SimStats &s) {
-  std::string t = row("DRAM", bytes(s.dramBytesRead) + " read, " +
-                                  bytes(s.dramBytesWritten) + " written (" +
-                                  bytes(s.dramLocalBytes) + " local, " +
-                                  bytes(s.dramRemoteBytes) + " remote)");
-  t += row("storage units", bytes(s.storageBytesRead) + " read, " +
-                                bytes(s.storageBytesWritten) + " written");
+  std::string t =
+      row("DRAM", formatBytes(s.dramBytesRead) + " read, " +
+                      formatBytes(s.dramBytesWritten) + " written (" +
+                      formatBytes(s.dramLocalBytes) + " local, " +
+                      formatBytes(s.dramRemoteBytes) + " remote)");
+  t +=
+      row("storage units", formatBytes(s.storageBytesRead) + " read, " +
+                               formatBytes(s.storageBytesWritten) + " written");
   if (s.mesh.transfers || s.mesh.signals)
-    t += row("mesh", bytes(s.mesh.bytes) + " in " +
+    t += row("mesh", formatBytes(s.mesh.bytes) + " in " +
                          std::to_string(s.mesh.transfers) + " transfers, " +
                          std::to_string(s.mesh.signals) + " signals, " +
                          std::to_string(s.mesh.byteHops) + " byte-hops");

@@ -15,17 +15,6 @@ constexpr uint64_t kNever = UINT64_MAX;
 /// Bytes of a symbol's image as the simulator reads and writes it (f32).
 uint64_t imageBytes(const Symbol &s) { return s.numElements() * 4; }
 
-double peakMacsPerCycle(const HardwareDesc &hw) {
-  return double(hw.numClusters()) * hw.pesPerCluster * hw.macLanes;
-}
-
-double dramBytesPerCycle(const HardwareDesc &hw) {
-  double bw = 0;
-  for (const MemoryChannel &ch : hw.channels)
-    bw += ch.bytesPerCycle;
-  return bw;
-}
-
 } // namespace
 
 LayerCounters LayerCounters::operator-(const LayerCounters &o) const {
@@ -45,7 +34,7 @@ LayerCounters LayerCounters::operator-(const LayerCounters &o) const {
 
 double rooflineCycles(const HardwareDesc &hw, uint64_t macs, uint64_t bytes,
                       bool *memoryBound) {
-  const double peak = peakMacsPerCycle(hw), bw = dramBytesPerCycle(hw);
+  const double peak = hw.peakMacsPerCycle(), bw = hw.dramBytesPerCycle();
   const double compute = peak > 0 ? double(macs) / peak : 0;
   const double memory = bw > 0 ? double(bytes) / bw : 0;
   if (memoryBound)
@@ -186,7 +175,7 @@ void LayerAccounting::finishRow(LayerStats &L, double peak,
 }
 
 void LayerAccounting::finish(SimStats &stats) const {
-  const double peak = peakMacsPerCycle(*hw);
+  const double peak = hw->peakMacsPerCycle();
   stats.layers = rows;
   for (LayerStats &L : stats.layers)
     finishRow(L, peak, true);

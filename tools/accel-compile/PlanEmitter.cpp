@@ -27,9 +27,7 @@ using multinet::Coord;
 /// compulsory bytes over the machine's DRAM bandwidth (at least 1 cycle).
 uint64_t cycleEstimate(uint64_t macs, uint64_t bytes, uint32_t units,
                        const HardwareDesc &hw) {
-  double dram = 0;
-  for (const auto &ch : hw.channels)
-    dram += ch.bytesPerCycle;
+  double dram = hw.dramBytesPerCycle();
   double peak = double(units) * hw.pesPerCluster * hw.macLanes;
   double c = std::max(double(macs) / peak, dram > 0 ? bytes / dram : 0.0);
   return std::max<uint64_t>(1, uint64_t(std::ceil(c)));

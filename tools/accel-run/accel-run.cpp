@@ -35,6 +35,7 @@
 #include "accel/Report/Report.h"
 #include "accel/Sim/Simulator.h"
 #include "accel/Sim/TensorIO.h"
+#include "accel/Support/Format.h"
 #include "accel/Target/Binary.h"
 #include "accel/Target/Validate.h"
 
@@ -137,19 +138,6 @@ std::string fileNameFor(const std::string &name) {
   return s;
 }
 
-std::string fmtBytes(uint64_t b) {
-  char buf[64];
-  if (b >= (1ull << 20))
-    std::snprintf(buf, sizeof buf, "%llu B (%.2f MiB)", (unsigned long long)b,
-                  double(b) / (1 << 20));
-  else if (b >= 1024)
-    std::snprintf(buf, sizeof buf, "%llu B (%.1f KiB)", (unsigned long long)b,
-                  double(b) / 1024);
-  else
-    std::snprintf(buf, sizeof buf, "%llu B", (unsigned long long)b);
-  return buf;
-}
-
 /// --arrival NAME=CYCLES: NAME is an input, or a network of a linked
 /// program (every input NAME.*).
 bool inputArrivals(const Program &prog,
@@ -188,7 +176,7 @@ void printNetworks(const Program &prog, const HardwareDesc &hw,
                 (unsigned long long)n.arrival, (unsigned long long)n.first,
                 (unsigned long long)n.last, n.clusters.size(),
                 (unsigned long long)n.macs, 100 * n.macUtilisation,
-                fmtBytes(n.dramBytes).c_str(), n.dynamicPj * 1e-6);
+                formatBytes(n.dramBytes).c_str(), n.dynamicPj * 1e-6);
 }
 
 /// "cycles C, ideal bound B (C/B = R.RRx)" (docs/simulator.md "Per-layer
@@ -589,8 +577,8 @@ int runStream(const Program &prog, const HardwareDesc &hw,
               (unsigned long long)cycles, double(cycles) / all.size(),
               double(cycles) / all.size() / (hw.clockGHz * 1000), hw.clockGHz);
   std::printf("MACs: %llu\n", (unsigned long long)macs);
-  std::printf("DRAM: %s read, %s written\n", fmtBytes(rd).c_str(),
-              fmtBytes(wr).c_str());
+  std::printf("DRAM: %s read, %s written\n", formatBytes(rd).c_str(),
+              formatBytes(wr).c_str());
   std::printf("energy: %.3f uJ\n", pj * 1e-6);
   std::printf("simulated in %.3f s\n", wall);
   if (!checks.empty())
@@ -890,24 +878,24 @@ int runMain(int argc, char **argv) {
     const ClusterStats &c = stats.clusters[i];
     std::printf("  cluster (%u,%u): PE busy %.1f %%, MAC %.2f %%, DMA %s\n",
                 c.row, c.col, 100.0 * c.peUtilisation, 100.0 * c.macUtilisation,
-                fmtBytes(c.dmaBytes).c_str());
+                formatBytes(c.dmaBytes).c_str());
   }
   for (size_t i = 0; i < stats.channels.size(); ++i)
     std::printf("  channel %zu: busy %.1f %%, %s (%s remote)\n", i,
                 100.0 * stats.channels[i].utilisation,
-                fmtBytes(stats.channels[i].bytes).c_str(),
-                fmtBytes(stats.channels[i].remoteBytes).c_str());
+                formatBytes(stats.channels[i].bytes).c_str(),
+                formatBytes(stats.channels[i].remoteBytes).c_str());
   std::printf("DRAM: %s read, %s written (%s local, %s remote)\n",
-              fmtBytes(stats.dramBytesRead).c_str(),
-              fmtBytes(stats.dramBytesWritten).c_str(),
-              fmtBytes(stats.dramLocalBytes).c_str(),
-              fmtBytes(stats.dramRemoteBytes).c_str());
+              formatBytes(stats.dramBytesRead).c_str(),
+              formatBytes(stats.dramBytesWritten).c_str(),
+              formatBytes(stats.dramLocalBytes).c_str(),
+              formatBytes(stats.dramRemoteBytes).c_str());
   if (stats.mesh.transfers || stats.mesh.signals)
     std::printf("mesh: %llu transfers, %llu signals, %s, %llu byte-hops, "
                 "busiest link %.1f %%\n",
                 (unsigned long long)stats.mesh.transfers,
                 (unsigned long long)stats.mesh.signals,
-                fmtBytes(stats.mesh.bytes).c_str(),
+                formatBytes(stats.mesh.bytes).c_str(),
                 (unsigned long long)stats.mesh.byteHops,
                 100.0 * stats.mesh.maxLinkUtilisation);
   std::printf("energy: %.3f uJ\n", stats.energyTotalPj * 1e-6);

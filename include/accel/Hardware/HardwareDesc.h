@@ -154,6 +154,12 @@ struct HardwareDesc {
   /// channels, rounded down to 64 bytes); the last channel also serves the
   /// remainder.
   uint64_t channelRegionBytes() const;
+  /// Multiply-adds per cycle of the whole array: clusters x PEs x MAC lanes.
+  double peakMacsPerCycle() const {
+    return double(numClusters()) * pesPerCluster * macLanes;
+  }
+  /// DRAM bytes per cycle of all memory channels together.
+  double dramBytesPerCycle() const;
   uint32_t channelOfAddress(uint64_t addr) const;
   /// Cluster whose router channel `ch` is attached to.
   uint32_t channelRouter(uint32_t ch) const;
