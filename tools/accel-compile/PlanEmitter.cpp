@@ -52,36 +52,30 @@ public:
   void network(size_t n, ProcessGranularity g) {
     const LinkPart &part = parts[n];
     const auto &layers = part.program.layers;
-    const uint32_t units = part.rect.rows * part.rect.cols;
-    std::vector<Value> ofLayer(layers.size());
-    std::vector<multinet::ProcessOp> made;
+    // Each layer's processes: one, or (Cluster) one per cluster.
+    std::vector<SmallVector<Value>> ofLayer(layers.size());
     for (size_t i = 0; i < layers.size(); ++i) {
       const LayerInfo &L = layers[i];
-      if (g == ProcessGranularity::Network && !made.empty()) {
-        merge(made.back(), L, units);
-        ofLayer[i] = made.back().getResult();
+      if (g == ProcessGranularity::Network && i > 0) {
+        merge(ofLayer[0].front(), L, part);
+        ofLayer[i] = ofLayer[0];
         continue;
       }
       SmallVector<Value> ins;
       for (uint32_t from : L.inputs)
-        if (from < i && ofLayer[from] &&
-            !llvm::is_contained(ins, ofLayer[from]))
-          ins.push_back(ofLayer[from]);
-      auto p = multinet::ProcessOp::create(
-          b, b.getUnknownLoc(), resultType(), part.name,
-          g == ProcessGranularity::Network ? part.name : L.name, ins,
-          /*targets=*/nullptr, b.getI64IntegerAttr(units),
-          cycleEstimate(L.macs, L.compulsoryBytes, units, hw), L.macs,
-          L.outputBytes, L.weightBytes, rectUnits(b.getContext(), part.rect),
-          nullptr, nullptr);
-      made.push_back(p);
-      ofLayer[i] = p.getResult();
+        if (from < i)
+          for (Value v : ofLayer[from])
+            if (!llvm::is_contained(ins, v))
+              ins.push_back(v);
+      ofLayer[i] = g == ProcessGranularity::Cluster
+                       ? perCluster(L, part, ins)
+                       : SmallVector<Value>{whole(L, part, ins, g)};
     }
     for (size_t i = 0; i < layers.size(); ++i) {
       for (const std::string &s : layers[i].outputSymbols)
-        producerOf[part.name + "." + s] = ofLayer[i];
+        producerOf[part.name + "." + s].append(ofLayer[i]);
       for (const std::string &s : layers[i].inputSymbols)
-        readers[part.name + "." + s].push_back(ofLayer[i]);
+        readers[part.name + "." + s].append(ofLayer[i]);
     }
   }
 
@@ -90,7 +84,7 @@ public:
     const LinkPart &part = parts[plan.networks.size() + k];
     SmallVector<Value> ins;
     for (const multinet::TensorRef &r : x.inputs)
-      if (Value v = producerOf.lookup(r.str()))
+      for (Value v : producerOf.lookup(r.str()))
         ins.push_back(v);
     uint64_t macs = 0, bytes = 0, out = 0;
     for (const LayerInfo &L : part.program.layers) {
@@ -117,8 +111,44 @@ public:
 private:
   Type resultType() { return multinet::ResultType::get(b.getContext()); }
 
+  /// The layer on its network's whole rectangle (Layer), or the first
+  /// layer of the network's one process (Network).
+  Value whole(const LayerInfo &L, const LinkPart &part, ValueRange ins,
+              ProcessGranularity g) {
+    const uint32_t units = part.rect.rows * part.rect.cols;
+    return multinet::ProcessOp::create(
+        b, b.getUnknownLoc(), resultType(), part.name,
+        g == ProcessGranularity::Network ? part.name : L.name, ins,
+        /*targets=*/nullptr, b.getI64IntegerAttr(units),
+        cycleEstimate(L.macs, L.compulsoryBytes, units, hw), L.macs,
+        L.outputBytes, L.weightBytes, rectUnits(b.getContext(), part.rect),
+        nullptr, nullptr);
+  }
+
+  /// --processes=cluster: the layer's part on each cluster of the
+  /// rectangle, an even share of its figures (the lowering splits a layer
+  /// over its clusters; its exact shares are in the simulator's stats).
+  SmallVector<Value> perCluster(const LayerInfo &L, const LinkPart &part,
+                                ValueRange ins) {
+    multinet::UnitsAttr all = rectUnits(b.getContext(), part.rect);
+    const uint64_t k = all.getCoords().size();
+    auto share = [&](uint64_t v) { return (v + k - 1) / k; };
+    SmallVector<Value> out;
+    for (auto [c, coord] : llvm::enumerate(all.getCoords()))
+      out.push_back(multinet::ProcessOp::create(
+          b, b.getUnknownLoc(), resultType(), part.name,
+          L.name + "[" + std::to_string(c) + "]", ins, nullptr,
+          b.getI64IntegerAttr(1),
+          cycleEstimate(share(L.macs), share(L.compulsoryBytes), 1, hw),
+          share(L.macs), share(L.outputBytes), share(L.weightBytes),
+          multinet::UnitsAttr::get(b.getContext(), {coord}), nullptr, nullptr));
+    return out;
+  }
+
   /// --processes=network: one process takes every layer of its network.
-  void merge(multinet::ProcessOp p, const LayerInfo &L, uint32_t units) {
+  void merge(Value process, const LayerInfo &L, const LinkPart &part) {
+    auto p = cast<multinet::ProcessOp>(process.getDefiningOp());
+    const uint32_t units = part.rect.rows * part.rect.cols;
     p.setMacs(p.getMacs() + L.macs);
     p.setCycles(p.getCycles() +
                 cycleEstimate(L.macs, L.compulsoryBytes, units, hw));
@@ -131,8 +161,7 @@ private:
   const multinet::NetworkPlanFile &plan;
   const std::vector<LinkPart> &parts;
   const HardwareDesc &hw;
-  llvm::StringMap<Value> producerOf;
-  llvm::StringMap<SmallVector<Value>> readers;
+  llvm::StringMap<SmallVector<Value>> producerOf, readers;
 };
 
 } // namespace

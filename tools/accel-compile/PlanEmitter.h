@@ -11,11 +11,12 @@
 namespace accel {
 
 /// How networks become processes (accel-compile --processes).
-enum class ProcessGranularity { Layer, Network };
+enum class ProcessGranularity { Layer, Network, Cluster };
 
 /// The multinet.plan of compiled networks (`parts`: the networks in plan
 /// order, then the interactions; each with its program and rectangle):
-/// a process per layer (or per network) with its data flow, MACs, weight
+/// a process per layer (or per network, or per layer and cluster) with its
+/// data flow, MACs, weight
 /// bytes, result bytes and a cycle estimate, pinned to its rectangle, and
 /// the interactions pinned to their clusters (docs/multi-network.md
 /// "Process formation").

@@ -121,7 +121,10 @@ static cl::opt<accel::ProcessGranularity> processes(
     cl::values(clEnumValN(accel::ProcessGranularity::Layer, "layer",
                           "a process per layer (default)"),
                clEnumValN(accel::ProcessGranularity::Network, "network",
-                          "a process per network (its layers merged)")));
+                          "a process per network (its layers merged)"),
+               clEnumValN(accel::ProcessGranularity::Cluster, "cluster",
+                          "a process per layer and cluster (a layer split "
+                          "over its network's clusters, even shares)")));
 
 static cl::opt<bool>
     timing("timing", cl::cat(compileCategory),

@@ -11,8 +11,8 @@
 // CHECK: graph.matmul %[[R]], %arg2
 // ISA: isa.program
 // ISA-SAME: layers [
-// ISA-NEXT: #isa.layer<name = "relayout.mlir:19:8", op = "graph.matmul", macs = 262144, compulsory_bytes = 263168>,
-// ISA-NEXT: #isa.layer<name = "relayout.mlir:20:8", op = "graph.matmul", macs = 32768, compulsory_bytes = 32896>
+// ISA-NEXT: #isa.layer<name = "relayout.mlir:19:8", op = "graph.matmul", macs = 262144, compulsory_bytes = 263168, input_symbols = ["input0", "input1"], output_bytes = 16384>,
+// ISA-NEXT: #isa.layer<name = "relayout.mlir:20:8", op = "graph.matmul", macs = 32768, compulsory_bytes = 32896, inputs = [0], input_symbols = ["input2"], output_symbols = ["output0"], output_bytes = 128>
 // ISA-NEXT: ] {
 // ISA-NOT: graph.
 func.func @chain(%x: tensor<4x64xf32>, %w1: tensor<64x1024xf32>, %w2: tensor<1024x8xf32>) -> tensor<4x8xf32> {
