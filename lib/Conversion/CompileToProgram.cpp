@@ -14,6 +14,20 @@
 
 using namespace mlir;
 
+static const char *severityName(DiagnosticSeverity s) {
+  switch (s) {
+  case DiagnosticSeverity::Error:
+    return "error";
+  case DiagnosticSeverity::Warning:
+    return "warning";
+  case DiagnosticSeverity::Note:
+    return "note";
+  case DiagnosticSeverity::Remark:
+    return "remark";
+  }
+  return "error";
+}
+
 bool accel::compileToProgram(ModuleOp module, const std::string &hwPath,
                              const SplitPipelineOptions &split, Program &out,
                              std::string &err, std::unique_ptr<Pass> lowering) {
@@ -21,8 +35,12 @@ bool accel::compileToProgram(ModuleOp module, const std::string &hwPath,
   buildDefaultPipeline(pm, hwPath, std::move(lowering), split);
   std::string diag;
   {
+    // Each diagnostic with its location, as the tools print them: the
+    // callers (benchmarks, accel.compile in Python) pass the text on.
     ScopedDiagnosticHandler h(module.getContext(), [&](Diagnostic &d) {
-      diag += d.str() + "\n";
+      llvm::raw_string_ostream os(diag);
+      os << d.getLocation() << ": " << severityName(d.getSeverity()) << ": "
+         << d.str() << "\n";
       return success();
     });
     if (failed(pm.run(module))) {
