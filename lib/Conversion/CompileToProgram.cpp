@@ -14,6 +14,18 @@
 
 using namespace mlir;
 
+/// "file:line:col" as the tools print it (a file position anywhere in the
+/// location), else the name of an imported ONNX node, else the location.
+static void printLocation(llvm::raw_ostream &os, Location loc) {
+  if (auto file = loc->findInstanceOf<FileLineColLoc>())
+    os << file.getFilename().getValue() << ":" << file.getLine() << ":"
+       << file.getColumn();
+  else if (auto name = dyn_cast<NameLoc>(loc))
+    os << name.getName().getValue();
+  else
+    os << loc;
+}
+
 static const char *severityName(DiagnosticSeverity s) {
   switch (s) {
   case DiagnosticSeverity::Error:
@@ -39,8 +51,8 @@ bool accel::compileToProgram(ModuleOp module, const std::string &hwPath,
     // callers (benchmarks, accel.compile in Python) pass the text on.
     ScopedDiagnosticHandler h(module.getContext(), [&](Diagnostic &d) {
       llvm::raw_string_ostream os(diag);
-      os << d.getLocation() << ": " << severityName(d.getSeverity()) << ": "
-         << d.str() << "\n";
+      printLocation(os, d.getLocation());
+      os << ": " << severityName(d.getSeverity()) << ": " << d.str() << "\n";
       return success();
     });
     if (failed(pm.run(module))) {

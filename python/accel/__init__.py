@@ -76,8 +76,6 @@ def opt(text, pipeline, hw=None):
     """Runs an accel-opt pipeline ("canonicalize,cse", or anchored
     "builtin.module(...)") on MLIR text; returns the resulting text. `hw`
     is attached as accel.hw first (accel-opt --accel-hw)."""
-    if not pipeline.startswith("builtin.module("):
-        pipeline = f"builtin.module({pipeline})"
     return _accel.opt(text, pipeline, "" if hw is None else hardware.to_json(hw))
 
 

@@ -102,7 +102,13 @@ std::string optText(const std::string &input, const std::string &pipeline,
   std::string err;
   llvm::raw_string_ostream os(err);
   PassManager pm(&ctx);
-  if (failed(parsePassPipeline(pipeline, pm, os)))
+  // The pass manager runs on the module: an anchored pipeline
+  // "builtin.module(...)" is its content (a nested builtin.module pipeline
+  // would run on nested modules only).
+  llvm::StringRef body(pipeline);
+  if (!(body.consume_front("builtin.module(") && body.consume_back(")")))
+    body = pipeline;
+  if (failed(parsePassPipeline(body, pm, os)))
     throw Error(ErrorKind::Option, "pipeline '" + pipeline + "': " + err);
   auto buffer = llvm::MemoryBuffer::getMemBufferCopy(input, "<text>");
   if (!accel::checkTextNesting(*buffer, os))

@@ -64,13 +64,12 @@ def test_model_errors(accel, tmp_path):
 
 
 def test_compile_error_has_location(accel, tmp_path):
-    # A matmul whose shapes disagree is a verifier error at its line.
-    bad = tmp_path / "shapes.mlir"
-    bad.write_text(
-        "func.func @main(%a: tensor<2x3xf32> {accel.name = \"a\"}) -> tensor<2x3xf32> {\n"
-        "  %0 = graph.matmul %a, %a : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>\n"
-        "  return %0 : tensor<2x3xf32>\n}\n")
-    with pytest.raises(accel.Error, match=r"shapes.mlir:2:\d+: error"):
+    # The lowering refuses f16 tensors, at the function's line.
+    bad = tmp_path / "f16.mlir"
+    bad.write_text("func.func @main(%a: tensor<4xf16>) -> tensor<4xf16> {\n"
+                   "  return %a : tensor<4xf16>\n}\n")
+    with pytest.raises(accel.CompileError,
+                       match=r"f16.mlir:1:\d+: error: input #0 has type 'tensor<4xf16>'"):
         accel.compile(bad)
 
 
