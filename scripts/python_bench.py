@@ -61,7 +61,7 @@ def overhead(models, bin_dir, reps, work):
 
 
 def sweep_bench(models):
-    hw = accel.variants({"grid.rows": [1, 2], "grid.cols": [1, 2], "pe.mac_lanes": [32, 64],
+    hw = accel.variants({"grid.rows": [1, 2], "grid.cols": [2, 4], "pe.mac_lanes": [64, 128],
                          "cluster.storage_bytes": [262144, 524288],
                          "pe.input_buffer_bytes": [32768, 65536]})
     paths = [m[0] for m in models.values()]

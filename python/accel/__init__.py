@@ -69,7 +69,7 @@ def compile_options():
 def passes(kind=None):
     """Registered passes and pipelines (what accel-opt accepts): a list of
     {"name", "kind" ("pass" | "pipeline"), "description", "options"}."""
-    return [dict(e) for e in options.registry().values() if kind in (None, e["kind"])]
+    return [e for e in options.entries() if kind in (None, e["kind"])]
 
 
 def opt(text, pipeline, hw=None):

@@ -8,6 +8,7 @@ accel-compile forwards to the default pipeline (its --NAME=VALUE
 options): convert-graph-to-isa's, split-strategy's forwarded ones and the
 pipeline's own split / fuse / rnn options; Python names use '_' for '-'.
 """
+import copy
 import functools
 import re
 
@@ -33,21 +34,28 @@ _LINE = re.compile(r"^(\s*)(--|=)([^\s=]+)(?:=(<[^>]+>))?\s*(?:-\s+(.*))?$")
 
 
 def _parse_registry(text):
-    """{name: {"name", "kind", "description", "options": {opt: spec}}}."""
-    entries, kind, entry, option = {}, "pass", None, None
+    """{name: {"name", "kind", "description", "options": {opt: spec}}} from
+    the help text: a "Passes:" / "Pass Pipelines:" header, then per entry a
+    "--name - description" line and, indented further, its "--option=<type>"
+    lines, each followed by its "=value" lines."""
+    entries, kind, entry, option, entry_indent = {}, None, None, None, None
     for line in text.splitlines():
-        if line and not line[0].isspace():
-            kind = "pipeline" if "Pipeline" in line else "pass"
+        header = line.strip()
+        if header in ("Passes:", "Pass Pipelines:"):
+            kind = "pipeline" if "Pipeline" in header else "pass"
+            entry_indent = None
             continue
         m = _LINE.match(line)
-        if not m:
+        if not m or kind is None:
             continue
         indent, dash, name, vtype, help_text = m.groups()
         help_text = (help_text or "").strip()
+        if entry_indent is None and dash == "--":
+            entry_indent = len(indent)
         if dash == "=":
             if option is not None:
                 option["values"].append(name)
-        elif len(indent) <= 2:
+        elif len(indent) <= entry_indent:
             entry = {"name": name, "kind": kind, "description": help_text.lstrip("- ").strip(),
                      "options": {}}
             entries[name] = entry
@@ -59,16 +67,28 @@ def _parse_registry(text):
     return entries
 
 
+def _add_defaults(entry):
+    """Each option's default, from the pass's printed option set (our
+    passes; the registry help does not print defaults)."""
+    if entry["kind"] != "pass" or not entry["options"] or entry.get("_defaults"):
+        return
+    entry["_defaults"] = True
+    for item in _accel.pass_defaults(entry["name"]).split():
+        key, _, value = item.partition("=")
+        if key in entry["options"]:
+            entry["options"][key]["default"] = value
+
+
 @functools.lru_cache(maxsize=None)
 def registry():
-    entries = _parse_registry(_accel.registry_help())
-    for entry in entries.values():
-        if entry["kind"] == "pass" and entry["options"]:
-            for item in _accel.pass_defaults(entry["name"]).split():
-                key, _, value = item.partition("=")
-                if key in entry["options"]:
-                    entry["options"][key]["default"] = value
-    return entries
+    return _parse_registry(_accel.registry_help())
+
+
+def entries():
+    """The registry's entries (options without defaults: printing them means
+    instantiating every upstream pass, not all of which survive that)."""
+    return [copy.deepcopy({k: v for k, v in e.items() if not k.startswith("_")})
+            for e in registry().values()]
 
 
 @functools.lru_cache(maxsize=None)
@@ -76,6 +96,8 @@ def compile_options():
     """{option name: {"name", "type", "values", "default", "help"}} of the
     options accel.compile accepts (names with '-'; '_' in Python)."""
     reg = registry()
+    for name in ("convert-graph-to-isa", "split-strategy"):
+        _add_defaults(reg[name])
     sources = {**reg["convert-graph-to-isa"]["options"], **reg["split-strategy"]["options"]}
     specs = {}
     for name in _accel.compile_option_names():
@@ -116,6 +138,8 @@ def _format(spec, value):
 
 def to_pairs(options):
     """["name=value", ...] for the extension from Python keyword options."""
+    if not options:
+        return []
     specs = compile_options()
     pairs = []
     for key, value in options.items():

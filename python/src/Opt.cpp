@@ -23,6 +23,7 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
@@ -64,13 +65,38 @@ std::string captureStdout(const std::function<void()> &print) {
   });
   dup2(fds[1], STDOUT_FILENO);
   close(fds[1]);
-  print();
+  std::exception_ptr failure;
+  try {
+    print();
+  } catch (...) {
+    failure = std::current_exception();
+  }
   llvm::outs().flush();
   dup2(saved, STDOUT_FILENO); // closes the pipe's last writer: EOF
   close(saved);
   reader.join();
   close(fds[0]);
+  if (failure)
+    std::rethrow_exception(failure);
   return text;
+}
+
+/// The passes and pipelines with their options as mlir-opt's --help lists
+/// them. printRegisteredPasses omits the pipelines; the option of a
+/// PassPipelineCLParser (under a name of its own, so it cannot clash with
+/// another option) prints both.
+std::string registryHelp() {
+  registerPassesOnce();
+  static const char *kArg = "accel-python-registry";
+  static auto *parser = new PassPipelineCLParser(kArg, "passes and pipelines");
+  (void)parser;
+  llvm::cl::Option *option = llvm::cl::getRegisteredOptions().lookup(kArg);
+  if (!option)
+    throw Error(ErrorKind::Generic, "the pass registry cannot be listed");
+  // The width is the widest entry's, as cl's help computes it (a smaller
+  // one underflows an indentation).
+  return captureStdout(
+      [&] { option->printOptionInfo(option->getOptionWidth()); });
 }
 
 /// The default options of pass `name` ("a=1 b=x"), empty for a pipeline.
@@ -133,10 +159,7 @@ std::string optText(const std::string &input, const std::string &pipeline,
 } // namespace
 
 void accelpy::bindOpt(py::module_ &m) {
-  m.def("registry_help", [] {
-    registerPassesOnce();
-    return captureStdout([] { printRegisteredPasses(); });
-  });
+  m.def("registry_help", &registryHelp);
   m.def("pass_defaults", &passDefaults, py::arg("name"));
   m.def(
       "opt",

@@ -41,10 +41,10 @@ def test_typed_options(accel):
 
 
 def test_hardware_forms(accel):
-    one = accel.compile(SMALL_CNN, hw={"grid.rows": 1, "grid.cols": 1})
-    assert one.hardware["grid"] == {"rows": 1, "cols": 1}
-    lanes = accel.compile(SMALL_CNN, hw={"preset": "default", "overrides": {"pe.mac_lanes": 32}})
-    assert lanes.hardware["pe"]["mac_lanes"] == 32
+    one = accel.compile(SMALL_CNN, hw={"grid.rows": 1})
+    assert one.hardware["grid"] == {"rows": 1, "cols": 2}
+    lanes = accel.compile(SMALL_CNN, hw={"preset": "default", "overrides": {"pe.mac_lanes": 128}})
+    assert lanes.hardware["pe"]["mac_lanes"] == 128
     large = accel.compile(SMALL_CNN, hw="large")
     assert large.hardware["name"] == accel.hardware_description(
         os.path.join(SRC, "hw", "large.json"))["name"]
