@@ -44,9 +44,9 @@ config.substitutions.append(("%obj_root", config.accel_obj_root))
 
 # The Python package (python/, docs/python.md) is built unless the
 # configuration cannot load it (sanitizers) or lacks pybind11: tests that
-# import it say `REQUIRES: accel-python`; %pythonpath is its directory.
+# import it say `REQUIRES: accel-python`; %accel_pypath is its directory.
 import glob
 python_dir = os.path.join(config.accel_obj_root, "python")
-config.substitutions.append(("%pythonpath", python_dir))
+config.substitutions.append(("%accel_pypath", python_dir))
 if glob.glob(os.path.join(python_dir, "accel", "_accel*.so")):
     config.available_features.add("accel-python")
