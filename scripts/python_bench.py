@@ -12,7 +12,7 @@
 
   PYTHONPATH=build/python /usr/bin/python3 scripts/python_bench.py [--reps N] [--skip-sweep]
 
-Not part of CI (the sweep takes minutes on two cores)."""
+Not part of CI (it starts worker processes and a Dask cluster)."""
 import argparse
 import os
 import statistics
@@ -67,7 +67,8 @@ def sweep_bench(models):
     paths = [m[0] for m in models.values()]
     print(f"sweep: {len(paths)} models x {len(hw)} hardware variants = {len(paths) * len(hw)} runs")
     results = {}
-    for label, kwargs in (("1 local worker", {"workers": 1}),
+    for label, kwargs in (("in this process", {"workers": 0}),
+                          ("1 local worker", {"workers": 1}),
                           ("2 local workers", {"workers": 2})):
         start = time.perf_counter()
         rows = accel.sweep(paths, hw, workers=kwargs["workers"])
