@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages the project needs (LLVM/MLIR 22, ONNX,
 # GoogleTest, nlohmann_json, Ninja, ccache, Python's numpy/onnx for the
-# test runners) and configures + builds the project in ./build, and installs
+# test runners, pybind11 and pytest / distributed / matplotlib for the Python
+# package), configures + builds the project in ./build, points
+# /usr/bin/python3 at the build's Python package (accel.pth), and installs
 # the model zoo's reference executor (onnxruntime-node from npm, which ships
 # its native library: no install script needed) into ./build/ort.
 set -euo pipefail
@@ -22,6 +24,19 @@ fi
 BUILD_DIR=${BUILD_DIR:-build}
 cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build "$BUILD_DIR"
+
+# `import accel` from any directory (docs/python.md): a .pth file in
+# /usr/bin/python3's site directory points at the build's Python package.
+if [ -d "$BUILD_DIR/python/accel" ]; then
+  SITE=$(/usr/bin/python3 -c 'import site; print(site.getsitepackages()[0])')
+  PTH_LINE=$(cd "$BUILD_DIR/python" && pwd)
+  if ! { mkdir -p "$SITE" && echo "$PTH_LINE" >"$SITE/accel.pth"; } 2>/dev/null; then
+    SUDO=""
+    [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+    echo "$PTH_LINE" | $SUDO tee "$SITE/accel.pth" >/dev/null ||
+      echo "setup: cannot write $SITE/accel.pth: set PYTHONPATH=$PTH_LINE to import accel" >&2
+  fi
+fi
 
 # onnxruntime-node for the zoo's reference runs (scripts/zoo/ort_run.js,
 # test/e2e/zoo-e2e.test, accel-zoo-bench). Pinned; --ignore-scripts: the

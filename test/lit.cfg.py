@@ -41,3 +41,12 @@ if shutil.which("node") and os.path.isdir(os.path.join(ort_dir, "node_modules",
 if os.path.exists("/usr/bin/chromium"):
     config.available_features.add("chromium")
 config.substitutions.append(("%obj_root", config.accel_obj_root))
+
+# The Python package (python/, docs/python.md) is built unless the
+# configuration cannot load it (sanitizers) or lacks pybind11: tests that
+# import it say `REQUIRES: accel-python`; %accel_pypath is its directory.
+import glob
+python_dir = os.path.join(config.accel_obj_root, "python")
+config.substitutions.append(("%accel_pypath", python_dir))
+if glob.glob(os.path.join(python_dir, "accel", "_accel*.so")):
+    config.available_features.add("accel-python")

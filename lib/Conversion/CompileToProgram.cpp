@@ -14,6 +14,32 @@
 
 using namespace mlir;
 
+/// "file:line:col" as the tools print it (a file position anywhere in the
+/// location), else the name of an imported ONNX node, else the location.
+static void printLocation(llvm::raw_ostream &os, Location loc) {
+  if (auto file = loc->findInstanceOf<FileLineColLoc>())
+    os << file.getFilename().getValue() << ":" << file.getLine() << ":"
+       << file.getColumn();
+  else if (auto name = dyn_cast<NameLoc>(loc))
+    os << name.getName().getValue();
+  else
+    os << loc;
+}
+
+static const char *severityName(DiagnosticSeverity s) {
+  switch (s) {
+  case DiagnosticSeverity::Error:
+    return "error";
+  case DiagnosticSeverity::Warning:
+    return "warning";
+  case DiagnosticSeverity::Note:
+    return "note";
+  case DiagnosticSeverity::Remark:
+    return "remark";
+  }
+  return "error";
+}
+
 bool accel::compileToProgram(ModuleOp module, const std::string &hwPath,
                              const SplitPipelineOptions &split, Program &out,
                              std::string &err, std::unique_ptr<Pass> lowering) {
@@ -21,8 +47,12 @@ bool accel::compileToProgram(ModuleOp module, const std::string &hwPath,
   buildDefaultPipeline(pm, hwPath, std::move(lowering), split);
   std::string diag;
   {
+    // Each diagnostic with its location, as the tools print them: the
+    // callers (benchmarks, accel.compile in Python) pass the text on.
     ScopedDiagnosticHandler h(module.getContext(), [&](Diagnostic &d) {
-      diag += d.str() + "\n";
+      llvm::raw_string_ostream os(diag);
+      printLocation(os, d.getLocation());
+      os << ": " << severityName(d.getSeverity()) << ": " << d.str() << "\n";
       return success();
     });
     if (failed(pm.run(module))) {

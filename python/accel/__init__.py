@@ -1,78 +1,90 @@
-"""Python wrapper of the accel compiler and simulator.
+"""Python API of the accel compiler and simulator (docs/python.md).
 
     import numpy as np, accel
-    binary = accel.compile("model.onnx", "model.bin")            # path of the binary
-    outputs, stats = accel.run(binary, {"x": np.ones((1, 3), np.float32)})
+    program = accel.compile("model.onnx", hw="default", depthwise="gemm")
+    outputs, stats = program.run({"x": np.ones((1, 3), np.float32)})
+    print(stats["cycles"], stats.layers_frame())
 
-The functions drive the `accel-compile` and `accel-run` executables, found in
-$ACCEL_BIN_DIR, else in ../build/bin relative to this package, else on PATH.
-Errors from the tools are raised as AccelError with the tool's message.
+Everything runs in this process (the extension accel._accel links the
+compiler and the simulator); the GIL is released while compiling and
+simulating. Failures raise accel.Error subclasses (accel.errors).
 """
-import json
 import os
-import shutil
-import subprocess
-import tempfile
 
-import numpy as np
+from . import _accel, hardware, options
+from .errors import (AccelError, BinaryError, CompileError, Error, HardwareError, InputError,
+                     ModelError, OptionError, SimulationError)
+from .program import Program, Stats, TensorSpec, load
+from .sweeps import sweep, variants
 
-__all__ = ["AccelError", "compile", "run", "tool_path"]
-
-
-class AccelError(RuntimeError):
-    """A compiler or simulator error; the message is the tool's own."""
-
-
-def tool_path(name):
-    candidates = []
-    if os.environ.get("ACCEL_BIN_DIR"):
-        candidates.append(os.path.join(os.environ["ACCEL_BIN_DIR"], name))
-    here = os.path.dirname(os.path.abspath(__file__))
-    candidates.append(os.path.join(here, "..", "..", "build", "bin", name))
-    for c in candidates:
-        if os.path.isfile(c) and os.access(c, os.X_OK):
-            return os.path.abspath(c)
-    found = shutil.which(name)
-    if found:
-        return found
-    raise AccelError(f"cannot find {name}: set ACCEL_BIN_DIR to the build's bin directory")
+__all__ = ["AccelError", "BinaryError", "CompileError", "Error", "HardwareError",
+           "InputError", "ModelError", "OptionError", "Program", "SimulationError", "Stats",
+           "TensorSpec", "compile", "compile_options", "hardware_description", "load",
+           "opt", "passes", "presets", "run", "sweep", "variants"]
 
 
-def _check(proc, what):
-    if proc.returncode != 0:
-        raise AccelError(f"{what} failed:\n{proc.stderr.strip()}")
+def compile(model, hw=None, input_shapes=None, bind=None, **opts):
+    """Compiles a model for a machine; returns a Program.
+
+    model: a path (.onnx or .mlir), ONNX ModelProto bytes, or an
+    onnx.ModelProto. hw: None (default preset), a preset name, a JSON path
+    or a dict (accel.hardware). input_shapes: {input: shape} for dynamic
+    dimensions; bind: {input: TensorProto .pb path} (accel-compile --bind).
+    opts: the pipeline options (accel.compile_options(); e.g.
+    depthwise="gemm", load_balance=True, sparse_threshold=0.5, fuse="off")."""
+    path, data, mlir = None, b"", False
+    if hasattr(model, "SerializeToString"):
+        data = model.SerializeToString()
+    elif isinstance(model, (bytes, bytearray)):
+        data = bytes(model)
+    elif isinstance(model, (str, os.PathLike)):
+        path = os.fspath(model)
+        if not os.path.isfile(path):
+            raise ModelError(f"{path}: no such model file")
+        mlir = path.endswith(".mlir")
+    else:
+        raise ModelError(f"model must be a path, bytes or an onnx.ModelProto, "
+                         f"not {type(model).__name__}")
+    shapes = {k: [int(d) for d in v] for k, v in (input_shapes or {}).items()}
+    binds = {k: os.fspath(v) for k, v in (bind or {}).items()}
+    native = _accel.compile(path, data, mlir, hardware.to_json(hw), options.to_pairs(opts),
+                            shapes, binds)
+    return Program(native)
 
 
-def compile(model, output, hw=None, input_shapes=None, emit="bin"):
-    """Compiles an .onnx or .mlir model; returns the output path."""
-    cmd = [tool_path("accel-compile"), str(model), "-o", str(output), f"--emit={emit}"]
-    if hw:
-        cmd += ["--hw", str(hw)]
-    for name, shape in (input_shapes or {}).items():
-        cmd += ["--input-shape", f"{name}=" + "x".join(str(int(d)) for d in shape)]
-    _check(subprocess.run(cmd, capture_output=True, text=True), "accel-compile")
-    return str(output)
+def run(program, inputs, hw=None, **kwargs):
+    """program.run(inputs, ...) for a Program or a binary path / bytes."""
+    if not isinstance(program, Program):
+        program = load(program, hw)
+        hw = None
+    return program.run(inputs, hw=hw, **kwargs)
 
 
-def run(binary, inputs, hw=None, trace=None):
-    """Simulates `binary` with numpy inputs {name: array}.
+def compile_options():
+    """The options accel.compile takes: {name: {type, values, default, help}}
+    (names with '-'; pass them with '_')."""
+    return {k: dict(v) for k, v in options.compile_options().items()}
 
-    Returns (outputs {name: np.ndarray}, stats dict from stats.json)."""
-    with tempfile.TemporaryDirectory(prefix="accel-run-") as work:
-        cmd = [tool_path("accel-run"), str(binary), "--output-dir", work]
-        if hw:
-            cmd += ["--hw", str(hw)]
-        if trace:
-            cmd += ["--trace", str(trace)]
-        for name, value in inputs.items():
-            path = os.path.join(work, f"in_{len(cmd)}.npy")
-            np.save(path, np.ascontiguousarray(np.asarray(value, dtype=np.float32)))
-            cmd += ["--input", f"{name}={path}"]
-        _check(subprocess.run(cmd, capture_output=True, text=True), "accel-run")
-        with open(os.path.join(work, "stats.json")) as f:
-            stats = json.load(f)
-        outputs = {}
-        for fname in os.listdir(work):
-            if fname.endswith(".npy") and not fname.startswith("in_"):
-                outputs[fname[:-4]] = np.load(os.path.join(work, fname))
-        return outputs, stats
+
+def passes(kind=None):
+    """Registered passes and pipelines (what accel-opt accepts): a list of
+    {"name", "kind" ("pass" | "pipeline"), "description", "options"}."""
+    return [e for e in options.entries() if kind in (None, e["kind"])]
+
+
+def opt(text, pipeline, hw=None):
+    """Runs an accel-opt pipeline ("canonicalize,cse", or anchored
+    "builtin.module(...)") on MLIR text; returns the resulting text. `hw`
+    is attached as accel.hw first (accel-opt --accel-hw)."""
+    return _accel.opt(text, pipeline, "" if hw is None else hardware.to_json(hw))
+
+
+def presets():
+    """The hardware preset names (hw/*.json)."""
+    return hardware.presets()
+
+
+def hardware_description(hw=None):
+    """The full, validated description (every field) of any hw form."""
+    return hardware.resolve(hw)
+

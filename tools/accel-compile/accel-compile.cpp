@@ -32,6 +32,7 @@
 #include "CompileNetworks.h"
 #include "Graph/GraphDialect.h"
 #include "Isa/IsaDialect.h"
+#include "accel/Conversion/CompileOptions.h"
 #include "accel/Conversion/Passes.h"
 #include "accel/Hardware/HardwareDesc.h"
 #include "accel/Import/OnnxImporter.h"
@@ -137,30 +138,6 @@ static int fail(const std::string &msg) {
 }
 
 namespace {
-/// The forwarded options' names (keys of the lowering pass's printed option
-/// set, and the split options of accel::isSplitOptionName) and whether each
-/// is a flag (printed `true` / `false`).
-std::map<std::string, bool> loweringOptionNames() {
-  // "convert-graph-to-isa{conv=gemm depthwise=sw ... sparse-weights=auto}"
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  accel::createConvertGraphToIsa()->printAsTextualPipeline(os);
-  std::map<std::string, bool> names;
-  llvm::StringRef rest = llvm::StringRef(text).split('{').second.rtrim("}");
-  while (!rest.empty()) {
-    auto [item, tail] = rest.split(' ');
-    auto [name, value] = item.split('=');
-    if (!name.empty())
-      names[name.str()] = value == "true" || value == "false";
-    rest = tail.ltrim();
-  }
-  for (const char *split :
-       {"split", "parallel", "rounding", "policy", "balance-clusters", "fuse",
-        "rnn", "rnn-contexts", "rnn-clusters"})
-    names[split] = false;
-  return names;
-}
-
 bool isHelpFlag(llvm::StringRef a) {
   return a == "-h" || a == "-help" || a == "--help" || a == "--help-hidden" ||
          a == "-help-hidden" || a == "--help-list" || a == "-help-list";
@@ -170,7 +147,7 @@ bool isHelpFlag(llvm::StringRef a) {
 /// pairs for the pass's parser).
 void extractLoweringArgs(std::vector<char *> &args,
                          std::vector<std::string> &forwarded) {
-  std::map<std::string, bool> names = loweringOptionNames();
+  std::map<std::string, bool> names = accel::compileOptionNames();
   std::vector<char *> kept{args.front()};
   for (size_t i = 1; i < args.size(); ++i) {
     llvm::StringRef a(args[i]);
@@ -243,13 +220,8 @@ static int compileMain(int argc, char **argv) {
   std::vector<char *> args(argv, argv + argc);
   bool help = llvm::any_of(args, [](char *a) { return isHelpFlag(a); });
   llvm::erase_if(args, [](char *a) { return isHelpFlag(a); });
-  std::vector<std::string> forwardedArgs, loweringArgs, splitArgs;
+  std::vector<std::string> forwardedArgs;
   extractLoweringArgs(args, forwardedArgs);
-  for (std::string &a : forwardedArgs)
-    (accel::isSplitOptionName(llvm::StringRef(a).split('=').first)
-         ? splitArgs
-         : loweringArgs)
-        .push_back(std::move(a));
   const char *overview = "accel model compiler\n";
   cl::HideUnrelatedOptions(compileCategory);
   cl::ParseCommandLineOptions(int(args.size()), args.data(), overview);
@@ -303,32 +275,14 @@ static int compileMain(int argc, char **argv) {
     return fail("--emit=plan shows the parallel placement: no --baseline");
   if ((inputPath.empty() && networksPlan.empty()) || outputPath.empty())
     return fail("a model and -o FILE are required (see --help)");
-  std::unique_ptr<Pass> lowering;
+  accel::CompileOptions options;
   {
     std::string err;
-    auto onError = [&](const llvm::Twine &msg) {
-      err = msg.str();
-      return failure();
-    };
-    auto pass = accel::createConvertGraphToIsaFromString(
-        llvm::join(loweringArgs, " "), onError);
-    if (failed(pass)) // the option parser may have printed the reason
-      return fail("invalid lowering option in '" +
-                  llvm::join(loweringArgs, " ") + "'" +
-                  (err.empty() ? "" : ": " + err));
-    lowering = std::move(*pass);
+    if (!accel::parseCompileOptions(forwardedArgs, options, err))
+      return fail(err);
   }
-  accel::SplitPipelineOptions splitOptions;
-  {
-    std::string err;
-    auto onError = [&](const llvm::Twine &msg) {
-      err = msg.str();
-      return failure();
-    };
-    if (failed(accel::parseSplitOptions(splitArgs, splitOptions, onError)))
-      return fail("invalid split option in '" + llvm::join(splitArgs, " ") +
-                  "'" + (err.empty() ? "" : ": " + err));
-  }
+  std::unique_ptr<Pass> lowering = std::move(options.lowering);
+  const accel::SplitPipelineOptions &splitOptions = options.split;
 
   DialectRegistry registry;
   registry.insert<accel::graph::GraphDialect, accel::isa::IsaDialect,
@@ -352,8 +306,7 @@ static int compileMain(int argc, char **argv) {
   }
 
   if (!networksPlan.empty())
-    return compileNetworksMain(ctx, hwAttr, llvm::join(loweringArgs, " "),
-                               splitOptions);
+    return compileNetworksMain(ctx, hwAttr, options.loweringText, splitOptions);
 
   // Front end.
   OwningOpRef<ModuleOp> module;

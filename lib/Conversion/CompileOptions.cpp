@@ -1,0 +1,67 @@
+//===- CompileOptions.cpp - The options accel-compile forwards ------------===//
+//
+// Shared by accel-compile's command line and the Python package: the names
+// come from the lowering pass's own option set, the values are checked by the
+// passes' parsers (convert-graph-to-isa, split-strategy) and
+// parseSplitOptions, so nothing here repeats an option's declaration.
+//
+//===----------------------------------------------------------------------===//
+#include "accel/Conversion/CompileOptions.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+
+std::map<std::string, bool> accel::compileOptionNames() {
+  // "convert-graph-to-isa{conv=gemm depthwise=sw ... sparse-weights=auto}"
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  createConvertGraphToIsa()->printAsTextualPipeline(os);
+  std::map<std::string, bool> names;
+  llvm::StringRef rest = llvm::StringRef(text).split('{').second.rtrim("}");
+  while (!rest.empty()) {
+    auto [item, tail] = rest.split(' ');
+    auto [name, value] = item.split('=');
+    if (!name.empty())
+      names[name.str()] = value == "true" || value == "false";
+    rest = tail.ltrim();
+  }
+  for (const char *split :
+       {"split", "parallel", "rounding", "policy", "balance-clusters", "fuse",
+        "rnn", "rnn-contexts", "rnn-clusters"})
+    names[split] = false;
+  return names;
+}
+
+bool accel::parseCompileOptions(const std::vector<std::string> &pairs,
+                                CompileOptions &out, std::string &err) {
+  std::map<std::string, bool> names = compileOptionNames();
+  std::vector<std::string> loweringArgs, splitArgs;
+  for (const std::string &pair : pairs) {
+    llvm::StringRef name = llvm::StringRef(pair).split('=').first;
+    if (!names.count(name.str())) {
+      err = "unknown option '" + name.str() + "'";
+      return false;
+    }
+    (isSplitOptionName(name) ? splitArgs : loweringArgs).push_back(pair);
+  }
+  std::string reason;
+  auto onError = [&](const llvm::Twine &msg) {
+    reason = msg.str();
+    return failure();
+  };
+  out.loweringText = llvm::join(loweringArgs, " ");
+  auto pass = createConvertGraphToIsaFromString(out.loweringText, onError);
+  if (failed(pass)) { // the option parser may have printed the reason
+    err = "invalid lowering option in '" + out.loweringText + "'" +
+          (reason.empty() ? "" : ": " + reason);
+    return false;
+  }
+  out.lowering = std::move(*pass);
+  if (failed(parseSplitOptions(splitArgs, out.split, onError))) {
+    err = "invalid split option in '" + llvm::join(splitArgs, " ") + "'" +
+          (reason.empty() ? "" : ": " + reason);
+    return false;
+  }
+  return true;
+}

@@ -1,0 +1,151 @@
+"""The registry of passes and pipelines, and the typed compile options.
+
+accel.passes() lists what accel-opt knows (upstream passes, ours, the
+named pipelines) with each option's type, allowed values and help, parsed
+from the registry's help text (the extension captures it; MLIR prints it
+nowhere else). accel.compile's keyword options are the options
+accel-compile forwards to the default pipeline (its --NAME=VALUE
+options): convert-graph-to-isa's, split-strategy's forwarded ones and the
+pipeline's own split / fuse / rnn options; Python names use '_' for '-'.
+"""
+import copy
+import functools
+import re
+
+from . import _accel
+from .errors import OptionError
+
+# The default pipeline's own options, parsed by accel::parseSplitOptions
+# (lib/Conversion/Pipelines.cpp), which declares them in code, not in a pass.
+_PIPELINE_OPTIONS = {
+    "split": ("enum", ["partition", "labels", "off"], "partition",
+              "who decides the cluster partition"),
+    "fuse": ("enum", ["on", "off"], "on", "whether fuse-layers runs"),
+    "rnn": ("enum", ["engine", "plain"], "engine", "recurrent layers on the RNN engine or plain"),
+    "rnn-contexts": ("int", None, "0", "thread contexts per cluster for RNN tasks (0: the hardware's)"),
+    "rnn-clusters": ("int", None, "0", "place RNN tasks on the first N clusters (0: all)"),
+}
+# Defaults the default pipeline sets for split-strategy (Pipelines.cpp).
+_PIPELINE_DEFAULTS = {"parallel": "best", "balance-clusters": "true"}
+
+_TYPES = {"<value>": "enum", "<number>": "float", "<string>": "str", "<int>": "int",
+          "<uint>": "int", "<long>": "int", "<ulong>": "int", "<N>": "int"}
+_LINE = re.compile(r"^(\s*)(--|=)([^\s=]+)(?:=(<[^>]+>))?\s*(?:-\s+(.*))?$")
+
+
+def _parse_registry(text):
+    """{name: {"name", "kind", "description", "options": {opt: spec}}} from
+    the help text: a "Passes:" / "Pass Pipelines:" header, then per entry a
+    "--name - description" line and, indented further, its "--option=<type>"
+    lines, each followed by its "=value" lines."""
+    entries, kind, entry, option, entry_indent = {}, None, None, None, None
+    for line in text.splitlines():
+        header = line.strip()
+        if header in ("Passes:", "Pass Pipelines:"):
+            kind = "pipeline" if "Pipeline" in header else "pass"
+            entry_indent = None
+            continue
+        m = _LINE.match(line)
+        if not m or kind is None:
+            continue
+        indent, dash, name, vtype, help_text = m.groups()
+        help_text = (help_text or "").strip()
+        if entry_indent is None and dash == "--":
+            entry_indent = len(indent)
+        if dash == "=":
+            if option is not None:
+                option["values"].append(name)
+        elif len(indent) <= entry_indent:
+            entry = {"name": name, "kind": kind, "description": help_text.lstrip("- ").strip(),
+                     "options": {}}
+            entries[name] = entry
+            option = None
+        elif entry is not None:
+            option = {"name": name, "type": _TYPES.get(vtype, "str") if vtype else "bool",
+                      "values": [], "help": help_text}
+            entry["options"][name] = option
+    return entries
+
+
+def _add_defaults(entry):
+    """Each option's default, from the pass's printed option set (our
+    passes; the registry help does not print defaults)."""
+    if entry["kind"] != "pass" or not entry["options"] or entry.get("_defaults"):
+        return
+    entry["_defaults"] = True
+    for item in _accel.pass_defaults(entry["name"]).split():
+        key, _, value = item.partition("=")
+        if key in entry["options"]:
+            entry["options"][key]["default"] = value
+
+
+@functools.lru_cache(maxsize=None)
+def registry():
+    return _parse_registry(_accel.registry_help())
+
+
+def entries():
+    """The registry's entries (options without defaults: printing them means
+    instantiating every upstream pass, not all of which survive that)."""
+    return [copy.deepcopy({k: v for k, v in e.items() if not k.startswith("_")})
+            for e in registry().values()]
+
+
+@functools.lru_cache(maxsize=None)
+def compile_options():
+    """{option name: {"name", "type", "values", "default", "help"}} of the
+    options accel.compile accepts (names with '-'; '_' in Python)."""
+    reg = registry()
+    for name in ("convert-graph-to-isa", "split-strategy"):
+        _add_defaults(reg[name])
+    sources = {**reg["convert-graph-to-isa"]["options"], **reg["split-strategy"]["options"]}
+    specs = {}
+    for name in _accel.compile_option_names():
+        if name in _PIPELINE_OPTIONS:
+            kind, values, default, help_text = _PIPELINE_OPTIONS[name]
+            spec = {"name": name, "type": kind, "values": values or [], "default": default,
+                    "help": help_text}
+        else:
+            spec = dict(sources[name])
+            if name in _PIPELINE_DEFAULTS:
+                spec["default"] = _PIPELINE_DEFAULTS[name]
+        specs[name] = spec
+    return specs
+
+
+def _describe(spec):
+    if spec["type"] == "enum":
+        return "one of " + ", ".join(spec["values"])
+    return {"bool": "True or False", "int": "an integer", "float": "a number",
+            "str": "a string"}[spec["type"]]
+
+
+def _format(spec, value):
+    """The pipeline's text of `value`, checked against the option's type."""
+    name, kind = spec["name"], spec["type"]
+    ok = {"bool": isinstance(value, bool),
+          "int": isinstance(value, int) and not isinstance(value, bool),
+          "float": isinstance(value, (int, float)) and not isinstance(value, bool),
+          "str": isinstance(value, str),
+          "enum": isinstance(value, str) and value in spec["values"]}[kind]
+    if not ok:
+        raise OptionError(f"option '{name.replace('-', '_')}': {value!r} is not valid; "
+                          f"expected {_describe(spec)}")
+    if kind == "bool":
+        return "true" if value else "false"
+    return repr(float(value)) if kind == "float" else str(value)
+
+
+def to_pairs(options):
+    """["name=value", ...] for the extension from Python keyword options."""
+    if not options:
+        return []
+    specs = compile_options()
+    pairs = []
+    for key, value in options.items():
+        name = key.replace("_", "-")
+        if name not in specs:
+            raise OptionError(f"unknown option '{key}'; options: "
+                              + ", ".join(sorted(n.replace("-", "_") for n in specs)))
+        pairs.append(f"{name}={_format(specs[name], value)}")
+    return pairs

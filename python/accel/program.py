@@ -1,0 +1,102 @@
+"""accel.Program (a compiled program) and accel.Stats (a run's statistics)."""
+import collections
+import json
+import os
+
+import numpy as np
+
+from . import _accel, hardware
+
+TensorSpec = collections.namedtuple("TensorSpec", "name shape dtype")
+
+_NUMPY = {"f32": np.float32, "f16": np.float16, "bf16": np.float32, "i8": np.int8,
+          "i32": np.int32, "i64": np.int64, "i1": np.bool_}
+
+
+class Stats(dict):
+    """stats.json of the run as a dict (field names in docs/simulator.md):
+    the totals (cycles, macs, mac_utilisation, energy_pj, dram bytes,
+    ideal_bound_cycles, ...) and "layers", the per-layer table."""
+
+    @property
+    def layers(self):
+        """The per-layer table: one dict per layer, in table order."""
+        return self.get("layers", [])
+
+    def layers_frame(self):
+        """The per-layer table as a pandas DataFrame when pandas is
+        installed; without pandas, the list of dicts (Stats.layers)."""
+        try:
+            import pandas
+        except ImportError:
+            return self.layers
+        return pandas.DataFrame(self.layers)
+
+
+def _specs(symbols):
+    return [TensorSpec(n, tuple(s), np.dtype(_NUMPY.get(d, np.float32))) for n, s, d in symbols]
+
+
+class Program:
+    """A compiled program (accel.compile, accel.load).
+
+    inputs / outputs: lists of TensorSpec(name, shape, dtype);
+    run(inputs) -> (outputs, stats); disassemble(); save(path); to_bytes();
+    hardware: the machine it was compiled for (run's default)."""
+
+    def __init__(self, native):
+        self._native = native
+
+    @property
+    def inputs(self):
+        return _specs(self._native.inputs)
+
+    @property
+    def outputs(self):
+        return _specs(self._native.outputs)
+
+    @property
+    def hardware(self):
+        return json.loads(self._native.hardware_json)
+
+    def disassemble(self):
+        """The program as ISA dialect text (accel-translate --binary-to-isa)."""
+        return self._native.disassemble()
+
+    def save(self, path):
+        """Writes the binary (what accel-compile -o writes)."""
+        self._native.save(os.fspath(path))
+
+    def to_bytes(self):
+        return self._native.to_bytes()
+
+    def run(self, inputs, hw=None, trace=None, report=None, strict_hazards=False,
+            power_gating=False):
+        """Simulates the program with `inputs` {name: numpy array}.
+
+        Returns (outputs {name: numpy array}, Stats). hw: another machine
+        (any form accel.compile takes; default: the compiler's). trace: a
+        path for the Chrome trace. report: a directory for the HTML report
+        (index.html, stats.json, trace.json; accel-run --report). Raises
+        InputError for a missing or unknown input, or one of the wrong
+        shape or dtype (float32 for f32 inputs)."""
+        outputs, stats = _accel.run(
+            self._native, dict(inputs), None if hw is None else hardware.to_json(hw),
+            os.fspath(trace) if trace else "", os.fspath(report) if report else "",
+            "<python>", strict_hazards, power_gating)
+        return outputs, Stats(json.loads(stats))
+
+    def __repr__(self):
+        ins = ", ".join(f"{s.name}{list(s.shape)}" for s in self.inputs)
+        outs = ", ".join(f"{s.name}{list(s.shape)}" for s in self.outputs)
+        return f"<accel.Program ({ins}) -> ({outs}) on '{self.hardware['name']}'>"
+
+
+def load(source, hw=None):
+    """A Program from a binary file (path) or its bytes; `hw` is the
+    machine its runs default to (default preset when None)."""
+    if not isinstance(source, (bytes, bytearray)):
+        source = os.fspath(source)
+    else:
+        source = bytes(source)
+    return Program(_accel.load(source, hardware.to_json(hw)))

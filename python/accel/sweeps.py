@@ -1,0 +1,241 @@
+"""Design-space sweeps (docs/python.md "Sweeps").
+
+accel.sweep(models, hardware_variants, options_variants) compiles and
+simulates every combination and returns one row per run (a dict: model,
+hardware, options, status, cycles, energy_pj, mac_utilisation, dram_bytes,
+ideal_bound_cycles, ...; a SweepResult, a list with .frame() and
+.pareto()). A run that fails (an impossible machine, a model the options
+cannot compile) is reported in its row (status "error", the message in
+"error"), never as a failure of the sweep. The runs go to local worker
+processes (workers=N, default the CPU count; workers=0 runs them in this
+process) or, given scheduler="tcp://host:port" (or a distributed.Client),
+to a Dask cluster. plot=PATH writes the Pareto front of cycles vs energy
+as a PNG. `accel-sweep SPEC.json -o OUT.csv` is the command line.
+"""
+import argparse
+import concurrent.futures
+import csv
+import itertools
+import json
+import multiprocessing
+import os
+import sys
+import time
+
+import numpy as np
+
+from .errors import Error
+
+RESULT_KEYS = ["cycles", "energy_pj", "mac_utilisation", "dram_bytes", "ideal_bound_cycles",
+               "ideal_ratio", "macs"]
+
+
+def variants(axes, preset="default"):
+    """Hardware variants of `preset`: the product of the values of each
+    dotted field, e.g. variants({"grid.rows": [1, 2], "pe.mac_lanes": [32, 64]})
+    gives 4 dicts {"preset": "default", "grid.rows": 1, "pe.mac_lanes": 32}, ..."""
+    keys = list(axes)
+    return [dict({"preset": preset}, **dict(zip(keys, values)))
+            for values in itertools.product(*(axes[k] for k in keys))]
+
+
+def _label(variant):
+    if variant is None:
+        return "default"
+    if isinstance(variant, dict):
+        return " ".join(f"{k}={v}" for k, v in variant.items()) or "default"
+    return str(variant)
+
+
+def _inputs(program, seed):
+    rng = np.random.default_rng(seed)
+    values = {}
+    for spec in program.inputs:
+        if spec.dtype.kind == "f":
+            values[spec.name] = rng.standard_normal(spec.shape).astype(spec.dtype)
+        else:  # integer inputs (RNN sequence lengths): zeros
+            values[spec.name] = np.zeros(spec.shape, spec.dtype)
+    return values
+
+
+def run_one(job):
+    """One row: compile job["model"] for job["hw"] with job["options"] and
+    simulate it on random inputs (seeded). Runs in a worker."""
+    import accel
+
+    row = {"run": job["index"], "model": os.path.basename(str(job["model"])),
+           "hardware": _label(job["hw"]), "options": _label(job["options"]),
+           "status": "ok", "error": ""}
+    if isinstance(job["hw"], dict):
+        row.update({f"hw.{k}": v for k, v in job["hw"].items()})
+    row.update({f"opt.{k}": v for k, v in job["options"].items()})
+    try:
+        start = time.perf_counter()
+        program = accel.compile(job["model"], hw=job["hw"], **job["options"])
+        row["compile_s"] = time.perf_counter() - start
+        start = time.perf_counter()
+        _, stats = program.run(_inputs(program, job["seed"]))
+        row["run_s"] = time.perf_counter() - start
+    except Error as e:
+        row.update(status="error", error=f"{type(e).__name__}: {e}")
+        return row
+    row.update(cycles=stats["cycles"], energy_pj=stats["energy_pj"]["total"],
+               mac_utilisation=stats["mac_utilisation"],
+               dram_bytes=stats["dram_bytes_read"] + stats["dram_bytes_written"],
+               ideal_bound_cycles=stats["ideal_bound_cycles"],
+               ideal_ratio=stats["ideal_ratio"], macs=stats["macs"])
+    return row
+
+
+class SweepResult(list):
+    """The rows of a sweep (dicts, in job order)."""
+
+    def frame(self):
+        """The rows as a pandas DataFrame when pandas is installed, else the list."""
+        try:
+            import pandas
+        except ImportError:
+            return list(self)
+        return pandas.DataFrame(list(self))
+
+    def pareto(self):
+        """The successful rows no other row beats in both cycles and energy."""
+        return [r for r in self if r.get("pareto")]
+
+    def write_csv(self, path):
+        keys = []
+        for row in self:
+            keys += [k for k in row if k not in keys]
+        with open(path, "w", newline="") as f:
+            writer = csv.DictWriter(f, fieldnames=keys)
+            writer.writeheader()
+            writer.writerows(self)
+
+
+def _mark_pareto(rows):
+    ok = [r for r in rows if r["status"] == "ok"]
+    for r in rows:
+        r["pareto"] = r["status"] == "ok" and not any(
+            o["cycles"] <= r["cycles"] and o["energy_pj"] <= r["energy_pj"]
+            and (o["cycles"], o["energy_pj"]) != (r["cycles"], r["energy_pj"]) for o in ok)
+
+
+def plot_pareto(rows, path):
+    """A PNG of energy vs cycles of every successful run, the front joined."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 5))
+    for model in sorted({r["model"] for r in rows}):
+        pts = [r for r in rows if r["model"] == model and r["status"] == "ok"]
+        ax.scatter([r["cycles"] for r in pts], [r["energy_pj"] * 1e-6 for r in pts],
+                   label=model, alpha=0.7)
+    front = sorted((r for r in rows if r.get("pareto")), key=lambda r: r["cycles"])
+    ax.plot([r["cycles"] for r in front], [r["energy_pj"] * 1e-6 for r in front], "k--",
+            label="Pareto front")
+    ax.set_xscale("log")
+    ax.set_xlabel("cycles")
+    ax.set_ylabel("energy (uJ)")
+    ax.set_title("accel.sweep: cycles vs energy")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+def _run_local(jobs, workers):
+    if workers == 0:
+        return [run_one(j) for j in jobs]
+    # spawn: a fresh interpreter per worker (the parent's MLIR and LLVM
+    # threads are not duplicated into a forked child).
+    ctx = multiprocessing.get_context("spawn")
+    with concurrent.futures.ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
+        futures = [pool.submit(run_one, j) for j in jobs]
+        rows = []
+        for job, fut in zip(jobs, futures):
+            try:
+                rows.append(fut.result())
+            except Exception as e:  # a worker that died (crash, memory)
+                rows.append({"run": job["index"], "model": os.path.basename(str(job["model"])),
+                             "hardware": _label(job["hw"]), "options": _label(job["options"]),
+                             "status": "error", "error": f"worker failed: {e!r}"})
+        return rows
+
+
+def _run_dask(jobs, scheduler):
+    import distributed
+
+    client = scheduler if isinstance(scheduler, distributed.Client) else distributed.Client(scheduler)
+    try:
+        futures = client.map(run_one, jobs, pure=False)
+        return client.gather(futures)
+    finally:
+        if client is not scheduler:
+            client.close()
+
+
+def sweep(models, hardware_variants=None, options_variants=None, workers=None,
+          scheduler=None, plot=None, seed=0):
+    """Compiles and simulates every (model, hardware variant, options
+    variant); returns a SweepResult (one dict per run, "pareto" marks the
+    front of cycles vs energy). hardware_variants: any hw forms of
+    accel.compile (typically override dicts, see variants()); default
+    [None] (the default preset). options_variants: dicts of compile
+    options; default [{}]."""
+    if isinstance(models, (str, os.PathLike)):
+        models = [models]
+    jobs = [{"index": i, "model": os.fspath(m), "hw": h, "options": dict(o), "seed": seed}
+            for i, (m, h, o) in enumerate(itertools.product(
+                models, hardware_variants or [None], options_variants or [{}]))]
+    if scheduler is not None:
+        rows = _run_dask(jobs, scheduler)
+    else:
+        rows = _run_local(jobs, os.cpu_count() if workers is None else workers)
+    rows = SweepResult(rows)
+    _mark_pareto(rows)
+    if plot:
+        plot_pareto(rows, plot)
+    return rows
+
+
+def _spec_hardware(spec):
+    hw = spec.get("hardware", [None])
+    if isinstance(hw, dict) and "vary" in hw:
+        return variants(hw["vary"], hw.get("preset", "default"))
+    return hw
+
+
+def main(argv=None):
+    """accel-sweep SPEC.json -o OUT.csv [--workers N] [--scheduler ADDR] [--plot PNG]"""
+    ap = argparse.ArgumentParser(
+        prog="accel-sweep", description="compile and simulate every model x hardware variant x "
+        "options variant of SPEC.json; one CSV row per run (docs/python.md)")
+    ap.add_argument("spec", help='JSON: {"models": [...], "hardware": [...] or {"preset": P, '
+                    '"vary": {"grid.rows": [..], ...}}, "options": [{...}, ...]}')
+    ap.add_argument("-o", "--output", required=True, help="CSV file to write")
+    ap.add_argument("--workers", type=int, help="local worker processes (default: spec or CPUs)")
+    ap.add_argument("--scheduler", help="Dask scheduler address (tcp://host:port)")
+    ap.add_argument("--plot", help="PNG of the Pareto front of cycles vs energy")
+    args = ap.parse_args(argv)
+    try:
+        with open(args.spec) as f:
+            spec = json.load(f)
+    except (OSError, ValueError) as e:
+        print(f"accel-sweep: error: {args.spec}: {e}", file=sys.stderr)
+        return 1
+    base = os.path.dirname(os.path.abspath(args.spec))
+    models = [m if os.path.isabs(m) else os.path.join(base, m) for m in spec.get("models", [])]
+    if not models:
+        print("accel-sweep: error: the spec names no models", file=sys.stderr)
+        return 1
+    start = time.perf_counter()
+    rows = sweep(models, _spec_hardware(spec), spec.get("options"),
+                 workers=args.workers if args.workers is not None else spec.get("workers"),
+                 scheduler=args.scheduler or spec.get("scheduler"),
+                 plot=args.plot or spec.get("plot"))
+    rows.write_csv(args.output)
+    failed = sum(r["status"] != "ok" for r in rows)
+    print(f"accel-sweep: {len(rows)} runs ({failed} failed) in {time.perf_counter() - start:.1f} s"
+          f" -> {args.output}; Pareto front: {len(rows.pareto())} runs")
+    return 0

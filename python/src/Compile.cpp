@@ -1,0 +1,155 @@
+//===- Compile.cpp - accel._accel.compile ---------------------------------===//
+//
+// What accel-compile does for one model, in memory: import (ONNX file or
+// bytes, MLIR file or text), attach the machine, run the default pipeline
+// with the forwarded options (accel/Conversion/CompileOptions.h), validate
+// the program. No file is written; every failure is an accel.errors
+// exception carrying the compiler's diagnostics with their locations.
+//
+//===----------------------------------------------------------------------===//
+#include "Accel/AccelDialect.h"
+#include "Bindings.h"
+#include "Graph/GraphDialect.h"
+#include "Isa/IsaDialect.h"
+#include "accel/Conversion/CompileOptions.h"
+#include "accel/Import/OnnxImporter.h"
+#include "accel/Support/FileRead.h"
+#include "accel/Support/ParseGuard.h"
+#include "accel/Target/Validate.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Parser/Parser.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+
+#include <pybind11/stl.h>
+
+using namespace accelpy;
+using namespace mlir;
+
+namespace {
+/// One model and how to compile it (filled from Python's arguments).
+struct Request {
+  std::string path;                 ///< a file, or empty for `bytes`
+  std::string bytes;                ///< ONNX ModelProto bytes or MLIR text
+  bool mlir = false;                ///< the model is MLIR (file suffix or text)
+  std::string hwJson;               ///< empty: the default preset
+  std::vector<std::string> options; ///< "name=value"
+  std::map<std::string, std::vector<int64_t>> inputShapes;
+  std::map<std::string, std::string> binds; ///< name -> TensorProto file
+};
+
+/// The MLIR model of `r`, parsed with its diagnostics (and the offending
+/// source line) in the error.
+OwningOpRef<ModuleOp> parseMlir(const Request &r, MLIRContext &ctx) {
+  std::string err;
+  std::unique_ptr<llvm::MemoryBuffer> buffer;
+  if (!r.path.empty()) {
+    uint64_t size;
+    if (!accel::checkRegularFile(r.path, "model", accel::kMaxDataFileBytes,
+                                 size, err))
+      throw Error(ErrorKind::Model, err);
+    auto file = llvm::MemoryBuffer::getFile(r.path);
+    if (!file)
+      throw Error(ErrorKind::Model, r.path + ": " + file.getError().message());
+    buffer = std::move(*file);
+  } else {
+    buffer = llvm::MemoryBuffer::getMemBufferCopy(r.bytes, "<text>");
+  }
+  llvm::raw_string_ostream os(err);
+  if (!accel::checkTextNesting(*buffer, os))
+    throw Error(ErrorKind::Model, err);
+  llvm::SourceMgr sm;
+  sm.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
+  SourceMgrDiagnosticHandler handler(sm, &ctx, os);
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sm, &ctx);
+  if (!module)
+    throw Error(ErrorKind::Model, err);
+  return module;
+}
+
+OwningOpRef<ModuleOp> importModel(const Request &r, MLIRContext &ctx) {
+  if (r.mlir) {
+    if (!r.inputShapes.empty() || !r.binds.empty())
+      throw Error(ErrorKind::Option,
+                  "input_shapes and bind apply to ONNX models only");
+    return parseMlir(r, ctx);
+  }
+  accel::OnnxImportOptions opts;
+  opts.inputShapes = r.inputShapes;
+  opts.boundInputs = r.binds;
+  std::string err;
+  OwningOpRef<ModuleOp> module =
+      r.path.empty() ? accel::importOnnxBytes(r.bytes.data(), r.bytes.size(),
+                                              ctx, opts, err, "<bytes>")
+                     : accel::importOnnxFile(r.path, ctx, opts, err);
+  if (!module)
+    throw Error(ErrorKind::Model,
+                (r.path.empty() ? "<bytes>" : r.path) + ": " + err);
+  return module;
+}
+
+ProgramPtr compileRequest(const Request &r) {
+  accel::CompileOptions options;
+  std::string err;
+  if (!accel::parseCompileOptions(r.options, options, err))
+    throw Error(ErrorKind::Option, err);
+  auto out = std::make_shared<CompiledProgram>();
+  out->hw = hardwareFromJson(r.hwJson);
+
+  DialectRegistry registry;
+  registry.insert<accel::graph::GraphDialect, accel::isa::IsaDialect,
+                  func::FuncDialect, arith::ArithDialect, tensor::TensorDialect,
+                  tosa::TosaDialect, linalg::LinalgDialect>();
+  accel::registerAccelDialect(registry);
+  MLIRContext ctx(registry);
+  ctx.loadAllAvailableDialects();
+  OwningOpRef<ModuleOp> module = importModel(r, ctx);
+  {
+    llvm::SourceMgr sm;
+    llvm::raw_string_ostream os(err);
+    SourceMgrDiagnosticHandler handler(sm, &ctx, os);
+    if (failed(accel::attachHardware(*module,
+                                     accel::hardwareAttrFor(&ctx, out->hw))))
+      throw Error(ErrorKind::Hardware, err); // names both machines
+  }
+  if (!accel::compileToProgram(*module, /*hwPath=*/"", options.split,
+                               out->program, err, std::move(options.lowering)))
+    throw Error(ErrorKind::Compile, err);
+  if (!accel::validateProgram(out->program, out->hw, err))
+    throw Error(ErrorKind::Compile,
+                "internal error: emitted program is invalid: " + err);
+  return out;
+}
+} // namespace
+
+void accelpy::bindCompile(py::module_ &m) {
+  m.def("compile_option_names", &accel::compileOptionNames,
+        "The pipeline options accel-compile forwards: name -> is a flag");
+  m.def(
+      "compile",
+      [](const py::object &path, const py::object &bytes, bool mlir,
+         const std::string &hwJson, const std::vector<std::string> &options,
+         const std::map<std::string, std::vector<int64_t>> &inputShapes,
+         const std::map<std::string, std::string> &binds) {
+        Request r;
+        if (!path.is_none())
+          r.path = path.cast<std::string>();
+        else
+          r.bytes = bytes.cast<std::string>();
+        r.mlir = mlir;
+        r.hwJson = hwJson;
+        r.options = options;
+        r.inputShapes = inputShapes;
+        r.binds = binds;
+        ProgramPtr program;
+        runReleased([&] { program = compileRequest(r); });
+        return program;
+      },
+      py::arg("path"), py::arg("data"), py::arg("mlir"), py::arg("hw_json"),
+      py::arg("options"), py::arg("input_shapes"), py::arg("bind"));
+}

@@ -1,0 +1,62 @@
+"""Program.run: outputs against numpy references, stats against accel-run."""
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from conftest import tool
+
+
+def test_outputs_match_reference(program, image, expected):
+    outputs, stats = program.run({"image": image})
+    assert list(outputs) == ["logits"]
+    assert outputs["logits"].dtype == np.float32
+    assert outputs["logits"].shape == expected.shape
+    np.testing.assert_allclose(outputs["logits"], expected, rtol=1e-3, atol=1e-5)
+
+
+def test_stats_equal_accel_run(program, image, tmp_path):
+    _, stats = program.run({"image": image})
+    program.save(tmp_path / "m.bin")
+    np.save(tmp_path / "image.npy", image)
+    subprocess.run([tool("accel-run"), str(tmp_path / "m.bin"), "--input",
+                    f"image={tmp_path / 'image.npy'}", "--output-dir", str(tmp_path / "out"),
+                    "--quiet"], check=True)
+    cli = json.loads((tmp_path / "out" / "stats.json").read_text())
+    for key in ("cycles", "macs", "dram_bytes_read", "dram_bytes_written", "ideal_bound_cycles"):
+        assert stats[key] == cli[key], key
+    assert stats["energy_pj"]["total"] == pytest.approx(cli["energy_pj"]["total"])
+    assert [l["cycles"] for l in stats.layers] == [l["cycles"] for l in cli["layers"]]
+
+
+def test_layers_table_and_frame(program, image, monkeypatch):
+    _, stats = program.run({"image": image})
+    assert stats.layers and all("cycles" in l and "name" in l for l in stats.layers)
+    frame = stats.layers_frame()
+    try:
+        import pandas
+        assert isinstance(frame, pandas.DataFrame) and len(frame) == len(stats.layers)
+    except ImportError:
+        assert frame == stats.layers
+    monkeypatch.setitem(sys.modules, "pandas", None)  # as if not installed
+    assert stats.layers_frame() == stats.layers
+
+
+def test_trace_and_report(program, image, tmp_path):
+    program.run({"image": image}, trace=tmp_path / "t.json")
+    assert "traceEvents" in json.loads((tmp_path / "t.json").read_text())
+    _, stats = program.run({"image": image}, report=tmp_path / "report")
+    html = (tmp_path / "report" / "index.html").read_text()
+    assert "<html" in html.lower() and str(stats["cycles"]) in html.replace(",", "")
+    assert json.loads((tmp_path / "report" / "stats.json").read_text())["cycles"] == stats["cycles"]
+    assert (tmp_path / "report" / "trace.json").exists()
+
+
+def test_run_by_path_and_on_other_machine(accel, program, image, tmp_path):
+    program.save(tmp_path / "m.bin")
+    outputs, _ = accel.run(str(tmp_path / "m.bin"), {"image": image})
+    assert outputs["logits"].shape[0] == 1
+    with pytest.raises(accel.HardwareError, match="invalid program for hardware"):
+        program.run({"image": image}, hw="large")

@@ -1,0 +1,71 @@
+"""accel.sweep: local workers, a Dask cluster, failed rows, the CLI."""
+import csv
+import json
+import subprocess
+
+import pytest
+
+from conftest import SMALL_CNN, tool
+
+HW = [{"grid.rows": 1}, {"grid.rows": 2, "pe.mac_lanes": 128},
+      {"grid.rows": 0}]  # the last is impossible
+OPTIONS = [{}, {"depthwise": "gemm"}]
+
+
+def summary(rows):
+    return [(r["hardware"], r["options"], r["status"], r.get("cycles")) for r in rows]
+
+
+@pytest.fixture(scope="module")
+def local_rows(accel, tmp_path_factory):
+    png = tmp_path_factory.mktemp("sweep") / "pareto.png"
+    rows = accel.sweep([SMALL_CNN], HW, OPTIONS, workers=0, plot=png)
+    rows.png = png
+    return rows
+
+
+def test_rows_and_pareto(local_rows, accel):
+    assert len(local_rows) == 6
+    bad = [r for r in local_rows if r["status"] == "error"]
+    assert len(bad) == 2 and all("HardwareError" in r["error"] and "grid.rows" in r["error"]
+                                 for r in bad)
+    ok = [r for r in local_rows if r["status"] == "ok"]
+    for r in ok:
+        assert r["cycles"] > 0 and r["energy_pj"] > 0 and r["ideal_bound_cycles"] > 0
+        assert 0 < r["mac_utilisation"] <= 1 and r["dram_bytes"] > 0
+    # Same cycles as a direct compile + run of the first variant.
+    p = accel.compile(SMALL_CNN, hw=HW[0])
+    from accel.sweeps import _inputs
+    _, stats = p.run(_inputs(p, 0))
+    assert ok[0]["cycles"] == stats["cycles"]
+    front = local_rows.pareto()
+    assert front and all(r["status"] == "ok" for r in front)
+    assert local_rows.png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_process_pool_gives_the_same_rows(accel, local_rows):
+    rows = accel.sweep([SMALL_CNN], HW, OPTIONS, workers=2)
+    assert summary(rows) == summary(local_rows)
+
+
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")  # tornado, in distributed
+def test_dask_local_cluster(accel, local_rows):
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster:
+        rows = accel.sweep([SMALL_CNN], HW, OPTIONS, scheduler=cluster.scheduler_address)
+    assert summary(rows) == summary(local_rows)
+
+
+def test_cli_writes_csv(tmp_path, local_rows):
+    spec = tmp_path / "spec.json"
+    spec.write_text(json.dumps({"models": [SMALL_CNN],
+                                "hardware": {"preset": "default",
+                                             "vary": {"grid.rows": [1, 2], "grid.cols": [0, 2]}},
+                                "options": [{}], "workers": 0}))
+    out = tmp_path / "out.csv"
+    subprocess.run([tool("accel-sweep"), str(spec), "-o", str(out)], check=True)
+    rows = list(csv.DictReader(out.open()))
+    assert len(rows) == 4
+    assert [r["status"] for r in rows] == ["error", "ok", "error", "ok"]
+    assert {"cycles", "energy_pj", "hw.grid.rows", "pareto"} <= set(rows[0])
