@@ -62,6 +62,7 @@ FIGURES=(
   "mapping-starved-b8|full|$BIN/accel-mapping-bench --hw $STARVED --batch 8 --max-macs 1.2e9"
   "zoo|full|$BIN/accel-zoo-bench"
   "multinet|full|$BIN/accel-multinet-bench"
+  "python-bench|full|$PY scripts/python_bench.py"
 )
 
 # Everything runs inside main, so bash has parsed the whole file before any
