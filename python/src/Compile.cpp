@@ -11,6 +11,7 @@
 #include "Bindings.h"
 #include "Graph/GraphDialect.h"
 #include "Isa/IsaDialect.h"
+#include "ParseText.h"
 #include "accel/Conversion/CompileOptions.h"
 #include "accel/Import/OnnxImporter.h"
 #include "accel/Support/FileRead.h"
@@ -60,16 +61,7 @@ OwningOpRef<ModuleOp> parseMlir(const Request &r, MLIRContext &ctx) {
   } else {
     buffer = llvm::MemoryBuffer::getMemBufferCopy(r.bytes, "<text>");
   }
-  llvm::raw_string_ostream os(err);
-  if (!accel::checkTextNesting(*buffer, os))
-    throw Error(ErrorKind::Model, err);
-  llvm::SourceMgr sm;
-  sm.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
-  SourceMgrDiagnosticHandler handler(sm, &ctx, os);
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sm, &ctx);
-  if (!module)
-    throw Error(ErrorKind::Model, err);
-  return module;
+  return parseModuleText(std::move(buffer), ctx);
 }
 
 OwningOpRef<ModuleOp> importModel(const Request &r, MLIRContext &ctx) {

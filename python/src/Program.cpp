@@ -38,16 +38,25 @@ py::bytes toBytes(const CompiledProgram &p) {
   return py::bytes(reinterpret_cast<const char *>(bytes.data()), bytes.size());
 }
 
+/// The binary's text, as accel-translate --binary-to-isa prints it: the
+/// program goes through its binary form first, which drops what only the
+/// compiler knows (the layers' data flow, docs/isa.md).
 std::string disassemble(const CompiledProgram &p) {
   std::string text;
   runReleased([&] {
+    std::vector<uint8_t> bytes;
+    accel::Program binary;
+    std::string err;
+    if (!accel::writeBinary(p.program, bytes, err) ||
+        !accel::readBinary(bytes.data(), bytes.size(), binary, err))
+      throw Error(ErrorKind::Binary, err);
     mlir::DialectRegistry registry;
     registry.insert<accel::isa::IsaDialect>();
     accel::registerAccelDialect(registry);
     mlir::MLIRContext ctx(registry);
     ctx.loadAllAvailableDialects();
     mlir::OwningOpRef<mlir::ModuleOp> module =
-        accel::isaFromProgram(p.program, &ctx);
+        accel::isaFromProgram(binary, &ctx);
     if (!module)
       throw Error(ErrorKind::Binary, "the program has no ISA form");
     llvm::raw_string_ostream os(text);
