@@ -7,6 +7,14 @@
 //
 //===----------------------------------------------------------------------===//
 #include "accel/Conversion/CompileOptions.h"
+#include "Accel/AccelDialect.h"
+#include "Graph/GraphDialect.h"
+#include "Isa/IsaDialect.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -64,4 +72,11 @@ bool accel::parseCompileOptions(const std::vector<std::string> &pairs,
     return false;
   }
   return true;
+}
+
+void accel::registerCompilerDialects(mlir::DialectRegistry &registry) {
+  registry.insert<graph::GraphDialect, isa::IsaDialect, mlir::func::FuncDialect,
+                  mlir::arith::ArithDialect, mlir::tensor::TensorDialect,
+                  mlir::tosa::TosaDialect, mlir::linalg::LinalgDialect>();
+  registerAccelDialect(registry);
 }

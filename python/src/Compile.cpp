@@ -94,10 +94,7 @@ ProgramPtr compileRequest(const Request &r) {
   out->hw = hardwareFromJson(r.hwJson);
 
   DialectRegistry registry;
-  registry.insert<accel::graph::GraphDialect, accel::isa::IsaDialect,
-                  func::FuncDialect, arith::ArithDialect, tensor::TensorDialect,
-                  tosa::TosaDialect, linalg::LinalgDialect>();
-  accel::registerAccelDialect(registry);
+  accel::registerCompilerDialects(registry);
   MLIRContext ctx(registry);
   ctx.loadAllAvailableDialects();
   OwningOpRef<ModuleOp> module = importModel(r, ctx);

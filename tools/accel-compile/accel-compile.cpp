@@ -285,10 +285,7 @@ static int compileMain(int argc, char **argv) {
   const accel::SplitPipelineOptions &splitOptions = options.split;
 
   DialectRegistry registry;
-  registry.insert<accel::graph::GraphDialect, accel::isa::IsaDialect,
-                  func::FuncDialect, arith::ArithDialect, tensor::TensorDialect,
-                  tosa::TosaDialect, linalg::LinalgDialect>();
-  accel::registerAccelDialect(registry);
+  accel::registerCompilerDialects(registry);
   MLIRContext ctx(registry);
   ctx.loadAllAvailableDialects();
 

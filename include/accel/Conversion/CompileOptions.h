@@ -17,6 +17,8 @@
 #include <string>
 #include <vector>
 
+#include "mlir/IR/DialectRegistry.h"
+
 namespace accel {
 
 /// The forwarded option names (keys of the lowering pass's printed option
@@ -37,6 +39,11 @@ struct CompileOptions {
 /// value a parser rejects.
 bool parseCompileOptions(const std::vector<std::string> &pairs,
                          CompileOptions &out, std::string &err);
+
+/// The dialects a model may arrive in and the compiler's own: graph, ISA
+/// and accel, func / arith / tensor, and TOSA / linalg (ONNX-lowered MLIR).
+/// accel-compile and the Python package compile in a context of these.
+void registerCompilerDialects(mlir::DialectRegistry &registry);
 
 } // namespace accel
 
