@@ -16,6 +16,7 @@ struct Program;
 /// their spellings with llvm::cl::values).
 enum class DepthwiseKernel { Sw, Gemm };
 enum class ConvKernel { Gemm, Rq };
+enum class PoolKernel { Window, Taps };
 enum class SparseWeightsMode { Off, Auto };
 enum class SfuMode { Chained, Decoupled };
 enum class LayerSync { Barrier, Events };

@@ -47,6 +47,16 @@ def ConvertGraphToIsa : Pass<"convert-graph-to-isa", "mlir::ModuleOp"> {
                         "activations swapped, docs/depthwise.md; default)"),
              clEnumValN(accel::DepthwiseKernel::Gemm, "gemm",
                         "implicit GEMM per group"))}]>,
+    Option<"pool", "pool", "accel::PoolKernel",
+           /*default=*/"accel::PoolKernel::Window",
+           "max / average pool2d kernel",
+           [{::llvm::cl::values(
+             clEnumValN(accel::PoolKernel::Window, "window",
+                        "one layer: each input band loaded once, the taps "
+                        "combined on chip (docs/passes.md, graph.pool2d; "
+                        "default); falls back to taps when no band fits"),
+             clEnumValN(accel::PoolKernel::Taps, "taps",
+                        "one SFU layer per kernel position through DRAM"))}]>,
     Option<"conv", "conv", "accel::ConvKernel",
            /*default=*/"accel::ConvKernel::Gemm",
            "regular conv2d (groups == 1) kernel",

@@ -848,6 +848,7 @@ struct ConvertGraphToIsaPass
       auto l = std::make_unique<Lowering>(target, hw, o);
       l->setDepthwiseSW(depthwise == DepthwiseKernel::Sw);
       l->setConvRQ(conv == ConvKernel::Rq);
+      l->setPoolWindow(pool == PoolKernel::Window);
       return l;
     };
     std::unique_ptr<Lowering> lowering = lower(lo);

@@ -1,8 +1,10 @@
 //===- LowerWindow.cpp - Pooling, batch norm, transposed convolution ------===//
 //
-// pool2d: one SFU layer per kernel position over a strided view of the
-// (padded) input, combining with max / add into the output; average pooling
-// then multiplies by a host-computed map of 1 / window count.
+// pool2d: the band kernel of accel/Codegen/Pool.h (pool=window, default):
+// each input band loaded once, the taps combined on chip. Where no band fits
+// (or pool=taps): one SFU layer per kernel position over a strided view of
+// the (padded) input, combining with max / add into the output. Average
+// pooling multiplies by a host-computed map of 1 / window count.
 // batch_norm: per-channel a = scale / sqrt(var + eps), b = bias - mean * a
 // computed on the SFU, then y = x * a + b.
 // conv_transpose2d: taps that do not overlap (stride > dilation * (kernel -
@@ -14,6 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Lowering.h"
+#include "accel/Codegen/Pool.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
 #include <cmath>
@@ -35,7 +38,75 @@ uint64_t Lowering::addConstant(const std::vector<float> &values) {
   return a;
 }
 
+namespace {
+/// Average pooling's [OH][OW] map of 1 / (elements each window counts).
+std::vector<float> inverseWindowCounts(graph::Pool2DOp op, int64_t H, int64_t W,
+                                       int64_t OH, int64_t OW) {
+  auto k = op.getKernel(), st = op.getStrides(), pads = op.getPads(),
+       dil = op.getDilations();
+  std::vector<float> inv(size_t(OH * OW));
+  bool include = op.getCountIncludePad();
+  int64_t lo0 = include ? -pads[0] : 0, hi0 = include ? H + pads[2] : H;
+  int64_t lo1 = include ? -pads[1] : 0, hi1 = include ? W + pads[3] : W;
+  for (int64_t oh = 0; oh < OH; ++oh)
+    for (int64_t ow = 0; ow < OW; ++ow) {
+      int64_t count = 0;
+      for (int64_t i = 0; i < k[0]; ++i)
+        for (int64_t j = 0; j < k[1]; ++j) {
+          int64_t h = oh * st[0] + i * dil[0] - pads[0];
+          int64_t w = ow * st[1] + j * dil[1] - pads[1];
+          count += h >= lo0 && h < hi0 && w >= lo1 && w < hi1;
+        }
+      inv[size_t(oh * OW + ow)] = count ? 1.0f / float(count) : 0.0f;
+    }
+  return inv;
+}
+} // namespace
+
+LogicalResult Lowering::lowerPoolWindow(graph::Pool2DOp op, bool &handled) {
+  handled = false;
+  std::vector<int64_t> xs = shapeOf(op.getInput()),
+                       os = shapeOf(op.getResult());
+  auto k = op.getKernel(), st = op.getStrides(), pads = op.getPads(),
+       dil = op.getDilations();
+  PoolLayer l;
+  l.planes = xs[0] * xs[1];
+  l.H = xs[2];
+  l.W = xs[3];
+  l.OH = os[2];
+  l.OW = os[3];
+  l.KH = k[0];
+  l.KW = k[1];
+  l.sh = st[0];
+  l.sw = st[1];
+  l.dh = dil[0];
+  l.dw = dil[1];
+  l.padT = pads[0];
+  l.padL = pads[1];
+  l.isMax = op.getKind() == graph::PoolKind::max;
+  PoolPlan plan;
+  std::string err;
+  if (!planPool(hw_, l, plan, err))
+    return success(); // one SFU layer per tap instead
+  l.x = bufferFor(op.getInput());
+  l.out = bufferFor(op.getResult());
+  l.padValue =
+      addConstant({l.isMax ? -std::numeric_limits<float>::infinity() : 0.0f});
+  if (!l.isMax)
+    l.invCount = addConstant(inverseWindowCounts(op, l.H, l.W, l.OH, l.OW));
+  emitPoolLayer(sb_, l, plan);
+  handled = true;
+  return success();
+}
+
 LogicalResult Lowering::lowerPool(graph::Pool2DOp op) {
+  if (poolWindow_) {
+    bool handled = false;
+    if (failed(lowerPoolWindow(op, handled)))
+      return failure();
+    if (handled)
+      return success();
+  }
   std::vector<int64_t> xs = shapeOf(op.getInput()),
                        os = shapeOf(op.getResult());
   int64_t NC = xs[0] * xs[1], H = xs[2], W = xs[3], OH = os[2], OW = os[3];
@@ -80,24 +151,10 @@ LogicalResult Lowering::lowerPool(graph::Pool2DOp op) {
   if (isMax)
     return success();
   // Average: multiply by 1 / (number of counted window elements).
-  std::vector<float> inv(size_t(OH * OW));
-  bool include = op.getCountIncludePad();
-  int64_t lo0 = include ? -pads[0] : 0, hi0 = include ? H + pads[2] : H;
-  int64_t lo1 = include ? -pads[1] : 0, hi1 = include ? W + pads[3] : W;
-  for (int64_t oh = 0; oh < OH; ++oh)
-    for (int64_t ow = 0; ow < OW; ++ow) {
-      int64_t count = 0;
-      for (int64_t i = 0; i < k[0]; ++i)
-        for (int64_t j = 0; j < k[1]; ++j) {
-          int64_t h = oh * st[0] + i * dil[0] - pads[0];
-          int64_t w = ow * st[1] + j * dil[1] - pads[1];
-          count += h >= lo0 && h < hi0 && w >= lo1 && w < hi1;
-        }
-      inv[size_t(oh * OW + ow)] = count ? 1.0f / float(count) : 0.0f;
-    }
   ElementwiseLayer ew;
   ew.shape = {NC, OH, OW};
-  ew.inputs = {outView, View{addConstant(inv), {0, OW, 1}}};
+  ew.inputs = {outView, View{addConstant(inverseWindowCounts(op, H, W, OH, OW)),
+                             {0, OW, 1}}};
   ew.output = outView;
   ew.steps = {{SpuType::Binary, SfuFunc::Mul, 0.0f, 0, 1, 0}};
   return emitSfu(op, ew);

@@ -300,6 +300,9 @@ public:
   /// conv=rq: groups == 1 conv2d uses the RQ-queue kernel
   /// (LowerRqConv.cpp) when it fits; false (conv=gemm) = implicit GEMM.
   void setConvRQ(bool on) { convRQ_ = on; }
+  /// pool=window (default): pool2d uses the band kernel (accel/Codegen/
+  /// Pool.h) when a band fits; false (pool=taps) = one SFU layer per tap.
+  void setPoolWindow(bool on) { poolWindow_ = on; }
 
 private:
   friend class RecurrentLowering;       // LowerRecurrent.cpp: one op's state
@@ -438,6 +441,8 @@ private:
   mlir::LogicalResult lowerTile(graph::TileOp op);
   mlir::LogicalResult lowerPad(graph::PadOp op);
   mlir::LogicalResult lowerPool(graph::Pool2DOp op);
+  /// pool=window: the band kernel; `handled` false when no band fits.
+  mlir::LogicalResult lowerPoolWindow(graph::Pool2DOp op, bool &handled);
   mlir::LogicalResult lowerBatchNorm(graph::BatchNormOp op);
   mlir::LogicalResult lowerConvTranspose(graph::ConvTranspose2DOp op);
   /// Non-overlapping taps (stride > dilation * (kernel - 1) on both axes):
@@ -674,6 +679,7 @@ private:
   std::optional<tiling::Mapping> gemmMapping_;
   bool depthwiseSW_ = true;
   bool convRQ_ = false;
+  bool poolWindow_ = true;
   mlir::func::FuncOp func_;
   /// The machine compiled for, and the one the kernels see (kernelView:
   /// less storage under residency=on).

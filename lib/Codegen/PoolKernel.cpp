@@ -1,0 +1,262 @@
+//===- PoolKernel.cpp - Max / average pooling over input bands ------------===//
+//
+// Storage half of a tile (floats):
+//   [0, inRows*Wn)            the input band, padded: band row b is padded
+//                             input row oh0*sh + b, column c padded column c
+//   [inRows*Wn, +bandRows*OW) the output band (ST writes it)
+//   [.., +bandRows*OW)        average only: the 1/count rows of the band
+// Input buffer of each PE: operand A = slots 0-7 (the running max / sum),
+// operand B = slots 8-15 (the tap being combined).
+// Tap (i, j) of output row r, column c is band element
+//   (r*sh + i*dh)*Wn + c*sw + j*dw,
+// so one LD per tap (row stride sh*Wn, column stride sw) gives every PE its
+// rows' window elements; the PE split of the rows is the plain derived one.
+//
+//===----------------------------------------------------------------------===//
+#include "accel/Codegen/Pool.h"
+#include <algorithm>
+
+using namespace accel;
+using namespace accel::codegen;
+
+namespace {
+constexpr uint8_t kIbufPool = 2;
+constexpr uint8_t kSlotAcc = 0, kSlotTap = 8; // two operands of 8 slots
+
+/// Rows of the padded input one band of `bandRows` output rows reads.
+int64_t bandInputRows(const PoolLayer &l, int64_t bandRows) {
+  return (bandRows - 1) * l.sh + (l.KH - 1) * l.dh + 1;
+}
+
+struct Tile {
+  int64_t plane = 0, oh0 = 0, rows = 0;
+};
+
+class PoolEmitter {
+public:
+  PoolEmitter(StreamBuilder &sb, const PoolLayer &l, const PoolPlan &plan)
+      : sb(sb), l(l), plan(plan),
+        halfBytes(uint32_t(sb.hw().storageBytes / 2)) {}
+  void emit();
+
+private:
+  StreamBuilder &sb;
+  const PoolLayer &l;
+  const PoolPlan &plan;
+  uint32_t halfBytes;
+
+  uint32_t inAddr(int half) const { return uint32_t(half) * halfBytes; }
+  uint32_t outAddr(int half) const {
+    return inAddr(half) + uint32_t(plan.inRows * plan.Wn * 4);
+  }
+  uint32_t invAddr(int half) const {
+    return outAddr(half) + uint32_t(plan.bandRows * l.OW * 4);
+  }
+  std::vector<Instruction> sequence() const;
+  void patch(std::vector<OperandRecord> &recs, const Tile &t, int half) const;
+  void load(uint32_t cl, const Tile &t, int half);
+  void fill(uint32_t cl, uint8_t tag, uint32_t at, int64_t rows, int64_t cols);
+};
+
+std::vector<Instruction> PoolEmitter::sequence() const {
+  OperandRecord rec;
+  rec.rows = uint32_t(plan.bandRows);
+  rec.cols = uint32_t(l.OW);
+  rec.peRows = uint32_t(plan.peRows);
+  rec.rowStride = int32_t(l.OW);
+  auto ld = [&](uint8_t slot, int32_t rowStride, int32_t colStride) {
+    Instruction i;
+    i.fields.op = Opcode::LD;
+    i.fields.sub = uint8_t(LoadStream::Activations);
+    i.fields.slot = slot;
+    i.operands = rec;
+    i.operands.rowStride = rowStride;
+    i.operands.colStride = colStride;
+    return i;
+  };
+  auto combine = [&](SfuFunc f) {
+    Instruction i;
+    i.fields.op = Opcode::SPU;
+    i.fields.sub = uint8_t(SpuType::Binary);
+    i.fields.slot = kSlotAcc;
+    i.fields.outSlot = kSlotAcc;
+    i.operands = rec;
+    i.operands.func = f;
+    i.operands.depth = kSlotTap;
+    return i;
+  };
+  const int32_t tapRowStride = int32_t(l.sh * plan.Wn);
+  std::vector<Instruction> seq;
+  for (int64_t t = 0; t < l.KH * l.KW; ++t) {
+    seq.push_back(
+        ld(t == 0 ? kSlotAcc : kSlotTap, tapRowStride, int32_t(l.sw)));
+    if (t > 0)
+      seq.push_back(combine(l.isMax ? SfuFunc::Max : SfuFunc::Add));
+  }
+  if (!l.isMax) {
+    seq.push_back(ld(kSlotTap, int32_t(l.OW), 1));
+    seq.push_back(combine(SfuFunc::Mul));
+  }
+  Instruction st;
+  st.fields.op = Opcode::ST;
+  st.fields.sub = uint8_t(StoreSource::InputBuffer);
+  st.fields.slot = kSlotAcc;
+  st.operands = rec;
+  seq.push_back(st);
+  return seq;
+}
+
+/// The tile's rows and the half's addresses: tap t's LD reads at the tap's
+/// offset in the band, the 1/count LD at the half's map rows.
+void PoolEmitter::patch(std::vector<OperandRecord> &recs, const Tile &t,
+                        int half) const {
+  size_t k = 0;
+  for (int64_t i = 0; i < l.KH; ++i)
+    for (int64_t j = 0; j < l.KW; ++j) {
+      recs[k].addr =
+          inAddr(half) + uint32_t((i * l.dh * plan.Wn + j * l.dw) * 4);
+      k += (i == 0 && j == 0) ? 1 : 2;
+    }
+  if (!l.isMax) {
+    recs[k].addr = invAddr(half);
+    k += 2;
+  }
+  recs[k].addr = outAddr(half);
+  for (OperandRecord &r : recs)
+    r.rows = uint32_t(t.rows);
+}
+
+/// `rows` x `cols` padding values at storage byte `at` (band row stride).
+void PoolEmitter::fill(uint32_t cl, uint8_t tag, uint32_t at, int64_t rows,
+                       int64_t cols) {
+  if (rows <= 0 || cols <= 0)
+    return;
+  DramBox src;
+  src.base = l.padValue;
+  src.dim(rows, 0).dim(cols, 0);
+  sb.dmaLoadStrided(cl, tag, src, at, {plan.Wn, 1, 0, 0});
+}
+
+/// The band's valid input box (one DMA from the unpadded plane), the
+/// padding around it and, for average, the band's 1/count rows.
+void PoolEmitter::load(uint32_t cl, const Tile &t, int half) {
+  const uint8_t tag = uint8_t(half);
+  const int64_t rows = bandInputRows(l, t.rows);
+  const int64_t r0 = t.oh0 * l.sh - l.padT; // input row of band row 0
+  const int64_t top = std::clamp<int64_t>(-r0, 0, rows);
+  const int64_t valid =
+      std::max<int64_t>(0, std::min(r0 + rows, l.H) - std::max<int64_t>(r0, 0));
+  const int64_t right = l.padL + l.W;
+  auto rowAddr = [&](int64_t b) {
+    return inAddr(half) + uint32_t(b * plan.Wn * 4);
+  };
+  fill(cl, tag, rowAddr(0), top, plan.Wn);
+  if (valid > 0) {
+    DramBox src;
+    src.base = l.x + uint64_t((t.plane * l.H + r0 + top) * l.W * 4);
+    src.dim(valid, l.W).dim(l.W, 1);
+    sb.dmaLoadStrided(cl, tag, src, rowAddr(top) + uint32_t(l.padL * 4),
+                      {plan.Wn, 1, 0, 0});
+    fill(cl, tag, rowAddr(top), valid, l.padL);
+    fill(cl, tag, rowAddr(top) + uint32_t(right * 4), valid, plan.Wn - right);
+  }
+  fill(cl, tag, rowAddr(top + valid), rows - top - valid, plan.Wn);
+  if (!l.isMax) {
+    DramBox inv;
+    inv.base = l.invCount + uint64_t(t.oh0 * l.OW * 4);
+    inv.dim(t.rows, l.OW).dim(l.OW, 1);
+    sb.dmaLoad(cl, tag, inv, invAddr(half), l.OW);
+  }
+}
+
+void PoolEmitter::emit() {
+  const uint32_t nCl = sb.numClusters();
+  std::vector<std::vector<Tile>> perCluster(nCl);
+  size_t next = 0;
+  for (int64_t p = 0; p < l.planes; ++p)
+    for (int64_t oh0 = 0; oh0 < l.OH; oh0 += plan.bandRows)
+      perCluster[next++ % nCl].push_back(
+          {p, oh0, std::min(plan.bandRows, l.OH - oh0)});
+  const std::vector<Instruction> seq = sequence();
+  for (uint32_t cl = 0; cl < nCl; ++cl) {
+    const std::vector<Tile> &mine = perCluster[cl];
+    if (mine.empty())
+      continue;
+    std::vector<OperandRecord> recs;
+    for (const Instruction &i : seq)
+      recs.push_back(i.operands);
+    sb.config(cl, kIbufPool, seq);
+    load(cl, mine[0], 0);
+    for (size_t s = 0; s < mine.size(); ++s) {
+      const Tile &t = mine[s];
+      const int half = int(s % 2);
+      if (s + 1 < mine.size()) {
+        // The next tile's half still feeds the store of tile s - 1.
+        sb.wait(cl, uint8_t(1u << (2 + (s + 1) % 2)), true);
+        load(cl, mine[s + 1], int((s + 1) % 2));
+      }
+      sb.wait(cl, uint8_t((1u << half) | (1u << (2 + half))), false);
+      patch(recs, t, half);
+      sb.execute(cl, kIbufPool, recs, false, true);
+      sb.wait(cl, 0, true);
+      DramBox out;
+      out.base = l.out + uint64_t((t.plane * l.OH + t.oh0) * l.OW * 4);
+      out.dim(t.rows, l.OW).dim(l.OW, 1);
+      sb.dmaStore(cl, uint8_t(2 + half), outAddr(half), l.OW, out);
+    }
+  }
+  sb.endLayer();
+}
+} // namespace
+
+int64_t accel::codegen::poolInstructions(const PoolLayer &l) {
+  return 2 * l.KH * l.KW + (l.isMax ? 0 : 2);
+}
+
+bool accel::codegen::planPool(const HardwareDesc &hw, const PoolLayer &l,
+                              PoolPlan &plan, std::string &err) {
+  if (poolInstructions(l) > int64_t(hw.instructionBufferDepth)) {
+    err = std::to_string(l.KH * l.KW) + " taps need " +
+          std::to_string(poolInstructions(l)) +
+          " instructions, more than an instruction buffer holds";
+    return false;
+  }
+  plan = PoolPlan();
+  plan.Wn = std::max(l.padL + l.W, (l.OW - 1) * l.sw + (l.KW - 1) * l.dw + 1);
+  const int64_t pes = int64_t(hw.pesPerCluster);
+  const int64_t operandFloats = int64_t(hw.inputSlotBytes() * 8 / 4);
+  const int64_t halfFloats = int64_t(hw.storageBytes / 2 / 4);
+  const int64_t outFloatsPerRow = l.OW * (l.isMax ? 1 : 2);
+  auto fits = [&](int64_t rows) {
+    return ceilDiv(rows, pes) * l.OW <= operandFloats &&
+           bandInputRows(l, rows) * plan.Wn + rows * outFloatsPerRow <=
+               halfFloats;
+  };
+  if (!fits(1)) {
+    err = "one output row's band (" +
+          std::to_string(bandInputRows(l, 1) * plan.Wn) +
+          " floats) does not fit a storage half or a PE's operand";
+    return false;
+  }
+  int64_t rows = l.OH;
+  // Spread a layer of few planes over the clusters: two tiles each.
+  const int64_t wantTiles = 2 * int64_t(hw.numClusters());
+  if (l.planes < wantTiles)
+    rows = std::min(rows,
+                    std::max<int64_t>(1, l.OH / ceilDiv(wantTiles, l.planes)));
+  while (rows > 1 && !fits(rows))
+    rows = std::max<int64_t>(1, std::min(rows - 1, rows * 3 / 4));
+  // Whole rows per PE where that costs little: a multiple of the PEs.
+  if (rows > pes && rows < l.OH)
+    rows -= rows % pes;
+  plan.bandRows = rows;
+  plan.inRows = bandInputRows(l, rows);
+  plan.peRows = ceilDiv(rows, pes);
+  plan.tiles = l.planes * ceilDiv(l.OH, rows);
+  return true;
+}
+
+void accel::codegen::emitPoolLayer(StreamBuilder &sb, const PoolLayer &l,
+                                   const PoolPlan &plan) {
+  PoolEmitter(sb, l, plan).emit();
+}
