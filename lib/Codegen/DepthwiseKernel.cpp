@@ -171,6 +171,8 @@ private:
   /// image (the others read padding).
   std::pair<int64_t, int64_t> validColumns(const Tile &t, int64_t kw) const;
   void load(uint32_t c, const Tile &t, int h);
+  /// The raw band of tile t into half h's raw region (tag h).
+  void loadRaw(uint32_t c, const Tile &t, int h);
   void expand(uint32_t c, const Tile &t, int h);
   void zeroPadding(uint32_t c, const Tile &t, int h, const BandWindow &w);
   void loadTapsAndBias(uint32_t c, const Tile &t, int h);
@@ -248,13 +250,21 @@ void DepthwiseEmitter::emit() {
     for (size_t i = 0; i < mine.size(); ++i) {
       const int h = int(i % 2);
       compute(c, mine[i], h);
+      // Tile i + 2's raw band goes into this half's raw region at once:
+      // compute waited for tag h, so the expansion of tile i has read it.
+      // Its DRAM transfer then overlaps two tiles' MACs instead of one.
+      if (i + 2 < mine.size())
+        loadRaw(c, mine[i + 2], h);
       // The next tile's expansion runs on the storage unit while this
       // tile's MACs run on the PEs (its half was left by tile i - 1).
       if (i + 1 < mine.size())
         expand(c, mine[i + 1], 1 - h);
       store(c, mine[i], h);
-      if (i + 2 < mine.size())
-        load(c, mine[i + 2], h);
+      // The zeros, taps and bias overwrite what tile i's MACs read.
+      if (i + 2 < mine.size()) {
+        zeroPadding(c, mine[i + 2], h, window(mine[i + 2]));
+        loadTapsAndBias(c, mine[i + 2], h);
+      }
     }
   }
   sb.endLayer();
@@ -385,15 +395,19 @@ std::pair<int64_t, int64_t> DepthwiseEmitter::validColumns(const Tile &t,
 // zeros into the expanded band where the window is padding, the taps and
 // the bias of tile t into half h (tag h).
 void DepthwiseEmitter::load(uint32_t c, const Tile &t, int h) {
-  const BandWindow w = window(t);
-  if (w.hh1 > w.hh0 && w.cB > w.cA) {
-    DramBox xb;
-    xb.base = l.x + uint64_t(((t.p0 * l.H + w.r0 + w.hh0) * l.W + w.cA) * 4);
-    xb.dim(t.np, l.H * l.W).dim(w.hh1 - w.hh0, l.W).dim(w.cB - w.cA, 1);
-    sb.dmaLoadStrided(c, uint8_t(h), xb, half[h].raw, {rawPl, rawW, 1, 0});
-  }
-  zeroPadding(c, t, h, w);
+  loadRaw(c, t, h);
+  zeroPadding(c, t, h, window(t));
   loadTapsAndBias(c, t, h);
+}
+
+void DepthwiseEmitter::loadRaw(uint32_t c, const Tile &t, int h) {
+  const BandWindow w = window(t);
+  if (w.hh1 <= w.hh0 || w.cB <= w.cA)
+    return;
+  DramBox xb;
+  xb.base = l.x + uint64_t(((t.p0 * l.H + w.r0 + w.hh0) * l.W + w.cA) * 4);
+  xb.dim(t.np, l.H * l.W).dim(w.hh1 - w.hh0, l.W).dim(w.cB - w.cA, 1);
+  sb.dmaLoadStrided(c, uint8_t(h), xb, half[h].raw, {rawPl, rawW, 1, 0});
 }
 
 // The expanded band X'[hh*KW + kw][j] = xpad[oh0*sh + hh][(ow0 + j)*sw +
