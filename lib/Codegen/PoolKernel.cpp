@@ -1,16 +1,21 @@
 //===- PoolKernel.cpp - Max / average pooling over input bands ------------===//
 //
-// Storage half of a tile (floats):
-//   [0, inRows*Wn)            the input band, padded: band row b is padded
-//                             input row oh0*sh + b, column c padded column c
-//   [inRows*Wn, +bandRows*OW) the output band (ST writes it)
-//   [.., +bandRows*OW)        average only: the 1/count rows of the band
+// Storage half of a tile of np planes (floats):
+//   [0, np*inRows*Wn)           the input bands, padded: row b of plane q's
+//                               band (at q*inRows*Wn) is padded input row
+//                               oh0*sh + b, column c padded column c
+//   [.., +np*bandRows*OW)       the output bands (ST writes them)
+//   [.., +np*bandRows*OW)       average only: the 1/count rows, per plane
 // Input buffer of each PE: operand A = slots 0-7 (the running max / sum),
 // operand B = slots 8-15 (the tap being combined).
 // Tap (i, j) of output row r, column c is band element
 //   (r*sh + i*dh)*Wn + c*sw + j*dw,
 // so one LD per tap (row stride sh*Wn, column stride sw) gives every PE its
 // rows' window elements; the PE split of the rows is the plain derived one.
+// Several planes share a tile only when windows do not overlap vertically
+// ((KH-1)*dh + 1 <= sh) and a band is the whole plane: then inRows =
+// OH*sh, so output row r of the tile (plane r / OH) still reads band
+// element r*sh*Wn + tap offset.
 //
 //===----------------------------------------------------------------------===//
 #include "accel/Codegen/Pool.h"
@@ -29,7 +34,7 @@ int64_t bandInputRows(const PoolLayer &l, int64_t bandRows) {
 }
 
 struct Tile {
-  int64_t plane = 0, oh0 = 0, rows = 0;
+  int64_t plane = 0, planes = 1, oh0 = 0, rows = 0;
 };
 
 class PoolEmitter {
@@ -47,20 +52,23 @@ private:
 
   uint32_t inAddr(int half) const { return uint32_t(half) * halfBytes; }
   uint32_t outAddr(int half) const {
-    return inAddr(half) + uint32_t(plan.inRows * plan.Wn * 4);
+    return inAddr(half) +
+           uint32_t(plan.planesPerTile * plan.inRows * plan.Wn * 4);
   }
   uint32_t invAddr(int half) const {
-    return outAddr(half) + uint32_t(plan.bandRows * l.OW * 4);
+    return outAddr(half) +
+           uint32_t(plan.planesPerTile * plan.bandRows * l.OW * 4);
   }
   std::vector<Instruction> sequence() const;
   void patch(std::vector<OperandRecord> &recs, const Tile &t, int half) const;
   void load(uint32_t cl, const Tile &t, int half);
-  void fill(uint32_t cl, uint8_t tag, uint32_t at, int64_t rows, int64_t cols);
+  void fill(uint32_t cl, uint8_t tag, uint32_t at, int64_t planes, int64_t rows,
+            int64_t cols);
 };
 
 std::vector<Instruction> PoolEmitter::sequence() const {
   OperandRecord rec;
-  rec.rows = uint32_t(plan.bandRows);
+  rec.rows = uint32_t(plan.planesPerTile * plan.bandRows);
   rec.cols = uint32_t(l.OW);
   rec.peRows = uint32_t(plan.peRows);
   rec.rowStride = int32_t(l.OW);
@@ -123,22 +131,24 @@ void PoolEmitter::patch(std::vector<OperandRecord> &recs, const Tile &t,
   }
   recs[k].addr = outAddr(half);
   for (OperandRecord &r : recs)
-    r.rows = uint32_t(t.rows);
+    r.rows = uint32_t(t.planes * t.rows);
 }
 
-/// `rows` x `cols` padding values at storage byte `at` (band row stride).
-void PoolEmitter::fill(uint32_t cl, uint8_t tag, uint32_t at, int64_t rows,
-                       int64_t cols) {
+/// `planes` x `rows` x `cols` padding values at storage byte `at` (band
+/// row stride, plane pitch).
+void PoolEmitter::fill(uint32_t cl, uint8_t tag, uint32_t at, int64_t planes,
+                       int64_t rows, int64_t cols) {
   if (rows <= 0 || cols <= 0)
     return;
   DramBox src;
   src.base = l.padValue;
-  src.dim(rows, 0).dim(cols, 0);
-  sb.dmaLoadStrided(cl, tag, src, at, {plan.Wn, 1, 0, 0});
+  src.dim(planes, 0).dim(rows, 0).dim(cols, 0);
+  src.rowDims = 2;
+  sb.dmaLoadStrided(cl, tag, src, at, {plan.inRows * plan.Wn, plan.Wn, 1, 0});
 }
 
-/// The band's valid input box (one DMA from the unpadded plane), the
-/// padding around it and, for average, the band's 1/count rows.
+/// The bands' valid input box (one DMA from the unpadded planes), the
+/// padding around it and, for average, the bands' 1/count rows.
 void PoolEmitter::load(uint32_t cl, const Tile &t, int half) {
   const uint8_t tag = uint8_t(half);
   const int64_t rows = bandInputRows(l, t.rows);
@@ -150,22 +160,25 @@ void PoolEmitter::load(uint32_t cl, const Tile &t, int half) {
   auto rowAddr = [&](int64_t b) {
     return inAddr(half) + uint32_t(b * plan.Wn * 4);
   };
-  fill(cl, tag, rowAddr(0), top, plan.Wn);
+  fill(cl, tag, rowAddr(0), t.planes, top, plan.Wn);
   if (valid > 0) {
     DramBox src;
     src.base = l.x + uint64_t((t.plane * l.H + r0 + top) * l.W * 4);
-    src.dim(valid, l.W).dim(l.W, 1);
+    src.dim(t.planes, l.H * l.W).dim(valid, l.W).dim(l.W, 1);
+    src.rowDims = 2;
     sb.dmaLoadStrided(cl, tag, src, rowAddr(top) + uint32_t(l.padL * 4),
-                      {plan.Wn, 1, 0, 0});
-    fill(cl, tag, rowAddr(top), valid, l.padL);
-    fill(cl, tag, rowAddr(top) + uint32_t(right * 4), valid, plan.Wn - right);
+                      {plan.inRows * plan.Wn, plan.Wn, 1, 0});
+    fill(cl, tag, rowAddr(top), t.planes, valid, l.padL);
+    fill(cl, tag, rowAddr(top) + uint32_t(right * 4), t.planes, valid,
+         plan.Wn - right);
   }
-  fill(cl, tag, rowAddr(top + valid), rows - top - valid, plan.Wn);
+  fill(cl, tag, rowAddr(top + valid), t.planes, rows - top - valid, plan.Wn);
   if (!l.isMax) {
-    DramBox inv;
+    DramBox inv; // the same map rows for every plane of the tile
     inv.base = l.invCount + uint64_t(t.oh0 * l.OW * 4);
-    inv.dim(t.rows, l.OW).dim(l.OW, 1);
-    sb.dmaLoad(cl, tag, inv, invAddr(half), l.OW);
+    inv.dim(t.planes, 0).dim(t.rows, l.OW).dim(l.OW, 1);
+    inv.rowDims = 2;
+    sb.dmaLoadStrided(cl, tag, inv, invAddr(half), {t.rows * l.OW, l.OW, 1, 0});
   }
 }
 
@@ -173,10 +186,11 @@ void PoolEmitter::emit() {
   const uint32_t nCl = sb.numClusters();
   std::vector<std::vector<Tile>> perCluster(nCl);
   size_t next = 0;
-  for (int64_t p = 0; p < l.planes; ++p)
+  for (int64_t p = 0; p < l.planes; p += plan.planesPerTile)
     for (int64_t oh0 = 0; oh0 < l.OH; oh0 += plan.bandRows)
       perCluster[next++ % nCl].push_back(
-          {p, oh0, std::min(plan.bandRows, l.OH - oh0)});
+          {p, std::min(plan.planesPerTile, l.planes - p), oh0,
+           std::min(plan.bandRows, l.OH - oh0)});
   const std::vector<Instruction> seq = sequence();
   for (uint32_t cl = 0; cl < nCl; ++cl) {
     const std::vector<Tile> &mine = perCluster[cl];
@@ -201,7 +215,7 @@ void PoolEmitter::emit() {
       sb.wait(cl, 0, true);
       DramBox out;
       out.base = l.out + uint64_t((t.plane * l.OH + t.oh0) * l.OW * 4);
-      out.dim(t.rows, l.OW).dim(l.OW, 1);
+      out.dim(t.planes * t.rows, l.OW).dim(l.OW, 1); // whole planes if > 1
       sb.dmaStore(cl, uint8_t(2 + half), outAddr(half), l.OW, out);
     }
   }
@@ -227,12 +241,14 @@ bool accel::codegen::planPool(const HardwareDesc &hw, const PoolLayer &l,
   const int64_t operandFloats = int64_t(hw.inputSlotBytes() * 8 / 4);
   const int64_t halfFloats = int64_t(hw.storageBytes / 2 / 4);
   const int64_t outFloatsPerRow = l.OW * (l.isMax ? 1 : 2);
-  auto fits = [&](int64_t rows) {
-    return ceilDiv(rows, pes) * l.OW <= operandFloats &&
-           bandInputRows(l, rows) * plan.Wn + rows * outFloatsPerRow <=
-               halfFloats;
+  // np planes of `rows` output rows each (np > 1: whole planes, bands of
+  // OH*sh rows).
+  auto fits = [&](int64_t rows, int64_t np) {
+    const int64_t in = np > 1 ? l.OH * l.sh : bandInputRows(l, rows);
+    return ceilDiv(np * rows, pes) * l.OW <= operandFloats &&
+           np * (in * plan.Wn + rows * outFloatsPerRow) <= halfFloats;
   };
-  if (!fits(1)) {
+  if (!fits(1, 1)) {
     err = "one output row's band (" +
           std::to_string(bandInputRows(l, 1) * plan.Wn) +
           " floats) does not fit a storage half or a PE's operand";
@@ -244,15 +260,28 @@ bool accel::codegen::planPool(const HardwareDesc &hw, const PoolLayer &l,
   if (l.planes < wantTiles)
     rows = std::min(rows,
                     std::max<int64_t>(1, l.OH / ceilDiv(wantTiles, l.planes)));
-  while (rows > 1 && !fits(rows))
+  while (rows > 1 && !fits(rows, 1))
     rows = std::max<int64_t>(1, std::min(rows - 1, rows * 3 / 4));
   // Whole rows per PE where that costs little: a multiple of the PEs.
   if (rows > pes && rows < l.OH)
     rows -= rows % pes;
   plan.bandRows = rows;
   plan.inRows = bandInputRows(l, rows);
-  plan.peRows = ceilDiv(rows, pes);
-  plan.tiles = l.planes * ceilDiv(l.OH, rows);
+  // Small planes whose windows do not overlap vertically: several whole
+  // planes per tile (the per-DMA latency and per-EXECUTE overhead shared),
+  // while every cluster still gets two tiles.
+  if (rows == l.OH && (l.KH - 1) * l.dh + 1 <= l.sh) {
+    const int64_t most = std::max<int64_t>(1, l.planes / wantTiles);
+    int64_t np = 1;
+    while (np < most && fits(rows, np + 1))
+      ++np;
+    if (np > 1) {
+      plan.planesPerTile = np;
+      plan.inRows = l.OH * l.sh;
+    }
+  }
+  plan.peRows = ceilDiv(plan.planesPerTile * rows, pes);
+  plan.tiles = ceilDiv(l.planes, plan.planesPerTile) * ceilDiv(l.OH, rows);
   return true;
 }
 

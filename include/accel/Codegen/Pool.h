@@ -37,10 +37,16 @@ struct PoolLayer {
 /// How emitPoolLayer tiles a layer (planPool).
 struct PoolPlan {
   int64_t Wn = 0;       ///< floats per band row: padded width of every window
-  int64_t bandRows = 0; ///< output rows per tile
-  int64_t inRows = 0;   ///< band rows of a full tile: (bandRows-1)*sh + span
-  int64_t peRows = 0;   ///< output rows per PE: ceil(bandRows / PEs)
-  int64_t tiles = 0;    ///< planes x bands
+  int64_t bandRows = 0; ///< output rows per tile and plane
+  /// Storage rows per plane: (bandRows-1)*sh + window span, or OH*sh when
+  /// several planes share a tile (their bands are then a fixed pitch apart)
+  int64_t inRows = 0;
+  /// Channel planes per tile (> 1 only for whole planes whose windows do not
+  /// overlap vertically, e.g. 2x2 stride 2: small planes share a DMA)
+  int64_t planesPerTile = 1;
+  int64_t peRows =
+      0;             ///< output rows per PE: ceil(planesPerTile*bandRows / PEs)
+  int64_t tiles = 0; ///< plane groups x bands
 };
 
 /// Instructions of the per-tile sequence: LD the first tap, LD + SPU per
@@ -55,7 +61,8 @@ int64_t poolInstructions(const PoolLayer &l);
 bool planPool(const HardwareDesc &hw, const PoolLayer &l, PoolPlan &plan,
               std::string &err);
 
-/// Emits the layer with plan `plan`: tiles (one plane's band each) dealt
+/// Emits the layer with plan `plan`: tiles (a band of one plane, or several
+/// whole planes) dealt
 /// round-robin over the clusters, storage halves ping-ponged with DMA tags
 /// 0/1 (loads) and 2/3 (stores), one EXECUTE per tile.
 void emitPoolLayer(StreamBuilder &sb, const PoolLayer &l, const PoolPlan &plan);

@@ -25,6 +25,7 @@ namespace {
 struct Geometry {
   int64_t planes, H, W, k, s, d, padT, padL, padB, padR;
   bool ceilMode = false;
+  int64_t sw = 0; ///< column stride, 0 = s
 };
 
 PoolLayer layerOf(const Geometry &g, bool isMax) {
@@ -33,17 +34,18 @@ PoolLayer layerOf(const Geometry &g, bool isMax) {
   l.H = g.H;
   l.W = g.W;
   l.KH = l.KW = g.k;
-  l.sh = l.sw = g.s;
+  l.sh = g.s;
+  l.sw = g.sw ? g.sw : g.s;
   l.dh = l.dw = g.d;
   l.padT = g.padT;
   l.padL = g.padL;
   int64_t span = (g.k - 1) * g.d + 1;
-  auto out = [&](int64_t n, int64_t lo, int64_t hi) {
+  auto out = [&](int64_t n, int64_t lo, int64_t hi, int64_t s) {
     int64_t room = n + lo + hi - span;
-    return (g.ceilMode ? (room + g.s - 1) / g.s : room / g.s) + 1;
+    return (g.ceilMode ? (room + s - 1) / s : room / s) + 1;
   };
-  l.OH = out(g.H, g.padT, g.padB);
-  l.OW = out(g.W, g.padL, g.padR);
+  l.OH = out(g.H, g.padT, g.padB, l.sh);
+  l.OW = out(g.W, g.padL, g.padR, l.sw);
   l.isMax = isMax;
   return l;
 }
@@ -174,6 +176,20 @@ TEST(PoolKernel, PlanTakesWholePlanesAndSplitsLargeOnes) {
   ASSERT_TRUE(planPool(hw, one, p, err)) << err;
   EXPECT_EQ(p.bandRows, 4);
   EXPECT_EQ(p.tiles, 8);
+  // CRNN's 2x2 stride 2 pool over 64 planes of 32 x 100: windows do not
+  // overlap, so whole planes share a tile (64 planes / 8 tiles), bands of
+  // OH*sh = 32 rows a plane.
+  PoolLayer crnn = layerOf({64, 32, 100, 2, 2, 1, 0, 0, 0, 0}, true);
+  ASSERT_TRUE(planPool(hw, crnn, p, err)) << err;
+  EXPECT_EQ(p.bandRows, 16);
+  EXPECT_EQ(p.planesPerTile, 8);
+  EXPECT_EQ(p.inRows, 32);
+  EXPECT_EQ(p.peRows, 32);
+  EXPECT_EQ(p.tiles, 8);
+  // 3x3 stride 2 windows overlap: one plane per tile.
+  EXPECT_EQ(r.planes, 64);
+  ASSERT_TRUE(planPool(hw, r, p, err)) << err;
+  EXPECT_EQ(p.planesPerTile, 1);
   // 7x7 average: 49 taps need 100 instructions, more than a buffer's 64.
   PoolLayer big = layerOf({8, 14, 14, 7, 1, 1, 0, 0, 0, 0}, false);
   EXPECT_FALSE(planPool(hw, big, p, err));
@@ -200,6 +216,21 @@ TEST(PoolKernel, MaxDilatedAndCeilWindowsMatchDefinition) {
 TEST(PoolKernel, MaxSeveralBandsPerPlane) {
   // 2 planes < 2 tiles per cluster: bands of a few rows each.
   runAndCheck({2, 40, 9, 3, 1, 1, 1, 1, 1, 1}, true);
+}
+
+TEST(PoolKernel, SeveralPlanesPerTile) {
+  // 2x2 stride 2 over 40 planes: 5 planes per tile; odd sizes leave an
+  // unread last row / column; padding on top and left fills every plane.
+  HardwareDesc hw = defaultHardware();
+  PoolPlan p;
+  std::string err;
+  Geometry g{40, 7, 9, 2, 2, 1, 1, 1, 0, 0};
+  ASSERT_TRUE(planPool(hw, layerOf(g, true), p, err)) << err;
+  EXPECT_EQ(p.planesPerTile, 5);
+  runAndCheck(g, true);
+  runAndCheck(g, false, /*countPad=*/true);
+  // Stride 2 rows, stride 1 columns (CRNN's later pools).
+  runAndCheck({24, 6, 9, 2, 2, 1, 0, 1, 0, 1, false, /*sw=*/1}, true);
 }
 
 TEST(PoolKernel, AverageExcludingAndCountingPadding) {
