@@ -37,8 +37,16 @@ bool applySplit(const StaticLabel &s, DynamicLabel &d, const StrategyRow &row,
   PieceCount pc = pieceCount(dims[pick], memoryChannels, cores, r);
   d.splitDim = row.dims[pick].dim;
   // Clusters: one piece per core, so piece j is core j's (coreOfPieces)
-  // and the cluster shares can be balanced; fewer pieces than cores are
-  // spread over the clusters and cut as Balanced.
+  // and the cluster shares can be balanced. Fewer pieces than cores: one
+  // piece per cluster when the dim has that many (the spec's count, one
+  // per memory channel, would leave the other clusters of each channel
+  // idle: ResNet-18's 56 output rows on 16 clusters and 4 channels), else
+  // the spec's count; either way spread over the clusters, cut as Balanced.
+  if (r == Rounding::Clusters && pc.mode == 2 &&
+      clusters > uint64_t(pc.pieces) && uint64_t(dims[pick]) >= clusters) {
+    pc.pieces = int64_t(clusters);
+    pc.length = (dims[pick] + pc.pieces - 1) / pc.pieces;
+  }
   d.ranges = r == Rounding::Clusters && pc.mode == 1
                  ? clusterBalancedRanges(dims[pick], pc.pieces, clusters)
                  : pieceRanges(dims[pick], pc, r);

@@ -22,7 +22,7 @@ enum class SfuMode { Chained, Decoupled };
 enum class LayerSync { Barrier, Events };
 enum class DramPlacement { Linear, Channels, Pieces };
 enum class ConvPadding { Window, Copy, Auto };
-enum class Residency { Off, On };
+enum class Residency { Off, On, All };
 enum class ConvBands { Off, Auto, On };
 
 #define GEN_PASS_DECL

@@ -160,9 +160,12 @@ def ConvertGraphToIsa : Pass<"convert-graph-to-isa", "mlir::ModuleOp"> {
              clEnumValN(accel::Residency::On, "on",
                         "pieces of intermediates written by one cluster stay "
                         "in its storage unit when it has room for their "
-                        "lifetime; readers copy them locally or over the "
-                        "mesh (docs/passes.md, On-chip residency; "
-                        "default)"))}]>,
+                        "lifetime, unless their remote reads would load the "
+                        "mesh more than their DRAM traffic loads a channel; "
+                        "readers copy them locally or over the mesh "
+                        "(docs/passes.md, On-chip residency; default)"),
+             clEnumValN(accel::Residency::All, "all",
+                        "as on, but whatever the remote reads cost"))}]>,
     Option<"residencyReport", "residency-report", "bool", /*default=*/"false",
            "emit a remark with the bytes of intermediates kept on chip and "
            "those spilled to DRAM (with their DMA bytes)">,

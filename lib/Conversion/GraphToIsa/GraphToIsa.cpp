@@ -695,6 +695,7 @@ void Lowering::placeOnChannels() {
 void Lowering::keepOnChip(std::vector<DramBuffer> &pieces) {
   ResidencyOptions ropts;
   ropts.barrierSync = opts_.sync == SyncMode::Barrier;
+  ropts.meshAware = opts_.residencyMeshAware;
   ResidencyPlan plan =
       planResidency(program_, fullHw_, sb_.commandLayers(), sb_.numLayers(),
                     pieces, intermediatePieces(program_, pieces), ropts);
@@ -839,7 +840,8 @@ struct ConvertGraphToIsaPass
                                            : LoweringOptions::Padding::Auto;
     lo.convBands = convBands != ConvBands::Off;
     lo.convBandsAlways = convBands == ConvBands::On;
-    lo.residency = residency == Residency::On;
+    lo.residency = residency != Residency::Off;
+    lo.residencyMeshAware = residency == Residency::On;
     if (lo.residency)
       lo.residencyReserve = residencyReserve(target, hw);
     lo.sync = sync == LayerSync::Events ? codegen::SyncMode::Events

@@ -264,6 +264,9 @@ struct LoweringOptions {
   bool convBandsAlways = false;
   /// residency=on (docs/passes.md, "On-chip residency").
   bool residency = true;
+  /// residency=on (not all): pieces whose remote reads would load the mesh
+  /// more than their DRAM traffic loads a channel stay in DRAM.
+  bool residencyMeshAware = true;
   /// Storage bytes per cluster the kernels leave to resident pieces (the
   /// top of every storage unit); 0 = the kernels use all of it.
   uint64_t residencyReserve = 0;

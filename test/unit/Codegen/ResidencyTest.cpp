@@ -360,3 +360,40 @@ TEST(Residency, CopiesByOtherClustersOrInsideAPieceStayInDram) {
 }
 
 } // namespace
+
+// residency=on keeps a piece in DRAM when its remote reads would take
+// longer over two of the owner's mesh links than all its DRAM traffic over
+// a channel (Residency.cpp, remoteReadsCostMore). Fixture's A: written (256
+// B) and read (256 B) by cluster 0; cluster 1 reads it once more, remotely.
+TEST(Residency, PiecesReadRemotelyTooOftenStayInDram) {
+  HardwareDesc hw = smallMachine();
+  hw.linkBytesPerCycle = 32;
+  hw.channels.assign(1, MemoryChannel());
+  hw.channels[0].bytesPerCycle = 128; // the 4x4 preset's channels
+  auto plan = [&](const Fixture &f, ResidencyOptions o = {}) {
+    return planResidency(f.p, hw, f.layers, 3, f.pieces,
+                         intermediatePieces(f.p, f.pieces), o);
+  };
+  // One remote read: 256 B / (2 x 32 B/cycle) = 4 cycles of mesh against
+  // 768 B / 128 B/cycle = 6 cycles of DRAM: resident.
+  Fixture once;
+  EXPECT_EQ(plan(once).reason[1], StayReason::Resident);
+  // Three remote reads (a consumer streaming its input three times): 768 B
+  // = 12 cycles of mesh against 1280 B = 10 cycles of DRAM: it stays.
+  Fixture thrice;
+  for (int k = 0; k < 2; ++k) {
+    thrice.p.clusters[1].commands.push_back(dma(DmaDir::Load, 256, 2048, 64));
+    thrice.layers[1].push_back(1);
+  }
+  ResidencyPlan p = plan(thrice);
+  EXPECT_EQ(p.reason[1], StayReason::MeshBound);
+  EXPECT_FALSE(p.resident(1));
+  // residency=all (meshAware off) keeps it on chip.
+  ResidencyOptions all;
+  all.meshAware = false;
+  EXPECT_EQ(plan(thrice, all).reason[1], StayReason::Resident);
+  // With 64 B/cycle channels (the default machine) two links carry what a
+  // channel does: remote reads never cost more than the DRAM traffic.
+  hw.channels[0].bytesPerCycle = 64;
+  EXPECT_EQ(plan(thrice).reason[1], StayReason::Resident);
+}

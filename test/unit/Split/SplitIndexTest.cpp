@@ -312,3 +312,35 @@ TEST(SplitIndex, ClustersRoundingCoversTheDim) {
   ASSERT_TRUE(parseRounding("clusters", r));
   EXPECT_EQ(r, Rounding::Clusters);
 }
+
+// applySplit with Rounding::Clusters and M <= D < C: one piece per cluster
+// when D has that many (ResNet-18's 56 output rows on the 4x4 preset: 16
+// clusters x 8 cores, 4 channels; the spec's count, 4 pieces, one per
+// channel, left 12 clusters idle), else the spec's count.
+TEST(SplitIndex, ClustersRoundingGivesEveryClusterAPiece) {
+  StaticLabel s;
+  s.dimOrder = "nchw";
+  s.dims = {1, 64, 56, 56};
+  DynamicLabel d;
+  d.dimOrder = "nchw";
+  StrategyRow row;
+  row.op = "conv";
+  row.dims.push_back(SplitOption{'h'});
+  std::string err;
+  ASSERT_TRUE(applySplit(s, d, row, 4, 128, Rounding::Clusters, err, 16))
+      << err;
+  ASSERT_EQ(d.ranges.size(), 16u);
+  EXPECT_EQ(d.ranges.front(), (PieceRange{0, 3}));
+  EXPECT_EQ(d.ranges.back(), (PieceRange{53, 55}));
+  // Balanced keeps the spec's count: 4 pieces.
+  DynamicLabel b;
+  b.dimOrder = "nchw";
+  ASSERT_TRUE(applySplit(s, b, row, 4, 128, Rounding::Balanced, err, 16));
+  EXPECT_EQ(b.ranges.size(), 4u);
+  // 14 rows < 16 clusters: the spec's 4 pieces.
+  s.dims = {1, 256, 14, 14};
+  DynamicLabel small;
+  small.dimOrder = "nchw";
+  ASSERT_TRUE(applySplit(s, small, row, 4, 128, Rounding::Clusters, err, 16));
+  EXPECT_EQ(small.ranges.size(), 4u);
+}
