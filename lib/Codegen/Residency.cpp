@@ -8,8 +8,10 @@
 #include "accel/Codegen/Residency.h"
 #include "accel/Codegen/SyncTracker.h"
 #include <algorithm>
+#include <cmath>
 #include <functional>
 #include <map>
+#include <set>
 
 using namespace accel;
 using namespace accel::codegen;
@@ -114,32 +116,56 @@ struct PieceAccess {
   DmaDesc part;
 };
 
-/// Whether the other clusters' reads of a piece owned by `owner` would
-/// keep the owner's mesh links busy longer than all its DRAM traffic keeps a
-/// memory channel busy. Every remote byte leaves through the owner's links;
-/// dimension-order routing sends the readers of its row along one link and
-/// those of the other rows along one column link, so two links carry them.
-/// A piece read by many clusters, or re-read many times (an output-channel
-/// split streams its whole input once per step), is then served faster from
-/// DRAM: ResNet-18's 14 x 14 layers on the 4x4 preset (15 remote readers,
-/// each streaming the input 8 times) ran 2.9x longer resident; on the 2x2
-/// default machine (3 readers, 64 B/cycle channels) residency still wins.
+/// Whether serving the other clusters' reads of a piece owned by `owner`
+/// over the mesh would cost more than leaving the piece in DRAM, summed
+/// over its accesses, each priced with its latency and with the bandwidth
+/// share it gets while the others run:
+/// - resident: a remote read costs its hops x hop latency plus its bytes
+///   over the owner's links shared by all the piece's remote readers
+///   (dimension-order routing sends the readers of the owner's row along
+///   one link and the others along one column link: two links); the
+///   owner's own accesses become local copies (free here);
+/// - in DRAM: every access costs the channel latency plus its bytes over a
+///   channel shared by the clusters it serves (clusters / channels).
+/// Small accesses are latency-bound and cheaper over the mesh; a piece that
+/// many clusters stream (an output-channel split reads its whole input once
+/// per step) is served faster from DRAM: ResNet-18's 14 x 14 layers on the
+/// 4x4 preset (15 remote readers, each streaming the input 8 times in 10.8
+/// KB loads) ran 2.9x longer resident.
 bool remoteReadsCostMore(const std::vector<PieceAccess> &accesses,
-                         int64_t owner, uint64_t dramTraffic,
-                         const HardwareDesc &hw) {
-  uint64_t remote = 0;
+                         int64_t owner, const HardwareDesc &hw) {
+  if (hw.channels.empty() || hw.linkBytesPerCycle <= 0 || hw.cols == 0)
+    return false;
+  std::set<uint32_t> readers;
   for (const PieceAccess &a : accesses)
     if (!a.write && int64_t(a.cluster) != owner)
-      remote += a.part.numElements() * a.part.elemBytes;
-  if (remote == 0 || hw.channels.empty() || hw.linkBytesPerCycle <= 0)
+      readers.insert(a.cluster);
+  if (readers.empty())
     return false;
-  double channelBw = 0;
-  for (const MemoryChannel &c : hw.channels)
+  double channelBw = 0, latency = 0;
+  for (const MemoryChannel &c : hw.channels) {
     channelBw += c.bytesPerCycle;
+    latency += c.latencyCycles;
+  }
   channelBw /= double(hw.channels.size());
+  latency /= double(hw.channels.size());
+  const double sharers =
+      std::max(1.0, double(hw.numClusters()) / double(hw.channels.size()));
   constexpr double kOwnerLinks = 2;
-  return double(remote) / (kOwnerLinks * hw.linkBytesPerCycle) >
-         double(dramTraffic) / channelBw;
+  const double meshBw =
+      kOwnerLinks * hw.linkBytesPerCycle / double(readers.size());
+  double resident = 0, dram = 0;
+  for (const PieceAccess &a : accesses) {
+    const double bytes = double(a.part.numElements() * a.part.elemBytes);
+    dram += latency + bytes * sharers / channelBw;
+    if (a.write || int64_t(a.cluster) == owner)
+      continue;
+    const int64_t hops =
+        std::abs(int64_t(a.cluster / hw.cols) - owner / int64_t(hw.cols)) +
+        std::abs(int64_t(a.cluster % hw.cols) - owner % int64_t(hw.cols));
+    resident += double(hops * hw.hopLatency) + bytes / meshBw;
+  }
+  return resident > dram;
 }
 
 } // namespace
@@ -680,8 +706,7 @@ ResidencyPlan accel::codegen::planResidency(
       plan.reason[i] = StayReason::ReadBeforeWrite;
       continue;
     }
-    if (opts.meshAware &&
-        remoteReadsCostMore(acc[i], owner, plan.dramTraffic[i], hw)) {
+    if (opts.meshAware && remoteReadsCostMore(acc[i], owner, hw)) {
       plan.reason[i] = StayReason::MeshBound;
       continue;
     }

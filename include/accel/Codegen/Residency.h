@@ -80,8 +80,8 @@ enum class StayReason : uint8_t {
                    ///< machine without a shared cluster cache
   ReadBeforeWrite, ///< some byte is read before (or without) a write
   NoRoom,          ///< the owner's storage is full during its lifetime
-  MeshBound, ///< its remote reads would keep the owner's mesh links busier
-             ///< than its DRAM traffic keeps a channel (meshAware)
+  MeshBound,       ///< its remote reads would cost more over the mesh than its
+                   ///< accesses in DRAM (ResidencyOptions::meshAware)
 };
 
 struct ResidencyPlan {
@@ -112,10 +112,9 @@ struct ResidencyOptions {
   /// every cluster (sync=barrier): a remote reader's loads of a layer are
   /// complete before the next layer starts anywhere.
   bool barrierSync = false;
-  /// Keep a piece in DRAM when the other clusters' reads of it, all through
-  /// the mesh once it is resident, would take longer over two of the
-  /// owner's links than all its DRAM traffic over one channel (mean
-  /// bandwidth).
+  /// Keep a piece in DRAM when serving the other clusters' reads of it
+  /// over the mesh would cost more than its DRAM accesses (latency and
+  /// shared bandwidth per access; docs/passes.md, "Not worth the mesh").
   bool meshAware = true;
 };
 

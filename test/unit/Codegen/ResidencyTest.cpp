@@ -361,39 +361,50 @@ TEST(Residency, CopiesByOtherClustersOrInsideAPieceStayInDram) {
 
 } // namespace
 
-// residency=on keeps a piece in DRAM when its remote reads would take
-// longer over two of the owner's mesh links than all its DRAM traffic over
-// a channel (Residency.cpp, remoteReadsCostMore). Fixture's A: written (256
-// B) and read (256 B) by cluster 0; cluster 1 reads it once more, remotely.
-TEST(Residency, PiecesReadRemotelyTooOftenStayInDram) {
-  HardwareDesc hw = smallMachine();
+// residency=on keeps a piece in DRAM when serving its remote reads over the
+// mesh would cost more than its DRAM accesses (Residency.cpp,
+// remoteReadsCostMore). A 2x2 machine, one 128 B/cycle channel (latency
+// 100, shared by 4 clusters), 32 B/cycle links: cluster 0 writes a piece
+// in layer 0 and reads it once; clusters 1-3 read it `times` times each in
+// layer 1, `bytes` per access.
+TEST(Residency, PiecesStreamedByManyClustersStayInDram) {
+  HardwareDesc hw;
+  hw.rows = hw.cols = 2;
+  hw.storageBytes = 1 << 20;
   hw.linkBytesPerCycle = 32;
+  hw.hopLatency = 2;
   hw.channels.assign(1, MemoryChannel());
-  hw.channels[0].bytesPerCycle = 128; // the 4x4 preset's channels
-  auto plan = [&](const Fixture &f, ResidencyOptions o = {}) {
-    return planResidency(f.p, hw, f.layers, 3, f.pieces,
-                         intermediatePieces(f.p, f.pieces), o);
+  hw.channels[0].bytesPerCycle = 128;
+  hw.channels[0].latencyCycles = 100;
+  auto plan = [&](uint32_t floats, int times, ResidencyOptions o = {}) {
+    Program p;
+    p.clusters.resize(4);
+    std::vector<std::vector<uint32_t>> layers(4);
+    auto add = [&](uint32_t cl, uint32_t layer, Command c) {
+      p.clusters[cl].commands.push_back(c);
+      layers[cl].push_back(layer);
+    };
+    add(0, 0, dma(DmaDir::Store, 0, 0, floats));
+    add(0, 1, dma(DmaDir::Load, 0, 0, floats));
+    for (uint32_t cl = 1; cl < 4; ++cl)
+      for (int k = 0; k < times; ++k)
+        add(cl, 1, dma(DmaDir::Load, 0, 0, floats));
+    std::vector<DramBuffer> pieces{{0, uint64_t(floats) * 4}};
+    return planResidency(p, hw, layers, 2, pieces, {1}, o);
   };
-  // One remote read: 256 B / (2 x 32 B/cycle) = 4 cycles of mesh against
-  // 768 B / 128 B/cycle = 6 cycles of DRAM: resident.
-  Fixture once;
-  EXPECT_EQ(plan(once).reason[1], StayReason::Resident);
-  // Three remote reads (a consumer streaming its input three times): 768 B
-  // = 12 cycles of mesh against 1280 B = 10 cycles of DRAM: it stays.
-  Fixture thrice;
-  for (int k = 0; k < 2; ++k) {
-    thrice.p.clusters[1].commands.push_back(dma(DmaDir::Load, 256, 2048, 64));
-    thrice.layers[1].push_back(1);
-  }
-  ResidencyPlan p = plan(thrice);
-  EXPECT_EQ(p.reason[1], StayReason::MeshBound);
-  EXPECT_FALSE(p.resident(1));
+  // 64 KB loads, each reader streaming the piece 4 times: 12 remote loads
+  // of 2 + 65536 / (64 / 3) = 3074 cycles (36.9 k) against 14 DRAM
+  // accesses of 100 + 65536 * 4 / 128 = 2148 (30.1 k): it stays in DRAM.
+  ResidencyPlan streamed = plan(16384, 4);
+  EXPECT_EQ(streamed.reason[0], StayReason::MeshBound);
+  EXPECT_FALSE(streamed.resident(0));
   // residency=all (meshAware off) keeps it on chip.
   ResidencyOptions all;
   all.meshAware = false;
-  EXPECT_EQ(plan(thrice, all).reason[1], StayReason::Resident);
-  // With 64 B/cycle channels (the default machine) two links carry what a
-  // channel does: remote reads never cost more than the DRAM traffic.
-  hw.channels[0].bytesPerCycle = 64;
-  EXPECT_EQ(plan(thrice).reason[1], StayReason::Resident);
+  EXPECT_EQ(plan(16384, 4, all).reason[0], StayReason::Resident);
+  // Read once by each: 9.2 k against 10.7 k, resident.
+  EXPECT_EQ(plan(16384, 1).reason[0], StayReason::Resident);
+  // Small loads are latency-bound, faster over the mesh: 256 B each, 4
+  // times, resident.
+  EXPECT_EQ(plan(64, 4).reason[0], StayReason::Resident);
 }
