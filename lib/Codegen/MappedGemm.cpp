@@ -467,7 +467,7 @@ bool accel::codegen::emitMappedGemmLayer(
                                    : hw.channels.at(work[cl].channel);
       // Bands only save cycles where the cluster's loads are not hidden
       // behind its MACs: its share of the channel (with the other busy
-      // clusters on it) at least half its MAC time.
+      // clusters on it) at least half its MAC time (bandsMinChannelShare).
       const double plainTime = stepChannelTime(plain, nullptr, ch);
       double macTime = 0;
       for (const MStep &s : plain)
@@ -476,7 +476,8 @@ bool accel::codegen::emitMappedGemmLayer(
                    double(std::max<uint32_t>(1, hw.macLanes));
       if (!bands.runs(steps) ||
           stepChannelTime(steps, &bands, ch) >= plainTime ||
-          plainTime * double(work[cl].channelSharers) < 0.5 * macTime) {
+          plainTime * double(work[cl].channelSharers) <
+              work[cl].bandsMinChannelShare * macTime) {
         bands = BandPlan{};
         steps = std::move(plain);
         slotBytes = plainSlot;

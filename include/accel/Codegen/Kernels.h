@@ -435,6 +435,10 @@ struct ClusterGemmWork {
   /// included): the slice tiles are chosen for that share of the channel.
   unsigned channelSharers = 1;
   uint32_t channel = 0; ///< that channel
+  /// Convolution input bands (docs/mapping.md): the kernel takes them only
+  /// when the cluster's channel time without them (times channelSharers)
+  /// is at least this fraction of its MAC time.
+  double bandsMinChannelShare = 0.5;
 };
 /// `t` shrunk (N, then K, then rows, halving) until two storage halves with
 /// an init region when `init` (bias, or partial sums reloaded by stationary

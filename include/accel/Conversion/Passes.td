@@ -90,10 +90,11 @@ def ConvertGraphToIsa : Pass<"convert-graph-to-isa", "mlir::ModuleOp"> {
              clEnumValN(accel::ConvBands::Off, "off",
                         "every image tile DMA'd from DRAM"),
              clEnumValN(accel::ConvBands::Auto, "auto",
-                        "bands for kernels larger than 1 x 1 whose input's "
-                        "share per cluster exceeds a storage unit, where the "
-                        "kernel's channel estimate says they move less "
-                        "(default)"),
+                        "bands for kernels larger than 1 x 1 where the "
+                        "kernel's channel estimate says they move less and "
+                        "the loads are at least half the MAC time (inputs "
+                        "whose share per cluster exceeds a storage unit) or "
+                        "the whole MAC time (smaller inputs; default)"),
              clEnumValN(accel::ConvBands::On, "on",
                         "bands for every kernel larger than 1 x 1 where the "
                         "kernel's channel estimate says they move less"))}]>,
