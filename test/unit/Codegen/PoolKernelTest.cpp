@@ -12,6 +12,8 @@
 #include "accel/Sim/Simulator.h"
 #include "accel/Target/Validate.h"
 
+#include "../Sim/SimTestUtil.h"
+
 #include <cmath>
 #include <cstring>
 #include <gtest/gtest.h>
@@ -19,6 +21,7 @@
 
 using namespace accel;
 using namespace accel::codegen;
+using accel::test::sym;
 
 namespace {
 
@@ -106,15 +109,6 @@ SimStats runAndCheck(const Geometry &g, bool isMax, bool countPad = false) {
         }
       inv[size_t(oh * l.OW + ow)] = count ? 1.0f / float(count) : 0.0f;
     }
-  auto sym = [](const char *n, bool in, std::vector<int64_t> shape,
-                uint64_t addr) {
-    Symbol s;
-    s.name = n;
-    s.isInput = in;
-    s.shape = std::move(shape);
-    s.dramAddr = addr;
-    return s;
-  };
   prog.symbols = {sym("x", true, {l.planes, l.H, l.W}, l.x),
                   sym("pad", true, {1}, l.padValue),
                   sym("inv", true, {l.OH, l.OW}, l.invCount),
