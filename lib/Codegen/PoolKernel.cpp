@@ -229,6 +229,10 @@ int64_t accel::codegen::poolInstructions(const PoolLayer &l) {
 
 bool accel::codegen::planPool(const HardwareDesc &hw, const PoolLayer &l,
                               PoolPlan &plan, std::string &err) {
+  if (l.planes <= 0 || l.H <= 0 || l.W <= 0 || l.OH <= 0 || l.OW <= 0) {
+    err = "an empty input or output has no band";
+    return false;
+  }
   if (poolInstructions(l) > int64_t(hw.instructionBufferDepth)) {
     err = std::to_string(l.KH * l.KW) + " taps need " +
           std::to_string(poolInstructions(l)) +

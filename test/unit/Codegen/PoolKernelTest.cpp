@@ -188,6 +188,9 @@ TEST(PoolKernel, PlanTakesWholePlanesAndSplitsLargeOnes) {
   PoolLayer big = layerOf({8, 14, 14, 7, 1, 1, 0, 0, 0, 0}, false);
   EXPECT_FALSE(planPool(hw, big, p, err));
   EXPECT_NE(err.find("instructions"), std::string::npos) << err;
+  // Empty tensors: no band (the per-tap layers emit nothing for them).
+  PoolLayer empty = layerOf({0, 4, 4, 2, 2, 1, 0, 0, 0, 0}, true);
+  EXPECT_FALSE(planPool(hw, empty, p, err));
   // A row too long for a PE's operand (8192 floats).
   PoolLayer wide = layerOf({1, 4, 40000, 2, 2, 1, 0, 0, 0, 0}, true);
   EXPECT_FALSE(planPool(hw, wide, p, err));
