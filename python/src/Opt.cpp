@@ -13,19 +13,16 @@
 #include "Graph/GraphDialect.h"
 #include "Isa/IsaDialect.h"
 #include "MultiNet/MultiNetDialect.h"
+#include "ParseText.h"
 #include "accel/Conversion/Passes.h"
-#include "accel/Support/ParseGuard.h"
 #include "accel/Transforms/Passes.h"
-#include "mlir/IR/Diagnostics.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
-#include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdio>
@@ -136,24 +133,19 @@ std::string optText(const std::string &input, const std::string &pipeline,
     body = pipeline;
   if (failed(parsePassPipeline(body, pm, os)))
     throw Error(ErrorKind::Option, "pipeline '" + pipeline + "': " + err);
-  auto buffer = llvm::MemoryBuffer::getMemBufferCopy(input, "<text>");
-  if (!accel::checkTextNesting(*buffer, os))
-    throw Error(ErrorKind::Model, err);
-  llvm::SourceMgr sm;
-  sm.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
-  SourceMgrDiagnosticHandler handler(sm, &ctx, os);
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sm, &ctx);
-  if (!module)
-    throw Error(ErrorKind::Model, err);
+  // The parser's handler stays for the passes: their errors come with the
+  // source line too.
+  TextModule parsed(llvm::MemoryBuffer::getMemBufferCopy(input, "<text>"), ctx);
+  ModuleOp module = *parsed.module;
   if (!hwJson.empty() &&
       failed(accel::attachHardware(
-          *module, accel::hardwareAttrFor(&ctx, hardwareFromJson(hwJson)))))
-    throw Error(ErrorKind::Hardware, err);
-  if (failed(pm.run(*module)))
-    throw Error(ErrorKind::Compile, err);
+          module, accel::hardwareAttrFor(&ctx, hardwareFromJson(hwJson)))))
+    throw Error(ErrorKind::Hardware, parsed.errors);
+  if (failed(pm.run(module)))
+    throw Error(ErrorKind::Compile, parsed.errors);
   std::string text;
   llvm::raw_string_ostream out(text);
-  module->print(out);
+  module.print(out);
   return text;
 }
 } // namespace

@@ -2,27 +2,27 @@
 #include "ParseText.h"
 #include "Bindings.h"
 #include "accel/Support/ParseGuard.h"
-#include "mlir/IR/Diagnostics.h"
 #include "mlir/Parser/Parser.h"
-#include "llvm/Support/SourceMgr.h"
 
 using namespace mlir;
 
 namespace accelpy {
 
+TextModule::TextModule(std::unique_ptr<llvm::MemoryBuffer> buffer,
+                       MLIRContext &ctx)
+    : handler(sm, &ctx, os) {
+  if (!accel::checkTextNesting(*buffer, os))
+    throw Error(ErrorKind::Model, errors);
+  sm.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
+  module = parseSourceFile<ModuleOp>(sm, &ctx);
+  if (!module)
+    throw Error(ErrorKind::Model, errors);
+}
+
 OwningOpRef<ModuleOp>
 parseModuleText(std::unique_ptr<llvm::MemoryBuffer> buffer, MLIRContext &ctx) {
-  std::string err;
-  llvm::raw_string_ostream os(err);
-  if (!accel::checkTextNesting(*buffer, os))
-    throw Error(ErrorKind::Model, err);
-  llvm::SourceMgr sm;
-  sm.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
-  SourceMgrDiagnosticHandler handler(sm, &ctx, os);
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sm, &ctx);
-  if (!module)
-    throw Error(ErrorKind::Model, err);
-  return module;
+  TextModule text(std::move(buffer), ctx);
+  return std::move(text.module);
 }
 
 } // namespace accelpy
