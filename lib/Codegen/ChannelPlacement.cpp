@@ -340,16 +340,17 @@ void relocateSymbol(Symbol &s, const std::vector<DramBuffer> &buffers,
 
 /// `c` cut at buffer ends, each part at its planned address with the
 /// buffer's replicas; contiguous parts stay one segment. The bytes of a
-/// segment inside one buffer are moved, not copied (weights are large).
+/// segment inside one buffer are moved, not copied (weights are large), and
+/// the parts of a borrowed segment borrow its bytes too.
 std::vector<ConstSegment> relocateConstant(ConstSegment &&c,
                                            const std::vector<DramBuffer> &bufs,
                                            const ChannelPlan &plan) {
   std::vector<ConstSegment> parts;
-  if (bufferOf(bufs, c.dramAddr) < 0 || c.bytes.empty()) {
+  if (bufferOf(bufs, c.dramAddr) < 0 || c.empty()) {
     parts.push_back(std::move(c));
     return parts;
   }
-  const uint64_t lo = c.dramAddr, hi = lo + c.bytes.size();
+  const uint64_t lo = c.dramAddr, hi = lo + c.size();
   forEachOverlap(bufs, lo, hi, [&](size_t b, uint64_t a, uint64_t e) {
     uint64_t off = a - bufs[b].addr;
     ConstSegment part;
@@ -358,24 +359,34 @@ std::vector<ConstSegment> relocateConstant(ConstSegment &&c,
       part.replicas.push_back(r + off);
     if (a == lo && e == hi) { // the only part: all of `c`
       part.bytes = std::move(c.bytes);
+      part.borrowed = c.borrowed;
+      part.borrowedSize = c.borrowedSize;
       parts.push_back(std::move(part));
       return;
     }
-    auto from = c.bytes.begin() + int64_t(a - lo);
-    auto to = c.bytes.begin() + int64_t(e - lo);
+    const uint8_t *from = c.data() + (a - lo), *to = c.data() + (e - lo);
     if (!parts.empty()) {
       ConstSegment &last = parts.back();
-      uint64_t n = last.bytes.size();
+      uint64_t n = last.size();
       bool contiguous = last.dramAddr + n == part.dramAddr &&
-                        last.replicas.size() == part.replicas.size();
+                        last.replicas.size() == part.replicas.size() &&
+                        (!c.borrowed || last.borrowed + n == from);
       for (size_t k = 0; contiguous && k < part.replicas.size(); ++k)
         contiguous = last.replicas[k] + n == part.replicas[k];
       if (contiguous) {
-        last.bytes.insert(last.bytes.end(), from, to);
+        if (c.borrowed)
+          last.borrowedSize += uint64_t(to - from);
+        else
+          last.bytes.insert(last.bytes.end(), from, to);
         return;
       }
     }
-    part.bytes.assign(from, to);
+    if (c.borrowed) {
+      part.borrowed = from;
+      part.borrowedSize = uint64_t(to - from);
+    } else {
+      part.bytes.assign(from, to);
+    }
     parts.push_back(std::move(part));
   });
   return parts;
@@ -400,15 +411,17 @@ void accel::codegen::relocateBuffers(Program &p, const HardwareDesc &hw,
   };
   for (size_t cl = 0; cl < p.clusters.size(); ++cl) {
     uint32_t ch = hw.channelOf(uint32_t(cl));
-    std::vector<Command> out;
-    out.reserve(p.clusters[cl].commands.size());
-    for (Command &c : p.clusters[cl].commands) {
+    std::vector<Command> &cmds = p.clusters[cl].commands;
+    // In place; a write to a replicated buffer is followed by one copy of
+    // the DMA per other replica (`extra`, index -> its copies), spliced in
+    // afterwards so the stream is rebuilt only when there are any.
+    std::vector<std::pair<size_t, std::vector<Command>>> extra;
+    for (size_t k = 0; k < cmds.size(); ++k) {
+      Command &c = cmds[k];
       if (c.kind == CommandKind::Recur && c.recur.weightsInDram)
         move(c.recur.weights, ch);
-      if (c.kind != CommandKind::Dma || c.dma.numElements() == 0) {
-        out.push_back(std::move(c));
+      if (c.kind != CommandKind::Dma || c.dma.numElements() == 0)
         continue;
-      }
       if (c.dma.dir == DmaDir::Load || c.dma.dir == DmaDir::DramCopy)
         move(c.dma.src, ch);
       const bool writes =
@@ -416,7 +429,6 @@ void accel::codegen::relocateBuffers(Program &p, const HardwareDesc &hw,
       const uint64_t linearDst = c.dma.dst;
       if (writes)
         move(c.dma.dst, ch);
-      out.push_back(c);
       int64_t b = writes ? bufferOf(buffers, linearDst) : -1;
       if (b < 0 || plan.replicas[size_t(b)].empty())
         continue;
@@ -425,13 +437,32 @@ void accel::codegen::relocateBuffers(Program &p, const HardwareDesc &hw,
       std::vector<uint64_t> copies{plan.addr[size_t(b)]};
       for (auto [rc, ra] : plan.replicas[size_t(b)])
         copies.push_back(ra);
+      std::vector<Command> more;
       for (uint64_t base : copies)
         if (base + off != c.dma.dst) {
-          out.push_back(c);
-          out.back().dma.dst = base + off;
+          more.push_back(c);
+          more.back().dma.dst = base + off;
         }
+      if (!more.empty())
+        extra.push_back({k, std::move(more)});
     }
-    p.clusters[cl].commands = std::move(out);
+    if (extra.empty())
+      continue;
+    size_t total = cmds.size();
+    for (auto &e : extra)
+      total += e.second.size();
+    std::vector<Command> out;
+    out.reserve(total);
+    size_t next = 0;
+    for (size_t k = 0; k < cmds.size(); ++k) {
+      out.push_back(std::move(cmds[k]));
+      if (next < extra.size() && extra[next].first == k) {
+        for (Command &m : extra[next].second)
+          out.push_back(std::move(m));
+        ++next;
+      }
+    }
+    cmds = std::move(out);
   }
   for (Symbol &s : p.symbols)
     relocateSymbol(s, buffers, plan);

@@ -308,9 +308,9 @@ accel::codegen::intermediatePieces(const Program &p,
     fixed.add(s.dramAddr,
               s.dramAddr + std::max<uint64_t>(s.numElements() * 4, 1));
   for (const ConstSegment &c : p.constants) {
-    fixed.add(c.dramAddr, c.dramAddr + c.bytes.size());
+    fixed.add(c.dramAddr, c.dramAddr + c.size());
     for (uint64_t r : c.replicas)
-      fixed.add(r, r + c.bytes.size());
+      fixed.add(r, r + c.size());
   }
   for (const ConstPacket &k : p.packets) {
     for (const PacketBlockRef &b : k.blocks)

@@ -29,6 +29,17 @@ namespace {
 /// time so that weights stay constants).
 FailureOr<Value> operandReshaped(Importer &im, const Node &n, int i,
                                  ArrayRef<int64_t> shape) {
+  // An f32 initializer already in its shape is materialised without being
+  // decoded (the importer's raw fast path): weights are most of the bytes.
+  if (Slot *s = im.slot(n, i);
+      s && s->tensor && !s->cst && !s->value &&
+      s->tensor->data_type() == onnx::TensorProto::FLOAT) {
+    auto dims = im.inputShape(n, i);
+    if (failed(dims))
+      return failure();
+    if (*dims == SmallVector<int64_t>(shape))
+      return im.operandF32(n, i);
+  }
   auto c = im.constant(n, i);
   if (failed(c))
     return failure();

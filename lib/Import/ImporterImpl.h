@@ -155,6 +155,9 @@ public:
   FailureOr<SmallVector<int64_t>> constInts(const Node &n, int i);
   FailureOr<SmallVector<double>> constFloats(const Node &n, int i);
   Value materialize(const ConstTensor &c, const std::string &name);
+  Value materialize(mlir::DenseElementsAttr value, const std::string &name);
+  FailureOr<mlir::DenseElementsAttr> rawFloatAttr(const onnx::TensorProto &t,
+                                                  const std::string &what);
   FailureOr<Value> materializeSlot(const std::string &name, Slot &s,
                                    const Node *user);
   mlir::DenseElementsAttr toAttr(const ConstTensor &c);

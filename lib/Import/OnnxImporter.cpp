@@ -569,10 +569,45 @@ FailureOr<ConstPtr> Importer::constant(const Node &n, int i) {
   return constantOf(n.input(i), *s);
 }
 
-Value Importer::materialize(const ConstTensor &c, const std::string &name) {
+Value Importer::materialize(DenseElementsAttr value, const std::string &name) {
   auto l = NameLoc::get(StringAttr::get(&ctx, name),
                         FileLineColLoc::get(&ctx, sourceName, 0, 0));
-  return arith::ConstantOp::create(builder, l, toAttr(c)).getResult();
+  return arith::ConstantOp::create(builder, l, value).getResult();
+}
+
+Value Importer::materialize(const ConstTensor &c, const std::string &name) {
+  return materialize(toAttr(c), name);
+}
+
+/// An f32 initializer straight from its stored bytes to the attribute, not
+/// through ConstTensor's doubles: weights are most of a model's bytes, and
+/// three extra copies of them were most of the import time. A null
+/// attribute when the tensor is not plain f32 data of the right size (the
+/// general decoder then reports what is wrong).
+FailureOr<DenseElementsAttr> Importer::rawFloatAttr(const onnx::TensorProto &t,
+                                                    const std::string &what) {
+  if (t.data_type() != onnx::TensorProto::FLOAT || t.has_segment())
+    return DenseElementsAttr();
+  SmallVector<int64_t> shape;
+  if (failed(tensorDims(t, what, shape)))
+    return failure();
+  const int64_t n = *numElements(shape);
+  auto type = RankedTensorType::get(shape, builder.getF32Type());
+  std::string storage;
+  StringRef raw;
+  if (failed(tensorBytes(t, what, storage, raw)))
+    return failure();
+  if (raw.empty() && t.data_location() != onnx::TensorProto::EXTERNAL) {
+    if (t.float_data_size() != n)
+      return DenseElementsAttr();
+    return DenseElementsAttr::get(
+        type, ArrayRef<float>(t.float_data().data(), size_t(n)));
+  }
+  if (raw.size() != size_t(n) * 4)
+    return DenseElementsAttr();
+  // raw_data is little-endian, as the host (decodeTensor assumes the same).
+  return DenseElementsAttr::getFromRawBuffer(
+      type, ArrayRef<char>(raw.data(), raw.size()));
 }
 
 FailureOr<Value> Importer::materializeSlot(const std::string &name, Slot &s,
@@ -588,6 +623,16 @@ FailureOr<Value> Importer::materializeSlot(const std::string &name, Slot &s,
                      : ": the accelerator computes in f32"));
   if (s.value)
     return s.value;
+  if (s.tensor && !s.cst) {
+    auto attr = rawFloatAttr(*s.tensor, "tensor '" + name + "'");
+    if (failed(attr))
+      return failure();
+    if (*attr) {
+      OpBuilder::InsertionGuard guard(builder);
+      s.value = materialize(*attr, name);
+      return s.value;
+    }
+  }
   auto c = constantOf(name, s);
   if (failed(c))
     return failure();
@@ -619,7 +664,9 @@ FailureOr<Value> Importer::operandF32(const Node &n, int i, bool convertInts) {
   Slot *s = slot(n, i);
   if (!s)
     return operandAny(n, i);
-  if (!s->value && !s->badType) {
+  const bool rawF32 = s->tensor && !s->cst &&
+                      s->tensor->data_type() == onnx::TensorProto::FLOAT;
+  if (!s->value && !s->badType && !rawF32) {
     auto c = constantOf(n.input(i), *s);
     if (failed(c))
       return failure();
@@ -663,6 +710,12 @@ FailureOr<SmallVector<int64_t>> Importer::inputShape(const Node &n, int i) {
     return s->badShape;
   if (s->value)
     return SmallVector<int64_t>(shapeOf(s->value));
+  if (s->tensor && !s->cst) { // the dims, without decoding the data
+    SmallVector<int64_t> dims;
+    if (failed(tensorDims(*s->tensor, "tensor '" + n.input(i) + "'", dims)))
+      return failure();
+    return dims;
+  }
   auto c = constantOf(n.input(i), *s);
   if (failed(c))
     return failure();

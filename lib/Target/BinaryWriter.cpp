@@ -2,6 +2,7 @@
 #include "accel/Target/Binary.h"
 #include "accel/Target/Encoding.h"
 #include "accel/Target/Sfu.h"
+#include <algorithm>
 #include <cstring>
 #include <fstream>
 
@@ -11,7 +12,41 @@ namespace {
 
 class Writer {
 public:
+  /// The encoded bytes, except the large payloads `lend` leaves in place.
   std::vector<uint8_t> buf;
+  /// A payload that belongs at `at` in buf (before the byte at that index).
+  struct Lent {
+    size_t at;
+    const uint8_t *data;
+    size_t size;
+  };
+  std::vector<Lent> lent;
+  size_t lentBytes = 0;
+
+  /// Offset in the whole binary of the next byte.
+  size_t pos() const { return buf.size() + lentBytes; }
+  /// `n` bytes at `p` that stay alive until the output is written: large
+  /// ones are referenced, not copied.
+  void lend(const uint8_t *p, size_t n) {
+    if (n < kMinLent) {
+      bytes(p, n);
+      return;
+    }
+    lent.push_back({buf.size(), p, n});
+    lentBytes += n;
+  }
+  /// Calls fn(data, size) for the binary's bytes in order.
+  template <typename Fn> bool forEachPiece(Fn fn) const {
+    size_t from = 0;
+    for (const Lent &l : lent) {
+      if (l.at > from && !fn(buf.data() + from, l.at - from))
+        return false;
+      if (!fn(l.data, l.size))
+        return false;
+      from = l.at;
+    }
+    return from == buf.size() || fn(buf.data() + from, buf.size() - from);
+  }
   void u8(uint8_t v) { buf.push_back(v); }
   void u16(uint16_t v) { le(v, 2); }
   void u32(uint32_t v) { le(v, 4); }
@@ -37,22 +72,28 @@ public:
   }
 
 private:
+  static constexpr size_t kMinLent = 64 * 1024;
   void le(uint64_t v, int n) {
     for (int i = 0; i < n; ++i)
       buf.push_back(uint8_t(v >> (8 * i)));
   }
 };
 
-/// Begins a section; returns the offset of its payload-size field.
-size_t beginSection(Writer &w, uint32_t kind, uint32_t index) {
+/// A section being written: where its payload-size field is in Writer::buf
+/// and where its payload starts in the binary.
+struct OpenSection {
+  size_t sizeAt;
+  size_t payloadPos;
+};
+OpenSection beginSection(Writer &w, uint32_t kind, uint32_t index) {
   w.u32(kind);
   w.u32(index);
   size_t at = w.buf.size();
   w.u64(0);
-  return at;
+  return {at, w.pos()};
 }
-void endSection(Writer &w, size_t sizeAt) {
-  w.patch64(sizeAt, w.buf.size() - (sizeAt + 8));
+void endSection(Writer &w, OpenSection s) {
+  w.patch64(s.sizeAt, w.pos() - s.payloadPos);
 }
 
 bool fail(std::string &err, const std::string &where, const std::string &msg) {
@@ -297,19 +338,12 @@ bool writeCommand(Writer &w, const Command &c, const std::string &where,
               "invalid command kind " + std::to_string(unsigned(c.kind)));
 }
 
-} // namespace
-
-bool writeBinary(const Program &p, std::vector<uint8_t> &out,
-                 std::string &err) {
-  Writer w;
-  // The constants are most of the bytes: reserve them (plus a guess for the
-  // rest) so the buffer is not regrown and copied.
-  size_t constantBytes = 0, commands = 0;
-  for (const ConstSegment &c : p.constants)
-    constantBytes += c.size() + 8 * c.replicas.size();
+/// Encodes `p` into `w`, the constants' data lent (Writer::lend).
+bool encode(const Program &p, Writer &w, std::string &err) {
+  size_t commands = 0;
   for (const ClusterStream &s : p.clusters)
     commands += s.commands.size();
-  w.buf.reserve(kBinaryHeaderBytes + constantBytes + 64 * commands + 4096);
+  w.buf.reserve(kBinaryHeaderBytes + 64 * commands + 4096);
   // Header (docs/binary-format.md); sizes and CRC are patched at the end.
   w.bytes(kBinaryMagic, 8);
   w.u32(Program::kFormatVersion);
@@ -332,7 +366,7 @@ bool writeBinary(const Program &p, std::vector<uint8_t> &out,
   w.u32(0); // CRC
   w.u64(0); // reserved
 
-  size_t at = beginSection(w, kSectionSymbols, 0);
+  OpenSection at = beginSection(w, kSectionSymbols, 0);
   w.u32(uint32_t(p.symbols.size()));
   for (size_t i = 0; i < p.symbols.size(); ++i) {
     const Symbol &s = p.symbols[i];
@@ -374,7 +408,7 @@ bool writeBinary(const Program &p, std::vector<uint8_t> &out,
     for (uint64_t r : c.replicas)
       w.u64(r);
     w.u64(c.size());
-    w.bytes(c.data(), c.size());
+    w.lend(c.data(), c.size());
   }
   endSection(w, at);
 
@@ -401,10 +435,41 @@ bool writeBinary(const Program &p, std::vector<uint8_t> &out,
     endSection(w, at);
   }
 
-  w.patch64(40, w.buf.size());
-  w.patch32(kBinaryChecksumOffset, crc32(w.buf.data() + kBinaryHeaderBytes,
-                                         w.buf.size() - kBinaryHeaderBytes));
-  out = std::move(w.buf);
+  w.patch64(40, w.pos());
+  // The checksum covers everything after the header, lent pieces included.
+  uint32_t crc = 0;
+  size_t skip = kBinaryHeaderBytes;
+  w.forEachPiece([&](const uint8_t *d, size_t n) {
+    size_t drop = std::min(skip, n);
+    skip -= drop;
+    crc = crc32Update(crc, d + drop, n - drop);
+    return true;
+  });
+  w.patch32(kBinaryChecksumOffset, crc);
+  return true;
+}
+} // namespace
+
+bool writeBinaryTo(const Program &p,
+                   const std::function<bool(const uint8_t *, size_t)> &sink,
+                   std::string &err) {
+  Writer w;
+  if (!encode(p, w, err))
+    return false;
+  return w.forEachPiece(sink);
+}
+
+bool writeBinary(const Program &p, std::vector<uint8_t> &out,
+                 std::string &err) {
+  Writer w;
+  if (!encode(p, w, err))
+    return false;
+  out.clear();
+  out.reserve(w.pos());
+  w.forEachPiece([&](const uint8_t *d, size_t n) {
+    out.insert(out.end(), d, d + n);
+    return true;
+  });
   return true;
 }
 
@@ -418,21 +483,23 @@ std::vector<uint8_t> writeBinary(const Program &p) {
 
 bool writeBinaryFile(const std::string &path, const Program &p,
                      std::string &err) {
-  std::vector<uint8_t> bytes;
-  if (!writeBinary(p, bytes, err))
-    return false;
   std::ofstream f(path, std::ios::binary | std::ios::trunc);
   if (!f) {
     err = "cannot open '" + path + "' for writing";
     return false;
   }
-  f.write(reinterpret_cast<const char *>(bytes.data()),
-          std::streamsize(bytes.size()));
-  if (!f) {
+  bool ok = writeBinaryTo(
+      p,
+      [&](const uint8_t *d, size_t n) {
+        f.write(reinterpret_cast<const char *>(d), std::streamsize(n));
+        return bool(f);
+      },
+      err);
+  if (ok && !f.flush())
+    ok = false;
+  if (!ok && err.empty())
     err = "error writing '" + path + "'";
-    return false;
-  }
-  return true;
+  return ok;
 }
 
 } // namespace accel

@@ -115,7 +115,11 @@ __attribute__((target("pclmul,sse2"))) uint32_t crcPclmul(uint32_t c,
 } // namespace
 
 uint32_t crc32(const uint8_t *data, size_t size) {
-  uint32_t c = 0xFFFFFFFFu;
+  return crc32Update(0, data, size);
+}
+
+uint32_t crc32Update(uint32_t crc, const uint8_t *data, size_t size) {
+  uint32_t c = crc ^ 0xFFFFFFFFu;
 #ifdef ACCEL_CRC32_PCLMUL
   static const bool pclmul = __builtin_cpu_supports("pclmul");
   if (pclmul && size >= 64) {

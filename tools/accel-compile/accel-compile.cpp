@@ -175,10 +175,18 @@ void extractLoweringArgs(std::vector<char *> &args,
 static int writeProgram(llvm::ToolOutputFile &out,
                         const accel::Program &program) {
   std::string err;
-  std::vector<uint8_t> bytes;
-  if (!accel::writeBinary(program, bytes, err))
-    return fail(err);
-  out.os().write(reinterpret_cast<const char *>(bytes.data()), bytes.size());
+  // Streamed: the weights go from their segments to the file, not through
+  // one more copy of the whole binary.
+  if (!accel::writeBinaryTo(
+          program,
+          [&](const uint8_t *d, size_t n) {
+            out.os().write(reinterpret_cast<const char *>(d), n);
+            return !out.os().has_error();
+          },
+          err))
+    return fail(err.empty()
+                    ? "cannot write the binary: " + out.os().error().message()
+                    : err);
   out.keep();
   return 0;
 }
@@ -401,7 +409,7 @@ static int compileMain(int argc, char **argv) {
   }
   accel::Program program;
   TimingScope fromIsaTimer = rootTimer.nest("program-from-isa");
-  if (failed(accel::programFromIsa(programOp, program)))
+  if (failed(accel::programFromIsa(programOp, program, /*borrowData=*/true)))
     return 1;
   fromIsaTimer.stop();
   accel::HardwareDesc hw;

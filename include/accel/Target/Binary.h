@@ -24,6 +24,7 @@
 #include "accel/Target/Program.h"
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -58,6 +59,13 @@ constexpr size_t kOperandRecordBytes = 52;
 /// overload with `err` to learn why.
 std::vector<uint8_t> writeBinary(const Program &p);
 bool writeBinary(const Program &p, std::vector<uint8_t> &out, std::string &err);
+/// The same bytes handed to `sink` in order, in pieces: the constant data
+/// straight from the program's segments, not copied into one buffer first
+/// (weights are most of a binary). `sink` returns false to stop (an output
+/// error); writeBinaryTo then returns false with `err` unchanged.
+bool writeBinaryTo(const Program &p,
+                   const std::function<bool(const uint8_t *, size_t)> &sink,
+                   std::string &err);
 
 /// Parses a binary into `p` (which is overwritten). On failure returns false
 /// and sets `err`; `p` is then unspecified.
@@ -70,6 +78,10 @@ bool readBinaryFile(const std::string &path, Program &p, std::string &err);
 /// CRC-32 (IEEE 802.3, reflected, polynomial 0xEDB88320) as stored in the
 /// header.
 uint32_t crc32(const uint8_t *data, size_t size);
+/// The CRC-32 of the bytes already summed into `crc` followed by `data`:
+/// crc32Update(crc32(a, n), b, m) == crc32 of a then b (crc32Update(0, ...)
+/// == crc32).
+uint32_t crc32Update(uint32_t crc, const uint8_t *data, size_t size);
 
 } // namespace accel
 

@@ -37,8 +37,12 @@
 namespace accel {
 
 /// Fills `out` from an isa.program. On error emits a diagnostic on the
-/// offending op and returns failure.
-mlir::LogicalResult programFromIsa(isa::ProgramOp op, Program &out);
+/// offending op and returns failure. With `borrowData` the constant
+/// segments point into the isa.data attributes instead of copying them
+/// (weights are most of a program): the caller keeps the MLIRContext alive
+/// as long as it uses `out`.
+mlir::LogicalResult programFromIsa(isa::ProgramOp op, Program &out,
+                                   bool borrowData = false);
 
 /// Disassembles `p` into a new module with one isa.program. Loads the ISA
 /// dialect into `ctx`. Values the ISA cannot represent (e.g. an instruction

@@ -89,16 +89,27 @@ LogicalResult Lowering::placeWeightSlabs(Operation *op,
   if (addrIt == addr_.end())
     return success();
   const uint64_t wBase = addrIt->second;
-  std::vector<uint8_t> bytes;
-  for (const ConstSegment &s : program_.constants)
-    if (s.dramAddr == wBase)
-      bytes = s.bytes;
-  if (bytes.empty()) // a splat filled at run time: nothing to pack
-    return success();
-  const uint64_t wEnd = wBase + bytes.size();
+  auto dense =
+      std::find_if(program_.constants.begin(), program_.constants.end(),
+                   [&](const ConstSegment &s) { return s.dramAddr == wBase; });
+  if (dense == program_.constants.end() || dense->empty())
+    return success(); // a splat filled at run time: nothing to pack
+  // Every weight box of `op` is redirected to the slabs below, so a constant
+  // no other op reads is dead in its dense form: the binary then carries the
+  // slabs only, not the weights twice. Slabs of a borrowed constant borrow
+  // too (the attribute outlives the program); others copy.
+  ConstSegment whole;
+  if (weight.hasOneUse()) {
+    whole = std::move(*dense);
+    program_.constants.erase(dense);
+  } else {
+    whole = *dense;
+  }
+  const uint8_t *bytes = whole.data();
+  const uint64_t wEnd = wBase + whole.size();
   const int64_t outer = stat.getDims().empty() ? 1 : stat.getDims()[0];
   const uint64_t rowBytes =
-      bytes.size() / uint64_t(std::max<int64_t>(1, outer));
+      whole.size() / uint64_t(std::max<int64_t>(1, outer));
   const size_t pieces = ranges.size() / 2;
   const uint32_t pes = hw_.pesPerCluster;
   std::vector<uint32_t> coreOf =
@@ -129,8 +140,12 @@ LogicalResult Lowering::placeWeightSlabs(Operation *op,
     ConstSegment slab;
     slab.dramAddr =
         allocateInChannel(hw_.channelOf(cl), int64_t((hi - lo + 3) / 4));
-    slab.bytes.assign(bytes.begin() + int64_t(lo - wBase),
-                      bytes.begin() + int64_t(hi - wBase));
+    if (whole.borrowed) {
+      slab.borrowed = bytes + (lo - wBase);
+      slab.borrowedSize = hi - lo;
+    } else {
+      slab.bytes.assign(bytes + (lo - wBase), bytes + (hi - wBase));
+    }
     const int64_t delta = int64_t(slab.dramAddr) - int64_t(lo);
     const uint64_t slabAddr = slab.dramAddr;
     program_.constants.push_back(std::move(slab));

@@ -81,7 +81,7 @@ bool Lowering::constantAt(uint64_t addr, float &value) {
   const auto &segs = program_.constants;
   auto inside = [&](size_t i) {
     return addr >= segs[i].dramAddr &&
-           addr + 4 <= segs[i].dramAddr + segs[i].bytes.size();
+           addr + 4 <= segs[i].dramAddr + segs[i].size();
   };
   if (lastConstant_ >= segs.size() || !inside(lastConstant_)) {
     auto it = std::upper_bound(
@@ -94,7 +94,7 @@ bool Lowering::constantAt(uint64_t addr, float &value) {
       return false;
   }
   const ConstSegment &s = segs[lastConstant_];
-  std::memcpy(&value, s.bytes.data() + (addr - s.dramAddr), 4);
+  std::memcpy(&value, s.data() + (addr - s.dramAddr), 4);
   return true;
 }
 
@@ -103,9 +103,9 @@ const uint8_t *Lowering::constantSpan(uint64_t addr, uint64_t bytes) {
   if (bytes < 4 || !constantAt(addr, first)) // finds the segment of `addr`
     return nullptr;
   const ConstSegment &s = program_.constants[lastConstant_];
-  if (addr + bytes > s.dramAddr + s.bytes.size())
+  if (addr + bytes > s.dramAddr + s.size())
     return nullptr;
-  return s.bytes.data() + (addr - s.dramAddr);
+  return s.data() + (addr - s.dramAddr);
 }
 
 SfuFunc Lowering::fuseRelu(Value v) {
@@ -136,15 +136,21 @@ LogicalResult Lowering::lowerConstant(Operation *op, DenseElementsAttr value) {
     return lowerSplatConstant(op, value);
   ConstSegment seg;
   if (!isInt) {
-    // The raw f32 storage (host floats, as the binary holds them) straight
-    // into the segment: weights are large. A splat stores one element.
+    // The raw f32 storage (host floats, as the binary holds them): weights
+    // are large, so the segment borrows the attribute's bytes (they live as
+    // long as the context, past this pass). A splat stores one element.
     ArrayRef<char> raw = value.getRawData();
-    seg.bytes.resize(size_t(type.getNumElements()) * 4);
-    if (!value.isSplat())
-      std::memcpy(seg.bytes.data(), raw.data(), seg.bytes.size());
-    else
-      for (size_t at = 0; at < seg.bytes.size(); at += 4)
-        std::memcpy(seg.bytes.data() + at, raw.data(), 4);
+    const size_t bytes = size_t(type.getNumElements()) * 4;
+    if (!value.isSplat() && raw.size() == bytes &&
+        llvm::endianness::native == llvm::endianness::little) {
+      seg.borrowed = reinterpret_cast<const uint8_t *>(raw.data());
+      seg.borrowedSize = bytes;
+    } else {
+      seg.bytes.resize(bytes);
+      for (size_t at = 0; at < bytes; at += 4)
+        std::memcpy(seg.bytes.data() + at,
+                    raw.data() + (value.isSplat() ? 0 : at), 4);
+    }
     seg.dramAddr = bufferFor(op->getResult(0));
     program_.constants.push_back(std::move(seg));
     return success();

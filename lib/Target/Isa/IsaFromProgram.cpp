@@ -3,6 +3,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/bit.h"
 #include <cstring>
@@ -53,7 +54,7 @@ isa::OperandsAttr recordAttr(MLIRContext *ctx, const OperandRecord &r) {
       r.acrossPes, peAddrs);
 }
 
-DenseElementsAttr dataAttr(MLIRContext *ctx, const std::vector<uint8_t> &b) {
+DenseElementsAttr dataAttr(MLIRContext *ctx, llvm::ArrayRef<uint8_t> b) {
   size_t n = b.size();
   if (n && n % 4 == 0 && llvm::endianness::native == llvm::endianness::little) {
     // The bytes are the attribute's raw storage (little-endian f32 words):
@@ -77,6 +78,24 @@ DenseElementsAttr dataAttr(MLIRContext *ctx, const std::vector<uint8_t> &b) {
   std::vector<int8_t> vals(b.begin(), b.end());
   auto t = RankedTensorType::get({int64_t(n)}, IntegerType::get(ctx, 8));
   return DenseElementsAttr::get(t, llvm::ArrayRef<int8_t>(vals));
+}
+
+/// A segment's value. Large borrowed bytes (weights the lowering left in
+/// their MLIR attributes, or a mapped binary) become a resource blob that
+/// references them: copying them into a new dense attribute cost a copy and
+/// a hash of every weight byte. The lender outlives the module (the
+/// attribute's context, Program::backing).
+ElementsAttr segmentAttr(MLIRContext *ctx, const ConstSegment &seg) {
+  constexpr uint64_t kMinBlobBytes = 64 * 1024;
+  const uint64_t n = seg.size();
+  if (!seg.borrowed || n < kMinBlobBytes || n % 4 ||
+      reinterpret_cast<uintptr_t>(seg.borrowed) % alignof(float))
+    return dataAttr(ctx, llvm::ArrayRef(seg.data(), size_t(n)));
+  auto t = RankedTensorType::get({int64_t(n / 4)}, Float32Type::get(ctx));
+  auto blob = UnmanagedAsmResourceBlob::allocateWithAlign(
+      llvm::ArrayRef(reinterpret_cast<const char *>(seg.borrowed), size_t(n)),
+      alignof(float));
+  return DenseResourceElementsAttr::get(t, "accel_weights", std::move(blob));
 }
 
 /// Marker-area bytes: little-endian i64 words when the byte count is a
@@ -316,7 +335,7 @@ OwningOpRef<ModuleOp> isaFromProgram(const Program &p, MLIRContext *ctx) {
                       s.name, s.dramAddr, t, piecesAttr(ctx, s.pieces));
   }
   for (const ConstSegment &seg : p.constants)
-    isa::DataOp::create(b, loc, seg.dramAddr, dataAttr(ctx, seg.bytes),
+    isa::DataOp::create(b, loc, seg.dramAddr, segmentAttr(ctx, seg),
                         replicasAttr(ctx, seg.replicas));
   for (const ConstPacket &pk : p.packets)
     buildPacket(b, loc, pk, p.gridCols);

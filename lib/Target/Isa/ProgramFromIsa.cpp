@@ -3,6 +3,7 @@
 #include "accel/Target/IsaProgram.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/bit.h"
 #include <cstring>
@@ -344,8 +345,40 @@ LogicalResult dtypeFrom(Operation *op, Type t, DType &out) {
   return success();
 }
 
+/// A resource blob's bytes: little-endian f32 words (the only kind
+/// IsaFromProgram makes). Null data after a diagnostic when the blob is
+/// missing or its size does not match the type.
+llvm::ArrayRef<uint8_t> resourceBytesOf(Operation *op,
+                                        DenseResourceElementsAttr res) {
+  AsmResourceBlob *blob = res.getRawHandle().getBlob();
+  auto t = cast<ShapedType>(res.getType());
+  if (!blob) {
+    op->emitOpError("resource '")
+        << res.getRawHandle().getKey() << "' has no data";
+    return {};
+  }
+  llvm::ArrayRef<char> d = blob->getData();
+  if (!t.getElementType().isF32() || !t.hasStaticShape() ||
+      d.size() != size_t(t.getNumElements()) * 4) {
+    op->emitOpError("resource '")
+        << res.getRawHandle().getKey() << "' holds " << d.size()
+        << " bytes, expected f32 data of type " << t;
+    return {};
+  }
+  if (d.empty())
+    return {reinterpret_cast<const uint8_t *>(""), size_t(0)};
+  return {reinterpret_cast<const uint8_t *>(d.data()), d.size()};
+}
+
 LogicalResult bytesFrom(Operation *op, ElementsAttr value,
                         std::vector<uint8_t> &out) {
+  if (auto res = dyn_cast<DenseResourceElementsAttr>(value)) {
+    llvm::ArrayRef<uint8_t> raw = resourceBytesOf(op, res);
+    if (raw.data() == nullptr)
+      return failure();
+    out.insert(out.end(), raw.begin(), raw.end());
+    return success();
+  }
   auto dense = dyn_cast<DenseElementsAttr>(value);
   if (!dense)
     return op->emitOpError("only dense<...> constant data is supported");
@@ -434,7 +467,27 @@ LayerInfo layerFrom(isa::LayerAttr a) {
 
 } // namespace
 
-LogicalResult programFromIsa(isa::ProgramOp op, Program &out) {
+/// The bytes of a data op's value without a copy: a resource blob's, or
+/// the raw storage of a non-splat dense attribute of whole-byte elements
+/// (little-endian host).
+llvm::ArrayRef<uint8_t> rawBytesOf(Operation *op, ElementsAttr value) {
+  if (auto res = dyn_cast<DenseResourceElementsAttr>(value))
+    return resourceBytesOf(op, res);
+  auto dense = dyn_cast<DenseElementsAttr>(value);
+  if (!dense || dense.isSplat() ||
+      llvm::endianness::native != llvm::endianness::little)
+    return {};
+  Type et = dense.getElementType();
+  if (!et.isIntOrFloat() || et.getIntOrFloatBitWidth() % 8)
+    return {};
+  llvm::ArrayRef<char> raw = dense.getRawData();
+  if (raw.size() !=
+      size_t(dense.getNumElements()) * (et.getIntOrFloatBitWidth() / 8))
+    return {};
+  return {reinterpret_cast<const uint8_t *>(raw.data()), raw.size()};
+}
+
+LogicalResult programFromIsa(isa::ProgramOp op, Program &out, bool borrowData) {
   out = Program();
   uint64_t rows = op.getRows(), cols = op.getCols();
   if (rows < 1 || cols < 1 || rows * cols > kMaxClusters)
@@ -471,8 +524,19 @@ LogicalResult programFromIsa(isa::ProgramOp op, Program &out) {
     } else if (auto data = dyn_cast<isa::DataOp>(inner)) {
       ConstSegment seg;
       seg.dramAddr = data.getAddr();
-      if (failed(bytesFrom(data, data.getValue(), seg.bytes)))
+      llvm::ArrayRef<uint8_t> raw;
+      if (borrowData) {
+        raw = rawBytesOf(data, data.getValue());
+        if (!raw.data() &&
+            llvm::isa<DenseResourceElementsAttr>(data.getValue()))
+          return failure(); // diagnosed
+      }
+      if (!raw.empty()) {
+        seg.borrowed = raw.data();
+        seg.borrowedSize = raw.size();
+      } else if (failed(bytesFrom(data, data.getValue(), seg.bytes))) {
         return failure();
+      }
       if (auto replicas = data.getReplicasAttr())
         for (int64_t r : replicas.asArrayRef())
           seg.replicas.push_back(uint64_t(r));

@@ -3,6 +3,7 @@
 #include "TestPrograms.h"
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <gtest/gtest.h>
 #include <random>
 
@@ -701,4 +702,67 @@ TEST(Binary, EveryTruncationOfTheLayerTableFails) {
     std::string err = readErr(b);
     EXPECT_NE(err.find("offset"), std::string::npos) << n << ": " << err;
   }
+}
+
+// The streamed writer hands out the same bytes as the buffered one, with a
+// large constant passed by reference (not copied into one buffer first);
+// the checksum over the pieces is the checksum of the whole.
+TEST(Binary, StreamedWriterGivesTheSameBytes) {
+  Program p = makeFullProgram();
+  std::vector<uint8_t> weights(256 * 1024);
+  for (size_t i = 0; i < weights.size(); ++i)
+    weights[i] = uint8_t(i * 7 + 3);
+  ConstSegment big;
+  big.dramAddr = p.dramSize;
+  big.borrowed = weights.data();
+  big.borrowedSize = weights.size();
+  p.dramSize += weights.size();
+  p.constants.push_back(big);
+
+  std::vector<uint8_t> whole;
+  std::string err;
+  ASSERT_TRUE(writeBinary(p, whole, err)) << err;
+  std::vector<uint8_t> streamed;
+  size_t pieces = 0;
+  bool lent = false;
+  ASSERT_TRUE(writeBinaryTo(
+      p,
+      [&](const uint8_t *d, size_t n) {
+        ++pieces;
+        lent |= d == weights.data() && n == weights.size();
+        streamed.insert(streamed.end(), d, d + n);
+        return true;
+      },
+      err))
+      << err;
+  EXPECT_EQ(streamed, whole);
+  EXPECT_TRUE(lent) << "the weights were copied, not lent";
+  EXPECT_GE(pieces, 3u);
+  Program back;
+  ASSERT_TRUE(readBinary(whole.data(), whole.size(), back, err)) << err;
+  ASSERT_EQ(back.constants.size(), p.constants.size());
+  const ConstSegment &got = back.constants.back();
+  ASSERT_EQ(got.size(), weights.size());
+  EXPECT_EQ(0, std::memcmp(got.data(), weights.data(), weights.size()));
+
+  // A sink that fails stops the writer.
+  size_t calls = 0;
+  EXPECT_FALSE(writeBinaryTo(
+      p, [&](const uint8_t *, size_t) { return ++calls < 2; }, err));
+  EXPECT_EQ(calls, 2u);
+}
+
+TEST(Binary, Crc32UpdateContinuesAChecksum) {
+  std::vector<uint8_t> b(1000);
+  for (size_t i = 0; i < b.size(); ++i)
+    b[i] = uint8_t(i * 31 + 5);
+  const uint32_t whole = crc32(b.data(), b.size());
+  for (size_t cut : {size_t(0), size_t(1), size_t(15), size_t(64), size_t(333),
+                     size_t(999), size_t(1000)}) {
+    uint32_t c = crc32Update(0, b.data(), cut);
+    EXPECT_EQ(crc32Update(c, b.data() + cut, b.size() - cut), whole) << cut;
+  }
+  // The IEEE check value.
+  const char *nine = "123456789";
+  EXPECT_EQ(crc32(reinterpret_cast<const uint8_t *>(nine), 9), 0xCBF43926u);
 }

@@ -291,3 +291,64 @@ TEST_F(IsaProgramTest, Errors) {
                 .find("must have 1 to 65536 clusters"),
             std::string::npos);
 }
+
+// Large borrowed constants (weights left in their attributes) become
+// resource blobs that reference the bytes; programFromIsa copies them, or
+// with borrowData points into the blob. Printed and parsed back (the
+// dialect_resources section) the bytes are unchanged.
+TEST_F(IsaProgramTest, LargeBorrowedConstantsBecomeResourceBlobs) {
+  Program p = target_test::makeFullProgram();
+  std::vector<uint8_t> weights(128 * 1024);
+  for (size_t i = 0; i < weights.size(); ++i)
+    weights[i] = uint8_t(i * 13 + 1);
+  ConstSegment big;
+  big.dramAddr = p.dramSize;
+  big.borrowed = weights.data();
+  big.borrowedSize = weights.size();
+  p.dramSize += weights.size();
+  p.constants.push_back(big);
+
+  auto m = isaFromProgram(p, &ctx);
+  ASSERT_TRUE(succeeded(verify(*m)));
+  isa::DataOp last;
+  programOp(*m).walk([&](isa::DataOp d) { last = d; });
+  ASSERT_TRUE(last);
+  EXPECT_TRUE(llvm::isa<DenseResourceElementsAttr>(last.getValue()));
+
+  Program copied, borrowed;
+  ASSERT_TRUE(succeeded(programFromIsa(programOp(*m), copied)));
+  ASSERT_TRUE(succeeded(programFromIsa(programOp(*m), borrowed, true)));
+  EXPECT_EQ(copied.constants.back().bytes, weights);
+  EXPECT_EQ(borrowed.constants.back().data(), weights.data());
+  EXPECT_EQ(borrowed.constants.back().size(), weights.size());
+  EXPECT_EQ(diffPrograms(p, copied), "");
+
+  MLIRContext other;
+  other.loadDialect<isa::IsaDialect>();
+  auto reparsed = parseSourceString<ModuleOp>(print(*m), &other);
+  ASSERT_TRUE(reparsed);
+  Program fromText;
+  ASSERT_TRUE(succeeded(programFromIsa(programOp(*reparsed), fromText)));
+  EXPECT_EQ(fromText.constants.back().bytes, weights);
+}
+
+TEST_F(IsaProgramTest, ResourceOfTheWrongSizeIsAnError) {
+  std::string diags = convertExpectingError(R"mlir(
+isa.program grid(1 x 1) dram 4096 hw 0 {
+  isa.data at 0 = dense_resource<w> : tensor<4xf32>
+  isa.cluster(0, 0) {
+  }
+}
+{-#
+  dialect_resources: {
+    builtin: {
+      w: "0x040000000000803F"
+    }
+  }
+#-}
+)mlir");
+  EXPECT_NE(diags.find("resource 'w' holds 4 bytes, expected f32 data of "
+                       "type 'tensor<4xf32>'"),
+            std::string::npos)
+      << diags;
+}
