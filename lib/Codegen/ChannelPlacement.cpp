@@ -66,9 +66,9 @@ std::vector<std::pair<uint64_t, uint64_t>> dramBoxes(const Program &p) {
   std::vector<std::pair<uint64_t, uint64_t>> boxes;
   for (const ClusterStream &cl : p.clusters)
     for (const Command &c : cl.commands) {
-      if (c.kind == CommandKind::Recur && c.recur.weightsInDram)
+      if (c.kind == CommandKind::Recur && c.recur->weightsInDram)
         boxes.push_back(
-            {c.recur.weights, c.recur.weights + c.recur.weightElems() * 4});
+            {c.recur->weights, c.recur->weights + c.recur->weightElems() * 4});
       if (c.kind != CommandKind::Dma || c.dma.numElements() == 0)
         continue;
       forEachDramSide(c.dma, [&](bool srcSide) {
@@ -143,12 +143,12 @@ bool accel::codegen::measureBufferTraffic(
   for (size_t cl = 0; cl < p.clusters.size(); ++cl) {
     uint32_t ch = hw.channelOf(uint32_t(cl));
     for (const Command &c : p.clusters[cl].commands) {
-      if (c.kind == CommandKind::Recur && c.recur.weightsInDram) {
+      if (c.kind == CommandKind::Recur && c.recur->weightsInDram) {
         // The engine streams (or once loads) the weights from DRAM.
-        int64_t b = bufferOf(buffers, c.recur.weights);
+        int64_t b = bufferOf(buffers, c.recur->weights);
         if (b >= 0)
           traffic[size_t(b)].read[ch] +=
-              c.recur.weightElems() * 4 * c.recur.steps;
+              c.recur->weightElems() * 4 * c.recur->steps;
         continue;
       }
       if (c.kind != CommandKind::Dma || c.dma.numElements() == 0)
@@ -418,8 +418,8 @@ void accel::codegen::relocateBuffers(Program &p, const HardwareDesc &hw,
     std::vector<std::pair<size_t, std::vector<Command>>> extra;
     for (size_t k = 0; k < cmds.size(); ++k) {
       Command &c = cmds[k];
-      if (c.kind == CommandKind::Recur && c.recur.weightsInDram)
-        move(c.recur.weights, ch);
+      if (c.kind == CommandKind::Recur && c.recur->weightsInDram)
+        move(c.recur->weights, ch);
       if (c.kind != CommandKind::Dma || c.dma.numElements() == 0)
         continue;
       if (c.dma.dir == DmaDir::Load || c.dma.dir == DmaDir::DramCopy)

@@ -290,7 +290,7 @@ std::vector<std::vector<uint64_t>> accel::codegen::storageHighWater(
           note(t, uint64_t(c.mesh.dst) + c.mesh.bytes);
         break;
       case CommandKind::Recur:
-        note(cl, c.recur.storageEnd());
+        note(cl, c.recur->storageEnd());
         break;
       default:
         break;

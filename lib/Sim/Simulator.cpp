@@ -1103,7 +1103,7 @@ bool Sim::run(const std::map<std::string, Tensor> &inputs,
   initProgress();
   for (const ClusterStream &cs : p.clusters)
     for (const Command &cmd : cs.commands)
-      if (cmd.kind == CommandKind::Recur && cmd.recur.weightsInDram) {
+      if (cmd.kind == CommandKind::Recur && cmd.recur->weightsInDram) {
         ++dramRecurClusters;
         break;
       }

@@ -403,7 +403,7 @@ bool readCommand(Cursor &c, Command &cmd, uint64_t numClusters) {
     return readSyncCommand(c, lead, cmd, numClusters);
   case kPacketRecur:
     cmd.kind = CommandKind::Recur;
-    return readRecur(c, cmd.recur);
+    return readRecur(c, cmd.recur.get());
   default: {
     static const char *d = "0123456789abcdef";
     std::string h = "0x";

@@ -122,9 +122,9 @@ public:
       std::sort(c.mesh.targets.begin(), c.mesh.targets.end());
       break;
     case CommandKind::Recur:
-      if (c.recur.weightsInDram)
-        c.recur.weights = range(c.recur.weights, c.recur.weightElems() * 4,
-                                where + " RECUR weights");
+      if (c.recur->weightsInDram)
+        c.recur->weights = range(c.recur->weights, c.recur->weightElems() * 4,
+                                 where + " RECUR weights");
       break;
     default:
       break;

@@ -331,6 +331,43 @@ struct RecurDesc {
   uint64_t storageEnd() const;
 };
 
+/// A RecurDesc held out of line: only RECUR commands carry one, and held
+/// inline it made every command 120 bytes larger (a compiled CNN is
+/// hundreds of thousands of DMA / EXECUTE commands). Value semantics:
+/// copies are deep; an empty slot reads as a default RecurDesc.
+class RecurSlot {
+public:
+  RecurSlot() = default;
+  RecurSlot(const RecurSlot &o) { *this = o; }
+  RecurSlot(RecurSlot &&) noexcept = default;
+  RecurSlot &operator=(const RecurSlot &o) {
+    if (this != &o)
+      desc_ = o.desc_ ? std::make_unique<RecurDesc>(*o.desc_) : nullptr;
+    return *this;
+  }
+  RecurSlot &operator=(RecurSlot &&) noexcept = default;
+  RecurSlot &operator=(const RecurDesc &d) {
+    desc_ = std::make_unique<RecurDesc>(d);
+    return *this;
+  }
+  /// The descriptor, created on first mutable access.
+  RecurDesc &get() {
+    if (!desc_)
+      desc_ = std::make_unique<RecurDesc>();
+    return *desc_;
+  }
+  const RecurDesc &get() const {
+    static const RecurDesc kEmpty{};
+    return desc_ ? *desc_ : kEmpty;
+  }
+  RecurDesc *operator->() { return &get(); }
+  const RecurDesc *operator->() const { return &get(); }
+  operator const RecurDesc &() const { return get(); }
+
+private:
+  std::unique_ptr<RecurDesc> desc_;
+};
+
 /// Semaphores per cluster (ids 0 .. kNumSemaphores-1). The compiler uses the
 /// producing cluster's row-major index as the id, so one id per possible
 /// cluster of the largest grid (64 x 64).
@@ -370,7 +407,7 @@ struct Command {
   uint32_t sem = 0;
   uint32_t count = 1;
   // Recur
-  RecurDesc recur;
+  RecurSlot recur;
   /// Index into Program::layers of the network layer this command works
   /// for (per-layer attribution, docs/simulator.md "Per-layer statistics");
   /// kNoLayer for commands of no layer (hand-written programs).

@@ -182,7 +182,7 @@ LogicalResult recurFrom(isa::RecurOp op, Command &c) {
       failed(checkField(op, "thread", op.getThread(), 256)))
     return failure();
   c.kind = CommandKind::Recur;
-  RecurDesc &r = c.recur;
+  RecurDesc &r = c.recur.get();
   r.tag = uint8_t(op.getTag());
   r.thread = uint8_t(op.getThread());
   r.cell = RecurCell(uint8_t(op.getCell()));
