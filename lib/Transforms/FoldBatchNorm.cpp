@@ -13,6 +13,7 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include <cmath>
+#include <cstring>
 
 namespace accel {
 #define GEN_PASS_DEF_FOLDBATCHNORM
@@ -29,7 +30,15 @@ bool constantValues(Value v, std::vector<float> &out) {
   auto dense = c ? dyn_cast<DenseElementsAttr>(c.getValue()) : nullptr;
   if (!dense || !dense.getElementType().isF32())
     return false;
-  // The raw f32 storage, not one APFloat per element (weights are large).
+  // The raw f32 storage, not one APFloat per element (weights are large),
+  // copied whole when it holds every element (not a splat).
+  ArrayRef<char> raw = dense.getRawData();
+  const size_t n = size_t(dense.getNumElements());
+  if (!dense.isSplat() && raw.size() == n * sizeof(float)) {
+    out.resize(n);
+    std::memcpy(out.data(), raw.data(), raw.size());
+    return true;
+  }
   auto values = dense.getValues<float>();
   out.assign(values.begin(), values.end());
   return true;
