@@ -709,15 +709,8 @@ TEST(Binary, EveryTruncationOfTheLayerTableFails) {
 // the checksum over the pieces is the checksum of the whole.
 TEST(Binary, StreamedWriterGivesTheSameBytes) {
   Program p = makeFullProgram();
-  std::vector<uint8_t> weights(256 * 1024);
-  for (size_t i = 0; i < weights.size(); ++i)
-    weights[i] = uint8_t(i * 7 + 3);
-  ConstSegment big;
-  big.dramAddr = p.dramSize;
-  big.borrowed = weights.data();
-  big.borrowedSize = weights.size();
-  p.dramSize += weights.size();
-  p.constants.push_back(big);
+  std::vector<uint8_t> weights;
+  target_test::addBorrowedConstant(p, weights, 256 * 1024);
 
   std::vector<uint8_t> whole;
   std::string err;

@@ -298,15 +298,8 @@ TEST_F(IsaProgramTest, Errors) {
 // dialect_resources section) the bytes are unchanged.
 TEST_F(IsaProgramTest, LargeBorrowedConstantsBecomeResourceBlobs) {
   Program p = target_test::makeFullProgram();
-  std::vector<uint8_t> weights(128 * 1024);
-  for (size_t i = 0; i < weights.size(); ++i)
-    weights[i] = uint8_t(i * 13 + 1);
-  ConstSegment big;
-  big.dramAddr = p.dramSize;
-  big.borrowed = weights.data();
-  big.borrowedSize = weights.size();
-  p.dramSize += weights.size();
-  p.constants.push_back(big);
+  std::vector<uint8_t> weights;
+  target_test::addBorrowedConstant(p, weights, 128 * 1024);
 
   auto m = isaFromProgram(p, &ctx);
   ASSERT_TRUE(succeeded(verify(*m)));

@@ -241,6 +241,23 @@ inline Program makePiecedProgram() {
   return p;
 }
 
+/// Appends a constant segment at the end of `p`'s DRAM that borrows
+/// `weights` (filled with a byte pattern of `bytes` bytes first): the large
+/// weights the compiler leaves in their attributes. `weights` must outlive
+/// `p`.
+inline void addBorrowedConstant(Program &p, std::vector<uint8_t> &weights,
+                                size_t bytes) {
+  weights.resize(bytes);
+  for (size_t i = 0; i < bytes; ++i)
+    weights[i] = uint8_t(i * 13 + 1);
+  ConstSegment big;
+  big.dramAddr = p.dramSize;
+  big.borrowed = weights.data();
+  big.borrowedSize = weights.size();
+  p.dramSize += weights.size();
+  p.constants.push_back(big);
+}
+
 /// Field-by-field comparison; returns "" when equal, else the first
 /// difference.
 /// makeFullProgram with a layer table (names, kinds, counts, fused
