@@ -137,8 +137,8 @@ namespace {
 
 /// The program of one depthwise layer under a plan: the storage layout of
 /// the two ping-pong halves, then per cluster its CONFIG, and per tile of the
-/// cluster the loads, the MAC groups and the store. Tiles are dealt
-/// round-robin; tile i + 2 loads into the half tile i leaves.
+/// cluster the loads, the MAC groups and the store. Each cluster takes a
+/// contiguous run of tiles; tile i + 2 loads into the half tile i leaves.
 class DepthwiseEmitter {
 public:
   DepthwiseEmitter(StreamBuilder &sb, const DepthwiseLayer &l,
@@ -237,9 +237,16 @@ void DepthwiseEmitter::emit() {
   const std::vector<Tile> tiles = allTiles();
   const uint32_t nc = sb.numClusters();
   for (uint32_t c = 0; c < nc; ++c) {
-    std::vector<Tile> mine;
-    for (size_t i = c; i < tiles.size(); i += nc)
-      mine.push_back(tiles[i]);
+    // A contiguous run of tiles (planes, then bands) per cluster, not every
+    // nc-th: a cluster then reads and writes whole blocks of channel planes,
+    // which the channel planner keeps in its local channel, and a producer
+    // split by output channels hands it planes it wrote itself.
+    // The first clusters take the extra tiles (fewer tiles than clusters:
+    // clusters 0, 1, ... as before).
+    const size_t base = tiles.size() / nc, extra = tiles.size() % nc;
+    const size_t lo = c * base + std::min<size_t>(c, extra);
+    const size_t hi = lo + base + (c < extra ? 1 : 0);
+    std::vector<Tile> mine(tiles.begin() + lo, tiles.begin() + hi);
     if (mine.empty())
       continue;
     configure(c, mine[0]);
