@@ -381,13 +381,9 @@ std::vector<ConstSegment> relocateConstant(ConstSegment &&c,
         return;
       }
     }
-    if (c.borrowed) {
-      part.borrowed = from;
-      part.borrowedSize = uint64_t(to - from);
-    } else {
-      part.bytes.assign(from, to);
-    }
-    parts.push_back(std::move(part));
+    ConstSegment cut = c.slice(a - lo, e - a, part.dramAddr);
+    cut.replicas = std::move(part.replicas);
+    parts.push_back(std::move(cut));
   });
   return parts;
 }

@@ -31,9 +31,7 @@ FailureOr<Value> operandReshaped(Importer &im, const Node &n, int i,
                                  ArrayRef<int64_t> shape) {
   // An f32 initializer already in its shape is materialised without being
   // decoded (the importer's raw fast path): weights are most of the bytes.
-  if (Slot *s = im.slot(n, i);
-      s && s->tensor && !s->cst && !s->value &&
-      s->tensor->data_type() == onnx::TensorProto::FLOAT) {
+  if (Slot *s = im.slot(n, i); s && !s->value && s->undecodedF32()) {
     auto dims = im.inputShape(n, i);
     if (failed(dims))
       return failure();

@@ -97,6 +97,11 @@ struct Slot {
   /// through its shape (Shape / Size), any other use is an error.
   int badType = 0;
   SmallVector<int64_t> badShape;
+  /// An f32 initializer nobody decoded yet: the importer materialises it
+  /// straight from its stored bytes (Importer::rawFloatAttr).
+  bool undecodedF32() const {
+    return tensor && !cst && tensor->data_type() == onnx::TensorProto::FLOAT;
+  }
 };
 
 class Importer {

@@ -623,7 +623,7 @@ FailureOr<Value> Importer::materializeSlot(const std::string &name, Slot &s,
                      : ": the accelerator computes in f32"));
   if (s.value)
     return s.value;
-  if (s.tensor && !s.cst) {
+  if (s.undecodedF32()) {
     auto attr = rawFloatAttr(*s.tensor, "tensor '" + name + "'");
     if (failed(attr))
       return failure();
@@ -664,9 +664,7 @@ FailureOr<Value> Importer::operandF32(const Node &n, int i, bool convertInts) {
   Slot *s = slot(n, i);
   if (!s)
     return operandAny(n, i);
-  const bool rawF32 = s->tensor && !s->cst &&
-                      s->tensor->data_type() == onnx::TensorProto::FLOAT;
-  if (!s->value && !s->badType && !rawF32) {
+  if (!s->value && !s->badType && !s->undecodedF32()) {
     auto c = constantOf(n.input(i), *s);
     if (failed(c))
       return failure();

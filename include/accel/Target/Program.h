@@ -476,6 +476,20 @@ struct ConstSegment {
   const uint8_t *data() const { return borrowed ? borrowed : bytes.data(); }
   uint64_t size() const { return borrowed ? borrowedSize : bytes.size(); }
   bool empty() const { return size() == 0; }
+  /// Bytes [offset, offset + n) as a segment at `addr` (no replicas): it
+  /// borrows them when this segment borrows, else owns a copy.
+  ConstSegment slice(uint64_t offset, uint64_t n, uint64_t addr) const {
+    ConstSegment s;
+    s.dramAddr = addr;
+    if (borrowed) {
+      s.borrowed = borrowed + offset;
+      s.borrowedSize = n;
+    } else {
+      s.bytes.assign(bytes.begin() + int64_t(offset),
+                     bytes.begin() + int64_t(offset + n));
+    }
+    return s;
+  }
 };
 
 /// A constant packet of one core (spec/labels-and-splits.md [0112]-[0125],

@@ -105,7 +105,6 @@ LogicalResult Lowering::placeWeightSlabs(Operation *op,
   } else {
     whole = *dense;
   }
-  const uint8_t *bytes = whole.data();
   const uint64_t wEnd = wBase + whole.size();
   const int64_t outer = stat.getDims().empty() ? 1 : stat.getDims()[0];
   const uint64_t rowBytes =
@@ -137,15 +136,9 @@ LogicalResult Lowering::placeWeightSlabs(Operation *op,
              << cl << " reads past the constant";
     // The slab: piece-major rows [lo, hi) of the constant, in the cluster's
     // local channel.
-    ConstSegment slab;
-    slab.dramAddr =
-        allocateInChannel(hw_.channelOf(cl), int64_t((hi - lo + 3) / 4));
-    if (whole.borrowed) {
-      slab.borrowed = bytes + (lo - wBase);
-      slab.borrowedSize = hi - lo;
-    } else {
-      slab.bytes.assign(bytes + (lo - wBase), bytes + (hi - wBase));
-    }
+    ConstSegment slab = whole.slice(
+        lo - wBase, hi - lo,
+        allocateInChannel(hw_.channelOf(cl), int64_t((hi - lo + 3) / 4)));
     const int64_t delta = int64_t(slab.dramAddr) - int64_t(lo);
     const uint64_t slabAddr = slab.dramAddr;
     program_.constants.push_back(std::move(slab));

@@ -370,33 +370,50 @@ llvm::ArrayRef<uint8_t> resourceBytesOf(Operation *op,
   return {reinterpret_cast<const uint8_t *>(d.data()), d.size()};
 }
 
+/// The bytes of a data op's value without a copy: a resource blob's, or
+/// the raw storage of a non-splat dense attribute of whole-byte elements
+/// (little-endian host).
+llvm::ArrayRef<uint8_t> rawBytesOf(Operation *op, ElementsAttr value) {
+  if (auto res = dyn_cast<DenseResourceElementsAttr>(value))
+    return resourceBytesOf(op, res);
+  auto dense = dyn_cast<DenseElementsAttr>(value);
+  if (!dense || dense.isSplat() ||
+      llvm::endianness::native != llvm::endianness::little)
+    return {};
+  Type et = dense.getElementType();
+  if (!et.isIntOrFloat() || et.getIntOrFloatBitWidth() % 8)
+    return {};
+  llvm::ArrayRef<char> raw = dense.getRawData();
+  if (raw.size() !=
+      size_t(dense.getNumElements()) * (et.getIntOrFloatBitWidth() / 8))
+    return {};
+  return {reinterpret_cast<const uint8_t *>(raw.data()), raw.size()};
+}
+
 LogicalResult bytesFrom(Operation *op, ElementsAttr value,
                         std::vector<uint8_t> &out) {
-  if (auto res = dyn_cast<DenseResourceElementsAttr>(value)) {
-    llvm::ArrayRef<uint8_t> raw = resourceBytesOf(op, res);
-    if (raw.data() == nullptr)
-      return failure();
+  llvm::ArrayRef<uint8_t> raw = rawBytesOf(op, value);
+  if (raw.data()) {
     out.insert(out.end(), raw.begin(), raw.end());
     return success();
   }
+  if (llvm::isa<DenseResourceElementsAttr>(value))
+    return failure(); // diagnosed by rawBytesOf
   auto dense = dyn_cast<DenseElementsAttr>(value);
   if (!dense)
     return op->emitOpError("only dense<...> constant data is supported");
   Type et = dense.getElementType();
   unsigned width = et.isIntOrFloat() ? et.getIntOrFloatBitWidth() : 0;
-  if (width && width % 8 == 0 &&
+  if (dense.isSplat() && width && width % 8 == 0 &&
       llvm::endianness::native == llvm::endianness::little) {
-    // Whole-byte elements are stored little-endian in the raw data: copy it
-    // (one element for a splat, repeated), not one APInt per element.
-    llvm::ArrayRef<char> raw = dense.getRawData();
+    // A splat of whole-byte elements: its one little-endian element
+    // repeated, not one APInt per element (non-splats were copied whole by
+    // rawBytesOf above).
+    llvm::ArrayRef<char> one = dense.getRawData();
     size_t n = size_t(dense.getNumElements()) * (width / 8);
     out.reserve(out.size() + n);
-    if (!dense.isSplat()) {
-      out.insert(out.end(), raw.begin(), raw.end());
-    } else {
-      for (size_t i = 0; i < n; i += raw.size())
-        out.insert(out.end(), raw.begin(), raw.end());
-    }
+    for (size_t i = 0; i < n; i += one.size())
+      out.insert(out.end(), one.begin(), one.end());
     return success();
   }
   auto push = [&](const llvm::APInt &v) {
@@ -466,26 +483,6 @@ LayerInfo layerFrom(isa::LayerAttr a) {
 }
 
 } // namespace
-
-/// The bytes of a data op's value without a copy: a resource blob's, or
-/// the raw storage of a non-splat dense attribute of whole-byte elements
-/// (little-endian host).
-llvm::ArrayRef<uint8_t> rawBytesOf(Operation *op, ElementsAttr value) {
-  if (auto res = dyn_cast<DenseResourceElementsAttr>(value))
-    return resourceBytesOf(op, res);
-  auto dense = dyn_cast<DenseElementsAttr>(value);
-  if (!dense || dense.isSplat() ||
-      llvm::endianness::native != llvm::endianness::little)
-    return {};
-  Type et = dense.getElementType();
-  if (!et.isIntOrFloat() || et.getIntOrFloatBitWidth() % 8)
-    return {};
-  llvm::ArrayRef<char> raw = dense.getRawData();
-  if (raw.size() !=
-      size_t(dense.getNumElements()) * (et.getIntOrFloatBitWidth() / 8))
-    return {};
-  return {reinterpret_cast<const uint8_t *>(raw.data()), raw.size()};
-}
 
 LogicalResult programFromIsa(isa::ProgramOp op, Program &out, bool borrowData) {
   out = Program();
