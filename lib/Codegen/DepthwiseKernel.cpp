@@ -23,6 +23,7 @@
 #include "accel/Codegen/Depthwise.h"
 #include <algorithm>
 #include <array>
+#include <optional>
 
 using namespace accel;
 using namespace accel::codegen;
@@ -32,6 +33,9 @@ namespace {
 /// Storage addresses of one half.
 struct HalfLayout {
   uint32_t x, z, bias, out, raw;
+  /// laneRows > 1: the column-packed queue rows and the output band in PE
+  /// order, per plane.
+  uint32_t xf, outPe;
 };
 
 /// Input columns of a band row for `owc` output columns (the raw band).
@@ -53,11 +57,23 @@ int64_t bandRowsFor(const DepthwiseLayer &l, int64_t owc, int64_t zF,
   return avail / (l.sh * perRow + owc);
 }
 
+/// Storage floats one plane of a tile takes under `plan`: the expanded
+/// band, its column-packed copy (laneRows > 1), the raw band, the tap
+/// region, the bias, the output band and its PE-ordered copy.
+int64_t planeFloats(const DepthwiseLayer &l, const DepthwisePlan &plan) {
+  const int64_t E = (l.KH - 1) * l.dh + 1, cover = plan.coveredRows();
+  const int64_t hrows = (cover - 1) * l.sh + E;
+  const bool packed = plan.laneRows > 1;
+  return hrows * (l.KW * plan.owc + rawColumns(l, plan.owc)) +
+         (packed ? plan.Kbig * plan.laneRows * plan.owc : 0) +
+         roundUp(plan.zeroElems, 16) + 1 + cover * plan.owc * (packed ? 2 : 1);
+}
+
 } // namespace
 
 bool accel::codegen::planDepthwise(const HardwareDesc &hw,
                                    const DepthwiseLayer &l, DepthwisePlan &plan,
-                                   std::string &err) {
+                                   std::string &err, bool laneRows) {
   if (l.planes < 1 || l.KH < 1 || l.KW < 1 || l.OH < 1 || l.OW < 1 ||
       l.sh < 1 || l.sw < 1 || l.dh < 1 || l.dw < 1) {
     err = "degenerate depthwise shape";
@@ -70,59 +86,94 @@ bool accel::codegen::planDepthwise(const HardwareDesc &hw,
                 inF = int64_t(hw.inputBufferBytes / 4),
                 halfF = int64_t(hw.storageBytes / 8);
   bool found = false;
-  double bestCost = 0;
+  double bestCost = 0, packedCost = 0;
+  std::optional<DepthwisePlan> packed; // the best with laneRows > 1
+  auto consider = [&](const DepthwisePlan &c, double cost) {
+    if (found && cost >= bestCost)
+      return;
+    found = true;
+    bestCost = cost;
+    plan = c;
+  };
+  // Per group: MAC (+ pipeline latency), the fetched queue bytes, the
+  // scalar-unit cycles of the two type-2 instructions, command issue.
+  auto groupCycles = [&](int64_t depth, int64_t cols, int64_t fetched) {
+    return double(ceilDiv(depth * cols, lanes) + hw.macPipelineLatency) +
+           double(fetched * 4) / hw.weightLoadBytesPerCycle + 8.0;
+  };
   for (int64_t G = 1; G <= std::min(P, l.OH); ++G) {
     // More PEs pay (G-1)*a extra MAC depth each; that only helps while
     // consecutive output rows share input rows (a < K).
     if (G > 1 && a >= K)
       break;
-    const int64_t Kbig = (G - 1) * a + K;
-    const int64_t zF = roundUp(2 * (G - 1) * a + K, 16);
-    if (Kbig > inF)
+    DepthwisePlan c;
+    c.K = K;
+    c.a = a;
+    c.G = G;
+    c.Kbig = (G - 1) * a + K;
+    c.zeroElems = 2 * (G - 1) * a + K;
+    c.slideKeep = std::max<int64_t>(0, c.Kbig - G * a);
+    const int64_t zF = roundUp(c.zeroElems, 16);
+    if (c.Kbig > inF)
       break;
-    int64_t owc = std::min({l.OW, wqF / Kbig, accF});
+    // Small whole planes: laneRows output rows side by side in the queue's
+    // columns, one MAC group per plane instead of ceil(OH / G).
+    if (const int64_t rl = ceilDiv(l.OH, G); laneRows && rl > 1) {
+      DepthwisePlan f = c;
+      f.laneRows = rl;
+      f.owc = l.OW;
+      f.bandRows = l.OH;
+      f.tiles = l.planes;
+      f.slideKeep = 0;
+      const int64_t cols = rl * l.OW;
+      const double cost = groupCycles(f.Kbig, cols, f.Kbig * cols) + 50.0;
+      if (cols * f.Kbig <= wqF && cols <= accF &&
+          planeFloats(l, f) + 80 <= halfF && (!packed || cost < packedCost)) {
+        packed = f;
+        packedCost = cost;
+      }
+    }
+    c.owc = std::min({l.OW, wqF / c.Kbig, accF});
     int64_t R = 0;
-    while (owc >= 1 && (R = bandRowsFor(l, owc, zF, halfF)) < 1)
-      owc /= 2;
-    if (owc < 1 || R < 1)
+    while (c.owc >= 1 && (R = bandRowsFor(l, c.owc, zF, halfF)) < 1)
+      c.owc /= 2;
+    if (c.owc < 1 || R < 1)
       break;
     // A band is the whole plane or a multiple of G rows.
     if (R >= l.OH)
       R = l.OH;
     else if (R > G)
       R = R / G * G;
-    const int64_t chunksW = ceilDiv(l.OW, owc), bands = ceilDiv(l.OH, R);
-    // Per group: MAC (+ pipeline latency), the slid queue rows, the
-    // scalar-unit cycles of the two type-2 instructions, command issue.
-    double group = double(ceilDiv(Kbig * owc, lanes) + hw.macPipelineLatency) +
-                   double(G * a * owc * 4) / hw.weightLoadBytesPerCycle + 8.0;
-    double cost = double(chunksW) * double(ceilDiv(l.OH, G)) * group +
-                  double(chunksW * bands) * 50.0;
-    if (!found || cost < bestCost) {
-      found = true;
-      bestCost = cost;
-      plan.K = K;
-      plan.a = a;
-      plan.G = G;
-      plan.Kbig = Kbig;
-      plan.owc = owc;
-      plan.bandRows = R;
-      plan.zeroElems = 2 * (G - 1) * a + K;
-      plan.tiles = l.planes * bands * chunksW;
-      plan.slideKeep = std::max<int64_t>(0, Kbig - G * a);
-    }
+    c.bandRows = R;
+    const int64_t chunksW = ceilDiv(l.OW, c.owc), bands = ceilDiv(l.OH, R);
+    c.tiles = l.planes * bands * chunksW;
+    consider(c, double(chunksW) * double(ceilDiv(l.OH, G)) *
+                        groupCycles(c.Kbig, c.owc, G * a * c.owc) +
+                    double(chunksW * bands) * 50.0);
   }
+  // Whole planes: several per tile (as many as fit a storage half, but
+  // enough tiles for every cluster to overlap loads with compute).
+  const int64_t spread = ceilDiv(l.planes, 4 * int64_t(hw.numClusters()));
+  auto planesPerTile = [&](const DepthwisePlan &p) {
+    return std::max<int64_t>(
+        1, std::min((halfF - 80) / planeFloats(l, p), spread));
+  };
   if (found && plan.bandRows == l.OH && plan.owc == l.OW) {
-    // Whole planes: several per tile (as many as fit a storage half, but
-    // enough tiles for every cluster to overlap loads with compute).
-    const int64_t E = (l.KH - 1) * l.dh + 1;
-    const int64_t perPlane =
-        ((l.OH - 1) * l.sh + E) * (l.KW * plan.owc + rawColumns(l, plan.owc)) +
-        roundUp(plan.zeroElems, 16) + l.OH * plan.owc + 1;
-    const int64_t fit = std::max<int64_t>(1, (halfF - 80) / perPlane);
-    const int64_t spread = ceilDiv(l.planes, 4 * int64_t(hw.numClusters()));
-    plan.planesPerTile = std::max<int64_t>(1, std::min(fit, spread));
+    plan.planesPerTile = planesPerTile(plan);
     plan.tiles = ceilDiv(l.planes, plan.planesPerTile);
+  }
+  if (packed && (!found || packedCost < bestCost)) {
+    // No more storage than the row-per-MAC plan: the storage above the
+    // kernels' high-water mark keeps intermediates on chip (residency).
+    int64_t pp = planesPerTile(*packed);
+    if (found)
+      pp = std::clamp<int64_t>(plan.planesPerTile * planeFloats(l, plan) /
+                                   planeFloats(l, *packed),
+                               1, pp);
+    plan = *packed;
+    plan.planesPerTile = pp;
+    plan.tiles = ceilDiv(l.planes, pp);
+    found = true;
   }
   if (!found) {
     err = "a " + std::to_string(l.KH) + "x" + std::to_string(l.KW) +
@@ -174,6 +225,10 @@ private:
   /// The raw band of tile t into half h's raw region (tag h).
   void loadRaw(uint32_t c, const Tile &t, int h);
   void expand(uint32_t c, const Tile &t, int h);
+  /// laneRows > 1: X' into the column-packed queue rows (tag h).
+  void packLanes(uint32_t c, const Tile &t, int h);
+  /// laneRows > 1: the PE-ordered output rows back into output order.
+  void unpackLanes(uint32_t c, const Tile &t, int h);
   void zeroPadding(uint32_t c, const Tile &t, int h, const BandWindow &w);
   void loadTapsAndBias(uint32_t c, const Tile &t, int h);
   void compute(uint32_t c, const Tile &t, int h);
@@ -183,10 +238,14 @@ private:
   const DepthwiseLayer &l;
   const DepthwisePlan &plan;
   const int64_t G, a, K, owc, R, E, L, pp;
+  /// laneRows and the rows a band covers (R, or G * Rl past OH); the queue
+  /// columns of a group (Rl * owc).
+  const int64_t Rl, Rc, qc;
   /// Per plane of a tile: the expanded band (xPl floats), a tap region (zF),
-  /// one bias float, the output band (R x owc), the raw band (rawPl floats,
-  /// rows of rawW input columns).
-  const int64_t xPl, zF, rawW, rawPl;
+  /// one bias float, the output band (Rc x owc), the raw band (rawPl floats,
+  /// rows of rawW input columns); laneRows > 1: the packed queue rows (xfPl)
+  /// and the PE-ordered output band (Rc x owc).
+  const int64_t xPl, zF, rawW, rawPl, xfPl;
   HalfLayout half[2];
   const int32_t ldwStep, stStep;
   /// The fused epilogue's sequence (ibuf 2), empty without post steps.
@@ -199,18 +258,22 @@ DepthwiseEmitter::DepthwiseEmitter(StreamBuilder &sb, const DepthwiseLayer &l,
                                    const DepthwisePlan &plan)
     : sb(sb), l(l), plan(plan), G(plan.G), a(plan.a), K(plan.K), owc(plan.owc),
       R(plan.bandRows), E((l.KH - 1) * l.dh + 1), L((plan.G - 1) * plan.a),
-      pp(plan.planesPerTile), xPl(((R - 1) * l.sh + E) * l.KW * owc),
+      pp(plan.planesPerTile), Rl(plan.laneRows), Rc(plan.coveredRows()),
+      qc(Rl * owc), xPl(((Rc - 1) * l.sh + E) * l.KW * owc),
       zF(roundUp(plan.zeroElems, 16)), rawW(rawColumns(l, plan.owc)),
-      rawPl(((R - 1) * l.sh + E) * rawW), ldwStep(int32_t(G * a * owc * 4)),
-      stStep(int32_t(G * owc * 4)), iLdw(l.hasBias ? 1 : 0), iMac(iLdw + 1),
-      iSt(iLdw + 2) {
+      rawPl(((Rc - 1) * l.sh + E) * rawW), xfPl(Rl > 1 ? plan.Kbig * qc : 0),
+      ldwStep(int32_t(G * a * owc * 4)), stStep(int32_t(G * owc * 4)),
+      iLdw(l.hasBias ? 1 : 0), iMac(iLdw + 1), iSt(iLdw + 2) {
   const uint32_t halfBytes = uint32_t(sb.hw().storageBytes / 2);
   for (int h = 0; h < 2; ++h) {
     half[h].x = uint32_t(h) * halfBytes;
-    half[h].z = half[h].x + uint32_t(roundUp(pp * xPl, 16) * 4);
+    half[h].xf = half[h].x + uint32_t(roundUp(pp * xPl, 16) * 4);
+    half[h].z = half[h].xf + uint32_t(roundUp(pp * xfPl, 16) * 4);
     half[h].bias = half[h].z + uint32_t(pp * zF * 4);
     half[h].out = half[h].bias + uint32_t(roundUp(pp, 16) * 4);
-    half[h].raw = half[h].out + uint32_t(roundUp(pp * R * owc, 16) * 4);
+    half[h].outPe = half[h].out + uint32_t(roundUp(pp * Rc * owc, 16) * 4);
+    half[h].raw =
+        half[h].outPe + uint32_t(Rl > 1 ? roundUp(pp * Rc * owc, 16) * 4 : 0);
   }
 }
 
@@ -227,7 +290,7 @@ std::vector<DepthwiseEmitter::Tile> DepthwiseEmitter::allTiles() const {
 
 /// Output rows (all planes) of a tile's band in storage, at most.
 int64_t postRowsMax(const DepthwisePlan &plan) {
-  return plan.planesPerTile * plan.bandRows;
+  return plan.planesPerTile * plan.coveredRows();
 }
 int64_t postPeRows(const HardwareDesc &hw, const DepthwisePlan &plan) {
   return ceilDiv(postRowsMax(plan), int64_t(hw.pesPerCluster));
@@ -283,21 +346,24 @@ std::vector<OperandRecord> DepthwiseEmitter::groupRecords(const HalfLayout &hl,
                                                           int64_t wc) const {
   std::vector<OperandRecord> recs;
   const uint32_t depth = uint32_t((g - 1) * a + K);
+  // Packed lanes: one group per plane over Rl blocks of wc (= owc) columns.
+  const uint32_t cols = uint32_t(Rl > 1 ? qc : wc);
   if (l.hasBias) {
     OperandRecord r;
     r.addr = hl.bias + uint32_t(q * 4);
     r.rows = uint32_t(g);
-    r.cols = uint32_t(wc);
+    r.cols = cols;
     r.rowStride = 0;
     r.colStride = 0;
     r.peRows = 1;
     recs.push_back(r);
   }
   OperandRecord w;
-  w.addr = hl.x + uint32_t((q * xPl + j * G * a * owc) * 4);
+  w.addr = Rl > 1 ? hl.xf + uint32_t(q * xfPl * 4)
+                  : hl.x + uint32_t((q * xPl + j * G * a * owc) * 4);
   w.rows = depth;
-  w.cols = uint32_t(wc);
-  w.rowStride = int32_t(owc);
+  w.cols = cols;
+  w.rowStride = int32_t(Rl > 1 ? qc : owc);
   w.colStride = 1;
   w.queueMode = QueueMode::SW;
   w.pipeline = Pipeline::IdFoSuWb;
@@ -305,15 +371,18 @@ std::vector<OperandRecord> DepthwiseEmitter::groupRecords(const HalfLayout &hl,
   recs.push_back(w);
   OperandRecord m;
   m.rows = uint32_t(g);
-  m.cols = uint32_t(wc);
+  m.cols = cols;
   m.peRows = 1;
   m.depth = depth;
   recs.push_back(m);
+  // Packed lanes: PE q' writes its Rl rows (output rows r * G + q') as one
+  // row of the PE-ordered band; unpackLanes puts them in output order.
   OperandRecord s;
-  s.addr = hl.out + uint32_t((q * R * owc + j * G * owc) * 4);
+  s.addr = Rl > 1 ? hl.outPe + uint32_t(q * Rc * owc * 4)
+                  : hl.out + uint32_t((q * R * owc + j * G * owc) * 4);
   s.rows = uint32_t(g);
-  s.cols = uint32_t(wc);
-  s.rowStride = int32_t(owc);
+  s.cols = cols;
+  s.rowStride = int32_t(Rl > 1 ? qc : owc);
   s.colStride = 1;
   s.peRows = 1;
   s.func = l.func;
@@ -340,8 +409,8 @@ OperandRecord DepthwiseEmitter::tapRecord(const HalfLayout &hl,
 // regions of both halves are zeroed once (the taps DMA writes only the tap
 // positions; dilation gaps and the shifts stay zero).
 void DepthwiseEmitter::configure(uint32_t c, const Tile &first) {
-  std::vector<OperandRecord> recs =
-      groupRecords(half[0], 0, 0, std::min(G, first.rows), first.wc);
+  std::vector<OperandRecord> recs = groupRecords(
+      half[0], 0, 0, Rl > 1 ? G : std::min(G, first.rows), first.wc);
   std::vector<Instruction> seq;
   if (l.hasBias)
     seq.push_back(makeInstruction(Opcode::LD, uint8_t(LoadStream::PartialSums),
@@ -359,8 +428,9 @@ void DepthwiseEmitter::configure(uint32_t c, const Tile &first) {
     // The fused epilogue's further steps on the output band (ibuf 2).
     postSeq =
         detail::postSequence(sb.hw(), l.post, postPeRows(sb.hw(), plan), owc);
-    std::vector<OperandRecord> full = detail::postRecords(
-        postSeq, half[0].out, 0, postRowsMax(plan), owc, owc);
+    std::vector<OperandRecord> full =
+        detail::postRecords(postSeq, Rl > 1 ? half[0].outPe : half[0].out, 0,
+                            postRowsMax(plan), owc, owc);
     for (size_t i = 0; i < postSeq.size(); ++i)
       postSeq[i].operands = full[i];
     sb.config(c, 2, postSeq);
@@ -376,7 +446,7 @@ void DepthwiseEmitter::configure(uint32_t c, const Tile &first) {
 
 DepthwiseEmitter::BandWindow DepthwiseEmitter::window(const Tile &t) const {
   BandWindow w;
-  const int64_t hrows = (t.rows - 1) * l.sh + E;
+  const int64_t hrows = ((Rl > 1 ? Rc : t.rows) - 1) * l.sh + E;
   w.r0 = t.oh0 * l.sh - l.padT;
   w.hh0 = std::clamp<int64_t>(-w.r0, 0, hrows);
   w.hh1 = std::clamp<int64_t>(l.H - w.r0, w.hh0, hrows);
@@ -424,22 +494,61 @@ void DepthwiseEmitter::loadRaw(uint32_t c, const Tile &t, int h) {
 // every input element.
 void DepthwiseEmitter::expand(uint32_t c, const Tile &t, int h) {
   const BandWindow w = window(t);
-  if (w.hh1 <= w.hh0 || w.cB <= w.cA)
-    return;
-  sb.wait(c, uint8_t(1u << h), false);
-  for (int64_t kw = 0; kw < l.KW; ++kw) {
-    const int64_t c0 = t.ow0 * l.sw + kw * l.dw - l.padL; // col of j = 0
-    const auto [j0, j1] = validColumns(t, kw);
-    if (j1 <= j0)
-      continue;
-    DramBox box;
-    box.dim(t.np, rawPl).dim(w.hh1 - w.hh0, rawW).dim(j1 - j0, l.sw);
-    const int64_t src = c0 + j0 * l.sw - w.cA; // raw column of j0
-    sb.dmaLocalCopyStrided(c, uint8_t(h), half[h].raw + uint32_t(src * 4), box,
-                           half[h].x +
-                               uint32_t(((w.hh0 * l.KW + kw) * owc + j0) * 4),
-                           {xPl, l.KW * owc, 1, 0});
+  const bool copies = w.hh1 > w.hh0 && w.cB > w.cA;
+  // The raw band and the zero boxes (tag h) are in before X' is read.
+  if (copies || Rl > 1)
+    sb.wait(c, uint8_t(1u << h), false);
+  if (copies) {
+    for (int64_t kw = 0; kw < l.KW; ++kw) {
+      const int64_t c0 = t.ow0 * l.sw + kw * l.dw - l.padL; // col of j = 0
+      const auto [j0, j1] = validColumns(t, kw);
+      if (j1 <= j0)
+        continue;
+      DramBox box;
+      box.dim(t.np, rawPl).dim(w.hh1 - w.hh0, rawW).dim(j1 - j0, l.sw);
+      const int64_t src = c0 + j0 * l.sw - w.cA; // raw column of j0
+      sb.dmaLocalCopyStrided(
+          c, uint8_t(h), half[h].raw + uint32_t(src * 4), box,
+          half[h].x + uint32_t(((w.hh0 * l.KW + kw) * owc + j0) * 4),
+          {xPl, l.KW * owc, 1, 0});
+    }
   }
+  packLanes(c, t, h);
+}
+
+// Column block r of the packed queue rows is the window of output rows
+// r * G .. r * G + G - 1: XF[k][r * owc + j] = X'[r * G * a + k][j] for the
+// Kbig rows k, one local copy. expand waited for the zero boxes, and local
+// copies run in issue order, so it follows the expansion without a WAIT.
+void DepthwiseEmitter::packLanes(uint32_t c, const Tile &t, int h) {
+  if (Rl <= 1)
+    return;
+  DramBox box;
+  box.dim(t.np, xPl).dim(Rl, G * a * owc).dim(plan.Kbig, owc).dim(owc, 1);
+  sb.dmaLocalCopyStrided(c, uint8_t(h), half[h].x, box, half[h].xf,
+                         {xfPl, owc, qc, 1});
+}
+
+// PE q's row of the PE-ordered band holds output rows r * G + q (r < Rl);
+// the rows below OH go to their place in the output band (plane pitch OH
+// rows, as the store reads it): PEs q < qFull have Rl of them, the others
+// Rl - 1. Tag 2 + h, waited for before the store reads the band.
+void DepthwiseEmitter::unpackLanes(uint32_t c, const Tile &t, int h) {
+  if (Rl <= 1)
+    return;
+  const int64_t qFull = l.OH - (Rl - 1) * G;
+  auto copy = [&](int64_t q0, int64_t nq, int64_t rows) {
+    if (nq <= 0 || rows <= 0)
+      return;
+    DramBox box;
+    box.dim(t.np, Rc * owc).dim(nq, qc).dim(rows, owc).dim(owc, 1);
+    sb.dmaLocalCopyStrided(
+        c, uint8_t(2 + h), half[h].outPe + uint32_t(q0 * qc * 4), box,
+        half[h].out + uint32_t(q0 * owc * 4), {l.OH * owc, owc, G * owc, 1});
+  };
+  copy(0, qFull, Rl);
+  copy(qFull, G - qFull, Rl - 1);
+  sb.wait(c, uint8_t(1u << (2 + h)), false);
 }
 
 // Zero boxes (broadcast from one zero float) into the expanded band where
@@ -449,7 +558,7 @@ void DepthwiseEmitter::expand(uint32_t c, const Tile &t, int h) {
 void DepthwiseEmitter::zeroPadding(uint32_t c, const Tile &t, int h,
                                    const BandWindow &w) {
   const HalfLayout &hl = half[h];
-  const int64_t hrows = (t.rows - 1) * l.sh + E;
+  const int64_t hrows = ((Rl > 1 ? Rc : t.rows) - 1) * l.sh + E;
   const std::array<int64_t, 4> suStrides{xPl, l.KW * owc, 1, 0};
   auto zeroRows = [&](int64_t hhA, int64_t hhB) {
     if (hhB <= hhA)
@@ -509,8 +618,9 @@ void DepthwiseEmitter::compute(uint32_t c, const Tile &t, int h) {
   sb.wait(c, uint8_t((1u << h) | (1u << (2 + h))), false);
   for (int64_t q = 0; q < t.np; ++q) {
     sb.execute(c, 1, {tapRecord(hl, q)}, false, false);
-    for (int64_t j = 0; j * G < t.rows; ++j) {
-      const int64_t g = std::min(G, t.rows - j * G);
+    const int64_t groups = Rl > 1 ? 1 : ceilDiv(t.rows, G);
+    for (int64_t j = 0; j < groups; ++j) {
+      const int64_t g = Rl > 1 ? G : std::min(G, t.rows - j * G);
       std::vector<OperandRecord> recs = groupRecords(hl, q, j, g, t.wc);
       sb.execute(c, 0, recs, true, true);
       // The scalar unit wrote the advanced addresses back.
@@ -522,14 +632,17 @@ void DepthwiseEmitter::compute(uint32_t c, const Tile &t, int h) {
 
 void DepthwiseEmitter::store(uint32_t c, const Tile &t, int h) {
   if (!postSeq.empty()) {
-    // Planes of the band are R rows apart; rows past a plane's band are
+    // Planes of the band are Rc rows apart; rows past a plane's band are
     // computed on but not stored.
-    const int64_t rows = (t.np - 1) * R + t.rows;
+    const int64_t rows = (t.np - 1) * Rc + (Rl > 1 ? Rc : t.rows);
     sb.execute(c, 2,
-               detail::postRecords(postSeq, half[h].out, 0, rows, t.wc, owc),
+               detail::postRecords(postSeq,
+                                   Rl > 1 ? half[h].outPe : half[h].out, 0,
+                                   rows, t.wc, owc),
                false, true);
   }
   sb.wait(c, 0, true);
+  unpackLanes(c, t, h);
   DramBox ob;
   ob.base = l.out + uint64_t(((t.p0 * l.OH + t.oh0) * l.OW + t.ow0) * 4);
   ob.dim(t.np, l.OH * l.OW).dim(t.rows, l.OW).dim(t.wc, 1);

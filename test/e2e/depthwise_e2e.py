@@ -5,7 +5,11 @@ sliding-window weight-queue kernel, docs/depthwise.md), simulated with
 accel-run and compared with a numpy reference, on the default machine and
 on hw/bandwidth-starved.json. Every case also checks that the SW kernel was
 used (queue_mode = SW in the ISA) and a subset is cross-checked with
---depthwise=gemm. Prints one line per case and exits 1 on any mismatch.
+--depthwise=gemm. Every case also runs with --depthwise-lane-rows=false
+(one output row per MAC row, the sliding queue) on the default machine, and
+the cases whose default plan packs several output rows into the queue's
+columns (docs/depthwise.md, "Small planes") are counted. Prints one line per
+case and exits 1 on any mismatch.
 
 usage: depthwise_e2e.py BIN_DIR SRC_ROOT"""
 import os
@@ -51,7 +55,17 @@ def module(c):
     return conv_module(n, ch, ch, h, w, kh, kw, s, p, d, ch, bias, relu)
 
 
-failed = total = 0
+MODE_ARGS = {"sw": ["--depthwise", "sw"], "gemm": ["--depthwise", "gemm"],
+             "sw-rows-off": ["--depthwise", "sw", "--depthwise-lane-rows=false"]}
+
+
+def isa_of(src, args):
+    r = subprocess.run([os.path.join(BIN, "accel-compile"), src, "--emit", "isa", "-o", "-"]
+                       + args, capture_output=True, text=True)
+    return r.stdout if r.returncode == 0 else None
+
+
+failed = total = packed = 0
 with tempfile.TemporaryDirectory() as work:
     for c in CASES:
         name, n, ch, h, w, kh, kw, s, p, d, bias, relu = c
@@ -66,27 +80,32 @@ with tempfile.TemporaryDirectory() as work:
         if bias:
             inputs["b"] = b
         exp = ref(x, wt, b, s, p, d, relu)
-        isa = subprocess.run([os.path.join(BIN, "accel-compile"), src, "--emit", "isa",
-                              "-o", "-"], capture_output=True, text=True)
-        sw_used = isa.returncode == 0 and "queue_mode = SW" in isa.stdout
+        isa = isa_of(src, [])
+        sw_used = isa is not None and "queue_mode = SW" in isa
+        # Lane rows change the queue's columns: the listing differs.
+        packed += isa is not None and isa != isa_of(src, MODE_ARGS["sw-rows-off"])
         modes = ["sw"] + (["gemm"] if name in GEMM_CROSSCHECK else [])
         for hw_name, hw in HWS:
-            for mode in modes:
+            for mode in modes + (["sw-rows-off"] if hw is None else []):
                 total += 1
                 tag = f"{name} [{hw_name}, depthwise={mode}]"
                 outs, err = compile_and_run(BIN, src, work, f"{name}_{hw_name}_{mode}", inputs,
-                                            ["y"], hw=hw, compile_args=["--depthwise", mode])
+                                            ["y"], hw=hw, compile_args=MODE_ARGS[mode])
                 if err:
                     print(f"FAIL {tag}: {err.splitlines()[0]}")
                     failed += 1
                     continue
                 got = outs[0].astype(np.float64)
                 ok = got.shape == exp.shape and np.allclose(got, exp, rtol=1e-4, atol=1e-4)
-                if mode == "sw" and not sw_used:
+                if mode != "gemm" and not sw_used:
                     ok = False
                     print(f"FAIL {tag}: the SW depthwise kernel was not used")
                 e = float(np.max(np.abs(got - exp))) if got.shape == exp.shape else float("inf")
                 print(f"{'PASS' if ok else 'FAIL'} {tag} (max error {e:.3g})")
                 failed += not ok
+print(f"lane rows in {packed} of {len(CASES)} cases")
+if packed < 5:
+    print("FAIL: fewer than 5 cases exercise lane rows")
+    failed += 1
 print(f"{total - failed} passed, {failed} failed")
 sys.exit(1 if failed else 0)

@@ -50,14 +50,25 @@ struct DepthwisePlan {
   /// Queue rows re-used by a slide (Kbig - G*a; 0 = no overlap, every
   /// window is a full load).
   int64_t slideKeep = 0;
+  /// Output rows per PE per MAC. 1: the queue's columns are one output
+  /// row's owc columns. > 1 (small whole planes, owc = OW, one MAC group
+  /// per plane): the columns hold laneRows output rows side by side, so
+  /// PE q's column block r is output row r * G + q and one MAC covers
+  /// G * laneRows rows (docs/depthwise.md, "Small planes").
+  int64_t laneRows = 1;
+  /// Output rows a tile's band covers in storage: bandRows, or
+  /// G * laneRows (>= OH; the rows past OH are computed, not stored).
+  int64_t coveredRows() const { return laneRows > 1 ? G * laneRows : bandRows; }
 };
 
 /// Chooses G, the column chunk and the row band for `l` on `hw` (the queue
 /// must hold Kbig x owc floats, one acc buffer owc floats, a storage half
-/// the expanded band, the taps, the bias and the output band). False with
-/// `err` when not even one output row of one column fits.
+/// the expanded band, the taps, the bias and the output band), and with
+/// `laneRows` whether a whole small plane packs laneRows > 1 output rows
+/// per PE into the columns. False with `err` when not even one output row
+/// of one column fits.
 bool planDepthwise(const HardwareDesc &hw, const DepthwiseLayer &l,
-                   DepthwisePlan &plan, std::string &err);
+                   DepthwisePlan &plan, std::string &err, bool laneRows = true);
 
 /// Whether the kernel can apply `l.post` to its output bands in place (no
 /// residual step; a band's rows split over the PEs fit an input buffer; a

@@ -47,6 +47,11 @@ def ConvertGraphToIsa : Pass<"convert-graph-to-isa", "mlir::ModuleOp"> {
                         "activations swapped, docs/depthwise.md; default)"),
              clEnumValN(accel::DepthwiseKernel::Gemm, "gemm",
                         "implicit GEMM per group"))}]>,
+    Option<"depthwiseLaneRows", "depthwise-lane-rows", "bool",
+           /*default=*/"true",
+           "depthwise=sw: a small plane may put several output rows side by "
+           "side in the queue's columns, one MAC group per plane, where the "
+           "kernel's estimate is lower (docs/depthwise.md, Small planes)">,
     Option<"pool", "pool", "accel::PoolKernel",
            /*default=*/"accel::PoolKernel::Window",
            "max / average pool2d kernel",

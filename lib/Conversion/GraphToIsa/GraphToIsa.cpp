@@ -855,6 +855,7 @@ struct ConvertGraphToIsaPass
     auto lower = [&](const LoweringOptions &o) {
       auto l = std::make_unique<Lowering>(target, hw, o);
       l->setDepthwiseSW(depthwise == DepthwiseKernel::Sw);
+      l->setDepthwiseLaneRows(depthwiseLaneRows);
       l->setConvRQ(conv == ConvKernel::Rq);
       l->setPoolWindow(pool == PoolKernel::Window);
       return l;

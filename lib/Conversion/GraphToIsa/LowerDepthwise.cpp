@@ -40,7 +40,7 @@ LogicalResult Lowering::lowerDepthwise(graph::Conv2DOp op, const ConvGeom &g,
   l.padL = padL;
   DepthwisePlan plan;
   std::string err;
-  if (!planDepthwise(hw_, l, plan, err))
+  if (!planDepthwise(hw_, l, plan, err, depthwiseLaneRows_))
     return success(); // implicit GEMM instead
   GemmEpilogue epi;
   if (failed(takeEpilogue(op, epi)))

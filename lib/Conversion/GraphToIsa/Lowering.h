@@ -300,6 +300,7 @@ public:
   /// depthwise=sw (default): depthwise conv2d uses the SW-queue kernel
   /// (LowerDepthwise.cpp); false = implicit GEMM per group like any conv.
   void setDepthwiseSW(bool on) { depthwiseSW_ = on; }
+  void setDepthwiseLaneRows(bool on) { depthwiseLaneRows_ = on; }
   /// conv=rq: groups == 1 conv2d uses the RQ-queue kernel
   /// (LowerRqConv.cpp) when it fits; false (conv=gemm) = implicit GEMM.
   void setConvRQ(bool on) { convRQ_ = on; }
@@ -681,6 +682,7 @@ private:
   /// set by lowerMatMul / lowerGemm, reset by GEMMs without one.
   std::optional<tiling::Mapping> gemmMapping_;
   bool depthwiseSW_ = true;
+  bool depthwiseLaneRows_ = true;
   bool convRQ_ = false;
   bool poolWindow_ = true;
   mlir::func::FuncOp func_;
