@@ -33,9 +33,8 @@ namespace {
 /// Storage addresses of one half.
 struct HalfLayout {
   uint32_t x, z, bias, out, raw;
-  /// laneRows > 1: the column-packed queue rows and the output band in PE
-  /// order, per plane.
-  uint32_t xf, outPe;
+  /// laneRows > 1: the column-packed queue rows, per plane.
+  uint32_t xf;
 };
 
 /// Input columns of a band row for `owc` output columns (the raw band).
@@ -57,23 +56,26 @@ int64_t bandRowsFor(const DepthwiseLayer &l, int64_t owc, int64_t zF,
   return avail / (l.sh * perRow + owc);
 }
 
+/// Lane rows only where every cluster gets at least this many planes.
+constexpr int64_t kLaneRowsMinPlanesPerCluster = 40;
+
 /// Storage floats one plane of a tile takes under `plan`: the expanded
 /// band, its column-packed copy (laneRows > 1), the raw band, the tap
-/// region, the bias, the output band and its PE-ordered copy.
+/// region, the bias and the output band.
 int64_t planeFloats(const DepthwiseLayer &l, const DepthwisePlan &plan) {
   const int64_t E = (l.KH - 1) * l.dh + 1, cover = plan.coveredRows();
   const int64_t hrows = (cover - 1) * l.sh + E;
   const bool packed = plan.laneRows > 1;
   return hrows * (l.KW * plan.owc + rawColumns(l, plan.owc)) +
          (packed ? plan.Kbig * plan.laneRows * plan.owc : 0) +
-         roundUp(plan.zeroElems, 16) + 1 + cover * plan.owc * (packed ? 2 : 1);
+         roundUp(plan.zeroElems, 16) + 1 + cover * plan.owc;
 }
 
 } // namespace
 
 bool accel::codegen::planDepthwise(const HardwareDesc &hw,
                                    const DepthwiseLayer &l, DepthwisePlan &plan,
-                                   std::string &err, bool laneRows) {
+                                   std::string &err, LaneRows laneRows) {
   if (l.planes < 1 || l.KH < 1 || l.KW < 1 || l.OH < 1 || l.OW < 1 ||
       l.sh < 1 || l.sw < 1 || l.dh < 1 || l.dw < 1) {
     err = "degenerate depthwise shape";
@@ -118,7 +120,8 @@ bool accel::codegen::planDepthwise(const HardwareDesc &hw,
       break;
     // Small whole planes: laneRows output rows side by side in the queue's
     // columns, one MAC group per plane instead of ceil(OH / G).
-    if (const int64_t rl = ceilDiv(l.OH, G); laneRows && rl > 1) {
+    if (const int64_t rl = ceilDiv(l.OH, G);
+        laneRows != LaneRows::Off && rl > 1 && 2 * l.OW <= lanes) {
       DepthwisePlan f = c;
       f.laneRows = rl;
       f.owc = l.OW;
@@ -162,7 +165,26 @@ bool accel::codegen::planDepthwise(const HardwareDesc &hw,
     plan.planesPerTile = planesPerTile(plan);
     plan.tiles = ceilDiv(l.planes, plan.planesPerTile);
   }
-  if (packed && (!found || packedCost < bestCost)) {
+  // Lane rows shorten the PE time only: a layer whose planes take longer to
+  // move through DRAM (input and output plane, each cluster's share of the
+  // channels' bandwidth) than the row-per-MAC plan computes them is not
+  // faster for it, and its smaller tiles (the storage cap below) cost DMA
+  // latency (bandwidth-starved.json: 512 x 14 x 14 went 139 k -> 163 k).
+  double channelBw = 0;
+  for (const MemoryChannel &ch : hw.channels)
+    channelBw += ch.bytesPerCycle;
+  const double dramPerPlane =
+      double((l.H * l.W + l.OH * l.OW) * 4) /
+      std::max(1e-9, channelBw / double(hw.numClusters()));
+  // A cluster with few planes has few tiles, each a chain of DMA latencies
+  // that the shorter MACs do not shorten, plus the pack before its first
+  // EXECUTE (hw/large.json, 16 clusters: 96 x 14 x 14 went 1 386 -> 1 955
+  // cycles with lane rows).
+  const bool manyPlanes =
+      l.planes >= kLaneRowsMinPlanesPerCluster * int64_t(hw.numClusters());
+  if (packed &&
+      (!found || laneRows == LaneRows::On ||
+       (manyPlanes && packedCost < bestCost && bestCost > dramPerPlane))) {
     // No more storage than the row-per-MAC plan: the storage above the
     // kernels' high-water mark keeps intermediates on chip (residency).
     int64_t pp = planesPerTile(*packed);
@@ -227,8 +249,8 @@ private:
   void expand(uint32_t c, const Tile &t, int h);
   /// laneRows > 1: X' into the column-packed queue rows (tag h).
   void packLanes(uint32_t c, const Tile &t, int h);
-  /// laneRows > 1: the PE-ordered output rows back into output order.
-  void unpackLanes(uint32_t c, const Tile &t, int h);
+  /// laneRows > 1: the PE-ordered band into DRAM in output order.
+  void storeLanes(uint32_t c, const Tile &t, int h);
   void zeroPadding(uint32_t c, const Tile &t, int h, const BandWindow &w);
   void loadTapsAndBias(uint32_t c, const Tile &t, int h);
   void compute(uint32_t c, const Tile &t, int h);
@@ -242,9 +264,9 @@ private:
   /// columns of a group (Rl * owc).
   const int64_t Rl, Rc, qc;
   /// Per plane of a tile: the expanded band (xPl floats), a tap region (zF),
-  /// one bias float, the output band (Rc x owc), the raw band (rawPl floats,
-  /// rows of rawW input columns); laneRows > 1: the packed queue rows (xfPl)
-  /// and the PE-ordered output band (Rc x owc).
+  /// one bias float, the output band (Rc x owc; PE-ordered when laneRows >
+  /// 1), the raw band (rawPl floats, rows of rawW input columns); laneRows >
+  /// 1: the packed queue rows (xfPl).
   const int64_t xPl, zF, rawW, rawPl, xfPl;
   HalfLayout half[2];
   const int32_t ldwStep, stStep;
@@ -271,9 +293,7 @@ DepthwiseEmitter::DepthwiseEmitter(StreamBuilder &sb, const DepthwiseLayer &l,
     half[h].z = half[h].xf + uint32_t(roundUp(pp * xfPl, 16) * 4);
     half[h].bias = half[h].z + uint32_t(pp * zF * 4);
     half[h].out = half[h].bias + uint32_t(roundUp(pp, 16) * 4);
-    half[h].outPe = half[h].out + uint32_t(roundUp(pp * Rc * owc, 16) * 4);
-    half[h].raw =
-        half[h].outPe + uint32_t(Rl > 1 ? roundUp(pp * Rc * owc, 16) * 4 : 0);
+    half[h].raw = half[h].out + uint32_t(roundUp(pp * Rc * owc, 16) * 4);
   }
 }
 
@@ -376,9 +396,9 @@ std::vector<OperandRecord> DepthwiseEmitter::groupRecords(const HalfLayout &hl,
   m.depth = depth;
   recs.push_back(m);
   // Packed lanes: PE q' writes its Rl rows (output rows r * G + q') as one
-  // row of the PE-ordered band; unpackLanes puts them in output order.
+  // row of the PE-ordered band; storeLanes puts them in output order.
   OperandRecord s;
-  s.addr = Rl > 1 ? hl.outPe + uint32_t(q * Rc * owc * 4)
+  s.addr = Rl > 1 ? hl.out + uint32_t(q * Rc * owc * 4)
                   : hl.out + uint32_t((q * R * owc + j * G * owc) * 4);
   s.rows = uint32_t(g);
   s.cols = cols;
@@ -428,9 +448,8 @@ void DepthwiseEmitter::configure(uint32_t c, const Tile &first) {
     // The fused epilogue's further steps on the output band (ibuf 2).
     postSeq =
         detail::postSequence(sb.hw(), l.post, postPeRows(sb.hw(), plan), owc);
-    std::vector<OperandRecord> full =
-        detail::postRecords(postSeq, Rl > 1 ? half[0].outPe : half[0].out, 0,
-                            postRowsMax(plan), owc, owc);
+    std::vector<OperandRecord> full = detail::postRecords(
+        postSeq, half[0].out, 0, postRowsMax(plan), owc, owc);
     for (size_t i = 0; i < postSeq.size(); ++i)
       postSeq[i].operands = full[i];
     sb.config(c, 2, postSeq);
@@ -529,28 +548,6 @@ void DepthwiseEmitter::packLanes(uint32_t c, const Tile &t, int h) {
                          {xfPl, owc, qc, 1});
 }
 
-// PE q's row of the PE-ordered band holds output rows r * G + q (r < Rl);
-// the rows below OH go to their place in the output band (plane pitch OH
-// rows, as the store reads it): PEs q < qFull have Rl of them, the others
-// Rl - 1. Tag 2 + h, waited for before the store reads the band.
-void DepthwiseEmitter::unpackLanes(uint32_t c, const Tile &t, int h) {
-  if (Rl <= 1)
-    return;
-  const int64_t qFull = l.OH - (Rl - 1) * G;
-  auto copy = [&](int64_t q0, int64_t nq, int64_t rows) {
-    if (nq <= 0 || rows <= 0)
-      return;
-    DramBox box;
-    box.dim(t.np, Rc * owc).dim(nq, qc).dim(rows, owc).dim(owc, 1);
-    sb.dmaLocalCopyStrided(
-        c, uint8_t(2 + h), half[h].outPe + uint32_t(q0 * qc * 4), box,
-        half[h].out + uint32_t(q0 * owc * 4), {l.OH * owc, owc, G * owc, 1});
-  };
-  copy(0, qFull, Rl);
-  copy(qFull, G - qFull, Rl - 1);
-  sb.wait(c, uint8_t(1u << (2 + h)), false);
-}
-
 // Zero boxes (broadcast from one zero float) into the expanded band where
 // the window is padding: all kernel columns of a padding row are
 // consecutive X' rows (one box above and one below the input), and per
@@ -636,18 +633,36 @@ void DepthwiseEmitter::store(uint32_t c, const Tile &t, int h) {
     // computed on but not stored.
     const int64_t rows = (t.np - 1) * Rc + (Rl > 1 ? Rc : t.rows);
     sb.execute(c, 2,
-               detail::postRecords(postSeq,
-                                   Rl > 1 ? half[h].outPe : half[h].out, 0,
-                                   rows, t.wc, owc),
+               detail::postRecords(postSeq, half[h].out, 0, rows, t.wc, owc),
                false, true);
   }
   sb.wait(c, 0, true);
-  unpackLanes(c, t, h);
+  if (Rl > 1)
+    return storeLanes(c, t, h);
   DramBox ob;
   ob.base = l.out + uint64_t(((t.p0 * l.OH + t.oh0) * l.OW + t.ow0) * 4);
   ob.dim(t.np, l.OH * l.OW).dim(t.rows, l.OW).dim(t.wc, 1);
   ob.rowDims = 2;
   sb.dmaStore(c, uint8_t(2 + h), half[h].out, owc, ob);
+}
+
+// PE q's row of the PE-ordered band holds output rows r * G + q (r < Rl);
+// two stores put the rows below OH in place (PEs q < OH - (Rl-1)*G have Rl
+// of them, the others Rl - 1; the rows past OH are never stored): DRAM
+// dims (plane, PE, r, column) with strides (OH*OW, OW, G*OW, 1).
+void DepthwiseEmitter::storeLanes(uint32_t c, const Tile &t, int h) {
+  const int64_t qFull = l.OH - (Rl - 1) * G;
+  auto part = [&](int64_t q0, int64_t nq, int64_t rows) {
+    if (nq <= 0 || rows <= 0)
+      return;
+    DramBox ob;
+    ob.base = l.out + uint64_t(((t.p0 * l.OH + q0) * l.OW) * 4);
+    ob.dim(t.np, l.OH * l.OW).dim(nq, l.OW).dim(rows, G * l.OW).dim(l.OW, 1);
+    sb.dmaStoreStrided(c, uint8_t(2 + h), half[h].out + uint32_t(q0 * qc * 4),
+                       {Rc * owc, qc, owc, 1}, ob);
+  };
+  part(0, qFull, Rl);
+  part(qFull, G - qFull, Rl - 1);
 }
 
 } // namespace

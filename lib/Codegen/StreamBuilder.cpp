@@ -237,6 +237,23 @@ void StreamBuilder::dmaStore(uint32_t cluster, uint8_t tag, uint32_t suAddr,
   push(cluster, std::move(c));
 }
 
+void StreamBuilder::dmaStoreStrided(uint32_t cluster, uint8_t tag,
+                                    uint32_t suAddr,
+                                    const std::array<int64_t, 4> &suStrides,
+                                    const DramBox &dst) {
+  syncBefore(cluster, nullptr, &dst);
+  Command c;
+  c.kind = CommandKind::Dma;
+  c.dma = boxDesc(DmaDir::Store, tag, dst);
+  c.dma.src = suAddr;
+  c.dma.dst = dst.base;
+  for (int i = 0; i < dst.rank; ++i) {
+    c.dma.srcStride[slotOf(dst, i)] = suStrides[size_t(i)];
+    c.dma.dstStride[slotOf(dst, i)] = dst.stride[i];
+  }
+  push(cluster, std::move(c));
+}
+
 void StreamBuilder::dmaLocalCopy(uint32_t cluster, uint8_t tag,
                                  uint32_t srcAddr, const DramBox &src,
                                  uint32_t dstAddr, int64_t dstRowStride) {

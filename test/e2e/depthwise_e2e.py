@@ -5,10 +5,11 @@ sliding-window weight-queue kernel, docs/depthwise.md), simulated with
 accel-run and compared with a numpy reference, on the default machine and
 on hw/bandwidth-starved.json. Every case also checks that the SW kernel was
 used (queue_mode = SW in the ISA) and a subset is cross-checked with
---depthwise=gemm. Every case also runs with --depthwise-lane-rows=false
-(one output row per MAC row, the sliding queue) on the default machine, and
-the cases whose default plan packs several output rows into the queue's
-columns (docs/depthwise.md, "Small planes") are counted. Prints one line per
+--depthwise=gemm. Every case also runs with --depthwise-lane-rows=on
+(several output rows of a small plane side by side in the queue's columns,
+docs/depthwise.md "Small planes", wherever they fit) and =off (one output
+row per MAC row, the sliding queue) on the default machine; the cases whose
+listing differs between the two (the ones that pack) are counted. Prints one line per
 case and exits 1 on any mismatch.
 
 usage: depthwise_e2e.py BIN_DIR SRC_ROOT"""
@@ -56,7 +57,8 @@ def module(c):
 
 
 MODE_ARGS = {"sw": ["--depthwise", "sw"], "gemm": ["--depthwise", "gemm"],
-             "sw-rows-off": ["--depthwise", "sw", "--depthwise-lane-rows=false"]}
+             "sw-rows-on": ["--depthwise", "sw", "--depthwise-lane-rows=on"],
+             "sw-rows-off": ["--depthwise", "sw", "--depthwise-lane-rows=off"]}
 
 
 def isa_of(src, args):
@@ -83,10 +85,11 @@ with tempfile.TemporaryDirectory() as work:
         isa = isa_of(src, [])
         sw_used = isa is not None and "queue_mode = SW" in isa
         # Lane rows change the queue's columns: the listing differs.
-        packed += isa is not None and isa != isa_of(src, MODE_ARGS["sw-rows-off"])
+        on = isa_of(src, MODE_ARGS["sw-rows-on"])
+        packed += on is not None and on != isa_of(src, MODE_ARGS["sw-rows-off"])
         modes = ["sw"] + (["gemm"] if name in GEMM_CROSSCHECK else [])
         for hw_name, hw in HWS:
-            for mode in modes + (["sw-rows-off"] if hw is None else []):
+            for mode in modes + (["sw-rows-on", "sw-rows-off"] if hw is None else []):
                 total += 1
                 tag = f"{name} [{hw_name}, depthwise={mode}]"
                 outs, err = compile_and_run(BIN, src, work, f"{name}_{hw_name}_{mode}", inputs,

@@ -34,6 +34,12 @@ struct DepthwiseLayer : ConvLayerBase {
   std::vector<EpilogueStep> post;
 };
 
+/// Whether a whole small plane may pack several output rows per PE into
+/// the queue's columns (DepthwisePlan::laneRows): never; where the
+/// estimate is lower, the layer is not DRAM-bound and every cluster has
+/// enough planes; wherever it fits.
+enum class LaneRows { Off, Auto, On };
+
 /// How the kernel tiles a layer (planDepthwise).
 struct DepthwisePlan {
   int64_t K = 0;    ///< taps per output (with dilation gaps): ((KH-1)dh+1)KW
@@ -63,12 +69,13 @@ struct DepthwisePlan {
 
 /// Chooses G, the column chunk and the row band for `l` on `hw` (the queue
 /// must hold Kbig x owc floats, one acc buffer owc floats, a storage half
-/// the expanded band, the taps, the bias and the output band), and with
+/// the expanded band, the taps, the bias and the output band), and under
 /// `laneRows` whether a whole small plane packs laneRows > 1 output rows
 /// per PE into the columns. False with `err` when not even one output row
 /// of one column fits.
 bool planDepthwise(const HardwareDesc &hw, const DepthwiseLayer &l,
-                   DepthwisePlan &plan, std::string &err, bool laneRows = true);
+                   DepthwisePlan &plan, std::string &err,
+                   LaneRows laneRows = LaneRows::Auto);
 
 /// Whether the kernel can apply `l.post` to its output bands in place (no
 /// residual step; a band's rows split over the PEs fit an input buffer; a

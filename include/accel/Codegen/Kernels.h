@@ -137,6 +137,11 @@ public:
                      const std::vector<TilePiece> &pieces, uint32_t suAddr);
   void dmaStore(uint32_t cluster, uint8_t tag, uint32_t suAddr,
                 int64_t suRowStride, const DramBox &dst);
+  /// DMA from storage to a DRAM box with explicit storage strides
+  /// (elements, one per box dimension).
+  void dmaStoreStrided(uint32_t cluster, uint8_t tag, uint32_t suAddr,
+                       const std::array<int64_t, 4> &suStrides,
+                       const DramBox &dst);
   /// local_copy DMA inside the cluster's storage: the box `src` (shape and
   /// strides in elements; its base ignored) at storage byte `srcAddr` into
   /// a dense tile of row stride `dstRowStride` at `dstAddr` (the box's

@@ -15,6 +15,7 @@ struct Program;
 /// Values of the enum-like options of convert-graph-to-isa (Passes.td lists
 /// their spellings with llvm::cl::values).
 enum class DepthwiseKernel { Sw, Gemm };
+enum class DepthwiseLaneRows { Off, Auto, On };
 enum class ConvKernel { Gemm, Rq };
 enum class PoolKernel { Window, Taps };
 enum class SparseWeightsMode { Off, Auto };

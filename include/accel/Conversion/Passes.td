@@ -47,11 +47,21 @@ def ConvertGraphToIsa : Pass<"convert-graph-to-isa", "mlir::ModuleOp"> {
                         "activations swapped, docs/depthwise.md; default)"),
              clEnumValN(accel::DepthwiseKernel::Gemm, "gemm",
                         "implicit GEMM per group"))}]>,
-    Option<"depthwiseLaneRows", "depthwise-lane-rows", "bool",
-           /*default=*/"true",
-           "depthwise=sw: a small plane may put several output rows side by "
-           "side in the queue's columns, one MAC group per plane, where the "
-           "kernel's estimate is lower (docs/depthwise.md, Small planes)">,
+    Option<"depthwiseLaneRows", "depthwise-lane-rows",
+           "accel::DepthwiseLaneRows",
+           /*default=*/"accel::DepthwiseLaneRows::Auto",
+           "depthwise=sw: several output rows of a small plane side by side "
+           "in the queue's columns, one MAC group per plane "
+           "(docs/depthwise.md, Small planes)",
+           [{::llvm::cl::values(
+             clEnumValN(accel::DepthwiseLaneRows::Auto, "auto",
+                        "where the kernel's estimate is lower, the layer is "
+                        "not DRAM-bound and every cluster has 40 planes "
+                        "(default)"),
+             clEnumValN(accel::DepthwiseLaneRows::On, "on",
+                        "wherever a whole plane fits one MAC group"),
+             clEnumValN(accel::DepthwiseLaneRows::Off, "off",
+                        "one output row per MAC row (the sliding queue)"))}]>,
     Option<"pool", "pool", "accel::PoolKernel",
            /*default=*/"accel::PoolKernel::Window",
            "max / average pool2d kernel",

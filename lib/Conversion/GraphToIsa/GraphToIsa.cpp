@@ -855,7 +855,11 @@ struct ConvertGraphToIsaPass
     auto lower = [&](const LoweringOptions &o) {
       auto l = std::make_unique<Lowering>(target, hw, o);
       l->setDepthwiseSW(depthwise == DepthwiseKernel::Sw);
-      l->setDepthwiseLaneRows(depthwiseLaneRows);
+      l->setDepthwiseLaneRows(depthwiseLaneRows == DepthwiseLaneRows::Off
+                                  ? codegen::LaneRows::Off
+                              : depthwiseLaneRows == DepthwiseLaneRows::On
+                                  ? codegen::LaneRows::On
+                                  : codegen::LaneRows::Auto);
       l->setConvRQ(conv == ConvKernel::Rq);
       l->setPoolWindow(pool == PoolKernel::Window);
       return l;

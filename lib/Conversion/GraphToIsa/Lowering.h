@@ -13,6 +13,7 @@
 #include "Graph/GraphDialect.h"
 #include "accel/Codegen/ChannelPlacement.h"
 #include "accel/Codegen/ConvBand.h"
+#include "accel/Codegen/Depthwise.h"
 #include "accel/Codegen/Kernels.h"
 #include "accel/Codegen/PadWindow.h"
 #include "accel/Codegen/Reduction.h"
@@ -300,7 +301,7 @@ public:
   /// depthwise=sw (default): depthwise conv2d uses the SW-queue kernel
   /// (LowerDepthwise.cpp); false = implicit GEMM per group like any conv.
   void setDepthwiseSW(bool on) { depthwiseSW_ = on; }
-  void setDepthwiseLaneRows(bool on) { depthwiseLaneRows_ = on; }
+  void setDepthwiseLaneRows(codegen::LaneRows m) { depthwiseLaneRows_ = m; }
   /// conv=rq: groups == 1 conv2d uses the RQ-queue kernel
   /// (LowerRqConv.cpp) when it fits; false (conv=gemm) = implicit GEMM.
   void setConvRQ(bool on) { convRQ_ = on; }
@@ -682,7 +683,7 @@ private:
   /// set by lowerMatMul / lowerGemm, reset by GEMMs without one.
   std::optional<tiling::Mapping> gemmMapping_;
   bool depthwiseSW_ = true;
-  bool depthwiseLaneRows_ = true;
+  codegen::LaneRows depthwiseLaneRows_ = codegen::LaneRows::Auto;
   bool convRQ_ = false;
   bool poolWindow_ = true;
   mlir::func::FuncOp func_;

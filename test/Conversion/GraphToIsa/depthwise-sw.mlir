@@ -1,7 +1,8 @@
 // Layer ends are read off sync=barrier listings (one BARRIER per layer);
 // the default SIGNAL / RECV synchronisation: sync-events.mlir.
-// RUN: accel-opt --convert-graph-to-isa="sync=barrier depthwise-lane-rows=false" %s | FileCheck %s
-// RUN: accel-opt --convert-graph-to-isa=sync=barrier %s | FileCheck %s --check-prefix=PACK
+// RUN: accel-opt --convert-graph-to-isa=sync=barrier %s | FileCheck %s
+// RUN: accel-opt --convert-graph-to-isa="sync=barrier depthwise-lane-rows=off" %s | FileCheck %s
+// RUN: accel-opt --convert-graph-to-isa="sync=barrier depthwise-lane-rows=on" %s | FileCheck %s --check-prefix=PACK
 // RUN: accel-opt --convert-graph-to-isa="depthwise=gemm sync=barrier" %s | FileCheck %s --check-prefix=GEMM
 // RUN: not accel-opt --convert-graph-to-isa=depthwise=spmv %s 2>&1 | FileCheck %s --check-prefix=BAD
 // select-mapping leaves the depthwise conv alone, so the default pipeline
@@ -74,30 +75,30 @@
 // CHECK-NEXT: isa.wait tags [0, 1, 2, 3, 4, 5, 6, 7] pe
 // CHECK-NEXT: isa.barrier 0
 
-// The same layer with lane rows (the default; docs/depthwise.md, "Small
-// planes"): the 9 x 6 plane is one MAC group. G = 3 PEs x laneRows 3: the
-// queue's 18 columns are 3 blocks of 6, block r holding the window of
-// output rows 3r .. 3r + 2, so PE q's block r is output row 3r + q. X' (11
-// band rows x 3 kernel columns x 6 = 198 floats) is packed by one local copy
-// (block r starts G * a = 9 rows = 54 floats further; local copies run in
-// issue order, so no WAIT after the expansion), one EXECUTE of ibuf 0
-// per plane, and the PE-ordered result (PE q's row = rows q, q + 3, q + 6)
-// is put back in output order by one local copy before the store.
+// The same layer with lane rows (depthwise-lane-rows=on; the default, auto,
+// keeps them for layers with at least 40 planes per cluster;
+// docs/depthwise.md, "Small planes"): the 9 x 6 plane is one MAC group.
+// G = 3 PEs x laneRows 3: the queue's 18 columns are 3 blocks of 6, block r
+// holding the window of output rows 3r .. 3r + 2, so PE q's block r is
+// output row 3r + q. X' (11 band rows x 3 kernel columns x 6 = 198 floats)
+// is packed by one local copy (block r starts G * a = 9 rows = 54 floats
+// further; local copies run in issue order, so no WAIT after the
+// expansion), one EXECUTE of ibuf 0 per plane, and the PE-ordered band (PE
+// q's row = output rows q, q + 3, q + 6) is stored in output order by one
+// DMA with DRAM strides (plane, PE, r, column) = (54, 6, 18, 1).
 // PACK: isa.cluster(0, 0) {
 // PACK-NEXT: isa.config ibuf 0 layer {{[0-9]+}} {
 // PACK-NEXT: isa.ld psums slot 0 <addr = {{[0-9]+}}, rows = 3, cols = 18, col_stride = 0, pe_rows = 1>
 // PACK-NEXT: isa.ld weights slot 0 <addr = [[XF:[0-9]+]], rows = 15, cols = 18, row_stride = 18, queue_mode = SW
 // PACK-NEXT: isa.mac slot 0 acc 0 <rows = 3, cols = 18, pe_rows = 1, depth = 15>
-// PACK-NEXT: isa.st acc slot 0 acc 0 <addr = [[OUTPE:[0-9]+]], rows = 3, cols = 18, row_stride = 18, pe_rows = 1, func = relu
+// PACK-NEXT: isa.st acc slot 0 acc 0 <addr = [[OUT:[0-9]+]], rows = 3, cols = 18, row_stride = 18, pe_rows = 1, func = relu
 // PACK: isa.dma local_copy tag 0 src {{[0-9]+}} dst 120 shape [1, 9, 5]
 // PACK-NEXT: isa.dma local_copy tag 0 src 0 dst [[XF]] shape [1, 3, 15, 6] src_strides [198, 54, 6, 1] dst_strides [270, 6, 18, 1]
 // PACK-NEXT: isa.wait tags [0, 2]
 // PACK-NEXT: isa.execute ibuf 1
 // PACK-NEXT: isa.execute ibuf 0 shift last
 // PACK-NEXT: isa.wait tags [] pe
-// PACK-NEXT: isa.dma local_copy tag 2 src [[OUTPE]] dst [[OUT:[0-9]+]] shape [1, 3, 3, 6] src_strides [54, 18, 6, 1] dst_strides [54, 6, 18, 1]
-// PACK-NEXT: isa.wait tags [2]
-// PACK-NEXT: isa.dma store tag 2 src [[OUT]] dst {{[0-9]+}} shape [1, 9, 6]
+// PACK-NEXT: isa.dma store tag 2 src [[OUT]] dst {{[0-9]+}} shape [1, 3, 3, 6] src_strides [54, 18, 6, 1] dst_strides [54, 6, 18, 1]
 // PACK: isa.barrier 0
 
 // GEMM-LABEL: isa.program

@@ -63,6 +63,44 @@ TEST(DepthwiseKernel, PlanUsesOutputRowsPerPeWhileWindowsOverlap) {
   EXPECT_NE(err.find("does not fit"), std::string::npos) << err;
 }
 
+// Lane rows (docs/depthwise.md, "Small planes"): a 14 x 14 plane under a
+// 3x3 window, G = 4 PEs -> laneRows ceil(14 / 4) = 4, the queue's columns
+// 4 blocks of 14, one group per plane; the guards of LaneRows::Auto.
+TEST(DepthwiseKernel, LaneRowsPackSmallPlanesWhereTheyHelp) {
+  HardwareDesc hw = defaultHardware();
+  DepthwisePlan p;
+  std::string err;
+  // 640 planes = 160 per cluster of the 2 x 2 grid: packed.
+  ASSERT_TRUE(planDepthwise(hw, layer(640, 16, 16, 3, 1), p, err)) << err;
+  EXPECT_EQ(p.G, 4);
+  EXPECT_EQ(p.laneRows, 4);
+  EXPECT_EQ(p.owc, 14);
+  EXPECT_EQ(p.bandRows, 14);
+  EXPECT_EQ(p.coveredRows(), 16); // 2 rows computed past OH, not stored
+  EXPECT_EQ(p.slideKeep, 0);
+  // Off: one output row per MAC row, the sliding queue.
+  ASSERT_TRUE(
+      planDepthwise(hw, layer(640, 16, 16, 3, 1), p, err, LaneRows::Off));
+  EXPECT_EQ(p.laneRows, 1);
+  EXPECT_EQ(p.slideKeep, 6);
+  // Too few planes per cluster (16 planes, 4 each): auto keeps rows per
+  // MAC row, on packs anyway.
+  ASSERT_TRUE(planDepthwise(hw, layer(16, 16, 16, 3, 1), p, err)) << err;
+  EXPECT_EQ(p.laneRows, 1);
+  ASSERT_TRUE(planDepthwise(hw, layer(16, 16, 16, 3, 1), p, err, LaneRows::On));
+  EXPECT_EQ(p.laneRows, 4);
+  // A DRAM-bound layer (a channel of 1 byte per cycle): not faster packed.
+  HardwareDesc slow = hw;
+  for (MemoryChannel &ch : slow.channels)
+    ch.bytesPerCycle = 1;
+  ASSERT_TRUE(planDepthwise(slow, layer(640, 16, 16, 3, 1), p, err)) << err;
+  EXPECT_EQ(p.laneRows, 1);
+  // A plane wider than half the MAC lanes (56 > 32) is never packed.
+  ASSERT_TRUE(
+      planDepthwise(hw, layer(640, 58, 58, 3, 1), p, err, LaneRows::On));
+  EXPECT_EQ(p.laneRows, 1);
+}
+
 TEST(DepthwiseKernel, SlidingWindowProgramMatchesReference) {
   HardwareDesc hw = defaultHardware();
   // 3 planes of 10 x 9 (already padded), 3x3, stride 1 -> 8 x 7, bias, relu.
