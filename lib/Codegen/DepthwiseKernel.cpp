@@ -56,6 +56,16 @@ int64_t bandRowsFor(const DepthwiseLayer &l, int64_t owc, int64_t zF,
   return avail / (l.sh * perRow + owc);
 }
 
+/// Estimated cycles of one MAC group: the MAC (+ pipeline latency), the
+/// fetched queue bytes, the scalar-unit cycles of the two type-2
+/// instructions, command issue.
+double groupCycles(const HardwareDesc &hw, int64_t depth, int64_t cols,
+                   int64_t fetched) {
+  const int64_t lanes = std::max<int64_t>(1, hw.macLanes);
+  return double(ceilDiv(depth * cols, lanes) + hw.macPipelineLatency) +
+         double(fetched * 4) / hw.weightLoadBytesPerCycle + 8.0;
+}
+
 /// Lane rows only where every cluster gets at least this many planes.
 constexpr int64_t kLaneRowsMinPlanesPerCluster = 40;
 
@@ -71,6 +81,115 @@ int64_t planeFloats(const DepthwiseLayer &l, const DepthwisePlan &plan) {
          roundUp(plan.zeroElems, 16) + 1 + cover * plan.owc;
 }
 
+/// The window of G output rows per MAC: taps, shift, queue depth, the tap
+/// region and the slide overlap (the tiling is rowPlan's / laneRowsPlan's).
+DepthwisePlan windowPlan(const DepthwiseLayer &l, int64_t G) {
+  DepthwisePlan c;
+  c.K = ((l.KH - 1) * l.dh + 1) * l.KW;
+  c.a = l.sh * l.KW;
+  c.G = G;
+  c.Kbig = (G - 1) * c.a + c.K;
+  c.zeroElems = 2 * (G - 1) * c.a + c.K;
+  c.slideKeep = std::max<int64_t>(0, c.Kbig - G * c.a);
+  return c;
+}
+
+/// One output row per MAC row: the column chunk (queue, accumulators) and
+/// the band of output rows (a storage half), with the estimated cycles per
+/// plane; nothing when not even one output row of one column fits.
+std::optional<DepthwisePlan> rowPlan(const HardwareDesc &hw,
+                                     const DepthwiseLayer &l,
+                                     const DepthwisePlan &base, double &cost) {
+  DepthwisePlan c = base;
+  const int64_t halfF = int64_t(hw.storageBytes / 8);
+  c.owc = std::min({l.OW, int64_t(hw.weightQueueBytes / 4) / c.Kbig,
+                    int64_t(hw.accBufferBytes / 4)});
+  int64_t R = 0;
+  while (c.owc >= 1 &&
+         (R = bandRowsFor(l, c.owc, roundUp(c.zeroElems, 16), halfF)) < 1)
+    c.owc /= 2;
+  if (c.owc < 1 || R < 1)
+    return std::nullopt;
+  // A band is the whole plane or a multiple of G rows.
+  if (R >= l.OH)
+    R = l.OH;
+  else if (R > c.G)
+    R = R / c.G * c.G;
+  c.bandRows = R;
+  const int64_t chunksW = ceilDiv(l.OW, c.owc), bands = ceilDiv(l.OH, R);
+  c.tiles = l.planes * bands * chunksW;
+  cost = double(chunksW) * double(ceilDiv(l.OH, c.G)) *
+             groupCycles(hw, c.Kbig, c.owc, c.G * c.a * c.owc) +
+         double(chunksW * bands) * 50.0;
+  return c;
+}
+
+/// Whole planes: several per tile (as many as fit a storage half, but
+/// enough tiles for every cluster to overlap loads with compute).
+int64_t wholePlanesPerTile(const HardwareDesc &hw, const DepthwiseLayer &l,
+                           const DepthwisePlan &p) {
+  const int64_t spread = ceilDiv(l.planes, 4 * int64_t(hw.numClusters()));
+  return std::max<int64_t>(
+      1, std::min((int64_t(hw.storageBytes / 8) - 80) / planeFloats(l, p),
+                  spread));
+}
+void setPlanesPerTile(const DepthwiseLayer &l, int64_t pp, DepthwisePlan &p) {
+  p.planesPerTile = pp;
+  p.tiles = ceilDiv(l.planes, pp);
+}
+
+/// The lane-rows variant of the row-per-MAC candidate `c` (its G, taps and
+/// tap region) with its estimated cycles per plane; nothing when the plane
+/// is wide (a row fills more than half the MAC lanes), one row per PE
+/// covers it, or the packed window does not fit the queue, an accumulator
+/// buffer or a storage half.
+std::optional<DepthwisePlan> laneRowsPlan(const HardwareDesc &hw,
+                                          const DepthwiseLayer &l,
+                                          const DepthwisePlan &c,
+                                          double &cost) {
+  const int64_t lanes = std::max<int64_t>(1, hw.macLanes);
+  const int64_t rl = ceilDiv(l.OH, c.G);
+  if (rl <= 1 || 2 * l.OW > lanes)
+    return std::nullopt;
+  DepthwisePlan f = c;
+  f.laneRows = rl;
+  f.owc = l.OW;
+  f.bandRows = l.OH;
+  f.tiles = l.planes;
+  f.slideKeep = 0;
+  const int64_t cols = rl * l.OW;
+  if (cols * f.Kbig > int64_t(hw.weightQueueBytes / 4) ||
+      cols > int64_t(hw.accBufferBytes / 4) ||
+      planeFloats(l, f) + 80 > int64_t(hw.storageBytes / 8))
+    return std::nullopt;
+  cost = groupCycles(hw, f.Kbig, cols, f.Kbig * cols) + 50.0;
+  return f;
+}
+
+/// LaneRows::Auto: the packed plan (`packedCost` per plane) replaces the
+/// row-per-MAC one (`rowCost`) when it is estimated faster and
+/// - the layer is not DRAM-bound: lane rows shorten the PE time only; a
+///   layer whose planes take longer to move through DRAM (input and output
+///   plane over each cluster's share of the channels' bandwidth) than the
+///   row plan computes them is not faster for them, and its smaller tiles
+///   (the storage cap) cost DMA latency (bandwidth-starved.json: 512 x 14 x
+///   14 went 139 k -> 163 k cycles);
+/// - every cluster has kLaneRowsMinPlanesPerCluster planes: with few
+///   planes a cluster has few tiles, each a chain of DMA latencies that
+///   shorter MACs do not shorten, plus the pack before its first EXECUTE
+///   (hw/large.json, 16 clusters: 96 x 14 x 14 went 1 386 -> 1 955).
+bool laneRowsPay(const HardwareDesc &hw, const DepthwiseLayer &l,
+                 double rowCost, double packedCost) {
+  double channelBw = 0;
+  for (const MemoryChannel &ch : hw.channels)
+    channelBw += ch.bytesPerCycle;
+  const double dramPerPlane =
+      double((l.H * l.W + l.OH * l.OW) * 4) /
+      std::max(1e-9, channelBw / double(hw.numClusters()));
+  return packedCost < rowCost && rowCost > dramPerPlane &&
+         l.planes >= kLaneRowsMinPlanesPerCluster * int64_t(hw.numClusters());
+}
+
 } // namespace
 
 bool accel::codegen::planDepthwise(const HardwareDesc &hw,
@@ -81,128 +200,55 @@ bool accel::codegen::planDepthwise(const HardwareDesc &hw,
     err = "degenerate depthwise shape";
     return false;
   }
+  std::optional<DepthwisePlan> row, packed; // the best of each kind
+  double rowCost = 0, packedCost = 0;
   const int64_t K = ((l.KH - 1) * l.dh + 1) * l.KW, a = l.sh * l.KW;
-  const int64_t P = hw.pesPerCluster, lanes = std::max<int64_t>(1, hw.macLanes);
-  const int64_t wqF = int64_t(hw.weightQueueBytes / 4),
-                accF = int64_t(hw.accBufferBytes / 4),
-                inF = int64_t(hw.inputBufferBytes / 4),
-                halfF = int64_t(hw.storageBytes / 8);
-  bool found = false;
-  double bestCost = 0, packedCost = 0;
-  std::optional<DepthwisePlan> packed; // the best with laneRows > 1
-  auto consider = [&](const DepthwisePlan &c, double cost) {
-    if (found && cost >= bestCost)
-      return;
-    found = true;
-    bestCost = cost;
-    plan = c;
-  };
-  // Per group: MAC (+ pipeline latency), the fetched queue bytes, the
-  // scalar-unit cycles of the two type-2 instructions, command issue.
-  auto groupCycles = [&](int64_t depth, int64_t cols, int64_t fetched) {
-    return double(ceilDiv(depth * cols, lanes) + hw.macPipelineLatency) +
-           double(fetched * 4) / hw.weightLoadBytesPerCycle + 8.0;
-  };
-  for (int64_t G = 1; G <= std::min(P, l.OH); ++G) {
+  for (int64_t G = 1; G <= std::min<int64_t>(hw.pesPerCluster, l.OH); ++G) {
     // More PEs pay (G-1)*a extra MAC depth each; that only helps while
     // consecutive output rows share input rows (a < K).
     if (G > 1 && a >= K)
       break;
-    DepthwisePlan c;
-    c.K = K;
-    c.a = a;
-    c.G = G;
-    c.Kbig = (G - 1) * a + K;
-    c.zeroElems = 2 * (G - 1) * a + K;
-    c.slideKeep = std::max<int64_t>(0, c.Kbig - G * a);
-    const int64_t zF = roundUp(c.zeroElems, 16);
-    if (c.Kbig > inF)
+    const DepthwisePlan base = windowPlan(l, G);
+    if (base.Kbig > int64_t(hw.inputBufferBytes / 4))
       break;
     // Small whole planes: laneRows output rows side by side in the queue's
     // columns, one MAC group per plane instead of ceil(OH / G).
-    if (const int64_t rl = ceilDiv(l.OH, G);
-        laneRows != LaneRows::Off && rl > 1 && 2 * l.OW <= lanes) {
-      DepthwisePlan f = c;
-      f.laneRows = rl;
-      f.owc = l.OW;
-      f.bandRows = l.OH;
-      f.tiles = l.planes;
-      f.slideKeep = 0;
-      const int64_t cols = rl * l.OW;
-      const double cost = groupCycles(f.Kbig, cols, f.Kbig * cols) + 50.0;
-      if (cols * f.Kbig <= wqF && cols <= accF &&
-          planeFloats(l, f) + 80 <= halfF && (!packed || cost < packedCost)) {
-        packed = f;
-        packedCost = cost;
-      }
-    }
-    c.owc = std::min({l.OW, wqF / c.Kbig, accF});
-    int64_t R = 0;
-    while (c.owc >= 1 && (R = bandRowsFor(l, c.owc, zF, halfF)) < 1)
-      c.owc /= 2;
-    if (c.owc < 1 || R < 1)
+    double cost = 0;
+    if (laneRows != LaneRows::Off)
+      if (std::optional<DepthwisePlan> f = laneRowsPlan(hw, l, base, cost))
+        if (!packed || cost < packedCost) {
+          packed = f;
+          packedCost = cost;
+        }
+    std::optional<DepthwisePlan> r = rowPlan(hw, l, base, cost);
+    if (!r)
       break;
-    // A band is the whole plane or a multiple of G rows.
-    if (R >= l.OH)
-      R = l.OH;
-    else if (R > G)
-      R = R / G * G;
-    c.bandRows = R;
-    const int64_t chunksW = ceilDiv(l.OW, c.owc), bands = ceilDiv(l.OH, R);
-    c.tiles = l.planes * bands * chunksW;
-    consider(c, double(chunksW) * double(ceilDiv(l.OH, G)) *
-                        groupCycles(c.Kbig, c.owc, G * a * c.owc) +
-                    double(chunksW * bands) * 50.0);
+    if (!row || cost < rowCost) {
+      row = r;
+      rowCost = cost;
+    }
   }
-  // Whole planes: several per tile (as many as fit a storage half, but
-  // enough tiles for every cluster to overlap loads with compute).
-  const int64_t spread = ceilDiv(l.planes, 4 * int64_t(hw.numClusters()));
-  auto planesPerTile = [&](const DepthwisePlan &p) {
-    return std::max<int64_t>(
-        1, std::min((halfF - 80) / planeFloats(l, p), spread));
-  };
-  if (found && plan.bandRows == l.OH && plan.owc == l.OW) {
-    plan.planesPerTile = planesPerTile(plan);
-    plan.tiles = ceilDiv(l.planes, plan.planesPerTile);
-  }
-  // Lane rows shorten the PE time only: a layer whose planes take longer to
-  // move through DRAM (input and output plane, each cluster's share of the
-  // channels' bandwidth) than the row-per-MAC plan computes them is not
-  // faster for it, and its smaller tiles (the storage cap below) cost DMA
-  // latency (bandwidth-starved.json: 512 x 14 x 14 went 139 k -> 163 k).
-  double channelBw = 0;
-  for (const MemoryChannel &ch : hw.channels)
-    channelBw += ch.bytesPerCycle;
-  const double dramPerPlane =
-      double((l.H * l.W + l.OH * l.OW) * 4) /
-      std::max(1e-9, channelBw / double(hw.numClusters()));
-  // A cluster with few planes has few tiles, each a chain of DMA latencies
-  // that the shorter MACs do not shorten, plus the pack before its first
-  // EXECUTE (hw/large.json, 16 clusters: 96 x 14 x 14 went 1 386 -> 1 955
-  // cycles with lane rows).
-  const bool manyPlanes =
-      l.planes >= kLaneRowsMinPlanesPerCluster * int64_t(hw.numClusters());
-  if (packed &&
-      (!found || laneRows == LaneRows::On ||
-       (manyPlanes && packedCost < bestCost && bestCost > dramPerPlane))) {
+  if (row && row->bandRows == l.OH && row->owc == l.OW)
+    setPlanesPerTile(l, wholePlanesPerTile(hw, l, *row), *row);
+  if (packed && (!row || laneRows == LaneRows::On ||
+                 laneRowsPay(hw, l, rowCost, packedCost))) {
     // No more storage than the row-per-MAC plan: the storage above the
     // kernels' high-water mark keeps intermediates on chip (residency).
-    int64_t pp = planesPerTile(*packed);
-    if (found)
-      pp = std::clamp<int64_t>(plan.planesPerTile * planeFloats(l, plan) /
+    int64_t pp = wholePlanesPerTile(hw, l, *packed);
+    if (row)
+      pp = std::clamp<int64_t>(row->planesPerTile * planeFloats(l, *row) /
                                    planeFloats(l, *packed),
                                1, pp);
-    plan = *packed;
-    plan.planesPerTile = pp;
-    plan.tiles = ceilDiv(l.planes, pp);
-    found = true;
+    setPlanesPerTile(l, pp, *packed);
+    row = packed;
   }
-  if (!found) {
+  if (!row) {
     err = "a " + std::to_string(l.KH) + "x" + std::to_string(l.KW) +
           " depthwise window (dilation " + std::to_string(l.dh) +
           ") does not fit the weight queue / storage half";
     return false;
   }
+  plan = *row;
   return true;
 }
 
@@ -240,6 +286,11 @@ private:
     int64_t cA, cB;   ///< input columns inside the image (the raw band)
   };
   BandWindow window(const Tile &t) const;
+  /// Input rows of the tile's expanded band (past the image when the lane
+  /// rows cover more than OH output rows).
+  int64_t bandInputRows(const Tile &t) const {
+    return ((Rl > 1 ? Rc : t.rows) - 1) * l.sh + E;
+  }
   /// The band columns [j0, j1) whose kernel column `kw` reads inside the
   /// image (the others read padding).
   std::pair<int64_t, int64_t> validColumns(const Tile &t, int64_t kw) const;
@@ -465,7 +516,7 @@ void DepthwiseEmitter::configure(uint32_t c, const Tile &first) {
 
 DepthwiseEmitter::BandWindow DepthwiseEmitter::window(const Tile &t) const {
   BandWindow w;
-  const int64_t hrows = ((Rl > 1 ? Rc : t.rows) - 1) * l.sh + E;
+  const int64_t hrows = bandInputRows(t);
   w.r0 = t.oh0 * l.sh - l.padT;
   w.hh0 = std::clamp<int64_t>(-w.r0, 0, hrows);
   w.hh1 = std::clamp<int64_t>(l.H - w.r0, w.hh0, hrows);
@@ -555,7 +606,7 @@ void DepthwiseEmitter::packLanes(uint32_t c, const Tile &t, int h) {
 void DepthwiseEmitter::zeroPadding(uint32_t c, const Tile &t, int h,
                                    const BandWindow &w) {
   const HalfLayout &hl = half[h];
-  const int64_t hrows = ((Rl > 1 ? Rc : t.rows) - 1) * l.sh + E;
+  const int64_t hrows = bandInputRows(t);
   const std::array<int64_t, 4> suStrides{xPl, l.KW * owc, 1, 0};
   auto zeroRows = [&](int64_t hhA, int64_t hhB) {
     if (hhB <= hhA)
