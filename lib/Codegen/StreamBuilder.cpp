@@ -222,19 +222,10 @@ void StreamBuilder::dmaLoadPieces(uint32_t cluster, uint8_t tag,
 
 void StreamBuilder::dmaStore(uint32_t cluster, uint8_t tag, uint32_t suAddr,
                              int64_t suRowStride, const DramBox &dst) {
-  syncBefore(cluster, nullptr, &dst);
-  Command c;
-  c.kind = CommandKind::Dma;
-  c.dma = boxDesc(DmaDir::Store, tag, dst);
-  c.dma.src = suAddr;
-  c.dma.dst = dst.base;
-  int64_t dense[4];
+  int64_t dense[4] = {0, 0, 0, 0};
   denseStrides(dst, suRowStride, dense);
-  for (int i = 0; i < dst.rank; ++i) {
-    c.dma.srcStride[slotOf(dst, i)] = dense[i];
-    c.dma.dstStride[slotOf(dst, i)] = dst.stride[i];
-  }
-  push(cluster, std::move(c));
+  dmaStoreStrided(cluster, tag, suAddr,
+                  {dense[0], dense[1], dense[2], dense[3]}, dst);
 }
 
 void StreamBuilder::dmaStoreStrided(uint32_t cluster, uint8_t tag,
