@@ -180,12 +180,9 @@ std::optional<DepthwisePlan> laneRowsPlan(const HardwareDesc &hw,
 ///   (hw/large.json, 16 clusters: 96 x 14 x 14 went 1 386 -> 1 955).
 bool laneRowsPay(const HardwareDesc &hw, const DepthwiseLayer &l,
                  double rowCost, double packedCost) {
-  double channelBw = 0;
-  for (const MemoryChannel &ch : hw.channels)
-    channelBw += ch.bytesPerCycle;
   const double dramPerPlane =
       double((l.H * l.W + l.OH * l.OW) * 4) /
-      std::max(1e-9, channelBw / double(hw.numClusters()));
+      std::max(1e-9, hw.dramBytesPerCycle() / double(hw.numClusters()));
   return packedCost < rowCost && rowCost > dramPerPlane &&
          l.planes >= kLaneRowsMinPlanesPerCluster * int64_t(hw.numClusters());
 }

@@ -63,11 +63,8 @@ bool accel::codegen::planRqConv(const HardwareDesc &hw, const RqConvLayer &l,
                 sF = int64_t(hw.storageBytes / 4);
   const bool compact = l.dw == 1;
   const int64_t nc = hw.numClusters();
-  double chBw = 0;
-  for (const MemoryChannel &ch : hw.channels)
-    chBw += ch.bytesPerCycle;
   const double dmaBwPerCluster =
-      std::max(1.0, chBw / double(std::max<int64_t>(1, nc)));
+      std::max(1.0, hw.dramBytesPerCycle() / double(std::max<int64_t>(1, nc)));
   bool found = false;
   int64_t lastCob = -1;
   for (int64_t nco = 1; nco <= l.Cout; ++nco) {

@@ -380,10 +380,8 @@ int64_t blockIssueInterval(const Engine &e, const EngineTask &t, int64_t vp) {
 
 double dramShareBytesPerCycle(const HardwareDesc &hw,
                               int64_t clustersStreaming) {
-  double dram = 0;
-  for (const MemoryChannel &ch : hw.channels)
-    dram += ch.bytesPerCycle;
-  return dram / double(std::max<int64_t>(1, clustersStreaming));
+  return hw.dramBytesPerCycle() /
+         double(std::max<int64_t>(1, clustersStreaming));
 }
 
 EngineRun runEngine(const Engine &e, const std::vector<EngineTask> &tasks,
