@@ -182,6 +182,12 @@ def ConvertGraphToIsa : Pass<"convert-graph-to-isa", "mlir::ModuleOp"> {
                         "(docs/passes.md, On-chip residency; default)"),
              clEnumValN(accel::Residency::All, "all",
                         "as on, but whatever the remote reads cost"))}]>,
+    Option<"residencyReserveCap", "residency-reserve-cap", "unsigned",
+           /*default=*/"67",
+           "most of a storage unit (percent, 0..90) the kernels leave to "
+           "resident intermediates: the reserve is the largest per-cluster "
+           "share of an intermediate that fits it (docs/passes.md, On-chip "
+           "residency)">,
     Option<"residencyReport", "residency-report", "bool", /*default=*/"false",
            "emit a remark with the bytes of intermediates kept on chip and "
            "those spilled to DRAM (with their DMA bytes)">,

@@ -719,10 +719,14 @@ void Lowering::keepOnChip(std::vector<DramBuffer> &pieces) {
 }
 
 namespace {
+/// Largest residency-reserve-cap: the kernels keep at least a tenth.
+constexpr unsigned kMaxReserveCapPercent = 90;
+
 /// Storage the kernels leave to resident pieces (residency=on): enough for
 /// the largest tensor the function computes that is neither returned nor a
-/// constant (in 4 KB steps), at most a quarter of the storage unit.
-uint64_t residencyReserve(func::FuncOp f, const HardwareDesc &hw) {
+/// constant (in 4 KB steps), at most `capPercent` of the storage unit.
+uint64_t residencyReserve(func::FuncOp f, const HardwareDesc &hw,
+                          unsigned capPercent) {
   llvm::DenseSet<Value> returned;
   f.walk([&](func::ReturnOp r) {
     for (Value v : r.getOperands())
@@ -730,7 +734,7 @@ uint64_t residencyReserve(func::FuncOp f, const HardwareDesc &hw) {
   });
   uint64_t largest = 0, fitting = 0, total = 0;
   const uint64_t clusters = std::max<uint64_t>(1, hw.numClusters());
-  const uint64_t cap = hw.storageBytes / 4;
+  const uint64_t cap = hw.storageBytes * capPercent / 100;
   f.walk([&](Operation *op) {
     if (op->hasTrait<OpTrait::ConstantLike>())
       return;
@@ -783,6 +787,12 @@ struct ConvertGraphToIsaPass
       return errorHandler("sparse-threshold expects a zero fraction in "
                           "[0, 1], got " +
                           llvm::formatv("{0}", double(sparseThreshold)).str());
+    // Kernels need some storage of their own; above 90 % the reserve would
+    // leave them too little for any tile (and the lowering retries with 0).
+    if (residencyReserveCap > kMaxReserveCapPercent)
+      return errorHandler("residency-reserve-cap expects a percentage in "
+                          "[0, 90], got " +
+                          llvm::Twine(unsigned(residencyReserveCap)));
     return success();
   }
 
@@ -835,6 +845,11 @@ struct ConvertGraphToIsaPass
       return signalPassFailure();
     }
     lo.sparseThreshold = sparseThreshold;
+    if (residencyReserveCap > kMaxReserveCapPercent) {
+      module.emitError("invalid residency-reserve-cap=")
+          << unsigned(residencyReserveCap) << " (expected a percentage in [0, 90])";
+      return signalPassFailure();
+    }
     lo.loadBalance = loadBalance;
     lo.layerSliceTiles = layerSliceTiles;
     lo.sfuChained = sfuMode == SfuMode::Chained;
@@ -849,7 +864,7 @@ struct ConvertGraphToIsaPass
     lo.residency = residency != Residency::Off;
     lo.residencyMeshAware = residency == Residency::On;
     if (lo.residency)
-      lo.residencyReserve = residencyReserve(target, hw);
+      lo.residencyReserve = residencyReserve(target, hw, residencyReserveCap);
     lo.sync = sync == LayerSync::Events ? codegen::SyncMode::Events
                                         : codegen::SyncMode::Barrier;
     auto lower = [&](const LoweringOptions &o) {
