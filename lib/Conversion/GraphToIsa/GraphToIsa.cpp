@@ -847,7 +847,8 @@ struct ConvertGraphToIsaPass
     lo.sparseThreshold = sparseThreshold;
     if (residencyReserveCap > kMaxReserveCapPercent) {
       module.emitError("invalid residency-reserve-cap=")
-          << unsigned(residencyReserveCap) << " (expected a percentage in [0, 90])";
+          << unsigned(residencyReserveCap)
+          << " (expected a percentage in [0, 90])";
       return signalPassFailure();
     }
     lo.loadBalance = loadBalance;
