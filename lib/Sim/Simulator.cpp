@@ -369,7 +369,10 @@ bool Sim::addAccess(const Access &a, int owner) {
     if (o.end <= fromFor(o))
       return false;
     // Accesses of one activity (e.g. a DramCopy) never conflict.
-    return !(o.cluster == a.cluster && o.cmd == a.cmd && o.instr == a.instr);
+    if (o.cluster == a.cluster && o.cmd == a.cmd && o.instr == a.instr)
+      return false;
+    // The bounding ranges overlap; strided boxes may still share no byte.
+    return footprintsMayIntersect(a.box, o.box);
   });
   if (hit) {
     const Access &o = *hit;
@@ -551,6 +554,19 @@ uint64_t Sim::arrivalOf(const Range &r) const {
   return at;
 }
 
+/// One side of DMA `d` as a box for the hazard check.
+static BoxFootprint boxFootprint(const DmaDesc &d, uint64_t origin,
+                                 const int64_t *strides) {
+  BoxFootprint f;
+  f.origin = int64_t(origin);
+  f.elemBytes = d.elemBytes;
+  for (int i = 0; i < 4; ++i) {
+    f.shape[i] = d.shape[i];
+    f.stride[i] = strides[i];
+  }
+  return f;
+}
+
 bool Sim::doDma(Cluster &c, const Command &cmd) {
   const DmaDesc &d = cmd.dma;
   if (d.tag >= kTags)
@@ -723,13 +739,16 @@ bool Sim::doDma(Cluster &c, const Command &cmd) {
   a.cluster = c.index;
   a.cmd = curCmd;
   a.channels = mask;
-  auto add = [&](Range r, bool write, bool isDram) {
+  auto add = [&](Range r, bool write, bool isDram, uint64_t origin,
+                 const int64_t *strides) {
     a.range = r;
     a.write = write;
     a.issued = issued;
+    a.box = boxFootprint(d, origin, strides);
     return addAccess(a, isDram ? -1 : int(c.index));
   };
-  if (elems > 0 && (!add(src, false, srcDram) || !add(dst, true, dstDram)))
+  if (elems > 0 && (!add(src, false, srcDram, d.src, d.srcStride) ||
+                    !add(dst, true, dstDram, d.dst, d.dstStride)))
     return false;
 
   c.st.dmaBytes += ub;
