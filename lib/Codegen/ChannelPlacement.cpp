@@ -280,7 +280,7 @@ bool accel::codegen::planChannels(const HardwareDesc &hw,
         writes += b;
       for (uint32_t ch = 0; ch < nch; ++ch)
         if (ch != plan.channel[i] && t.read[ch] != 0 && fits(ch, bytes) &&
-            !(written && t.read[ch] <= kWriteCopyFactor * writes))
+            !(written && t.read[ch] <= opts.writeCopyFactor * writes))
           plan.replicas[i].push_back({ch, take(ch, bytes)});
     }
     for (uint32_t ch = 0; ch < nch; ++ch) {

@@ -76,20 +76,25 @@ struct ChannelPlan {
 constexpr uint64_t kOwnedNum = 3, kOwnedDen = 4;
 
 /// A buffer the program writes gets a copy on another channel only when
-/// that channel's clusters read more than kWriteCopyFactor times the bytes
-/// written into it (every write then goes to every copy).
-constexpr uint64_t kWriteCopyFactor = 8;
+/// that channel's clusters read more than this many times the bytes written
+/// into it (every write then goes to every copy): by default when the copy
+/// saves at least as many remote read bytes as it adds written bytes.
+constexpr uint64_t kDefaultWriteCopyFactor = 1;
 
 struct PlacementOptions {
   /// Replicate buffers read from several channels (on each reading channel
   /// with room left), so every read is local: read-only ones always,
   /// written ones where the reads outweigh the duplicated writes
-  /// (kWriteCopyFactor); a write DMA is then issued once per copy.
+  /// (writeCopyFactor); a write DMA is then issued once per copy.
   bool replicate = false;
   /// Balance channels by DMA bytes: a buffer no channel owns goes to the
   /// local channel with the fewest DMA bytes placed so far, and near-ties
   /// are broken by those bytes (false: by bytes allocated).
   bool balance = false;
+  /// replicate: a written buffer gets a copy on channel ch when ch's
+  /// clusters read more than writeCopyFactor x its written bytes (0: when
+  /// they read it at all).
+  uint64_t writeCopyFactor = kDefaultWriteCopyFactor;
 };
 
 /// Near-tie tolerance of the channel choice: channels whose score is at

@@ -167,6 +167,12 @@ def ConvertGraphToIsa : Pass<"convert-graph-to-isa", "mlir::ModuleOp"> {
                         "its DMAs allow, each on its own channel, and "
                         "read-only buffers copied onto every reading "
                         "channel (default)"))}]>,
+    Option<"dramCopyFactor", "dram-copy-factor", "unsigned", /*default=*/"1",
+           "dram-placement=pieces: a piece the program writes gets a copy "
+           "on another memory channel when that channel's clusters read "
+           "more than this many times its written bytes (every store then "
+           "writes every copy; 0: whenever they read it; docs/passes.md, "
+           "Memory planning on channels)">,
     Option<"residency", "residency", "accel::Residency",
            /*default=*/"accel::Residency::On",
            "on-chip residency of intermediates",

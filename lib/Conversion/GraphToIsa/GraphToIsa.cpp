@@ -691,7 +691,8 @@ void Lowering::placeOnChannels() {
   if (!opts_.channelPlacement ||
       !measureBufferTraffic(program_, hw_, segments, traffic, err) ||
       !planChannels(hw_, segments, traffic, plan, err,
-                    PlacementOptions{opts_.channelPieces, opts_.channelPieces}))
+                    PlacementOptions{opts_.channelPieces, opts_.channelPieces,
+                                     opts_.dramCopyFactor}))
     return;
   relocateBuffers(program_, hw_, segments, plan);
   relocatePacketMarkers(segments, plan);
@@ -856,6 +857,7 @@ struct ConvertGraphToIsaPass
     lo.sfuChained = sfuMode == SfuMode::Chained;
     lo.channelPlacement = dramPlacement != DramPlacement::Linear;
     lo.channelPieces = dramPlacement == DramPlacement::Pieces;
+    lo.dramCopyFactor = dramCopyFactor;
     lo.convPadding =
         convPadding == ConvPadding::Window ? LoweringOptions::Padding::Window
         : convPadding == ConvPadding::Copy ? LoweringOptions::Padding::Copy

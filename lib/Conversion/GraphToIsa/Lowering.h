@@ -252,6 +252,9 @@ struct LoweringOptions {
   /// dram-placement=pieces: buffers cut into pieces, read-only ones
   /// replicated per reading channel.
   bool channelPieces = true;
+  /// Written pieces read from another channel get a copy there when those
+  /// reads exceed this many times the written bytes (dram-copy-factor).
+  uint64_t dramCopyFactor = codegen::kDefaultWriteCopyFactor;
   /// conv-padding: whether implicit-GEMM convolutions zero-fill their
   /// padding in the image tiles (window) or read a padded copy (copy), or
   /// choose per layer by convPadWindowPays (auto).

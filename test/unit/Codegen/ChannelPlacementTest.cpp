@@ -228,16 +228,15 @@ TEST(ChannelPlacement, AnInputReadEverywhereIsReplicated) {
             f.hw.channelOfAddress(x.pieces[1].dramAddr));
 }
 
-TEST(ChannelPlacement, AWrittenBufferReadManyTimesElsewhereIsCopied) {
-  HardwareDesc hw = twoChannels();
-  Program p;
+/// Cluster 0 (channel 0) writes [0, 256) once; clusters 1 (channel 0) and
+/// 3 (channel 1) each read it whole `reads` times. Plans the buffer.
+ChannelPlan planWrittenBuffer(Program &p, const HardwareDesc &hw, int reads,
+                              uint64_t factor) {
   StreamBuilder sb(p, hw);
-  DramBox buf; // [0, 256): written once by cluster 0 (channel 0) ...
+  DramBox buf;
   buf.dim(64, 1);
   sb.dmaStore(0, 0, 0, 64, buf);
-  // ... and read whole kWriteCopyFactor + 1 times by cluster 1 (channel 0)
-  // and by cluster 3 (channel 1).
-  for (uint64_t k = 0; k <= kWriteCopyFactor; ++k) {
+  for (int k = 0; k < reads; ++k) {
     sb.dmaLoad(1, 0, buf, 0, 64);
     sb.dmaLoad(3, 0, buf, 0, 64);
   }
@@ -245,11 +244,20 @@ TEST(ChannelPlacement, AWrittenBufferReadManyTimesElsewhereIsCopied) {
   std::vector<BufferTraffic> t;
   ChannelPlan plan;
   std::string err;
-  ASSERT_TRUE(measureBufferTraffic(p, hw, bufs, t, err)) << err;
-  ASSERT_TRUE(
-      planChannels(hw, bufs, t, plan, err, PlacementOptions{true, true}))
+  EXPECT_TRUE(measureBufferTraffic(p, hw, bufs, t, err)) << err;
+  EXPECT_TRUE(planChannels(hw, bufs, t, plan, err,
+                           PlacementOptions{true, true, factor}))
       << err;
+  return plan;
+}
+
+TEST(ChannelPlacement, AWrittenBufferReadMoreElsewhereThanWrittenIsCopied) {
+  HardwareDesc hw = twoChannels();
+  // Read twice by channel 1's cluster: more than written (default factor 1).
+  Program p;
+  ChannelPlan plan = planWrittenBuffer(p, hw, 2, kDefaultWriteCopyFactor);
   ASSERT_EQ(plan.replicas[0].size(), 1u);
+  std::vector<DramBuffer> bufs{{0, 256}};
   relocateBuffers(p, hw, bufs, plan);
   // The store reaches both copies; every load of cluster 3 is local.
   ASSERT_EQ(p.clusters[0].commands.size(), 2u);
@@ -257,19 +265,14 @@ TEST(ChannelPlacement, AWrittenBufferReadManyTimesElsewhereIsCopied) {
             hw.channelOfAddress(p.clusters[0].commands[1].dma.dst));
   for (const Command &c : p.clusters[3].commands)
     EXPECT_EQ(hw.channelOfAddress(c.dma.src), 1u);
-  // Read only twice as much as written: one copy.
-  p = Program();
-  StreamBuilder sb2(p, hw);
-  sb2.dmaStore(0, 0, 0, 64, buf);
-  for (int k = 0; k < 2; ++k) {
-    sb2.dmaLoad(1, 0, buf, 0, 64);
-    sb2.dmaLoad(3, 0, buf, 0, 64);
-  }
-  ASSERT_TRUE(measureBufferTraffic(p, hw, bufs, t, err)) << err;
-  ASSERT_TRUE(
-      planChannels(hw, bufs, t, plan, err, PlacementOptions{true, true}))
-      << err;
-  EXPECT_TRUE(plan.replicas[0].empty());
+  // Read once, as much as written: no copy under factor 1, one under 0.
+  Program once;
+  EXPECT_TRUE(planWrittenBuffer(once, hw, 1, 1).replicas[0].empty());
+  Program eager;
+  EXPECT_EQ(planWrittenBuffer(eager, hw, 1, 0).replicas[0].size(), 1u);
+  // The factor before 2026-11-29, 8: read twice is not enough.
+  Program high;
+  EXPECT_TRUE(planWrittenBuffer(high, hw, 2, 8).replicas[0].empty());
 }
 
 } // namespace
