@@ -11,7 +11,6 @@
 
 #include "AccessList.h"
 #include "ActivityBins.h"
-#include "BoxFootprint.h"
 #include "LayerAccounting.h"
 #include "MeshModel.h"
 #include "PagedMemory.h"
@@ -200,9 +199,6 @@ struct Access {
   uint32_t cluster = 0;
   size_t cmd = 0;
   int instr = -1; ///< instruction index inside an EXECUTE, -1 = command
-  /// DMA sides: the box itself, so that two boxes whose bounding ranges
-  /// overlap but whose bytes do not are no hazard.
-  BoxFootprint box;
 };
 
 /// Per-EXECUTE accumulation of costs and accesses.

@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "accel/Sim/Simulator.h"
+#include "BoxFootprint.h"
 #include "SimImpl.h"
 #include "StridedCopy.h"
 #include "accel/Sim/Numerics.h"
@@ -339,6 +340,26 @@ static bool isLocalCopy(const Program &p, const Access &a) {
   return c.kind == CommandKind::Dma && c.dma.dir == DmaDir::LocalCopy;
 }
 
+/// The box a DMA command's access touches (its source when it reads, its
+/// destination when it writes), from the command itself; unknown (only the
+/// bounding range counts) for every other access.
+static BoxFootprint dmaBox(const Program &p, const Access &a) {
+  BoxFootprint f;
+  if (a.instr >= 0)
+    return f;
+  const Command &c = p.clusters[a.cluster].commands[a.cmd];
+  if (c.kind != CommandKind::Dma)
+    return f;
+  const DmaDesc &d = c.dma;
+  f.origin = int64_t(a.write ? d.dst : d.src);
+  f.elemBytes = d.elemBytes;
+  for (int i = 0; i < 4; ++i) {
+    f.shape[i] = d.shape[i];
+    f.stride[i] = a.write ? d.dstStride[i] : d.srcStride[i];
+  }
+  return f;
+}
+
 bool Sim::addAccess(const Access &a, int owner) {
   AccessList<Access> &list =
       owner < 0 ? dramAccesses : storageAccesses[size_t(owner)];
@@ -372,7 +393,7 @@ bool Sim::addAccess(const Access &a, int owner) {
     if (o.cluster == a.cluster && o.cmd == a.cmd && o.instr == a.instr)
       return false;
     // The bounding ranges overlap; strided boxes may still share no byte.
-    return footprintsMayIntersect(a.box, o.box);
+    return footprintsMayIntersect(dmaBox(p, a), dmaBox(p, o));
   });
   if (hit) {
     const Access &o = *hit;
@@ -554,19 +575,6 @@ uint64_t Sim::arrivalOf(const Range &r) const {
   return at;
 }
 
-/// One side of DMA `d` as a box for the hazard check.
-static BoxFootprint boxFootprint(const DmaDesc &d, uint64_t origin,
-                                 const int64_t *strides) {
-  BoxFootprint f;
-  f.origin = int64_t(origin);
-  f.elemBytes = d.elemBytes;
-  for (int i = 0; i < 4; ++i) {
-    f.shape[i] = d.shape[i];
-    f.stride[i] = strides[i];
-  }
-  return f;
-}
-
 bool Sim::doDma(Cluster &c, const Command &cmd) {
   const DmaDesc &d = cmd.dma;
   if (d.tag >= kTags)
@@ -739,16 +747,13 @@ bool Sim::doDma(Cluster &c, const Command &cmd) {
   a.cluster = c.index;
   a.cmd = curCmd;
   a.channels = mask;
-  auto add = [&](Range r, bool write, bool isDram, uint64_t origin,
-                 const int64_t *strides) {
+  auto add = [&](Range r, bool write, bool isDram) {
     a.range = r;
     a.write = write;
     a.issued = issued;
-    a.box = boxFootprint(d, origin, strides);
     return addAccess(a, isDram ? -1 : int(c.index));
   };
-  if (elems > 0 && (!add(src, false, srcDram, d.src, d.srcStride) ||
-                    !add(dst, true, dstDram, d.dst, d.dstStride)))
+  if (elems > 0 && (!add(src, false, srcDram) || !add(dst, true, dstDram)))
     return false;
 
   c.st.dmaBytes += ub;
