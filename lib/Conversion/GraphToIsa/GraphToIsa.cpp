@@ -784,17 +784,22 @@ struct ConvertGraphToIsaPass
       function_ref<LogicalResult(const Twine &)> errorHandler) override {
     if (failed(Pass::initializeOptions(options, errorHandler)))
       return failure();
+    std::string err = rangeError();
+    return err.empty() ? success() : errorHandler(err);
+  }
+
+  /// The numeric options' range check, for the option parser and for a
+  /// pass built with its options set in C++: "" when they are valid.
+  std::string rangeError() const {
     if (!(sparseThreshold >= 0.0 && sparseThreshold <= 1.0))
-      return errorHandler("sparse-threshold expects a zero fraction in "
-                          "[0, 1], got " +
-                          llvm::formatv("{0}", double(sparseThreshold)).str());
+      return "sparse-threshold expects a zero fraction in [0, 1], got " +
+             llvm::formatv("{0}", double(sparseThreshold)).str();
     // Kernels need some storage of their own; above 90 % the reserve would
     // leave them too little for any tile (and the lowering retries with 0).
     if (residencyReserveCap > kMaxReserveCapPercent)
-      return errorHandler("residency-reserve-cap expects a percentage in "
-                          "[0, 90], got " +
-                          llvm::Twine(unsigned(residencyReserveCap)));
-    return success();
+      return "residency-reserve-cap expects a percentage in [0, 90], got " +
+             std::to_string(unsigned(residencyReserveCap));
+    return "";
   }
 
   void runOnOperation() override {
@@ -840,18 +845,11 @@ struct ConvertGraphToIsaPass
       return signalPassFailure();
     LoweringOptions lo;
     lo.sparseWeights = sparseWeights == SparseWeightsMode::Auto;
-    if (!(sparseThreshold >= 0.0 && sparseThreshold <= 1.0)) {
-      module.emitError("invalid sparse-threshold=")
-          << sparseThreshold << " (expected a zero fraction in [0, 1])";
+    if (std::string err = rangeError(); !err.empty()) {
+      module.emitError(err);
       return signalPassFailure();
     }
     lo.sparseThreshold = sparseThreshold;
-    if (residencyReserveCap > kMaxReserveCapPercent) {
-      module.emitError("invalid residency-reserve-cap=")
-          << unsigned(residencyReserveCap)
-          << " (expected a percentage in [0, 90])";
-      return signalPassFailure();
-    }
     lo.loadBalance = loadBalance;
     lo.layerSliceTiles = layerSliceTiles;
     lo.sfuChained = sfuMode == SfuMode::Chained;
