@@ -45,6 +45,9 @@ CASES = [
     ("c36_n2_7x7_k3_s1_p1_bias_relu_planes", 2, 36, 7, 7, 3, 3, (1, 1), (1, 1, 1, 1), (1, 1), True, True),
     ("c64_9x8_k3_s2_p1_bias_planes", 1, 64, 9, 8, 3, 3, (2, 2), (1, 1, 1, 1), (1, 1), True, False),
     ("c2_6x1000_k3_s1_p1_colchunks", 1, 2, 6, 1000, 3, 3, (1, 1), (1, 1, 1, 1), (1, 1), False, False),
+    # Row bands: top, inner and bottom bands alternate in the storage halves
+    # (the zeros of a half are reused only by a tile of the same geometry).
+    ("c2_1000x100_k3_s1_p1_bands", 1, 2, 1000, 100, 3, 3, (1, 1), (1, 1, 1, 1), (1, 1), True, False),
 ]
 GEMM_CROSSCHECK = {"c6_11x13_k3_s2_p1_bias_relu", "c7_12x9_k3_s1_dil2_p2",
                    "c36_n2_7x7_k3_s1_p1_bias_relu_planes"}

@@ -54,7 +54,7 @@
 // CHECK-NEXT: isa.dma load tag 0 src [[ZERO]] dst 720 shape [1, 3, 6] src_strides [0, 0, 0] dst_strides [198, 6, 1]
 // CHECK-NEXT: isa.dma load tag 0 src [[ZERO]] dst 72 shape [1, 9, 1] src_strides [0, 0, 0] dst_strides [198, 18, 1]
 // CHECK-NEXT: isa.dma load tag 0 src [[ZERO]] dst 140 shape [1, 9, 1] src_strides [0, 0, 0] dst_strides [198, 18, 1]
-// CHECK-NEXT: isa.dma load tag 0 src 448 dst [[TAPS]] shape [3, 3] src_strides [3, 1] dst_strides [3, 1]
+// CHECK-NEXT: isa.dma load tag 0 src 448 dst [[TAPS]] shape [1, 3, 3] src_strides [9, 3, 1] dst_strides [32, 3, 1]
 // CHECK-NEXT: isa.dma load tag 0 src 576 dst [[BIAS]] shape [1, 1]
 // CHECK-NEXT: isa.wait tags [0]
 // CHECK-NEXT: isa.dma local_copy tag 0 src [[RAW]] dst 76 shape [1, 9, 5] src_strides [88, 8, 1] dst_strides [198, 18, 1]
