@@ -173,6 +173,12 @@ def ConvertGraphToIsa : Pass<"convert-graph-to-isa", "mlir::ModuleOp"> {
            "more than this many times its written bytes (every store then "
            "writes every copy; 0: whenever they read it; docs/passes.md, "
            "Memory planning on channels)">,
+    Option<"dramSplitShared", "dram-split-shared", "bool", /*default=*/"true",
+           "dram-placement=pieces: a piece of an intermediate of 256 KiB or "
+           "more whose DMA bytes no memory channel's clusters own (3/4) is "
+           "cut into one part per channel, the DMAs across a cut split at "
+           "it, so that the parts go to different channels "
+           "(docs/passes.md, Shared buffers over the channels)">,
     Option<"residency", "residency", "accel::Residency",
            /*default=*/"accel::Residency::On",
            "on-chip residency of intermediates",

@@ -10,6 +10,7 @@
 #include "Graph/GraphPatterns.h"
 #include "Lowering.h"
 #include "ResourceCheck.h"
+#include "accel/Codegen/ChannelSplit.h"
 #include "accel/Codegen/Kernels.h"
 #include "accel/Codegen/Residency.h"
 #include "accel/Conversion/Passes.h"
@@ -688,6 +689,10 @@ void Lowering::placeOnChannels() {
     return;
   if (opts_.residency)
     keepOnChip(segments);
+  // After residency: only what stays in DRAM is cut.
+  if (opts_.channelPlacement && opts_.channelPieces && opts_.dramSplitShared)
+    splitSharedSegments(program_, hw_, segments,
+                        intermediatePieces(program_, segments));
   if (!opts_.channelPlacement ||
       !measureBufferTraffic(program_, hw_, segments, traffic, err) ||
       !planChannels(hw_, segments, traffic, plan, err,
@@ -856,6 +861,7 @@ struct ConvertGraphToIsaPass
     lo.channelPlacement = dramPlacement != DramPlacement::Linear;
     lo.channelPieces = dramPlacement == DramPlacement::Pieces;
     lo.dramCopyFactor = dramCopyFactor;
+    lo.dramSplitShared = dramSplitShared;
     lo.convPadding =
         convPadding == ConvPadding::Window ? LoweringOptions::Padding::Window
         : convPadding == ConvPadding::Copy ? LoweringOptions::Padding::Copy

@@ -255,6 +255,9 @@ struct LoweringOptions {
   /// Written pieces read from another channel get a copy there when those
   /// reads exceed this many times the written bytes (dram-copy-factor).
   uint64_t dramCopyFactor = codegen::kDefaultWriteCopyFactor;
+  /// channelPieces: intermediates no channel owns cut into one part per
+  /// channel (dram-split-shared, codegen::splitSharedSegments).
+  bool dramSplitShared = true;
   /// conv-padding: whether implicit-GEMM convolutions zero-fill their
   /// padding in the image tiles (window) or read a padded copy (copy), or
   /// choose per layer by convPadWindowPays (auto).
