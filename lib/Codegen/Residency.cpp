@@ -168,6 +168,15 @@ bool remoteReadsCostMore(const std::vector<PieceAccess> &accesses,
   return resident > dram;
 }
 
+/// Clusters other than `owner` that read the piece.
+size_t remoteReaders(const std::vector<PieceAccess> &accesses, int64_t owner) {
+  std::set<uint32_t> readers;
+  for (const PieceAccess &a : accesses)
+    if (!a.write && int64_t(a.cluster) != owner)
+      readers.insert(a.cluster);
+  return readers.size();
+}
+
 } // namespace
 
 std::vector<uint64_t>
@@ -408,63 +417,167 @@ bool accel::codegen::splitAtPieces(const DmaDesc &d,
   return split(d, 0);
 }
 
-std::vector<DramBuffer>
-accel::codegen::refineByWriters(const Program &p,
-                                const std::vector<DramBuffer> &pieces,
-                                const std::vector<char> &intermediate,
-                                std::vector<char> &refinedIntermediate) {
-  // Write boxes (bounding ranges) and their clusters, by start.
-  struct Box {
-    uint64_t lo, hi;
-    uint32_t cluster;
-  };
-  std::vector<Box> boxes;
+namespace {
+
+/// A written byte range and its writer.
+struct WriteRange {
+  uint64_t lo, hi;
+  uint32_t cluster;
+};
+
+/// More runs than this in one write box: its bounding range stands for it.
+constexpr size_t kMaxRunsPerWriteBox = 32;
+
+/// The contiguous byte runs of a DMA's DRAM destination box, appended to
+/// `out` for `cluster`. False (nothing appended) when a stride is negative
+/// or the box has more than kMaxRunsPerWriteBox runs.
+bool appendWriteRuns(const DmaDesc &d, uint32_t cluster,
+                     std::vector<WriteRange> &out) {
+  // The innermost dimensions whose strides continue each other form one
+  // run of `len` elements; the outer ones enumerate the runs.
+  int64_t len = 1;
+  int outer = 3;
+  for (; outer >= 0 && (d.shape[outer] == 1 || d.dstStride[outer] == len);
+       --outer)
+    len *= d.shape[outer];
+  uint64_t count = 1;
+  for (int i = 0; i <= outer; ++i) {
+    if (d.dstStride[i] < 0)
+      return false;
+    count *= d.shape[i];
+  }
+  if (count > kMaxRunsPerWriteBox)
+    return false;
+  const uint64_t bytes = uint64_t(len) * d.elemBytes;
+  for (uint64_t n = 0; n < count; ++n) {
+    uint64_t rest = n, off = 0;
+    for (int i = outer; i >= 0; --i) {
+      off += (rest % d.shape[i]) * uint64_t(d.dstStride[i]);
+      rest /= d.shape[i];
+    }
+    const uint64_t lo = d.dst + off * d.elemBytes;
+    out.push_back({lo, lo + bytes, cluster});
+  }
+  return true;
+}
+
+/// Overlapping write ranges merged, with their writers (sorted).
+struct WriterGroup {
+  uint64_t lo, hi;
+  std::vector<uint32_t> writers;
+};
+
+/// The groups of overlapping ranges, ascending.
+std::vector<WriterGroup> writerGroups(std::vector<WriteRange> ranges) {
+  std::sort(
+      ranges.begin(), ranges.end(),
+      [](const WriteRange &a, const WriteRange &b) { return a.lo < b.lo; });
+  std::vector<WriterGroup> groups;
+  for (const WriteRange &r : ranges) {
+    if (groups.empty() || r.lo >= groups.back().hi)
+      groups.push_back({r.lo, r.hi, {}});
+    WriterGroup &g = groups.back();
+    g.hi = std::max(g.hi, r.hi);
+    if (std::find(g.writers.begin(), g.writers.end(), r.cluster) ==
+        g.writers.end())
+      g.writers.push_back(r.cluster);
+  }
+  for (WriterGroup &g : groups)
+    std::sort(g.writers.begin(), g.writers.end());
+  return groups;
+}
+
+/// Cut points where the set of writers changes from one group to the next.
+std::vector<uint64_t> writerCuts(const std::vector<WriterGroup> &groups) {
+  std::vector<uint64_t> cuts;
+  for (size_t i = 1; i < groups.size(); ++i)
+    if (groups[i].writers != groups[i - 1].writers && groups[i].lo % 4 == 0)
+      cuts.push_back(groups[i].lo);
+  return cuts;
+}
+
+/// The cuts of `cuts` strictly inside [start, end).
+std::vector<uint64_t> cutsInside(const std::vector<uint64_t> &cuts,
+                                 uint64_t start, uint64_t end) {
+  std::vector<uint64_t> in;
+  for (auto it = std::upper_bound(cuts.begin(), cuts.end(), start);
+       it != cuts.end() && *it < end; ++it)
+    in.push_back(*it);
+  return in;
+}
+
+/// Whether cutting [start, end) at `cuts` leaves no part below `minBytes`.
+bool partsAtLeast(const std::vector<uint64_t> &cuts, uint64_t start,
+                  uint64_t end, uint64_t minBytes) {
+  for (uint64_t c : cuts) {
+    if (c - start < minBytes)
+      return false;
+    start = c;
+  }
+  return end - start >= minBytes;
+}
+
+} // namespace
+
+std::vector<DramBuffer> accel::codegen::refineByWriters(
+    const Program &p, const std::vector<DramBuffer> &pieces,
+    const std::vector<char> &intermediate,
+    std::vector<char> &refinedIntermediate, uint64_t minRunPieceBytes) {
+  // Each write box as its bounding range; then, inside the groups of
+  // overlapping ranges with several writers, as its runs: the boxes of a
+  // feature map split by rows over the clusters interleave (every channel
+  // plane holds a block of each cluster's rows), so their bounding ranges
+  // all overlap while their runs do not.
+  std::vector<WriteRange> bounds;
+  std::vector<const DmaDesc *> writes;
   for (size_t cl = 0; cl < p.clusters.size(); ++cl)
     for (const Command &c : p.clusters[cl].commands)
       if (c.kind == CommandKind::Dma && c.dma.numElements() != 0 &&
           dstInDram(c.dma.dir)) {
         uint64_t lo, hi;
         dmaSide(c.dma, false, lo, hi);
-        boxes.push_back({lo, hi, uint32_t(cl)});
+        bounds.push_back({lo, hi, uint32_t(cl)});
+        writes.push_back(&c.dma);
       }
-  std::sort(boxes.begin(), boxes.end(),
-            [](const Box &a, const Box &b) { return a.lo < b.lo; });
-  // Groups of overlapping write boxes, each with its writers.
-  struct Group {
-    uint64_t lo, hi;
-    std::vector<uint32_t> writers;
-  };
-  std::vector<Group> groups;
-  for (const Box &b : boxes) {
-    if (groups.empty() || b.lo >= groups.back().hi)
-      groups.push_back({b.lo, b.hi, {}});
-    Group &g = groups.back();
-    g.hi = std::max(g.hi, b.hi);
-    if (std::find(g.writers.begin(), g.writers.end(), b.cluster) ==
-        g.writers.end())
-      g.writers.push_back(b.cluster);
-  }
-  // Cut points: where the writers change from one group to the next.
-  std::vector<uint64_t> cuts;
-  for (Group &g : groups)
-    std::sort(g.writers.begin(), g.writers.end());
-  for (size_t i = 1; i < groups.size(); ++i) {
-    if (groups[i].writers != groups[i - 1].writers && groups[i].lo % 4 == 0)
-      cuts.push_back(groups[i].lo);
+  const std::vector<WriterGroup> boundGroups = writerGroups(bounds);
+  const std::vector<uint64_t> boundCuts = writerCuts(boundGroups);
+  std::vector<uint64_t> runCuts = boundCuts;
+  if (minRunPieceBytes) {
+    auto shared = [&](uint64_t a) {
+      auto it = std::upper_bound(
+          boundGroups.begin(), boundGroups.end(), a,
+          [](uint64_t x, const WriterGroup &g) { return x < g.lo; });
+      return it != boundGroups.begin() && std::prev(it)->writers.size() > 1;
+    };
+    std::vector<WriteRange> runs;
+    for (size_t i = 0; i < writes.size(); ++i)
+      if (!shared(bounds[i].lo) ||
+          !appendWriteRuns(*writes[i], bounds[i].cluster, runs))
+        runs.push_back(bounds[i]);
+    runCuts = writerCuts(writerGroups(std::move(runs)));
   }
   std::vector<DramBuffer> out;
   refinedIntermediate.clear();
   for (size_t i = 0; i < pieces.size(); ++i) {
     uint64_t start = pieces[i].addr, end = start + pieces[i].bytes;
-    if (intermediate[i])
-      for (auto it = std::upper_bound(cuts.begin(), cuts.end(), start);
-           it != cuts.end() && *it < end; ++it) {
-        out.push_back({start, *it - start});
-        refinedIntermediate.push_back(1);
-        start = *it;
-      }
+    std::vector<uint64_t> cuts;
+    char flag = intermediate[i] ? 1 : 0;
+    if (intermediate[i]) {
+      // The runs' cuts where no part gets too small to be worth the split
+      // DMAs that reach it, else the bounding ranges' cuts.
+      cuts = cutsInside(runCuts, start, end);
+      if (!partsAtLeast(cuts, start, end, minRunPieceBytes))
+        cuts = cutsInside(boundCuts, start, end);
+      else if (cuts != cutsInside(boundCuts, start, end))
+        flag = kCutBetweenRuns;
+    }
+    for (uint64_t c : cuts) {
+      out.push_back({start, c - start});
+      refinedIntermediate.push_back(flag);
+      start = c;
+    }
     out.push_back({start, end - start});
-    refinedIntermediate.push_back(intermediate[i]);
+    refinedIntermediate.push_back(flag);
   }
   return out;
 }
@@ -619,7 +732,8 @@ ResidencyPlan accel::codegen::planResidency(
   numLayers = std::max<uint32_t>(numLayers, 1);
   ResidencyPlan plan;
   std::vector<char> intermediate;
-  plan.pieces = refineByWriters(p, coarse, coarseIntermediate, intermediate);
+  plan.pieces = refineByWriters(p, coarse, coarseIntermediate, intermediate,
+                                opts.minRunPieceBytes);
   const std::vector<DramBuffer> &pieces = plan.pieces;
   const size_t np = pieces.size();
   plan.owner.assign(np, -1);
@@ -704,6 +818,11 @@ ResidencyPlan accel::codegen::planResidency(
     }
     if (!readsAfterWrites(acc[i], opts.maxRangesPerBox)) {
       plan.reason[i] = StayReason::ReadBeforeWrite;
+      continue;
+    }
+    if (intermediate[i] == kCutBetweenRuns &&
+        remoteReaders(acc[i], owner) > opts.maxRunPieceRemoteReaders) {
+      plan.reason[i] = StayReason::MeshBound;
       continue;
     }
     if (opts.meshAware && remoteReadsCostMore(acc[i], owner, hw)) {

@@ -1,9 +1,13 @@
 """On-chip residency end to end (docs/passes.md, "On-chip residency"): an
 MLP and a small CNN (sync_e2e's) and a MobileNet-style inverted-residual
 block (ONNX: 1x1 expand, ReLU6, depthwise 3x3, ReLU6, 1x1 project, residual
-Add) compiled with residency=on and off on 1x1, 2x2 and 4x4 grids,
+Add), and a stride-2 stem convolution split by rows over the clusters feeding
+a stride-2 depthwise conv (its 784 KiB output: pieces cut between the
+writers' runs on chip, docs/passes.md "Row-split feature maps"; cut over
+both memory channels in DRAM, "Shared buffers over the channels") compiled
+with residency=on and off on 1x1, 2x2 and 4x4 grids,
 simulated with --strict-hazards and compared with numpy. With residency=on
-the 1x1 programs must keep some intermediate on chip (more local_copy DMAs
+the 1x1 programs of the first three must keep some intermediate on chip (more local_copy DMAs
 than the kernels make themselves with residency=off, e.g. the depthwise
 kernel's band expansion), residency=off makes no remote_load, and
 no program may move more DRAM bytes than with residency=off."""
@@ -77,6 +81,37 @@ def mbblock(work):
     return path, {"x": x}, ref
 
 
+def stem(work):
+    """3 -> 16 channels, 3x3 stride 2 on 224 x 224, then a 3x3 stride-2
+    depthwise conv: the 16 x 112 x 112 map between them does not fit one
+    cluster's storage."""
+    c, hw = 16, 224
+    x = rng.standard_normal((1, 3, hw, hw)).astype(np.float32)
+    w1 = (rng.standard_normal((c, 3, 3, 3)) * 0.3).astype(np.float32)
+    b1 = (rng.standard_normal(c) * 0.1).astype(np.float32)
+    wd = (rng.standard_normal((c, 1, 3, 3)) * 0.3).astype(np.float32)
+    bd = (rng.standard_normal(c) * 0.1).astype(np.float32)
+    inits = [numpy_helper.from_array(a, n) for a, n in
+             ((w1, "w1"), (b1, "b1"), (wd, "wd"), (bd, "bd"))]
+    nodes = [
+        helper.make_node("Conv", ["x", "w1", "b1"], ["f"], name="stem", kernel_shape=[3, 3],
+                         pads=[1, 1, 1, 1], strides=[2, 2]),
+        helper.make_node("Conv", ["f", "wd", "bd"], ["y"], name="dw", kernel_shape=[3, 3],
+                         pads=[1, 1, 1, 1], strides=[2, 2], group=c),
+    ]
+    graph = helper.make_graph(
+        nodes, "stem", [helper.make_tensor_value_info("x", TensorProto.FLOAT, x.shape)],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, (1, c, hw // 4, hw // 4))],
+        inits)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+    path = os.path.join(work, "stem.onnx")
+    onnx.save(model, path)
+    # Stride 2 = every other output of the stride-1 convolution.
+    f = conv2d(x.astype(np.float64), w1, b1, 1)[:, :, ::2, ::2]
+    ref = conv2d(f, wd, bd, 1, groups=c)[:, :, ::2, ::2]
+    return path, {"x": x}, ref
+
+
 def mlir_model(make, work, name):
     text, inputs, ref = make()
     path = os.path.join(work, name + ".mlir")
@@ -102,7 +137,8 @@ def main():
         grids = grid_hw(work)
         models = [("mlp",) + mlir_model(mlp, work, "mlp"),
                   ("cnn",) + mlir_model(cnn, work, "cnn"),
-                  ("mbblock",) + mbblock(work)]
+                  ("mbblock",) + mbblock(work),
+                  ("stem",) + stem(work)]
         for name, model, inputs, ref in models:
             for grid, hw in grids.items():
                 dram, kernel_copies = {}, 0
@@ -129,7 +165,8 @@ def main():
                         # residency adds to those.
                         if mode == "off":
                             kernel_copies = local
-                        if mode == "on" and grid == "1x1" and local <= kernel_copies:
+                        if (mode == "on" and grid == "1x1" and name != "stem"
+                                and local <= kernel_copies):
                             err = "no residency local_copy on one cluster"
                         elif mode == "off" and remote:
                             err = "remote_load under residency=off"

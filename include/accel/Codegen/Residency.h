@@ -112,6 +112,13 @@ struct ResidencyOptions {
   /// every cluster (sync=barrier): a remote reader's loads of a layer are
   /// complete before the next layer starts anywhere.
   bool barrierSync = false;
+  /// refineByWriters: a piece whose write boxes interleave with other
+  /// clusters' is cut between the boxes' contiguous runs when no part is
+  /// smaller than this (0: only between the boxes' bounding ranges).
+  uint64_t minRunPieceBytes = 8192;
+  /// A part cut between runs stays on chip only when at most this many
+  /// other clusters read it (docs/passes.md, "Row-split feature maps").
+  size_t maxRunPieceRemoteReaders = 1;
   /// Keep a piece in DRAM when serving the other clusters' reads of it
   /// over the mesh would cost more than its DRAM accesses (latency and
   /// shared bandwidth per access; docs/passes.md, "Not worth the mesh").
@@ -128,12 +135,19 @@ bool splitAtPieces(const DmaDesc &d, const std::vector<DramBuffer> &pieces,
 /// Cuts the intermediate pieces further between groups of overlapping DMA
 /// write boxes whose writing clusters differ (a tensor whose parts are
 /// computed by different clusters gets one piece per part), so that each
-/// part can live with its writer. `refinedIntermediate`: the flags of the
-/// result.
+/// part can live with its writer. With `minRunPieceBytes`, an intermediate
+/// piece is cut between the boxes' contiguous runs instead of their
+/// bounding ranges when no part gets smaller than that: a feature map split
+/// by rows over the clusters (interleaved boxes) gets one part per plane
+/// and writer. `refinedIntermediate`: the flags of the result (0 = not
+/// intermediate, 1 = intermediate, kCutBetweenRuns = a part cut out between
+/// runs).
+constexpr char kCutBetweenRuns = 2;
 std::vector<DramBuffer> refineByWriters(const Program &p,
                                         const std::vector<DramBuffer> &pieces,
                                         const std::vector<char> &intermediate,
-                                        std::vector<char> &refinedIntermediate);
+                                        std::vector<char> &refinedIntermediate,
+                                        uint64_t minRunPieceBytes = 0);
 
 /// Chooses the resident pieces (the rule in the file comment and in
 /// docs/passes.md). `pieces`: the cut linear plan (ascending, disjoint);

@@ -215,6 +215,55 @@ TEST(Residency, InterleavedWritersStayInDram) {
   EXPECT_EQ(plan.reason[0], StayReason::SeveralWriters);
 }
 
+TEST(Residency, RowSplitMapsAreCutBetweenRuns) {
+  // A 2-plane map of 4 rows x 16 floats split by rows: cluster c writes
+  // rows 2c, 2c + 1 of both planes with one box (runs of 128 bytes), so the
+  // boxes' bounding ranges overlap. In layer 1 cluster 0 reads plane 0 and
+  // cluster 1 plane 1.
+  Program p;
+  p.clusters.resize(2);
+  std::vector<std::vector<uint32_t>> layers(2);
+  for (uint32_t cl = 0; cl < 2; ++cl) {
+    Command w = dma(DmaDir::Store, 0, cl * 128, 32);
+    w.dma.shape[2] = 2;
+    w.dma.srcStride[2] = 32;
+    w.dma.dstStride[2] = 64;
+    p.clusters[cl].commands.push_back(w);
+    p.clusters[cl].commands.push_back(dma(DmaDir::Load, cl * 256, 1024, 64));
+    layers[cl] = {0, 1};
+  }
+  const std::vector<DramBuffer> coarse{{0, 512}};
+  ResidencyOptions opts;
+  opts.minRunPieceBytes = 128;
+  ResidencyPlan plan =
+      planResidency(p, smallMachine(), layers, 2, coarse, {1}, opts);
+  // One piece per plane and writer, each kept by its writer; pieces 1 and 2
+  // have one remote reader each.
+  ASSERT_EQ(plan.pieces.size(), 4u);
+  for (size_t i = 0; i < 4; ++i) {
+    EXPECT_EQ(plan.pieces[i].addr, 128 * i);
+    EXPECT_EQ(plan.reason[i], StayReason::Resident) << i;
+    EXPECT_EQ(plan.owner[i], int64_t(i % 2));
+  }
+  // With no remote reader allowed, the pieces read by the other cluster
+  // stay in DRAM.
+  opts.maxRunPieceRemoteReaders = 0;
+  plan = planResidency(p, smallMachine(), layers, 2, coarse, {1}, opts);
+  ASSERT_EQ(plan.pieces.size(), 4u);
+  EXPECT_EQ(plan.reason[0], StayReason::Resident);
+  EXPECT_EQ(plan.reason[1], StayReason::MeshBound);
+  EXPECT_EQ(plan.reason[2], StayReason::MeshBound);
+  EXPECT_EQ(plan.reason[3], StayReason::Resident);
+  // Parts smaller than minRunPieceBytes, or cuts between runs turned off:
+  // the bounding ranges decide, one piece with two writers.
+  for (uint64_t minBytes : {uint64_t(256), uint64_t(0)}) {
+    opts.minRunPieceBytes = minBytes;
+    plan = planResidency(p, smallMachine(), layers, 2, coarse, {1}, opts);
+    ASSERT_EQ(plan.pieces.size(), 1u);
+    EXPECT_EQ(plan.reason[0], StayReason::SeveralWriters);
+  }
+}
+
 TEST(Residency, SplitAtPieces) {
   // A 3 x 4 x 8 box over pieces of 2 rows of 8 elements (64 bytes): the
   // outer dimension is cut into runs, a row across an end further.
