@@ -83,11 +83,13 @@ bool planDepthwise(const HardwareDesc &hw, const DepthwiseLayer &l,
 bool depthwisePostFits(const HardwareDesc &hw, const DepthwiseLayer &l,
                        const DepthwisePlan &plan);
 
-/// Emits the layer with plan `plan` (from planDepthwise): the tiles are
-/// dealt round-robin over the clusters; per tile a DMA loads the band of
-/// the input plane expanded by kernel column (row (h, kw) holds
-/// x[h][ow*sw + kw*dw] for the tile's output columns), the taps and the
-/// bias; one EXECUTE loads the per-PE shifted tap vectors (PE q: q*a
+/// Emits the layer with plan `plan` (from planDepthwise): each cluster
+/// takes a contiguous run of tiles (planes, then bands); per tile a DMA
+/// loads the raw band of the input planes, local copies expand it by kernel
+/// column (row (h, kw) holds x[h][ow*sw + kw*dw] for the tile's output
+/// columns), zero boxes fill the padding (once per storage half while the
+/// tile geometry repeats), one DMA loads the taps and one the bias; one
+/// EXECUTE loads the per-PE shifted tap vectors (PE q: q*a
 /// zeros, the taps, (G-1-q)*a zeros); one EXECUTE per group of G output
 /// rows runs LD psums (bias), LD weights (SW, pipeline 2: the scalar unit
 /// slides the window by G*a rows), MAC (depth Kbig) and ST acc (pipeline 2)

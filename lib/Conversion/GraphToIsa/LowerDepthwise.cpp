@@ -12,8 +12,8 @@
 // accel.mapping describes a partition of the implicit GEMM, which this
 // kernel does not have: select-mapping leaves depthwise convs without it,
 // and a conv that carries one anyway takes the mapped GEMM path (lowerConv).
-// The SW kernel deals its tiles, one channel plane band each, round-robin
-// over all clusters.
+// The SW kernel gives each cluster a contiguous run of its tiles (channel
+// plane bands).
 //
 //===----------------------------------------------------------------------===//
 #include "Lowering.h"
