@@ -26,14 +26,11 @@ bool sharedTraffic(const BufferTraffic &t) {
   return total != 0 && best * kOwnedDen < total * kOwnedNum;
 }
 
-/// The segments with the chosen ones cut into `parts` equal aligned parts;
-/// `cutFrom[i]` = the segment of the input each output part comes from.
+/// The segments with the chosen ones cut into `parts` equal aligned parts.
 std::vector<DramBuffer> cutInto(const std::vector<DramBuffer> &segments,
                                 const std::vector<char> &cut, uint64_t parts,
-                                uint64_t alignment,
-                                std::vector<size_t> &cutFrom) {
+                                uint64_t alignment) {
   std::vector<DramBuffer> out;
-  cutFrom.clear();
   for (size_t i = 0; i < segments.size(); ++i) {
     const DramBuffer &s = segments[i];
     uint64_t start = s.addr;
@@ -44,13 +41,57 @@ std::vector<DramBuffer> cutInto(const std::vector<DramBuffer> &segments,
         if (at <= start || at >= s.addr + s.bytes)
           continue;
         out.push_back({start, at - start});
-        cutFrom.push_back(i);
         start = at;
       }
     out.push_back({start, s.addr + s.bytes - start});
-    cutFrom.push_back(i);
   }
   return out;
+}
+
+/// Unmarks in `cut` every segment holding a DMA that would need more than
+/// `maxParts` parts at the cuts of `parts`.
+void keepWholeWhereDmasCannotSplit(const Program &p,
+                                   const std::vector<DramBuffer> &segments,
+                                   const std::vector<DramBuffer> &parts,
+                                   size_t maxParts, std::vector<char> &cut) {
+  std::vector<DmaDesc> pieces;
+  for (const ClusterStream &cl : p.clusters)
+    for (const Command &c : cl.commands) {
+      if (c.kind != CommandKind::Dma || c.dma.numElements() == 0 ||
+          splitAtPieces(c.dma, parts, maxParts, pieces))
+        continue;
+      for (bool srcSide : {true, false}) {
+        if (!dramSide(c.dma, srcSide))
+          continue;
+        const int64_t b = bufferOf(segments, srcSide ? c.dma.src : c.dma.dst);
+        if (b >= 0)
+          cut[size_t(b)] = 0;
+      }
+    }
+}
+
+/// Replaces every DMA across the cuts of `parts` by its parts (one command
+/// each, same tag and layer).
+void splitDmasAt(Program &p, const std::vector<DramBuffer> &parts,
+                 size_t maxParts) {
+  std::vector<DmaDesc> pieces;
+  for (ClusterStream &cl : p.clusters) {
+    std::vector<Command> out;
+    out.reserve(cl.commands.size());
+    for (Command &c : cl.commands) {
+      if (c.kind != CommandKind::Dma || c.dma.numElements() == 0 ||
+          !splitAtPieces(c.dma, parts, maxParts, pieces) || pieces.size() < 2) {
+        out.push_back(std::move(c));
+        continue;
+      }
+      for (const DmaDesc &d : pieces) {
+        Command x = c;
+        x.dma = d;
+        out.push_back(std::move(x));
+      }
+    }
+    cl.commands = std::move(out);
+  }
 }
 
 } // namespace
@@ -68,47 +109,14 @@ size_t accel::codegen::splitSharedSegments(Program &p, const HardwareDesc &hw,
   for (size_t i = 0; i < segments.size(); ++i)
     cut[i] = i < splittable.size() && splittable[i] &&
              segments[i].bytes >= opts.minBytes && sharedTraffic(traffic[i]);
-  // A segment stays whole when one of the DMAs across its cuts would need
-  // too many parts.
-  std::vector<size_t> from;
-  std::vector<DramBuffer> parts =
-      cutInto(segments, cut, nch, opts.alignment, from);
-  std::vector<DmaDesc> pieces;
-  for (const ClusterStream &cl : p.clusters)
-    for (const Command &c : cl.commands) {
-      if (c.kind != CommandKind::Dma || c.dma.numElements() == 0 ||
-          splitAtPieces(c.dma, parts, opts.maxPartsPerDma, pieces))
-        continue;
-      for (bool srcSide : {true, false}) {
-        if (!dramSide(c.dma, srcSide))
-          continue;
-        const int64_t b = bufferOf(segments, srcSide ? c.dma.src : c.dma.dst);
-        if (b >= 0)
-          cut[size_t(b)] = 0;
-      }
-    }
+  keepWholeWhereDmasCannotSplit(p, segments,
+                                cutInto(segments, cut, nch, opts.alignment),
+                                opts.maxPartsPerDma, cut);
   const size_t count = size_t(std::count(cut.begin(), cut.end(), 1));
   if (count == 0)
     return 0;
-  parts = cutInto(segments, cut, nch, opts.alignment, from);
-  for (ClusterStream &cl : p.clusters) {
-    std::vector<Command> out;
-    out.reserve(cl.commands.size());
-    for (Command &c : cl.commands) {
-      if (c.kind != CommandKind::Dma || c.dma.numElements() == 0 ||
-          !splitAtPieces(c.dma, parts, opts.maxPartsPerDma, pieces) ||
-          pieces.size() < 2) {
-        out.push_back(std::move(c));
-        continue;
-      }
-      for (const DmaDesc &d : pieces) {
-        Command x = c;
-        x.dma = d;
-        out.push_back(std::move(x));
-      }
-    }
-    cl.commands = std::move(out);
-  }
+  std::vector<DramBuffer> parts = cutInto(segments, cut, nch, opts.alignment);
+  splitDmasAt(p, parts, opts.maxPartsPerDma);
   segments = std::move(parts);
   return count;
 }
