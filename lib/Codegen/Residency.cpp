@@ -116,6 +116,15 @@ struct PieceAccess {
   DmaDesc part;
 };
 
+/// Clusters other than `owner` that read the piece.
+size_t remoteReaders(const std::vector<PieceAccess> &accesses, int64_t owner) {
+  std::set<uint32_t> readers;
+  for (const PieceAccess &a : accesses)
+    if (!a.write && int64_t(a.cluster) != owner)
+      readers.insert(a.cluster);
+  return readers.size();
+}
+
 /// Whether serving the other clusters' reads of a piece owned by `owner`
 /// over the mesh would cost more than leaving the piece in DRAM, summed
 /// over its accesses, each priced with its latency and with the bandwidth
@@ -136,11 +145,8 @@ bool remoteReadsCostMore(const std::vector<PieceAccess> &accesses,
                          int64_t owner, const HardwareDesc &hw) {
   if (hw.channels.empty() || hw.linkBytesPerCycle <= 0 || hw.cols == 0)
     return false;
-  std::set<uint32_t> readers;
-  for (const PieceAccess &a : accesses)
-    if (!a.write && int64_t(a.cluster) != owner)
-      readers.insert(a.cluster);
-  if (readers.empty())
+  const size_t readers = remoteReaders(accesses, owner);
+  if (readers == 0)
     return false;
   double channelBw = 0, latency = 0;
   for (const MemoryChannel &c : hw.channels) {
@@ -152,8 +158,7 @@ bool remoteReadsCostMore(const std::vector<PieceAccess> &accesses,
   const double sharers =
       std::max(1.0, double(hw.numClusters()) / double(hw.channels.size()));
   constexpr double kOwnerLinks = 2;
-  const double meshBw =
-      kOwnerLinks * hw.linkBytesPerCycle / double(readers.size());
+  const double meshBw = kOwnerLinks * hw.linkBytesPerCycle / double(readers);
   double resident = 0, dram = 0;
   for (const PieceAccess &a : accesses) {
     const double bytes = double(a.part.numElements() * a.part.elemBytes);
@@ -166,15 +171,6 @@ bool remoteReadsCostMore(const std::vector<PieceAccess> &accesses,
     resident += double(hops * hw.hopLatency) + bytes / meshBw;
   }
   return resident > dram;
-}
-
-/// Clusters other than `owner` that read the piece.
-size_t remoteReaders(const std::vector<PieceAccess> &accesses, int64_t owner) {
-  std::set<uint32_t> readers;
-  for (const PieceAccess &a : accesses)
-    if (!a.write && int64_t(a.cluster) != owner)
-      readers.insert(a.cluster);
-  return readers.size();
 }
 
 } // namespace
