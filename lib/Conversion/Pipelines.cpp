@@ -11,7 +11,8 @@
 // partition (docs/labels-and-splits.md, "Split strategy and mapping: one
 // decision"); `parallel`, `rounding`, `policy`, `balance-clusters` (default
 // true here) go to split-strategy's parser, `fuse=on|off` says whether
-// fuse-layers runs (docs/passes.md, "fuse-layers"),
+// fuse-layers runs (docs/passes.md, "fuse-layers"), `depth-first=on|off`
+// whether depth-first-channels runs after it,
 // every other option to convert-graph-to-isa's, so they are declared once
 // (Passes.td).
 // The machine is the module's accel.hw (accel-opt --accel-hw=FILE).
@@ -29,6 +30,7 @@ using namespace mlir;
 bool accel::isSplitOptionName(StringRef name) {
   return name == "split" || name == "parallel" || name == "rounding" ||
          name == "policy" || name == "balance-clusters" || name == "fuse" ||
+         name == "depth-first" ||
          name == "rnn" || name == "rnn-contexts" || name == "rnn-clusters";
 }
 
@@ -42,6 +44,13 @@ LogicalResult accel::parseSplitOptions(
       if (value != "on" && value != "off")
         return errorHandler("fuse: '" + value + "' is not one of on, off");
       out.fuse = value == "on";
+      continue;
+    }
+    if (name == "depth-first") {
+      if (value != "on" && value != "off")
+        return errorHandler("depth-first: '" + value +
+                            "' is not one of on, off");
+      out.depthFirst = value == "on";
       continue;
     }
     if (name == "rnn") {
@@ -109,6 +118,9 @@ void accel::buildDefaultPipeline(OpPassManager &pm, const std::string &hwPath,
   // select-tiling / split-strategy / select-mapping price it as before.
   if (split.fuse)
     pm.addPass(createFuseLayers());
+  // After fuse-layers: each slice takes its producer's epilogue chain.
+  if (split.depthFirst)
+    pm.addPass(createDepthFirstChannels());
   // The tilings first: split-strategy's parallel=best prices each
   // database mode's partition with them, as select-mapping will.
   pm.addPass(createSelectTiling());

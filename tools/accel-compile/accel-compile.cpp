@@ -251,6 +251,8 @@ static int compileMain(int argc, char **argv) {
                     "labels\n"
                     "  --fuse=<value>    fuse-layers (docs/passes.md): on "
                     "(default) or off\n"
+                    "  --depth-first=<value> depth-first-channels "
+                    "(docs/passes.md): on (default) or off\n"
                     "  --rnn=<value>     recurrent layers (docs/rnn.md): "
                     "engine (default: RECUR tasks on the column-wise engine, "
                     "multithreaded) or plain (per-step GEMM + SFU layers)\n"

@@ -49,6 +49,9 @@ struct SplitPipelineOptions {
   std::string strategy;
   /// `fuse=on|off`: whether fuse-layers runs (after fold-batch-norm).
   bool fuse = true;
+  /// `depth-first=on|off`: whether depth-first-channels runs (after
+  /// fuse-layers).
+  bool depthFirst = true;
   /// `rnn=engine|plain`: recurrent layers as RECUR tasks on the column-wise
   /// engine (select-rnn-parallelism, schedule-rnn-threads; docs/rnn.md) or
   /// the plain per-step GEMM + SFU lowering.
@@ -63,7 +66,7 @@ struct SplitPipelineOptions {
 
 /// The option names of the default pipeline that configure the split:
 /// `split` and split-strategy's forwarded `parallel`, `rounding`, `policy`,
-/// `fuse` (fuse-layers on / off), `rnn`, `rnn-contexts` and `rnn-clusters`.
+/// `fuse` (fuse-layers on / off), `depth-first`, `rnn`, `rnn-contexts` and `rnn-clusters`.
 bool isSplitOptionName(llvm::StringRef name);
 
 /// Reads the split options out of "name=value ..." pairs (names as

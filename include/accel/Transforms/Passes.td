@@ -174,6 +174,43 @@ def FuseLayers : Pass<"fuse-layers", "mlir::ModuleOp"> {
                            "::mlir::arith::ArithDialect"];
 }
 
+def DepthFirstChannels : Pass<"depth-first-channels", "mlir::ModuleOp"> {
+  let summary = "Run conv -> depthwise pairs depth-first, one channel slice "
+                "at a time, so the map between them fits on chip";
+  let description = [{
+    A graph.conv2d (groups 1, one image, constant weights) whose output,
+    through its fused epilogue chain, feeds only a depthwise graph.conv2d
+    (groups = channels, constant weights): when the map between them does
+    not fit the storage units (more than `whole-fraction` of all clusters'
+    storage), the pair becomes K slices, slice k = the producer's output
+    channels [k C/K, (k+1) C/K) (its input read again) followed by the
+    depthwise conv of those channels, each with its chain, and a
+    graph.concat of the slices along the channels replaces the depthwise
+    result. K is the fewest slices dividing C whose slice of the map is at
+    most `slice-fraction` of the storage, when the map's write and read
+    back at the machine's DRAM bandwidth take at least
+    `min-dram-to-mac-ratio` times the producer's MAC time and the K - 1
+    extra reads of the producer's input cost fewer bytes than that round
+    trip (accel::tiling::chooseChannelSlices); else the pair stays. Each slice's
+    layer is named after its source with " [c0:c1]". Runs after
+    fuse-layers (docs/passes.md, "depth-first-channels").
+  }];
+  let options = [
+    Option<"wholeFraction", "whole-fraction", "double", /*default=*/"0.5",
+           "maps up to this share of the on-chip storage stay whole">,
+    Option<"sliceFraction", "slice-fraction", "double", /*default=*/"0.5",
+           "largest share of the on-chip storage one slice may take">,
+    Option<"minDramToMacRatio", "min-dram-to-mac-ratio", "double",
+           /*default=*/"16",
+           "slice only when the map's DRAM round trip takes at least this "
+           "many times the producer's MAC time">,
+    Option<"slices", "slices", "int64_t", /*default=*/"0",
+           "slice every matching pair into this many slices (must divide "
+           "its channels; 0 = the cost rule)">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def AttachHardware : Pass<"accel-attach-hardware", "mlir::ModuleOp"> {
   let summary = "Attach a hardware description to the module as accel.hw";
   let description = [{

@@ -1,0 +1,68 @@
+//===- DepthFirst.h - Channel slices of a conv -> depthwise pair -*- C++ -*-===//
+//
+// Depth-first tiling of a convolution whose output feeds a depthwise
+// convolution (an inverted-residual "expand" and its depthwise layer). A
+// depthwise layer reads each channel plane of its input on its own, so the
+// pair can run one channel slice at a time: the producer computes output
+// channels [c0, c1) (reading its whole input again) and the depthwise layer
+// consumes exactly those planes. The intermediate map then exists one slice
+// at a time, small enough to stay in the storage units instead of going
+// through DRAM. This library decides how many slices (pure C++, no MLIR;
+// the depth-first-channels pass applies it, docs/passes.md).
+//
+//===----------------------------------------------------------------------===//
+#ifndef ACCEL_TILING_DEPTHFIRST_H
+#define ACCEL_TILING_DEPTHFIRST_H
+
+#include <cstdint>
+
+namespace accel::tiling {
+
+/// One producer -> depthwise pair, in bytes.
+struct ChannelSliceProblem {
+  uint64_t inputBytes = 0;        ///< the producer's input, read per slice
+  uint64_t intermediateBytes = 0; ///< the producer's output map
+  int64_t channels = 0;           ///< its channels (the depthwise groups)
+  uint64_t onChipBytes = 0;       ///< storage of every cluster together
+  uint64_t producerMacs = 0;      ///< the producer's multiply-adds
+  double peakMacsPerCycle = 1;    ///< of the whole array
+  double dramBytesPerCycle = 1;   ///< of all memory channels together
+};
+
+/// The thresholds of the decision, as fractions of the on-chip storage.
+struct ChannelSliceRule {
+  /// A map at most this share of the storage is left whole: residency can
+  /// keep it on chip as it is.
+  double wholeFraction = 0.5;
+  /// A slice may take at most this share, so that it stays resident next
+  /// to the producer's input and the depthwise output.
+  double sliceFraction = 0.5;
+  /// Slice only when the map's round trip through DRAM (write and read
+  /// back at full bandwidth) takes at least this many times the producer's
+  /// MAC time. Slicing also costs what this rule does not price: one more
+  /// pair of layers per slice, the slices' mesh traffic, their partial
+  /// spills and smaller layers' lower efficiency. Measured on the zoo
+  /// (docs/passes.md, "depth-first-channels"): it pays on a DRAM-starved
+  /// machine (ratio 64 for MobileNetV3-Large's second block) and loses on
+  /// the default one (ratio 4).
+  double minDramToMacRatio = 16;
+};
+
+/// The decision and what it costs and saves in DRAM bytes.
+struct ChannelSlicing {
+  int64_t slices = 1;            ///< 1: leave the pair as it is
+  uint64_t sliceBytes = 0;       ///< the largest slice of the map
+  uint64_t extraInputBytes = 0;  ///< (slices - 1) more reads of the input
+  uint64_t savedBytes = 0;       ///< the map's write and read back
+};
+
+/// The fewest slices that divide `channels` and fit the slice share, when
+/// the map does not fit whole, its round trip through DRAM dominates the
+/// producer's MACs (minDramToMacRatio) and the extra input reads cost fewer
+/// bytes than that round trip; else 1 slice.
+ChannelSlicing chooseChannelSlices(const ChannelSliceProblem &p,
+                                   const ChannelSliceRule &rule = {});
+
+} // namespace accel::tiling
+
+#endif
