@@ -3,8 +3,9 @@
 
 using namespace accel::tiling;
 
-ChannelSlicing accel::tiling::chooseChannelSlices(const ChannelSliceProblem &p,
-                                                  const ChannelSliceRule &rule) {
+ChannelSlicing
+accel::tiling::chooseChannelSlices(const ChannelSliceProblem &p,
+                                   const ChannelSliceRule &rule) {
   ChannelSlicing whole;
   whole.sliceBytes = p.intermediateBytes;
   const double onChip = double(p.onChipBytes);

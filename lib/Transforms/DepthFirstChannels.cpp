@@ -166,13 +166,12 @@ RankedTensorType withChannels(Value t, int64_t channels) {
 
 /// `conv` on output channels [c0, c1) of `input` (a depthwise conv reads
 /// those channels: groups = c1 - c0), with its fused chain applied.
-Value sliceConv(OpBuilder &b, graph::Conv2DOp conv,
-                const SliceableChain &chain, Value input, int64_t c0,
-                int64_t c1, bool depthwise) {
+Value sliceConv(OpBuilder &b, graph::Conv2DOp conv, const SliceableChain &chain,
+                Value input, int64_t c0, int64_t c1, bool depthwise) {
   Location loc = sliceLoc(conv, c0, c1);
   Value w = sliceConstant(b, loc, conv.getWeight(), c0, c1);
-  Value bias = conv.getBias() ? sliceConstant(b, loc, conv.getBias(), c0, c1)
-                              : Value();
+  Value bias =
+      conv.getBias() ? sliceConstant(b, loc, conv.getBias(), c0, c1) : Value();
   auto sliced = graph::Conv2DOp::create(
       b, loc, withChannels(conv.getResult(), c1 - c0), input, w, bias,
       conv.getStridesAttr(), conv.getPadsAttr(), conv.getDilationsAttr(),
@@ -190,10 +189,11 @@ Value sliceConv(OpBuilder &b, graph::Conv2DOp conv,
         continue;
       DenseElementsAttr c;
       matchPattern(operand, m_Constant(&c));
-      map.map(operand, arith::ConstantOp::create(
-                           b, op->getLoc(),
-                           DenseElementsAttr::get(withChannels(operand, c1 - c0),
-                                                  c.getSplatValue<float>())));
+      map.map(operand,
+              arith::ConstantOp::create(
+                  b, op->getLoc(),
+                  DenseElementsAttr::get(withChannels(operand, c1 - c0),
+                                         c.getSplatValue<float>())));
     }
     Operation *clone = b.clone(*op, map);
     clone->getResult(0).setType(withChannels(op->getResult(0), c1 - c0));
@@ -223,8 +223,8 @@ void slicePair(Pair &pair, int64_t slices) {
                               c0 + step, true));
   }
   Value end = pair.depthwiseChain.end;
-  auto concat = graph::ConcatOp::create(b, last->getLoc(), end.getType(),
-                                        parts, b.getI64IntegerAttr(1));
+  auto concat = graph::ConcatOp::create(b, last->getLoc(), end.getType(), parts,
+                                        b.getI64IntegerAttr(1));
   end.replaceAllUsesWith(concat.getResult());
   SmallVector<Operation *> dead(pair.depthwiseChain.ops.rbegin(),
                                 pair.depthwiseChain.ops.rend());
@@ -249,6 +249,7 @@ struct DepthFirstChannelsPass
     rule.sliceFraction = sliceFraction;
     rule.minDramToMacRatio = minDramToMacRatio;
     SmallVector<std::pair<Pair, int64_t>> work;
+    bool failed = false;
     module.walk([&](graph::Conv2DOp dw) {
       std::optional<Pair> pair = matchPair(dw);
       if (!pair)
@@ -263,9 +264,16 @@ struct DepthFirstChannelsPass
       p.dramBytesPerCycle = hw.dramBytesPerCycle();
       int64_t k = slices > 0 ? int64_t(slices)
                              : tiling::chooseChannelSlices(p, rule).slices;
-      if (k > 1 && p.channels % k == 0)
+      if (p.channels % k) {
+        dw.emitError("depth-first-channels: slices=")
+            << k << " does not divide the " << p.channels << " channels";
+        failed = true;
+      } else if (k > 1) {
         work.push_back({*pair, k});
+      }
     });
+    if (failed)
+      return signalPassFailure();
     for (auto &[pair, k] : work)
       slicePair(pair, k);
   }

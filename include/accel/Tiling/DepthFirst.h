@@ -1,4 +1,5 @@
-//===- DepthFirst.h - Channel slices of a conv -> depthwise pair -*- C++ -*-===//
+//===- DepthFirst.h - Channel slices of a conv -> depthwise pair -*- C++
+//-*-===//
 //
 // Depth-first tiling of a convolution whose output feeds a depthwise
 // convolution (an inverted-residual "expand" and its depthwise layer). A
@@ -50,10 +51,10 @@ struct ChannelSliceRule {
 
 /// The decision and what it costs and saves in DRAM bytes.
 struct ChannelSlicing {
-  int64_t slices = 1;            ///< 1: leave the pair as it is
-  uint64_t sliceBytes = 0;       ///< the largest slice of the map
-  uint64_t extraInputBytes = 0;  ///< (slices - 1) more reads of the input
-  uint64_t savedBytes = 0;       ///< the map's write and read back
+  int64_t slices = 1;           ///< 1: leave the pair as it is
+  uint64_t sliceBytes = 0;      ///< the largest slice of the map
+  uint64_t extraInputBytes = 0; ///< (slices - 1) more reads of the input
+  uint64_t savedBytes = 0;      ///< the map's write and read back
 };
 
 /// The fewest slices that divide `channels` and fit the slice share, when

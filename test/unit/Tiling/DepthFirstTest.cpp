@@ -1,0 +1,67 @@
+//===- DepthFirstTest.cpp - chooseChannelSlices ---------------------------===//
+#include "accel/Tiling/DepthFirst.h"
+#include <gtest/gtest.h>
+
+using namespace accel::tiling;
+
+namespace {
+/// MobileNetV3-Large's second block: 16 -> 64 channels at 112 x 112 (a
+/// 3.2 MB map), 2 MiB of storage on four clusters, 1024 MACs per cycle.
+ChannelSliceProblem secondBlock(double dramBytesPerCycle) {
+  ChannelSliceProblem p;
+  p.inputBytes = 16 * 112 * 112 * 4;
+  p.intermediateBytes = 64 * 112 * 112 * 4;
+  p.channels = 64;
+  p.onChipBytes = 4 * 512 * 1024;
+  p.producerMacs = uint64_t(64) * 16 * 112 * 112;
+  p.peakMacsPerCycle = 1024;
+  p.dramBytesPerCycle = dramBytesPerCycle;
+  return p;
+}
+} // namespace
+
+TEST(DepthFirst, DefaultMachineLeavesTheMapWhole) {
+  // Round trip 6.4 MB / 128 B per cycle = 50 k cycles, MACs 12.5 k: 4x,
+  // under the ratio of 16.
+  ChannelSlicing s = chooseChannelSlices(secondBlock(128));
+  EXPECT_EQ(s.slices, 1);
+  EXPECT_EQ(s.sliceBytes, 64u * 112 * 112 * 4);
+}
+
+TEST(DepthFirst, StarvedMachineTakesTheFewestSlicesThatFit) {
+  // 8 B per cycle: 64x. Half the storage (1 MiB) holds 20 channels of the
+  // map; the fewest slices dividing 64 with at most that: 4 of 16 channels.
+  ChannelSlicing s = chooseChannelSlices(secondBlock(8));
+  EXPECT_EQ(s.slices, 4);
+  EXPECT_EQ(s.sliceBytes, 16u * 112 * 112 * 4);
+  EXPECT_EQ(s.extraInputBytes, 3u * 16 * 112 * 112 * 4);
+  EXPECT_EQ(s.savedBytes, 2u * 64 * 112 * 112 * 4);
+  // A smaller slice share asks for more slices: a quarter (512 KiB) -> 8.
+  ChannelSliceRule rule;
+  rule.sliceFraction = 0.25;
+  EXPECT_EQ(chooseChannelSlices(secondBlock(8), rule).slices, 8);
+}
+
+TEST(DepthFirst, MapThatFitsStaysWhole) {
+  ChannelSliceProblem p = secondBlock(8);
+  p.intermediateBytes = 1 << 20; // half of the storage: residency's case
+  EXPECT_EQ(chooseChannelSlices(p).slices, 1);
+}
+
+TEST(DepthFirst, InputRereadsMustCostLessThanTheRoundTrip) {
+  // 3 more reads of a 3 MB input cost more than the 6.4 MB round trip.
+  ChannelSliceProblem p = secondBlock(8);
+  p.inputBytes = 3u << 20;
+  EXPECT_EQ(chooseChannelSlices(p).slices, 1);
+}
+
+TEST(DepthFirst, SlicesDivideTheChannels) {
+  // 7 channels (a prime): 2..6 slices do not divide them, 7 do.
+  ChannelSliceProblem p = secondBlock(8);
+  p.channels = 7;
+  p.intermediateBytes = 7u * 512 * 1024;
+  p.producerMacs = 1;
+  EXPECT_EQ(chooseChannelSlices(p).slices, 7);
+  p.channels = 1;
+  EXPECT_EQ(chooseChannelSlices(p).slices, 1);
+}
