@@ -30,8 +30,8 @@ using namespace mlir;
 bool accel::isSplitOptionName(StringRef name) {
   return name == "split" || name == "parallel" || name == "rounding" ||
          name == "policy" || name == "balance-clusters" || name == "fuse" ||
-         name == "depth-first" ||
-         name == "rnn" || name == "rnn-contexts" || name == "rnn-clusters";
+         name == "depth-first" || name == "rnn" || name == "rnn-contexts" ||
+         name == "rnn-clusters";
 }
 
 LogicalResult accel::parseSplitOptions(

@@ -66,7 +66,8 @@ struct SplitPipelineOptions {
 
 /// The option names of the default pipeline that configure the split:
 /// `split` and split-strategy's forwarded `parallel`, `rounding`, `policy`,
-/// `fuse` (fuse-layers on / off), `depth-first`, `rnn`, `rnn-contexts` and `rnn-clusters`.
+/// `fuse` (fuse-layers on / off), `depth-first`, `rnn`, `rnn-contexts` and
+/// `rnn-clusters`.
 bool isSplitOptionName(llvm::StringRef name);
 
 /// Reads the split options out of "name=value ..." pairs (names as
