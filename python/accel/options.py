@@ -21,6 +21,7 @@ _PIPELINE_OPTIONS = {
     "split": ("enum", ["partition", "labels", "off"], "partition",
               "who decides the cluster partition"),
     "fuse": ("enum", ["on", "off"], "on", "whether fuse-layers runs"),
+    "depth-first": ("enum", ["on", "off"], "on", "whether depth-first-channels runs"),
     "rnn": ("enum", ["engine", "plain"], "engine", "recurrent layers on the RNN engine or plain"),
     "rnn-contexts": ("int", None, "0", "thread contexts per cluster for RNN tasks (0: the hardware's)"),
     "rnn-clusters": ("int", None, "0", "place RNN tasks on the first N clusters (0: all)"),
