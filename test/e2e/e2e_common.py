@@ -90,11 +90,19 @@ def check_single_output(bin_dir, model, work, name, inputs, expected, tag,
     if error:
         print(f"FAIL {tag}: {error}")
         return False
-    got = outs[0].astype(np.float64)
-    ok = got.shape == expected.shape and np.allclose(got, expected, rtol=1e-4, atol=atol)
-    err = float(np.max(np.abs(got - expected))) if got.shape == expected.shape else float("inf")
+    ok, err = close_to(outs[0], expected, atol)
     print(f"{'PASS' if ok else 'FAIL'} {tag} (max error {err:.3g})")
     return ok
+
+
+def close_to(got, expected, atol=1e-4):
+    """(whether `got` has `expected`'s shape and is within rtol 1e-4, `atol`
+    of it, the largest absolute difference or inf)."""
+    got = got.astype(np.float64)
+    if got.shape != expected.shape:
+        return False, float("inf")
+    return (bool(np.allclose(got, expected, rtol=1e-4, atol=atol)),
+            float(np.max(np.abs(got - expected))) if got.size else 0.0)
 
 
 def conv_ref(x, w, b, stride, pad, dil, groups):

@@ -22,7 +22,7 @@ import onnx
 from onnx import TensorProto, helper, numpy_helper
 
 sys.path.insert(0, os.path.dirname(__file__))
-from e2e_common import compile_and_run, conv_ref  # noqa: E402
+from e2e_common import close_to, compile_and_run, conv_ref  # noqa: E402
 
 RNG = np.random.default_rng(12)
 
@@ -363,9 +363,7 @@ def main():
                         print(f"FAIL {tag}: {err}")
                         failed += 1
                         continue
-                    got = outs[0].astype(np.float64)
-                    ok = got.shape == ref.shape and np.allclose(got, ref, rtol=1e-4, atol=1e-4)
-                    e = float(np.max(np.abs(got - ref))) if got.shape == ref.shape else float("inf")
+                    ok, e = close_to(outs[0], ref)
                     print(f"{'PASS' if ok else 'FAIL'} {tag} (max error {e:.3g})")
                     passed += ok
                     failed += not ok
