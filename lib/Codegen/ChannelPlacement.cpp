@@ -37,9 +37,9 @@ void dramBounds(const DmaDesc &d, bool srcSide, uint64_t &lo, uint64_t &hi) {
 /// Calls `f(srcSide)` for each side of `d` that is in DRAM (the source of a
 /// load, the destination of a store, both of a DRAM copy).
 template <typename F> void forEachDramSide(const DmaDesc &d, F f) {
-  if (d.dir == DmaDir::Load || d.dir == DmaDir::DramCopy)
+  if (readsDram(d.dir))
     f(true);
-  if (d.dir == DmaDir::Store || d.dir == DmaDir::DramCopy)
+  if (writesDram(d.dir))
     f(false);
 }
 
@@ -418,10 +418,9 @@ void accel::codegen::relocateBuffers(Program &p, const HardwareDesc &hw,
         move(c.recur->weights, ch);
       if (c.kind != CommandKind::Dma || c.dma.numElements() == 0)
         continue;
-      if (c.dma.dir == DmaDir::Load || c.dma.dir == DmaDir::DramCopy)
+      if (readsDram(c.dma.dir))
         move(c.dma.src, ch);
-      const bool writes =
-          c.dma.dir == DmaDir::Store || c.dma.dir == DmaDir::DramCopy;
+      const bool writes = writesDram(c.dma.dir);
       const uint64_t linearDst = c.dma.dst;
       if (writes)
         move(c.dma.dst, ch);

@@ -9,11 +9,6 @@ using namespace accel::codegen;
 
 namespace {
 
-bool dramSide(const DmaDesc &d, bool srcSide) {
-  return srcSide ? (d.dir == DmaDir::Load || d.dir == DmaDir::DramCopy)
-                 : (d.dir == DmaDir::Store || d.dir == DmaDir::DramCopy);
-}
-
 /// Whether no channel's clusters do kOwnedNum / kOwnedDen of the segment's
 /// DMA bytes.
 bool sharedTraffic(const BufferTraffic &t) {
@@ -61,7 +56,7 @@ void keepWholeWhereDmasCannotSplit(const Program &p,
           splitAtPieces(c.dma, parts, maxParts, pieces))
         continue;
       for (bool srcSide : {true, false}) {
-        if (!dramSide(c.dma, srcSide))
+        if (!(srcSide ? readsDram(c.dma.dir) : writesDram(c.dma.dir)))
           continue;
         const int64_t b = bufferOf(segments, srcSide ? c.dma.src : c.dma.dst);
         if (b >= 0)

@@ -35,9 +35,6 @@ void dmaSide(const DmaDesc &d, bool srcSide, uint64_t &lo, uint64_t &hi) {
             srcSide ? d.srcStride : d.dstStride, 4, d.elemBytes, lo, hi);
 }
 
-bool srcInDram(DmaDir d) { return d == DmaDir::Load || d == DmaDir::DramCopy; }
-bool dstInDram(DmaDir d) { return d == DmaDir::Store || d == DmaDir::DramCopy; }
-
 /// End of the highest storage byte of one LD / ST operand record.
 uint64_t storageEnd(const OperandRecord &r, const InstrFields &f) {
   if (f.op == Opcode::LD && f.sub == uint8_t(LoadStream::SparseWeights))
@@ -279,11 +276,11 @@ std::vector<std::vector<uint64_t>> accel::codegen::storageHighWater(
         if (d.numElements() == 0)
           break;
         uint64_t lo, hi;
-        if (!srcInDram(d.dir)) {
+        if (!readsDram(d.dir)) {
           dmaSide(d, true, lo, hi);
           note(d.dir == DmaDir::RemoteLoad ? d.srcCluster : cl, hi);
         }
-        if (!dstInDram(d.dir)) {
+        if (!writesDram(d.dir)) {
           dmaSide(d, false, lo, hi);
           note(cl, hi);
         }
@@ -337,7 +334,7 @@ bool accel::codegen::splitAtPieces(const DmaDesc &d,
   // Whether every DRAM side of `x` lies inside one piece (or in none).
   auto fits = [&](const DmaDesc &x) {
     for (int s = 0; s < 2; ++s) {
-      if (s == 0 ? !srcInDram(x.dir) : !dstInDram(x.dir))
+      if (s == 0 ? !readsDram(x.dir) : !writesDram(x.dir))
         continue;
       uint64_t lo, hi;
       dmaSide(x, s == 0, lo, hi);
@@ -351,7 +348,7 @@ bool accel::codegen::splitAtPieces(const DmaDesc &d,
   // The piece of the first DRAM side's first byte (the run key).
   auto pieceOf = [&](const DmaDesc &x) {
     uint64_t lo, hi;
-    dmaSide(x, srcInDram(x.dir), lo, hi);
+    dmaSide(x, readsDram(x.dir), lo, hi);
     return bufferOf(pieces, lo);
   };
   // Splits `x` along dimension `dim` and deeper; appends the parts.
@@ -529,7 +526,7 @@ std::vector<DramBuffer> accel::codegen::refineByWriters(
   for (size_t cl = 0; cl < p.clusters.size(); ++cl)
     for (const Command &c : p.clusters[cl].commands)
       if (c.kind == CommandKind::Dma && c.dma.numElements() != 0 &&
-          dstInDram(c.dma.dir)) {
+          writesDram(c.dma.dir)) {
         uint64_t lo, hi;
         dmaSide(c.dma, false, lo, hi);
         bounds.push_back({lo, hi, uint32_t(cl)});
@@ -744,13 +741,13 @@ ResidencyPlan accel::codegen::planResidency(
     for (size_t k = 0; k < cmds.size(); ++k) {
       const Command &c = cmds[k];
       if (c.kind != CommandKind::Dma || c.dma.numElements() == 0 ||
-          (!srcInDram(c.dma.dir) && !dstInDram(c.dma.dir)))
+          (!readsDram(c.dma.dir) && !writesDram(c.dma.dir)))
         continue;
       const uint32_t layer = layerOf(commandLayers, cl, k, numLayers);
       if (!splitAtPieces(c.dma, pieces, opts.maxPartsPerDma, parts)) {
         // Every piece the DMA's DRAM sides reach stays in DRAM.
         for (int s = 0; s < 2; ++s) {
-          if (s == 0 ? !srcInDram(c.dma.dir) : !dstInDram(c.dma.dir))
+          if (s == 0 ? !readsDram(c.dma.dir) : !writesDram(c.dma.dir))
             continue;
           uint64_t lo, hi;
           dmaSide(c.dma, s == 0, lo, hi);
@@ -764,7 +761,7 @@ ResidencyPlan accel::codegen::planResidency(
       for (const DmaDesc &d : parts) {
         int64_t sides[2] = {-1, -1};
         for (int s = 0; s < 2; ++s) {
-          if (s == 0 ? !srcInDram(d.dir) : !dstInDram(d.dir))
+          if (s == 0 ? !readsDram(d.dir) : !writesDram(d.dir))
             continue;
           int64_t b = bufferOf(pieces, s == 0 ? d.src : d.dst);
           if (b < 0)
@@ -877,8 +874,8 @@ void rewritePart(DmaDesc &d, uint32_t cl, const ResidencyPlan &plan) {
     return plan.owner[size_t(b)];
   };
   uint64_t src = 0, dst = 0;
-  int64_t so = srcInDram(d.dir) ? resident(d.src, src) : -1;
-  int64_t dow = dstInDram(d.dir) ? resident(d.dst, dst) : -1;
+  int64_t so = readsDram(d.dir) ? resident(d.src, src) : -1;
+  int64_t dow = writesDram(d.dir) ? resident(d.dst, dst) : -1;
   if (so < 0 && dow < 0)
     return;
   if (so >= 0)
@@ -930,8 +927,8 @@ void accel::codegen::applyResidency(Program &p, const ResidencyPlan &plan,
     for (Command &c : p.clusters[cl].commands) {
       const DmaDesc &d = c.dma;
       if (c.kind != CommandKind::Dma || d.numElements() == 0 ||
-          !((srcInDram(d.dir) && meetsResident(d, true)) ||
-            (dstInDram(d.dir) && meetsResident(d, false)))) {
+          !((readsDram(d.dir) && meetsResident(d, true)) ||
+            (writesDram(d.dir) && meetsResident(d, false)))) {
         out.push_back(std::move(c));
         continue;
       }

@@ -598,8 +598,8 @@ bool Sim::doDma(Cluster &c, const Command &cmd) {
                   "local copy)");
   }
   Cluster &owner = remote ? clusters[d.srcCluster] : c;
-  bool srcDram = d.dir == DmaDir::Load || d.dir == DmaDir::DramCopy;
-  bool dstDram = d.dir == DmaDir::Store || d.dir == DmaDir::DramCopy;
+  bool srcDram = readsDram(d.dir);
+  bool dstDram = writesDram(d.dir);
   i128 srcCap = srcDram ? i128(dram.size()) : i128(owner.storage.size());
   i128 dstCap = dstDram ? i128(dram.size()) : i128(c.storage.size());
   const std::string srcName =
@@ -790,9 +790,9 @@ uint64_t Sim::chargeChannels(Cluster &c, const DmaDesc &d, Range src, Range dst,
          channelShares(hw, uint64_t(r.lo), uint64_t(r.hi), bytes))
       perChannel[s.channel] += s.bytes;
   };
-  if (d.dir == DmaDir::Load || d.dir == DmaDir::DramCopy)
+  if (readsDram(d.dir))
     side(src, d.src);
-  if (d.dir == DmaDir::Store || d.dir == DmaDir::DramCopy)
+  if (writesDram(d.dir))
     side(dst, d.dst);
   start = UINT64_MAX;
   done = 0;

@@ -59,9 +59,9 @@ uint64_t DramRoleMap::spillBytes(const DmaDesc &d) const {
   };
   if (bytes == 0)
     return 0;
-  if (d.dir == DmaDir::Load || d.dir == DmaDir::DramCopy)
+  if (readsDram(d.dir))
     side(d.src, d.srcStride);
-  if (d.dir == DmaDir::Store || d.dir == DmaDir::DramCopy)
+  if (writesDram(d.dir))
     side(d.dst, d.dstStride);
   return spilled;
 }

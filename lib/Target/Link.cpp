@@ -102,8 +102,8 @@ public:
   void dma(DmaDesc &d, const std::string &where) {
     if (d.dir == DmaDir::RemoteLoad)
       d.srcCluster = cluster(d.srcCluster);
-    bool src = d.dir == DmaDir::Load || d.dir == DmaDir::DramCopy;
-    bool dst = d.dir == DmaDir::Store || d.dir == DmaDir::DramCopy;
+    bool src = readsDram(d.dir);
+    bool dst = writesDram(d.dir);
     if (src)
       d.src = box(d.src, d.shape, d.srcStride, d.elemBytes, where);
     if (dst)

@@ -33,8 +33,7 @@ std::vector<DramPiece> piecesOf(const Symbol &s) {
 
 /// A DMA that writes (or reads) DRAM bytes of one of `pieces`.
 bool touches(const DmaDesc &d, bool write, const std::vector<DramPiece> &ps) {
-  bool dram = write ? d.dir == DmaDir::Store || d.dir == DmaDir::DramCopy
-                    : d.dir == DmaDir::Load || d.dir == DmaDir::DramCopy;
+  bool dram = write ? writesDram(d.dir) : readsDram(d.dir);
   if (!dram)
     return false;
   ByteRange r =

@@ -298,8 +298,8 @@ bool Validator::checkDma(const DmaDesc &d, uint64_t cluster) {
   for (int i = 0; i < 4; ++i)
     if (d.shape[i] < 1)
       return fail("shape extent " + std::to_string(i) + " must be >= 1");
-  bool srcDram = d.dir == DmaDir::Load || d.dir == DmaDir::DramCopy;
-  bool dstDram = d.dir == DmaDir::Store || d.dir == DmaDir::DramCopy;
+  bool srcDram = readsDram(d.dir);
+  bool dstDram = writesDram(d.dir);
   Range src = boxRange(i128(d.src), d.shape, d.srcStride, 4, d.elemBytes);
   Range dst = boxRange(i128(d.dst), d.shape, d.dstStride, 4, d.elemBytes);
   auto check = [&](const char *side, Range r, bool dram) {

@@ -202,6 +202,17 @@ enum class DmaDir : uint8_t {
   LocalCopy = 4,
 };
 
+/// Whether a DMA in direction `d` reads DRAM (its source side: a load, a
+/// DRAM copy).
+constexpr bool readsDram(DmaDir d) {
+  return d == DmaDir::Load || d == DmaDir::DramCopy;
+}
+/// Whether a DMA in direction `d` writes DRAM (its destination side: a
+/// store, a DRAM copy).
+constexpr bool writesDram(DmaDir d) {
+  return d == DmaDir::Store || d == DmaDir::DramCopy;
+}
+
 /// A 4-D strided box transfer. Element (i0..i3) moves between
 /// src + sum(i_d * srcStride_d) * elemBytes and dst + sum(i_d * dstStride_d)
 /// * elemBytes. A source stride of 0 broadcasts.
