@@ -174,6 +174,31 @@ void LayerAccounting::finishRow(LayerStats &L, double peak,
     L.limitOccupancy = best / cyc;
 }
 
+std::vector<uint64_t>
+exclusiveLengths(const std::vector<std::pair<uint64_t, uint64_t>> &spans) {
+  std::vector<uint64_t> out(spans.size(), 0);
+  // The union of the spans so far: disjoint, sorted by start.
+  std::vector<std::pair<uint64_t, uint64_t>> covered;
+  for (size_t i = 0; i < spans.size(); ++i) {
+    auto [lo, hi] = spans[i];
+    if (hi <= lo)
+      continue;
+    uint64_t taken = 0, newLo = lo, newHi = hi;
+    auto first = std::lower_bound(covered.begin(), covered.end(), lo,
+                                  [](const std::pair<uint64_t, uint64_t> &c,
+                                     uint64_t v) { return c.second < v; });
+    auto last = first;
+    for (; last != covered.end() && last->first <= hi; ++last) {
+      taken += std::min(hi, last->second) - std::max(lo, last->first);
+      newLo = std::min(newLo, last->first);
+      newHi = std::max(newHi, last->second);
+    }
+    out[i] = (hi - lo) - taken;
+    covered.insert(covered.erase(first, last), {newLo, newHi});
+  }
+  return out;
+}
+
 void LayerAccounting::finish(SimStats &stats) const {
   const double peak = hw->peakMacsPerCycle();
   stats.layers = rows;
@@ -181,6 +206,16 @@ void LayerAccounting::finish(SimStats &stats) const {
     finishRow(L, peak, true);
   stats.unattributed = unattributed;
   finishRow(stats.unattributed, peak, false);
+  // Layers in table order, the unattributed commands after all of them.
+  std::vector<std::pair<uint64_t, uint64_t>> spans;
+  for (const LayerStats &L : stats.layers)
+    spans.push_back({L.firstCycle, L.lastCycle});
+  spans.push_back(
+      {stats.unattributed.firstCycle, stats.unattributed.lastCycle});
+  std::vector<uint64_t> exclusive = exclusiveLengths(spans);
+  for (size_t i = 0; i < stats.layers.size(); ++i)
+    stats.layers[i].exclusiveCycles = exclusive[i];
+  stats.unattributed.exclusiveCycles = exclusive.back();
   networkCompulsory(*prog, stats.macs, stats.compulsoryBytes, stats.idealMacs);
   stats.idealBoundCycles =
       rooflineCycles(*hw, stats.idealMacs, stats.compulsoryBytes);

@@ -37,6 +37,11 @@ struct LayerCounters {
 double rooflineCycles(const HardwareDesc &hw, uint64_t macs, uint64_t bytes,
                       bool *memoryBound = nullptr);
 
+/// Per span [first, last) of `spans` (in priority order), the part no
+/// earlier span covers.
+std::vector<uint64_t>
+exclusiveLengths(const std::vector<std::pair<uint64_t, uint64_t>> &spans);
+
 /// Compulsory DRAM bytes and total MACs of the network ideal bound. With a
 /// layer table: Σ weightBytes and Σ macs of the layers; without one (a
 /// hand-written program): every constant segment once (replicas and packet

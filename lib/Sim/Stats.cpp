@@ -20,6 +20,7 @@ nlohmann::ordered_json layerJson(const LayerStats &L) {
   j["first_cycle"] = L.firstCycle;
   j["last_cycle"] = L.lastCycle;
   j["cycles"] = L.cycles;
+  j["exclusive_cycles"] = L.exclusiveCycles;
   j["busy_cycles"] = {{"pe", L.busy.pe},
                       {"dma", L.busy.dma},
                       {"sfu", L.busy.sfu},

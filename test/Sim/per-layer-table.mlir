@@ -14,17 +14,18 @@
 // CHECK: cycles: [[C:[0-9]+]] (
 // CHECK-NEXT: cycles [[C]], ideal bound 4 (C/B = {{[0-9]+\.[0-9][0-9]}}x)
 // CHECK-NOT: no layer table
-// CHECK: {{^}}layer op cycles share MACs util DRAM bytes bound ratio limit{{$}}
-// CHECK-NEXT: {{^}}act/Relu Relu {{[0-9]+}} {{[0-9.]+}}% 0 0.0% 240 2m {{[0-9.]+}}x {{pe|dma}} {{[0-9]+}} %{{$}}
-// CHECK-NEXT: {{^}}x_load Identity {{[0-9]+}} {{[0-9.]+}}% 0 0.0% 240 2m {{[0-9.]+}}x dma {{[0-9]+}} %{{$}}
-// CHECK-NEXT: {{^}}(unattributed) {{[0-9]+}} {{[0-9.]+}}% 0 0.0% 0 - - -{{$}}
+// CHECK: {{^}}layer op cycles share exclusive MACs util DRAM bytes bound ratio limit{{$}}
+// CHECK-NEXT: {{^}}act/Relu Relu [[R:[0-9]+]] {{[0-9.]+}}% [[R]] 0 0.0% 240 2m {{[0-9.]+}}x {{pe|dma}} {{[0-9]+}} %{{$}}
+// CHECK-NEXT: {{^}}x_load Identity [[X:[0-9]+]] {{[0-9.]+}}% [[X]] 0 0.0% 240 2m {{[0-9.]+}}x dma {{[0-9]+}} %{{$}}
+// CHECK-NEXT: {{^}}(unattributed) {{[0-9]+}} {{[0-9.]+}}% {{[0-9]+}} 0 0.0% 0 - - -{{$}}
 //
-// RUN: %python -c "import json,sys; s=json.load(open(sys.argv[1])); L=s['layers']; print('ideal', s['ideal_bound_cycles'], s['compulsory_bytes'], s['ideal_macs']); [print('layer', l['id'], l['name'], l['op'], l['fused'], l['commands'], l['dram_bytes_read'], l['dram_bytes_written'], l['roofline_bound'], l['bound_kind'], l['spill_bytes'], l['busy_cycles']['pe'] > 0, abs(l['bound_ratio'] * l['roofline_bound'] - l['cycles']) < 1e-6) for l in L]; print('order', L[0]['first_cycle'] == 0, L[0]['last_cycle'] <= L[1]['first_cycle'], L[1]['last_cycle'] <= s['cycles']); u=s['unattributed']; print('unattributed', u['commands'], u['last_cycle'] == s['cycles']); t=json.load(open(sys.argv[2])); print('spans', sorted((e['pid'], e['tid'], e['name']) for e in t['traceEvents'] if e['ph'] == 'X' and e['tid'] >= 3))" %t.out/stats.json %t.trace.json | FileCheck %s --check-prefix=JSON
+// RUN: %python -c "import json,sys; s=json.load(open(sys.argv[1])); L=s['layers']; print('ideal', s['ideal_bound_cycles'], s['compulsory_bytes'], s['ideal_macs']); [print('layer', l['id'], l['name'], l['op'], l['fused'], l['commands'], l['dram_bytes_read'], l['dram_bytes_written'], l['roofline_bound'], l['bound_kind'], l['spill_bytes'], l['busy_cycles']['pe'] > 0, abs(l['bound_ratio'] * l['roofline_bound'] - l['cycles']) < 1e-6) for l in L]; print('order', L[0]['first_cycle'] == 0, L[0]['last_cycle'] <= L[1]['first_cycle'], L[1]['last_cycle'] <= s['cycles']); u=s['unattributed']; print('unattributed', u['commands'], u['last_cycle'] == s['cycles'], u['exclusive_cycles'] == u['last_cycle'] - max(u['first_cycle'], L[1]['last_cycle'])); print('exclusive', [l['exclusive_cycles'] == l['cycles'] for l in L], sum(l['exclusive_cycles'] for l in L) + u['exclusive_cycles'] == s['cycles']); t=json.load(open(sys.argv[2])); print('spans', sorted((e['pid'], e['tid'], e['name']) for e in t['traceEvents'] if e['ph'] == 'X' and e['tid'] >= 3))" %t.out/stats.json %t.trace.json | FileCheck %s --check-prefix=JSON
 // JSON: ideal 4.0 480 0
 // JSON-NEXT: layer 0 x_load Identity [] 2 240 0 2.0 memory 0 False True
 // JSON-NEXT: layer 1 act/Relu Relu ['act/Clip'] 4 0 240 2.0 memory 0 True True
 // JSON-NEXT: order True True True
-// JSON-NEXT: unattributed 1 True
+// JSON-NEXT: unattributed 1 True True
+// JSON-NEXT: exclusive [True, True] True
 // JSON-NEXT: spans [(0, 3, 'act/Relu'), (0, 3, 'x_load'), (0, 4, '(unattributed)')]
 
 isa.program grid(2 x 2) dram 4096 hw -5845083677414689407 layers [

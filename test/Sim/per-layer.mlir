@@ -12,8 +12,8 @@
 // CHECK: cycles: [[C:[0-9]+]] (
 // CHECK-NEXT: cycles [[C]], ideal bound 5 (C/B = {{[0-9]+\.[0-9][0-9]}}x)
 // CHECK: per-layer: the program has no layer table (written by hand, or compiled without attribution)
-// CHECK-NEXT: {{^}}layer op cycles share MACs util DRAM bytes bound ratio limit{{$}}
-// CHECK-NEXT: {{^}}(unattributed) [[C]] 100.0% 0 0.0% 480 - - dma {{[0-9]+}} %{{$}}
+// CHECK-NEXT: {{^}}layer op cycles share exclusive MACs util DRAM bytes bound ratio limit{{$}}
+// CHECK-NEXT: {{^}}(unattributed) [[C]] 100.0% [[C]] 0 0.0% 480 - - dma {{[0-9]+}} %{{$}}
 // CHECK-NEXT: simulated in
 //
 // --quiet keeps only the table.

@@ -221,9 +221,10 @@ void printLayerTable(const Program &prog, const SimStats &s) {
     nameW = std::max(nameW, std::min<size_t>(L->name.size(), 48));
     opW = std::max(opW, std::min<size_t>(L->op.size(), 16));
   }
-  std::printf("%-*s  %-*s %10s %6s %12s %6s %12s %10s %7s  %s\n", int(nameW),
-              "layer", int(opW), "op", "cycles", "share", "MACs", "util",
-              "DRAM bytes", "bound", "ratio", "limit");
+  std::printf("%-*s  %-*s %10s %6s %10s %12s %6s %12s %10s %7s  %s\n",
+              int(nameW), "layer", int(opW), "op", "cycles", "share",
+              "exclusive", "MACs", "util", "DRAM bytes", "bound", "ratio",
+              "limit");
   const double total = double(std::max<uint64_t>(s.cycles, 1));
   for (const LayerStats *L : rows) {
     char ratio[32] = "-", bound[32] = "-", limit[48] = "-";
@@ -235,12 +236,13 @@ void printLayerTable(const Program &prog, const SimStats &s) {
     if (L->limit != "none" && L->cycles)
       std::snprintf(limit, sizeof limit, "%s %.0f %%", L->limit.c_str(),
                     100.0 * L->limitOccupancy);
-    std::printf("%-*s  %-*s %10llu %5.1f%% %12llu %5.1f%% %12llu %10s %7s  "
-                "%s\n",
+    std::printf("%-*s  %-*s %10llu %5.1f%% %10llu %12llu %5.1f%% %12llu %10s "
+                "%7s  %s\n",
                 int(nameW), clip(L->name, nameW).c_str(), int(opW),
                 clip(L->op, opW).c_str(), (unsigned long long)L->cycles,
-                100.0 * double(L->cycles) / total, (unsigned long long)L->macs,
-                100.0 * L->macUtilisation,
+                100.0 * double(L->cycles) / total,
+                (unsigned long long)L->exclusiveCycles,
+                (unsigned long long)L->macs, 100.0 * L->macUtilisation,
                 (unsigned long long)(L->dramBytesRead + L->dramBytesWritten),
                 bound, ratio, limit);
   }

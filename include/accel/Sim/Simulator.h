@@ -170,6 +170,13 @@ struct LayerStats {
   /// last cycle one was active (its unit finished, or its WAIT / BARRIER /
   /// RECV released); both 0 when no command ran. cycles = last - first.
   uint64_t firstCycle = 0, lastCycle = 0, cycles = 0;
+  /// The cycles of [firstCycle, lastCycle) in which no earlier layer (a
+  /// lower id) was active: what the run waited on this layer for. Layers
+  /// overlap (the next layer's first DMAs are issued while this one
+  /// computes), so `cycles` add up to more than the total; these add up to
+  /// at most the total. For the unattributed row: the cycles of its span no
+  /// layer covers.
+  uint64_t exclusiveCycles = 0;
   UnitBusy busy;
   uint64_t macs = 0;            ///< multiply-adds performed by its EXECUTEs
   uint64_t modelMacs = 0;       ///< LayerInfo::macs (the source operator's)
