@@ -10,7 +10,7 @@ hw/default.json and hw/bandwidth-starved.json). Per model and machine:
 MACs, modelled cycles, ideal bound and cycles / ideal, DRAM bytes and DRAM /
 compulsory, MAC utilisation, compile time, accel-run wall time, the
 reference's single-thread wall time and sim / reference, then the top 3
-layers by cycles (when stats.json has `layers`).
+layers by cycles and by exclusive cycles (when stats.json has `layers`).
 
 Definitions (docs/zoo.md):
 - MACs: the network's multiply-accumulates counted from the ONNX graph
@@ -207,16 +207,19 @@ def bounds(stats, macs, compulsory, peak, bw):
     return ideal, compulsory
 
 
-def top_layers(stats, n=3):
-    """[(name, op, share of the cycles)] of the `n` layers with the most
-    cycles in stats.json `layers` (plus its `unattributed` row, the commands
-    of no layer, when present); [] without per-layer statistics."""
+def top_layers(stats, n=3, key="cycles"):
+    """[(name, op, share of the total)] of the `n` layers with the most
+    `key` (stats.json `cycles` or `exclusive_cycles`) in stats.json `layers`
+    (plus its `unattributed` row, the commands of no layer, when present);
+    [] without per-layer statistics or without that key."""
     rows = list(stats.get("layers", []))
     if stats.get("unattributed"):
         rows.append(dict(stats["unattributed"], name="(unattributed)", op="-"))
-    rows.sort(key=lambda l: -l.get("cycles", 0))
+    if not rows or key not in rows[0]:
+        return []
+    rows.sort(key=lambda l: -l.get(key, 0))
     total = stats["cycles"] or 1
-    return [(l.get("name", "?"), l.get("op", "?"), l.get("cycles", 0) / total)
+    return [(l.get("name", "?"), l.get("op", "?"), l.get(key, 0) / total)
             for l in rows[:n]]
 
 
@@ -239,7 +242,8 @@ def summarise(name, model_info, res, ref, mach):
             "max_err": err,
             "match": bool(np.allclose(res["output"], ref["output"], rtol=1e-4, atol=1e-4))
             if err != float("inf") else False,
-            "top": top_layers(s)}
+            "top": top_layers(s),
+            "top_exclusive": top_layers(s, key="exclusive_cycles")}
 
 
 def _fmt_count(x):
@@ -262,11 +266,14 @@ def print_table(hw_name, rows, errors):
               f"| {'ok' if r['match'] else 'MISMATCH'} ({r['max_err']:.1e}) |")
     for name, err in errors:
         print(f"| {name} | failed: {err} |")
-    print("\ntop 3 layers by cycles (share of the total):")
-    for r in rows:
-        print(f"  {r['model']}: " + (", ".join(f"{n} ({op}) {100 * sh:.0f} %"
-                                               for n, op, sh in r["top"])
-                                     or "n/a (stats.json has no `layers`)"))
+    for key, title in (("top", "top 3 layers by cycles (share of the total):"),
+                       ("top_exclusive", "top 3 layers by exclusive cycles (the "
+                        "time the run waited on them; share of the total):")):
+        print("\n" + title)
+        for r in rows:
+            print(f"  {r['model']}: " + (", ".join(f"{n} ({op}) {100 * sh:.0f} %"
+                                                   for n, op, sh in r[key])
+                                         or "n/a (stats.json has no `layers`)"))
 
 
 def worst(rows, key):
