@@ -17,7 +17,7 @@ import numpy as np
 import onnx
 
 sys.path.insert(0, os.path.dirname(__file__))
-from e2e_common import close_to, compile_and_run  # noqa: E402
+from e2e_common import run_and_compare  # noqa: E402
 from fusion_e2e import Net, RNG, mbv2_block, mbv3_block  # noqa: E402
 
 
@@ -61,13 +61,12 @@ def main():
                 machine = "bandwidth-starved" if hw else "default"
                 tag = f"{name} depth-first={df} hw={machine}"
                 run = f"{name}_{df}_{machine}"
-                outs, err = compile_and_run(bin_dir, model, work, run, {"x": x}, [out],
-                                            hw=hw, compile_args=[f"--depth-first={df}"])
+                ok, e, err = run_and_compare(bin_dir, model, work, run, {"x": x}, out, ref,
+                                             hw=hw, compile_args=[f"--depth-first={df}"])
                 if err:
                     print(f"FAIL {tag}: {err}")
                     failed += 1
                     continue
-                ok, e = close_to(outs[0], ref)
                 layers = slice_layers(work, run)
                 want = 2 * slices if (hw and df == "on") else 0
                 if len(layers) != want:

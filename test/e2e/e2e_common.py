@@ -85,14 +85,24 @@ def check_single_output(bin_dir, model, work, name, inputs, expected, tag,
     """Compiles (with accel-compile flags `compile_args`) and runs `model`
     (compile_and_run) and compares its output "r" with `expected` (rtol 1e-4,
     `atol`); prints PASS / FAIL with `tag` and returns whether it passed."""
-    outs, error = compile_and_run(bin_dir, model, work, name, inputs, ["r"], hw=hw,
-                                  compile_args=compile_args)
+    ok, err, error = run_and_compare(bin_dir, model, work, name, inputs, "r", expected,
+                                     hw=hw, atol=atol, compile_args=compile_args)
     if error:
         print(f"FAIL {tag}: {error}")
         return False
-    ok, err = close_to(outs[0], expected, atol)
     print(f"{'PASS' if ok else 'FAIL'} {tag} (max error {err:.3g})")
     return ok
+
+
+def run_and_compare(bin_dir, model, work, name, inputs, output, expected, hw=None,
+                    atol=1e-4, compile_args=()):
+    """compile_and_run, then close_to for the output `output`: (ok, max
+    error, None), or (False, inf, the compile / run error)."""
+    outs, error = compile_and_run(bin_dir, model, work, name, inputs, [output], hw=hw,
+                                  compile_args=compile_args)
+    if error:
+        return False, float("inf"), error
+    return (*close_to(outs[0], expected, atol), None)
 
 
 def close_to(got, expected, atol=1e-4):
