@@ -157,6 +157,7 @@ std::string layerRow(const std::string &index, const LayerStats &L,
   r += cell(std::to_string(L.macs)) + cell(std::to_string(L.cycles));
   r += cell(fixed(100 * share, 1) + " %<span class=\"bar\" style=\"width:" +
             fixed(std::min(share, 1.0) * 80, 1) + "px\"></span>");
+  r += cell(std::to_string(L.exclusiveCycles));
   r += cell(pct(L.macUtilisation)) +
        cell(std::to_string(L.dramBytesRead + L.dramBytesWritten));
   const bool bounded = L.rooflineBound > 0;
@@ -173,11 +174,14 @@ std::string layerSection(const SimStats &s) {
          "hand, or compiled without attribution).</p>\n";
   t += "<p class=\"note\">In program order. Layers overlap (the next "
        "layer's loads start while one computes), so the shares can add up "
-       "to more than 100 %. Bound: the layer's roofline bound in cycles "
+       "to more than 100 %; exclusive: the cycles of a layer's span no "
+       "earlier layer covers (they add up to the total). Bound: the layer's "
+       "roofline bound in cycles "
        "(compute or memory); ratio: cycles / bound; limit: the busiest unit "
        "and its occupancy over the layer's cycles.</p>\n";
   t += "<table id=\"layers\">\n<thead><tr><th>#</th><th>layer</th><th>op</th>"
-       "<th>MACs</th><th>cycles</th><th>share</th><th>MAC util</th>"
+       "<th>MACs</th><th>cycles</th><th>share</th><th>exclusive</th>"
+       "<th>MAC util</th>"
        "<th>DRAM bytes</th><th>bound</th><th>ratio</th><th>limit</th></tr>"
        "</thead>\n<tbody>\n";
   for (const LayerStats &L : s.layers)
