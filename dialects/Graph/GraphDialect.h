@@ -52,6 +52,13 @@ std::optional<llvm::SmallVector<int64_t>> convTranspose2dShape(
     llvm::ArrayRef<int64_t> dilations, llvm::ArrayRef<int64_t> outputPadding,
     int64_t groups, std::string &why);
 
+/// Dense multiply-adds of a contraction: conv2d N*OH*OW * |weight|,
+/// conv_transpose2d N*H*W * |weight|, matmul / gemm |result| * K, recurrent
+/// seq * batch * (|W| + |R|); 0 for every other operator (elementwise,
+/// reductions, pooling and copies run no MACs of the array's kind) and for
+/// dynamic shapes.
+uint64_t denseMacs(mlir::Operation *op);
+
 } // namespace accel::graph
 
 #endif

@@ -71,28 +71,24 @@ uint64_t bytesOf(Value v) {
   return uint64_t(cast<RankedTensorType>(v.getType()).getNumElements()) * 4;
 }
 
-/// Multiply-adds of a conv2d: output elements x weights per output channel.
-uint64_t macsOf(graph::Conv2DOp op) {
-  auto w = cast<RankedTensorType>(op.getWeight().getType());
-  return uint64_t(cast<RankedTensorType>(op.getResult().getType())
-                      .getNumElements()) *
-         uint64_t(w.getNumElements() / w.getDimSize(0));
+/// A conv2d on one image with constant weights and bias (sliced at compile
+/// time).
+bool oneImageConstantWeights(graph::Conv2DOp op) {
+  return dim(op.getInput(), 0) == 1 &&
+         matchPattern(op.getWeight(), m_Constant()) &&
+         (!op.getBias() || matchPattern(op.getBias(), m_Constant()));
 }
 
 /// A depthwise conv2d on one image with constant weights and bias.
 bool isDepthwise(graph::Conv2DOp op) {
   int64_t c = dim(op.getInput(), 1);
-  return dim(op.getInput(), 0) == 1 && c > 1 && int64_t(op.getGroups()) == c &&
-         dim(op.getResult(), 1) == c && dim(op.getWeight(), 1) == 1 &&
-         matchPattern(op.getWeight(), m_Constant()) &&
-         (!op.getBias() || matchPattern(op.getBias(), m_Constant()));
+  return c > 1 && int64_t(op.getGroups()) == c && dim(op.getResult(), 1) == c &&
+         dim(op.getWeight(), 1) == 1 && oneImageConstantWeights(op);
 }
 
 /// A regular conv2d on one image with constant weights and bias.
 bool isSliceableProducer(graph::Conv2DOp op) {
-  return op.getGroups() == 1 && dim(op.getInput(), 0) == 1 &&
-         matchPattern(op.getWeight(), m_Constant()) &&
-         (!op.getBias() || matchPattern(op.getBias(), m_Constant()));
+  return op.getGroups() == 1 && oneImageConstantWeights(op);
 }
 
 /// One producer -> depthwise pair with their chains.
@@ -202,9 +198,7 @@ Value sliceConv(OpBuilder &b, graph::Conv2DOp conv, const SliceableChain &chain,
   }
   return v;
 }
-} // namespace
 
-namespace {
 /// Replaces `pair` by `slices` channel slices and a concat after the
 /// depthwise chain's last op.
 void slicePair(Pair &pair, int64_t slices) {
@@ -259,7 +253,7 @@ struct DepthFirstChannelsPass
       p.intermediateBytes = bytesOf(pair->producer.getResult());
       p.channels = dim(dw.getInput(), 1);
       p.onChipBytes = uint64_t(hw.numClusters()) * hw.storageBytes;
-      p.producerMacs = macsOf(pair->producer);
+      p.producerMacs = graph::denseMacs(pair->producer);
       p.peakMacsPerCycle = hw.peakMacsPerCycle();
       p.dramBytesPerCycle = hw.dramBytesPerCycle();
       int64_t k = slices > 0 ? int64_t(slices)
