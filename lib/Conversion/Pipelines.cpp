@@ -40,23 +40,22 @@ LogicalResult accel::parseSplitOptions(
   SmallVector<std::string> strategy;
   for (const std::string &pair : pairs) {
     auto [name, value] = StringRef(pair).split('=');
-    if (name == "fuse") {
-      if (value != "on" && value != "off")
-        return errorHandler("fuse: '" + value + "' is not one of on, off");
-      out.fuse = value == "on";
-      continue;
-    }
-    if (name == "depth-first") {
-      if (value != "on" && value != "off")
-        return errorHandler("depth-first: '" + value +
-                            "' is not one of on, off");
-      out.depthFirst = value == "on";
-      continue;
-    }
-    if (name == "rnn") {
-      if (value != "engine" && value != "plain")
-        return errorHandler("rnn: '" + value + "' is not one of engine, plain");
-      out.rnnEngine = value == "engine";
+    // The two-valued options: the first value sets the flag.
+    struct Choice {
+      StringRef name, yes, no;
+      bool SplitPipelineOptions::*flag;
+    };
+    static const Choice choices[] = {
+        {"fuse", "on", "off", &SplitPipelineOptions::fuse},
+        {"depth-first", "on", "off", &SplitPipelineOptions::depthFirst},
+        {"rnn", "engine", "plain", &SplitPipelineOptions::rnnEngine}};
+    const Choice *choice = llvm::find_if(
+        choices, [&, name = name](const Choice &c) { return c.name == name; });
+    if (choice != std::end(choices)) {
+      if (value != choice->yes && value != choice->no)
+        return errorHandler(name + ": '" + value + "' is not one of " +
+                            choice->yes + ", " + choice->no);
+      out.*(choice->flag) = value == choice->yes;
       continue;
     }
     if (name == "rnn-contexts" || name == "rnn-clusters") {
