@@ -33,10 +33,13 @@ Regions halfRegions(const HardwareDesc &hw, const GemmTiling &t,
 /// Columns one accumulation buffer holds for `peRows` rows per PE.
 int64_t accCols(const HardwareDesc &hw, int64_t peRows);
 /// [LD psums x G], LD acts, [SPU scale], (LD weights, MAC) x G, ST x G;
-/// `sparse` loads the weights as LD sparse_weights lists.
+/// `sparse` loads the weights as LD sparse_weights lists. `rowInit`: the
+/// init region holds one value per C row (GemmTiles::initRows), which every
+/// LD psums broadcasts along its columns (column stride 0, row stride 1).
 std::vector<Instruction> gemmSequence(const GemmTiling &t,
                                       const GemmEpilogue &epi, bool withInit,
-                                      int groups, bool sparse = false);
+                                      int groups, bool sparse = false,
+                                      bool rowInit = false);
 /// One accumulation group's sparse weight list inside a B tile region:
 /// byte offset from the region start and pair count (LD rows).
 struct SparseGroup {
@@ -56,7 +59,9 @@ stepRecords(const std::vector<Instruction> &seq, const Regions &l, int64_t mc,
 class InitRegions {
 public:
   /// Whether `box` has to be DMA'd into the region at `addr`; records it.
-  bool needsLoad(uint32_t addr, const DramBox &box);
+  /// `readOnly`: the box is DRAM no layer writes (a bias vector), so the
+  /// region holding the same box is reused like a broadcast.
+  bool needsLoad(uint32_t addr, const DramBox &box, bool readOnly = false);
 
 private:
   struct Held {

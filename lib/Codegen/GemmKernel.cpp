@@ -140,8 +140,9 @@ Regions halfRegions(const HardwareDesc &hw, const GemmTiling &t,
 int64_t accCols(const HardwareDesc &hw, int64_t peRows) {
   return int64_t(hw.accBufferBytes / 4) / std::max<int64_t>(1, peRows);
 }
-bool InitRegions::needsLoad(uint32_t addr, const DramBox &box) {
-  bool broadcast = false;
+bool InitRegions::needsLoad(uint32_t addr, const DramBox &box,
+                            bool readOnly) {
+  bool broadcast = readOnly;
   for (int d = 0; d < box.rank; ++d)
     broadcast |= box.stride[d] == 0 && box.shape[d] > 1;
   auto same = [&](const DramBox &b) {
@@ -295,7 +296,7 @@ namespace accel::codegen::detail {
 /// (LD weights, MAC) x G, ST x G. Records are filled per step.
 std::vector<Instruction> gemmSequence(const GemmTiling &t,
                                       const GemmEpilogue &epi, bool withInit,
-                                      int groups, bool sparse) {
+                                      int groups, bool sparse, bool rowInit) {
   std::vector<Instruction> seq;
   auto add = [&](Opcode op, uint8_t sub, OperandRecord rec, int acc) {
     Instruction i;
@@ -311,7 +312,8 @@ std::vector<Instruction> gemmSequence(const GemmTiling &t,
   if (withInit)
     for (int g = 0; g < groups; ++g) {
       OperandRecord r = rec;
-      r.rowStride = int32_t(t.nc);
+      r.rowStride = rowInit ? 1 : int32_t(t.nc);
+      r.colStride = rowInit ? 0 : 1;
       add(Opcode::LD, uint8_t(LoadStream::PartialSums), r, 0)->fields.slot =
           uint8_t(g);
     }
@@ -366,7 +368,9 @@ std::vector<OperandRecord> stepRecords(const std::vector<Instruction> &seq,
     case Opcode::LD:
       if (f.sub == uint8_t(LoadStream::PartialSums)) {
         int g = gInit++;
-        r.addr = l.init + uint32_t(g * groupCols * 4);
+        // A row-broadcast init (column stride 0) is the same for every
+        // group: one value per row.
+        r.addr = l.init + uint32_t(r.colStride == 0 ? 0 : g * groupCols * 4);
         r.cols = cols(g);
         r.rows = uint32_t(mc);
       } else if (f.sub == uint8_t(LoadStream::Activations)) {

@@ -420,6 +420,11 @@ bool accel::codegen::emitMappedGemmLayer(
     if (problems.empty())
       continue;
     const bool anyInit = anyInitOf(problems, st);
+    // Biases as one value per row (GemmTiles::initRows): only stationary C
+    // initialises from the bias alone (A / B reload partial sums too).
+    bool rowInit = anyInit && st == StationaryOperand::C;
+    for (const GemmTiles &p : problems)
+      rowInit &= !p.initBox || bool(p.initRows);
     const GemmTiling t = work[cl].tiling;
     const int64_t mcMax = t.peRows * hw.pesPerCluster;
     // Storage: [resident slots | half 0 | half 1 | (sharedC) C | init |
@@ -546,7 +551,8 @@ bool accel::codegen::emitMappedGemmLayer(
     for (auto &[k, id] : ibufOf) {
       id = next++;
       std::vector<Instruction> seq =
-          gemmSequence(t, k.second ? epi : plain, k.first, groups, sparse);
+          gemmSequence(t, k.second ? epi : plain, k.first, groups, sparse,
+                       rowInit && k.first);
       std::vector<OperandRecord> full =
           stepRecords(seq, halfRegions(0), mcMax, t.kc, t.nc, groupCols);
       for (size_t i = 0; i < seq.size(); ++i)
@@ -648,6 +654,12 @@ bool accel::codegen::emitMappedGemmLayer(
       else if (s.loadB)
         load(loadTag(h), s.p->bBox(s.k, s.n), l.b, t.nc);
       DramBox init;
+      if (s.init == Init::Bias && rowInit) {
+        init = s.p->initRows(s.m0, s.mc);
+        if (held.needsLoad(l.init, init, /*readOnly=*/true))
+          load(loadTag(h), init, l.init, 1);
+        return;
+      }
       if (s.init == Init::Bias)
         init = s.p->initBox(s.m0, s.mc, s.n);
       else if (s.init == Init::Reload)

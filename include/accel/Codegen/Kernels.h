@@ -253,6 +253,11 @@ struct GemmTiles {
   std::function<DramBox(int64_t m0, int64_t mc, size_t n)> cBox;
   /// Initial accumulator value (bias / C), broadcast allowed. Optional.
   std::function<DramBox(int64_t m0, int64_t mc, size_t n)> initBox;
+  /// Optional, with initBox: the same init as one value per C row (a
+  /// convolution's bias, constant along N), rows m0 .. m0 + mc - 1 as a
+  /// rank-1 box. The mapped kernel then loads these mc values instead of
+  /// the mc x n broadcast and LD psums broadcasts them along the columns.
+  std::function<DramBox(int64_t m0, int64_t mc)> initRows;
   /// Optional: the A / B tile as several DMAs for a tile of row stride
   /// `rowStride` (a padded convolution's image tile read in the window,
   /// PadWindow.h); when set, the kernels load these instead of aBox / bBox.

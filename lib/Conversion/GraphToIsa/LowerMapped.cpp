@@ -504,7 +504,7 @@ LogicalResult Lowering::emitMappedConv(Operation *op, const ConvGeom &g,
           b.dim(mc, g.OH * g.OW).dim(t2.ohc, g.OW).dim(t2.owc, 1);
           return b;
         };
-        if (bias)
+        if (bias) {
           p.initBox = [=](int64_t m0, int64_t mc, size_t ni) {
             const ConvNTile &t2 = ntiles[ni];
             DramBox b;
@@ -512,6 +512,13 @@ LogicalResult Lowering::emitMappedConv(Operation *op, const ConvGeom &g,
             b.dim(mc, 1).dim(t2.ohc, 0).dim(t2.owc, 0);
             return b;
           };
+          p.initRows = [=](int64_t m0, int64_t mc) {
+            DramBox b;
+            b.base = g.bias + uint64_t((grp * g.Og + mOff + m0) * 4);
+            b.dim(mc, 1);
+            return b;
+          };
+        }
         w.problems.push_back(std::move(p));
       }
   };
