@@ -116,12 +116,12 @@ namespace accel::codegen::detail {
 /// Bytes of one ping-pong half.
 int64_t halfBytes(const HardwareDesc &hw, const GemmTiling &t, bool init) {
   return tiling::gemmStorage(t.peRows * hw.pesPerCluster, t.kc, t.nc, init,
-                             t.sharedC)
+                             t.sharedC, t.rowInit)
       .half;
 }
 int64_t sharedCBytes(const HardwareDesc &hw, const GemmTiling &t, bool init) {
   return tiling::gemmStorage(t.peRows * hw.pesPerCluster, t.kc, t.nc, init,
-                             t.sharedC)
+                             t.sharedC, t.rowInit)
       .shared;
 }
 Regions halfRegions(const HardwareDesc &hw, const GemmTiling &t,

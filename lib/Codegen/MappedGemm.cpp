@@ -426,6 +426,11 @@ bool accel::codegen::emitMappedGemmLayer(
     for (const GemmTiles &p : problems)
       rowInit &= !p.initBox || bool(p.initRows);
     const GemmTiling t = work[cl].tiling;
+    if (t.rowInit && anyInit && !rowInit) {
+      err = "internal error: a one-value-per-row init region for an init "
+            "that is not a per-row bias";
+      return false;
+    }
     const int64_t mcMax = t.peRows * hw.pesPerCluster;
     // Storage: [resident slots | half 0 | half 1 | (sharedC) C | init |
     // residual tile of a fused epilogue].

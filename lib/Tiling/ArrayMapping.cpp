@@ -277,6 +277,10 @@ ClusterCost clusterCostWith(const MappingProblem &p, const HardwareDesc &hw,
   // region beside the halves (as LowerMapped decides).
   const bool initRegion = init || st != Stationary::C;
   const bool shared = p.sharedC && st == Stationary::C && ks > kc;
+  // The tiles are fitted with a whole init tile; a per-row init region
+  // (rowInit) only leaves the strips more room (the lowering's rule,
+  // Lowering::sliceTiling).
+  const bool rowInit = p.rowInit && st == Stationary::C;
   while (gemmStorage(peRows * pes, kc, nc, initRegion, shared).total() >
          int64_t(hw.storageBytes)) {
     if (nc > 1 && nc >= kc)
@@ -299,8 +303,9 @@ ClusterCost clusterCostWith(const MappingProblem &p, const HardwareDesc &hw,
   // Storage: two slots of a resident operand beside two ping-pong halves
   // (same rule as the kernel).
   const bool reload = st != Stationary::C && nk > 1;
-  int64_t stripBudget = int64_t(hw.storageBytes) -
-                        gemmStorage(mc, kc, nc, init || reload, shared).total();
+  int64_t stripBudget =
+      int64_t(hw.storageBytes) -
+      gemmStorage(mc, kc, nc, init || reload, shared, rowInit).total();
   // Band slots (conv-bands) below the halves: two (the next band loads
   // while the current one serves), one (each band load waited for), or
   // none fit (the kernel's rule, codegen::emitMappedGemmLayer).

@@ -17,6 +17,8 @@ bool accel::transforms::mappingProblemOf(Operation *op, const HardwareDesc &hw,
     return false;
   mp.withInit = withInit;
   mp.activationIsA = !isa<graph::Conv2DOp>(op);
+  // A convolution's init is its bias, one value per output channel (row).
+  mp.rowInit = withInit && !mp.activationIsA;
   // A batched matmul lowers one GEMM per batch instance; a cluster can take
   // whole instances (LowerMapped.cpp, emitMappedMatmuls).
   mp.batchSplit = isa<graph::MatMulOp>(op) && mp.gemm.count > 1;

@@ -298,6 +298,10 @@ struct GemmTiling {
   /// what lets a split-K partition use the whole accumulators (four buffers
   /// per PE) instead of an eighth of the storage unit.
   bool sharedC = false;
+  /// The init region holds one value per row (GemmTiles::initRows, a
+  /// convolution's bias under output stationary): mc floats instead of an
+  /// mc x nc tile, which leaves room for wider tiles.
+  bool rowInit = false;
 };
 
 /// The tile-selection parameters (docs/tiling.md) the GEMM kernel can

@@ -144,6 +144,10 @@ struct MappingProblem {
   /// The tiles keep one C (and init) region beside the storage halves
   /// (codegen GemmTiling::sharedC; output stationary with several K chunks).
   bool sharedC = false;
+  /// The init (withInit) is one value per C row, a convolution's bias:
+  /// output stationary keeps mc floats of it instead of an mc x n tile
+  /// (codegen GemmTiling::rowInit).
+  bool rowInit = false;
   /// The lowering can give clusters whole batch instances (a batched
   /// matmul): selectMapping also prices batchPartitions().
   bool batchSplit = false;

@@ -16,6 +16,8 @@ namespace accel::tiling {
 /// tile (mc x kc) and the B tile (kc x nc); the C tile (mc x nc, plus an
 /// init tile of the same size with `init`) is in each half, or with
 /// `sharedC` (split-K: C is written once per partition) once after both.
+/// `rowInit`: the init region holds one value per row (a convolution's
+/// bias, which LD psums broadcasts along the columns), mc floats.
 struct GemmStorage {
   int64_t half = 0;   ///< one ping-pong half
   int64_t shared = 0; ///< the shared C (+ init) region, 0 without sharedC
@@ -23,8 +25,8 @@ struct GemmStorage {
 };
 
 inline GemmStorage gemmStorage(int64_t mc, int64_t kc, int64_t nc, bool init,
-                               bool sharedC) {
-  const int64_t c = mc * nc * (init ? 2 : 1) * 4;
+                               bool sharedC, bool rowInit = false) {
+  const int64_t c = (mc * nc + (init ? (rowInit ? mc : mc * nc) : 0)) * 4;
   GemmStorage s;
   s.half = (mc * kc + kc * nc) * 4 + (sharedC ? 0 : c);
   s.shared = sharedC ? c : 0;

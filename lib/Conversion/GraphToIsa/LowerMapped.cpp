@@ -114,6 +114,7 @@ GemmTiling Lowering::sliceTiling(const tiling::ClusterSlice &s,
     mp.tileK = t.kc;
     mp.outerM = t.outerM;
     mp.sharedC = t.sharedC;
+    mp.rowInit = !activationIsA && bias;
     mp.conv = convWindow_;
     tiling::SliceTiles st{mp.tileM, mp.tileN, mp.tileK};
     if (!opts_.layerSliceTiles)
@@ -134,7 +135,13 @@ GemmTiling Lowering::sliceTiling(const tiling::ClusterSlice &s,
   // with one chunk each tile would wait for the previous tile's store.
   bool shared = mapping_->dataflow == tiling::Dataflow::OutputStationary &&
                 s.k.size > ct.kc;
-  return fitMappedTiling(hw_, ct, init, shared);
+  GemmTiling fitted = fitMappedTiling(hw_, ct, init, shared);
+  // A convolution's bias under output stationary: one value per row. The
+  // tiles stay those fitted with a whole init tile (what the cost model
+  // priced); the smaller region leaves the strips more room.
+  fitted.rowInit = !activationIsA && bias &&
+                   mapping_->dataflow == tiling::Dataflow::OutputStationary;
+  return fitted;
 }
 
 GemmTiling Lowering::convChunkTiling(GemmTiling t,
