@@ -279,6 +279,13 @@ LogicalResult GemmOp::inferReturnTypes(MLIRContext *ctx,
                   why, ctx, types);
 }
 
+bool Conv2DOp::isDepthwise() {
+  auto in = cast<RankedTensorType>(getInput().getType());
+  auto out = cast<RankedTensorType>(getResult().getType());
+  int64_t g = int64_t(getGroups());
+  return g == in.getDimSize(1) && g == out.getDimSize(1);
+}
+
 LogicalResult Conv2DOp::inferReturnTypes(MLIRContext *ctx,
                                          std::optional<Location> loc,
                                          Adaptor op,

@@ -98,6 +98,12 @@ def Graph_Conv2DOp : Graph_Op<"conv2d", [InferTypeOpAdaptor]> {
   let assemblyFormat = [{
     $input `,` $weight (`,` $bias^)? attr-dict `:` functional-type(operands, results)
   }];
+  let extraClassDeclaration = [{
+    /// groups == input channels == output channels: the convolutions the
+    /// sliding-window weight-queue kernel runs (docs/depthwise.md), which
+    /// have no GEMM partition (one channel included).
+    bool isDepthwise();
+  }];
 }
 
 def Graph_ReluOp : Graph_Op<"relu", [SameOperandsAndResultType, InferTypeOpInterface]> {

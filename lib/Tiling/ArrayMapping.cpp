@@ -628,7 +628,7 @@ moveInterleavedStores(const MappingProblem &p, const HardwareDesc &hw,
                       std::vector<std::pair<uint32_t, ClusterCost>> &costs,
                       std::map<uint32_t, double> &channelTotal) {
   if (hw.channels.size() < 2 || std::max<int64_t>(1, p.gemm.count) > 1 ||
-      costs.size() < 2)
+      costs.size() < 2 || p.outputReadByRows)
     return;
   const ClusterSlice *first = nullptr;
   bool nSplit = false;

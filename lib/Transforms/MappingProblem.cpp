@@ -10,6 +10,45 @@
 using namespace mlir;
 using namespace accel;
 
+namespace {
+/// The value `op`'s layer produces: its result, or the end of the epilogue
+/// fuse-layers fused into it (single-use accel.fused ops).
+Value fusedResult(Operation *op) {
+  Value end = op->getResult(0);
+  while (end.hasOneUse()) {
+    Operation *user = *end.getUsers().begin();
+    if (!user->hasAttr(kFusedAttrName) || user->getNumResults() != 1)
+      break;
+    end = user->getResult(0);
+  }
+  return end;
+}
+
+/// A convolution whose result (after its fused epilogue) a depthwise
+/// convolution reads, and which is larger than a third of all storage units
+/// together. The depthwise kernel reads runs of planes (output channels),
+/// so DRAM placement cuts such a result into channel pieces on both memory
+/// channels, and an N split's interleaved stores spread over them
+/// (MappingProblem::outputReadByRows). A smaller result may stay resident
+/// where an M split's clusters wrote it, next to the planes each cluster's
+/// depthwise run reads. A third was measured on the zoo (docs/mapping.md,
+/// "Interleaved output stores"): a quarter slowed MobileNetV2 on
+/// hw/bandwidth-starved.json by 4.3 %, a half left MobileNetV3-Small's
+/// 56 x 56 expansion (903 KB) with the M split.
+bool readByRowsOffChip(Operation *op, const HardwareDesc &hw) {
+  Value result = fusedResult(op);
+  auto type = cast<RankedTensorType>(result.getType());
+  const double bytes = double(type.getNumElements()) * 4;
+  if (!type.hasStaticShape() ||
+      3 * bytes <= double(hw.numClusters()) * double(hw.storageBytes))
+    return false;
+  return llvm::any_of(result.getUsers(), [](Operation *u) {
+    auto dw = dyn_cast<graph::Conv2DOp>(u);
+    return dw && dw.isDepthwise();
+  });
+}
+} // namespace
+
 bool accel::transforms::mappingProblemOf(Operation *op, const HardwareDesc &hw,
                                          tiling::MappingProblem &mp) {
   bool withInit = false;
@@ -19,6 +58,7 @@ bool accel::transforms::mappingProblemOf(Operation *op, const HardwareDesc &hw,
   mp.activationIsA = !isa<graph::Conv2DOp>(op);
   // A convolution's init is its bias, one value per output channel (row).
   mp.rowInit = withInit && !mp.activationIsA;
+  mp.outputReadByRows = !mp.activationIsA && readByRowsOffChip(op, hw);
   // A batched matmul lowers one GEMM per batch instance; a cluster can take
   // whole instances (LowerMapped.cpp, emitMappedMatmuls).
   mp.batchSplit = isa<graph::MatMulOp>(op) && mp.gemm.count > 1;

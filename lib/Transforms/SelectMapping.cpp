@@ -62,14 +62,9 @@ struct SelectMappingPass
         return WalkResult::advance();
       // Depthwise convs (groups == channels) run on the SW weight-queue
       // kernel, which has no GEMM to partition (docs/depthwise.md).
-      if (auto conv = dyn_cast<graph::Conv2DOp>(op)) {
-        auto in = cast<RankedTensorType>(conv.getInput().getType());
-        auto out = cast<RankedTensorType>(conv.getResult().getType());
-        int64_t groups = int64_t(conv.getGroups());
-        if (groups == in.getDimSize(1) && groups == out.getDimSize(1) &&
-            !op->hasAttr(kMappingAttrName))
+      if (auto conv = dyn_cast<graph::Conv2DOp>(op))
+        if (conv.isDepthwise() && !op->hasAttr(kMappingAttrName))
           return WalkResult::advance();
-      }
       // An existing attribute was checked by the accel dialect's verifier.
       // A split decision (split-strategy's ranges) fixes the partition; a
       // forced array must agree with it, only the dataflow is still open.

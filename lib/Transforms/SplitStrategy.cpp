@@ -68,14 +68,10 @@ bool splittable(Operation *op) {
            cast<RankedTensorType>(mm.getRhs().getType()).getRank() == 2;
   if (isa<graph::GemmOp>(op))
     return true;
-  if (auto conv = dyn_cast<graph::Conv2DOp>(op)) {
-    int64_t g = int64_t(conv.getGroups());
-    auto in = cast<RankedTensorType>(conv.getInput().getType());
-    auto out = cast<RankedTensorType>(conv.getResult().getType());
-    // Depthwise (groups == channels, one channel included): the SW
-    // weight-queue kernel has no GEMM partition (as select-mapping).
-    return !(g == in.getDimSize(1) && g == out.getDimSize(1));
-  }
+  // Depthwise: the SW weight-queue kernel has no GEMM partition (as
+  // select-mapping).
+  if (auto conv = dyn_cast<graph::Conv2DOp>(op))
+    return !conv.isDepthwise();
   return false;
 }
 

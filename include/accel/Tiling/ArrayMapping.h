@@ -148,6 +148,12 @@ struct MappingProblem {
   /// output stationary keeps mc floats of it instead of an mc x n tile
   /// (codegen GemmTiling::rowInit).
   bool rowInit = false;
+  /// A consumer reads the result in ranges of rows (output channels: a
+  /// depthwise convolution's planes), so DRAM placement cuts it into row
+  /// pieces on the memory channels, and N-split clusters' interleaved
+  /// stores are not all on one channel (mappingCost's interleaved-store
+  /// rule does not apply).
+  bool outputReadByRows = false;
   /// The lowering can give clusters whole batch instances (a batched
   /// matmul): selectMapping also prices batchPartitions().
   bool batchSplit = false;

@@ -412,6 +412,36 @@ TEST(ArrayMapping, SplitDecisionRangesReplaceTheBalancedSlices) {
   EXPECT_DOUBLE_EQ(mappingCost(p, hw, os, even4).cycles, balanced.cycles);
 }
 
+TEST(ArrayMapping, InterleavedStoresGoToOneChannelUnlessReadByRows) {
+  // MobileNetV3-Large's 112 x 112 expansion (16 -> 64 channels, 1 x 1) with
+  // split-strategy's N ranges: every cluster writes all 64 output channels
+  // of its pixels with one M tile, so the boxes interleave in every
+  // channel and the stores are priced on one memory channel. A result that
+  // a depthwise convolution reads is cut into channel pieces on both
+  // channels (outputReadByRows): priced without the move, cheaper.
+  HardwareDesc hw = defaultHardware();
+  MappingProblem p = problem(/*m=*/64, /*k=*/16, /*n=*/12544);
+  p.activationIsA = false;
+  p.withInit = p.rowInit = true;
+  ArrayPartition nn = part(SplitDim::N, SplitDim::N);
+  const std::vector<int64_t> ranges{0, 3136, 6272, 9408, 12544};
+  MappingChoice os{Dataflow::OutputStationary, nn};
+  MappingCost oneChannel = mappingCost(p, hw, os, ranges);
+  p.outputReadByRows = true;
+  MappingCost byRows = mappingCost(p, hw, os, ranges);
+  EXPECT_LT(byRows.cycles, oneChannel.cycles);
+  EXPECT_LT(byRows.channelCycles, oneChannel.channelCycles);
+  EXPECT_EQ(byRows.dmaBytes, oneChannel.dmaBytes); // same bytes, other channel
+  // The free search (no ranges) never applies the move.
+  p.outputReadByRows = false;
+  EXPECT_DOUBLE_EQ(mappingCost(p, hw, os).cycles,
+                   [&] {
+                     MappingProblem q = p;
+                     q.outputReadByRows = true;
+                     return mappingCost(q, hw, os).cycles;
+                   }());
+}
+
 TEST(ArrayMapping, BatchSplitGivesClustersWholeInstances) {
   std::vector<ArrayPartition> b = batchPartitions();
   ASSERT_EQ(b.size(), 7u);
