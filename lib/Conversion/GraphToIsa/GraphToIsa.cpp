@@ -11,6 +11,7 @@
 #include "Lowering.h"
 #include "ResourceCheck.h"
 #include "accel/Codegen/ChannelSplit.h"
+#include "accel/Codegen/DmaCoalesce.h"
 #include "accel/Codegen/Kernels.h"
 #include "accel/Codegen/Residency.h"
 #include "accel/Conversion/Passes.h"
@@ -664,8 +665,11 @@ LogicalResult Lowering::run() {
   program_.dramSize = next_;
   if (!sb_.capacityError().empty())
     return func_.emitError(sb_.capacityError());
-  if (next_ != UINT64_MAX && (opts_.channelPlacement || opts_.residency))
+  if (next_ != UINT64_MAX && (opts_.channelPlacement || opts_.residency)) {
     placeOnChannels();
+    // The parts the piece splits cut from one box, contiguous again.
+    coalesceDmaLoads(program_);
+  }
   if (next_ == UINT64_MAX)
     return func_.emitError("the program's DRAM buffers need 2^64 bytes or "
                            "more (a tensor type too large for any machine; "
