@@ -17,8 +17,8 @@ int outerDim(const DmaDesc &d) {
 }
 
 bool mergeable(DmaDir dir) {
-  return dir == DmaDir::Load || dir == DmaDir::LocalCopy ||
-         dir == DmaDir::RemoteLoad;
+  return dir == DmaDir::Load || dir == DmaDir::Store ||
+         dir == DmaDir::LocalCopy || dir == DmaDir::RemoteLoad;
 }
 
 /// The DRAM ranges of the program's inputs and outputs (every piece and
@@ -81,11 +81,14 @@ bool accel::codegen::continuesBox(const DmaDesc &a, const DmaDesc &b) {
 
 size_t accel::codegen::coalesceDmaLoads(Program &p) {
   const SymbolRanges symbols(p);
-  // Loads whose sources lie in one symbol or in none (local copies and
-  // remote loads read storage).
+  // DRAM sides in one symbol or in none (local copies and remote loads
+  // have none).
   auto sameSymbol = [&](const DmaDesc &a, const DmaDesc &b) {
-    return a.dir != DmaDir::Load ||
-           symbols.symbolAt(a.src) == symbols.symbolAt(b.src);
+    if (a.dir == DmaDir::Load)
+      return symbols.symbolAt(a.src) == symbols.symbolAt(b.src);
+    if (a.dir == DmaDir::Store)
+      return symbols.symbolAt(a.dst) == symbols.symbolAt(b.dst);
+    return true;
   };
   size_t removed = 0;
   for (ClusterStream &s : p.clusters) {

@@ -20,19 +20,21 @@
 namespace accel::codegen {
 
 /// Whether DMA `b`, issued right after `a`, continues `a`'s box along its
-/// outermost dimension: same direction, tag, element size, source cluster,
+/// outermost dimension: same direction (a load, store, local copy or remote
+/// load), tag, element size, source cluster,
 /// inner extents and strides (nonzero along the merged dimension), and both
 /// of `b`'s addresses where `a`'s box would put its next slice. The merged
 /// box is then `a` with the extents of that dimension added; a DMA that a
 /// split cut from one box merges back into a part of that box.
 bool continuesBox(const DmaDesc &a, const DmaDesc &b);
 
-/// Merges every run of loads, local copies and remote loads that are
-/// consecutive in a cluster's stream, of the same layer, continue each
-/// other's box (continuesBox) and (loads) read the same program input or
-/// output, or none, into one DMA. Returns how many DMAs were removed.
-/// Stores keep their parts: a store's pieces may have copies on other
-/// memory channels that each part writes.
+/// Merges every run of loads, stores, local copies and remote loads that
+/// are consecutive in a cluster's stream, of the same layer, continue each
+/// other's box (continuesBox) and whose DRAM sides lie in the same program
+/// input or output, or in none, into one DMA. Returns how many DMAs were
+/// removed. A store to a piece with copies on other channels is one store
+/// per copy; their addresses do not continue each other, so each merged
+/// run writes one copy.
 size_t coalesceDmaLoads(Program &p);
 
 } // namespace accel::codegen

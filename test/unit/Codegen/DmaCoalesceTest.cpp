@@ -1,13 +1,16 @@
 //===- DmaCoalesceTest.cpp - Consecutive DMAs merged into one box ---------===//
 //
-// The parts a piece split cut from one load box merge back where they are
-// contiguous in both memories again; gaps, other tags, stores, other layers,
-// commands in between and two program symbols keep them apart.
+// The parts a piece split cut from one load or store box merge back where
+// they are contiguous in both memories again; gaps, other tags, DRAM
+// copies, other layers, commands in between and two program symbols keep
+// them apart.
 //
 //===----------------------------------------------------------------------===//
 #include "accel/Codegen/DmaCoalesce.h"
 
 #include <gtest/gtest.h>
+
+#include <utility>
 
 using namespace accel;
 using namespace accel::codegen;
@@ -44,11 +47,19 @@ TEST(DmaCoalesce, ContinuesBoxAlongTheOuterDimension) {
   EXPECT_FALSE(continuesBox(b, a)); // the next slice, not the previous one
   // A channel missing (resident, or another piece elsewhere).
   EXPECT_FALSE(continuesBox(a, channelRow(1 << 20, 4, 4096)));
-  // Other tag, a store, a zero stride along the merged dimension.
+  // Other tag, other directions, a zero stride along the merged dimension.
   EXPECT_FALSE(continuesBox(a, channelRow(1 << 20, 3, 4096, 1)));
   DmaDesc st = a, st2 = b;
-  st.dir = st2.dir = DmaDir::Store;
-  EXPECT_FALSE(continuesBox(st, st2));
+  st.dir = st2.dir = DmaDir::Store; // storage -> DRAM: the same box swapped
+  std::swap(st.src, st.dst), std::swap(st2.src, st2.dst);
+  for (int i = 0; i < 4; ++i)
+    std::swap(st.srcStride[i], st.dstStride[i]),
+        std::swap(st2.srcStride[i], st2.dstStride[i]);
+  EXPECT_TRUE(continuesBox(st, st2));
+  EXPECT_FALSE(continuesBox(a, st2));
+  DmaDesc copy = a, copy2 = b;
+  copy.dir = copy2.dir = DmaDir::DramCopy;
+  EXPECT_FALSE(continuesBox(copy, copy2));
   DmaDesc z = a, z2 = a;
   z.srcStride[2] = z2.srcStride[2] = 0;
   z2.dst = a.dst + 64 * 4;
