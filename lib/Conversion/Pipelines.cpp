@@ -9,8 +9,9 @@
 // tilings), selects the dataflow (select-mapping), and lowers to one
 // isa.program. `split=partition|labels|off` says who decides the cluster
 // partition (docs/labels-and-splits.md, "Split strategy and mapping: one
-// decision"); `parallel`, `rounding`, `policy`, `balance-clusters` (default
-// true here) go to split-strategy's parser, `fuse=on|off` says whether
+// decision"); `parallel`, `rounding` (default clusters here),
+// `policy`, `balance-clusters` (default true here) go to split-strategy's
+// parser, `fuse=on|off` says whether
 // fuse-layers runs (docs/passes.md, "fuse-layers"), `depth-first=on|off`
 // whether depth-first-channels runs after it,
 // every other option to convert-graph-to-isa's, so they are declared once
@@ -93,12 +94,15 @@ std::string strategyOptions(const accel::SplitPipelineOptions &split) {
     return llvm::any_of(
         items, [&](StringRef i) { return i.split('=').first == option; });
   };
-  // Cluster-balanced pieces where they pay (docs/labels-and-splits.md).
+  // One piece per core with the cluster shares balanced first, measured on
+  // the zoo (docs/labels-and-splits.md, step 7); balance-clusters then
+  // re-cuts only under another rounding.
+  std::string rounding = names("rounding") ? "" : " rounding=clusters";
   std::string balance =
       names("balance-clusters") ? "" : " balance-clusters=true";
   return (names("parallel") ? split.strategy
                             : "parallel=best " + split.strategy) +
-         balance;
+         rounding + balance;
 }
 } // namespace
 

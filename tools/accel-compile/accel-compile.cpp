@@ -265,7 +265,7 @@ static int compileMain(int argc, char **argv) {
                     "split-strategy's options below, forwarded (its "
                     "partition is --split, its print is accel-opt's); the "
                     "defaults here are --parallel=best "
-                    "--balance-clusters=true\n";
+                    "--rounding=clusters --balance-clusters=true\n";
     accel::registerSplitStrategy();
     const PassInfo *split = PassInfo::lookup("split-strategy");
     split->printHelpStr(/*indent=*/2,

@@ -5,7 +5,9 @@
 // bytes of its result); the relu fused into the conv's store is listed as
 // fused, the reshape has no layer (the matmul reads the conv through it),
 // and every command carries the index of the layer it works for.
-// RUN: accel-opt --accel-default-pipeline="fuse=off" %s | FileCheck %s
+// rounding=ceil (the pass's default, not the pipeline's clusters) keeps the
+// conv on three clusters, as the synchronisation described below.
+// RUN: accel-opt --accel-default-pipeline="fuse=off rounding=ceil" %s | FileCheck %s
 // CHECK:      isa.program grid(2 x 2) dram {{[0-9]+}} hw {{-?[0-9]+}} layers [
 // conv: N*OH*OW*|W| = 16 * 72 = 1152 MACs; W + b = 288 + 16 bytes; reads x
 // (288 bytes).
@@ -38,19 +40,19 @@
 // FUSED-NEXT: ] {
 //
 // Barrier synchronisation: each layer's barrier belongs to it.
-// RUN: accel-opt --accel-default-pipeline="fuse=off sync=barrier" %s | FileCheck %s --check-prefix=BARRIER
+// RUN: accel-opt --accel-default-pipeline="fuse=off sync=barrier rounding=ceil" %s | FileCheck %s --check-prefix=BARRIER
 // BARRIER: isa.barrier 0 layer 0
 // BARRIER: isa.barrier 1 layer 1
 // BARRIER: isa.barrier 2 layer 2
 //
 // Every command of every cluster names its layer.
-// RUN: accel-opt --accel-default-pipeline="fuse=off" %s | grep -E '^ *isa\.(config|execute|dma|wait|barrier|send|signal|recv) ' > %t.cmds
+// RUN: accel-opt --accel-default-pipeline="fuse=off rounding=ceil" %s | grep -E '^ *isa\.(config|execute|dma|wait|barrier|send|signal|recv) ' > %t.cmds
 // RUN: not grep -v -E ' layer [0-2]( \{|$)' %t.cmds
 // RUN: grep -c . %t.cmds | FileCheck %s --check-prefix=SOME
 // SOME: {{^[1-9][0-9]*$}}
 //
 // The SIGNALs / RECVs of a layer belong to it too.
-// RUN: accel-opt --accel-default-pipeline="fuse=off" %s | grep -E '^ *isa\.(signal|recv) ' > %t.sync
+// RUN: accel-opt --accel-default-pipeline="fuse=off rounding=ceil" %s | grep -E '^ *isa\.(signal|recv) ' > %t.sync
 // RUN: not grep -v -E ' layer [0-2]$' %t.sync
 // RUN: grep -c . %t.sync | FileCheck %s --check-prefix=SOME
 //

@@ -16,9 +16,13 @@
 // RUN: accel-opt --accel-hw=%hw_dir/default.json --select-tiling --tensor-labeling --split-strategy %s | FileCheck %s --check-prefix=AUTO
 // RUN: accel-opt --accel-hw=%hw_dir/default.json --select-tiling --tensor-labeling --split-strategy=parallel=data %s | FileCheck %s --check-prefix=DATA
 // The default pipeline runs parallel=best (select-tiling first); a
-// forwarded parallel= is followed exactly.
+// forwarded parallel= is followed exactly. Its rounding is clusters (one
+// piece per core, the clusters' shares balanced first): data parallel cuts
+// late_resnet's 7 rows 2, 2, 2, 1 (rounding=ceil, the pass's default:
+// 4, 0, 3, 0 rows).
 // RUN: accel-opt --accel-hw=%hw_dir/default.json --accel-default-pipeline=entry=fc --mlir-print-ir-after=split-strategy %s 2>&1 >/dev/null | FileCheck %s --check-prefix=BEST
-// RUN: accel-opt --accel-hw=%hw_dir/default.json --accel-default-pipeline="parallel=data entry=fc" --mlir-print-ir-after=split-strategy %s 2>&1 >/dev/null | FileCheck %s --check-prefix=DATA
+// RUN: accel-opt --accel-hw=%hw_dir/default.json --accel-default-pipeline="parallel=data rounding=ceil entry=fc" --mlir-print-ir-after=split-strategy %s 2>&1 >/dev/null | FileCheck %s --check-prefix=DATA
+// RUN: accel-opt --accel-hw=%hw_dir/default.json --accel-default-pipeline="parallel=data entry=fc" --mlir-print-ir-after=split-strategy %s 2>&1 >/dev/null | FileCheck %s --check-prefix=CLUSTERS
 
 // Late ResNet (res5 1x1 2048 -> 512, 7 x 7 output). Data parallel (auto)
 // splits the image rows: 7 rows in 16 core pieces dealt to the cores in
@@ -35,6 +39,8 @@
 // DATA-LABEL: func.func @late_resnet
 // DATA-NOT: accel.parallel
 // DATA: graph.conv2d {{.*}}accel.mapping = #accel.mapping<ranges = [0, 28, 28, 49, 49], array = [N, N]>
+// CLUSTERS-LABEL: func.func @late_resnet
+// CLUSTERS: graph.conv2d {{.*}}accel.mapping = #accel.mapping<ranges = [0, 14, 28, 42, 49], array = [N, N]>
 func.func @late_resnet(%x: tensor<1x2048x7x7xf32>, %w: tensor<512x2048x1x1xf32>, %b: tensor<512xf32>) -> tensor<1x512x7x7xf32> {
   %y = graph.conv2d %x, %w, %b {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>} : (tensor<1x2048x7x7xf32>, tensor<512x2048x1x1xf32>, tensor<512xf32>) -> tensor<1x512x7x7xf32>
   return %y : tensor<1x512x7x7xf32>
