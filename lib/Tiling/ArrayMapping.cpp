@@ -410,8 +410,10 @@ ClusterCost clusterCostWith(const MappingProblem &p, const HardwareDesc &hw,
           double s = dma(double(m * n) * 4, cTiles * perK);
           cc.store += s;
           chan += s;
+          // A per-row bias loads its m values (rowInit), else the m x n
+          // broadcast box.
           if (init)
-            chan += dma(double(m * n) * 4, cTiles * perK);
+            chan += dma(double(rowInit ? m : m * n) * 4, cTiles * perK);
           double plain = exec(m, n, k, false, false);
           comp += steps * plain;
           if (init)

@@ -13,7 +13,7 @@
 // pieces of 4 rows, dealt 4 / 3 / 4 / 3 to the clusters (16 / 12 / 16 / 12
 // rows); the balanced cut gives every cluster 14 rows (4 + 4 + 3 + 3).
 // Measured (accel-split-bench): 72173 -> 64459 cycles on 16 cores.
-// PRICE: remark: parallel=best: data 68884 model 116864 hybrid 116864, clusters 60784 -> data
+// PRICE: remark: parallel=best: data 68884 model 110690 hybrid 110690, clusters 60784 -> data
 // BAL-LABEL: func.func @res2_reduce
 // BAL-SAME: split_dim = "h", ranges = [(0, 3), (4, 7), (8, 10), (11, 13), (14, 17), (18, 21), (22, 24), (25, 27), (28, 31), (32, 35), (36, 38), (39, 41), (42, 45), (46, 49), (50, 52), (53, 55)]
 // BAL: accel.mapping = #accel.mapping<{{.*}}ranges = [0, 784, 1568, 2352, 3136], array = [N, N]
@@ -29,7 +29,7 @@ func.func @res2_reduce(%x: tensor<1x256x56x56xf32>, %w: tensor<64x256x1x1xf32>, 
 // res2_1x1_64-64: the cost model prices it channel-bound (the DMA, not the
 // PEs, sets its time), so the cluster balance of the PEs does not pay and
 // the Ceil cut stays (measured: the balanced cut ran 25682 -> 27058).
-// PRICE: remark: parallel=best: data 27569 model 39342 hybrid 39342 -> data
+// PRICE: remark: parallel=best: data 22413 model 33120 hybrid 33120 -> data
 // BAL-LABEL: func.func @res2_same
 // BAL: accel.mapping = #accel.mapping<{{.*}}ranges = [0, 896, 1568, 2464, 3136], array = [N, N]
 func.func @res2_same(%x: tensor<1x64x56x56xf32>, %w: tensor<64x64x1x1xf32>, %b: tensor<64xf32>) -> tensor<1x64x56x56xf32> {

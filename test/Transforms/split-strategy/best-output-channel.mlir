@@ -8,7 +8,7 @@
 // RUN: accel-opt --mlir-print-op-on-diagnostic=false --accel-hw=%hw_dir/default.json --select-tiling --tensor-labeling --split-strategy="parallel=best print=true" %s 2>&1 >/dev/null | FileCheck %s --check-prefix=PRICE
 // RUN: accel-opt --accel-hw=%hw_dir/default.json --select-tiling --tensor-labeling --split-strategy=parallel=best %s | FileCheck %s --check-prefix=BEST
 
-// PRICE: remark: parallel=best: data 88013 model 80570 hybrid 80570 -> model
+// PRICE: remark: parallel=best: data 70988 model 62500 hybrid 62500 -> model
 // BEST: graph.conv2d
 // BEST-SAME: accel.mapping = #accel.mapping<ranges = [0, 64, 128, 192, 256], array = [M, M]>
 // BEST-SAME: accel.parallel = "model"

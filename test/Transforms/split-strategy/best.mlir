@@ -49,7 +49,7 @@ func.func @late_resnet(%x: tensor<1x2048x7x7xf32>, %w: tensor<512x2048x1x1xf32>,
 // conv1 (7 x 7 / 2, 3 -> 64 channels, 112 x 112 output): the image rows
 // feed every cluster; 64 output channels in 16 pieces of 4 would starve the
 // PE rows.
-// PRICE: remark: parallel=best: data 146218 model 316787 hybrid 316787 -> data
+// PRICE: remark: parallel=best: data 134486 model 291797 hybrid 291797 -> data
 // MAPPED-LABEL: func.func @conv1
 // MAPPED: accel.mapping = #accel.mapping<dataflow = output_stationary, ranges = [0, 3136, 6272, 9408, 12544], array = [N, N], cycles = 146218>
 // BEST-LABEL: func.func @conv1
