@@ -140,8 +140,7 @@ Regions halfRegions(const HardwareDesc &hw, const GemmTiling &t,
 int64_t accCols(const HardwareDesc &hw, int64_t peRows) {
   return int64_t(hw.accBufferBytes / 4) / std::max<int64_t>(1, peRows);
 }
-bool InitRegions::needsLoad(uint32_t addr, const DramBox &box,
-                            bool readOnly) {
+bool InitRegions::needsLoad(uint32_t addr, const DramBox &box, bool readOnly) {
   bool broadcast = readOnly;
   for (int d = 0; d < box.rank; ++d)
     broadcast |= box.stride[d] == 0 && box.shape[d] > 1;

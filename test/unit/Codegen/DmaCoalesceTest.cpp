@@ -42,7 +42,8 @@ Command dma(const DmaDesc &d, uint32_t layer = 3) {
 }
 
 TEST(DmaCoalesce, ContinuesBoxAlongTheOuterDimension) {
-  const DmaDesc a = channelRow(1 << 20, 2, 4096), b = channelRow(1 << 20, 3, 4096);
+  const DmaDesc a = channelRow(1 << 20, 2, 4096),
+                b = channelRow(1 << 20, 3, 4096);
   EXPECT_TRUE(continuesBox(a, b));
   EXPECT_FALSE(continuesBox(b, a)); // the next slice, not the previous one
   // A channel missing (resident, or another piece elsewhere).

@@ -205,8 +205,7 @@ std::vector<float> runRowBias(bool rows, size_t &biasLoads,
     w[0].tiling.rowInit = true;
   }
   std::string err;
-  EXPECT_TRUE(emitMappedGemmLayer(sb, w, StationaryOperand::C, {}, err))
-      << err;
+  EXPECT_TRUE(emitMappedGemmLayer(sb, w, StationaryOperand::C, {}, err)) << err;
   prog.symbols = {sym("a", true, {m, k}, 0), sym("b", true, {k, n}, 1u << 20),
                   sym("bias", true, {m}, biasAt),
                   sym("c", false, {m, n}, 2u << 20)};

@@ -434,12 +434,11 @@ TEST(ArrayMapping, InterleavedStoresGoToOneChannelUnlessReadByRows) {
   EXPECT_EQ(byRows.dmaBytes, oneChannel.dmaBytes); // same bytes, other channel
   // The free search (no ranges) never applies the move.
   p.outputReadByRows = false;
-  EXPECT_DOUBLE_EQ(mappingCost(p, hw, os).cycles,
-                   [&] {
-                     MappingProblem q = p;
-                     q.outputReadByRows = true;
-                     return mappingCost(q, hw, os).cycles;
-                   }());
+  EXPECT_DOUBLE_EQ(mappingCost(p, hw, os).cycles, [&] {
+    MappingProblem q = p;
+    q.outputReadByRows = true;
+    return mappingCost(q, hw, os).cycles;
+  }());
 }
 
 TEST(ArrayMapping, BatchSplitGivesClustersWholeInstances) {
