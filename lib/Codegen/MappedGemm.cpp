@@ -658,19 +658,16 @@ bool accel::codegen::emitMappedGemmLayer(
         loadPieces(loadTag(h), s.p->bPieces(s.k, s.n, t.nc), l.b);
       else if (s.loadB)
         load(loadTag(h), s.p->bBox(s.k, s.n), l.b, t.nc);
-      DramBox init;
       if (s.init == Init::Bias && rowInit) {
-        init = s.p->initRows(s.m0, s.mc);
-        if (held.needsLoad(l.init, init, /*readOnly=*/true))
-          load(loadTag(h), init, l.init, 1);
-        return;
+        const DramBox rows = s.p->initRows(s.m0, s.mc);
+        if (held.needsLoad(l.init, rows, /*readOnly=*/true))
+          load(loadTag(h), rows, l.init, 1);
+      } else if (s.init != Init::None) {
+        const DramBox init =
+            s.init == Init::Bias ? s.p->initBox(s.m0, s.mc, s.n) : psumBox(s);
+        if (held.needsLoad(l.init, init))
+          load(loadTag(h), init, l.init, t.nc);
       }
-      if (s.init == Init::Bias)
-        init = s.p->initBox(s.m0, s.mc, s.n);
-      else if (s.init == Init::Reload)
-        init = psumBox(s);
-      if (s.init != Init::None && held.needsLoad(l.init, init))
-        load(loadTag(h), init, l.init, t.nc);
     };
 
     issueLoads(0);

@@ -38,9 +38,9 @@ Value fusedResult(Operation *op) {
 bool readByRowsOffChip(Operation *op, const HardwareDesc &hw) {
   Value result = fusedResult(op);
   auto type = cast<RankedTensorType>(result.getType());
-  const double bytes = double(type.getNumElements()) * 4;
   if (!type.hasStaticShape() ||
-      3 * bytes <= double(hw.numClusters()) * double(hw.storageBytes))
+      3 * double(type.getNumElements()) * 4 <=
+          double(hw.numClusters()) * double(hw.storageBytes))
     return false;
   return llvm::any_of(result.getUsers(), [](Operation *u) {
     auto dw = dyn_cast<graph::Conv2DOp>(u);
