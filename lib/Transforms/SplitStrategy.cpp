@@ -246,7 +246,7 @@ private:
       return;
     }
     OpBuilder b(op);
-    auto relayout = b.create<graph::RelayoutOp>(op->getLoc(), v);
+    auto relayout = graph::RelayoutOp::create(b, op->getLoc(), v);
     op->setOperand(idx, relayout.getResult());
     record(relayout.getResult(), want);
   }
