@@ -314,7 +314,8 @@ def SplitStrategy : Pass<"split-strategy", "mlir::ModuleOp"> {
                         "lengths differ by at most one"),
              clEnumValN(accel::SplitRounding::Clusters, "clusters",
                         "one piece per core, the cluster shares balanced "
-                        "first (the default pipeline's)"))}]>,
+                        "first; ops of fewer than 200000 multiply-adds "
+                        "keep ceil (the default pipeline's)"))}]>,
     Option<"policy", "policy", "accel::MissingRowPolicy",
            /*default=*/"accel::MissingRowPolicy::Error",
            "what a tensor without a database row does",
