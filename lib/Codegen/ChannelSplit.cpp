@@ -56,7 +56,7 @@ void keepWholeWhereDmasCannotSplit(const Program &p,
           splitAtPieces(c.dma, parts, maxParts, pieces))
         continue;
       for (bool srcSide : {true, false}) {
-        if (!(srcSide ? readsDram(c.dma.dir) : writesDram(c.dma.dir)))
+        if (!dramSide(c.dma.dir, srcSide))
           continue;
         const int64_t b = bufferOf(segments, srcSide ? c.dma.src : c.dma.dst);
         if (b >= 0)

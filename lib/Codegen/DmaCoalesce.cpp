@@ -54,29 +54,38 @@ private:
 };
 } // namespace
 
-bool accel::codegen::continuesBox(const DmaDesc &a, const DmaDesc &b) {
+namespace {
+/// The dimension along which `b` continues `a`'s box (continuesBox), or -1.
+int mergeDim(const DmaDesc &a, const DmaDesc &b) {
   if (a.dir != b.dir || !mergeable(a.dir) || a.tag != b.tag ||
       a.elemBytes != b.elemBytes ||
       (a.dir == DmaDir::RemoteLoad && a.srcCluster != b.srcCluster) ||
       a.numElements() == 0 || b.numElements() == 0)
-    return false;
+    return -1;
   const int k = std::min(outerDim(a), outerDim(b));
   if (a.srcStride[k] == 0 || a.dstStride[k] == 0)
-    return false;
+    return -1;
   for (int i = 0; i < 4; ++i) {
     if (i < k && (a.shape[i] != 1 || b.shape[i] != 1))
-      return false;
+      return -1;
     if (i > k && a.shape[i] != b.shape[i])
-      return false;
+      return -1;
     if (i >= k &&
         (a.srcStride[i] != b.srcStride[i] || a.dstStride[i] != b.dstStride[i]))
-      return false;
+      return -1;
   }
   if (uint64_t(a.shape[k]) + b.shape[k] > std::numeric_limits<uint32_t>::max())
-    return false;
+    return -1;
   const int64_t n = int64_t(a.shape[k]) * int64_t(a.elemBytes);
   return b.src == a.src + uint64_t(n * a.srcStride[k]) &&
-         b.dst == a.dst + uint64_t(n * a.dstStride[k]);
+                 b.dst == a.dst + uint64_t(n * a.dstStride[k])
+             ? k
+             : -1;
+}
+} // namespace
+
+bool accel::codegen::continuesBox(const DmaDesc &a, const DmaDesc &b) {
+  return mergeDim(a, b) >= 0;
 }
 
 size_t accel::codegen::coalesceDmaLoads(Program &p) {
@@ -97,9 +106,10 @@ size_t accel::codegen::coalesceDmaLoads(Program &p) {
     for (Command &c : s.commands) {
       if (c.kind == CommandKind::Dma && !out.empty()) {
         Command &prev = out.back();
-        if (prev.kind == CommandKind::Dma && prev.layer == c.layer &&
-            continuesBox(prev.dma, c.dma) && sameSymbol(prev.dma, c.dma)) {
-          const int k = std::min(outerDim(prev.dma), outerDim(c.dma));
+        const int k = prev.kind == CommandKind::Dma && prev.layer == c.layer
+                          ? mergeDim(prev.dma, c.dma)
+                          : -1;
+        if (k >= 0 && sameSymbol(prev.dma, c.dma)) {
           prev.dma.shape[k] += c.dma.shape[k];
           ++removed;
           continue;

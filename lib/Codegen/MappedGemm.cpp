@@ -420,13 +420,16 @@ bool accel::codegen::emitMappedGemmLayer(
     if (problems.empty())
       continue;
     const bool anyInit = anyInitOf(problems, st);
-    // Biases as one value per row (GemmTiles::initRows): only stationary C
-    // initialises from the bias alone (A / B reload partial sums too).
-    bool rowInit = anyInit && st == StationaryOperand::C;
-    for (const GemmTiles &p : problems)
-      rowInit &= !p.initBox || bool(p.initRows);
     const GemmTiling t = work[cl].tiling;
-    if (t.rowInit && anyInit && !rowInit) {
+    // Biases as one value per row (GemmTiling::rowInit, GemmTiles::initRows):
+    // only stationary C initialises from the bias alone (A / B reload
+    // partial sums too).
+    const bool rowInit = t.rowInit && anyInit;
+    if (rowInit &&
+        (st != StationaryOperand::C ||
+         std::any_of(problems.begin(), problems.end(), [](const GemmTiles &p) {
+           return p.initBox && !p.initRows;
+         }))) {
       err = "internal error: a one-value-per-row init region for an init "
             "that is not a per-row bias";
       return false;

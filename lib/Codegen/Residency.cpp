@@ -334,7 +334,7 @@ bool accel::codegen::splitAtPieces(const DmaDesc &d,
   // Whether every DRAM side of `x` lies inside one piece (or in none).
   auto fits = [&](const DmaDesc &x) {
     for (int s = 0; s < 2; ++s) {
-      if (s == 0 ? !readsDram(x.dir) : !writesDram(x.dir))
+      if (!dramSide(x.dir, s == 0))
         continue;
       uint64_t lo, hi;
       dmaSide(x, s == 0, lo, hi);
@@ -747,7 +747,7 @@ ResidencyPlan accel::codegen::planResidency(
       if (!splitAtPieces(c.dma, pieces, opts.maxPartsPerDma, parts)) {
         // Every piece the DMA's DRAM sides reach stays in DRAM.
         for (int s = 0; s < 2; ++s) {
-          if (s == 0 ? !readsDram(c.dma.dir) : !writesDram(c.dma.dir))
+          if (!dramSide(c.dma.dir, s == 0))
             continue;
           uint64_t lo, hi;
           dmaSide(c.dma, s == 0, lo, hi);
@@ -761,7 +761,7 @@ ResidencyPlan accel::codegen::planResidency(
       for (const DmaDesc &d : parts) {
         int64_t sides[2] = {-1, -1};
         for (int s = 0; s < 2; ++s) {
-          if (s == 0 ? !readsDram(d.dir) : !writesDram(d.dir))
+          if (!dramSide(d.dir, s == 0))
             continue;
           int64_t b = bufferOf(pieces, s == 0 ? d.src : d.dst);
           if (b < 0)

@@ -33,7 +33,7 @@ std::vector<DramPiece> piecesOf(const Symbol &s) {
 
 /// A DMA that writes (or reads) DRAM bytes of one of `pieces`.
 bool touches(const DmaDesc &d, bool write, const std::vector<DramPiece> &ps) {
-  bool dram = write ? writesDram(d.dir) : readsDram(d.dir);
+  bool dram = dramSide(d.dir, !write);
   if (!dram)
     return false;
   ByteRange r =

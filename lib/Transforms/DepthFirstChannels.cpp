@@ -79,11 +79,11 @@ bool oneImageConstantWeights(graph::Conv2DOp op) {
          (!op.getBias() || matchPattern(op.getBias(), m_Constant()));
 }
 
-/// A depthwise conv2d on one image with constant weights and bias.
-bool isDepthwise(graph::Conv2DOp op) {
-  int64_t c = dim(op.getInput(), 1);
-  return c > 1 && int64_t(op.getGroups()) == c && dim(op.getResult(), 1) == c &&
-         dim(op.getWeight(), 1) == 1 && oneImageConstantWeights(op);
+/// A depthwise conv2d of more than one channel on one image with constant
+/// weights and bias.
+bool isSliceableDepthwise(graph::Conv2DOp op) {
+  return op.isDepthwise() && dim(op.getInput(), 1) > 1 &&
+         oneImageConstantWeights(op);
 }
 
 /// A regular conv2d on one image with constant weights and bias.
@@ -98,7 +98,7 @@ struct Pair {
 };
 
 std::optional<Pair> matchPair(graph::Conv2DOp dw) {
-  if (!isDepthwise(dw))
+  if (!isSliceableDepthwise(dw))
     return std::nullopt;
   // Back from the depthwise input through accel.fused ops to a producer.
   Operation *def = dw.getInput().getDefiningOp();

@@ -212,6 +212,11 @@ constexpr bool readsDram(DmaDir d) {
 constexpr bool writesDram(DmaDir d) {
   return d == DmaDir::Store || d == DmaDir::DramCopy;
 }
+/// Whether the source (`srcSide`) or the destination side of a DMA in
+/// direction `d` is in DRAM.
+constexpr bool dramSide(DmaDir d, bool srcSide) {
+  return srcSide ? readsDram(d) : writesDram(d);
+}
 
 /// A 4-D strided box transfer. Element (i0..i3) moves between
 /// src + sum(i_d * srcStride_d) * elemBytes and dst + sum(i_d * dstStride_d)

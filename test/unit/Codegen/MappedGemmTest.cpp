@@ -180,7 +180,7 @@ TEST(MappedGemm, StationaryOperandIsLoadedOncePerGroup) {
 /// DMAs from the bias and `biasBytes` the bytes they move.
 std::vector<float> runRowBias(bool rows, size_t &biasLoads,
                               uint64_t &biasBytes) {
-  const int64_t m = 40, k = 200, n = 100, kc = 64, nc = 32;
+  const int64_t m = 40, k = 200, n = 100, nc = 32;
   const uint64_t biasAt = 3u << 20;
   HardwareDesc hw = defaultHardware();
   Program prog;
