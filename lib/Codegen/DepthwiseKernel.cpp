@@ -57,13 +57,14 @@ int64_t bandRowsFor(const DepthwiseLayer &l, int64_t owc, int64_t zF,
 }
 
 /// Estimated cycles of one MAC group: the MAC (+ pipeline latency), the
-/// fetched queue bytes, the scalar-unit cycles of the two type-2
-/// instructions, command issue.
+/// fetched queue bytes, command issue, and (`sliding`) the scalar-unit
+/// cycles of the two type-2 instructions that advance the window.
 double groupCycles(const HardwareDesc &hw, int64_t depth, int64_t cols,
-                   int64_t fetched) {
+                   int64_t fetched, bool sliding = true) {
   const int64_t lanes = std::max<int64_t>(1, hw.macLanes);
   return double(ceilDiv(depth * cols, lanes) + hw.macPipelineLatency) +
-         double(fetched * 4) / hw.weightLoadBytesPerCycle + 8.0;
+         double(fetched * 4) / hw.weightLoadBytesPerCycle +
+         (sliding ? 8.0 : 4.0);
 }
 
 /// Lane rows only where every cluster gets at least this many planes.
@@ -162,7 +163,7 @@ std::optional<DepthwisePlan> laneRowsPlan(const HardwareDesc &hw,
       cols > int64_t(hw.accBufferBytes / 4) ||
       planeFloats(l, f) + 80 > int64_t(hw.storageBytes / 8))
     return std::nullopt;
-  cost = groupCycles(hw, f.Kbig, cols, f.Kbig * cols) + 50.0;
+  cost = groupCycles(hw, f.Kbig, cols, f.Kbig * cols, /*sliding=*/false) + 50.0;
   return f;
 }
 
@@ -447,8 +448,13 @@ std::vector<OperandRecord> DepthwiseEmitter::groupRecords(const HalfLayout &hl,
   w.rowStride = int32_t(Rl > 1 ? qc : owc);
   w.colStride = 1;
   w.queueMode = QueueMode::SW;
-  w.pipeline = Pipeline::IdFoSuWb;
-  w.step = ldwStep;
+  // The scalar unit slides the window to the next group (type 2); packed
+  // lanes have one group per plane, each EXECUTE patches its addresses,
+  // so their records stay type 1 (no SU / WB cycles).
+  if (Rl == 1) {
+    w.pipeline = Pipeline::IdFoSuWb;
+    w.step = ldwStep;
+  }
   recs.push_back(w);
   OperandRecord m;
   m.rows = uint32_t(g);
@@ -468,8 +474,10 @@ std::vector<OperandRecord> DepthwiseEmitter::groupRecords(const HalfLayout &hl,
   s.peRows = 1;
   s.func = l.func;
   s.imm = l.funcImm;
-  s.pipeline = Pipeline::IdFoSuWb;
-  s.step = stStep;
+  if (Rl == 1) {
+    s.pipeline = Pipeline::IdFoSuWb;
+    s.step = stStep;
+  }
   recs.push_back(s);
   return recs;
 }
@@ -501,6 +509,7 @@ void DepthwiseEmitter::configure(uint32_t c, const Tile &first) {
   seq.push_back(makeInstruction(Opcode::LD, uint8_t(LoadStream::Weights), 0, 0,
                                 recs[iLdw]));
   seq.push_back(makeInstruction(Opcode::MAC, 0, 0, 0, recs[iMac]));
+  seq.back().fields.sfuActive = l.func != SfuFunc::None && l.sfuChained;
   seq.push_back(makeInstruction(Opcode::ST, uint8_t(StoreSource::AccBuffer), 0,
                                 0, recs[iSt]));
   sb.config(c, 0, seq);
@@ -694,6 +703,8 @@ void DepthwiseEmitter::compute(uint32_t c, const Tile &t, int h) {
       const int64_t g = Rl > 1 ? G : std::min(G, t.rows - j * G);
       std::vector<OperandRecord> recs = groupRecords(hl, q, j, g, t.wc);
       sb.execute(c, 0, recs, true, true);
+      if (Rl > 1)
+        continue; // type 1: nothing written back
       // The scalar unit wrote the advanced addresses back.
       sb.noteAddrWriteBack(c, 0, iLdw, recs[iLdw].addr + uint32_t(ldwStep));
       sb.noteAddrWriteBack(c, 0, iSt, recs[iSt].addr + uint32_t(stStep));

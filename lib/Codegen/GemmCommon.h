@@ -32,14 +32,24 @@ Regions halfRegions(const HardwareDesc &hw, const GemmTiling &t,
                     int64_t halvesStart, int64_t half, int h);
 /// Columns one accumulation buffer holds for `peRows` rows per PE.
 int64_t accCols(const HardwareDesc &hw, int64_t peRows);
-/// [LD psums x G], LD acts, [SPU scale], (LD weights, MAC) x G, ST x G;
+/// Where a step's A tile sits in the PE input buffers: the slot its LD acts
+/// writes and its MACs read, and whether the step loads it. A step whose A
+/// tile the buffers still hold from the step before (same tile, nothing
+/// written over it) has no LD acts (and no alpha scale: the held tile is
+/// scaled already).
+struct ActsPlacement {
+  uint8_t slot = 0;
+  bool load = true;
+};
+/// [LD psums x G], [LD acts, [SPU scale]], (LD weights, MAC) x G, ST x G;
 /// `sparse` loads the weights as LD sparse_weights lists. `rowInit`: the
 /// init region holds one value per C row (GemmTiles::initRows), which every
 /// LD psums broadcasts along its columns (column stride 0, row stride 1).
 std::vector<Instruction> gemmSequence(const GemmTiling &t,
                                       const GemmEpilogue &epi, bool withInit,
                                       int groups, bool sparse = false,
-                                      bool rowInit = false);
+                                      bool rowInit = false,
+                                      ActsPlacement acts = {});
 /// One accumulation group's sparse weight list inside a B tile region:
 /// byte offset from the region start and pair count (LD rows).
 struct SparseGroup {

@@ -295,7 +295,8 @@ namespace accel::codegen::detail {
 /// (LD weights, MAC) x G, ST x G. Records are filled per step.
 std::vector<Instruction> gemmSequence(const GemmTiling &t,
                                       const GemmEpilogue &epi, bool withInit,
-                                      int groups, bool sparse, bool rowInit) {
+                                      int groups, bool sparse, bool rowInit,
+                                      ActsPlacement acts) {
   std::vector<Instruction> seq;
   auto add = [&](Opcode op, uint8_t sub, OperandRecord rec, int acc) {
     Instruction i;
@@ -316,16 +317,19 @@ std::vector<Instruction> gemmSequence(const GemmTiling &t,
       add(Opcode::LD, uint8_t(LoadStream::PartialSums), r, 0)->fields.slot =
           uint8_t(g);
     }
-  {
+  if (acts.load) {
     OperandRecord r = rec;
     r.rowStride = int32_t(t.kc);
-    add(Opcode::LD, uint8_t(LoadStream::Activations), r, 0);
+    add(Opcode::LD, uint8_t(LoadStream::Activations), r, 0)->fields.slot =
+        acts.slot;
   }
-  if (epi.alpha != 1.0f) {
+  if (acts.load && epi.alpha != 1.0f) {
     OperandRecord r = rec;
     r.func = SfuFunc::Scale;
     r.imm = epi.alpha;
-    add(Opcode::SPU, uint8_t(SpuType::Unary), r, 0);
+    Instruction *spu = add(Opcode::SPU, uint8_t(SpuType::Unary), r, 0);
+    spu->fields.slot = acts.slot;
+    spu->fields.outSlot = acts.slot;
   }
   for (int g = 0; g < groups; ++g) {
     OperandRecord r;
@@ -334,6 +338,7 @@ std::vector<Instruction> gemmSequence(const GemmTiling &t,
         uint8_t(sparse ? LoadStream::SparseWeights : LoadStream::Weights), r,
         0);
     Instruction *mac = add(Opcode::MAC, 0, rec, g);
+    mac->fields.slot = acts.slot;
     mac->fields.sfuActive = epi.func != SfuFunc::None && epi.sfuChained;
     mac->fields.loadBalance = epi.loadBalance;
   }

@@ -301,6 +301,42 @@ BandPlan planBands(const std::vector<GemmTiles> &problems, int64_t budget) {
   return plan;
 }
 
+/// The input-buffer slot for the A tiles: 0, or past the fused epilogue's
+/// tiles (it loads the C tile into slot 0 and a residual tile after it), so
+/// that a held A tile outlives the epilogue; -1 when the A tile does not fit
+/// there.
+int inputBufferActsSlot(const HardwareDesc &hw, const GemmTiling &t,
+                        const GemmEpilogue &epi) {
+  const int64_t slotBytes = int64_t(hw.inputSlotBytes());
+  const int64_t cTile = t.peRows * t.nc * 4;
+  int64_t used = 0;
+  if (!epi.post.empty())
+    used = detail::hasResidual(epi.post)
+               ? detail::residualSlot(hw, t.peRows, t.nc) * slotBytes + cTile
+               : cTile;
+  const int64_t slot = slotBytes > 0 ? ceilDiv(used, slotBytes) : 16;
+  if (slot >= 16 ||
+      slot * slotBytes + t.peRows * t.kc * 4 > int64_t(hw.inputBufferBytes))
+    return -1;
+  return int(slot);
+}
+
+/// Per step: whether the PE input buffers still hold its A tile, i.e. the
+/// step before used the same tile (LD acts writes only the A slot, and the
+/// fused epilogue stays below it). Stationary C with the outer M loop and
+/// a single K chunk, and stationary A, run every N tile of an A tile in a
+/// row.
+std::vector<bool> heldActs(const std::vector<MStep> &steps, int actsSlot) {
+  std::vector<bool> held(steps.size(), false);
+  if (actsSlot < 0)
+    return held;
+  for (size_t i = 1; i < steps.size(); ++i) {
+    const MStep &a = steps[i - 1], &b = steps[i];
+    held[i] = a.p == b.p && a.m0 == b.m0 && a.mc == b.mc && a.k == b.k;
+  }
+  return held;
+}
+
 int64_t sum(const std::vector<int64_t> &v) {
   int64_t s = 0;
   for (int64_t x : v)
@@ -532,17 +568,33 @@ bool accel::codegen::emitMappedGemmLayer(
       return b;
     };
 
-    // Instruction buffers: one per (init, fused function on) variant used.
+    // A tiles kept in the PE input buffers between steps that use the same
+    // one (heldActs), when the variants this adds fit the instruction
+    // buffers.
+    int actsSlot = inputBufferActsSlot(hw, t, epi);
+    std::vector<bool> actsHeld = heldActs(steps, actsSlot);
+    // Instruction buffers: one per (init, fused function on, LD acts)
+    // variant used.
     GemmEpilogue plain = epi;
     plain.func = SfuFunc::None;
-    std::map<std::pair<bool, bool>, uint8_t> ibufOf;
-    auto key = [&](const MStep &s) {
+    std::map<std::tuple<bool, bool, bool>, uint8_t> ibufOf;
+    auto key = [&](size_t i) {
+      const MStep &s = steps[i];
       bool funcOn =
           epi.func != SfuFunc::None && (st == StationaryOperand::C || s.final);
-      return std::make_pair(s.init != Init::None, funcOn);
+      return std::make_tuple(s.init != Init::None, funcOn, !actsHeld[i]);
     };
-    for (const MStep &s : steps)
-      ibufOf.emplace(key(s), 0);
+    auto countVariants = [&] {
+      ibufOf.clear();
+      for (size_t i = 0; i < steps.size(); ++i)
+        ibufOf.emplace(key(i), 0);
+      return ibufOf.size() + (epi.post.empty() ? 0 : 1);
+    };
+    if (countVariants() > hw.instructionBuffers)
+      actsHeld.assign(steps.size(), false);
+    if (std::none_of(actsHeld.begin(), actsHeld.end(), [](bool h) { return h; }))
+      actsSlot = 0; // every step loads: the usual slot
+    countVariants();
     if (ibufOf.size() > hw.instructionBuffers) {
       err = "the mapped GEMM needs " + std::to_string(ibufOf.size()) +
             " instruction buffers, the hardware has " +
@@ -558,9 +610,10 @@ bool accel::codegen::emitMappedGemmLayer(
     uint8_t next = 0;
     for (auto &[k, id] : ibufOf) {
       id = next++;
-      std::vector<Instruction> seq =
-          gemmSequence(t, k.second ? epi : plain, k.first, groups, sparse,
-                       rowInit && k.first);
+      const auto [init, funcOn, loadActs] = k;
+      std::vector<Instruction> seq = gemmSequence(
+          t, funcOn ? epi : plain, init, groups, sparse, rowInit && init,
+          ActsPlacement{uint8_t(std::max(0, actsSlot)), loadActs});
       std::vector<OperandRecord> full =
           stepRecords(seq, halfRegions(0), mcMax, t.kc, t.nc, groupCols);
       for (size_t i = 0; i < seq.size(); ++i)
@@ -695,7 +748,7 @@ bool accel::codegen::emitMappedGemmLayer(
       sb.wait(cl, mask, false);
       Regions l = regions(s, h);
       int64_t kc = s.p->kChunks[s.k], nc = s.p->nTiles[s.n];
-      uint8_t id = ibufOf.at(key(s));
+      uint8_t id = ibufOf.at(key(i));
       const std::vector<SparseGroup> *lists =
           sparse ? &sparseTiles[cl].at(s.pi, s.k, s.n).groups : nullptr;
       sb.execute(cl, id,

@@ -32,6 +32,9 @@ struct DepthwiseLayer : ConvLayerBase {
   /// Unary steps of a fused epilogue after `func`, applied to each output
   /// band in storage before its DMA store (depthwisePostFits).
   std::vector<EpilogueStep> post;
+  /// The MAC's sfu bit with a fused function (sfu-mode=chained): the
+  /// accumulators feed the SFU, no decoupled pass on the store.
+  bool sfuChained = true;
 };
 
 /// Whether a whole small plane may pack several output rows per PE into

@@ -47,6 +47,7 @@ LogicalResult Lowering::lowerDepthwise(graph::Conv2DOp op, const ConvGeom &g,
     return failure();
   l.func = epi.func;
   l.funcImm = epi.funcImm;
+  l.sfuChained = epi.sfuChained;
   l.post = epi.post;
   if (!depthwisePostFits(hw_, l, plan)) {
     l.post.clear();
