@@ -57,14 +57,13 @@ int64_t bandRowsFor(const DepthwiseLayer &l, int64_t owc, int64_t zF,
 }
 
 /// Estimated cycles of one MAC group: the MAC (+ pipeline latency), the
-/// fetched queue bytes, command issue, and (`sliding`) the scalar-unit
-/// cycles of the two type-2 instructions that advance the window.
+/// fetched queue bytes, the scalar-unit cycles of the two type-2
+/// instructions, command issue.
 double groupCycles(const HardwareDesc &hw, int64_t depth, int64_t cols,
-                   int64_t fetched, bool sliding = true) {
+                   int64_t fetched) {
   const int64_t lanes = std::max<int64_t>(1, hw.macLanes);
   return double(ceilDiv(depth * cols, lanes) + hw.macPipelineLatency) +
-         double(fetched * 4) / hw.weightLoadBytesPerCycle +
-         (sliding ? 8.0 : 4.0);
+         double(fetched * 4) / hw.weightLoadBytesPerCycle + 8.0;
 }
 
 /// Lane rows only where every cluster gets at least this many planes.
@@ -163,7 +162,12 @@ std::optional<DepthwisePlan> laneRowsPlan(const HardwareDesc &hw,
       cols > int64_t(hw.accBufferBytes / 4) ||
       planeFloats(l, f) + 80 > int64_t(hw.storageBytes / 8))
     return std::nullopt;
-  cost = groupCycles(hw, f.Kbig, cols, f.Kbig * cols, /*sliding=*/false) + 50.0;
+  // The group overhead of the sliding plan (its two type-2 instructions),
+  // although the packed records are type 1: with the 4 cycles they save
+  // taken off, hw/large.json's MobileNetV2 packs a layer it runs slower
+  // packed (290.7 k -> 293.6 k cycles); laneRowsPay's guards are measured
+  // rules, so is this (docs/depthwise.md, "Small planes").
+  cost = groupCycles(hw, f.Kbig, cols, f.Kbig * cols) + 50.0;
   return f;
 }
 
