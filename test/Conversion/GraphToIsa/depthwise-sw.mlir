@@ -30,7 +30,7 @@
 // CHECK-NEXT: isa.config ibuf 0 layer {{[0-9]+}} {
 // CHECK-NEXT: isa.ld psums slot 0 <addr = [[BIAS:[0-9]+]], rows = 3, cols = 6, col_stride = 0, pe_rows = 1>
 // CHECK-NEXT: isa.ld weights slot 0 <rows = 15, cols = 6, row_stride = 6, queue_mode = SW, step = 216, pipeline = 2>
-// CHECK-NEXT: isa.mac slot 0 acc 0 <rows = 3, cols = 6, pe_rows = 1, depth = 15>
+// CHECK-NEXT: isa.mac slot 0 acc 0 sfu <rows = 3, cols = 6, pe_rows = 1, depth = 15>
 // CHECK-NEXT: isa.st acc slot 0 acc 0 <addr = [[OUT:[0-9]+]], rows = 3, cols = 6, row_stride = 6, pe_rows = 1, func = relu, step = 72, pipeline = 2>
 // CHECK-NEXT: }
 // CHECK-NEXT: isa.config ibuf 1 layer {{[0-9]+}} {
@@ -85,13 +85,16 @@
 // further; local copies run in issue order, so no WAIT after the
 // expansion), one EXECUTE of ibuf 0 per plane, and the PE-ordered band (PE
 // q's row = output rows q, q + 3, q + 6) is stored in output order by one
-// DMA with DRAM strides (plane, PE, r, column) = (54, 6, 18, 1).
+// DMA with DRAM strides (plane, PE, r, column) = (54, 6, 18, 1). The
+// plane's one group needs no sliding, so LD weights and ST are type-1
+// records (no step, no scalar-unit cycles); the MAC feeds the SFU (sfu
+// bit, sfu-mode=chained) in both plans.
 // PACK: isa.cluster(0, 0) {
 // PACK-NEXT: isa.config ibuf 0 layer {{[0-9]+}} {
 // PACK-NEXT: isa.ld psums slot 0 <addr = {{[0-9]+}}, rows = 3, cols = 18, col_stride = 0, pe_rows = 1>
-// PACK-NEXT: isa.ld weights slot 0 <addr = [[XF:[0-9]+]], rows = 15, cols = 18, row_stride = 18, queue_mode = SW
-// PACK-NEXT: isa.mac slot 0 acc 0 <rows = 3, cols = 18, pe_rows = 1, depth = 15>
-// PACK-NEXT: isa.st acc slot 0 acc 0 <addr = [[OUT:[0-9]+]], rows = 3, cols = 18, row_stride = 18, pe_rows = 1, func = relu
+// PACK-NEXT: isa.ld weights slot 0 <addr = [[XF:[0-9]+]], rows = 15, cols = 18, row_stride = 18, queue_mode = SW>
+// PACK-NEXT: isa.mac slot 0 acc 0 sfu <rows = 3, cols = 18, pe_rows = 1, depth = 15>
+// PACK-NEXT: isa.st acc slot 0 acc 0 <addr = [[OUT:[0-9]+]], rows = 3, cols = 18, row_stride = 18, pe_rows = 1, func = relu>
 // PACK: isa.dma local_copy tag 0 src {{[0-9]+}} dst 120 shape [1, 9, 5]
 // PACK-NEXT: isa.dma local_copy tag 0 src 0 dst [[XF]] shape [1, 3, 15, 6] src_strides [198, 54, 6, 1] dst_strides [270, 6, 18, 1]
 // PACK-NEXT: isa.wait tags [0, 2]

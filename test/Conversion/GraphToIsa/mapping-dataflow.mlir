@@ -50,22 +50,37 @@
 // Input stationary: m, k, n (n fastest). A (k0) stays in slot 0 while
 // B (k0,n0) and (k0,n1) stream; every step stores its partial sums (to the
 // cluster's scratch at 196608 until the last chunk), then A (k1) in slot 1
-// and B (k1, n) with the partial sums reloaded (LD psums, ibuf 1).
+// and B (k1, n) with the partial sums reloaded (LD psums, ibufs 2 and 3).
+// The second N tile of each A tile finds it still in the PE input buffers
+// (MappedGemm heldActs): its sequence (ibufs 0 and 2) has no LD acts.
 // IS-LABEL: isa.cluster(0, 0)
+// IS: isa.config ibuf 0
+// IS-NOT: ld  acts
+// IS: isa.mac
+// IS: isa.config ibuf 1
+// IS-NEXT: isa.ld  acts slot 0
+// IS: isa.config ibuf 2
+// IS-NEXT: isa.ld  psums
+// IS-NOT: ld  acts
+// IS: isa.mac
+// IS: isa.config ibuf 3
+// IS-NEXT: isa.ld  psums
+// IS-NEXT: isa.ld  acts slot 0
 // IS: isa.dma load tag 0 src 0 dst 0 shape [32, 64]
 // IS: isa.dma load tag 0 src 65536 dst
 // IS: isa.dma load tag 1 src 65792 dst
-// IS: isa.execute ibuf 0 shift last
+// IS: isa.execute ibuf 1 shift last
 // IS: isa.dma store tag 2 {{.*}} dst 196608 shape [32, 64]
 // IS: isa.dma load tag 0 src 256 dst 8192 shape [32, 64]
 // IS: isa.dma load tag 0 src 98304 dst
 // IS: isa.dma load tag 0 src 196608 dst
+// IS: isa.execute ibuf 0 shift last
 // IS: isa.dma store tag 3 {{.*}} dst 196864 shape [32, 64]
 // IS: isa.dma load tag 1 src 98560 dst
 // IS: isa.dma load tag 1 src 196864 dst
-// IS: isa.execute ibuf 1 shift last
+// IS: isa.execute ibuf 3 shift last
 // IS: isa.dma store tag 2 {{.*}} dst 131072 shape [32, 64]
-// IS: isa.execute ibuf 1 shift last
+// IS: isa.execute ibuf 2 shift last
 // IS: isa.dma store tag 3 {{.*}} dst 131328 shape [32, 64]
 // IS: isa.barrier 0
 
