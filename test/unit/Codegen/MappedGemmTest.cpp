@@ -3,8 +3,9 @@
 // The mapped kernel's programs validate for every stationary operand (with
 // several K chunks, bias, a fused function), each cluster runs only its own
 // work, the loop nests differ, a per-row bias (GemmTiles::initRows) loads
-// one value per row and computes what the broadcast box does, and
-// unrealisable inputs are clear errors.
+// one value per row and computes what the broadcast box does, an A tile
+// stays in the PE input buffers over its N tiles, and unrealisable inputs
+// are clear errors.
 //
 //===----------------------------------------------------------------------===//
 #include "accel/Codegen/Kernels.h"
@@ -15,6 +16,9 @@
 #include "../Sim/SimTestUtil.h"
 
 #include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
 
 using namespace accel;
 using namespace accel::codegen;
@@ -277,6 +281,102 @@ TEST(MappedGemm, PerRowInitRegionOnlyForAPerRowBias) {
   EXPECT_FALSE(emitMappedGemmLayer(sb, w, StationaryOperand::C, {}, err));
   EXPECT_NE(err.find("one-value-per-row init region"), std::string::npos)
       << err;
+}
+
+/// C = f(A B) for 40 x 64 x 100 on cluster 0 under stationary C with one K
+/// chunk (kc = 64) and four N tiles of 32: the three M tiles each stay in
+/// the PE input buffers over their N tiles (heldActs), simulated under
+/// strict hazards against the reference. `epi` adds a fused epilogue;
+/// returns the LD acts that the GEMM steps' EXECUTEs run and the slot they
+/// load.
+void runHeldActs(const GemmEpilogue &epi, size_t &ldActs, int &slot) {
+  const int64_t m = 40, k = 64, n = 100;
+  HardwareDesc hw = defaultHardware();
+  Program prog;
+  prog.dramSize = 8u << 20;
+  StreamBuilder sb(prog, hw);
+  std::vector<ClusterGemmWork> w(hw.numClusters());
+  w[0].problems.push_back(problem(m, k, n, 64, 32, false));
+  w[0].tiling.peRows = 4;
+  w[0].tiling.kc = 64;
+  w[0].tiling.nc = 32;
+  std::string err;
+  ASSERT_TRUE(emitMappedGemmLayer(sb, w, StationaryOperand::C, epi, err))
+      << err;
+  prog.symbols = {sym("a", true, {m, k}, 0), sym("b", true, {k, n}, 1u << 20),
+                  sym("c", false, {m, n}, 2u << 20)};
+  ASSERT_TRUE(validateProgram(prog, hw, err)) << err;
+  // LD acts per EXECUTE, from the sequence its buffer was configured with.
+  std::map<uint8_t, std::vector<Instruction>> ibufs;
+  ldActs = 0;
+  slot = -1;
+  for (const Command &c : prog.clusters[0].commands) {
+    if (c.kind == CommandKind::Config)
+      ibufs[c.ibuf] = c.instrs;
+    if (c.kind != CommandKind::Execute)
+      continue;
+    const std::vector<Instruction> &seq = ibufs[c.ibuf];
+    if (std::none_of(seq.begin(), seq.end(), [](const Instruction &i) {
+          return i.fields.op == Opcode::MAC;
+        }))
+      continue; // the fused epilogue's sequence
+    for (const Instruction &i : seq)
+      if (i.fields.op == Opcode::LD &&
+          i.fields.sub == uint8_t(LoadStream::Activations)) {
+        ++ldActs;
+        slot = i.fields.slot;
+      }
+  }
+  std::map<std::string, Tensor> in, out;
+  in["a"].shape = {m, k};
+  in["b"].shape = {k, n};
+  for (int64_t i = 0; i < m * k; ++i)
+    in["a"].data.push_back(float((i * 5) % 11) - 5.0f);
+  for (int64_t i = 0; i < k * n; ++i)
+    in["b"].data.push_back(float((i * 3) % 7) - 3.0f);
+  SimOptions strict;
+  strict.hazardsAreErrors = true;
+  SimStats st;
+  ASSERT_TRUE(simulate(prog, hw, in, strict, out, st, err)) << err;
+  const std::vector<float> &c = out["c"].data;
+  ASSERT_EQ(int64_t(c.size()), m * n);
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      double ref = 0;
+      for (int64_t q = 0; q < k; ++q)
+        ref += double(in["a"].data[size_t(i * k + q)]) *
+               in["b"].data[size_t(q * n + j)];
+      if (epi.func == SfuFunc::Relu)
+        ref = std::max(ref, 0.0);
+      for (const EpilogueStep &s : epi.post)
+        if (s.func == SfuFunc::Scale)
+          ref *= s.imm;
+      EXPECT_FLOAT_EQ(c[size_t(i * n + j)], float(ref)) << i << ", " << j;
+    }
+}
+
+TEST(MappedGemm, InputBuffersKeepTheATileOverItsNTiles) {
+  // The A tile of each M tile (16, 16 and 8 rows) is loaded by the first
+  // of its four N tiles only: 3 loads instead of 12.
+  size_t loads = 0;
+  int slot = -1;
+  runHeldActs({}, loads, slot);
+  EXPECT_EQ(loads, 3u);
+  EXPECT_EQ(slot, 0);
+}
+
+TEST(MappedGemm, HeldATilesSitPastTheFusedEpilogue) {
+  // The fused epilogue loads each C tile into input-buffer slot 0: the A
+  // tiles go to the first slot past it (4 rows x 32 columns = 512 bytes,
+  // slot 1 of 4 KiB slots) and still serve all four N tiles.
+  GemmEpilogue epi;
+  epi.func = SfuFunc::Relu;
+  epi.post.push_back(EpilogueStep{SfuFunc::Scale, 0.5f, false});
+  size_t loads = 0;
+  int slot = -1;
+  runHeldActs(epi, loads, slot);
+  EXPECT_EQ(loads, 3u);
+  EXPECT_EQ(slot, 1);
 }
 
 } // namespace
