@@ -592,7 +592,8 @@ bool accel::codegen::emitMappedGemmLayer(
     };
     if (countVariants() > hw.instructionBuffers)
       actsHeld.assign(steps.size(), false);
-    if (std::none_of(actsHeld.begin(), actsHeld.end(), [](bool h) { return h; }))
+    if (std::none_of(actsHeld.begin(), actsHeld.end(),
+                     [](bool h) { return h; }))
       actsSlot = 0; // every step loads: the usual slot
     countVariants();
     if (ibufOf.size() > hw.instructionBuffers) {
