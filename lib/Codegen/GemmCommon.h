@@ -18,6 +18,7 @@ namespace accel::codegen::detail {
 /// Storage addresses of the tiles of one step.
 struct Regions {
   uint32_t a, b, c, init;
+  uint32_t ones = 0; ///< a per-row init region's row of ones (after its values)
 };
 
 /// Bytes of one ping-pong half (A tile, B tile, and unless t.sharedC the C
@@ -32,35 +33,42 @@ Regions halfRegions(const HardwareDesc &hw, const GemmTiling &t,
                     int64_t halvesStart, int64_t half, int h);
 /// Columns one accumulation buffer holds for `peRows` rows per PE.
 int64_t accCols(const HardwareDesc &hw, int64_t peRows);
-/// Where a step's A tile sits in the PE input buffers: the slot its LD acts
-/// writes and its MACs read, and whether the step loads it. A step whose A
-/// tile the buffers still hold from the step before (same tile, nothing
-/// written over it) has no LD acts (and no alpha scale: the held tile is
-/// scaled already).
-struct ActsPlacement {
-  uint8_t slot = 0;
-  bool load = true;
+/// How a step's sequence uses the PE input buffers: the slot its A tile's
+/// LD acts writes and its MACs read, whether the step loads it (a step
+/// whose A tile the buffers still hold from the step before has no LD acts,
+/// nor the alpha scale: the held tile is scaled already), and the slot of
+/// the per-row bias values of a depth-1 bias MAC (-1: none).
+struct InputBufferUse {
+  uint8_t actsSlot = 0;
+  bool loadActs = true;
+  int biasSlot = -1;
 };
-/// [LD psums x G], [LD acts, [SPU scale]], (LD weights, MAC) x G, ST x G;
-/// `sparse` loads the weights as LD sparse_weights lists. `rowInit`: the
-/// init region holds one value per C row (GemmTiles::initRows), which every
-/// LD psums broadcasts along its columns (column stride 0, row stride 1).
+/// [init], [LD acts, [SPU scale]], (LD weights, MAC) x G, ST x G; `sparse`
+/// loads the weights as LD sparse_weights lists. The init (`withInit`): LD
+/// psums x G, or, with `rowInit` (the init region holds one value per C
+/// row, GemmTiles::initRows), the bias added by a depth-1 MAC when
+/// `ib.biasSlot` >= 0 (LD acts of the values into that slot, then per group
+/// LD weights of the region's ones row and MAC depth 1: acc = 0 + bias * 1,
+/// exactly what LD psums leaves) or LD psums broadcasting the values along
+/// the columns (column stride 0, row stride 1).
 std::vector<Instruction> gemmSequence(const GemmTiling &t,
                                       const GemmEpilogue &epi, bool withInit,
                                       int groups, bool sparse = false,
                                       bool rowInit = false,
-                                      ActsPlacement acts = {});
+                                      InputBufferUse ib = {});
 /// One accumulation group's sparse weight list inside a B tile region:
 /// byte offset from the region start and pair count (LD rows).
 struct SparseGroup {
   uint32_t offset = 0, pairs = 1;
 };
 /// The operand records of one step (mc x kc x nc) with tiles at `l`;
-/// `sparse` (one entry per group) when the sequence loads sparse weights.
+/// `sparse` (one entry per group) when the sequence loads sparse weights;
+/// `biasMac` when it starts with the depth-1 bias MAC (gemmSequence).
 std::vector<OperandRecord>
 stepRecords(const std::vector<Instruction> &seq, const Regions &l, int64_t mc,
             int64_t kc, int64_t nc, int64_t groupCols,
-            const std::vector<SparseGroup> *sparse = nullptr);
+            const std::vector<SparseGroup> *sparse = nullptr,
+            bool biasMac = false);
 
 /// What the init regions of one cluster's storage hold. A broadcast init box
 /// (a bias: a zero stride) reads DRAM the layer does not write, so when the

@@ -133,6 +133,7 @@ Regions halfRegions(const HardwareDesc &hw, const GemmTiling &t,
   r.c = t.sharedC ? uint32_t(halvesStart + 2 * half)
                   : r.b + uint32_t(t.kc * t.nc * 4);
   r.init = r.c + uint32_t(mc * t.nc * 4);
+  r.ones = r.init + uint32_t(mc * 4); // GemmStorage: mc values, nc ones
   return r;
 }
 /// Columns one EXECUTE can accumulate: four accumulation buffers of
@@ -296,7 +297,7 @@ namespace accel::codegen::detail {
 std::vector<Instruction> gemmSequence(const GemmTiling &t,
                                       const GemmEpilogue &epi, bool withInit,
                                       int groups, bool sparse, bool rowInit,
-                                      ActsPlacement acts) {
+                                      InputBufferUse ib) {
   std::vector<Instruction> seq;
   auto add = [&](Opcode op, uint8_t sub, OperandRecord rec, int acc) {
     Instruction i;
@@ -309,7 +310,22 @@ std::vector<Instruction> gemmSequence(const GemmTiling &t,
   };
   OperandRecord rec;
   rec.peRows = uint32_t(t.peRows);
-  if (withInit)
+  const bool biasMac = withInit && rowInit && ib.biasSlot >= 0;
+  if (biasMac) {
+    // The values as a one-column tile (PE p its peRows rows), then per
+    // group acc += values x ones (depth 1).
+    OperandRecord r = rec;
+    r.rowStride = 1;
+    add(Opcode::LD, uint8_t(LoadStream::Activations), r, 0)->fields.slot =
+        uint8_t(ib.biasSlot);
+    for (int g = 0; g < groups; ++g) {
+      OperandRecord w;
+      w.rowStride = int32_t(t.nc);
+      add(Opcode::LD, uint8_t(LoadStream::Weights), w, 0);
+      Instruction *mac = add(Opcode::MAC, 0, rec, g);
+      mac->fields.slot = uint8_t(ib.biasSlot);
+    }
+  } else if (withInit) {
     for (int g = 0; g < groups; ++g) {
       OperandRecord r = rec;
       r.rowStride = rowInit ? 1 : int32_t(t.nc);
@@ -317,19 +333,20 @@ std::vector<Instruction> gemmSequence(const GemmTiling &t,
       add(Opcode::LD, uint8_t(LoadStream::PartialSums), r, 0)->fields.slot =
           uint8_t(g);
     }
-  if (acts.load) {
+  }
+  if (ib.loadActs) {
     OperandRecord r = rec;
     r.rowStride = int32_t(t.kc);
     add(Opcode::LD, uint8_t(LoadStream::Activations), r, 0)->fields.slot =
-        acts.slot;
+        ib.actsSlot;
   }
-  if (acts.load && epi.alpha != 1.0f) {
+  if (ib.loadActs && epi.alpha != 1.0f) {
     OperandRecord r = rec;
     r.func = SfuFunc::Scale;
     r.imm = epi.alpha;
     Instruction *spu = add(Opcode::SPU, uint8_t(SpuType::Unary), r, 0);
-    spu->fields.slot = acts.slot;
-    spu->fields.outSlot = acts.slot;
+    spu->fields.slot = ib.actsSlot;
+    spu->fields.outSlot = ib.actsSlot;
   }
   for (int g = 0; g < groups; ++g) {
     OperandRecord r;
@@ -338,7 +355,7 @@ std::vector<Instruction> gemmSequence(const GemmTiling &t,
         uint8_t(sparse ? LoadStream::SparseWeights : LoadStream::Weights), r,
         0);
     Instruction *mac = add(Opcode::MAC, 0, rec, g);
-    mac->fields.slot = acts.slot;
+    mac->fields.slot = ib.actsSlot;
     mac->fields.sfuActive = epi.func != SfuFunc::None && epi.sfuChained;
     mac->fields.loadBalance = epi.loadBalance;
   }
@@ -356,7 +373,8 @@ std::vector<Instruction> gemmSequence(const GemmTiling &t,
 std::vector<OperandRecord> stepRecords(const std::vector<Instruction> &seq,
                                        const Regions &l, int64_t mc, int64_t kc,
                                        int64_t nc, int64_t groupCols,
-                                       const std::vector<SparseGroup> *sparse) {
+                                       const std::vector<SparseGroup> *sparse,
+                                       bool biasMac) {
   std::vector<OperandRecord> recs;
   int gLd = 0, gMac = 0, gSt = 0, gInit = 0;
   auto cols = [&](int g) {
@@ -365,7 +383,28 @@ std::vector<OperandRecord> stepRecords(const std::vector<Instruction> &seq,
     return uint32_t(
         std::max<int64_t>(1, std::min(groupCols, nc - g * groupCols)));
   };
-  for (const Instruction &ins : seq) {
+  // The depth-1 bias MAC first: the values (LD acts), then per group the
+  // ones row (LD weights) and the MAC.
+  size_t first = 0;
+  if (biasMac) {
+    const int groups = int(std::count_if(
+        seq.begin(), seq.end(),
+        [](const Instruction &i) { return i.fields.op == Opcode::ST; }));
+    OperandRecord v = seq[0].operands;
+    v.addr = l.init, v.rows = uint32_t(mc), v.cols = 1;
+    recs.push_back(v);
+    for (int g = 0; g < groups; ++g) {
+      OperandRecord w = seq[size_t(1 + 2 * g)].operands;
+      w.addr = l.ones, w.rows = 1, w.cols = cols(g);
+      recs.push_back(w);
+      OperandRecord m = seq[size_t(2 + 2 * g)].operands;
+      m.rows = uint32_t(mc), m.cols = cols(g), m.depth = 1;
+      recs.push_back(m);
+    }
+    first = size_t(1 + 2 * groups);
+  }
+  for (size_t i = first; i < seq.size(); ++i) {
+    const Instruction &ins = seq[i];
     OperandRecord r = ins.operands;
     const InstrFields &f = ins.fields;
     switch (f.op) {

@@ -27,8 +27,10 @@
 #include "GemmCommon.h"
 #include "SparseWeightTiles.h"
 #include "accel/Codegen/Kernels.h"
+#include "accel/Tiling/GemmStorage.h"
 #include <algorithm>
 #include <map>
+#include <set>
 #include <tuple>
 
 using namespace accel;
@@ -596,6 +598,15 @@ bool accel::codegen::emitMappedGemmLayer(
                      [](bool h) { return h; }))
       actsSlot = 0; // every step loads: the usual slot
     countVariants();
+    // A per-row bias is added by a depth-1 MAC (gemmSequence) when its
+    // values fit the input buffers past the A tile and the program has a
+    // DRAM one for the ones row; else LD psums broadcasts it.
+    const int biasSlot =
+        rowInit && work[cl].ones
+            ? tiling::biasMacSlot(int64_t(hw.inputBufferBytes), t.peRows, t.kc,
+                                  std::max(0, actsSlot))
+            : -1;
+    std::map<uint8_t, bool> biasMacOf;
     if (ibufOf.size() > hw.instructionBuffers) {
       err = "the mapped GEMM needs " + std::to_string(ibufOf.size()) +
             " instruction buffers, the hardware has " +
@@ -614,9 +625,11 @@ bool accel::codegen::emitMappedGemmLayer(
       const auto [init, funcOn, loadActs] = k;
       std::vector<Instruction> seq = gemmSequence(
           t, funcOn ? epi : plain, init, groups, sparse, rowInit && init,
-          ActsPlacement{uint8_t(std::max(0, actsSlot)), loadActs});
+          InputBufferUse{uint8_t(std::max(0, actsSlot)), loadActs, biasSlot});
+      biasMacOf[id] = init && biasSlot >= 0;
       std::vector<OperandRecord> full =
-          stepRecords(seq, halfRegions(0), mcMax, t.kc, t.nc, groupCols);
+          stepRecords(seq, halfRegions(0), mcMax, t.kc, t.nc, groupCols,
+                      nullptr, biasMacOf[id]);
       for (size_t i = 0; i < seq.size(); ++i)
         seq[i].operands = full[i];
       sb.config(cl, id, seq);
@@ -649,6 +662,7 @@ bool accel::codegen::emitMappedGemmLayer(
       return r;
     };
     InitRegions held;
+    std::set<uint32_t> onesFilled; // ones rows of the init regions
     // Every storage write of the steps goes through these two, so that the
     // regions' held zero pieces are known.
     HeldZeros zeros;
@@ -719,6 +733,12 @@ bool accel::codegen::emitMappedGemmLayer(
         const DramBox rows = s.p->initRows(s.m0, s.mc);
         if (held.needsLoad(l.init, rows, /*readOnly=*/true))
           load(loadTag(h), rows, l.init, 1);
+        if (biasSlot >= 0 && onesFilled.insert(l.ones).second) {
+          DramBox ones; // nc ones from the one DRAM one, once per region
+          ones.base = work[cl].ones;
+          ones.dim(t.nc, 0);
+          load(loadTag(h), ones, l.ones, 1);
+        }
       } else if (s.init != Init::None) {
         const DramBox init =
             s.init == Init::Bias ? s.p->initBox(s.m0, s.mc, s.n) : psumBox(s);
@@ -753,7 +773,8 @@ bool accel::codegen::emitMappedGemmLayer(
       const std::vector<SparseGroup> *lists =
           sparse ? &sparseTiles[cl].at(s.pi, s.k, s.n).groups : nullptr;
       sb.execute(cl, id,
-                 stepRecords(seqs[id], l, s.mc, kc, nc, groupCols, lists),
+                 stepRecords(seqs[id], l, s.mc, kc, nc, groupCols, lists,
+                             biasMacOf[id]),
                  /*shift=*/s.store, /*last=*/s.store);
       if (s.store && s.final && !seqPost.empty()) {
         DramBox cBox = s.p->cBox(s.m0, s.mc, s.n);

@@ -445,6 +445,10 @@ struct ClusterGemmWork {
   /// chunk but the last and reloaded on the next, so that no other
   /// cluster's output tiles share the byte range being reloaded.
   uint64_t psumScratch = 0;
+  /// A DRAM float 1.0 (a program constant): a per-row bias (GemmTiling::
+  /// rowInit) is then added by a depth-1 MAC of its values by a row of
+  /// ones loaded from it; 0 = LD psums broadcasts the values instead.
+  uint64_t ones = 0;
   /// Clusters with work on this cluster's memory channel (itself
   /// included): the slice tiles are chosen for that share of the channel.
   unsigned channelSharers = 1;

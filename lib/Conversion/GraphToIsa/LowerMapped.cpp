@@ -223,9 +223,13 @@ LogicalResult Lowering::finishMapped(Operation *op,
   const tiling::SplitFactors &f = mo.f;
   std::vector<ClusterGemmWork> withScratch = work;
   StationaryOperand st = stationaryFor(mapping_->dataflow, activationIsA);
-  for (ClusterGemmWork &w : withScratch)
+  for (ClusterGemmWork &w : withScratch) {
     if (int64_t e = mappedPsumScratchElems(w, st))
       w.psumScratch = allocate(e);
+    // The ones row of a per-row bias's depth-1 MAC (ClusterGemmWork::ones).
+    if (w.tiling.rowInit)
+      w.ones = oneConstant();
+  }
   if (failed(placeWeightSlabs(op, withScratch, !activationIsA)))
     return failure();
   GemmEpilogue clusterEpi = epi;

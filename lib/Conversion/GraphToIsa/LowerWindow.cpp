@@ -38,6 +38,12 @@ uint64_t Lowering::addConstant(const std::vector<float> &values) {
   return a;
 }
 
+uint64_t Lowering::oneConstant() {
+  if (!one_)
+    one_ = addConstant({1.0f});
+  return one_;
+}
+
 namespace {
 /// Average pooling's [OH][OW] map of 1 / (elements each window counts).
 std::vector<float> inverseWindowCounts(graph::Pool2DOp op, int64_t H, int64_t W,

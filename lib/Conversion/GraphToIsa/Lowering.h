@@ -478,6 +478,8 @@ private:
   std::vector<uint32_t> rnnTagNext_;     ///< per cluster, the next tag
   /// Places host-computed f32 data in DRAM; returns its address.
   uint64_t addConstant(const std::vector<float> &values);
+  /// A DRAM float 1.0, one constant for the whole program.
+  uint64_t oneConstant();
 
   /// Emits an SFU layer; a layer the hardware cannot hold is an error on op.
   mlir::LogicalResult emitSfu(mlir::Operation *op,
@@ -699,6 +701,7 @@ private:
   LoweringOptions opts_;
   codegen::SparseWeightSource sparseSource_;
   size_t lastConstant_ = 0; ///< constantAt's cache
+  uint64_t one_ = 0;        ///< oneConstant's, 0 until asked for
   Program program_;
   codegen::StreamBuilder sb_;
   llvm::DenseMap<mlir::Value, uint64_t> addr_;
