@@ -18,7 +18,7 @@ namespace accel::codegen::detail {
 /// Storage addresses of the tiles of one step.
 struct Regions {
   uint32_t a, b, c, init;
-  uint32_t ones = 0; ///< a per-row init region's row of ones (after its values)
+  uint32_t ones = 0; ///< a per-row init region's 1.0 (after its values)
 };
 
 /// Bytes of one ping-pong half (A tile, B tile, and unless t.sharedC the C
@@ -48,9 +48,10 @@ struct InputBufferUse {
 /// psums x G, or, with `rowInit` (the init region holds one value per C
 /// row, GemmTiles::initRows), the bias added by a depth-1 MAC when
 /// `ib.biasSlot` >= 0 (LD acts of the values into that slot, then per group
-/// LD weights of the region's ones row and MAC depth 1: acc = 0 + bias * 1,
-/// exactly what LD psums leaves) or LD psums broadcasting the values along
-/// the columns (column stride 0, row stride 1).
+/// LD weights of a row of ones, the region's 1.0 broadcast with column
+/// stride 0, and MAC depth 1: acc = 0 + bias * 1, exactly what LD psums
+/// leaves) or LD psums broadcasting the values along the columns (column
+/// stride 0, row stride 1).
 std::vector<Instruction> gemmSequence(const GemmTiling &t,
                                       const GemmEpilogue &epi, bool withInit,
                                       int groups, bool sparse = false,

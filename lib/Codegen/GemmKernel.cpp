@@ -133,7 +133,7 @@ Regions halfRegions(const HardwareDesc &hw, const GemmTiling &t,
   r.c = t.sharedC ? uint32_t(halvesStart + 2 * half)
                   : r.b + uint32_t(t.kc * t.nc * 4);
   r.init = r.c + uint32_t(mc * t.nc * 4);
-  r.ones = r.init + uint32_t(mc * 4); // GemmStorage: mc values, nc ones
+  r.ones = r.init + uint32_t(mc * 4); // GemmStorage: mc values, a 1.0
   return r;
 }
 /// Columns one EXECUTE can accumulate: four accumulation buffers of
@@ -319,8 +319,8 @@ std::vector<Instruction> gemmSequence(const GemmTiling &t,
     add(Opcode::LD, uint8_t(LoadStream::Activations), r, 0)->fields.slot =
         uint8_t(ib.biasSlot);
     for (int g = 0; g < groups; ++g) {
-      OperandRecord w;
-      w.rowStride = int32_t(t.nc);
+      OperandRecord w; // one 1.0 broadcast along the row
+      w.colStride = 0;
       add(Opcode::LD, uint8_t(LoadStream::Weights), w, 0);
       Instruction *mac = add(Opcode::MAC, 0, rec, g);
       mac->fields.slot = uint8_t(ib.biasSlot);
@@ -384,12 +384,13 @@ std::vector<OperandRecord> stepRecords(const std::vector<Instruction> &seq,
         std::max<int64_t>(1, std::min(groupCols, nc - g * groupCols)));
   };
   // The depth-1 bias MAC first: the values (LD acts), then per group the
-  // ones row (LD weights) and the MAC.
+  // row of ones (LD weights of the 1.0) and the MAC.
   size_t first = 0;
   if (biasMac) {
-    const int groups = int(std::count_if(
-        seq.begin(), seq.end(),
-        [](const Instruction &i) { return i.fields.op == Opcode::ST; }));
+    const int groups =
+        int(std::count_if(seq.begin(), seq.end(), [](const Instruction &i) {
+          return i.fields.op == Opcode::ST;
+        }));
     OperandRecord v = seq[0].operands;
     v.addr = l.init, v.rows = uint32_t(mc), v.cols = 1;
     recs.push_back(v);

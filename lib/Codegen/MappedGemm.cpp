@@ -276,6 +276,16 @@ double stepChannelTime(const std::vector<MStep> &steps, const BandPlan *bands,
   return t;
 }
 
+/// MAC cycles of `steps` on one cluster (its busiest PE, at full lanes).
+double stepMacTime(const std::vector<MStep> &steps, const HardwareDesc &hw) {
+  double t = 0;
+  for (const MStep &s : steps)
+    t += double(ceilDiv(s.mc, int64_t(hw.pesPerCluster)) * s.p->kChunks[s.k] *
+                s.p->nTiles[s.n]) /
+         double(std::max<uint32_t>(1, hw.macLanes));
+  return t;
+}
+
 /// The bands of `problems` when every problem has them and two slots of
 /// the largest fit `budget` storage bytes (leaving the halves' strip budget
 /// for a resident operand), else off.
@@ -520,11 +530,7 @@ bool accel::codegen::emitMappedGemmLayer(
       // behind its MACs: its share of the channel (with the other busy
       // clusters on it) at least half its MAC time (bandsMinChannelShare).
       const double plainTime = stepChannelTime(plain, nullptr, ch);
-      double macTime = 0;
-      for (const MStep &s : plain)
-        macTime += double(ceilDiv(s.mc, int64_t(hw.pesPerCluster)) *
-                          s.p->kChunks[s.k] * s.p->nTiles[s.n]) /
-                   double(std::max<uint32_t>(1, hw.macLanes));
+      const double macTime = stepMacTime(plain, hw);
       if (!bands.runs(steps) ||
           stepChannelTime(steps, &bands, ch) >= plainTime ||
           plainTime * double(work[cl].channelSharers) <
@@ -600,9 +606,18 @@ bool accel::codegen::emitMappedGemmLayer(
     countVariants();
     // A per-row bias is added by a depth-1 MAC (gemmSequence) when its
     // values fit the input buffers past the A tile and the program has a
-    // DRAM one for the ones row; else LD psums broadcasts it.
+    // DRAM 1.0 for the row of ones; else LD psums broadcasts it.
+    // It trades the broadcast's PE cycles for one more DMA per init region:
+    // only where the cluster's MACs outlast its share of the channel.
+    const MemoryChannel &chan = hw.channels.empty()
+                                    ? MemoryChannel{}
+                                    : hw.channels.at(work[cl].channel);
+    const bool peBound =
+        stepMacTime(steps, hw) >
+        double(work[cl].channelSharers) *
+            stepChannelTime(steps, bands.on() ? &bands : nullptr, chan);
     const int biasSlot =
-        rowInit && work[cl].ones
+        rowInit && work[cl].ones && peBound
             ? tiling::biasMacSlot(int64_t(hw.inputBufferBytes), t.peRows, t.kc,
                                   std::max(0, actsSlot))
             : -1;
@@ -662,7 +677,7 @@ bool accel::codegen::emitMappedGemmLayer(
       return r;
     };
     InitRegions held;
-    std::set<uint32_t> onesFilled; // ones rows of the init regions
+    std::set<uint32_t> onesFilled; // init regions holding their 1.0
     // Every storage write of the steps goes through these two, so that the
     // regions' held zero pieces are known.
     HeldZeros zeros;
@@ -734,10 +749,10 @@ bool accel::codegen::emitMappedGemmLayer(
         if (held.needsLoad(l.init, rows, /*readOnly=*/true))
           load(loadTag(h), rows, l.init, 1);
         if (biasSlot >= 0 && onesFilled.insert(l.ones).second) {
-          DramBox ones; // nc ones from the one DRAM one, once per region
-          ones.base = work[cl].ones;
-          ones.dim(t.nc, 0);
-          load(loadTag(h), ones, l.ones, 1);
+          DramBox one; // the DRAM 1.0, once per init region
+          one.base = work[cl].ones;
+          one.dim(1, 1);
+          load(loadTag(h), one, l.ones, 1);
         }
       } else if (s.init != Init::None) {
         const DramBox init =

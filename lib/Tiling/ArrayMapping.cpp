@@ -334,6 +334,11 @@ ClusterCost clusterCostWith(const MappingProblem &p, const HardwareDesc &hw,
       int64_t cols = std::min(gc, n - c0);
       e += cdiv(double(k * cols) * 4, hw.weightLoadBytesPerCycle);
       e += cdiv(double(rmax * k * cols), hw.macLanes) + hw.macPipelineLatency;
+      // The init as LD psums of the tile. A per-row bias is added by a
+      // depth-1 MAC instead (codegen gemmSequence: about a quarter of
+      // this for a 168 x 97 tile), which the model does not price: priced,
+      // the slice tiles it picks ran MobileNetV3-Large 629.8 -> 634.5 k
+      // cycles (docs/mapping.md, "Bias as one value per row").
       if (withInit)
         e += cdiv(double(m * cols) * 4, hw.actLoadBytesPerCycle);
       if (last)

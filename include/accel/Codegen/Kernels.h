@@ -447,7 +447,8 @@ struct ClusterGemmWork {
   uint64_t psumScratch = 0;
   /// A DRAM float 1.0 (a program constant): a per-row bias (GemmTiling::
   /// rowInit) is then added by a depth-1 MAC of its values by a row of
-  /// ones loaded from it; 0 = LD psums broadcasts the values instead.
+  /// ones (the 1.0, loaded once per init region and broadcast by LD
+  /// weights); 0 = LD psums broadcasts the values instead.
   uint64_t ones = 0;
   /// Clusters with work on this cluster's memory channel (itself
   /// included): the slice tiles are chosen for that share of the channel.

@@ -17,9 +17,10 @@ namespace accel::tiling {
 /// init tile of the same size with `init`) is in each half, or with
 /// `sharedC` (split-K: C is written once per partition) once after both.
 /// `rowInit`: the init region holds one value per row (a convolution's
-/// bias) and a row of nc ones, mc + nc floats: the kernel adds the bias
-/// with a depth-1 MAC of the values by the ones (codegen biasMacSlot), or
-/// LD psums broadcasts the values along the columns.
+/// bias) and a 1.0, mc + 1 floats (rounded up to 16): the kernel adds the bias with a depth-1
+/// MAC of the values by a row of ones (the 1.0 broadcast by LD weights;
+/// codegen biasMacSlot), or LD psums broadcasts the values along the
+/// columns.
 struct GemmStorage {
   int64_t half = 0;   ///< one ping-pong half
   int64_t shared = 0; ///< the shared C (+ init) region, 0 without sharedC
@@ -28,8 +29,11 @@ struct GemmStorage {
 
 inline GemmStorage gemmStorage(int64_t mc, int64_t kc, int64_t nc, bool init,
                                bool sharedC, bool rowInit = false) {
+  // A per-row region rounded to 64 bytes, so that it keeps the halves'
+  // alignment.
+  const int64_t rowRegion = (mc + 1 + 15) / 16 * 16;
   const int64_t c =
-      (mc * nc + (init ? (rowInit ? mc + nc : mc * nc) : 0)) * 4;
+      (mc * nc + (init ? (rowInit ? rowRegion : mc * nc) : 0)) * 4;
   GemmStorage s;
   s.half = (mc * kc + kc * nc) * 4 + (sharedC ? 0 : c);
   s.shared = sharedC ? c : 0;

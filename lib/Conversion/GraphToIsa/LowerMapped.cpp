@@ -226,7 +226,7 @@ LogicalResult Lowering::finishMapped(Operation *op,
   for (ClusterGemmWork &w : withScratch) {
     if (int64_t e = mappedPsumScratchElems(w, st))
       w.psumScratch = allocate(e);
-    // The ones row of a per-row bias's depth-1 MAC (ClusterGemmWork::ones).
+    // The 1.0 of a per-row bias's depth-1 MAC (ClusterGemmWork::ones).
     if (w.tiling.rowInit)
       w.ones = oneConstant();
   }

@@ -1,10 +1,12 @@
 // A convolution's bias under the mapped GEMM kernel (docs/mapping.md,
 // "Bias as one value per row"). Output stationary initialises the
 // accumulators from the bias alone, so each cluster loads its 8 output
-// channels' values (shape [8], 32 bytes) into an 8-float init region after
-// its C tile (C at 520512 holds 8 x 36 floats; the init region starts at
-// 520512 + 8 * 36 * 4 = 521664) and LD psums broadcasts them along the 36
-// pixel columns (row_stride 1, col_stride 0; PE p reads rows 2p, 2p + 1).
+// channels' values (shape [8], 32 bytes) into the init region after its C
+// tile (C at 520448 holds 8 x 36 floats; the init region, 8 values and a
+// 1.0 rounded up to 16 floats, starts at 520448 + 8 * 36 * 4 = 521600) and
+// LD psums broadcasts them along the 36 pixel columns (row_stride 1,
+// col_stride 0; PE p reads rows 2p, 2p + 1). The layer's loads outlast its
+// MACs, so the bias is not added by a depth-1 MAC (mapping-bias-mac.mlir).
 // Weight stationary reloads partial sums through the same region, so it
 // keeps an 8 x 36 init tile and the broadcast box (source strides 1, 0, 0).
 // RUN: accel-opt %s --select-tiling --select-mapping="array=M,M dataflow=output_stationary" --convert-graph-to-isa="dram-placement=linear sync=barrier" | FileCheck %s --check-prefix=OS
@@ -12,13 +14,13 @@
 
 // OS: isa.io input "b" at 2176
 // OS-LABEL: isa.cluster(0, 0)
-// OS: isa.ld psums slot 0 <addr = 521664, rows = 8, cols = 36, row_stride = 1, col_stride = 0, pe_rows = 2>
-// OS: isa.dma load tag 0 src 2176 dst 521664 shape [8] src_strides [1] dst_strides [1]
-// OS: isa.dma store tag 2 src 520512 dst 2304 shape [8, 6, 6]
+// OS: isa.ld psums slot 0 <addr = 521600, rows = 8, cols = 36, row_stride = 1, col_stride = 0, pe_rows = 2>
+// OS: isa.dma load tag 0 src 2176 dst 521600 shape [8] src_strides [1] dst_strides [1]
+// OS: isa.dma store tag 2 src 520448 dst 2304 shape [8, 6, 6]
 // OS-LABEL: isa.cluster(0, 1)
-// OS: isa.dma load tag 0 src 2208 dst 521664 shape [8] src_strides [1] dst_strides [1]
+// OS: isa.dma load tag 0 src 2208 dst 521600 shape [8] src_strides [1] dst_strides [1]
 // OS-LABEL: isa.cluster(1, 1)
-// OS: isa.dma load tag 0 src 2272 dst 521664 shape [8] src_strides [1] dst_strides [1]
+// OS: isa.dma load tag 0 src 2272 dst 521600 shape [8] src_strides [1] dst_strides [1]
 
 // WS-LABEL: isa.cluster(0, 0)
 // WS: isa.ld psums slot 0 <addr = 519424, rows = 8, cols = 36, row_stride = 36, pe_rows = 2>

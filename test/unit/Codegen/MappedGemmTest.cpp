@@ -18,6 +18,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstring>
 #include <map>
 
 using namespace accel;
@@ -182,16 +183,30 @@ TEST(MappedGemm, StationaryOperandIsLoadedOncePerGroup) {
 /// hazards. `rows`: the bias as GemmTiles::initRows in a GemmTiling::rowInit
 /// region, else the mc x n broadcast box. Returns C; `biasLoads` counts the
 /// DMAs from the bias and `biasBytes` the bytes they move.
-std::vector<float> runRowBias(bool rows, size_t &biasLoads,
-                              uint64_t &biasBytes) {
+std::vector<float> runRowBias(bool rows, size_t &biasLoads, uint64_t &biasBytes,
+                              bool biasMac = false,
+                              Program *emitted = nullptr) {
   const int64_t m = 40, k = 200, n = 100, nc = 32;
-  const uint64_t biasAt = 3u << 20;
+  const uint64_t biasAt = 3u << 20, oneAt = 5u << 20;
   HardwareDesc hw = defaultHardware();
+  // Channels fast enough for the MACs to outlast the loads (the kernel
+  // takes the bias MAC only then).
+  for (MemoryChannel &ch : hw.channels)
+    ch.bytesPerCycle = 4096, ch.latencyCycles = 1;
   Program prog;
   prog.dramSize = 8u << 20;
   StreamBuilder sb(prog, hw);
   std::vector<ClusterGemmWork> w(hw.numClusters());
   w[0] = work(false);
+  if (biasMac) {
+    ConstSegment one;
+    one.dramAddr = oneAt;
+    one.bytes.resize(4);
+    const float v = 1.0f;
+    std::memcpy(one.bytes.data(), &v, 4);
+    prog.constants.push_back(one);
+    w[0].ones = oneAt;
+  }
   GemmTiles &p = w[0].problems[0];
   p.initBox = [=](int64_t m0, int64_t mc, size_t ni) {
     DramBox b;
@@ -241,6 +256,8 @@ std::vector<float> runRowBias(bool rows, size_t &biasLoads,
   EXPECT_TRUE(simulate(prog, hw, in, strict, out, st, err)) << err;
   const std::vector<float> &c = out["c"].data;
   EXPECT_EQ(int64_t(c.size()), m * n);
+  if (emitted)
+    *emitted = prog;
   for (int64_t i = 0; i < m && int64_t(c.size()) == m * n; ++i)
     for (int64_t j = 0; j < n; ++j) {
       double ref = in["bias"].data[size_t(i)];
@@ -267,6 +284,41 @@ TEST(MappedGemm, PerRowBiasLoadsOneValuePerRow) {
   EXPECT_EQ(rowBytes, uint64_t(40 * 4));
   EXPECT_EQ(boxLoads, 6u);
   EXPECT_EQ(boxBytes, uint64_t((16 + 16 + 8) * (32 + 4) * 4));
+}
+
+TEST(MappedGemm, PerRowBiasAsADepthOneMac) {
+  // With a DRAM 1.0 the bias is added by MAC depth 1 of the values (LD acts
+  // into a slot past the A tile) by a row of ones (LD weights of the 1.0,
+  // column stride 0): bit-identical to LD psums broadcasting the values,
+  // one more 4-byte DMA per init region.
+  size_t macLoads = 0, rowLoads = 0;
+  uint64_t macBytes = 0, rowBytes = 0;
+  Program prog;
+  std::vector<float> viaMac = runRowBias(true, macLoads, macBytes, true, &prog);
+  std::vector<float> viaPsums = runRowBias(true, rowLoads, rowBytes);
+  EXPECT_EQ(viaMac, viaPsums);
+  EXPECT_EQ(macLoads, rowLoads);
+  size_t depthOne = 0, psums = 0, oneLoads = 0;
+  for (const Command &c : prog.clusters[0].commands) {
+    if (c.kind == CommandKind::Dma && c.dma.src == (5u << 20))
+      ++oneLoads;
+    if (c.kind != CommandKind::Config)
+      continue;
+    for (const Instruction &i : c.instrs) {
+      psums += i.fields.op == Opcode::LD &&
+               i.fields.sub == uint8_t(LoadStream::PartialSums);
+      if (i.fields.op == Opcode::MAC && i.operands.depth == 1) {
+        ++depthOne;
+        EXPECT_GT(i.fields.slot, 0);
+      }
+      if (i.fields.op == Opcode::LD &&
+          i.fields.sub == uint8_t(LoadStream::Weights) && i.operands.rows == 1)
+        EXPECT_EQ(i.operands.colStride, 0);
+    }
+  }
+  EXPECT_EQ(psums, 0u);
+  EXPECT_EQ(depthOne, 1u); // one accumulation group, one init variant
+  EXPECT_EQ(oneLoads, 1u); // every tile's init is in half 0
 }
 
 TEST(MappedGemm, PerRowInitRegionOnlyForAPerRowBias) {
