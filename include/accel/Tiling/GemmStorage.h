@@ -17,9 +17,9 @@ namespace accel::tiling {
 /// init tile of the same size with `init`) is in each half, or with
 /// `sharedC` (split-K: C is written once per partition) once after both.
 /// `rowInit`: the init region holds one value per row (a convolution's
-/// bias) and a 1.0, mc + 1 floats (rounded up to 16): the kernel adds the bias with a depth-1
-/// MAC of the values by a row of ones (the 1.0 broadcast by LD weights;
-/// codegen biasMacSlot), or LD psums broadcasts the values along the
+/// bias) and a 1.0, mc + 1 floats (rounded up to 16): the kernel adds the bias
+/// with a depth-1 MAC of the values by a row of ones (the 1.0 broadcast by LD
+/// weights; codegen biasMacSlot), or LD psums broadcasts the values along the
 /// columns.
 struct GemmStorage {
   int64_t half = 0;   ///< one ping-pong half
