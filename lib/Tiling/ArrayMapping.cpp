@@ -626,9 +626,9 @@ SliceTiles accel::tiling::chooseSliceTiles(const MappingProblem &p,
   // Then, for a convolution, for DRAM bytes: wider N tiles (up to 32x) and
   // shorter K chunks (down to 1/16) too; the tiles with the fewest bytes
   // that the model prices at most 2 % slower than the choice, when they
-  // move clearly fewer (4/5). The model's cycles are within a few per cent of the simulator's;
-  // its bytes are exact, and DRAM bytes are time on a busier channel and
-  // energy (docs/mapping.md, "Tile sizes inside a slice").
+  // move clearly fewer (4/5). The model's cycles are within a few per cent of
+  // the simulator's; its bytes are exact, and DRAM bytes are time on a busier
+  // channel and energy (docs/mapping.md, "Tile sizes inside a slice").
   for (int64_t fm : {1, 2, 4})
     for (int64_t fn : {1, 2, 4, 8, 16, 32})
       for (int64_t dk : {1, 2, 4, 8, 16})
