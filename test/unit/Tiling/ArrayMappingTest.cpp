@@ -361,6 +361,39 @@ TEST(ArrayMapping, SliceTilesGrowWhenTheChannelIsTheBottleneck) {
   EXPECT_TRUE((keep == SliceTiles{64, 64, 64}));
 }
 
+TEST(ArrayMapping, ConvolutionSliceTilesMoveFewerBytesAtTheSameCycles) {
+  HardwareDesc hw = defaultHardware();
+  // One cluster's slice of the FPN detector's 3 x 3 conv 256 -> 64 at
+  // 160 x 160 under [N,N]: 64 filters x 6400 pixels x K = 2304, output
+  // stationary, layer tiles 64 x 64 x 256, two clusters on the channel.
+  // The 590 KB filter does not fit a storage unit, so 64-pixel steps
+  // reload it for every pixel tile; the bytes step takes shorter K chunks
+  // (a quarter of the layer's) that keep a strip per wide pixel tile.
+  MappingProblem p = problem(64, 2304, 6400);
+  p.tileM = 64, p.tileN = 64, p.tileK = 256;
+  p.activationIsA = false;
+  p.withInit = true;
+  p.rowInit = true;
+  SliceTiles t = chooseSliceTiles(p, hw, Dataflow::OutputStationary, 64, 6400,
+                                  2304, true, 2);
+  // K chunks below half the layer's come only from the bytes step.
+  EXPECT_LT(t.tileK, 128);
+  int64_t peRows = (t.tileM + 3) / 4;
+  int64_t accCols = int64_t(hw.accBufferBytes / 4) / peRows;
+  EXPECT_LE(t.tileN, 4 * accCols);
+  EXPECT_LE(t.tileK * std::min(t.tileN, accCols),
+            int64_t(hw.weightQueueBytes / 4));
+  // A matmul keeps the cycles search's tiles (at most 4x the columns, at
+  // least half the depth).
+  MappingProblem mm = p;
+  mm.activationIsA = true;
+  mm.rowInit = false;
+  SliceTiles m = chooseSliceTiles(mm, hw, Dataflow::OutputStationary, 64, 6400,
+                                  2304, true, 2);
+  EXPECT_LE(m.tileN, 4 * 64);
+  EXPECT_GE(m.tileK, 128);
+}
+
 TEST(ArrayMapping, SplitDecisionRangesReplaceTheBalancedSlices) {
   // [N,N] on 2 x 2 with split-strategy's ranges for 7 output rows x 7 in 16
   // core pieces: clusters 0 and 2 own the image, 1 and 3 idle.
