@@ -609,15 +609,16 @@ bool accel::codegen::emitMappedGemmLayer(
     // DRAM 1.0 for the row of ones; else LD psums broadcasts it.
     // It trades the broadcast's PE cycles for one more DMA per init region:
     // only where the cluster's MACs outlast its share of the channel.
-    const MemoryChannel &chan = hw.channels.empty()
-                                    ? MemoryChannel{}
-                                    : hw.channels.at(work[cl].channel);
-    const bool peBound =
-        stepMacTime(steps, hw) >
-        double(work[cl].channelSharers) *
-            stepChannelTime(steps, bands.on() ? &bands : nullptr, chan);
+    auto macsOutlastLoads = [&] {
+      const MemoryChannel chan = hw.channels.empty()
+                                     ? MemoryChannel{}
+                                     : hw.channels.at(work[cl].channel);
+      return stepMacTime(steps, hw) >
+             double(work[cl].channelSharers) *
+                 stepChannelTime(steps, bands.on() ? &bands : nullptr, chan);
+    };
     const int biasSlot =
-        rowInit && work[cl].ones && peBound
+        rowInit && work[cl].ones && macsOutlastLoads()
             ? tiling::biasMacSlot(int64_t(hw.inputBufferBytes), t.peRows, t.kc,
                                   std::max(0, actsSlot))
             : -1;

@@ -178,6 +178,29 @@ TEST(MappedGemm, StationaryOperandIsLoadedOncePerGroup) {
   EXPECT_EQ(loads(StationaryOperand::C, 4u << 20, 5u << 20), 0u);
 }
 
+/// The A (m x k) and B (k x n) inputs of the simulated tests: small
+/// integers, exact in f32.
+std::map<std::string, Tensor> abInputs(int64_t m, int64_t k, int64_t n) {
+  std::map<std::string, Tensor> in;
+  in["a"].shape = {m, k};
+  in["b"].shape = {k, n};
+  for (int64_t i = 0; i < m * k; ++i)
+    in["a"].data.push_back(float((i * 5) % 11) - 5.0f);
+  for (int64_t i = 0; i < k * n; ++i)
+    in["b"].data.push_back(float((i * 3) % 7) - 3.0f);
+  return in;
+}
+
+/// Simulates `prog` with every timing hazard an error.
+bool simulateStrict(const Program &prog, const HardwareDesc &hw,
+                    const std::map<std::string, Tensor> &in,
+                    std::map<std::string, Tensor> &out, std::string &err) {
+  SimOptions strict;
+  strict.hazardsAreErrors = true;
+  SimStats st;
+  return simulate(prog, hw, in, strict, out, st, err);
+}
+
 /// C = A B + bias[row] (a convolution's bias: one value per output row),
 /// 40 x 200 x 100 on cluster 0, stationary C, simulated under strict
 /// hazards. `rows`: the bias as GemmTiles::initRows in a GemmTiling::rowInit
@@ -240,20 +263,11 @@ std::vector<float> runRowBias(bool rows, size_t &biasLoads, uint64_t &biasBytes,
         e *= d;
       biasBytes += e * 4;
     }
-  std::map<std::string, Tensor> in, out;
-  in["a"].shape = {m, k};
-  in["b"].shape = {k, n};
+  std::map<std::string, Tensor> in = abInputs(m, k, n), out;
   in["bias"].shape = {m};
-  for (int64_t i = 0; i < m * k; ++i)
-    in["a"].data.push_back(float((i * 5) % 11) - 5.0f);
-  for (int64_t i = 0; i < k * n; ++i)
-    in["b"].data.push_back(float((i * 3) % 7) - 3.0f);
   for (int64_t i = 0; i < m; ++i)
     in["bias"].data.push_back(float(i) - 17.5f);
-  SimOptions strict;
-  strict.hazardsAreErrors = true;
-  SimStats st;
-  EXPECT_TRUE(simulate(prog, hw, in, strict, out, st, err)) << err;
+  EXPECT_TRUE(simulateStrict(prog, hw, in, out, err)) << err;
   const std::vector<float> &c = out["c"].data;
   EXPECT_EQ(int64_t(c.size()), m * n);
   if (emitted)
@@ -379,17 +393,8 @@ void runHeldActs(const GemmEpilogue &epi, size_t &ldActs, int &slot) {
         slot = i.fields.slot;
       }
   }
-  std::map<std::string, Tensor> in, out;
-  in["a"].shape = {m, k};
-  in["b"].shape = {k, n};
-  for (int64_t i = 0; i < m * k; ++i)
-    in["a"].data.push_back(float((i * 5) % 11) - 5.0f);
-  for (int64_t i = 0; i < k * n; ++i)
-    in["b"].data.push_back(float((i * 3) % 7) - 3.0f);
-  SimOptions strict;
-  strict.hazardsAreErrors = true;
-  SimStats st;
-  ASSERT_TRUE(simulate(prog, hw, in, strict, out, st, err)) << err;
+  std::map<std::string, Tensor> in = abInputs(m, k, n), out;
+  ASSERT_TRUE(simulateStrict(prog, hw, in, out, err)) << err;
   const std::vector<float> &c = out["c"].data;
   ASSERT_EQ(int64_t(c.size()), m * n);
   for (int64_t i = 0; i < m; ++i)
