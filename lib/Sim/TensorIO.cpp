@@ -17,13 +17,18 @@ namespace {
 
 constexpr char kNpyMagic[6] = {'\x93', 'N', 'U', 'M', 'P', 'Y'};
 
-bool readFile(const std::string &path, std::vector<uint8_t> &bytes,
-              std::string &err) {
+/// The file's bytes, read once (the parsers take them in place: no second
+/// copy of a large input).
+struct FileBytes {
   std::string s;
-  if (!readRegularFile(path, "tensor file", kMaxDataFileBytes, s, err))
-    return false;
-  bytes.assign(s.begin(), s.end());
-  return true;
+  const uint8_t *data() const {
+    return reinterpret_cast<const uint8_t *>(s.data());
+  }
+  size_t size() const { return s.size(); }
+};
+
+bool readFile(const std::string &path, FileBytes &bytes, std::string &err) {
+  return readRegularFile(path, "tensor file", kMaxDataFileBytes, bytes.s, err);
 }
 
 float halfToFloat(uint16_t h) { return halfBitsToFloat(h); }
@@ -365,7 +370,7 @@ std::vector<uint8_t> encodeNpy(const Tensor &t) {
 }
 
 bool readNpy(const std::string &path, Tensor &out, std::string &err) {
-  std::vector<uint8_t> bytes;
+  FileBytes bytes;
   if (!readFile(path, bytes, err))
     return false;
   if (!parseNpy(bytes.data(), bytes.size(), out, err)) {
@@ -519,7 +524,7 @@ bool parseTensorProto(const uint8_t *data, size_t size, Tensor &out,
 
 bool readTensorProto(const std::string &path, Tensor &out, std::string &err,
                      std::string *name) {
-  std::vector<uint8_t> bytes;
+  FileBytes bytes;
   if (!readFile(path, bytes, err))
     return false;
   if (!parseTensorProto(bytes.data(), bytes.size(), out, err, name)) {
@@ -530,7 +535,7 @@ bool readTensorProto(const std::string &path, Tensor &out, std::string &err,
 }
 
 bool readTensorFile(const std::string &path, Tensor &out, std::string &err) {
-  std::vector<uint8_t> bytes;
+  FileBytes bytes;
   if (!readFile(path, bytes, err))
     return false;
   bool ok = bytes.size() >= 6 && std::memcmp(bytes.data(), kNpyMagic, 6) == 0

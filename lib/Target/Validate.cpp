@@ -55,8 +55,21 @@ public:
 
 private:
   bool fail(const std::string &msg) {
-    err = where + msg;
+    err = location() + msg;
     return false;
+  }
+  /// `where`, or the command being checked: built only for a message (a
+  /// string per command cost as much as checking it).
+  std::string location() const {
+    if (!cmd)
+      return where;
+    std::string s = "cluster (" + std::to_string(cmdCluster / p.gridCols) +
+                    "," + std::to_string(cmdCluster % p.gridCols) +
+                    ") command " + std::to_string(cmdIndex) + " (" +
+                    commandKindName(cmd->kind);
+    if (cmd->kind == CommandKind::Config || cmd->kind == CommandKind::Execute)
+      s += " ibuf " + std::to_string(cmd->ibuf);
+    return s + "): ";
   }
   bool checkStatic(const Instruction &in, size_t idx);
   bool checkTiles(const Instruction &in, size_t idx);
@@ -80,6 +93,9 @@ private:
   const HardwareDesc &hw;
   std::string &err;
   std::string where;
+  /// The command run() checks (null outside the command loop).
+  const Command *cmd = nullptr;
+  size_t cmdCluster = 0, cmdIndex = 0;
 };
 
 bool Validator::checkPe(const InstrPrefix &pre, const char *what, i128 base,
@@ -523,8 +539,6 @@ bool Validator::run() {
   unsigned numIbufs = std::min<unsigned>(hw.instructionBuffers, kNumIbufIds);
   std::vector<uint32_t> barriers0;
   for (size_t ci = 0; ci < p.clusters.size(); ++ci) {
-    std::string cl = "cluster (" + std::to_string(ci / p.gridCols) + "," +
-                     std::to_string(ci % p.gridCols) + ") ";
     // Simulated control unit: the register-file records of each buffer.
     std::vector<std::vector<Instruction>> bufs(numIbufs);
     std::vector<bool> configured(numIbufs, false);
@@ -532,11 +546,9 @@ bool Validator::run() {
     const auto &cmds = p.clusters[ci].commands;
     for (size_t k = 0; k < cmds.size(); ++k) {
       const Command &c = cmds[k];
-      where =
-          cl + "command " + std::to_string(k) + " (" + commandKindName(c.kind);
-      if (c.kind == CommandKind::Config || c.kind == CommandKind::Execute)
-        where += " ibuf " + std::to_string(c.ibuf);
-      where += "): ";
+      cmd = &c;
+      cmdCluster = ci;
+      cmdIndex = k;
       if (c.layer != Command::kNoLayer && c.layer >= p.layers.size())
         return fail("layer " + std::to_string(c.layer) +
                     " is out of range: the layer table has " +
@@ -617,10 +629,12 @@ bool Validator::run() {
         return fail("invalid command kind " + std::to_string(unsigned(c.kind)));
       }
     }
+    cmd = nullptr;
     if (ci == 0) {
       barriers0 = barriers;
     } else if (barriers != barriers0) {
-      where = cl;
+      where = "cluster (" + std::to_string(ci / p.gridCols) + "," +
+              std::to_string(ci % p.gridCols) + ") ";
       size_t i = 0;
       while (i < barriers.size() && i < barriers0.size() &&
              barriers[i] == barriers0[i])

@@ -29,6 +29,7 @@
 // the totals to DIR/stats.json (docs/simulator.md "Streaming").
 //
 //===----------------------------------------------------------------------===//
+#include "HostTimings.h"
 #include "Progress.h"
 #include "accel/Hardware/HardwareDesc.h"
 #include "accel/Report/Networks.h"
@@ -102,6 +103,10 @@ const char *kUsage =
     "                     DRAM bytes, roofline bound, ratio, limiting unit)\n"
     "  --quiet            print nothing on success but the --per-layer "
     "table\n"
+    "  --host-timings     print the host time and page faults of each phase "
+    "(binary read,\n"
+    "                     validation, inputs, simulation, outputs) to "
+    "stderr\n"
     "  --report DIR       write DIR/index.html (summary, layers, roofline, "
     "utilisation over\n"
     "                     time, networks on clusters), DIR/stats.json and "
@@ -591,6 +596,8 @@ int runStream(const Program &prog, const HardwareDesc &hw,
 }
 
 int runMain(int argc, char **argv) {
+  HostTimings host;
+  bool hostTimings = false;
   std::string binaryPath, hwPath, outDir, tracePath, reportDir;
   std::vector<std::pair<std::string, std::string>> inputArgs, expectArgs;
   std::vector<std::pair<std::string, uint64_t>> arrivalArgs;
@@ -670,6 +677,8 @@ int runMain(int argc, char **argv) {
       gating = true;
     } else if (a == "--quiet" && !hasInlineValue) {
       quiet = true;
+    } else if (a == "--host-timings" && !hasInlineValue) {
+      hostTimings = true;
     } else if (a == "--per-layer" && !hasInlineValue) {
       perLayer = true;
     } else if (a == "--stream" && !hasInlineValue) {
@@ -719,6 +728,7 @@ int runMain(int argc, char **argv) {
                            : perLayer             ? "--per-layer"
                            : !reportDir.empty()   ? "--report"
                            : !arrivalArgs.empty() ? "--arrival"
+                           : hostTimings          ? "--host-timings"
                                                   : nullptr;
   if (stream && oneRunOnly)
     return fail(std::string(oneRunOnly) +
@@ -732,12 +742,15 @@ int runMain(int argc, char **argv) {
   if (!hwPath.empty() && !loadHardwareDesc(hwPath, hw, err))
     return fail(err);
 
+  host.mark("hardware");
   Program prog;
   if (!readBinaryFile(binaryPath, prog, err))
     return fail(err); // err names the file
+  host.mark("read-binary");
   if (validate && !validateProgram(prog, hw, err))
     return fail(binaryPath + ": invalid program for hardware '" + hw.name +
                 "': " + err);
+  host.mark("validate");
 
   if (stream) {
     StreamArgs sa;
@@ -770,6 +783,7 @@ int runMain(int argc, char **argv) {
     inputs[name] = std::move(t);
   }
 
+  host.mark("inputs");
   SimOptions opts;
   opts.tracePath = tracePath;
   opts.hazardsAreErrors = strict;
@@ -794,6 +808,7 @@ int runMain(int argc, char **argv) {
   progress.clear();
   if (!ran)
     return fail(err);
+  host.mark("simulate");
   if (!reportDir.empty() &&
       !writeReport(reportDir, prog, hw, stats, binaryPath, opts.tracePath, err))
     return fail(err);
@@ -816,6 +831,10 @@ int runMain(int argc, char **argv) {
     if (!s)
       return fail(statsPath + ": write error");
   }
+
+  host.mark("outputs");
+  if (hostTimings)
+    std::cerr << host.summary() << "\n";
 
   // Comparison with the references.
   std::vector<std::string> checks;

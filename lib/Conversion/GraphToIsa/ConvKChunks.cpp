@@ -148,16 +148,36 @@ int accel::lowering::appendFilterKDims(DramBox &b, const ConvGeom &g,
                                        const ConvKChunk &c) {
   // Positions of a chunk are consecutive in the filter's (kh, kw) plane:
   // one kernel row, or whole rows.
+  const int64_t positionStride = g.filterOhwi ? g.Cg : 1;
+  const int64_t channelStride = g.filterOhwi ? 1 : g.KH * g.KW;
   if (c.positions() > 1) {
-    b.dim(c.positions(), 1);
-    b.dim(c.cc, g.KH * g.KW);
+    b.dim(c.positions(), positionStride);
+    b.dim(c.cc, channelStride);
     return 2;
   }
-  b.dim(c.cc, g.KH * g.KW);
+  b.dim(c.cc, channelStride);
   return 1;
 }
 
 int64_t accel::lowering::convFilterOffset(const ConvGeom &g,
                                           const ConvKChunk &c) {
+  if (g.filterOhwi)
+    return (c.kh * g.KW + c.kw) * g.Cg + c.c0;
   return (c.c0 * g.KH + c.kh) * g.KW + c.kw;
+}
+
+void Lowering::relayoutFilter(graph::Conv2DOp op, ConvGeom &g) {
+  // Why: the chunks of an [O, Cg, KH, KW] filter are gathers at a KH KW
+  // element stride, which every K chunk repeats over the whole filter (the
+  // simulator's host caches then read it KH KW times, docs/simulator.md
+  // "Simulator speed"); [O, KH, KW, Cg] makes each a contiguous run.
+  const int64_t taps = g.KH * g.KW, O = g.O, Cg = g.Cg;
+  if (taps < 2 || Cg < 2)
+    return;
+  g.filterOhwi =
+      permuteConstant(op.getWeight(), g.w, O * Cg * taps, [=](int64_t i) {
+        // Element i of [O, KH, KW, Cg] is that of [O, Cg, KH, KW] at:
+        int64_t c = i % Cg, t = (i / Cg) % taps, o = i / (Cg * taps);
+        return (o * Cg + c) * taps + t;
+      });
 }

@@ -110,6 +110,25 @@ const uint8_t *Lowering::constantSpan(uint64_t addr, uint64_t bytes) {
   return s.data() + (addr - s.dramAddr);
 }
 
+bool Lowering::permuteConstant(Value v, uint64_t addr, int64_t elements,
+                               llvm::function_ref<int64_t(int64_t)> from) {
+  float first;
+  if (elements < 2 || !v.hasOneUse() || !constantAt(addr, first))
+    return false;
+  ConstSegment &seg = program_.constants[lastConstant_];
+  const uint64_t bytes = uint64_t(elements) * 4;
+  if (seg.dramAddr != addr || seg.size() != bytes)
+    return false;
+  std::vector<uint8_t> out(bytes);
+  const uint8_t *in = seg.data();
+  for (int64_t i = 0; i < elements; ++i)
+    std::memcpy(out.data() + i * 4, in + from(i) * 4, 4);
+  seg.bytes = std::move(out);
+  seg.borrowed = nullptr;
+  seg.borrowedSize = 0;
+  return true;
+}
+
 SfuFunc Lowering::fuseRelu(Value v) {
   if (!v.hasOneUse())
     return SfuFunc::None;
@@ -280,6 +299,13 @@ LogicalResult Lowering::lowerGemm(graph::GemmOp op) {
                : Mat2D{bufferFor(op.getA()), k, 1};
   Mat2D B = tb ? Mat2D{bufferFor(op.getB()), 1, k}
                : Mat2D{bufferFor(op.getB()), n, 1};
+  // A constant [N, K] B (a Linear layer's weights) is stored [K, N]: the
+  // kernel's B tiles are then rows of N instead of gathers at a K stride
+  // (docs/mapping.md, "Weight layout in DRAM").
+  if (tb && permuteConstant(op.getB(), B.base, n * k, [=](int64_t i) {
+        return (i % n) * k + i / n; // [K, N] element i = [N, K] (i % n, i / n)
+      }))
+    B = Mat2D{B.base, n, 1};
   float alpha = op.getAlpha().convertToFloat();
   float beta = op.getBeta().convertToFloat();
   Value c = op.getC();
@@ -429,6 +455,7 @@ LogicalResult Lowering::lowerConv(graph::Conv2DOp op) {
   const uint64_t out = bufferFor(op.getResult());
   geom.out = out;
   if (banded) {
+    relayoutFilter(op, geom);
     GemmEpilogue epi;
     if (failed(takeEpilogue(op, epi)))
       return failure();
@@ -444,6 +471,9 @@ LogicalResult Lowering::lowerConv(graph::Conv2DOp op) {
     if (handled)
       return success();
   }
+  // Every kernel below addresses the filter through convFilterOffset /
+  // appendFilterKDims (the RQ kernel above reads [O, Cg, KH, KW] itself).
+  relayoutFilter(op, geom);
   if (mapping_) {
     GemmEpilogue epi;
     if (failed(takeEpilogue(op, epi)))

@@ -134,6 +134,11 @@ struct ConvGeom {
   uint64_t x, w, out, bias;
   bool hasBias;
   ConvPadWindow pad{};
+  /// The filter at `w` is [O, KH, KW, Cg] (channels fastest) instead of the
+  /// graph's [O, Cg, KH, KW]: Lowering::relayoutFilter permuted the
+  /// constant, so that a K chunk's weights are one contiguous run per
+  /// output channel (docs/mapping.md, "Weight layout in DRAM").
+  bool filterOhwi = false;
   /// The window and operands as the depthwise / RQ kernels take them.
   codegen::ConvLayerBase kernelBase() const {
     codegen::ConvLayerBase b;
@@ -183,9 +188,10 @@ bool chunksMaySpanKernelRows(const ConvGeom &g,
 int appendInputKDims(codegen::DramBox &b, const ConvGeom &g,
                      const ConvKChunk &c);
 int64_t convInputOffset(const ConvGeom &g, const ConvKChunk &c);
-/// The chunk's K dims of the [O, Cg, KH, KW] filter (positions, channels),
-/// appended to `b`; the chunk starts convFilterOffset elements past the
-/// output channel's filter.
+/// The chunk's K dims of the filter (positions, channels), appended to `b`
+/// for the layout `g.filterOhwi` says ([O, KH, KW, Cg] or [O, Cg, KH, KW]);
+/// the chunk starts convFilterOffset elements past the output channel's
+/// filter (KH KW Cg elements per output channel in both layouts).
 int appendFilterKDims(codegen::DramBox &b, const ConvGeom &g,
                       const ConvKChunk &c);
 int64_t convFilterOffset(const ConvGeom &g, const ConvKChunk &c);
@@ -402,12 +408,24 @@ private:
   codegen::GemmEpilogue kernelEpilogue(codegen::GemmEpilogue epi) const;
   /// The f32 value of a compile-time constant at a DRAM byte address.
   bool constantAt(uint64_t addr, float &value);
+  /// Rewrites the constant segment of `v` at `addr` (exactly `elements`
+  /// f32) so that element i holds the old element from(i), when `v` has one
+  /// user (the caller, which then addresses the new layout) and one segment
+  /// holds exactly it; returns whether it did (docs/mapping.md, "Weight
+  /// layout in DRAM").
+  bool permuteConstant(mlir::Value v, uint64_t addr, int64_t elements,
+                       llvm::function_ref<int64_t(int64_t)> from);
   /// The bytes [addr, addr + bytes) when one constant segment holds all of
   /// them, else null (then read them with constantAt).
   const uint8_t *constantSpan(uint64_t addr, uint64_t bytes);
   mlir::LogicalResult lowerMatMul(graph::MatMulOp op);
   mlir::LogicalResult lowerGemm(graph::GemmOp op);
   mlir::LogicalResult lowerConv(graph::Conv2DOp op);
+  /// Permutes the filter constant of `op` to [O, KH, KW, Cg] and sets
+  /// `g.filterOhwi` (permuteConstant's conditions, and a kernel of more
+  /// than one position and channel); else leaves both as they are
+  /// (ConvKChunks.cpp).
+  void relayoutFilter(graph::Conv2DOp op, ConvGeom &g);
   /// Depthwise conv2d (groups == C == O) on the SW-queue kernel; sets
   /// `handled` = false (and emits nothing) when the kernel does not apply,
   /// so the caller falls back to the implicit GEMM. `g.x` is the unpadded

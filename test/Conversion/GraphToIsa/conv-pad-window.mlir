@@ -21,7 +21,10 @@
 // source stride 0 and tile stride 47 (tile elements 4 and 51).
 // CHECK-NOT: dram_copy
 // CHECK-LABEL: isa.cluster(0, 0) {
-// CHECK: isa.dma load tag 0 src 320 dst 522752 shape [3, 3, 2] src_strides [18, 1, 9] dst_strides [6, 2, 1]
+// The weights of kernel row 0 (the filter is stored [O, KH, KW, Cg],
+// docs/mapping.md "Filter layout in DRAM": 6 contiguous floats per output
+// channel).
+// CHECK: isa.dma load tag 0 src 320 dst 522752 shape [3, 3, 2] src_strides [18, 2, 1] dst_strides [6, 2, 1]
 // CHECK-NEXT: isa.dma load tag 0 src 20 dst 522956 shape [2, 3, 3] src_strides [35, 10, 2] dst_strides [12, 3, 1]
 // CHECK-NEXT: isa.dma load tag 0 src 24 dst 522864 shape [2, 2, 3, 2] src_strides [0, 35, 10, 2] dst_strides [47, 12, 3, 1]
 // The zeros (tile element = position * 24 + channel * 12 + pixel): kw = 0
@@ -36,7 +39,7 @@
 // The bias, then the second tile (kernel row 1: input rows 0, 2, 4, 6 all
 // valid; only the columns clip).
 // CHECK-NEXT: isa.dma load tag 0 src 576
-// CHECK: isa.dma load tag 1 src 332 dst 523520 shape [3, 3, 2]
+// CHECK: isa.dma load tag 1 src 344 dst 523520 shape [3, 3, 2]
 // CHECK-NEXT: isa.dma load tag 1 src 0 dst 523712 shape [2, 4, 3] src_strides [35, 10, 2] dst_strides [12, 3, 1]
 // CHECK-NEXT: isa.dma load tag 1 src 4 dst 523620 shape [2, 2, 4, 2] src_strides [0, 35, 10, 2] dst_strides [47, 12, 3, 1]
 // CHECK-NEXT: isa.dma load tag 1 src 640 dst 523616 shape [2, 4, 2] src_strides [0, 0, 0] dst_strides [50, 3, 12]
