@@ -1,4 +1,5 @@
-//===- HostTimings.h - Where accel-run's own time goes -----------*- C++ -*-===//
+//===- HostTimings.h - Where accel-run's own time goes -----------*- C++
+//-*-===//
 //
 // `accel-run --host-timings`: the host time (wall and page faults) of each
 // phase of one run (binary read, validation, inputs, simulation, outputs),

@@ -299,13 +299,9 @@ LogicalResult Lowering::lowerGemm(graph::GemmOp op) {
                : Mat2D{bufferFor(op.getA()), k, 1};
   Mat2D B = tb ? Mat2D{bufferFor(op.getB()), 1, k}
                : Mat2D{bufferFor(op.getB()), n, 1};
-  // A constant [N, K] B (a Linear layer's weights) is stored [K, N]: the
-  // kernel's B tiles are then rows of N instead of gathers at a K stride
-  // (docs/mapping.md, "Weight layout in DRAM").
-  if (tb && permuteConstant(op.getB(), B.base, n * k, [=](int64_t i) {
-        return (i % n) * k + i / n; // [K, N] element i = [N, K] (i % n, i / n)
-      }))
-    B = Mat2D{B.base, n, 1};
+  // A constant [N, K] B stays [N, K] (a transposing load per tile): stored
+  // [K, N], the constant packets of an N split would no longer be one
+  // contiguous slab per cluster (docs/mapping.md, "Weight layout in DRAM").
   float alpha = op.getAlpha().convertToFloat();
   float beta = op.getBeta().convertToFloat();
   Value c = op.getC();

@@ -1,8 +1,8 @@
 // Weight layout in DRAM (docs/mapping.md, "Weight layout in DRAM"): a
 // constant filter only its convolution reads is stored [O, KH, KW, Cg]
 // (channels fastest), so that the weight box of a K chunk is one contiguous
-// run per output channel; a constant [N, K] B of a gemm with trans_b is
-// stored [K, N]. Shared constants keep the graph's layout. Dealt kernel,
+// run per output channel. Shared constants, and a gemm's B, keep the
+// graph's layout. Dealt kernel,
 // linear DRAM plan (the addresses below).
 // RUN: accel-opt %s -split-input-file --convert-graph-to-isa="dram-placement=linear sync=barrier" | FileCheck %s
 
@@ -37,11 +37,12 @@ func.func @main(%x: tensor<1x2x4x4xf32> {accel.name = "x"}) -> (tensor<1x2x3x3xf
 
 // -----
 
-// trans_b: B [2, 3] (N = 2, K = 3) is stored [K, N] and loaded as rows of N
-// (strides [2, 1]) instead of a transposing gather (strides [1, 3]).
+// trans_b: B [2, 3] (N = 2, K = 3) stays [N, K]: its tiles are transposing
+// loads (strides [1, 3]). Stored [K, N], an N split's constant packets
+// would span the whole matrix on every cluster.
 // CHECK-LABEL: isa.program
-// CHECK: isa.data at 64 = dense<[1.000000e+00, 4.000000e+00, 2.000000e+00, 5.000000e+00, 3.000000e+00, 6.000000e+00]> : tensor<6xf32>
-// CHECK: isa.dma load tag 0 src 64 dst {{[0-9]+}} shape [3, 2] src_strides [2, 1] dst_strides [2, 1]
+// CHECK: isa.data at 64 = dense<[1.000000e+00, 2.000000e+00, 3.000000e+00, 4.000000e+00, 5.000000e+00, 6.000000e+00]> : tensor<6xf32>
+// CHECK: isa.dma load tag 0 src 64 dst {{[0-9]+}} shape [3, 2] src_strides [1, 3] dst_strides [2, 1]
 func.func @main(%a: tensor<2x3xf32> {accel.name = "a"}) -> (tensor<2x2xf32> {accel.name = "y"}) {
   %b = arith.constant dense<[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]> : tensor<2x3xf32>
   %y = graph.gemm %a, %b {trans_b = true} : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x2xf32>
