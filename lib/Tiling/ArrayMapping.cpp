@@ -461,13 +461,6 @@ ClusterCost clusterCostWith(const MappingProblem &p, const HardwareDesc &hw,
 
 } // namespace
 
-bool accel::tiling::convBandsWorthIt(uint64_t inputBytes,
-                                     const HardwareDesc &hw,
-                                     uint64_t storageBytes) {
-  const uint64_t clusters = std::max<uint64_t>(1, hw.numClusters());
-  return (inputBytes + clusters - 1) / clusters > storageBytes;
-}
-
 BandedLoads
 accel::tiling::bandedImageLoads(const MappingProblem::ConvWindowShape &c,
                                 int64_t n, int64_t k, double latency,

@@ -107,9 +107,7 @@ def ConvertGraphToIsa : Pass<"convert-graph-to-isa", "mlir::ModuleOp"> {
              clEnumValN(accel::ConvBands::Auto, "auto",
                         "bands for kernels larger than 1 x 1 where the "
                         "kernel's channel estimate says they move less and "
-                        "the loads are at least half the MAC time (inputs "
-                        "whose share per cluster exceeds a storage unit) or "
-                        "the whole MAC time (smaller inputs; default)"),
+                        "the loads are at least half the MAC time (default)"),
              clEnumValN(accel::ConvBands::On, "on",
                         "bands for every kernel larger than 1 x 1 where the "
                         "kernel's channel estimate says they move less"))}]>,

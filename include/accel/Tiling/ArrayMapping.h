@@ -174,15 +174,6 @@ struct BandedLoads {
   double dmas = 0;       ///< DRAM DMAs per B tile
   int64_t bandBytes = 0; ///< storage bytes of one band slot
 };
-/// Whether a convolution with an input of `inputBytes` gets input bands
-/// (conv-bands, docs/mapping.md "Convolution input bands"): its even share
-/// per cluster exceeds a storage unit of `storageBytes`. A smaller input
-/// mostly stays on chip already (the kernel's resident strips, the on-chip
-/// residency); measured on the zoo, bands there cost more cycles (local
-/// copies, band waits) than their DRAM savings won.
-bool convBandsWorthIt(uint64_t inputBytes, const HardwareDesc &hw,
-                      uint64_t storageBytes);
-
 /// The kernel's band decision for a step of n pixels and depth k on a
 /// channel of `latency` cycles and `bytesPerCycle` (same rule as
 /// codegen::emitMappedGemmLayer: bands when their DMAs cost less channel

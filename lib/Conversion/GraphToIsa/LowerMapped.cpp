@@ -351,19 +351,12 @@ LogicalResult Lowering::emitMappedConv(Operation *op, const ConvGeom &g,
   const int64_t M = g.Og, Npix = g.OH * g.OW, K = g.Cg * g.KH * g.KW;
   const MappedOutput mo = beginMapped(g.out, g.N * g.O * g.OH * g.OW);
   // Input bands: not for a 1 x 1 kernel (nothing to share between kernel
-  // positions). conv-bands=auto: for an input larger than the clusters'
-  // storage (tiling::convBandsWorthIt) where the loads are at least half
-  // the MAC time, as with conv-bands=on; for a smaller one (the on-chip
-  // residency or the kernel's resident strips keep much of it on chip)
-  // only where the loads are at least the whole MAC time.
+  // positions). The kernel takes them per cluster where they move less
+  // than the plain tiles and (conv-bands=auto) where the cluster's loads
+  // are at least half its MAC time; conv-bands=on drops the second
+  // condition (docs/mapping.md, "Convolution input bands").
   const bool useBands = opts_.convBands && g.KH * g.KW > 1;
-  double bandsMinChannelShare = 0.5;
-  if (useBands && !opts_.convBandsAlways && op->getNumOperands() > 0)
-    if (auto it = dyn_cast<RankedTensorType>(op->getOperand(0).getType()))
-      if (!it.hasStaticShape() ||
-          !tiling::convBandsWorthIt(uint64_t(it.getNumElements()) * 4, hw_,
-                                    hw_.storageBytes + opts_.residencyReserve))
-        bandsMinChannelShare = 1.0;
+  const double bandsMinChannelShare = opts_.convBandsAlways ? 0.0 : 0.5;
   convWindow_ = {};
   if (useBands)
     convWindow_ = {g.Cg, g.KH, g.KW, g.OW, g.sh, g.sw, g.dh, g.dw};

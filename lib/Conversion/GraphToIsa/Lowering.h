@@ -273,7 +273,7 @@ struct LoweringOptions {
   /// implicit-GEMM convolutions may form their image tiles from input
   /// bands held in storage (the kernel decides per cluster).
   bool convBands = true;
-  /// conv-bands=on: also for inputs a storage unit per cluster holds.
+  /// conv-bands=on: also where the cluster's loads hide behind its MACs.
   bool convBandsAlways = false;
   /// residency=on (docs/passes.md, "On-chip residency").
   bool residency = true;

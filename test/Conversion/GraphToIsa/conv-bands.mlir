@@ -12,10 +12,9 @@
 // major), so the band serves all nine.
 // RUN: accel-opt %s --accel-hw=%src_root/test/e2e/Inputs/mapping-block16.json --select-tiling="partition-m=8 partition-n=16 partition-k=16" --select-mapping="dataflow=output_stationary array=none,none" --convert-graph-to-isa="dram-placement=linear sync=barrier conv-padding=window conv-bands=on" | FileCheck %s --check-prefix=ON
 // RUN: accel-opt %s --accel-hw=%src_root/test/e2e/Inputs/mapping-block16.json --select-tiling="partition-m=8 partition-n=16 partition-k=16" --select-mapping="dataflow=output_stationary array=none,none" --convert-graph-to-isa="dram-placement=linear sync=barrier conv-padding=window conv-bands=off" | FileCheck %s --check-prefix=OFF
-// The default (auto) takes them too: the input is small (its share per
-// cluster below a storage unit), but without bands the cluster's loads
-// take longer than its MACs (the rule for such inputs; larger ones need
-// half the MAC time, as with conv-bands=on).
+// The default (auto) takes them too: without bands the cluster's loads
+// take at least half its MAC time (conv-bands-rule.mlir: a layer where
+// they do not).
 // RUN: accel-opt %s --accel-hw=%src_root/test/e2e/Inputs/mapping-block16.json --select-tiling="partition-m=8 partition-n=16 partition-k=16" --select-mapping="dataflow=output_stationary array=none,none" --convert-graph-to-isa="dram-placement=linear sync=barrier conv-padding=window" | FileCheck %s --check-prefix=ON
 
 // ON: isa.cluster(0, 0) {
