@@ -174,6 +174,11 @@ void Lowering::relayoutFilter(graph::Conv2DOp op, ConvGeom &g) {
   const int64_t taps = g.KH * g.KW, O = g.O, Cg = g.Cg;
   if (taps < 2 || Cg < 2)
     return;
+  // A K split cuts the input channels: in [O, Cg, KH, KW] a channel range of
+  // an output channel is one run, which keeps the constant packets' slabs
+  // (a cluster's span of the filter) as small as the slice.
+  if (mapping_ && llvm::is_contained(mapping_->array.dims, tiling::SplitDim::K))
+    return;
   g.filterOhwi =
       permuteConstant(op.getWeight(), g.w, O * Cg * taps, [=](int64_t i) {
         // Element i of [O, KH, KW, Cg] is that of [O, Cg, KH, KW] at:
