@@ -450,17 +450,10 @@ LogicalResult Lowering::lowerConv(graph::Conv2DOp op) {
     geom.x = x = padWhole();
   const uint64_t out = bufferFor(op.getResult());
   geom.out = out;
-  if (banded) {
-    relayoutFilter(op, geom);
-    GemmEpilogue epi;
-    if (failed(takeEpilogue(op, epi)))
-      return failure();
-    return emitMappedConv(op, geom, t, epi, bands);
-  }
   // conv=rq: the RQ weight-queue kernel (LowerRqConv.cpp) for groups == 1
   // when a block fits; it takes precedence over accel.mapping / accel.tiling
-  // (parsed above, they describe the implicit GEMM).
-  if (convRQ_ && groups == 1) {
+  // (parsed above, they describe the implicit GEMM). Never banded.
+  if (rq) {
     bool handled = false;
     if (failed(lowerRqConv(op, geom, handled)))
       return failure();
@@ -470,6 +463,12 @@ LogicalResult Lowering::lowerConv(graph::Conv2DOp op) {
   // Every kernel below addresses the filter through convFilterOffset /
   // appendFilterKDims (the RQ kernel above reads [O, Cg, KH, KW] itself).
   relayoutFilter(op, geom);
+  if (banded) {
+    GemmEpilogue epi;
+    if (failed(takeEpilogue(op, epi)))
+      return failure();
+    return emitMappedConv(op, geom, t, epi, bands);
+  }
   if (mapping_) {
     GemmEpilogue epi;
     if (failed(takeEpilogue(op, epi)))
