@@ -352,9 +352,12 @@ DepthwiseEmitter::DepthwiseEmitter(StreamBuilder &sb, const DepthwiseLayer &l,
       rawPl(((Rc - 1) * l.sh + E) * rawW), xfPl(Rl > 1 ? plan.Kbig * qc : 0),
       ldwStep(int32_t(G * a * owc * 4)), stStep(int32_t(G * owc * 4)),
       iLdw(l.hasBias ? 1 : 0), iMac(iLdw + 1), iSt(iLdw + 2) {
-  const uint32_t halfBytes = uint32_t(sb.hw().storageBytes / 2);
+  // Half 1 right after half 0's last region (not at the middle of the
+  // storage unit): the bytes above stay free for on-chip residency
+  // (docs/passes.md, "Compact kernel storage").
   for (int h = 0; h < 2; ++h) {
-    half[h].x = uint32_t(h) * halfBytes;
+    half[h].x = h == 0 ? 0
+                       : uint32_t(roundUp(half[0].raw + pp * rawPl * 4, 64));
     half[h].xf = half[h].x + uint32_t(roundUp(pp * xPl, 16) * 4);
     half[h].z = half[h].xf + uint32_t(roundUp(pp * xfPl, 16) * 4);
     half[h].bias = half[h].z + uint32_t(pp * zF * 4);

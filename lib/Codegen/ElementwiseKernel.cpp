@@ -295,9 +295,12 @@ bool accel::codegen::emitElementwiseLayer(StreamBuilder &sb,
   for (size_t i = 0; i < tiles.size(); ++i)
     perCluster[i % size_t(nCl)].push_back(&tiles[i]);
 
+  // Regions of one tile each, packed from address 0 (not spread over the
+  // storage unit): the rest stays free for on-chip residency
+  // (docs/passes.md, "Compact kernel storage").
+  const uint64_t regionBytes = uint64_t(roundUp(tileRows * tileCols, 16)) * 4;
   auto regionAddr = [&](int half, size_t operand) {
-    return uint32_t(half * (hw.storageBytes / 2) +
-                    operand * uint64_t(regionFloats) * 4);
+    return uint32_t((uint64_t(half) * nIn + operand) * regionBytes);
   };
   const int64_t outRowStride = layer.rowResult ? 1 : tileCols;
 

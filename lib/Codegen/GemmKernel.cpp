@@ -493,13 +493,15 @@ void accel::codegen::emitGemmLayer(StreamBuilder &sb,
   for (const GemmTiles &p : problems)
     anyInit |= bool(p.initBox);
 
-  // Storage: [strip A | strip B | half 0 | half 1 | (sharedC) C | init].
+  // Storage, from address 0 up: [half 0 | half 1 | (sharedC) C | init |
+  // residual tile of a fused epilogue | strip A | strip B]: only the bytes
+  // the layer uses are taken (docs/passes.md, "Compact kernel storage").
   const int64_t half = halfBytes(hw, t, anyInit);
-  // A residual tile region (fused epilogue) at the end of the storage unit.
   const int64_t resBytes = residualBytes(hw, t, epi);
-  const uint32_t resAddr = uint32_t(int64_t(hw.storageBytes) - resBytes);
-  const int64_t stripBudget = int64_t(hw.storageBytes) - 2 * half -
-                              sharedCBytes(hw, t, anyInit) - resBytes;
+  const int64_t fixedBytes = 2 * half + sharedCBytes(hw, t, anyInit);
+  const uint32_t resAddr = uint32_t(fixedBytes);
+  const int64_t stripBase = fixedBytes + resBytes;
+  const int64_t stripBudget = int64_t(hw.storageBytes) - stripBase;
   assert(stripBudget >= 0 && "GEMM tiles do not fit the storage unit");
   assert(gemmPostFits(hw, t, anyInit, epi) && "epilogue steps do not fit");
   const int64_t groupCols = std::min(t.nc, accCols(hw, t.peRows));
@@ -569,9 +571,10 @@ void accel::codegen::emitGemmLayer(StreamBuilder &sb,
                 !keepA || firstUseA,
                 !keepB || firstUseB};
         if (keepA)
-          st.aAddr = int64_t(k) * mcMax * t.kc * 4;
+          st.aAddr = stripBase + int64_t(k) * mcMax * t.kc * 4;
         if (keepB)
-          st.bAddr = (keepA ? aStrip : 0) + int64_t(k) * t.kc * t.nc * 4;
+          st.bAddr = stripBase + (keepA ? aStrip : 0) +
+                     int64_t(k) * t.kc * t.nc * 4;
         perCluster[cl].push_back(st);
       }
     }
@@ -600,7 +603,7 @@ void accel::codegen::emitGemmLayer(StreamBuilder &sb,
       gemmSequence(t, epi, false, groups, sparse);
   // The tiles of ping-pong half h.
   auto halfRegions = [&](int h) {
-    return detail::halfRegions(hw, t, stripBudget, half, h);
+    return detail::halfRegions(hw, t, 0, half, h);
   };
   // CONFIG carries full-tile operands (half 0); EXECUTEs patch the edges.
   for (auto *sq : {&seqInit, &seqMain}) {

@@ -483,13 +483,17 @@ bool accel::codegen::emitMappedGemmLayer(
       return false;
     }
     const int64_t mcMax = t.peRows * hw.pesPerCluster;
-    // Storage: [resident slots | half 0 | half 1 | (sharedC) C | init |
-    // residual tile of a fused epilogue].
+    // Storage, from address 0 up: [half 0 | half 1 | (sharedC) C | init |
+    // residual tile of a fused epilogue | band slots | resident slots]. Only
+    // the bytes the layer uses are taken, so that on-chip residency finds
+    // the rest of the storage unit free (docs/passes.md, "Compact kernel
+    // storage").
     const int64_t half = halfBytes(hw, t, anyInit);
     const int64_t resBytes = mappedResidualBytes(hw, t, epi);
-    const uint32_t resAddr = uint32_t(int64_t(hw.storageBytes) - resBytes);
-    const int64_t stripBudget = int64_t(hw.storageBytes) - 2 * half -
-                                sharedCBytes(hw, t, anyInit) - resBytes;
+    const int64_t fixedBytes = 2 * half + sharedCBytes(hw, t, anyInit);
+    const uint32_t resAddr = uint32_t(fixedBytes);
+    const int64_t stripBase = fixedBytes + resBytes;
+    const int64_t stripBudget = int64_t(hw.storageBytes) - stripBase;
     if (t.sharedC && st != StationaryOperand::C) {
       err = "internal error: a shared C region needs stationary C";
       return false;
@@ -541,8 +545,8 @@ bool accel::codegen::emitMappedGemmLayer(
         residentA = plainA;
       }
     }
-    const uint32_t bandBase =
-        uint32_t(stripBudget - bands.slots * bands.slotBytes); // slot r % slots
+    const uint32_t bandBase = uint32_t(stripBase); // slot r % slots
+    const int64_t slotBase = stripBase + bands.slots * bands.slotBytes;
     for (const MStep &s : steps)
       if (s.p->kChunks[s.k] > t.kc || s.p->nTiles[s.n] > t.nc) {
         err = "a slice's K chunk or N tile exceeds the cluster tiling";
@@ -631,7 +635,7 @@ bool accel::codegen::emitMappedGemmLayer(
     }
     // The tiles of ping-pong half h (C and init shared with t.sharedC).
     auto halfRegions = [&](int h) {
-      return detail::halfRegions(hw, t, stripBudget, half, h);
+      return detail::halfRegions(hw, t, 0, half, h);
     };
     auto cTag = [&](int h) { return storeTag(t.sharedC ? 0 : h); };
     std::map<uint8_t, std::vector<Instruction>> seqs;
@@ -672,9 +676,9 @@ bool accel::codegen::emitMappedGemmLayer(
     auto regions = [&](const MStep &s, int h) {
       Regions r = halfRegions(h);
       if (s.aSlot >= 0)
-        r.a = uint32_t(s.aSlot * slotBytes + s.aOff);
+        r.a = uint32_t(slotBase + s.aSlot * slotBytes + s.aOff);
       if (s.bSlot >= 0)
-        r.b = uint32_t(s.bSlot * slotBytes + s.bOff);
+        r.b = uint32_t(slotBase + s.bSlot * slotBytes + s.bOff);
       return r;
     };
     InitRegions held;

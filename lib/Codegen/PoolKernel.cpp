@@ -40,8 +40,7 @@ struct Tile {
 class PoolEmitter {
 public:
   PoolEmitter(StreamBuilder &sb, const PoolLayer &l, const PoolPlan &plan)
-      : sb(sb), l(l), plan(plan),
-        halfBytes(uint32_t(sb.hw().storageBytes / 2)) {}
+      : sb(sb), l(l), plan(plan), halfBytes(usedHalfBytes(l, plan)) {}
   void emit();
 
 private:
@@ -49,6 +48,17 @@ private:
   const PoolLayer &l;
   const PoolPlan &plan;
   uint32_t halfBytes;
+
+  /// One half's regions (input band, outputs, the average's inverse
+  /// counts): half 1 starts right after them, not at the middle of the
+  /// storage unit, so the rest stays free for on-chip residency
+  /// (docs/passes.md, "Compact kernel storage").
+  static uint32_t usedHalfBytes(const PoolLayer &l, const PoolPlan &plan) {
+    int64_t floats = plan.planesPerTile *
+                     (plan.inRows * plan.Wn +
+                      plan.bandRows * l.OW * (l.isMax ? 1 : 2));
+    return uint32_t(roundUp(floats * 4, 64));
+  }
 
   uint32_t inAddr(int half) const { return uint32_t(half) * halfBytes; }
   uint32_t outAddr(int half) const {

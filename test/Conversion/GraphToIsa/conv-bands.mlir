@@ -19,21 +19,21 @@
 
 // ON: isa.cluster(0, 0) {
 // ON: isa.dma load tag 0 src 3840 dst [[A0:[0-9]+]] shape [8, 16] src_strides [144, 9] dst_strides [16, 1]
-// ON-NEXT: isa.dma load tag 5 src 0 dst 501428 shape [16, 6, 10] src_strides [60, 10, 1] dst_strides [96, 12, 1]
-// ON-NEXT: isa.dma load tag 5 src 8448 dst 501376 shape [2, 16, 13] src_strides [0, 0, 0] dst_strides [83, 96, 1]
-// ON-NEXT: isa.dma load tag 5 src 8448 dst 501468 shape [5, 16, 2] src_strides [0, 0, 0] dst_strides [12, 96, 1]
+// ON-NEXT: isa.dma load tag 5 src 0 dst 10676 shape [16, 6, 10] src_strides [60, 10, 1] dst_strides [96, 12, 1]
+// ON-NEXT: isa.dma load tag 5 src 8448 dst 10624 shape [2, 16, 13] src_strides [0, 0, 0] dst_strides [83, 96, 1]
+// ON-NEXT: isa.dma load tag 5 src 8448 dst 10716 shape [5, 16, 2] src_strides [0, 0, 0] dst_strides [12, 96, 1]
 // ON-NEXT: isa.wait tags [5]
-// ON-NEXT: isa.dma local_copy tag 0 src 501376 dst [[B0:[0-9]+]] shape [16, 6, 10] src_strides [96, 12, 1] dst_strides [60, 10, 1]
+// ON-NEXT: isa.dma local_copy tag 0 src 10624 dst [[B0:[0-9]+]] shape [16, 6, 10] src_strides [96, 12, 1] dst_strides [60, 10, 1]
 // ON: isa.dma load tag 1 src 3844
-// ON-NEXT: isa.dma local_copy tag 1 src 501380 dst [[B1:[0-9]+]] shape [16, 6, 10] src_strides [96, 12, 1] dst_strides [60, 10, 1]
+// ON-NEXT: isa.dma local_copy tag 1 src 10628 dst [[B1:[0-9]+]] shape [16, 6, 10] src_strides [96, 12, 1] dst_strides [60, 10, 1]
 // ON: isa.execute ibuf 0
-// ON: isa.dma local_copy tag 0 src 501384 dst [[B0]]
-// ON: isa.dma local_copy tag 1 src 501424 dst [[B1]]
-// ON: isa.dma local_copy tag 0 src 501428 dst [[B0]]
-// ON: isa.dma local_copy tag 1 src 501432 dst [[B1]]
-// ON: isa.dma local_copy tag 0 src 501472 dst [[B0]]
-// ON: isa.dma local_copy tag 1 src 501476 dst [[B1]]
-// ON: isa.dma local_copy tag 0 src 501480 dst [[B0]]
+// ON: isa.dma local_copy tag 0 src 10632 dst [[B0]]
+// ON: isa.dma local_copy tag 1 src 10672 dst [[B1]]
+// ON: isa.dma local_copy tag 0 src 10676 dst [[B0]]
+// ON: isa.dma local_copy tag 1 src 10680 dst [[B1]]
+// ON: isa.dma local_copy tag 0 src 10720 dst [[B0]]
+// ON: isa.dma local_copy tag 1 src 10724 dst [[B1]]
+// ON: isa.dma local_copy tag 0 src 10728 dst [[B0]]
 // ON-NOT: isa.dma load tag {{[56]}}
 // ON: isa.dma store tag 2 {{.*}} dst 8512 shape [8, 6, 10]
 // ON: isa.cluster(0, 1) {

@@ -17,7 +17,7 @@
 // ROWS: isa.ld acts slot 0 <{{.*}}rows = 4, cols = 147, row_stride = 147, pe_rows = 1>
 // ROWS-NEXT: isa.ld weights slot 0 <{{.*}}rows = 147, cols = 16, row_stride = 16>
 // ROWS-NEXT: isa.mac slot 0 acc 0 <rows = 4, cols = 16, pe_rows = 1, depth = 147>
-// ROWS: isa.dma load tag 0 src 19200 dst 0 shape [4, 49, 3] src_strides [147, 1, 49] dst_strides [147, 3, 1]
+// ROWS: isa.dma load tag 0 src 19200 dst {{[0-9]+}} shape [4, 49, 3] src_strides [147, 1, 49] dst_strides [147, 3, 1]
 // ROWS-NEXT: isa.dma load tag 0 src 21568 dst {{[0-9]+}} shape [7, 7, 3, 16] src_strides [46, 1, 2116, 2] dst_strides [336, 48, 16, 1]
 // The tiles are dealt round robin: cluster (0, 0)'s next one is tile 4
 // (output row 2, 2 * 2 * 46 elements further); tile 1 (row 0, pixels
@@ -32,7 +32,7 @@
 // 7 chunks; kernel row kh starts 46 * kh elements further.
 // ROW: isa.cluster(0, 0) {
 // ROW: isa.mac slot 0 acc 0 <rows = 4, cols = 48, pe_rows = 1, depth = 21>
-// ROW: isa.dma load tag 0 src 19200 dst 0 shape [4, 7, 3] src_strides [147, 1, 49] dst_strides [21, 3, 1]
+// ROW: isa.dma load tag 0 src 19200 dst {{[0-9]+}} shape [4, 7, 3] src_strides [147, 1, 49] dst_strides [21, 3, 1]
 // ROW-NEXT: isa.dma load tag 0 src 21568 dst {{[0-9]+}} shape [7, 3, 2, 20] src_strides [1, 2116, 92, 2] dst_strides [144, 48, 20, 1]
 // ROW: isa.dma load tag 1 src 19228 dst {{[0-9]+}} shape [4, 7, 3] src_strides [147, 1, 49]
 // ROW-NEXT: isa.dma load tag 1 src 21752 dst {{[0-9]+}} shape [7, 3, 2, 20] src_strides [1, 2116, 92, 2]
@@ -42,7 +42,7 @@
 // kernel rows).
 // RUNS: isa.cluster(0, 0) {
 // RUNS: isa.mac slot 0 acc 0 <rows = 4, cols = 16, pe_rows = 1, depth = 63>
-// RUNS: isa.dma load tag 0 src 19200 dst 0 shape [4, 21, 3] src_strides [147, 1, 49]
+// RUNS: isa.dma load tag 0 src 19200 dst {{[0-9]+}} shape [4, 21, 3] src_strides [147, 1, 49]
 // RUNS-NEXT: isa.dma load tag 0 src 21568 dst {{[0-9]+}} shape [3, 7, 3, 16] src_strides [46, 1, 2116, 2]
 // RUNS: isa.dma load tag {{[01]}} src 19284 dst {{[0-9]+}} shape [4, 14, 3] src_strides [147, 1, 49]
 // RUNS-NEXT: isa.dma load tag {{[01]}} src 22120 dst {{[0-9]+}} shape [2, 7, 3, 16] src_strides [46, 1, 2116, 2]

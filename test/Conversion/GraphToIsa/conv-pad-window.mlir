@@ -15,7 +15,7 @@
 // of 12). Kernel row 0 reads input row 2 oh - 1: output row 0 is padding,
 // rows 1..3 read input rows 1, 3, 5. kw = 1 reads columns 0, 2, 4 (all
 // valid): one box from row 1 (byte 20) into pixel 3 of position 1 (tile
-// element 2 * 12 + 3 = 27, byte 522848 + 108). kw = 0 and kw = 2 miss
+// element 2 * 12 + 3 = 27, byte 96 + 108). kw = 0 and kw = 2 miss
 // output column 0 (input column -1) resp. 2 (column 5) and both read input
 // columns 1, 3 of rows 1, 3, 5: one box with a position dimension of
 // source stride 0 and tile stride 47 (tile elements 4 and 51).
@@ -24,25 +24,25 @@
 // The weights of kernel row 0 (the filter is stored [O, KH, KW, Cg],
 // docs/mapping.md "Filter layout in DRAM": 6 contiguous floats per output
 // channel).
-// CHECK: isa.dma load tag 0 src 320 dst 522752 shape [3, 3, 2] src_strides [18, 2, 1] dst_strides [6, 2, 1]
-// CHECK-NEXT: isa.dma load tag 0 src 20 dst 522956 shape [2, 3, 3] src_strides [35, 10, 2] dst_strides [12, 3, 1]
-// CHECK-NEXT: isa.dma load tag 0 src 24 dst 522864 shape [2, 2, 3, 2] src_strides [0, 35, 10, 2] dst_strides [47, 12, 3, 1]
+// CHECK: isa.dma load tag 0 src 320 dst 0 shape [3, 3, 2] src_strides [18, 2, 1] dst_strides [6, 2, 1]
+// CHECK-NEXT: isa.dma load tag 0 src 20 dst 204 shape [2, 3, 3] src_strides [35, 10, 2] dst_strides [12, 3, 1]
+// CHECK-NEXT: isa.dma load tag 0 src 24 dst 112 shape [2, 2, 3, 2] src_strides [0, 35, 10, 2] dst_strides [47, 12, 3, 1]
 // The zeros (tile element = position * 24 + channel * 12 + pixel): kw = 0
 // misses pixels 0..3 (row 0 and column 0 of row 1: one run) and the column
 // 0 pixels 6, 9 (one DMA, pixel stride 3); kw = 2 the column 2 pixels 5,
 // 8, 11; kw = 1 and kw = 2 row 0 (pixels 0..2), equal runs 12 elements
 // apart (channel, then position): one DMA of 4 x 3.
-// CHECK-NEXT: isa.dma load tag 0 src 640 dst 522872 shape [2, 2] src_strides [0, 0] dst_strides [3, 12]
-// CHECK-NEXT: isa.dma load tag 0 src 640 dst 522848 shape [2, 4] src_strides [0, 0] dst_strides [12, 1]
-// CHECK-NEXT: isa.dma load tag 0 src 640 dst 523060 shape [3, 2] src_strides [0, 0] dst_strides [3, 12]
-// CHECK-NEXT: isa.dma load tag 0 src 640 dst 522944 shape [4, 3] src_strides [0, 0] dst_strides [12, 1]
+// CHECK-NEXT: isa.dma load tag 0 src 640 dst 120 shape [2, 2] src_strides [0, 0] dst_strides [3, 12]
+// CHECK-NEXT: isa.dma load tag 0 src 640 dst 96 shape [2, 4] src_strides [0, 0] dst_strides [12, 1]
+// CHECK-NEXT: isa.dma load tag 0 src 640 dst 308 shape [3, 2] src_strides [0, 0] dst_strides [3, 12]
+// CHECK-NEXT: isa.dma load tag 0 src 640 dst 192 shape [4, 3] src_strides [0, 0] dst_strides [12, 1]
 // The bias, then the second tile (kernel row 1: input rows 0, 2, 4, 6 all
 // valid; only the columns clip).
 // CHECK-NEXT: isa.dma load tag 0 src 576
-// CHECK: isa.dma load tag 1 src 344 dst 523520 shape [3, 3, 2]
-// CHECK-NEXT: isa.dma load tag 1 src 0 dst 523712 shape [2, 4, 3] src_strides [35, 10, 2] dst_strides [12, 3, 1]
-// CHECK-NEXT: isa.dma load tag 1 src 4 dst 523620 shape [2, 2, 4, 2] src_strides [0, 35, 10, 2] dst_strides [47, 12, 3, 1]
-// CHECK-NEXT: isa.dma load tag 1 src 640 dst 523616 shape [2, 4, 2] src_strides [0, 0, 0] dst_strides [50, 3, 12]
+// CHECK: isa.dma load tag 1 src 344 dst 768 shape [3, 3, 2]
+// CHECK-NEXT: isa.dma load tag 1 src 0 dst 960 shape [2, 4, 3] src_strides [35, 10, 2] dst_strides [12, 3, 1]
+// CHECK-NEXT: isa.dma load tag 1 src 4 dst 868 shape [2, 2, 4, 2] src_strides [0, 35, 10, 2] dst_strides [47, 12, 3, 1]
+// CHECK-NEXT: isa.dma load tag 1 src 640 dst 864 shape [2, 4, 2] src_strides [0, 0, 0] dst_strides [50, 3, 12]
 // CHECK-NOT: dram_copy
 
 // COPY: isa.cluster(0, 0) {

@@ -25,7 +25,7 @@
 // CHECK-NEXT: isa.dma load tag 0 src {{[0-9]+}} dst {{[0-9]+}} shape [2] src_strides [1] dst_strides [1]
 // CHECK: isa.dma load tag 1 src {{[0-9]+}} dst {{[0-9]+}} shape [4, 4, 2] src_strides [6, 1, 36] dst_strides [24, 6, 1]
 // CHECK: isa.dma load tag 0 src {{[0-9]+}} dst {{[0-9]+}} shape [4, 4, 1] src_strides [6, 1, 36] dst_strides [24, 6, 1]
-// CHECK: isa.dma store tag 2 src {{[0-9]+}} dst {{[0-9]+}} shape [4, 4, 2] src_strides [8, 2, 1] dst_strides [4, 1, 16]
+// CHECK: isa.dma {{store|local_copy}} tag 2 src {{[0-9]+}} dst {{[0-9]+}} shape [4, 4, 2] src_strides [8, 2, 1] dst_strides [4, 1, 16]
 
 // DENSE-NOT: sparse_weights
 // DENSE: isa.ld weights slot 0

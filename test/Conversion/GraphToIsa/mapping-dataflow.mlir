@@ -5,10 +5,14 @@
 // The slices are read off the addresses of the linear DRAM plan
 // (dram-placement=linear); placement on memory channels: channel-placement.mlir.
 // Layer ends are read off sync=barrier listings (one BARRIER per layer);
-// the default SIGNAL / RECV synchronisation: sync-events.mlir.
-// RUN: accel-opt %s --select-tiling="partition-m=64 partition-n=64 partition-k=64" --select-mapping="array=M,M dataflow=output_stationary" --convert-graph-to-isa="layer-slice-tiles=true dram-placement=linear sync=barrier" | FileCheck %s --check-prefix=OS
-// RUN: accel-opt %s --select-tiling="partition-m=64 partition-n=64 partition-k=64" --select-mapping="array=M,M dataflow=input_stationary" --convert-graph-to-isa="layer-slice-tiles=true dram-placement=linear sync=barrier" | FileCheck %s --check-prefix=IS
-// RUN: accel-opt %s --select-tiling="partition-m=64 partition-n=64 partition-k=64" --select-mapping="array=M,M dataflow=weight_stationary" --convert-graph-to-isa="layer-slice-tiles=true dram-placement=linear sync=barrier" | FileCheck %s --check-prefix=WS
+// the default SIGNAL / RECV synchronisation: sync-events.mlir. The partial
+// sums go through DRAM (residency=off: the kernels take only the storage
+// they use, so residency would keep the scratch on chip). Resident slots
+// sit above the ping-pong halves (A strip at 57344 under output
+// stationary).
+// RUN: accel-opt %s --select-tiling="partition-m=64 partition-n=64 partition-k=64" --select-mapping="array=M,M dataflow=output_stationary" --convert-graph-to-isa="layer-slice-tiles=true dram-placement=linear sync=barrier residency=off" | FileCheck %s --check-prefix=OS
+// RUN: accel-opt %s --select-tiling="partition-m=64 partition-n=64 partition-k=64" --select-mapping="array=M,M dataflow=input_stationary" --convert-graph-to-isa="layer-slice-tiles=true dram-placement=linear sync=barrier residency=off" | FileCheck %s --check-prefix=IS
+// RUN: accel-opt %s --select-tiling="partition-m=64 partition-n=64 partition-k=64" --select-mapping="array=M,M dataflow=weight_stationary" --convert-graph-to-isa="layer-slice-tiles=true dram-placement=linear sync=barrier residency=off" | FileCheck %s --check-prefix=WS
 
 // Without layer-slice-tiles the cluster's tiles are chosen for its 32 x 128
 // x 128 slice (tiling::chooseSliceTiles, docs/mapping.md): input stationary
@@ -16,9 +20,9 @@
 // chunk instead of two [64, 64] ones, and stores [32, 128] tiles (where
 // every DMA holds its channel for the whole latency, hw/serial-dram.json:
 // fewer, larger DMAs pay).
-// RUN: accel-opt --accel-hw=%S/../../../hw/serial-dram.json %s --select-tiling="partition-m=64 partition-n=64 partition-k=64" --select-mapping="array=M,M dataflow=input_stationary" --convert-graph-to-isa="dram-placement=linear sync=barrier" | FileCheck %s --check-prefix=SLICE
+// RUN: accel-opt --accel-hw=%S/../../../hw/serial-dram.json %s --select-tiling="partition-m=64 partition-n=64 partition-k=64" --select-mapping="array=M,M dataflow=input_stationary" --convert-graph-to-isa="dram-placement=linear sync=barrier residency=off" | FileCheck %s --check-prefix=SLICE
 // SLICE-LABEL: isa.cluster(0, 0)
-// SLICE: isa.dma load tag 0 src 0 dst 0 shape [32, 64]
+// SLICE: isa.dma load tag 0 src 0 dst 147456 shape [32, 64]
 // SLICE: isa.dma load tag 0 src 65536 dst {{[0-9]+}} shape [64, 128]
 // SLICE: isa.dma store tag 2 {{.*}} dst 196608 shape [32, 128]
 // SLICE: isa.dma load tag 1 src 98304 dst {{[0-9]+}} shape [64, 128]
@@ -32,9 +36,9 @@
 // Output stationary with two K chunks per tile: one shared C region after the
 // two ping-pong halves, so every C store uses tag 2.
 // OS-LABEL: isa.cluster(0, 0)
-// OS: isa.dma load tag 0 src 0 dst 0 shape [32, 64]
+// OS: isa.dma load tag 0 src 0 dst 57344 shape [32, 64]
 // OS: isa.dma load tag 0 src 65536 dst
-// OS: isa.dma load tag 1 src 256 dst 8192 shape [32, 64]
+// OS: isa.dma load tag 1 src 256 dst 65536 shape [32, 64]
 // OS: isa.dma load tag 1 src 98304 dst
 // OS: isa.execute ibuf 0 patches
 // OS: isa.wait
@@ -66,12 +70,12 @@
 // IS: isa.config ibuf 3
 // IS-NEXT: isa.ld  psums
 // IS-NEXT: isa.ld  acts slot 0
-// IS: isa.dma load tag 0 src 0 dst 0 shape [32, 64]
+// IS: isa.dma load tag 0 src 0 dst 81920 shape [32, 64]
 // IS: isa.dma load tag 0 src 65536 dst
 // IS: isa.dma load tag 1 src 65792 dst
 // IS: isa.execute ibuf 1 shift last
 // IS: isa.dma store tag 2 {{.*}} dst 196608 shape [32, 64]
-// IS: isa.dma load tag 0 src 256 dst 8192 shape [32, 64]
+// IS: isa.dma load tag 0 src 256 dst 90112 shape [32, 64]
 // IS: isa.dma load tag 0 src 98304 dst
 // IS: isa.dma load tag 0 src 196608 dst
 // IS: isa.execute ibuf 0 shift last
@@ -89,15 +93,15 @@
 // slot 1 with the partial sums reloaded; then the second N tile.
 // WS-LABEL: isa.cluster(0, 0)
 // WS: isa.dma load tag 0 src 0 dst {{[0-9]+}} shape [32, 64]
-// WS: isa.dma load tag 0 src 65536 dst 0 shape [64, 64]
+// WS: isa.dma load tag 0 src 65536 dst 81920 shape [64, 64]
 // WS: isa.dma store tag 2 {{.*}} dst 196608 shape [32, 64]
 // WS: isa.dma load tag 1 src 256 dst
-// WS: isa.dma load tag 1 src 98304 dst 16384 shape [64, 64]
+// WS: isa.dma load tag 1 src 98304 dst 98304 shape [64, 64]
 // WS: isa.dma load tag 1 src 196608 dst
 // WS: isa.dma load tag 0 src 0 dst
-// WS: isa.dma load tag 0 src 65792 dst 0 shape [64, 64]
+// WS: isa.dma load tag 0 src 65792 dst 81920 shape [64, 64]
 // WS: isa.dma store tag 3 {{.*}} dst 131072 shape [32, 64]
-// WS: isa.dma load tag 1 src 98560 dst 16384
+// WS: isa.dma load tag 1 src 98560 dst 98304
 // WS: isa.dma store tag 3 {{.*}} dst 131328 shape [32, 64]
 // WS: isa.barrier 0
 

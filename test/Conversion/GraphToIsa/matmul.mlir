@@ -13,8 +13,8 @@
 // CHECK-DAG: isa.io output "y" at 384 : tensor<4x8xf32>
 // CHECK: isa.cluster(0, 0) {
 // CHECK-NEXT: isa.config ibuf 1 layer {{[0-9]+}} {
-// CHECK-NEXT:   isa.ld acts slot 0 <addr = {{[0-9]+}}, rows = 4, cols = 8, row_stride = 8, pe_rows = 1>
-// CHECK-NEXT:   isa.ld weights slot 0 <addr = {{[0-9]+}}, rows = 8, cols = [[NC:[0-9]+]], row_stride = [[NC]]>
+// CHECK-NEXT:   isa.ld acts slot 0 <{{(addr = [0-9]+, )?}}rows = 4, cols = 8, row_stride = 8, pe_rows = 1>
+// CHECK-NEXT:   isa.ld weights slot 0 <{{(addr = [0-9]+, )?}}rows = 8, cols = [[NC:[0-9]+]], row_stride = [[NC]]>
 // CHECK-NEXT:   isa.mac slot 0 acc 0 sfu <rows = 4, cols = [[NC]], pe_rows = 1, depth = 8>
 // CHECK-NEXT:   isa.st acc slot 0 acc 0 <{{.*}}func = relu>
 // CHECK-NEXT: }

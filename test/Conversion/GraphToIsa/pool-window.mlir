@@ -33,11 +33,12 @@
 // CHECK-NEXT: isa.dma load tag 0 src 0 dst 32 shape [1, 2, 6] src_strides [42, 6, 1] dst_strides [21, 7, 1]
 // CHECK-NEXT: isa.dma load tag 0 src [[NEGINF]] dst 28 shape [1, 2, 1] src_strides [0, 0, 0] dst_strides [21, 7, 1]
 // Tiles are dealt round-robin: the cluster's next one (plane 1, output row
-// 0; its plane starts at byte 7*6*4 = 168) goes into the other half.
+// 0; its plane starts at byte 7*6*4 = 168) goes into the other half, which
+// starts right after half 0's regions (byte 128).
 // CHECK-NEXT: isa.wait tags [3] pe
-// CHECK-NEXT: isa.dma load tag 1 src [[NEGINF]] dst 262144 shape [1, 1, 7]
-// CHECK-NEXT: isa.dma load tag 1 src 168 dst 262176 shape [1, 2, 6] src_strides [42, 6, 1] dst_strides [21, 7, 1]
-// CHECK-NEXT: isa.dma load tag 1 src [[NEGINF]] dst 262172 shape [1, 2, 1]
+// CHECK-NEXT: isa.dma load tag 1 src [[NEGINF]] dst 128 shape [1, 1, 7]
+// CHECK-NEXT: isa.dma load tag 1 src 168 dst 160 shape [1, 2, 6] src_strides [42, 6, 1] dst_strides [21, 7, 1]
+// CHECK-NEXT: isa.dma load tag 1 src [[NEGINF]] dst 156 shape [1, 2, 1]
 // CHECK-NEXT: isa.wait tags [0, 2]
 // CHECK-NEXT: isa.execute ibuf 2 last patches [#isa.patch<1, addr, 4>, #isa.patch<3, addr, 8>, #isa.patch<5, addr, 28>, #isa.patch<7, addr, 32>, #isa.patch<9, addr, 36>, #isa.patch<11, addr, 56>, #isa.patch<13, addr, 60>, #isa.patch<15, addr, 64>, #isa.patch<17, addr, 84>]
 // CHECK-NEXT: isa.wait tags [] pe

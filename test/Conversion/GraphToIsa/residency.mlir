@@ -12,22 +12,24 @@
 // %0 lives in storage at 6144 (above the ReLUs' tiles, layers 0 and 1
 // only): the store and the next load become local copies. %1 is read by
 // cluster (0, 1) too, so it is held to the end, above the matmul's tiles
-// (446464); (0, 1) reads it over the mesh after the producer's SIGNAL.
+// (153600: the kernels take storage from address 0 up, only what they use);
+// the matmul keeps its A tile in a resident slot (147456), and (0, 1) reads
+// it over the mesh after the producer's SIGNAL.
 
 // CHECK-LABEL: isa.cluster(0, 0) {
 // CHECK:       isa.dma  load tag 0 src 0 dst 0 shape [24, 64]
 // CHECK:       isa.dma  local_copy tag 2 src 0 dst 6144 shape [24, 64]
 // CHECK-NEXT:  isa.wait tags [0, 1, 2, 3, 4, 5, 6, 7] pe
 // CHECK:       isa.dma  local_copy tag 0 src 6144 dst 0 shape [24, 64]
-// CHECK:       isa.dma  local_copy tag 2 src 0 dst 446464 shape [24, 64]
+// CHECK:       isa.dma  local_copy tag 2 src 0 dst 153600 shape [24, 64]
 // CHECK-NEXT:  isa.wait tags [0, 1, 2, 3, 4, 5, 6, 7] pe
 // CHECK-NEXT:  isa.signal to [(0, 1)] sem 0
-// CHECK:       isa.dma  local_copy tag 0 src 446464 dst 0 shape [24, 64]
+// CHECK:       isa.dma  local_copy tag 0 src 153600 dst 147456 shape [24, 64]
 // CHECK-NEXT:  isa.dma  load tag 0 src {{[0-9]+}} dst {{[0-9]+}} shape [64, 192]
 // CHECK:       isa.dma  store tag 2 src {{[0-9]+}} dst {{[0-9]+}} shape [24, 192]
 // CHECK-LABEL: isa.cluster(0, 1) {
 // CHECK:       isa.recv sem 0 count 1
-// CHECK-NEXT:  isa.dma  remote_load from (0, 0) tag 0 src 446464 dst 0 shape [24, 64]
+// CHECK-NEXT:  isa.dma  remote_load from (0, 0) tag 0 src 153600 dst 147456 shape [24, 64]
 // CHECK-NOT:   local_copy
 
 // OFF-NOT:     local_copy

@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "accel/Codegen/Kernels.h"
+#include "accel/Codegen/Residency.h"
 #include "accel/Hardware/HardwareDesc.h"
 #include "accel/Sim/Simulator.h"
 #include "accel/Target/Validate.h"
@@ -107,6 +108,30 @@ TEST(MappedGemm, ProgramsValidateForEveryStationaryOperand) {
         EXPECT_EQ(executes(prog, 1), 48u);
         EXPECT_EQ(executes(prog, 2), 0u);
       }
+}
+
+TEST(MappedGemm, StorageIsTakenFromTheBottomAndOnlyWhatIsUsed) {
+  // docs/passes.md, "Compact kernel storage": the two halves (A 16 x 64, B
+  // 64 x 32, C 16 x 32 floats each: 14 KiB), then the resident strip of
+  // stationary A (4 K chunks of 16 x 64 in two slots: 32 KiB). The
+  // high-water mark the residency planner sees is their end, far below
+  // the 512 KiB storage unit, so the rest stays free for resident pieces.
+  HardwareDesc hw = defaultHardware();
+  Program prog;
+  prog.dramSize = 8u << 20;
+  StreamBuilder sb(prog, hw);
+  std::vector<ClusterGemmWork> w(hw.numClusters());
+  w[0] = work(false);
+  std::string err;
+  ASSERT_TRUE(emitMappedGemmLayer(sb, w, StationaryOperand::C, {}, err))
+      << err;
+  std::vector<std::vector<uint64_t>> hwm =
+      storageHighWater(prog, sb.commandLayers(), 1);
+  const uint64_t half = (16 * 64 + 64 * 32 + 16 * 32) * 4;
+  EXPECT_GE(hwm[0][0], 2 * half);
+  EXPECT_LE(hwm[0][0], 2 * half + 2 * 4 * 16 * 64 * 4);
+  EXPECT_LT(hwm[0][0], hw.storageBytes / 8);
+  EXPECT_EQ(hwm[1][0], 0u); // cluster 1 has no work
 }
 
 TEST(MappedGemm, PartialSumsNeedAScratch) {
