@@ -356,8 +356,8 @@ DepthwiseEmitter::DepthwiseEmitter(StreamBuilder &sb, const DepthwiseLayer &l,
   // storage unit): the bytes above stay free for on-chip residency
   // (docs/passes.md, "Compact kernel storage").
   for (int h = 0; h < 2; ++h) {
-    half[h].x = h == 0 ? 0
-                       : uint32_t(roundUp(half[0].raw + pp * rawPl * 4, 64));
+    half[h].x =
+        h == 0 ? 0 : uint32_t(roundUp(half[0].raw + pp * rawPl * 4, 64));
     half[h].xf = half[h].x + uint32_t(roundUp(pp * xPl, 16) * 4);
     half[h].z = half[h].xf + uint32_t(roundUp(pp * xfPl, 16) * 4);
     half[h].bias = half[h].z + uint32_t(pp * zF * 4);

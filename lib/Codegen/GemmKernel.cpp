@@ -573,8 +573,8 @@ void accel::codegen::emitGemmLayer(StreamBuilder &sb,
         if (keepA)
           st.aAddr = stripBase + int64_t(k) * mcMax * t.kc * 4;
         if (keepB)
-          st.bAddr = stripBase + (keepA ? aStrip : 0) +
-                     int64_t(k) * t.kc * t.nc * 4;
+          st.bAddr =
+              stripBase + (keepA ? aStrip : 0) + int64_t(k) * t.kc * t.nc * 4;
         perCluster[cl].push_back(st);
       }
     }

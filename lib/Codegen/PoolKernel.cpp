@@ -54,9 +54,9 @@ private:
   /// storage unit, so the rest stays free for on-chip residency
   /// (docs/passes.md, "Compact kernel storage").
   static uint32_t usedHalfBytes(const PoolLayer &l, const PoolPlan &plan) {
-    int64_t floats = plan.planesPerTile *
-                     (plan.inRows * plan.Wn +
-                      plan.bandRows * l.OW * (l.isMax ? 1 : 2));
+    int64_t floats =
+        plan.planesPerTile *
+        (plan.inRows * plan.Wn + plan.bandRows * l.OW * (l.isMax ? 1 : 2));
     return uint32_t(roundUp(floats * 4, 64));
   }
 

@@ -123,8 +123,7 @@ TEST(MappedGemm, StorageIsTakenFromTheBottomAndOnlyWhatIsUsed) {
   std::vector<ClusterGemmWork> w(hw.numClusters());
   w[0] = work(false);
   std::string err;
-  ASSERT_TRUE(emitMappedGemmLayer(sb, w, StationaryOperand::C, {}, err))
-      << err;
+  ASSERT_TRUE(emitMappedGemmLayer(sb, w, StationaryOperand::C, {}, err)) << err;
   std::vector<std::vector<uint64_t>> hwm =
       storageHighWater(prog, sb.commandLayers(), 1);
   const uint64_t half = (16 * 64 + 64 * 32 + 16 * 32) * 4;
