@@ -172,22 +172,14 @@ bool remoteReadsCostMore(const std::vector<PieceAccess> &accesses,
 
 } // namespace
 
-std::vector<uint64_t>
-accel::codegen::allocateStorage(const std::vector<StorageRequest> &requests,
-                                const std::vector<std::vector<uint64_t>> &floor,
-                                uint64_t capacity, uint64_t align) {
-  align = std::max<uint64_t>(align, 1);
+namespace {
+
+/// First fit of the requests in `order` (see allocateStorage).
+std::vector<uint64_t> firstFit(const std::vector<StorageRequest> &requests,
+                               const std::vector<size_t> &order,
+                               const std::vector<std::vector<uint64_t>> &floor,
+                               uint64_t capacity, uint64_t align) {
   auto up = [&](uint64_t a) { return (a + align - 1) / align * align; };
-  std::vector<size_t> order(requests.size());
-  for (size_t i = 0; i < order.size(); ++i)
-    order[i] = i;
-  auto held = [&](const StorageRequest &r) {
-    return __int128(r.bytes) * (r.last - r.first + 1);
-  };
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-    const StorageRequest &x = requests[a], &y = requests[b];
-    return __int128(x.benefit) * held(y) > __int128(y.benefit) * held(x);
-  });
   std::vector<uint64_t> addr(requests.size(), kNotGranted);
   std::vector<std::vector<size_t>> granted(floor.size());
   for (size_t i : order) {
@@ -225,6 +217,43 @@ accel::codegen::allocateStorage(const std::vector<StorageRequest> &requests,
     }
   }
   return addr;
+}
+
+} // namespace
+
+std::vector<uint64_t>
+accel::codegen::allocateStorage(const std::vector<StorageRequest> &requests,
+                                const std::vector<std::vector<uint64_t>> &floor,
+                                uint64_t capacity, uint64_t align) {
+  align = std::max<uint64_t>(align, 1);
+  auto held = [&](const StorageRequest &r) {
+    return __int128(r.bytes) * (r.last - r.first + 1);
+  };
+  std::vector<size_t> byDensity(requests.size());
+  for (size_t i = 0; i < byDensity.size(); ++i)
+    byDensity[i] = i;
+  std::vector<size_t> byBenefit = byDensity;
+  std::stable_sort(byDensity.begin(), byDensity.end(), [&](size_t a, size_t b) {
+    const StorageRequest &x = requests[a], &y = requests[b];
+    return __int128(x.benefit) * held(y) > __int128(y.benefit) * held(x);
+  });
+  std::stable_sort(byBenefit.begin(), byBenefit.end(), [&](size_t a, size_t b) {
+    return requests[a].benefit > requests[b].benefit;
+  });
+  // Greedy by benefit per byte-layer, and by benefit alone (a large piece
+  // held long, read by other clusters, can save more than the small ones
+  // that would crowd it out): the order whose grants save more.
+  std::vector<uint64_t> dense =
+      firstFit(requests, byDensity, floor, capacity, align);
+  std::vector<uint64_t> big =
+      firstFit(requests, byBenefit, floor, capacity, align);
+  auto saved = [&](const std::vector<uint64_t> &addr) {
+    uint64_t sum = 0;
+    for (size_t i = 0; i < addr.size(); ++i)
+      sum += addr[i] == kNotGranted ? 0 : requests[i].benefit;
+    return sum;
+  };
+  return saved(big) > saved(dense) ? big : dense;
 }
 
 std::vector<std::vector<uint64_t>> accel::codegen::storageHighWater(
@@ -328,6 +357,113 @@ accel::codegen::intermediatePieces(const Program &p,
   return out;
 }
 
+namespace {
+
+/// A DMA box cut along one dimension: slices [from, from + n).
+DmaDesc sliceOf(const DmaDesc &x, int dim, uint32_t from, uint32_t n) {
+  DmaDesc y = x;
+  y.shape[dim] = n;
+  y.src =
+      x.src + uint64_t(int64_t(from) * x.srcStride[dim] * int64_t(x.elemBytes));
+  y.dst =
+      x.dst + uint64_t(int64_t(from) * x.dstStride[dim] * int64_t(x.elemBytes));
+  return y;
+}
+
+/// Splits `d` along its outer dimensions into parts for which `fits` holds:
+/// runs of consecutive slices with the same `keyOf` become one part, a
+/// slice that does not fit is split further. False beyond `maxParts` or
+/// when one element does not fit.
+template <typename Fits, typename Key>
+bool splitOuterFirst(const DmaDesc &d, size_t maxParts,
+                     std::vector<DmaDesc> &out, const Fits &fits,
+                     const Key &keyOf) {
+  std::function<bool(const DmaDesc &, int)> split = [&](const DmaDesc &x,
+                                                        int dim) {
+    if (fits(x)) {
+      out.push_back(x);
+      return out.size() <= maxParts;
+    }
+    while (dim < 4 && x.shape[dim] == 1)
+      ++dim;
+    if (dim >= 4)
+      return false; // one element across a piece end
+    uint32_t runStart = 0, runLen = 0;
+    int64_t runKey = -2;
+    auto flush = [&]() {
+      if (runLen == 0)
+        return true;
+      out.push_back(sliceOf(x, dim, runStart, runLen));
+      runLen = 0;
+      return out.size() <= maxParts;
+    };
+    for (uint32_t i = 0; i < x.shape[dim]; ++i) {
+      DmaDesc one = sliceOf(x, dim, i, 1);
+      if (!fits(one)) {
+        if (!flush() || !split(one, dim + 1))
+          return false;
+        continue;
+      }
+      int64_t k = keyOf(one);
+      // Still one box only if every DRAM side of the grown run fits.
+      if (runLen > 0 && k == runKey &&
+          fits(sliceOf(x, dim, runStart, runLen + 1))) {
+        ++runLen;
+        continue;
+      }
+      if (!flush())
+        return false;
+      runStart = i;
+      runLen = 1;
+      runKey = k;
+    }
+    return flush();
+  };
+  out.clear();
+  return split(d, 0);
+}
+
+/// Whether a DRAM side of `x` lies in one unit as one box there: inside one
+/// run, or stepping from run to run along the dimensions whose strides are
+/// multiples of the period (the others inside a run); or in no piece.
+bool sideInOneUnit(const DmaDesc &x, bool srcSide,
+                   const std::vector<DramBuffer> &pieces,
+                   const std::vector<int64_t> &unitOf,
+                   const std::vector<PieceUnit> &units) {
+  uint64_t lo, hi;
+  dmaSide(x, srcSide, lo, hi);
+  const int64_t b = bufferOf(pieces, lo);
+  if (b < 0)
+    return bufferOf(pieces, hi - 1) < 0;
+  const DramBuffer &run = pieces[size_t(b)];
+  if (hi <= run.addr + run.bytes)
+    return true;
+  const PieceUnit &u = units[size_t(unitOf[size_t(b)])];
+  if (u.count < 2)
+    return false;
+  const int64_t *stride = srcSide ? x.srcStride : x.dstStride;
+  const int64_t eb = int64_t(x.elemBytes), period = int64_t(u.period);
+  uint64_t innerSpan = x.elemBytes, runSteps = 0;
+  for (int i = 0; i < 4; ++i) {
+    if (x.shape[i] <= 1)
+      continue;
+    const int64_t bytes = stride[i] * eb;
+    if (bytes < 0)
+      return false;
+    if (bytes != 0 && bytes % period == 0) {
+      if ((bytes / period * int64_t(u.runBytes)) % eb != 0)
+        return false;
+      runSteps += uint64_t(x.shape[i] - 1) * uint64_t(bytes / period);
+    } else {
+      innerSpan += uint64_t(x.shape[i] - 1) * uint64_t(bytes);
+    }
+  }
+  const uint64_t first = (run.addr - u.addr) / u.period;
+  return lo - run.addr + innerSpan <= u.runBytes && first + runSteps < u.count;
+}
+
+} // namespace
+
 bool accel::codegen::splitAtPieces(const DmaDesc &d,
                                    const std::vector<DramBuffer> &pieces,
                                    size_t maxParts, std::vector<DmaDesc> &out) {
@@ -351,63 +487,57 @@ bool accel::codegen::splitAtPieces(const DmaDesc &d,
     dmaSide(x, readsDram(x.dir), lo, hi);
     return bufferOf(pieces, lo);
   };
-  // Splits `x` along dimension `dim` and deeper; appends the parts.
-  std::function<bool(const DmaDesc &, int)> split = [&](const DmaDesc &x,
-                                                        int dim) {
-    if (fits(x)) {
-      out.push_back(x);
-      return out.size() <= maxParts;
-    }
-    while (dim < 4 && x.shape[dim] == 1)
-      ++dim;
-    if (dim >= 4)
-      return false; // one element across a piece end
-    auto slice = [&](uint32_t from, uint32_t n) {
-      DmaDesc y = x;
-      y.shape[dim] = n;
-      y.src = x.src +
-              uint64_t(int64_t(from) * x.srcStride[dim] * int64_t(x.elemBytes));
-      y.dst = x.dst +
-              uint64_t(int64_t(from) * x.dstStride[dim] * int64_t(x.elemBytes));
-      return y;
-    };
-    // Runs of consecutive slices that fit in the same piece become one part;
-    // a slice across a piece end is split further.
-    uint32_t runStart = 0, runLen = 0;
-    int64_t runPiece = -2;
-    auto flush = [&]() {
-      if (runLen == 0)
-        return true;
-      out.push_back(slice(runStart, runLen));
-      runLen = 0;
-      return out.size() <= maxParts;
-    };
-    for (uint32_t i = 0; i < x.shape[dim]; ++i) {
-      DmaDesc one = slice(i, 1);
-      if (!fits(one)) {
-        if (!flush() || !split(one, dim + 1))
-          return false;
-        continue;
-      }
-      int64_t p = pieceOf(one);
-      if (runLen > 0 && p == runPiece) {
-        // Still one box only if every DRAM side of the run fits.
-        DmaDesc grown = slice(runStart, runLen + 1);
-        if (fits(grown)) {
-          ++runLen;
-          continue;
-        }
-      }
-      if (!flush())
+  return splitOuterFirst(d, maxParts, out, fits, pieceOf);
+}
+
+bool accel::codegen::splitAtUnits(const DmaDesc &d,
+                                  const std::vector<DramBuffer> &pieces,
+                                  const std::vector<int64_t> &unitOf,
+                                  const std::vector<PieceUnit> &units,
+                                  size_t maxParts, std::vector<DmaDesc> &out) {
+  auto fits = [&](const DmaDesc &x) {
+    for (int s = 0; s < 2; ++s)
+      if (dramSide(x.dir, s == 0) &&
+          !sideInOneUnit(x, s == 0, pieces, unitOf, units))
         return false;
-      runStart = i;
-      runLen = 1;
-      runPiece = p;
-    }
-    return flush();
+    return true;
   };
   out.clear();
-  return split(d, 0);
+  if (fits(d)) {
+    out.push_back(d);
+    return true;
+  }
+  // Cuts along one dimension, the others whole: the fewest parts.
+  std::vector<DmaDesc> best, parts;
+  for (int dim = 0; dim < 4; ++dim) {
+    if (d.shape[dim] <= 1)
+      continue;
+    parts.clear();
+    bool ok = true;
+    for (uint32_t i = 0; ok && i < d.shape[dim];) {
+      uint32_t n = 1;
+      ok = fits(sliceOf(d, dim, i, 1));
+      while (ok && i + n < d.shape[dim] && fits(sliceOf(d, dim, i, n + 1)))
+        ++n;
+      parts.push_back(sliceOf(d, dim, i, n));
+      ok = ok && parts.size() <= maxParts &&
+           (best.empty() || parts.size() < best.size());
+      i += n;
+    }
+    if (ok)
+      best.swap(parts);
+  }
+  if (!best.empty()) {
+    out = std::move(best);
+    return true;
+  }
+  auto unitOfSide = [&](const DmaDesc &x) {
+    uint64_t lo, hi;
+    dmaSide(x, readsDram(x.dir), lo, hi);
+    int64_t b = bufferOf(pieces, lo);
+    return b < 0 ? int64_t(-1) : unitOf[size_t(b)];
+  };
+  return splitOuterFirst(d, maxParts, out, fits, unitOfSide);
 }
 
 namespace {
@@ -420,6 +550,9 @@ struct WriteRange {
 
 /// More runs than this in one write box: its bounding range stands for it.
 constexpr size_t kMaxRunsPerWriteBox = 32;
+/// The same for a box whose runs step along one dimension only (a C tile
+/// of a row-split map: one run per channel plane), whose runs become units.
+constexpr size_t kMaxRunsPerSteppedBox = 4096;
 
 /// The contiguous byte runs of a DMA's DRAM destination box, appended to
 /// `out` for `cluster`. False (nothing appended) when a stride is negative
@@ -434,12 +567,14 @@ bool appendWriteRuns(const DmaDesc &d, uint32_t cluster,
        --outer)
     len *= d.shape[outer];
   uint64_t count = 1;
+  int steppedDims = 0;
   for (int i = 0; i <= outer; ++i) {
     if (d.dstStride[i] < 0)
       return false;
     count *= d.shape[i];
+    steppedDims += d.shape[i] > 1;
   }
-  if (count > kMaxRunsPerWriteBox)
+  if (count > (steppedDims <= 1 ? kMaxRunsPerSteppedBox : kMaxRunsPerWriteBox))
     return false;
   const uint64_t bytes = uint64_t(len) * d.elemBytes;
   for (uint64_t n = 0; n < count; ++n) {
@@ -510,12 +645,78 @@ bool partsAtLeast(const std::vector<uint64_t> &cuts, uint64_t start,
   return end - start >= minBytes;
 }
 
+/// [start, end) cut at `cuts`.
+std::vector<DramBuffer> partsBetween(const std::vector<uint64_t> &cuts,
+                                     uint64_t start, uint64_t end) {
+  std::vector<DramBuffer> parts;
+  for (uint64_t c : cuts) {
+    parts.push_back({start, c - start});
+    start = c;
+  }
+  parts.push_back({start, end - start});
+  return parts;
+}
+
+/// The one writer of [lo, hi) among the run groups (ascending), -1 when it
+/// has several or none.
+int64_t soleWriter(const std::vector<WriterGroup> &groups, uint64_t lo,
+                   uint64_t hi) {
+  auto it = std::upper_bound(
+      groups.begin(), groups.end(), lo,
+      [](uint64_t a, const WriterGroup &g) { return a < g.lo; });
+  if (it != groups.begin() && std::prev(it)->hi > lo)
+    --it;
+  int64_t writer = -1;
+  for (; it != groups.end() && it->lo < hi; ++it) {
+    if (it->writers.size() != 1 ||
+        (writer >= 0 && writer != int64_t(it->writers[0])))
+      return -1;
+    writer = it->writers[0];
+  }
+  return writer;
+}
+
+/// Units of the parts (ascending, of one piece): per sole writer, runs of
+/// equal size at a fixed period; `partUnit[k]` = part k's unit, -1 for a
+/// part of several writers or none.
+std::vector<PieceUnit> writerUnits(const std::vector<DramBuffer> &parts,
+                                   const std::vector<WriterGroup> &groups,
+                                   std::vector<int64_t> &partUnit) {
+  std::vector<PieceUnit> units;
+  partUnit.assign(parts.size(), -1);
+  std::map<int64_t, int64_t> open; // writer -> its unit being extended
+  for (size_t k = 0; k < parts.size(); ++k) {
+    const int64_t w =
+        soleWriter(groups, parts[k].addr, parts[k].addr + parts[k].bytes);
+    if (w < 0)
+      continue;
+    auto it = open.find(w);
+    if (it != open.end()) {
+      PieceUnit &u = units[size_t(it->second)];
+      const uint64_t last = u.addr + (u.count - 1) * u.period;
+      const uint64_t gap = parts[k].addr - last;
+      if (u.runBytes == parts[k].bytes &&
+          (u.count == 1 ? gap > u.runBytes : gap == u.period)) {
+        u.period = gap;
+        ++u.count;
+        partUnit[k] = it->second;
+        continue;
+      }
+    }
+    open[w] = int64_t(units.size());
+    partUnit[k] = int64_t(units.size());
+    units.push_back({parts[k].addr, parts[k].bytes, parts[k].bytes, 1});
+  }
+  return units;
+}
+
 } // namespace
 
 std::vector<DramBuffer> accel::codegen::refineByWriters(
     const Program &p, const std::vector<DramBuffer> &pieces,
     const std::vector<char> &intermediate,
-    std::vector<char> &refinedIntermediate, uint64_t minRunPieceBytes) {
+    std::vector<char> &refinedIntermediate, uint64_t minRunPieceBytes,
+    std::vector<int64_t> *unitOf, std::vector<PieceUnit> *units) {
   // Each write box as its bounding range; then, inside the groups of
   // overlapping ranges with several writers, as its runs: the boxes of a
   // feature map split by rows over the clusters interleave (every channel
@@ -535,6 +736,7 @@ std::vector<DramBuffer> accel::codegen::refineByWriters(
   const std::vector<WriterGroup> boundGroups = writerGroups(bounds);
   const std::vector<uint64_t> boundCuts = writerCuts(boundGroups);
   std::vector<uint64_t> runCuts = boundCuts;
+  std::vector<WriterGroup> runGroups;
   if (minRunPieceBytes) {
     auto shared = [&](uint64_t a) {
       auto it = std::upper_bound(
@@ -547,31 +749,64 @@ std::vector<DramBuffer> accel::codegen::refineByWriters(
       if (!shared(bounds[i].lo) ||
           !appendWriteRuns(*writes[i], bounds[i].cluster, runs))
         runs.push_back(bounds[i]);
-    runCuts = writerCuts(writerGroups(std::move(runs)));
+    runGroups = writerGroups(std::move(runs));
+    runCuts = writerCuts(runGroups);
   }
   std::vector<DramBuffer> out;
+  std::vector<int64_t> outUnit;
+  std::vector<PieceUnit> outUnits;
   refinedIntermediate.clear();
   for (size_t i = 0; i < pieces.size(); ++i) {
     uint64_t start = pieces[i].addr, end = start + pieces[i].bytes;
     std::vector<uint64_t> cuts;
+    std::vector<DramBuffer> parts;
+    std::vector<int64_t> partUnit; // into `found`, -1: a unit of its own
+    std::vector<PieceUnit> found;
     char flag = intermediate[i] ? 1 : 0;
     if (intermediate[i]) {
       // The runs' cuts where no part gets too small to be worth the split
-      // DMAs that reach it, else the bounding ranges' cuts.
+      // DMAs that reach it, or where each writer's parts form units large
+      // enough; else the bounding ranges' cuts.
       cuts = cutsInside(runCuts, start, end);
-      if (!partsAtLeast(cuts, start, end, minRunPieceBytes))
+      parts = partsBetween(cuts, start, end);
+      bool take = partsAtLeast(cuts, start, end, minRunPieceBytes);
+      if (!take && !cuts.empty()) {
+        found = writerUnits(parts, runGroups, partUnit);
+        take = std::all_of(partUnit.begin(), partUnit.end(), [&](int64_t u) {
+          return u >= 0 && found[size_t(u)].bytes() >= minRunPieceBytes;
+        });
+      }
+      if (!take) {
         cuts = cutsInside(boundCuts, start, end);
-      else if (cuts != cutsInside(boundCuts, start, end))
+        found.clear();
+        partUnit.clear();
+      } else if (cuts != cutsInside(boundCuts, start, end)) {
         flag = kCutBetweenRuns;
+      }
     }
-    for (uint64_t c : cuts) {
-      out.push_back({start, c - start});
+    parts = partsBetween(cuts, start, end);
+    // Units numbered in the order of their first run.
+    std::vector<int64_t> renumber(found.size(), -1);
+    for (size_t k = 0; k < parts.size(); ++k) {
+      int64_t u = k < partUnit.size() ? partUnit[k] : -1;
+      if (u < 0) {
+        outUnit.push_back(int64_t(outUnits.size()));
+        outUnits.push_back({parts[k].addr, parts[k].bytes, parts[k].bytes, 1});
+      } else {
+        if (renumber[size_t(u)] < 0) {
+          renumber[size_t(u)] = int64_t(outUnits.size());
+          outUnits.push_back(found[size_t(u)]);
+        }
+        outUnit.push_back(renumber[size_t(u)]);
+      }
+      out.push_back(parts[k]);
       refinedIntermediate.push_back(flag);
-      start = c;
     }
-    out.push_back({start, end - start});
-    refinedIntermediate.push_back(flag);
   }
+  if (unitOf)
+    *unitOf = std::move(outUnit);
+  if (units)
+    *units = std::move(outUnits);
   return out;
 }
 
@@ -717,24 +952,29 @@ private:
 
 } // namespace
 
-ResidencyPlan accel::codegen::planResidency(
-    const Program &p, const HardwareDesc &hw,
-    const std::vector<std::vector<uint32_t>> &commandLayers, uint32_t numLayers,
-    const std::vector<DramBuffer> &coarse,
-    const std::vector<char> &coarseIntermediate, const ResidencyOptions &opts) {
-  numLayers = std::max<uint32_t>(numLayers, 1);
-  ResidencyPlan plan;
-  std::vector<char> intermediate;
-  plan.pieces = refineByWriters(p, coarse, coarseIntermediate, intermediate,
-                                opts.minRunPieceBytes);
+namespace {
+
+/// What the planner learned about one unit from the DMAs that touch it.
+struct UnitState {
+  std::vector<PieceAccess> acc;
+  uint64_t traffic = 0; ///< DMA bytes through DRAM on the linear plan
+  bool other = false;   ///< an access that rules residency out
+  StayReason reason = StayReason::NotWritten;
+  bool runReadersBound = false; ///< MeshBound: its runs may not be
+  StorageRequest request;
+  bool requested = false;
+};
+
+/// The accesses of every unit: each DMA split into parts that each lie in
+/// one unit (splitAtUnits); a DMA that cannot be split rules out every
+/// unit its DRAM sides reach.
+std::vector<UnitState>
+unitAccesses(const Program &p,
+             const std::vector<std::vector<uint32_t>> &commandLayers,
+             uint32_t numLayers, const ResidencyPlan &plan,
+             const ResidencyOptions &opts) {
   const std::vector<DramBuffer> &pieces = plan.pieces;
-  const size_t np = pieces.size();
-  plan.owner.assign(np, -1);
-  plan.storageAddr.assign(np, 0);
-  plan.dramTraffic.assign(np, 0);
-  plan.reason.assign(np, StayReason::NotWritten);
-  std::vector<char> other(np, 0);
-  std::vector<std::vector<PieceAccess>> acc(np);
+  std::vector<UnitState> st(plan.units.size());
   std::vector<DmaDesc> parts;
   for (size_t cl = 0; cl < p.clusters.size(); ++cl) {
     const auto &cmds = p.clusters[cl].commands;
@@ -744,17 +984,17 @@ ResidencyPlan accel::codegen::planResidency(
           (!readsDram(c.dma.dir) && !writesDram(c.dma.dir)))
         continue;
       const uint32_t layer = layerOf(commandLayers, cl, k, numLayers);
-      if (!splitAtPieces(c.dma, pieces, opts.maxPartsPerDma, parts)) {
-        // Every piece the DMA's DRAM sides reach stays in DRAM.
+      if (!splitAtUnits(c.dma, pieces, plan.unitOf, plan.units,
+                        opts.maxPartsPerDma, parts)) {
         for (int s = 0; s < 2; ++s) {
           if (!dramSide(c.dma.dir, s == 0))
             continue;
           uint64_t lo, hi;
           dmaSide(c.dma, s == 0, lo, hi);
           for (int64_t q = std::max<int64_t>(bufferOf(pieces, lo), 0);
-               q < int64_t(np) && pieces[size_t(q)].addr < hi; ++q)
+               q < int64_t(pieces.size()) && pieces[size_t(q)].addr < hi; ++q)
             if (pieces[size_t(q)].addr + pieces[size_t(q)].bytes > lo)
-              other[size_t(q)] = 1;
+              st[size_t(plan.unitOf[size_t(q)])].other = true;
         }
         continue;
       }
@@ -766,116 +1006,228 @@ ResidencyPlan accel::codegen::planResidency(
           int64_t b = bufferOf(pieces, s == 0 ? d.src : d.dst);
           if (b < 0)
             continue;
-          sides[s] = b;
-          plan.dramTraffic[size_t(b)] += d.numElements() * d.elemBytes;
-          acc[size_t(b)].push_back({uint32_t(cl), layer, k, s == 1, d});
+          const int64_t u = plan.unitOf[size_t(b)];
+          sides[s] = u;
+          st[size_t(u)].traffic += d.numElements() * d.elemBytes;
+          st[size_t(u)].acc.push_back({uint32_t(cl), layer, k, s == 1, d});
         }
         if (sides[0] >= 0 && sides[0] == sides[1])
-          other[size_t(sides[0])] = 1; // a copy inside one piece
+          st[size_t(sides[0])].other = true; // a copy inside one unit
       }
     }
   }
+  return st;
+}
+
+/// The rules of docs/passes.md ("On-chip residency") for one unit; a unit
+/// that may stay on chip gets its storage request.
+void judgeUnit(UnitState &u, const PieceUnit &unit, char intermediate,
+               const HardwareDesc &hw, const ReleaseMap &releases,
+               uint32_t numLayers, const ResidencyOptions &opts) {
+  if (!intermediate) {
+    u.reason = StayReason::NotIntermediate;
+    return;
+  }
+  int64_t owner = -1;
+  bool several = false;
+  for (const PieceAccess &a : u.acc)
+    if (a.write) {
+      several |= owner >= 0 && owner != int64_t(a.cluster);
+      owner = a.cluster;
+    }
+  if (owner < 0) {
+    u.reason = StayReason::NotWritten;
+    return;
+  }
+  if (several) {
+    u.reason = StayReason::SeveralWriters;
+    return;
+  }
+  bool remoteReader = false;
+  for (const PieceAccess &a : u.acc)
+    if (!a.write && int64_t(a.cluster) != owner) {
+      remoteReader = true;
+      if (a.part.dir == DmaDir::DramCopy || !hw.sharedClusterCache)
+        u.other = true;
+    }
+  if (u.other) {
+    u.reason = StayReason::OtherAccess;
+    return;
+  }
+  if (!readsAfterWrites(u.acc, opts.maxRangesPerBox)) {
+    u.reason = StayReason::ReadBeforeWrite;
+    return;
+  }
+  if (intermediate == kCutBetweenRuns &&
+      remoteReaders(u.acc, owner) > opts.maxRunPieceRemoteReaders) {
+    u.reason = StayReason::MeshBound;
+    u.runReadersBound = true;
+    return;
+  }
+  if (opts.meshAware && remoteReadsCostMore(u.acc, owner, hw)) {
+    u.reason = StayReason::MeshBound;
+    u.runReadersBound = true;
+    return;
+  }
+  StorageRequest &r = u.request;
+  r.cluster = uint32_t(owner);
+  r.bytes = unit.bytes();
+  r.first = numLayers - 1;
+  r.last = 0;
+  for (const PieceAccess &a : u.acc) {
+    r.first = std::min(r.first, a.layer);
+    r.last = std::max(r.last, a.layer);
+  }
+  // Another cluster's remote load of the region is ordered before the
+  // owner's later writes of it only once the owner has synchronised with
+  // that reader (the tracker saw different DRAM addresses and added no
+  // WAR dependency): the region stays taken until then, or to the end.
+  if (remoteReader)
+    for (const PieceAccess &a : u.acc)
+      if (!a.write && int64_t(a.cluster) != owner)
+        r.last = std::max(r.last,
+                          releases.after(uint32_t(owner), a.cluster, a.layer));
+  r.benefit = u.traffic;
+  u.reason = StayReason::NoRoom;
+  u.requested = true;
+}
+
+/// Units of several runs that are MeshBound (more remote readers than a
+/// part cut between runs may have, or remote reads that cost more than
+/// DRAM): a row-split map that a channel-split layer reads has every
+/// cluster read every unit, while each of its runs has one reader. Each
+/// run becomes a unit of its own when it is at least `minRunPieceBytes`
+/// (it is then judged as before the units). True when any unit was split.
+bool splitRunReadersBound(ResidencyPlan &plan, const std::vector<UnitState> &st,
+                          uint64_t minRunPieceBytes) {
+  std::vector<char> split(plan.units.size(), 0);
+  bool any = false;
+  for (size_t u = 0; u < plan.units.size(); ++u)
+    if (st[u].runReadersBound && plan.units[u].count > 1 &&
+        plan.units[u].runBytes >= minRunPieceBytes)
+      split[u] = any = true;
+  if (!any)
+    return false;
+  std::vector<PieceUnit> units;
+  std::vector<int64_t> renumber(plan.units.size(), -1);
+  for (size_t i = 0; i < plan.pieces.size(); ++i) {
+    const size_t u = size_t(plan.unitOf[i]);
+    if (split[u]) {
+      plan.unitOf[i] = int64_t(units.size());
+      units.push_back(
+          {plan.pieces[i].addr, plan.pieces[i].bytes, plan.pieces[i].bytes, 1});
+      continue;
+    }
+    if (renumber[u] < 0) {
+      renumber[u] = int64_t(units.size());
+      units.push_back(plan.units[u]);
+    }
+    plan.unitOf[i] = renumber[u];
+  }
+  plan.units = std::move(units);
+  return true;
+}
+
+} // namespace
+
+ResidencyPlan accel::codegen::planResidency(
+    const Program &p, const HardwareDesc &hw,
+    const std::vector<std::vector<uint32_t>> &commandLayers, uint32_t numLayers,
+    const std::vector<DramBuffer> &coarse,
+    const std::vector<char> &coarseIntermediate, const ResidencyOptions &opts) {
+  numLayers = std::max<uint32_t>(numLayers, 1);
+  ResidencyPlan plan;
+  std::vector<char> intermediate;
+  plan.pieces =
+      refineByWriters(p, coarse, coarseIntermediate, intermediate,
+                      opts.minRunPieceBytes, &plan.unitOf, &plan.units);
   const ReleaseMap releases(p, commandLayers, numLayers, opts.barrierSync);
+  // Every piece of a unit has the unit's flag; its first piece stands for it.
+  auto judgeAll = [&]() {
+    std::vector<UnitState> st =
+        unitAccesses(p, commandLayers, numLayers, plan, opts);
+    std::vector<int64_t> firstPiece(plan.units.size(), -1);
+    for (size_t i = 0; i < plan.pieces.size(); ++i)
+      if (firstPiece[size_t(plan.unitOf[i])] < 0)
+        firstPiece[size_t(plan.unitOf[i])] = int64_t(i);
+    for (size_t u = 0; u < st.size(); ++u)
+      judgeUnit(st[u], plan.units[u], intermediate[size_t(firstPiece[u])], hw,
+                releases, numLayers, opts);
+    return st;
+  };
+  std::vector<UnitState> st = judgeAll();
+  if (splitRunReadersBound(plan, st, opts.minRunPieceBytes))
+    st = judgeAll();
+
   std::vector<StorageRequest> requests;
-  std::vector<size_t> requestPiece;
-  for (size_t i = 0; i < np; ++i) {
-    if (!intermediate[i]) {
-      plan.reason[i] = StayReason::NotIntermediate;
-      continue;
+  std::vector<size_t> requestUnit;
+  for (size_t u = 0; u < st.size(); ++u)
+    if (st[u].requested) {
+      requests.push_back(st[u].request);
+      requestUnit.push_back(u);
     }
-    int64_t owner = -1;
-    bool several = false;
-    for (const PieceAccess &a : acc[i])
-      if (a.write) {
-        several |= owner >= 0 && owner != int64_t(a.cluster);
-        owner = a.cluster;
-      }
-    if (owner < 0) {
-      plan.reason[i] = StayReason::NotWritten;
-      continue;
+  std::vector<int64_t> unitOwner(st.size(), -1);
+  std::vector<uint64_t> unitAddr(st.size(), 0);
+  if (!requests.empty()) {
+    std::vector<std::vector<uint64_t>> floor =
+        storageHighWater(p, commandLayers, numLayers);
+    std::vector<uint64_t> addr =
+        allocateStorage(requests, floor, hw.storageBytes, opts.align);
+    for (size_t r = 0; r < requests.size(); ++r) {
+      if (addr[r] == kNotGranted)
+        continue;
+      const size_t u = requestUnit[r];
+      unitOwner[u] = requests[r].cluster;
+      unitAddr[u] = addr[r];
+      st[u].reason = StayReason::Resident;
     }
-    if (several) {
-      plan.reason[i] = StayReason::SeveralWriters;
-      continue;
-    }
-    bool remoteReader = false;
-    for (const PieceAccess &a : acc[i])
-      if (!a.write && int64_t(a.cluster) != owner) {
-        remoteReader = true;
-        if (a.part.dir == DmaDir::DramCopy || !hw.sharedClusterCache)
-          other[i] = 1;
-      }
-    if (other[i]) {
-      plan.reason[i] = StayReason::OtherAccess;
-      continue;
-    }
-    if (!readsAfterWrites(acc[i], opts.maxRangesPerBox)) {
-      plan.reason[i] = StayReason::ReadBeforeWrite;
-      continue;
-    }
-    if (intermediate[i] == kCutBetweenRuns &&
-        remoteReaders(acc[i], owner) > opts.maxRunPieceRemoteReaders) {
-      plan.reason[i] = StayReason::MeshBound;
-      continue;
-    }
-    if (opts.meshAware && remoteReadsCostMore(acc[i], owner, hw)) {
-      plan.reason[i] = StayReason::MeshBound;
-      continue;
-    }
-    StorageRequest r;
-    r.cluster = uint32_t(owner);
-    r.bytes = pieces[i].bytes;
-    r.first = numLayers - 1;
-    r.last = 0;
-    for (const PieceAccess &a : acc[i]) {
-      r.first = std::min(r.first, a.layer);
-      r.last = std::max(r.last, a.layer);
-    }
-    // Another cluster's remote load of the region is ordered before the
-    // owner's later writes of it only once the owner has synchronised with
-    // that reader (the tracker saw different DRAM addresses and added no
-    // WAR dependency): the region stays taken until then, or to the end.
-    if (remoteReader)
-      for (const PieceAccess &a : acc[i])
-        if (!a.write && int64_t(a.cluster) != owner)
-          r.last = std::max(
-              r.last, releases.after(uint32_t(owner), a.cluster, a.layer));
-    r.benefit = plan.dramTraffic[i];
-    plan.reason[i] = StayReason::NoRoom;
-    requests.push_back(r);
-    requestPiece.push_back(i);
   }
-  if (requests.empty())
-    return plan;
-  std::vector<std::vector<uint64_t>> floor =
-      storageHighWater(p, commandLayers, numLayers);
-  std::vector<uint64_t> addr =
-      allocateStorage(requests, floor, hw.storageBytes, opts.align);
-  for (size_t r = 0; r < requests.size(); ++r) {
-    if (addr[r] == kNotGranted)
-      continue;
-    size_t i = requestPiece[r];
-    plan.owner[i] = requests[r].cluster;
-    plan.storageAddr[i] = addr[r];
-    plan.reason[i] = StayReason::Resident;
+  // Per piece: run k of its unit at the unit's address + k runs; the
+  // unit's traffic counted on its first run.
+  const size_t np = plan.pieces.size();
+  plan.owner.assign(np, -1);
+  plan.storageAddr.assign(np, 0);
+  plan.dramTraffic.assign(np, 0);
+  plan.reason.assign(np, StayReason::NotWritten);
+  for (size_t i = 0; i < np; ++i) {
+    const size_t u = size_t(plan.unitOf[i]);
+    const PieceUnit &unit = plan.units[u];
+    const uint64_t k = (plan.pieces[i].addr - unit.addr) / unit.period;
+    plan.reason[i] = st[u].reason;
+    plan.owner[i] = unitOwner[u];
+    plan.storageAddr[i] = unitAddr[u] + k * unit.runBytes;
+    plan.dramTraffic[i] = k == 0 ? st[u].traffic : 0;
   }
   return plan;
 }
 
 namespace {
 
-/// Rewrites one DMA part whose DRAM sides each lie in one piece.
+/// Rewrites one DMA part whose DRAM sides each lie in one unit
+/// (splitAtUnits).
 void rewritePart(DmaDesc &d, uint32_t cl, const ResidencyPlan &plan) {
-  auto resident = [&](uint64_t a, uint64_t &storage) -> int64_t {
+  // The storage address of DRAM byte `a` when it is resident; the side's
+  // strides that step from run to run of its unit (multiples of the
+  // period) become steps of one run in storage (`stride`, in elements).
+  auto resident = [&](uint64_t a, int64_t *stride,
+                      uint64_t &storage) -> int64_t {
     int64_t b = bufferOf(plan.pieces, a);
     if (b < 0 || !plan.resident(size_t(b)))
       return -1;
     storage = plan.storageAddr[size_t(b)] + (a - plan.pieces[size_t(b)].addr);
+    const PieceUnit &u = plan.units[size_t(plan.unitOf[size_t(b)])];
+    const int64_t eb = int64_t(d.elemBytes), period = int64_t(u.period);
+    if (u.count > 1)
+      for (int i = 0; i < 4; ++i) {
+        const int64_t bytes = stride[i] * eb;
+        if (d.shape[i] > 1 && bytes > 0 && bytes % period == 0)
+          stride[i] = bytes / period * int64_t(u.runBytes) / eb;
+      }
     return plan.owner[size_t(b)];
   };
   uint64_t src = 0, dst = 0;
-  int64_t so = readsDram(d.dir) ? resident(d.src, src) : -1;
-  int64_t dow = writesDram(d.dir) ? resident(d.dst, dst) : -1;
+  int64_t so = readsDram(d.dir) ? resident(d.src, d.srcStride, src) : -1;
+  int64_t dow = writesDram(d.dir) ? resident(d.dst, d.dstStride, dst) : -1;
   if (so < 0 && dow < 0)
     return;
   if (so >= 0)
@@ -933,7 +1285,8 @@ void accel::codegen::applyResidency(Program &p, const ResidencyPlan &plan,
         continue;
       }
       // planResidency split the same DMA within the same limit.
-      if (!splitAtPieces(d, pieces, opts.maxPartsPerDma, parts))
+      if (!splitAtUnits(d, pieces, plan.unitOf, plan.units, opts.maxPartsPerDma,
+                        parts))
         parts = {d};
       for (DmaDesc &part : parts) {
         Command x = c;
@@ -949,16 +1302,32 @@ void accel::codegen::applyResidency(Program &p, const ResidencyPlan &plan,
 std::vector<DramBuffer>
 accel::codegen::remainingBuffers(const ResidencyPlan &plan,
                                  const std::vector<DramBuffer> &coarse) {
-  std::vector<DramBuffer> out;
+  // Each piece left in DRAM as the span of its unit (a box that steps from
+  // run to run of the unit must stay inside one buffer; the resident runs
+  // of other units in between are dead bytes then), spans that meet within
+  // one coarse piece merged.
+  std::vector<DramBuffer> spans;
   for (size_t i = 0; i < plan.pieces.size(); ++i) {
     if (plan.resident(i))
       continue;
-    const DramBuffer &b = plan.pieces[i];
-    // Merge with the previous kept piece when both are of one coarse piece
-    // and adjacent.
-    if (!out.empty() && out.back().addr + out.back().bytes == b.addr &&
+    DramBuffer b = plan.pieces[i];
+    if (!plan.unitOf.empty()) {
+      const PieceUnit &u = plan.units[size_t(plan.unitOf[i])];
+      if (u.count > 1)
+        b = {u.addr, (u.count - 1) * u.period + u.runBytes};
+    }
+    spans.push_back(b);
+  }
+  std::sort(
+      spans.begin(), spans.end(),
+      [](const DramBuffer &a, const DramBuffer &b) { return a.addr < b.addr; });
+  std::vector<DramBuffer> out;
+  for (const DramBuffer &b : spans) {
+    if (!out.empty() && out.back().addr + out.back().bytes >= b.addr &&
         bufferOf(coarse, out.back().addr) == bufferOf(coarse, b.addr)) {
-      out.back().bytes += b.bytes;
+      out.back().bytes =
+          std::max(out.back().addr + out.back().bytes, b.addr + b.bytes) -
+          out.back().addr;
       continue;
     }
     out.push_back(b);

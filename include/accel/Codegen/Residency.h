@@ -84,10 +84,25 @@ enum class StayReason : uint8_t {
                    ///< accesses in DRAM (ResidencyOptions::meshAware)
 };
 
+/// Pieces planned as one (docs/passes.md, "Strided units"): `count` runs
+/// of `runBytes` bytes, `period` bytes apart from `addr` on. A feature map
+/// split by rows over the clusters is one unit per writer: its row block of
+/// every channel plane. Resident, the runs lie back to back in storage, so
+/// a box that steps from run to run (a stride that is a multiple of the
+/// period) stays one box there. A piece of its own is a unit of one run.
+struct PieceUnit {
+  uint64_t addr = 0, runBytes = 0, period = 0, count = 1;
+  uint64_t bytes() const { return runBytes * count; }
+};
+
 struct ResidencyPlan {
   /// The pieces planned: the input pieces, intermediate ones cut further
   /// where their writers change (refineByWriters).
   std::vector<DramBuffer> pieces;
+  /// The units of the pieces (unitOf[piece]) and the units: a resident
+  /// unit's run k is at storageAddr[its first piece] + k * runBytes.
+  std::vector<int64_t> unitOf;
+  std::vector<PieceUnit> units;
   /// Per piece: the owner cluster (-1 = stays in DRAM) and the storage
   /// address of its first byte there.
   std::vector<int64_t> owner;
@@ -132,6 +147,17 @@ struct ResidencyOptions {
 bool splitAtPieces(const DmaDesc &d, const std::vector<DramBuffer> &pieces,
                    size_t maxParts, std::vector<DmaDesc> &out);
 
+/// Splits `d` into parts whose DRAM sides each lie in one unit as one box
+/// there: inside one run, or stepping from run to run along dimensions
+/// whose strides are multiples of the period (or outside all pieces). It
+/// first tries cuts along a single dimension, the whole box kept in the
+/// others (a box of every plane of a row-split map: one part per writer),
+/// then the outer-first cuts of splitAtPieces. False beyond `maxParts`.
+bool splitAtUnits(const DmaDesc &d, const std::vector<DramBuffer> &pieces,
+                  const std::vector<int64_t> &unitOf,
+                  const std::vector<PieceUnit> &units, size_t maxParts,
+                  std::vector<DmaDesc> &out);
+
 /// Cuts the intermediate pieces further between groups of overlapping DMA
 /// write boxes whose writing clusters differ (a tensor whose parts are
 /// computed by different clusters gets one piece per part), so that each
@@ -139,15 +165,19 @@ bool splitAtPieces(const DmaDesc &d, const std::vector<DramBuffer> &pieces,
 /// piece is cut between the boxes' contiguous runs instead of their
 /// bounding ranges when no part gets smaller than that: a feature map split
 /// by rows over the clusters (interleaved boxes) gets one part per plane
-/// and writer. `refinedIntermediate`: the flags of the result (0 = not
-/// intermediate, 1 = intermediate, kCutBetweenRuns = a part cut out between
-/// runs).
+/// and writer. Smaller runs are cut out too when each writer's runs form
+/// units (PieceUnit: equal runs at a fixed period) of at least
+/// `minRunPieceBytes`. `refinedIntermediate`: the flags of the result (0 =
+/// not intermediate, 1 = intermediate, kCutBetweenRuns = a part cut out
+/// between runs); `unitOf` / `units` (optional): the units of the result.
 constexpr char kCutBetweenRuns = 2;
-std::vector<DramBuffer> refineByWriters(const Program &p,
-                                        const std::vector<DramBuffer> &pieces,
-                                        const std::vector<char> &intermediate,
-                                        std::vector<char> &refinedIntermediate,
-                                        uint64_t minRunPieceBytes = 0);
+std::vector<DramBuffer>
+refineByWriters(const Program &p, const std::vector<DramBuffer> &pieces,
+                const std::vector<char> &intermediate,
+                std::vector<char> &refinedIntermediate,
+                uint64_t minRunPieceBytes = 0,
+                std::vector<int64_t> *unitOf = nullptr,
+                std::vector<PieceUnit> *units = nullptr);
 
 /// Chooses the resident pieces (the rule in the file comment and in
 /// docs/passes.md). `pieces`: the cut linear plan (ascending, disjoint);

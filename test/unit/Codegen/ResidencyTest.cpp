@@ -254,9 +254,25 @@ TEST(Residency, RowSplitMapsAreCutBetweenRuns) {
   EXPECT_EQ(plan.reason[1], StayReason::MeshBound);
   EXPECT_EQ(plan.reason[2], StayReason::MeshBound);
   EXPECT_EQ(plan.reason[3], StayReason::Resident);
-  // Parts smaller than minRunPieceBytes, or cuts between runs turned off:
+  // Runs smaller than minRunPieceBytes whose writer's runs form a unit of
+  // at least that (2 runs of 128 bytes, 256 apart): still cut, one unit
+  // per writer.
+  opts.maxRunPieceRemoteReaders = 1;
+  opts.minRunPieceBytes = 256;
+  plan = planResidency(p, smallMachine(), layers, 2, coarse, {1}, opts);
+  ASSERT_EQ(plan.pieces.size(), 4u);
+  ASSERT_EQ(plan.units.size(), 2u);
+  EXPECT_EQ(plan.unitOf, (std::vector<int64_t>{0, 1, 0, 1}));
+  EXPECT_EQ(plan.units[0].period, 256u);
+  EXPECT_EQ(plan.units[0].count, 2u);
+  for (size_t i = 0; i < 4; ++i) {
+    EXPECT_EQ(plan.reason[i], StayReason::Resident) << i;
+    // Run k of a unit right after run k - 1 in storage.
+    EXPECT_EQ(plan.storageAddr[i], plan.storageAddr[i % 2] + (i / 2) * 128);
+  }
+  // Units smaller than minRunPieceBytes, or cuts between runs turned off:
   // the bounding ranges decide, one piece with two writers.
-  for (uint64_t minBytes : {uint64_t(256), uint64_t(0)}) {
+  for (uint64_t minBytes : {uint64_t(512), uint64_t(0)}) {
     opts.minRunPieceBytes = minBytes;
     plan = planResidency(p, smallMachine(), layers, 2, coarse, {1}, opts);
     ASSERT_EQ(plan.pieces.size(), 1u);
@@ -291,6 +307,88 @@ TEST(Residency, SplitAtPieces) {
   }
   EXPECT_EQ(elems, 32u);
   EXPECT_FALSE(splitAtPieces(c.dma, pieces, 2, parts)); // too many parts
+}
+
+TEST(Residency, StridedUnitsStayOneBox) {
+  // Two writers interleave runs of 64 bytes (16 floats) at a period of 128
+  // over 4 periods: units {0, 64, 128, 4} and {64, 64, 128, 4}. A box of
+  // the 4 runs of unit 0 (shape [4, 16], source stride 32 floats = one
+  // period) is one part; so is the box of every run of both writers cut
+  // along its inner dimension (2 parts, one per unit), and a box of a
+  // single run.
+  std::vector<DramBuffer> pieces;
+  std::vector<int64_t> unitOf;
+  for (uint64_t k = 0; k < 8; ++k) {
+    pieces.push_back({64 * k, 64});
+    unitOf.push_back(int64_t(k % 2));
+  }
+  std::vector<PieceUnit> units{{0, 64, 128, 4}, {64, 64, 128, 4}};
+  Command c = dma(DmaDir::Load, 0, 4096, 16);
+  c.dma.shape[2] = 4;
+  c.dma.srcStride[2] = 32;
+  c.dma.dstStride[2] = 16;
+  std::vector<DmaDesc> parts;
+  ASSERT_TRUE(splitAtUnits(c.dma, pieces, unitOf, units, 16, parts));
+  EXPECT_EQ(parts.size(), 1u);
+  c.dma.shape[3] = 32; // both writers' runs of every period
+  ASSERT_TRUE(splitAtUnits(c.dma, pieces, unitOf, units, 16, parts));
+  ASSERT_EQ(parts.size(), 2u);
+  EXPECT_EQ(parts[0].shape[3], 16u);
+  EXPECT_EQ(parts[1].src, 64u);
+  // Outer-first, one part per run: 8 parts, more than 4 allowed.
+  EXPECT_TRUE(splitAtPieces(c.dma, pieces, 8, parts));
+  EXPECT_EQ(parts.size(), 8u);
+  EXPECT_FALSE(splitAtPieces(c.dma, pieces, 4, parts));
+  EXPECT_TRUE(splitAtUnits(c.dma, pieces, unitOf, units, 4, parts));
+  // A box reaching past the unit's last run does not fit one box.
+  c.dma.shape[3] = 16;
+  c.dma.shape[2] = 4;
+  c.dma.src = 128;
+  ASSERT_TRUE(splitAtUnits(c.dma, pieces, unitOf, units, 16, parts));
+  EXPECT_EQ(parts.size(), 2u);
+}
+
+TEST(Residency, StridedUnitsAreRewrittenAsOneStorageBox) {
+  // Cluster c writes rows 2c, 2c + 1 of each of 4 planes of 4 x 16 floats
+  // (runs of 128 bytes, period 256: units smaller runs than the 256-byte
+  // minimum, but 512 bytes each); in layer 1 each cluster reads its own
+  // rows of every plane back with one box.
+  Program p;
+  p.clusters.resize(2);
+  std::vector<std::vector<uint32_t>> layers(2);
+  for (uint32_t cl = 0; cl < 2; ++cl) {
+    Command w = dma(DmaDir::Store, 0, cl * 128, 32);
+    w.dma.shape[2] = 4;
+    w.dma.srcStride[2] = 32;
+    w.dma.dstStride[2] = 64;
+    Command r = w;
+    r.dma.dir = DmaDir::Load;
+    r.dma.src = cl * 128;
+    r.dma.dst = 2048;
+    r.dma.srcStride[2] = 64;
+    r.dma.dstStride[2] = 32;
+    p.clusters[cl].commands = {w, r};
+    layers[cl] = {0, 1};
+  }
+  ResidencyOptions opts;
+  opts.minRunPieceBytes = 256;
+  ResidencyPlan plan =
+      planResidency(p, smallMachine(), layers, 2, {{0, 1024}}, {1}, opts);
+  ASSERT_EQ(plan.units.size(), 2u);
+  for (size_t i = 0; i < plan.pieces.size(); ++i)
+    EXPECT_EQ(plan.reason[i], StayReason::Resident) << i;
+  applyResidency(p, plan, opts);
+  for (uint32_t cl = 0; cl < 2; ++cl) {
+    ASSERT_EQ(p.clusters[cl].commands.size(), 2u) << cl;
+    const DmaDesc &st = p.clusters[cl].commands[0].dma;
+    const DmaDesc &ld = p.clusters[cl].commands[1].dma;
+    EXPECT_EQ(st.dir, DmaDir::LocalCopy);
+    EXPECT_EQ(ld.dir, DmaDir::LocalCopy);
+    // The 4 runs back to back in storage: plane stride 32 floats.
+    EXPECT_EQ(st.dstStride[2], 32);
+    EXPECT_EQ(ld.srcStride[2], 32);
+    EXPECT_EQ(st.dst, ld.src);
+  }
 }
 
 /// Owner 0 writes A (layer 0), cluster 1 reads it remotely (layer 1) and
