@@ -30,6 +30,17 @@ using namespace accel::codegen;
 
 namespace {
 
+/// Floats of one ping-pong half: a sixth of the storage unit (both halves
+/// a third). Larger bands save little in these mostly DMA-bound layers,
+/// and the storage they leave free keeps the maps around them on chip
+/// (on-chip residency). Measured on the zoo (docs/depthwise.md, "Storage
+/// halves"): halves of half the unit ran MobileNetV3-Large in 624.6 k
+/// cycles at DRAM / compulsory 2.10, halves of a sixth in 609.9 k at 1.91;
+/// halves of an eighth lost on MobileNetV2 (+4.5 % cycles).
+int64_t dwHalfFloats(const HardwareDesc &hw) {
+  return int64_t(hw.storageBytes / 24);
+}
+
 /// Storage addresses of one half.
 struct HalfLayout {
   uint32_t x, z, bias, out, raw;
@@ -101,7 +112,7 @@ std::optional<DepthwisePlan> rowPlan(const HardwareDesc &hw,
                                      const DepthwiseLayer &l,
                                      const DepthwisePlan &base, double &cost) {
   DepthwisePlan c = base;
-  const int64_t halfF = int64_t(hw.storageBytes / 8);
+  const int64_t halfF = dwHalfFloats(hw);
   c.owc = std::min({l.OW, int64_t(hw.weightQueueBytes / 4) / c.Kbig,
                     int64_t(hw.accBufferBytes / 4)});
   int64_t R = 0;
@@ -130,8 +141,7 @@ int64_t wholePlanesPerTile(const HardwareDesc &hw, const DepthwiseLayer &l,
                            const DepthwisePlan &p) {
   const int64_t spread = ceilDiv(l.planes, 4 * int64_t(hw.numClusters()));
   return std::max<int64_t>(
-      1, std::min((int64_t(hw.storageBytes / 8) - 80) / planeFloats(l, p),
-                  spread));
+      1, std::min((dwHalfFloats(hw) - 80) / planeFloats(l, p), spread));
 }
 void setPlanesPerTile(const DepthwiseLayer &l, int64_t pp, DepthwisePlan &p) {
   p.planesPerTile = pp;
@@ -160,7 +170,7 @@ std::optional<DepthwisePlan> laneRowsPlan(const HardwareDesc &hw,
   const int64_t cols = rl * l.OW;
   if (cols * f.Kbig > int64_t(hw.weightQueueBytes / 4) ||
       cols > int64_t(hw.accBufferBytes / 4) ||
-      planeFloats(l, f) + 80 > int64_t(hw.storageBytes / 8))
+      planeFloats(l, f) + 80 > dwHalfFloats(hw))
     return std::nullopt;
   // The group overhead of the sliding plan (its two type-2 instructions),
   // although the packed records are type 1: with the 4 cycles they save

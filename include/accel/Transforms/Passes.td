@@ -198,10 +198,10 @@ def DepthFirstChannels : Pass<"depth-first-channels", "mlir::ModuleOp"> {
   let options = [
     Option<"wholeFraction", "whole-fraction", "double", /*default=*/"0.5",
            "maps up to this share of the on-chip storage stay whole">,
-    Option<"sliceFraction", "slice-fraction", "double", /*default=*/"0.5",
+    Option<"sliceFraction", "slice-fraction", "double", /*default=*/"0.3",
            "largest share of the on-chip storage one slice may take">,
     Option<"minDramToMacRatio", "min-dram-to-mac-ratio", "double",
-           /*default=*/"16",
+           /*default=*/"2",
            "slice only when the map's DRAM round trip takes at least this "
            "many times the producer's MAC time">,
     Option<"slices", "slices", "int64_t", /*default=*/"0",

@@ -38,14 +38,16 @@
 // maps"): residency cuts the map between the boxes' runs, one 12.5 KiB piece
 // per plane and writer, each kept by its writer (a cluster's 16 pieces are
 // 196 KiB) and read by one depthwise cluster. Layer 0 stores nothing to
-// DRAM; cluster (0, 0) copies its quarter of plane 0 locally and loads the
-// other three quarters from the clusters that computed them.
+// DRAM; cluster (0, 0)'s first band of plane 0 (40 rows: the depthwise
+// halves hold a sixth of the storage unit each, docs/depthwise.md) copies
+// its own 28 rows locally and loads 12 from cluster (0, 1); later bands
+// load the other quarters from the clusters that computed them.
 // RESIDENT-LABEL: isa.cluster(0, 0) {
 // RESIDENT-NOT: isa.dma store {{.*}} layer 0
-// RESIDENT: isa.dma local_copy tag 0 src {{[0-9]+}} dst [[P0:[0-9]+]] shape [1, 28, 112] src_strides [12544, 112, 1] dst_strides [12769, 113, 1] layer 1
-// RESIDENT-NEXT: isa.dma remote_load from (0, 1) tag 0 src {{[0-9]+}} dst {{[0-9]+}} shape [1, 28, 112] src_strides [12544, 112, 1] dst_strides [12769, 113, 1] layer 1
-// RESIDENT-NEXT: isa.dma remote_load from (1, 0) tag 0 src {{[0-9]+}} dst {{[0-9]+}} shape [1, 28, 112]
-// RESIDENT-NEXT: isa.dma remote_load from (1, 1) tag 0 src {{[0-9]+}} dst {{[0-9]+}} shape [1, 28, 112]
+// RESIDENT: isa.dma local_copy tag 0 src {{[0-9]+}} dst [[P0:[0-9]+]] shape [1, 28, 112] src_strides [12544, 112, 1] dst_strides [4633, 113, 1] layer 1
+// RESIDENT-NEXT: isa.dma remote_load from (0, 1) tag 0 src {{[0-9]+}} dst {{[0-9]+}} shape [1, 12, 112] src_strides [12544, 112, 1] dst_strides [4633, 113, 1] layer 1
+// RESIDENT: isa.dma remote_load from (1, 0) tag {{[01]}} src {{[0-9]+}} dst {{[0-9]+}} shape [1, {{[0-9]+}}, 112]
+// RESIDENT: isa.dma remote_load from (1, 1) tag {{[01]}} src {{[0-9]+}} dst {{[0-9]+}} shape [1, {{[0-9]+}}, 112]
 
 func.func @main(%x: tensor<1x3x224x224xf32> {accel.name = "x"}, %w: tensor<16x3x3x3xf32> {accel.name = "w"}, %dw: tensor<16x1x3x3xf32> {accel.name = "dw"}) -> (tensor<1x16x56x56xf32> {accel.name = "y"}) {
   %f = graph.conv2d %x, %w {pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x3x224x224xf32>, tensor<16x3x3x3xf32>) -> tensor<1x16x112x112xf32>

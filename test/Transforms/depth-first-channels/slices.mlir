@@ -1,6 +1,7 @@
 // RUN: accel-opt --fuse-layers --depth-first-channels=slices=2 --mlir-print-debuginfo %s | FileCheck %s
 // RUN: accel-opt --accel-hw=%S/../../../hw/bandwidth-starved.json --fuse-layers --depth-first-channels %s | FileCheck %s --check-prefix=STARVED
 // RUN: accel-opt --fuse-layers --depth-first-channels %s | FileCheck %s --check-prefix=DEFAULT
+// RUN: accel-opt --fuse-layers --depth-first-channels=min-dram-to-mac-ratio=16 %s | FileCheck %s --check-prefix=RATIO16
 
 // An expand conv + relu feeding a depthwise conv + relu, two slices: each
 // slice is the expand conv's 4 output channels with its chain, then the
@@ -42,14 +43,18 @@ func.func @pair(%x: tensor<1x2x6x6xf32>) -> tensor<1x8x6x6xf32> {
 
 // MobileNetV3-Large's second block: 16 -> 64 channels at 112 x 112, a
 // 3.2 MB map, depthwise stride 2. On the default machine its DRAM round
-// trip is about 4x the expand's MAC time: left whole. On the starved one
-// (8 B/cycle) about 64x: four slices of 16 channels (0.8 MB each, at most
-// half of the 2 MiB of storage).
+// trip is about 4x the expand's MAC time, on the starved one (8 B/cycle)
+// about 64x: at least 2x on both, so eight slices of 8 channels (0.4 MB
+// each, at most 0.3 of the 2 MiB of storage). With the ratio at 16 the
+// default machine leaves it whole.
 // DEFAULT-LABEL: func.func @large_map
-// DEFAULT-NOT: graph.concat
+// DEFAULT-COUNT-8: graph.conv2d {{.*}}groups = 8 : i64{{.*}} -> tensor<1x8x56x56xf32>
+// DEFAULT: graph.concat {{.*}} -> tensor<1x64x56x56xf32>
 // STARVED-LABEL: func.func @large_map
-// STARVED-COUNT-4: graph.conv2d {{.*}}groups = 16 : i64{{.*}} -> tensor<1x16x56x56xf32>
+// STARVED-COUNT-8: graph.conv2d {{.*}}groups = 8 : i64{{.*}} -> tensor<1x8x56x56xf32>
 // STARVED: graph.concat {{.*}} -> tensor<1x64x56x56xf32>
+// RATIO16-LABEL: func.func @large_map
+// RATIO16-NOT: graph.concat
 func.func @large_map(%x: tensor<1x16x112x112xf32>) -> tensor<1x64x56x56xf32> {
   %w = arith.constant dense<0.5> : tensor<64x16x1x1xf32>
   %wd = arith.constant dense<0.25> : tensor<64x1x3x3xf32>

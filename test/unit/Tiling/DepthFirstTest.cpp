@@ -20,24 +20,38 @@ ChannelSliceProblem secondBlock(double dramBytesPerCycle) {
 }
 } // namespace
 
-TEST(DepthFirst, DefaultMachineLeavesTheMapWhole) {
-  // Round trip 6.4 MB / 128 B per cycle = 50 k cycles, MACs 12.5 k: 4x,
-  // under the ratio of 16.
+TEST(DepthFirst, DefaultMachineSlicesTheSecondBlock) {
+  // Round trip 6.4 MB / 128 B per cycle = 50 k cycles, MACs 12.5 k: 4x, at
+  // least the ratio of 2. 0.3 of the storage (629 KB) holds 12 channels of
+  // the map; the fewest slices dividing 64 with at most that: 8 of 8.
   ChannelSlicing s = chooseChannelSlices(secondBlock(128));
-  EXPECT_EQ(s.slices, 1);
-  EXPECT_EQ(s.sliceBytes, 64u * 112 * 112 * 4);
+  EXPECT_EQ(s.slices, 8);
+  EXPECT_EQ(s.sliceBytes, 8u * 112 * 112 * 4);
+  EXPECT_EQ(s.extraInputBytes, 7u * 16 * 112 * 112 * 4);
+  EXPECT_EQ(s.savedBytes, 2u * 64 * 112 * 112 * 4);
+}
+
+TEST(DepthFirst, MacBoundPairsStayWhole) {
+  // 512 B per cycle: the round trip (12.5 k cycles) is as long as the MACs,
+  // under the ratio of 2; with the ratio the rule had until 2026-12-02
+  // (16) not even 128 B per cycle slices.
+  EXPECT_EQ(chooseChannelSlices(secondBlock(512)).slices, 1);
+  ChannelSliceRule rule;
+  rule.minDramToMacRatio = 16;
+  EXPECT_EQ(chooseChannelSlices(secondBlock(128), rule).slices, 1);
 }
 
 TEST(DepthFirst, StarvedMachineTakesTheFewestSlicesThatFit) {
-  // 8 B per cycle: 64x. Half the storage (1 MiB) holds 20 channels of the
-  // map; the fewest slices dividing 64 with at most that: 4 of 16 channels.
-  ChannelSlicing s = chooseChannelSlices(secondBlock(8));
+  // 8 B per cycle: 64x. With half the storage per slice (1 MiB: 20
+  // channels of the map), the fewest slices dividing 64: 4 of 16 channels.
+  ChannelSliceRule rule;
+  rule.sliceFraction = 0.5;
+  ChannelSlicing s = chooseChannelSlices(secondBlock(8), rule);
   EXPECT_EQ(s.slices, 4);
   EXPECT_EQ(s.sliceBytes, 16u * 112 * 112 * 4);
   EXPECT_EQ(s.extraInputBytes, 3u * 16 * 112 * 112 * 4);
   EXPECT_EQ(s.savedBytes, 2u * 64 * 112 * 112 * 4);
   // A smaller slice share asks for more slices: a quarter (512 KiB) -> 8.
-  ChannelSliceRule rule;
   rule.sliceFraction = 0.25;
   EXPECT_EQ(chooseChannelSlices(secondBlock(8), rule).slices, 8);
 }
