@@ -215,6 +215,16 @@ TEST(Residency, InterleavedWritersStayInDram) {
   EXPECT_EQ(plan.reason[0], StayReason::SeveralWriters);
 }
 
+/// Cluster c's store of rows 2c, 2c + 1 of each of `planes` planes of 4 x
+/// 16 floats (one box: runs of 128 bytes, a plane of 256 bytes apart).
+Command rowBlockStore(uint32_t cl, uint32_t planes) {
+  Command w = dma(DmaDir::Store, 0, cl * 128, 32);
+  w.dma.shape[2] = planes;
+  w.dma.srcStride[2] = 32;
+  w.dma.dstStride[2] = 64;
+  return w;
+}
+
 TEST(Residency, RowSplitMapsAreCutBetweenRuns) {
   // A 2-plane map of 4 rows x 16 floats split by rows: cluster c writes
   // rows 2c, 2c + 1 of both planes with one box (runs of 128 bytes), so the
@@ -224,11 +234,7 @@ TEST(Residency, RowSplitMapsAreCutBetweenRuns) {
   p.clusters.resize(2);
   std::vector<std::vector<uint32_t>> layers(2);
   for (uint32_t cl = 0; cl < 2; ++cl) {
-    Command w = dma(DmaDir::Store, 0, cl * 128, 32);
-    w.dma.shape[2] = 2;
-    w.dma.srcStride[2] = 32;
-    w.dma.dstStride[2] = 64;
-    p.clusters[cl].commands.push_back(w);
+    p.clusters[cl].commands.push_back(rowBlockStore(cl, 2));
     p.clusters[cl].commands.push_back(dma(DmaDir::Load, cl * 256, 1024, 64));
     layers[cl] = {0, 1};
   }
@@ -357,10 +363,7 @@ TEST(Residency, StridedUnitsAreRewrittenAsOneStorageBox) {
   p.clusters.resize(2);
   std::vector<std::vector<uint32_t>> layers(2);
   for (uint32_t cl = 0; cl < 2; ++cl) {
-    Command w = dma(DmaDir::Store, 0, cl * 128, 32);
-    w.dma.shape[2] = 4;
-    w.dma.srcStride[2] = 32;
-    w.dma.dstStride[2] = 64;
+    Command w = rowBlockStore(cl, 4);
     Command r = w;
     r.dma.dir = DmaDir::Load;
     r.dma.src = cl * 128;
