@@ -110,8 +110,9 @@ const uint8_t *Lowering::constantSpan(uint64_t addr, uint64_t bytes) {
   return s.data() + (addr - s.dramAddr);
 }
 
-bool Lowering::permuteConstant(Value v, uint64_t addr, int64_t elements,
-                               llvm::function_ref<int64_t(int64_t)> from) {
+bool Lowering::permuteConstant(
+    Value v, uint64_t addr, int64_t elements,
+    llvm::function_ref<void(const uint8_t *in, uint8_t *out)> permute) {
   float first;
   if (elements < 2 || !v.hasOneUse() || !constantAt(addr, first))
     return false;
@@ -120,9 +121,7 @@ bool Lowering::permuteConstant(Value v, uint64_t addr, int64_t elements,
   if (seg.dramAddr != addr || seg.size() != bytes)
     return false;
   std::vector<uint8_t> out(bytes);
-  const uint8_t *in = seg.data();
-  for (int64_t i = 0; i < elements; ++i)
-    std::memcpy(out.data() + i * 4, in + from(i) * 4, 4);
+  permute(seg.data(), out.data());
   seg.bytes = std::move(out);
   seg.borrowed = nullptr;
   seg.borrowedSize = 0;

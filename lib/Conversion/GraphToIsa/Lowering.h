@@ -409,12 +409,13 @@ private:
   /// The f32 value of a compile-time constant at a DRAM byte address.
   bool constantAt(uint64_t addr, float &value);
   /// Rewrites the constant segment of `v` at `addr` (exactly `elements`
-  /// f32) so that element i holds the old element from(i), when `v` has one
-  /// user (the caller, which then addresses the new layout) and one segment
-  /// holds exactly it; returns whether it did (docs/mapping.md, "Weight
-  /// layout in DRAM").
-  bool permuteConstant(mlir::Value v, uint64_t addr, int64_t elements,
-                       llvm::function_ref<int64_t(int64_t)> from);
+  /// f32): `permute(in, out)` writes the new bytes from the old ones, when
+  /// `v` has one user (the caller, which then addresses the new layout) and
+  /// one segment holds exactly it; returns whether it did (docs/mapping.md,
+  /// "Weight layout in DRAM"). `in` may be unaligned (a borrowed image).
+  bool permuteConstant(
+      mlir::Value v, uint64_t addr, int64_t elements,
+      llvm::function_ref<void(const uint8_t *in, uint8_t *out)> permute);
   /// The bytes [addr, addr + bytes) when one constant segment holds all of
   /// them, else null (then read them with constantAt).
   const uint8_t *constantSpan(uint64_t addr, uint64_t bytes);
