@@ -284,4 +284,3 @@ std::vector<DramBuffer> accel::codegen::refineByWriters(
     *units = std::move(outUnits);
   return out;
 }
-

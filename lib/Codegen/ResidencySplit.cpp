@@ -196,4 +196,3 @@ bool accel::codegen::splitAtUnits(const DmaDesc &d,
   };
   return splitOuterFirst(d, maxParts, out, fits, unitOfSide);
 }
-
