@@ -26,11 +26,15 @@ struct Regions {
 int64_t halfBytes(const HardwareDesc &hw, const GemmTiling &t, bool init);
 /// Bytes of the C and init regions outside the halves (t.sharedC), else 0.
 int64_t sharedCBytes(const HardwareDesc &hw, const GemmTiling &t, bool init);
-/// The tiles of ping-pong half h when the halves start at `halvesStart`
-/// (`half` bytes each): A, B, then C and init in the half, or (t.sharedC) C
-/// and init in the shared region after both halves.
-Regions halfRegions(const HardwareDesc &hw, const GemmTiling &t,
-                    int64_t halvesStart, int64_t half, int h);
+/// Bytes at the bottom of the storage unit that every layer takes: both
+/// halves and the shared C region (docs/passes.md, "Compact kernel
+/// storage"); the residual tile, band slots and resident strips follow.
+int64_t fixedTileBytes(const HardwareDesc &hw, const GemmTiling &t, bool init);
+/// The tiles of ping-pong half h, the halves from address 0 (`half` bytes
+/// each): A, B, then C and init in the half, or (t.sharedC) C and init in
+/// the shared region after both halves.
+Regions halfRegions(const HardwareDesc &hw, const GemmTiling &t, int64_t half,
+                    int h);
 /// Columns one accumulation buffer holds for `peRows` rows per PE.
 int64_t accCols(const HardwareDesc &hw, int64_t peRows);
 /// How a step's sequence uses the PE input buffers: the slot its A tile's

@@ -124,14 +124,16 @@ int64_t sharedCBytes(const HardwareDesc &hw, const GemmTiling &t, bool init) {
                              t.sharedC, t.rowInit)
       .shared;
 }
-Regions halfRegions(const HardwareDesc &hw, const GemmTiling &t,
-                    int64_t halvesStart, int64_t half, int h) {
+int64_t fixedTileBytes(const HardwareDesc &hw, const GemmTiling &t, bool init) {
+  return 2 * halfBytes(hw, t, init) + sharedCBytes(hw, t, init);
+}
+Regions halfRegions(const HardwareDesc &hw, const GemmTiling &t, int64_t half,
+                    int h) {
   int64_t mc = t.peRows * hw.pesPerCluster;
   Regions r;
-  r.a = uint32_t(halvesStart + h * half);
+  r.a = uint32_t(h * half);
   r.b = r.a + uint32_t(mc * t.kc * 4);
-  r.c = t.sharedC ? uint32_t(halvesStart + 2 * half)
-                  : r.b + uint32_t(t.kc * t.nc * 4);
+  r.c = t.sharedC ? uint32_t(2 * half) : r.b + uint32_t(t.kc * t.nc * 4);
   r.init = r.c + uint32_t(mc * t.nc * 4);
   r.ones = r.init + uint32_t(mc * 4); // GemmStorage: mc values, a 1.0
   return r;
@@ -187,8 +189,7 @@ bool accel::codegen::gemmTilingFromDecision(const HardwareDesc &hw,
            x.peRows * x.kc <= int64_t(hw.inputBufferBytes / 4) &&
            x.kc * std::min(x.nc, accCols(hw, x.peRows)) <=
                int64_t(hw.weightQueueBytes / 4) &&
-           2 * halfBytes(hw, x, withInit) + sharedCBytes(hw, x, withInit) <=
-               int64_t(hw.storageBytes);
+           fixedTileBytes(hw, x, withInit) <= int64_t(hw.storageBytes);
   };
   // Narrow the inner dimension (its operand is streamed once per outer
   // partition whatever the tile, so the load counts do not change).
@@ -474,9 +475,8 @@ bool accel::codegen::gemmPostFits(const HardwareDesc &hw, const GemmTiling &t,
                                   bool withInit, const GemmEpilogue &epi) {
   if (epi.post.empty())
     return true;
-  const int64_t budget = int64_t(hw.storageBytes) -
-                         2 * halfBytes(hw, t, withInit) -
-                         sharedCBytes(hw, t, withInit);
+  const int64_t budget =
+      int64_t(hw.storageBytes) - fixedTileBytes(hw, t, withInit);
   return detail::postFits(hw, epi.post, t.peRows, t.nc) &&
          budget >= residualBytes(hw, t, epi) &&
          hw.instructionBuffers > kIbufPost;
@@ -498,7 +498,7 @@ void accel::codegen::emitGemmLayer(StreamBuilder &sb,
   // the layer uses are taken (docs/passes.md, "Compact kernel storage").
   const int64_t half = halfBytes(hw, t, anyInit);
   const int64_t resBytes = residualBytes(hw, t, epi);
-  const int64_t fixedBytes = 2 * half + sharedCBytes(hw, t, anyInit);
+  const int64_t fixedBytes = fixedTileBytes(hw, t, anyInit);
   const uint32_t resAddr = uint32_t(fixedBytes);
   const int64_t stripBase = fixedBytes + resBytes;
   const int64_t stripBudget = int64_t(hw.storageBytes) - stripBase;
@@ -602,9 +602,7 @@ void accel::codegen::emitGemmLayer(StreamBuilder &sb,
   std::vector<Instruction> seqMain =
       gemmSequence(t, epi, false, groups, sparse);
   // The tiles of ping-pong half h.
-  auto halfRegions = [&](int h) {
-    return detail::halfRegions(hw, t, 0, half, h);
-  };
+  auto halfRegions = [&](int h) { return detail::halfRegions(hw, t, half, h); };
   // CONFIG carries full-tile operands (half 0); EXECUTEs patch the edges.
   for (auto *sq : {&seqInit, &seqMain}) {
     std::vector<OperandRecord> full =

@@ -361,8 +361,7 @@ GemmTiling accel::codegen::fitMappedTiling(const HardwareDesc &hw, GemmTiling t,
                                            bool init, bool sharedC) {
   auto shrink = [](int64_t v) { return std::max<int64_t>(1, v / 2); };
   t.sharedC = t.sharedC && sharedC;
-  while (2 * halfBytes(hw, t, init) + sharedCBytes(hw, t, init) >
-         int64_t(hw.storageBytes)) {
+  while (fixedTileBytes(hw, t, init) > int64_t(hw.storageBytes)) {
     if (t.nc > 1 && t.nc >= t.kc)
       t.nc = shrink(t.nc);
     else if (t.kc > 1)
@@ -420,8 +419,7 @@ bool accel::codegen::mappedPostFits(const HardwareDesc &hw,
       splitK |= p.kChunks.size() > 1;
     // (init, function on) variants of the main sequence, plus the post one.
     unsigned variants = (st == StationaryOperand::C || !splitK) ? 2 : 4;
-    int64_t budget = int64_t(hw.storageBytes) - 2 * halfBytes(hw, t, anyInit) -
-                     sharedCBytes(hw, t, anyInit) -
+    int64_t budget = int64_t(hw.storageBytes) - fixedTileBytes(hw, t, anyInit) -
                      mappedResidualBytes(hw, t, epi);
     if (variants + 1 > hw.instructionBuffers || budget < 0 ||
         !detail::postFits(hw, epi.post, t.peRows, t.nc))
@@ -490,7 +488,7 @@ bool accel::codegen::emitMappedGemmLayer(
     // storage").
     const int64_t half = halfBytes(hw, t, anyInit);
     const int64_t resBytes = mappedResidualBytes(hw, t, epi);
-    const int64_t fixedBytes = 2 * half + sharedCBytes(hw, t, anyInit);
+    const int64_t fixedBytes = fixedTileBytes(hw, t, anyInit);
     const uint32_t resAddr = uint32_t(fixedBytes);
     const int64_t stripBase = fixedBytes + resBytes;
     const int64_t stripBudget = int64_t(hw.storageBytes) - stripBase;
@@ -635,7 +633,7 @@ bool accel::codegen::emitMappedGemmLayer(
     }
     // The tiles of ping-pong half h (C and init shared with t.sharedC).
     auto halfRegions = [&](int h) {
-      return detail::halfRegions(hw, t, 0, half, h);
+      return detail::halfRegions(hw, t, half, h);
     };
     auto cTag = [&](int h) { return storeTag(t.sharedC ? 0 : h); };
     std::map<uint8_t, std::vector<Instruction>> seqs;

@@ -496,7 +496,7 @@ struct UnitState {
   uint64_t traffic = 0; ///< DMA bytes through DRAM on the linear plan
   bool other = false;   ///< an access that rules residency out
   StayReason reason = StayReason::NotWritten;
-  bool runReadersBound = false; ///< MeshBound: its runs may not be
+  bool meshBound = false; ///< MeshBound: its runs may be judged one by one
   StorageRequest request;
   bool requested = false;
 };
@@ -597,12 +597,12 @@ void judgeUnit(UnitState &u, const PieceUnit &unit, char intermediate,
   if (intermediate == kCutBetweenRuns &&
       remoteReaders(u.acc, owner) > opts.maxRunPieceRemoteReaders) {
     u.reason = StayReason::MeshBound;
-    u.runReadersBound = true;
+    u.meshBound = true;
     return;
   }
   if (opts.meshAware && remoteReadsCostMore(u.acc, owner, hw)) {
     u.reason = StayReason::MeshBound;
-    u.runReadersBound = true;
+    u.meshBound = true;
     return;
   }
   StorageRequest &r = u.request;
@@ -634,12 +634,12 @@ void judgeUnit(UnitState &u, const PieceUnit &unit, char intermediate,
 /// cluster read every unit, while each of its runs has one reader. Each
 /// run becomes a unit of its own when it is at least `minRunPieceBytes`
 /// (it is then judged as before the units). True when any unit was split.
-bool splitRunReadersBound(ResidencyPlan &plan, const std::vector<UnitState> &st,
-                          uint64_t minRunPieceBytes) {
+bool splitMeshBoundUnits(ResidencyPlan &plan, const std::vector<UnitState> &st,
+                         uint64_t minRunPieceBytes) {
   std::vector<char> split(plan.units.size(), 0);
   bool any = false;
   for (size_t u = 0; u < plan.units.size(); ++u)
-    if (st[u].runReadersBound && plan.units[u].count > 1 &&
+    if (st[u].meshBound && plan.units[u].count > 1 &&
         plan.units[u].runBytes >= minRunPieceBytes)
       split[u] = any = true;
   if (!any)
@@ -650,8 +650,7 @@ bool splitRunReadersBound(ResidencyPlan &plan, const std::vector<UnitState> &st,
     const size_t u = size_t(plan.unitOf[i]);
     if (split[u]) {
       plan.unitOf[i] = int64_t(units.size());
-      units.push_back(
-          {plan.pieces[i].addr, plan.pieces[i].bytes, plan.pieces[i].bytes, 1});
+      units.push_back(PieceUnit::single(plan.pieces[i]));
       continue;
     }
     if (renumber[u] < 0) {
@@ -692,7 +691,7 @@ ResidencyPlan accel::codegen::planResidency(
     return st;
   };
   std::vector<UnitState> st = judgeAll();
-  if (splitRunReadersBound(plan, st, opts.minRunPieceBytes))
+  if (splitMeshBoundUnits(plan, st, opts.minRunPieceBytes))
     st = judgeAll();
 
   std::vector<StorageRequest> requests;
@@ -752,13 +751,11 @@ void rewritePart(DmaDesc &d, uint32_t cl, const ResidencyPlan &plan) {
       return -1;
     storage = plan.storageAddr[size_t(b)] + (a - plan.pieces[size_t(b)].addr);
     const PieceUnit &u = plan.units[size_t(plan.unitOf[size_t(b)])];
-    const int64_t eb = int64_t(d.elemBytes), period = int64_t(u.period);
-    if (u.count > 1)
-      for (int i = 0; i < 4; ++i) {
-        const int64_t bytes = stride[i] * eb;
-        if (d.shape[i] > 1 && bytes > 0 && bytes % period == 0)
-          stride[i] = bytes / period * int64_t(u.runBytes) / eb;
-      }
+    const int64_t eb = int64_t(d.elemBytes);
+    for (int i = 0; i < 4; ++i)
+      if (u.stepsRuns(d.shape[i], stride[i] * eb))
+        stride[i] =
+            stride[i] * eb / int64_t(u.period) * int64_t(u.runBytes) / eb;
     return plan.owner[size_t(b)];
   };
   uint64_t src = 0, dst = 0;
@@ -850,7 +847,7 @@ accel::codegen::remainingBuffers(const ResidencyPlan &plan,
     if (!plan.unitOf.empty()) {
       const PieceUnit &u = plan.units[size_t(plan.unitOf[i])];
       if (u.count > 1)
-        b = {u.addr, (u.count - 1) * u.period + u.runBytes};
+        b = {u.addr, u.spanBytes()};
     }
     spans.push_back(b);
   }

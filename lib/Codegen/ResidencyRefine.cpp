@@ -180,7 +180,7 @@ std::vector<PieceUnit> writerUnits(const std::vector<DramBuffer> &parts,
     }
     open[w] = int64_t(units.size());
     partUnit[k] = int64_t(units.size());
-    units.push_back({parts[k].addr, parts[k].bytes, parts[k].bytes, 1});
+    units.push_back(PieceUnit::single(parts[k]));
   }
   return units;
 }
@@ -266,7 +266,7 @@ std::vector<DramBuffer> accel::codegen::refineByWriters(
       int64_t u = k < partUnit.size() ? partUnit[k] : -1;
       if (u < 0) {
         outUnit.push_back(int64_t(outUnits.size()));
-        outUnits.push_back({parts[k].addr, parts[k].bytes, parts[k].bytes, 1});
+        outUnits.push_back(PieceUnit::single(parts[k]));
       } else {
         if (renumber[size_t(u)] < 0) {
           renumber[size_t(u)] = int64_t(outUnits.size());

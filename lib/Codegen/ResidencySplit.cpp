@@ -107,7 +107,7 @@ bool sideInOneUnit(const DmaDesc &x, bool srcSide,
     const int64_t bytes = stride[i] * eb;
     if (bytes < 0)
       return false;
-    if (bytes != 0 && bytes % period == 0) {
+    if (u.stepsRuns(x.shape[i], bytes)) {
       if ((bytes / period * int64_t(u.runBytes)) % eb != 0)
         return false;
       runSteps += uint64_t(x.shape[i] - 1) * uint64_t(bytes / period);

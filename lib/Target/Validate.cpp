@@ -63,13 +63,17 @@ private:
   std::string location() const {
     if (!cmd)
       return where;
-    std::string s = "cluster (" + std::to_string(cmdCluster / p.gridCols) +
-                    "," + std::to_string(cmdCluster % p.gridCols) +
-                    ") command " + std::to_string(cmdIndex) + " (" +
+    std::string s = clusterName(cmdCluster) + "command " +
+                    std::to_string(cmdIndex) + " (" +
                     commandKindName(cmd->kind);
     if (cmd->kind == CommandKind::Config || cmd->kind == CommandKind::Execute)
       s += " ibuf " + std::to_string(cmd->ibuf);
     return s + "): ";
+  }
+  /// "cluster (row,col) " of cluster index `ci`.
+  std::string clusterName(size_t ci) const {
+    return "cluster (" + std::to_string(ci / p.gridCols) + "," +
+           std::to_string(ci % p.gridCols) + ") ";
   }
   bool checkStatic(const Instruction &in, size_t idx);
   bool checkTiles(const Instruction &in, size_t idx);
@@ -633,8 +637,7 @@ bool Validator::run() {
     if (ci == 0) {
       barriers0 = barriers;
     } else if (barriers != barriers0) {
-      where = "cluster (" + std::to_string(ci / p.gridCols) + "," +
-              std::to_string(ci % p.gridCols) + ") ";
+      where = clusterName(ci);
       size_t i = 0;
       while (i < barriers.size() && i < barriers0.size() &&
              barriers[i] == barriers0[i])

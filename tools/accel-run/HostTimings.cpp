@@ -11,7 +11,7 @@ namespace accel {
 
 namespace {
 
-uint64_t minorFaults() {
+uint64_t pageFaults() {
   struct rusage u{};
   getrusage(RUSAGE_SELF, &u);
   return uint64_t(u.ru_minflt) + uint64_t(u.ru_majflt);
@@ -37,12 +37,12 @@ std::string format(const char *name, double ms, uint64_t faults) {
 } // namespace
 
 HostTimings::HostTimings()
-    : last(std::chrono::steady_clock::now()), lastFaults(minorFaults()),
+    : last(std::chrono::steady_clock::now()), lastFaults(pageFaults()),
       startMs(cpuMsSoFar()), startFaults(lastFaults) {}
 
 void HostTimings::mark(const std::string &name) {
   auto now = std::chrono::steady_clock::now();
-  uint64_t faults = minorFaults();
+  uint64_t faults = pageFaults();
   phases.push_back(
       {name, std::chrono::duration<double, std::milli>(now - last).count(),
        faults - lastFaults});

@@ -93,6 +93,18 @@ enum class StayReason : uint8_t {
 struct PieceUnit {
   uint64_t addr = 0, runBytes = 0, period = 0, count = 1;
   uint64_t bytes() const { return runBytes * count; }
+  /// DRAM bytes from the first run's start to the last run's end.
+  uint64_t spanBytes() const { return (count - 1) * period + runBytes; }
+  /// Whether a box dimension of `extent` elements `strideBytes` apart steps
+  /// from run to run (every other dimension of a box stays in one run).
+  bool stepsRuns(uint32_t extent, int64_t strideBytes) const {
+    return count > 1 && extent > 1 && strideBytes > 0 &&
+           strideBytes % int64_t(period) == 0;
+  }
+  /// The unit of one piece.
+  static PieceUnit single(const DramBuffer &b) {
+    return {b.addr, b.bytes, b.bytes, 1};
+  }
 };
 
 struct ResidencyPlan {
