@@ -8,7 +8,8 @@
 //    accumulator tile stays in the PEs while K streams; shift + store on the
 //    last chunk. The outer operand's strip (all K chunks) stays in a storage
 //    slot across the inner loop (the inner operand's when the inner loop has
-//    one partition).
+//    one partition); of a convolution's filter strip that does not fit, the
+//    chunks that do.
 //  - stationary A: for m, for k, for n (n fastest). The A tile (m x k) is
 //    loaded into a storage slot once and reused by every N tile; the partial
 //    sums of each (m, n) tile are stored after every chunk but the last into
@@ -81,8 +82,9 @@ struct Residency {
 std::vector<MStep> clusterSteps(const HardwareDesc &hw,
                                 const std::vector<GemmTiles> &problems,
                                 const GemmTiling &t, StationaryOperand st,
-                                int64_t stripBudget, int64_t &slotBytes,
-                                bool &residentA, bool bandOrder = false) {
+                                int64_t stripBudget, bool partialA,
+                                int64_t &slotBytes, bool &residentA,
+                                bool bandOrder = false) {
   const int64_t mcMax = t.peRows * hw.pesPerCluster;
   std::vector<MStep> steps;
   // Resident operand and slot size (the largest over the problems).
@@ -122,6 +124,15 @@ std::vector<MStep> clusterSteps(const HardwareDesc &hw,
       nGroups += (t.outerM ? maxNn : maxNm) > 1 ? (t.outerM ? nm : nn) : 1;
   }
   res.slots = nGroups > 1 ? 2 : 1;
+  // A filter strip larger than the budget keeps its first chunks resident
+  // and streams the rest through the halves (docs/mapping.md, "Partial
+  // filter strips").
+  int64_t residentChunks = maxK;
+  if (stripPerChunk && residentA && partialA && res.slotBytes > 0 &&
+      res.slots * res.slotBytes > stripBudget) {
+    residentChunks = std::max<int64_t>(0, stripBudget / (res.slots * aTile));
+    res.slotBytes = residentChunks * aTile;
+  }
   res.on = res.slotBytes > 0 && res.slots * res.slotBytes <= stripBudget;
   slotBytes = res.on ? res.slotBytes : 0;
 
@@ -150,7 +161,7 @@ std::vector<MStep> clusterSteps(const HardwareDesc &hw,
         s.store = true;
         s.final = last;
       }
-      if (res.on) {
+      if (res.on && (!stripPerChunk || k < residentChunks)) {
         int64_t chunk = stripPerChunk ? k : 0;
         int64_t tile = residentA ? aTile : bTile;
         std::tuple<const void *, int64_t, int64_t> g;
@@ -517,14 +528,15 @@ bool accel::codegen::emitMappedGemmLayer(
     bool residentA = false;
     std::vector<MStep> steps = clusterSteps(
         hw, problems, t, st, stripBudget - bands.slots * bands.slotBytes,
-        slotBytes, residentA, bands.on());
+        work[cl].partialFilterStrip, slotBytes, residentA, bands.on());
     if (bands.on()) {
       // Bands when the step loads with them (their slots taken from the
       // resident operand's budget) move less channel time than without.
       int64_t plainSlot = 0;
       bool plainA = false;
       std::vector<MStep> plain =
-          clusterSteps(hw, problems, t, st, stripBudget, plainSlot, plainA);
+          clusterSteps(hw, problems, t, st, stripBudget,
+                       work[cl].partialFilterStrip, plainSlot, plainA);
       const MemoryChannel ch = hw.channels.empty()
                                    ? MemoryChannel{}
                                    : hw.channels.at(work[cl].channel);

@@ -10,8 +10,8 @@ forced tiles with several M tiles (the bands reused across them) and K
 chunks of a channel range; under output / input / weight stationary and
 partitions that split N, M and K (K splits start chunks mid-position), on
 the 2 x 2 grid and a 3 x 2 grid; padding in the window and as a copy.
-Each case compiles with accel-compile conv-bands=on (the default, auto,
-leaves these small inputs to the residency) and, for comparison,
+Each case compiles with accel-compile conv-bands=on (the default since
+2026-12-02; auto leaves these small inputs to the residency) and, for comparison,
 conv-bands=off, simulates with accel-run --strict-hazards and
 compares both with numpy; the script counts the programs whose streams
 contain band copies (local_copy DMAs). Exits 1 on any failure.

@@ -458,6 +458,12 @@ struct ClusterGemmWork {
   /// when the cluster's channel time without them (times channelSharers)
   /// is at least this fraction of its MAC time.
   double bandsMinChannelShare = 0.5;
+  /// A is a convolution's filter, read from DRAM: when its strip does not
+  /// fit the storage, the kernel keeps the chunks that fit resident and
+  /// streams only the rest (docs/mapping.md, "Partial filter strips").
+  /// Not for activations, which on-chip residency may already hold: a
+  /// partial strip of those only takes its room.
+  bool partialFilterStrip = false;
 };
 /// `t` shrunk (N, then K, then rows, halving) until two storage halves with
 /// an init region when `init` (bias, or partial sums reloaded by stationary

@@ -98,7 +98,7 @@ def ConvertGraphToIsa : Pass<"convert-graph-to-isa", "mlir::ModuleOp"> {
                         "window unless its extra DMAs cost more cycles than "
                         "the copy, per layer (default)"))}]>,
     Option<"convBands", "conv-bands", "accel::ConvBands",
-           /*default=*/"accel::ConvBands::Auto",
+           /*default=*/"accel::ConvBands::On",
            "mapped implicit-GEMM conv2d: input bands (docs/mapping.md, "
            "Convolution input bands)",
            [{::llvm::cl::values(
@@ -107,10 +107,11 @@ def ConvertGraphToIsa : Pass<"convert-graph-to-isa", "mlir::ModuleOp"> {
              clEnumValN(accel::ConvBands::Auto, "auto",
                         "bands for kernels larger than 1 x 1 where the "
                         "kernel's channel estimate says they move less and "
-                        "the loads are at least half the MAC time (default)"),
+                        "the loads are at least half the MAC time"),
              clEnumValN(accel::ConvBands::On, "on",
                         "bands for every kernel larger than 1 x 1 where the "
-                        "kernel's channel estimate says they move less"))}]>,
+                        "kernel's channel estimate says they move less "
+                        "(default)"))}]>,
     Option<"sparseWeights", "sparse-weights", "accel::SparseWeightsMode",
            /*default=*/"accel::SparseWeightsMode::Auto",
            "sparse weight-queue operands",

@@ -352,9 +352,9 @@ LogicalResult Lowering::emitMappedConv(Operation *op, const ConvGeom &g,
   const MappedOutput mo = beginMapped(g.out, g.N * g.O * g.OH * g.OW);
   // Input bands: not for a 1 x 1 kernel (nothing to share between kernel
   // positions). The kernel takes them per cluster where they move less
-  // than the plain tiles and (conv-bands=auto) where the cluster's loads
-  // are at least half its MAC time; conv-bands=on drops the second
-  // condition (docs/mapping.md, "Convolution input bands").
+  // than the plain tiles (conv-bands=on, the default) and, with
+  // conv-bands=auto, only where the cluster's loads are at least half its
+  // MAC time (docs/mapping.md, "Convolution input bands").
   const bool useBands = opts_.convBands && g.KH * g.KW > 1;
   const double bandsMinChannelShare = opts_.convBandsAlways ? 0.0 : 0.5;
   convWindow_ = {};
@@ -363,6 +363,7 @@ LogicalResult Lowering::emitMappedConv(Operation *op, const ConvGeom &g,
 
   auto fill = [&](const tiling::ClusterSlice &s, ClusterGemmWork &w) {
     w.bandsMinChannelShare = bandsMinChannelShare;
+    w.partialFilterStrip = true;
     w.tiling = sliceTiling(s, w, t, g.hasBias || mo.reloads, g.N * g.groups,
                            /*activationIsA=*/false, g.hasBias);
     std::vector<ConvNTile> ntiles =

@@ -273,8 +273,9 @@ struct LoweringOptions {
   /// implicit-GEMM convolutions may form their image tiles from input
   /// bands held in storage (the kernel decides per cluster).
   bool convBands = true;
-  /// conv-bands=on: also where the cluster's loads hide behind its MACs.
-  bool convBandsAlways = false;
+  /// conv-bands=on (default): also where the cluster's loads hide behind
+  /// its MACs; false = conv-bands=auto.
+  bool convBandsAlways = true;
   /// residency=on (docs/passes.md, "On-chip residency").
   bool residency = true;
   /// residency=on (not all): pieces whose remote reads would load the mesh

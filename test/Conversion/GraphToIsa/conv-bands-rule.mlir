@@ -1,11 +1,13 @@
 // The band rule of conv-bands (docs/mapping.md, "Convolution input bands"):
 // the kernel takes bands per cluster where they move less than the plain
-// image tiles and, by default (auto), where the cluster's loads without them
-// take at least half its MAC time; conv-bands=on drops the second
-// condition. A 3x3 conv of 64 -> 256 channels on 28 x 28 (default machine,
-// selected tiling and mapping): 256 output channels make the MACs long
-// against the loads, so auto keeps the plain tiles and on takes bands.
-// RUN: accel-opt %s --select-tiling --select-mapping --convert-graph-to-isa | FileCheck %s --check-prefix=AUTO
+// image tiles (conv-bands=on, the default since 2026-12-02) and, with
+// conv-bands=auto, only where the cluster's loads without them take at
+// least half its MAC time. A 3x3 conv of 64 -> 256 channels on 28 x 28
+// (default machine, selected tiling and mapping): 256 output channels make
+// the MACs long against the loads, so auto keeps the plain tiles and on
+// takes bands.
+// RUN: accel-opt %s --select-tiling --select-mapping --convert-graph-to-isa | FileCheck %s --check-prefix=ON
+// RUN: accel-opt %s --select-tiling --select-mapping --convert-graph-to-isa=conv-bands=auto | FileCheck %s --check-prefix=AUTO
 // RUN: accel-opt %s --select-tiling --select-mapping --convert-graph-to-isa=conv-bands=on | FileCheck %s --check-prefix=ON
 // RUN: accel-opt %s --select-tiling --select-mapping --convert-graph-to-isa=conv-bands=off | FileCheck %s --check-prefix=AUTO
 

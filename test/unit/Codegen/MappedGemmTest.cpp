@@ -4,8 +4,9 @@
 // several K chunks, bias, a fused function), each cluster runs only its own
 // work, the loop nests differ, a per-row bias (GemmTiles::initRows) loads
 // one value per row and computes what the broadcast box does, an A tile
-// stays in the PE input buffers over its N tiles, and unrealisable inputs
-// are clear errors.
+// stays in the PE input buffers over its N tiles, a filter strip larger
+// than the storage keeps the chunks that fit, and unrealisable inputs are
+// clear errors.
 //
 //===----------------------------------------------------------------------===//
 #include "accel/Codegen/Kernels.h"
@@ -458,6 +459,60 @@ TEST(MappedGemm, HeldATilesSitPastTheFusedEpilogue) {
   runHeldActs(epi, loads, slot);
   EXPECT_EQ(loads, 3u);
   EXPECT_EQ(slot, 1);
+}
+
+/// C = A B, 16 x 200 x 100 on cluster 0 (one M tile, four K chunks of at
+/// most 64, seven N tiles of 16), stationary C with the outer M loop, on a
+/// storage unit of `storage` bytes, simulated under strict hazards against
+/// the reference. Returns the DMAs that read A.
+size_t runFilterStrip(uint32_t storage, bool partial) {
+  const int64_t m = 16, k = 200, n = 100;
+  HardwareDesc hw = defaultHardware();
+  hw.storageBytes = storage;
+  Program prog;
+  prog.dramSize = 8u << 20;
+  StreamBuilder sb(prog, hw);
+  std::vector<ClusterGemmWork> w(hw.numClusters());
+  w[0].problems.push_back(problem(m, k, n, 64, 16, false));
+  w[0].tiling.peRows = 4;
+  w[0].tiling.kc = 64;
+  w[0].tiling.nc = 16;
+  w[0].partialFilterStrip = partial;
+  std::string err;
+  EXPECT_TRUE(emitMappedGemmLayer(sb, w, StationaryOperand::C, {}, err)) << err;
+  prog.symbols = {sym("a", true, {m, k}, 0), sym("b", true, {k, n}, 1u << 20),
+                  sym("c", false, {m, n}, 2u << 20)};
+  EXPECT_TRUE(validateProgram(prog, hw, err)) << err;
+  std::map<std::string, Tensor> in = abInputs(m, k, n), out;
+  EXPECT_TRUE(simulateStrict(prog, hw, in, out, err)) << err;
+  const std::vector<float> &c = out["c"].data;
+  EXPECT_EQ(int64_t(c.size()), m * n);
+  for (int64_t i = 0; i < m && int64_t(c.size()) == m * n; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      double ref = 0;
+      for (int64_t q = 0; q < k; ++q)
+        ref += double(in["a"].data[size_t(i * k + q)]) *
+               in["b"].data[size_t(q * n + j)];
+      EXPECT_FLOAT_EQ(c[size_t(i * n + j)], float(ref)) << i << ", " << j;
+    }
+  size_t aLoads = 0;
+  for (const Command &cmd : prog.clusters[0].commands)
+    aLoads += cmd.kind == CommandKind::Dma && cmd.dma.dir == DmaDir::Load &&
+              cmd.dma.src < (1u << 20);
+  return aLoads;
+}
+
+TEST(MappedGemm, PartialFilterStripKeepsTheChunksThatFit) {
+  // docs/mapping.md, "Partial filter strips". The halves take 2 x (A 16 x
+  // 64 + B 64 x 16 + C 16 x 16 floats) = 18 KiB; the whole strip (four A
+  // chunks of 4 KiB) fits 512 KiB: each chunk is loaded once.
+  EXPECT_EQ(runFilterStrip(512u << 10, true), 4u);
+  // A 32 KiB storage unit leaves 14 KiB, room for three chunks: they are
+  // loaded once, the fourth for each of the seven N tiles (3 + 7).
+  EXPECT_EQ(runFilterStrip(32u << 10, true), 10u);
+  // Without partial strips (an activation's, which residency may hold) the
+  // strip that does not fit streams every chunk for every N tile (4 x 7).
+  EXPECT_EQ(runFilterStrip(32u << 10, false), 28u);
 }
 
 } // namespace
