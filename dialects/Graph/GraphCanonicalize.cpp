@@ -100,6 +100,59 @@ struct TransposeOfUnitDimsToReshape : OpRewritePattern<TransposeOp> {
     return success();
   }
 };
+
+/// An elementwise binary op (graph.add, graph.binary) one of whose operands
+/// is a graph.broadcast, directly or through a graph.reshape, reads the
+/// broadcast's input with zero strides instead of a broadcast copy: the op
+/// runs on the broadcast's shape with numpy broadcasting, its other operand
+/// and its result reshaped to and from it (reshapes are free: aliases).
+/// That is how a nearest upsampling by whole factors (Resize, imported as
+/// reshape -> broadcast -> reshape) becomes addressing in the op that reads
+/// it (docs/operators.md, "Resize"). Only when the other operand already
+/// has the result's shape, so that the op's iteration space does not grow.
+template <typename OpT>
+struct BroadcastOperandAsAddressing : OpRewritePattern<OpT> {
+  using OpRewritePattern<OpT>::OpRewritePattern;
+  LogicalResult matchAndRewrite(OpT op, PatternRewriter &rw) const override {
+    auto resTy = dyn_cast<RankedTensorType>(op.getType());
+    if (!resTy || !resTy.hasStaticShape() || !isF32Tensor(resTy))
+      return failure();
+    for (unsigned i : {0u, 1u}) {
+      Value operand = op->getOperand(i), other = op->getOperand(1 - i);
+      if (operand.getType() != resTy || other.getType() != resTy)
+        continue;
+      Value v = operand;
+      if (auto r = v.getDefiningOp<ReshapeOp>())
+        v = r.getInput();
+      auto bc = v.getDefiningOp<BroadcastOp>();
+      if (!bc)
+        continue;
+      auto bTy = cast<RankedTensorType>(bc.getType());
+      auto zTy = cast<RankedTensorType>(bc.getInput().getType());
+      std::string why;
+      std::optional<SmallVector<int64_t>> joint =
+          broadcastShapes(zTy.getShape(), bTy.getShape(), why);
+      if (!bTy.hasStaticShape() || !zTy.hasStaticShape() || !isF32Tensor(bTy) ||
+          bTy.getNumElements() != resTy.getNumElements() || !joint ||
+          ArrayRef<int64_t>(*joint) != bTy.getShape())
+        continue;
+      Location loc = op.getLoc();
+      Value x = other;
+      if (bTy != resTy)
+        x = ReshapeOp::create(rw, loc, bTy, other);
+      Operation *wide = rw.clone(*op);
+      wide->setOperand(i, bc.getInput());
+      wide->setOperand(1 - i, x);
+      wide->getResult(0).setType(bTy);
+      Value out = wide->getResult(0);
+      if (bTy != resTy)
+        out = ReshapeOp::create(rw, loc, resTy, out);
+      rw.replaceOp(op, out);
+      return success();
+    }
+    return failure();
+  }
+};
 } // namespace
 
 void accel::graph::populateCanonicalSpellingPatterns(
@@ -120,7 +173,13 @@ LogicalResult accel::graph::applyCanonicalSpellings(Operation *root) {
 
 void BinaryOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
                                            MLIRContext *ctx) {
-  patterns.add<BinaryAddToAdd, BinaryMaxZeroToRelu>(ctx);
+  patterns.add<BinaryAddToAdd, BinaryMaxZeroToRelu,
+               BroadcastOperandAsAddressing<BinaryOp>>(ctx);
+}
+
+void AddOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
+                                        MLIRContext *ctx) {
+  patterns.add<BroadcastOperandAsAddressing<AddOp>>(ctx);
 }
 
 void UnaryOp::getCanonicalizationPatterns(RewritePatternSet &patterns,

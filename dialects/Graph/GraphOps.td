@@ -119,6 +119,7 @@ def Graph_AddOp : Graph_Op<"add", [InferTypeOpAdaptor]> {
   let results = (outs Graph_F32Tensor:$result);
   let assemblyFormat = "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)";
   let hasFolder = 1;
+  let hasCanonicalizer = 1;
 }
 
 def Graph_TransposeOp : Graph_Op<"transpose", [InferTypeOpAdaptor]> {

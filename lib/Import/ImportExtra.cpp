@@ -534,7 +534,46 @@ SmallVector<double> resizeMatrix(const ResizeAttrs &a, int64_t in, int64_t out,
   }
   return m;
 }
+/// The factor f when `m` ([out, in]) repeats every input element f times
+/// (output o reads input o / f with weight 1), else 0.
+int64_t repeatFactor(ArrayRef<double> m, int64_t in, int64_t out) {
+  if (out % in != 0)
+    return 0;
+  const int64_t f = out / in;
+  for (int64_t o = 0; o < out; ++o)
+    for (int64_t i = 0; i < in; ++i)
+      if (m[o * in + i] != (i == o / f ? 1.0 : 0.0))
+        return 0;
+  return f;
+}
 } // namespace
+
+/// A resize whose every axis is the identity or a repeat (repeatFactor) as
+/// reshape [.., in, 1, ..] -> broadcast [.., in, f, ..] -> reshape [.., out,
+/// ..]; nothing when an axis interpolates.
+std::optional<Value>
+Importer::resizeAsRepeat(Value x, ArrayRef<int64_t> in, ArrayRef<int64_t> out,
+                         ArrayRef<SmallVector<double>> matrices) {
+  SmallVector<int64_t> unit, repeated;
+  bool any = false;
+  for (size_t d = 0; d < in.size(); ++d) {
+    unit.push_back(in[d]);
+    repeated.push_back(in[d]);
+    const int64_t f = repeatFactor(matrices[d], in[d], out[d]);
+    if (f == 0)
+      return std::nullopt;
+    if (f == 1) // the identity
+      continue;
+    unit.push_back(1);
+    repeated.push_back(f);
+    any = true;
+  }
+  if (!any)
+    return std::nullopt;
+  Value b = graph::BroadcastOp::create(builder, loc(),
+                                       tensorLike(repeated, x), reshape(x, unit));
+  return reshape(b, out);
+}
 
 LogicalResult Importer::importResize(const Node &n) {
   bool upsample = n.op_type() == "Upsample";
@@ -629,14 +668,27 @@ LogicalResult Importer::importResize(const Node &n) {
                              " is empty or invalid");
   }
 
-  // Apply one matrix per resized axis: move the axis last, matmul, back.
-  Value v = *x;
+  // The interpolation matrix of every axis.
   SmallVector<SmallVector<bool>> outsideAll(rank);
+  SmallVector<SmallVector<double>> matrices(rank);
   bool anyOutside = false;
   for (int64_t d = 0; d < rank; ++d) {
     double r0 = roi.empty() ? 0 : roi[d], r1 = roi.empty() ? 1 : roi[d + rank];
-    auto m = resizeMatrix(a, in[d], out[d], scale[d], r0, r1, outsideAll[d]);
+    matrices[d] =
+        resizeMatrix(a, in[d], out[d], scale[d], r0, r1, outsideAll[d]);
     anyOutside |= llvm::is_contained(outsideAll[d], true);
+  }
+  // Every resized axis repeats each input element a whole number of times
+  // (nearest upsampling by integer factors): a broadcast, which consumers
+  // read as addressing (docs/operators.md, "Resize").
+  if (!anyOutside)
+    if (std::optional<Value> r = resizeAsRepeat(*x, in, out, matrices))
+      return define(n, 0, *r);
+
+  // Apply one matrix per resized axis: move the axis last, matmul, back.
+  Value v = *x;
+  for (int64_t d = 0; d < rank; ++d) {
+    const SmallVector<double> &m = matrices[d];
     bool identity = in[d] == out[d];
     for (int64_t i = 0; identity && i < out[d]; ++i)
       for (int64_t j = 0; j < in[d]; ++j)

@@ -225,6 +225,9 @@ public:
     return mlir::cast<mlir::RankedTensorType>(v.getType()).getElementType();
   }
   Value reshape(Value v, ArrayRef<int64_t> shape);
+  std::optional<Value> resizeAsRepeat(Value x, ArrayRef<int64_t> in,
+                                      ArrayRef<int64_t> out,
+                                      ArrayRef<SmallVector<double>> matrices);
   Value transpose(Value v, ArrayRef<int64_t> perm);
   Value unary(graph::UnaryFn fn, Value v, float alpha = 0, float beta = 0);
   FailureOr<Value> binary(const Node &n, graph::BinaryFn fn, Value a, Value b);

@@ -365,3 +365,55 @@ func.func @where_splat(%a: tensor<2x3xf32>, %b: tensor<3xf32>)
   %3 = graph.where %m, %a, %b : (tensor<2x1xi1>, tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
   return %0, %1, %2, %3 : tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>
 }
+
+// -----
+
+// ==== Broadcast operands as addressing (BroadcastOperandAsAddressing)
+
+// A nearest x2 upsampling as the importer writes it (reshape -> broadcast ->
+// reshape) added to a map: the add runs on the broadcast's shape and reads
+// the small map with zero strides; the broadcast copy is gone. The operand
+// order of a non-commutative op is kept.
+// CHECK-LABEL: func.func @upsample_add
+// CHECK-DAG: %[[Y:.*]] = graph.reshape %arg1 : (tensor<1x2x2x2xf32>) -> tensor<1x2x2x1x2x1xf32>
+// CHECK-DAG: %[[X:.*]] = graph.reshape %arg0 : (tensor<1x2x4x4xf32>) -> tensor<1x2x2x2x2x2xf32>
+// CHECK: %[[S:.*]] = graph.add %[[X]], %[[Y]] : (tensor<1x2x2x2x2x2xf32>, tensor<1x2x2x1x2x1xf32>) -> tensor<1x2x2x2x2x2xf32>
+// CHECK: %[[R:.*]] = graph.reshape %[[S]] : (tensor<1x2x2x2x2x2xf32>) -> tensor<1x2x4x4xf32>
+// CHECK: %[[D:.*]] = graph.binary sub %[[Y]], %{{.*}} : (tensor<1x2x2x1x2x1xf32>, tensor<1x2x2x2x2x2xf32>) -> tensor<1x2x2x2x2x2xf32>
+// CHECK: %[[E:.*]] = graph.reshape %[[D]]
+// CHECK-NOT: graph.broadcast
+// CHECK: return %[[R]], %[[E]]
+func.func @upsample_add(%x: tensor<1x2x4x4xf32>, %y: tensor<1x2x2x2xf32>)
+    -> (tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>) {
+  %0 = graph.reshape %y : (tensor<1x2x2x2xf32>) -> tensor<1x2x2x1x2x1xf32>
+  %1 = graph.broadcast %0 : (tensor<1x2x2x1x2x1xf32>) -> tensor<1x2x2x2x2x2xf32>
+  %2 = graph.reshape %1 : (tensor<1x2x2x2x2x2xf32>) -> tensor<1x2x4x4xf32>
+  %3 = graph.add %x, %2 : (tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+  %4 = graph.binary sub %2, %x : (tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+  return %3, %4 : tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>
+}
+
+// -----
+
+// Without a reshape the broadcast's input is the operand itself.
+// CHECK-LABEL: func.func @broadcast_mul
+// CHECK-NEXT: %[[M:.*]] = graph.binary mul %arg0, %arg1 : (tensor<4x3xf32>, tensor<1x3xf32>) -> tensor<4x3xf32>
+// CHECK-NEXT: return %[[M]]
+func.func @broadcast_mul(%x: tensor<4x3xf32>, %y: tensor<1x3xf32>) -> tensor<4x3xf32> {
+  %0 = graph.broadcast %y : (tensor<1x3xf32>) -> tensor<4x3xf32>
+  %1 = graph.binary mul %x, %0 : (tensor<4x3xf32>, tensor<4x3xf32>) -> tensor<4x3xf32>
+  return %1 : tensor<4x3xf32>
+}
+
+// -----
+
+// Must not fire: the other operand is itself broadcast by the op (its shape
+// is not the result's), so the op's iteration space would grow.
+// CHECK-LABEL: func.func @other_operand_broadcast
+// CHECK: graph.broadcast
+// CHECK: graph.add
+func.func @other_operand_broadcast(%x: tensor<3xf32>, %y: tensor<1x3xf32>) -> tensor<4x3xf32> {
+  %0 = graph.broadcast %y : (tensor<1x3xf32>) -> tensor<4x3xf32>
+  %1 = graph.add %0, %x : (tensor<4x3xf32>, tensor<3xf32>) -> tensor<4x3xf32>
+  return %1 : tensor<4x3xf32>
+}
