@@ -570,8 +570,8 @@ Importer::resizeAsRepeat(Value x, ArrayRef<int64_t> in, ArrayRef<int64_t> out,
   }
   if (!any)
     return std::nullopt;
-  Value b = graph::BroadcastOp::create(builder, loc(),
-                                       tensorLike(repeated, x), reshape(x, unit));
+  Value b = graph::BroadcastOp::create(builder, loc(), tensorLike(repeated, x),
+                                       reshape(x, unit));
   return reshape(b, out);
 }
 
