@@ -137,7 +137,6 @@ bool accel::codegen::emitElementwiseLayer(StreamBuilder &sb,
   assert(slotsPer >= 1 && "too many operands for the input buffer");
   const int64_t pes = hw.pesPerCluster;
   const int64_t perPe = int64_t(hw.inputSlotBytes() * slotsPer / 4);
-  const int64_t regionFloats = int64_t(hw.storageBytes / 2 / 4) / int64_t(nIn);
 
   std::vector<int64_t> shape = layer.shape;
   std::vector<View> views(layer.inputs);
@@ -159,6 +158,31 @@ bool accel::codegen::emitElementwiseLayer(StreamBuilder &sb,
   int rowDims = 0;
   shape = coalesceParts(shape, split, views, rowDims);
   const int colDims = int(shape.size()) - rowDims;
+  // Loop over leading row dimensions beyond what a 4-D DMA box can hold.
+  const int outer = std::max(0, int(shape.size()) - 4);
+  // Inputs that repeat along some row dimension (zero strides: a nearest
+  // upsampling read as addressing) but not along all of them are loaded
+  // compact into a staging region and expanded on chip by a local_copy
+  // with zero source strides, so that DRAM moves each element once per
+  // tile instead of once per use. Not inputs that repeat along the columns
+  // only (one value per row: a mean, a per-channel scale): those are
+  // small, and their staging regions cost the on-chip residency of the
+  // neighbouring layers' maps more than they save (docs/passes.md,
+  // "Repeated inputs expanded on chip").
+  std::vector<bool> expand(nIn, false);
+  size_t nExpand = 0;
+  for (size_t i = 0; i < nIn; ++i) {
+    // Zero strides in every row dimension: one row repeated by the LD
+    // (rowBroadcast below), not expanded.
+    bool repeatsRows = false, everyRow = rowDims > outer;
+    for (size_t d = size_t(outer); int(d) < rowDims; ++d) {
+      repeatsRows |= views[i].strides[d] == 0 && shape[d] > 1;
+      everyRow &= views[i].strides[d] == 0;
+    }
+    expand[i] = repeatsRows && !everyRow;
+    nExpand += expand[i];
+  }
+  const int64_t regionFloats = int64_t(hw.storageBytes / 2 / 4) / int64_t(nIn);
   if (colDims > 3) {
     err = "a row spans more than three non-contiguous dimensions";
     return false;
@@ -177,35 +201,72 @@ bool accel::codegen::emitElementwiseLayer(StreamBuilder &sb,
     return false;
   }
 
-  // Loop over leading row dimensions beyond what a 4-D DMA box can hold.
-  int outer = std::max(0, int(shape.size()) - 4);
   std::vector<int64_t> outerExt(shape.begin(), shape.begin() + outer);
   std::vector<int64_t> inner(shape.begin() + outer, shape.end());
   int innerRowDims = rowDims - outer;
-  std::vector<int64_t> t(inner.size(), 1);
-  for (int d = innerRowDims; d < int(inner.size()); ++d)
-    t[d] = inner[d];
-  if (!layer.wholeRows)
-    t.back() = std::min(inner.back(), std::min(perPe, regionFloats));
-  int64_t tileCols = 1;
-  for (int d = innerRowDims; d < int(inner.size()); ++d)
-    tileCols *= t[d];
-  int64_t rowsCap = std::min(pes * (perPe / tileCols), regionFloats / tileCols);
-  // Every cluster gets a tile when there are rows enough: a small layer in
-  // one or two storage-filling tiles would leave the other clusters (and
-  // their memory channels) idle.
   int64_t innerRows = 1;
   for (int d = 0; d < innerRowDims; ++d)
     innerRows *= inner[d];
   const int64_t nCl = int64_t(sb.numClusters());
-  if (innerRows >= 2 * nCl * pes)
-    rowsCap = std::min(rowsCap, ceilDiv(innerRows, nCl));
-  for (int d = innerRowDims - 1; d >= 0 && rowsCap > 1; --d) {
-    t[d] = std::min(inner[d], rowsCap);
-    rowsCap /= t[d];
-    if (t[d] < inner[d])
-      break;
+  // The tile shape when a region holds at most `cap` floats.
+  auto tileShape = [&](int64_t cap) {
+    std::vector<int64_t> t(inner.size(), 1);
+    for (int d = innerRowDims; d < int(inner.size()); ++d)
+      t[d] = inner[d];
+    if (!layer.wholeRows)
+      t.back() = std::min(inner.back(), std::min(perPe, cap));
+    int64_t cols = 1;
+    for (int d = innerRowDims; d < int(inner.size()); ++d)
+      cols *= t[d];
+    int64_t rowsCap = std::min(pes * (perPe / cols), cap / cols);
+    // Every cluster gets a tile when there are rows enough: a small layer
+    // in one or two storage-filling tiles would leave the other clusters
+    // (and their memory channels) idle.
+    if (innerRows >= 2 * nCl * pes)
+      rowsCap = std::min(rowsCap, ceilDiv(innerRows, nCl));
+    for (int d = innerRowDims - 1; d >= 0 && rowsCap > 1; --d) {
+      t[d] = std::min(inner[d], rowsCap);
+      rowsCap /= t[d];
+      if (t[d] < inner[d])
+        break;
+    }
+    return t;
+  };
+  // Elements of input i's compact tile (tile shape `t`) and of the tile.
+  auto compactElems = [&](const std::vector<int64_t> &t, size_t i) {
+    int64_t c = 1;
+    for (size_t d = 0; d < t.size(); ++d)
+      c *= views[i].strides[size_t(outer) + d] == 0 ? 1 : t[d];
+    return c;
+  };
+  auto product = [](const std::vector<int64_t> &v) {
+    int64_t p = 1;
+    for (int64_t x : v)
+      p *= x;
+    return p;
+  };
+  // Both halves' regions and staging regions (floats) with tile shape t.
+  auto storageFloats = [&](const std::vector<int64_t> &t) {
+    int64_t f = int64_t(nIn) * roundUp(product(t), 16);
+    for (size_t i = 0; i < nIn; ++i)
+      if (expand[i])
+        f += roundUp(compactElems(t, i), 16);
+    return 2 * f;
+  };
+  std::vector<int64_t> t = tileShape(regionFloats);
+  // Room for the staging regions: the regions give up the staging's share
+  // (those that still do not fit are dropped below).
+  if (storageFloats(t) > int64_t(hw.storageBytes / 4)) {
+    double share = double(nIn);
+    for (size_t i = 0; i < nIn; ++i)
+      if (expand[i])
+        share += double(compactElems(t, i)) / double(product(t));
+    t = tileShape(int64_t(double(regionFloats) * double(nIn) / share) -
+                  int64_t(16 * nExpand));
   }
+  int64_t tileCols = 1;
+  for (int d = innerRowDims; d < int(inner.size()); ++d)
+    tileCols *= t[d];
   int64_t tileRows = 1;
   for (int d = 0; d < innerRowDims; ++d)
     tileRows *= t[d];
@@ -291,6 +352,31 @@ bool accel::codegen::emitElementwiseLayer(StreamBuilder &sb,
   seq.push_back(st);
   rowCols.push_back(layer.rowResult);
 
+  // An expanded input's tile without its repeats (extent 1 where its view
+  // has a zero stride), and the local copy's source box that repeats it:
+  // the staging region's dense strides, 0 along the repeated dimensions.
+  auto compactExtent = [&](const Tile &tile, size_t i) {
+    std::vector<int64_t> c = tile.extent;
+    for (size_t d = 0; d < c.size(); ++d)
+      if (tile.views[i].strides[d] == 0)
+        c[d] = 1;
+    return c;
+  };
+  auto expandBox = [&](const Tile &tile, size_t i) {
+    std::vector<int64_t> c = compactExtent(tile, i);
+    std::vector<int64_t> strides(c.size(), 0);
+    int64_t step = 1;
+    for (size_t d = c.size(); d-- > 0;) {
+      strides[d] = tile.views[i].strides[d] == 0 ? 0 : step;
+      step *= c[d];
+    }
+    DramBox b;
+    for (size_t d = 0; d < c.size(); ++d)
+      b.dim(tile.extent[d], strides[d]);
+    b.rowDims = innerRowDims;
+    return b;
+  };
+
   std::vector<std::vector<const Tile *>> perCluster(static_cast<size_t>(nCl));
   for (size_t i = 0; i < tiles.size(); ++i)
     perCluster[i % size_t(nCl)].push_back(&tiles[i]);
@@ -302,6 +388,29 @@ bool accel::codegen::emitElementwiseLayer(StreamBuilder &sb,
   auto regionAddr = [&](int half, size_t operand) {
     return uint32_t((uint64_t(half) * nIn + operand) * regionBytes);
   };
+  // The staging regions of the expanded inputs (a compact tile each, per
+  // half), after the halves; the inputs whose staging does not fit the
+  // storage unit beside them are read with zero strides from DRAM.
+  std::vector<uint64_t> stageOffset(nIn, 0), stageBytes(nIn, 0);
+  uint64_t stageEnd = 2 * nIn * regionBytes;
+  for (size_t i = 0; i < nIn; ++i) {
+    if (!expand[i])
+      continue;
+    const uint64_t bytes = uint64_t(roundUp(compactElems(t, i), 16)) * 4;
+    if (stageEnd + 2 * bytes > hw.storageBytes) {
+      expand[i] = false;
+      --nExpand;
+      continue;
+    }
+    stageOffset[i] = stageEnd;
+    stageBytes[i] = bytes;
+    stageEnd += 2 * bytes;
+  }
+  auto stageAddr = [&](int half, size_t operand) {
+    return uint32_t(stageOffset[operand] +
+                    uint64_t(half) * stageBytes[operand]);
+  };
+  auto stageTag = [](int half) { return uint8_t(4 + half); };
   const int64_t outRowStride = layer.rowResult ? 1 : tileCols;
 
   for (uint32_t cl = 0; cl < uint32_t(nCl); ++cl) {
@@ -314,16 +423,41 @@ bool accel::codegen::emitElementwiseLayer(StreamBuilder &sb,
     sb.config(cl, kIbufElementwise, seq);
     auto issueLoads = [&](size_t s) {
       const Tile &tile = *mine[s];
+      const int half = int(s % 2);
       for (size_t i = 0; i < nIn; ++i) {
         std::vector<int64_t> extent = tile.extent;
         if (rowBroadcast[i])
           std::fill(extent.begin(), extent.begin() + innerRowDims, 1);
-        sb.dmaLoad(cl, uint8_t(s % 2),
+        if (expand[i]) {
+          std::vector<int64_t> compact = compactExtent(tile, i);
+          int64_t cols = 1;
+          for (size_t d = size_t(innerRowDims); d < compact.size(); ++d)
+            cols *= compact[d];
+          sb.dmaLoad(cl, stageTag(half),
+                     boxOf(tile.views[i], tile.origin, compact, innerRowDims),
+                     stageAddr(half, i), cols);
+          continue;
+        }
+        sb.dmaLoad(cl, uint8_t(half),
                    boxOf(tile.views[i], tile.origin, extent, innerRowDims),
-                   regionAddr(int(s % 2), i), tileCols);
+                   regionAddr(half, i), tileCols);
       }
     };
+    // The expanded inputs of tile s, once their staging loads are in (the
+    // tile's loads wait for these copies: same tag).
+    auto expandLoads = [&](size_t s) {
+      if (nExpand == 0)
+        return;
+      const Tile &tile = *mine[s];
+      const int half = int(s % 2);
+      sb.wait(cl, uint8_t(1u << stageTag(half)), false);
+      for (size_t i = 0; i < nIn; ++i)
+        if (expand[i])
+          sb.dmaLocalCopy(cl, uint8_t(half), stageAddr(half, i),
+                          expandBox(tile, i), regionAddr(half, i), tileCols);
+    };
     issueLoads(0);
+    expandLoads(0);
     for (size_t s = 0; s < mine.size(); ++s) {
       const Tile &tile = *mine[s];
       int half = int(s % 2);
@@ -351,6 +485,9 @@ bool accel::codegen::emitElementwiseLayer(StreamBuilder &sb,
           recs[i].addr = regionAddr(half, 0);
       }
       sb.execute(cl, kIbufElementwise, recs, false, true);
+      // The next tile's expansions run beside this tile's EXECUTE.
+      if (s + 1 < mine.size())
+        expandLoads(s + 1);
       sb.wait(cl, 0, true);
       sb.dmaStore(cl, uint8_t(2 + half), regionAddr(half, 0), outRowStride,
                   out);
