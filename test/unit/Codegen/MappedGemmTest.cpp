@@ -78,6 +78,16 @@ ClusterGemmWork work(bool bias) {
   return w;
 }
 
+/// One m x k x n problem (chunks of 64, N tiles of nc) on 16-row tiles.
+ClusterGemmWork singleProblem(int64_t m, int64_t k, int64_t n, int64_t nc) {
+  ClusterGemmWork w;
+  w.problems.push_back(problem(m, k, n, 64, nc, false));
+  w.tiling.peRows = 4;
+  w.tiling.kc = 64;
+  w.tiling.nc = nc;
+  return w;
+}
+
 size_t executes(const Program &p, uint32_t cl) {
   size_t n = 0;
   for (const Command &c : p.clusters[cl].commands)
@@ -387,10 +397,7 @@ void runHeldActs(const GemmEpilogue &epi, size_t &ldActs, int &slot) {
   prog.dramSize = 8u << 20;
   StreamBuilder sb(prog, hw);
   std::vector<ClusterGemmWork> w(hw.numClusters());
-  w[0].problems.push_back(problem(m, k, n, 64, 32, false));
-  w[0].tiling.peRows = 4;
-  w[0].tiling.kc = 64;
-  w[0].tiling.nc = 32;
+  w[0] = singleProblem(m, k, n, 32);
   std::string err;
   ASSERT_TRUE(emitMappedGemmLayer(sb, w, StationaryOperand::C, epi, err))
       << err;
@@ -473,10 +480,7 @@ size_t runFilterStrip(uint32_t storage, bool partial) {
   prog.dramSize = 8u << 20;
   StreamBuilder sb(prog, hw);
   std::vector<ClusterGemmWork> w(hw.numClusters());
-  w[0].problems.push_back(problem(m, k, n, 64, 16, false));
-  w[0].tiling.peRows = 4;
-  w[0].tiling.kc = 64;
-  w[0].tiling.nc = 16;
+  w[0] = singleProblem(m, k, n, 16);
   w[0].partialFilterStrip = partial;
   std::string err;
   EXPECT_TRUE(emitMappedGemmLayer(sb, w, StationaryOperand::C, {}, err)) << err;
