@@ -232,7 +232,7 @@ bool accel::codegen::emitElementwiseLayer(StreamBuilder &sb,
     }
     return t;
   };
-  // Elements of input i's compact tile (tile shape `t`) and of the tile.
+  // Elements of input i's compact tile for tile shape `t`, and of a tile.
   auto compactElems = [&](const std::vector<int64_t> &t, size_t i) {
     int64_t c = 1;
     for (size_t d = 0; d < t.size(); ++d)

@@ -537,7 +537,7 @@ SmallVector<double> resizeMatrix(const ResizeAttrs &a, int64_t in, int64_t out,
 /// The factor f when `m` ([out, in]) repeats every input element f times
 /// (output o reads input o / f with weight 1), else 0.
 int64_t repeatFactor(ArrayRef<double> m, int64_t in, int64_t out) {
-  if (out % in != 0)
+  if (in <= 0 || out % in != 0)
     return 0;
   const int64_t f = out / in;
   for (int64_t o = 0; o < out; ++o)
