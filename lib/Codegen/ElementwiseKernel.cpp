@@ -81,6 +81,24 @@ DramBox boxOf(const View &v, const std::vector<int64_t> &origin,
   return boxOf(v, origin, extent, int(extent.size()) - 1);
 }
 
+/// The product of v[from], ..., v[size - 1].
+int64_t product(const std::vector<int64_t> &v, size_t from = 0) {
+  int64_t p = 1;
+  for (size_t d = from; d < v.size(); ++d)
+    p *= v[d];
+  return p;
+}
+
+/// `extent` without the repeats of a view with `strides`: extent 1 where
+/// the stride is 0 (what an expanded input's staging region holds).
+std::vector<int64_t> withoutRepeats(std::vector<int64_t> extent,
+                                    const std::vector<int64_t> &strides) {
+  for (size_t d = 0; d < extent.size(); ++d)
+    if (strides[d] == 0)
+      extent[d] = 1;
+  return extent;
+}
+
 struct Tile {
   std::vector<int64_t> origin, extent;
   std::vector<View> views; ///< inputs..., output
@@ -170,7 +188,7 @@ bool accel::codegen::emitElementwiseLayer(StreamBuilder &sb,
   // neighbouring layers' maps more than they save (docs/passes.md,
   // "Repeated inputs expanded on chip").
   std::vector<bool> expand(nIn, false);
-  size_t nExpand = 0;
+  size_t nExpand = 0; // planned; the staging may drop some (below)
   for (size_t i = 0; i < nIn; ++i) {
     // Zero strides in every row dimension: one row repeated by the LD
     // (rowBroadcast below), not expanded.
@@ -232,18 +250,11 @@ bool accel::codegen::emitElementwiseLayer(StreamBuilder &sb,
     }
     return t;
   };
-  // Elements of input i's compact tile for tile shape `t`, and of a tile.
+  // Elements of input i's compact tile for tile shape `t`.
   auto compactElems = [&](const std::vector<int64_t> &t, size_t i) {
-    int64_t c = 1;
-    for (size_t d = 0; d < t.size(); ++d)
-      c *= views[i].strides[size_t(outer) + d] == 0 ? 1 : t[d];
-    return c;
-  };
-  auto product = [](const std::vector<int64_t> &v) {
-    int64_t p = 1;
-    for (int64_t x : v)
-      p *= x;
-    return p;
+    return product(
+        withoutRepeats(t, std::vector<int64_t>(views[i].strides.begin() + outer,
+                                               views[i].strides.end())));
   };
   // Both halves' regions and staging regions (floats) with tile shape t.
   auto storageFloats = [&](const std::vector<int64_t> &t) {
@@ -264,9 +275,7 @@ bool accel::codegen::emitElementwiseLayer(StreamBuilder &sb,
     t = tileShape(int64_t(double(regionFloats) * double(nIn) / share) -
                   int64_t(16 * nExpand));
   }
-  int64_t tileCols = 1;
-  for (int d = innerRowDims; d < int(inner.size()); ++d)
-    tileCols *= t[d];
+  const int64_t tileCols = product(t, size_t(innerRowDims));
   int64_t tileRows = 1;
   for (int d = 0; d < innerRowDims; ++d)
     tileRows *= t[d];
@@ -352,15 +361,11 @@ bool accel::codegen::emitElementwiseLayer(StreamBuilder &sb,
   seq.push_back(st);
   rowCols.push_back(layer.rowResult);
 
-  // An expanded input's tile without its repeats (extent 1 where its view
-  // has a zero stride), and the local copy's source box that repeats it:
-  // the staging region's dense strides, 0 along the repeated dimensions.
+  // An expanded input's tile without its repeats, and the local copy's
+  // source box that repeats it: the staging region's dense strides, 0 along
+  // the repeated dimensions.
   auto compactExtent = [&](const Tile &tile, size_t i) {
-    std::vector<int64_t> c = tile.extent;
-    for (size_t d = 0; d < c.size(); ++d)
-      if (tile.views[i].strides[d] == 0)
-        c[d] = 1;
-    return c;
+    return withoutRepeats(tile.extent, tile.views[i].strides);
   };
   auto expandBox = [&](const Tile &tile, size_t i) {
     std::vector<int64_t> c = compactExtent(tile, i);
@@ -399,7 +404,6 @@ bool accel::codegen::emitElementwiseLayer(StreamBuilder &sb,
     const uint64_t bytes = uint64_t(roundUp(compactElems(t, i), 16)) * 4;
     if (stageEnd + 2 * bytes > hw.storageBytes) {
       expand[i] = false;
-      --nExpand;
       continue;
     }
     stageOffset[i] = stageEnd;
@@ -411,6 +415,8 @@ bool accel::codegen::emitElementwiseLayer(StreamBuilder &sb,
                     uint64_t(half) * stageBytes[operand]);
   };
   auto stageTag = [](int half) { return uint8_t(4 + half); };
+  const bool anyExpanded =
+      std::find(expand.begin(), expand.end(), true) != expand.end();
   const int64_t outRowStride = layer.rowResult ? 1 : tileCols;
 
   for (uint32_t cl = 0; cl < uint32_t(nCl); ++cl) {
@@ -430,12 +436,9 @@ bool accel::codegen::emitElementwiseLayer(StreamBuilder &sb,
           std::fill(extent.begin(), extent.begin() + innerRowDims, 1);
         if (expand[i]) {
           std::vector<int64_t> compact = compactExtent(tile, i);
-          int64_t cols = 1;
-          for (size_t d = size_t(innerRowDims); d < compact.size(); ++d)
-            cols *= compact[d];
           sb.dmaLoad(cl, stageTag(half),
                      boxOf(tile.views[i], tile.origin, compact, innerRowDims),
-                     stageAddr(half, i), cols);
+                     stageAddr(half, i), product(compact, innerRowDims));
           continue;
         }
         sb.dmaLoad(cl, uint8_t(half),
@@ -446,7 +449,7 @@ bool accel::codegen::emitElementwiseLayer(StreamBuilder &sb,
     // The expanded inputs of tile s, once their staging loads are in (the
     // tile's loads wait for these copies: same tag).
     auto expandLoads = [&](size_t s) {
-      if (nExpand == 0)
+      if (!anyExpanded)
         return;
       const Tile &tile = *mine[s];
       const int half = int(s % 2);

@@ -19,6 +19,7 @@
 
 using namespace accel;
 using namespace accel::codegen;
+using accel::test::simulateStrict;
 using accel::test::sym;
 
 namespace {
@@ -69,10 +70,7 @@ std::pair<uint64_t, size_t> runAdd(int64_t C, int64_t H, int64_t W, YView y) {
     in["x"].data.push_back(float(i % 13) - 6.0f);
   for (int64_t i = 0; i < ny; ++i)
     in["y"].data.push_back(float(i % 7) * 0.5f);
-  SimOptions strict;
-  strict.hazardsAreErrors = true;
-  SimStats st;
-  EXPECT_TRUE(simulate(prog, hw, in, strict, out, st, err)) << err;
+  EXPECT_TRUE(simulateStrict(prog, hw, in, out, err)) << err;
   const std::vector<float> &o = out["out"].data;
   EXPECT_EQ(int64_t(o.size()), n);
   for (int64_t i = 0; i < n && int64_t(o.size()) == n; ++i) {

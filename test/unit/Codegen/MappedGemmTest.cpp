@@ -25,6 +25,7 @@
 
 using namespace accel;
 using namespace accel::codegen;
+using accel::test::simulateStrict;
 using accel::test::sym;
 
 namespace {
@@ -226,14 +227,14 @@ std::map<std::string, Tensor> abInputs(int64_t m, int64_t k, int64_t n) {
   return in;
 }
 
-/// Simulates `prog` with every timing hazard an error.
-bool simulateStrict(const Program &prog, const HardwareDesc &hw,
-                    const std::map<std::string, Tensor> &in,
-                    std::map<std::string, Tensor> &out, std::string &err) {
-  SimOptions strict;
-  strict.hazardsAreErrors = true;
-  SimStats st;
-  return simulate(prog, hw, in, strict, out, st, err);
+/// Row i of A times column j of B (abInputs, k deep, n wide), in double.
+double dotAB(const std::map<std::string, Tensor> &in, int64_t i, int64_t j,
+             int64_t k, int64_t n) {
+  double ref = 0;
+  for (int64_t q = 0; q < k; ++q)
+    ref += double(in.at("a").data[size_t(i * k + q)]) *
+           in.at("b").data[size_t(q * n + j)];
+  return ref;
 }
 
 /// C = A B + bias[row] (a convolution's bias: one value per output row),
@@ -309,10 +310,7 @@ std::vector<float> runRowBias(bool rows, size_t &biasLoads, uint64_t &biasBytes,
     *emitted = prog;
   for (int64_t i = 0; i < m && int64_t(c.size()) == m * n; ++i)
     for (int64_t j = 0; j < n; ++j) {
-      double ref = in["bias"].data[size_t(i)];
-      for (int64_t q = 0; q < k; ++q)
-        ref += double(in["a"].data[size_t(i * k + q)]) *
-               in["b"].data[size_t(q * n + j)];
+      double ref = in["bias"].data[size_t(i)] + dotAB(in, i, j, k, n);
       EXPECT_FLOAT_EQ(c[size_t(i * n + j)], float(ref)) << i << ", " << j;
     }
   return c;
@@ -431,10 +429,7 @@ void runHeldActs(const GemmEpilogue &epi, size_t &ldActs, int &slot) {
   ASSERT_EQ(int64_t(c.size()), m * n);
   for (int64_t i = 0; i < m; ++i)
     for (int64_t j = 0; j < n; ++j) {
-      double ref = 0;
-      for (int64_t q = 0; q < k; ++q)
-        ref += double(in["a"].data[size_t(i * k + q)]) *
-               in["b"].data[size_t(q * n + j)];
+      double ref = dotAB(in, i, j, k, n);
       if (epi.func == SfuFunc::Relu)
         ref = std::max(ref, 0.0);
       for (const EpilogueStep &s : epi.post)
@@ -493,10 +488,7 @@ size_t runFilterStrip(uint32_t storage, bool partial) {
   EXPECT_EQ(int64_t(c.size()), m * n);
   for (int64_t i = 0; i < m && int64_t(c.size()) == m * n; ++i)
     for (int64_t j = 0; j < n; ++j) {
-      double ref = 0;
-      for (int64_t q = 0; q < k; ++q)
-        ref += double(in["a"].data[size_t(i * k + q)]) *
-               in["b"].data[size_t(q * n + j)];
+      double ref = dotAB(in, i, j, k, n);
       EXPECT_FLOAT_EQ(c[size_t(i * n + j)], float(ref)) << i << ", " << j;
     }
   size_t aLoads = 0;

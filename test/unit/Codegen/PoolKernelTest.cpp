@@ -124,10 +124,8 @@ SimStats runAndCheck(const Geometry &g, bool isMax, bool countPad = false) {
   in["pad"].data = {isMax ? -std::numeric_limits<float>::infinity() : 0.0f};
   in["inv"].shape = {l.OH, l.OW};
   in["inv"].data = inv;
-  SimOptions strict;
-  strict.hazardsAreErrors = true;
   SimStats st;
-  EXPECT_TRUE(simulate(prog, hw, in, strict, out, st, err)) << err;
+  EXPECT_TRUE(accel::test::simulateStrict(prog, hw, in, out, err, &st)) << err;
   const std::vector<float> &y = out["y"].data;
   EXPECT_EQ(int64_t(y.size()), outN);
   for (int64_t p = 0; p < l.planes && int64_t(y.size()) == outN; ++p)

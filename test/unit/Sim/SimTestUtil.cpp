@@ -174,6 +174,16 @@ Symbol sym(const std::string &name, bool input, std::vector<int64_t> shape,
   return s;
 }
 
+bool simulateStrict(const Program &prog, const HardwareDesc &hw,
+                    const std::map<std::string, Tensor> &in,
+                    std::map<std::string, Tensor> &out, std::string &err,
+                    SimStats *stats) {
+  SimOptions strict;
+  strict.hazardsAreErrors = true;
+  SimStats local;
+  return simulate(prog, hw, in, strict, out, stats ? *stats : local, err);
+}
+
 std::vector<uint8_t> bytesOf(const std::vector<float> &v) {
   std::vector<uint8_t> b(v.size() * 4);
   std::memcpy(b.data(), v.data(), b.size());

@@ -53,6 +53,13 @@ Command remoteLoad(uint8_t tag, uint32_t fromCluster, uint64_t src,
 Symbol sym(const std::string &name, bool input, std::vector<int64_t> shape,
            uint64_t addr);
 
+/// Simulates `prog` with every timing hazard an error (a missing WAIT or
+/// BARRIER fails); the run's statistics into `stats` when given.
+bool simulateStrict(const Program &prog, const HardwareDesc &hw,
+                    const std::map<std::string, Tensor> &in,
+                    std::map<std::string, Tensor> &out, std::string &err,
+                    SimStats *stats = nullptr);
+
 /// Deterministic non-trivial values in [-1, 1).
 std::vector<float> pattern(size_t n, unsigned seed);
 /// The bytes of `v` (a constant segment's contents).
