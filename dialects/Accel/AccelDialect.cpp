@@ -204,8 +204,8 @@ InFlightDiagnostic unknownAttr(Operation *op, StringRef name) {
                            << kAccelNameAttrName << ", " << kLabelAttrName
                            << " on arguments, " << kLabelsAttrName << ", "
                            << kParallelAttrName << ", " << kFusionAttrName
-                           << ", " << kFusedAttrName << ", "
-                           << kRnnParallelismAttrName << ", "
+                           << ", " << kFusedAttrName << ", " << kRowBandAttrName
+                           << ", " << kRnnParallelismAttrName << ", "
                            << kRnnThreadsAttrName << ", " << kArrivalAttrName
                            << ")";
 }
@@ -250,7 +250,7 @@ LogicalResult AccelDialect::verifyOperationAttribute(Operation *op,
                                   << attr.getValue();
     return success();
   }
-  if (name == kFusedAttrName) {
+  if (name == kFusedAttrName || name == kRowBandAttrName) {
     if (!isa<UnitAttr>(attr.getValue()))
       return op->emitOpError() << name << " is a unit attribute";
     return success();

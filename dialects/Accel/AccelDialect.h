@@ -85,6 +85,11 @@ inline constexpr const char *kParallelAttrName = "accel.parallel";
 /// attribute accel.fused on each operator its epilogue replaces.
 inline constexpr const char *kFusionAttrName = "accel.fusion";
 inline constexpr const char *kFusedAttrName = "accel.fused";
+/// depth-first-rows: the unit attribute accel.row_band on every op of a band
+/// (its input slice, its layers and their fused chains). Their maps are
+/// sized to fit what the kernels leave, so the lowering's residency reserve
+/// does not count them (docs/passes.md, "depth-first-rows").
+inline constexpr const char *kRowBandAttrName = "accel.row_band";
 /// RNN decisions on graph.recurrent (docs/rnn.md): select-rnn-parallelism's
 /// #accel.rnn_parallelism, schedule-rnn-threads' array of #accel.rnn_thread
 /// (one per direction), and the task's arrival cycle (an i64 the user or a

@@ -13,7 +13,7 @@
 // `policy`, `balance-clusters` (default true here) go to split-strategy's
 // parser, `fuse=on|off` says whether
 // fuse-layers runs (docs/passes.md, "fuse-layers"), `depth-first=on|off`
-// whether depth-first-channels runs after it,
+// whether depth-first-channels and depth-first-rows run after it,
 // every other option to convert-graph-to-isa's, so they are declared once
 // (Passes.td).
 // The machine is the module's accel.hw (accel-opt --accel-hw=FILE).
@@ -122,8 +122,10 @@ void accel::buildDefaultPipeline(OpPassManager &pm, const std::string &hwPath,
   if (split.fuse)
     pm.addPass(createFuseLayers());
   // After fuse-layers: each slice takes its producer's epilogue chain.
-  if (split.depthFirst)
+  if (split.depthFirst) {
     pm.addPass(createDepthFirstChannels());
+    pm.addPass(createDepthFirstRows());
+  }
   // The tilings first: split-strategy's parallel=best prices each
   // database mode's partition with them, as select-mapping will.
   pm.addPass(createSelectTiling());

@@ -1,5 +1,6 @@
-//===- DepthFirst.cpp - Channel slices of a conv -> depthwise pair --------===//
+//===- DepthFirst.cpp - Depth-first channel slices and row bands ---------===//
 #include "accel/Tiling/DepthFirst.h"
+#include <algorithm>
 
 using namespace accel::tiling;
 
@@ -32,6 +33,36 @@ accel::tiling::chooseChannelSlices(const ChannelSliceProblem &p,
     // Each extra read of the input must be paid for by the map's round
     // trip; the fewest slices that fit is also the cheapest in input reads.
     return s.extraInputBytes < s.savedBytes ? s : whole;
+  }
+  return whole;
+}
+
+RowSlicing accel::tiling::chooseRowSlices(const RowSliceProblem &p,
+                                          const RowSliceRule &rule) {
+  RowSlicing whole;
+  whole.sliceBytes = p.largestInteriorBytes;
+  const double onChip = double(p.onChipBytes);
+  if (p.rows < 2 || p.rowMultiple < 1 ||
+      double(p.largestInteriorBytes) <= rule.wholeFraction * onChip)
+    return whole;
+  const double roundTripCycles =
+      2.0 * double(p.interiorBytes) / p.dramBytesPerCycle;
+  const double macCycles = double(p.macs) / p.peakMacsPerCycle;
+  if (roundTripCycles < rule.minDramToMacRatio * macCycles)
+    return whole;
+  for (int64_t k = 2; k <= std::min(p.rows, rule.maxSlices); ++k) {
+    if (p.rows % k || (p.rows / k) % p.rowMultiple)
+      continue;
+    const uint64_t band = p.largestInteriorBytes / uint64_t(k);
+    if (double(band) > rule.sliceFraction * onChip)
+      continue;
+    RowSlicing s;
+    s.slices = k;
+    s.sliceBytes = band;
+    s.extraBytes = uint64_t(k - 1) * p.weightBytes + 2 * p.outputCopyBytes;
+    s.savedBytes = 2 * p.interiorBytes;
+    // More bands only add weight reads: the fewest that fit decide.
+    return s.extraBytes < s.savedBytes ? s : whole;
   }
   return whole;
 }

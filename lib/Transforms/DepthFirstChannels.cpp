@@ -15,13 +15,13 @@
 // the hardware description's storage; docs/passes.md, "depth-first-channels".
 //
 //===----------------------------------------------------------------------===//
+#include "DepthFirstShared.h"
 #include "FuseLayers.h"
 #include "Graph/GraphDialect.h"
 #include "accel/Tiling/DepthFirst.h"
 #include "accel/Transforms/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 
 namespace accel {
@@ -33,43 +33,10 @@ using namespace mlir;
 using namespace accel;
 
 namespace {
-/// The fused epilogue chain after `producer` (fuse-layers' accel.fused ops),
-/// when every operand of its ops other than the chain value is a splat
-/// constant, so each op can be applied to a channel slice as it is.
-struct SliceableChain {
-  SmallVector<Operation *> ops;
-  Value end;
-};
-
-bool isSplatConstant(Value v) {
-  DenseElementsAttr c;
-  return matchPattern(v, m_Constant(&c)) && c.isSplat();
-}
-
-std::optional<SliceableChain> sliceableChain(Operation *producer) {
-  SliceableChain chain{{}, producer->getResult(0)};
-  while (chain.end.hasOneUse()) {
-    Operation *user = *chain.end.getUsers().begin();
-    if (!user->hasAttr(kFusedAttrName))
-      break;
-    if (user->getNumResults() != 1 ||
-        llvm::any_of(user->getOperands(), [&](Value v) {
-          return v != chain.end && !isSplatConstant(v);
-        }))
-      return std::nullopt; // a residual add, or a per-channel operand
-    chain.ops.push_back(user);
-    chain.end = user->getResult(0);
-  }
-  return chain;
-}
-
-int64_t dim(Value v, unsigned d) {
-  return cast<RankedTensorType>(v.getType()).getDimSize(d);
-}
-
-uint64_t bytesOf(Value v) {
-  return uint64_t(cast<RankedTensorType>(v.getType()).getNumElements()) * 4;
-}
+using depthfirst::bytesOf;
+using depthfirst::dim;
+using depthfirst::SliceableChain;
+using depthfirst::sliceableChain;
 
 /// A conv2d on one image with constant weights and bias (sliced at compile
 /// time).
@@ -113,26 +80,6 @@ std::optional<Pair> matchPair(graph::Conv2DOp dw) {
   return Pair{producer, dw, *pc, *dc};
 }
 
-/// `loc` with " [c0:c1]" after the layer name (the first name of a fused
-/// location), so each slice is its own row of the layer table.
-Location sliceLoc(Operation *op, int64_t c0, int64_t c1) {
-  std::string suffix =
-      " [" + std::to_string(c0) + ":" + std::to_string(c1) + "]";
-  MLIRContext *ctx = op->getContext();
-  auto rename = [&](Location l) -> Location {
-    if (auto n = dyn_cast<NameLoc>(l))
-      return NameLoc::get(StringAttr::get(ctx, n.getName().str() + suffix),
-                          n.getChildLoc());
-    return NameLoc::get(StringAttr::get(ctx, fuse::layerName(op) + suffix), l);
-  };
-  if (auto f = dyn_cast<FusedLoc>(op->getLoc())) {
-    SmallVector<Location> parts(f.getLocations());
-    parts.front() = rename(parts.front());
-    return FusedLoc::get(ctx, parts, f.getMetadata());
-  }
-  return rename(op->getLoc());
-}
-
 /// Elements [c0, c1) of a constant along its first dimension.
 Value sliceConstant(OpBuilder &b, Location loc, Value v, int64_t c0,
                     int64_t c1) {
@@ -152,51 +99,23 @@ Value sliceConstant(OpBuilder &b, Location loc, Value v, int64_t c0,
       b, loc, DenseElementsAttr::get(sliced, llvm::ArrayRef(part)));
 }
 
-/// `t` with `channels` channels (dimension 1).
-RankedTensorType withChannels(Value t, int64_t channels) {
-  auto type = cast<RankedTensorType>(t.getType());
-  SmallVector<int64_t> shape(type.getShape());
-  shape[1] = channels;
-  return RankedTensorType::get(shape, type.getElementType());
-}
-
 /// `conv` on output channels [c0, c1) of `input` (a depthwise conv reads
 /// those channels: groups = c1 - c0), with its fused chain applied.
 Value sliceConv(OpBuilder &b, graph::Conv2DOp conv, const SliceableChain &chain,
                 Value input, int64_t c0, int64_t c1, bool depthwise) {
-  Location loc = sliceLoc(conv, c0, c1);
+  Location loc = depthfirst::sliceLoc(conv, " [" + std::to_string(c0) + ":" +
+                                                std::to_string(c1) + "]");
   Value w = sliceConstant(b, loc, conv.getWeight(), c0, c1);
   Value bias =
       conv.getBias() ? sliceConstant(b, loc, conv.getBias(), c0, c1) : Value();
   auto sliced = graph::Conv2DOp::create(
-      b, loc, withChannels(conv.getResult(), c1 - c0), input, w, bias,
+      b, loc, depthfirst::withDim(conv.getResult(), 1, c1 - c0), input, w, bias,
       conv.getStridesAttr(), conv.getPadsAttr(), conv.getDilationsAttr(),
       b.getI64IntegerAttr(depthwise ? c1 - c0 : 1));
   for (NamedAttribute attr : conv->getDiscardableAttrs())
     sliced->setAttr(attr.getName(), attr.getValue());
-  Value orig = conv.getResult(), v = sliced.getResult();
-  for (Operation *op : chain.ops) {
-    IRMapping map;
-    map.map(orig, v);
-    for (Value operand : op->getOperands()) {
-      // A full-shape splat operand: the same value in the slice's shape
-      // (smaller splats broadcast to either shape as they are).
-      if (operand == orig || operand.getType() != orig.getType())
-        continue;
-      DenseElementsAttr c;
-      matchPattern(operand, m_Constant(&c));
-      map.map(operand,
-              arith::ConstantOp::create(
-                  b, op->getLoc(),
-                  DenseElementsAttr::get(withChannels(operand, c1 - c0),
-                                         c.getSplatValue<float>())));
-    }
-    Operation *clone = b.clone(*op, map);
-    clone->getResult(0).setType(withChannels(op->getResult(0), c1 - c0));
-    orig = op->getResult(0);
-    v = clone->getResult(0);
-  }
-  return v;
+  return depthfirst::cloneChain(b, chain, conv.getResult(), sliced.getResult(),
+                                1);
 }
 
 /// Replaces `pair` by `slices` channel slices and a concat after the

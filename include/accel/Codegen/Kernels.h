@@ -99,6 +99,10 @@ public:
   SyncMode syncMode() const { return sync_; }
   const HardwareDesc &hw() const { return hw_; }
   uint32_t numClusters() const { return hw_.numClusters(); }
+  /// The storage the kernels appended from now on may use (from address 0
+  /// up): the lowering narrows it for a layer whose neighbours' maps stay
+  /// resident beside it (a depth-first band) and restores it after.
+  void setKernelStorage(uint64_t bytes) { hw_.storageBytes = bytes; }
 
   /// The Program::layers entry the commands appended from now on work for
   /// (Command::layer; per-layer attribution, docs/passes.md "Layer table").

@@ -211,6 +211,50 @@ def DepthFirstChannels : Pass<"depth-first-channels", "mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def DepthFirstRows : Pass<"depth-first-rows", "mlir::ModuleOp"> {
+  let summary = "Run chains of halo-free layers depth-first, one band of "
+                "rows at a time, so the maps between them fit on chip";
+  let description = [{
+    A chain of at least two layers, each the only user of the previous
+    one's result (through its fused epilogue chain, whose other operands
+    are splat constants), each with output rows that depend on its own
+    input rows only: graph.conv2d, graph.conv_transpose2d or graph.pool2d
+    whose kernel equals its stride along the rows, with no row padding and
+    no row dilation. When the largest map between the layers does not fit
+    the storage units (more than `whole-fraction` of all clusters'
+    storage), the chain becomes K bands: band k is a graph.slice of rows
+    [k H/K, (k+1) H/K) of the chain's input, then every layer (and its
+    chain) on its band; a graph.concat of the bands along the rows
+    replaces the chain's result. K is the fewest bands dividing H into
+    whole rows at every layer whose band of the largest map is at most
+    `slice-fraction` of the storage, at most `max-slices`, when the maps'
+    write and read back at the machine's DRAM bandwidth take at least
+    `min-dram-to-mac-ratio` times the chain's MAC time and the weights
+    read again per band plus the concat's copy (none when the result has
+    one image and one channel) cost fewer bytes than that round trip
+    (accel::tiling::chooseRowSlices); else the chain stays. Each band's
+    layer is named after its source with " [rows r0:r1]" (its output
+    rows). Runs after fuse-layers and depth-first-channels
+    (docs/passes.md, "depth-first-rows").
+  }];
+  let options = [
+    Option<"wholeFraction", "whole-fraction", "double", /*default=*/"0.5",
+           "maps up to this share of the on-chip storage stay whole">,
+    Option<"sliceFraction", "slice-fraction", "double", /*default=*/"0.3",
+           "largest share of the on-chip storage one band of a map may "
+           "take">,
+    Option<"minDramToMacRatio", "min-dram-to-mac-ratio", "double",
+           /*default=*/"0.5",
+           "slice only when the maps' DRAM round trip takes at least this "
+           "many times the chain's MAC time">,
+    Option<"maxSlices", "max-slices", "int64_t", /*default=*/"256",
+           "at most this many bands">,
+    Option<"slices", "slices", "int64_t", /*default=*/"0",
+           "cut every matching chain into this many bands (must cut its "
+           "rows into whole rows at every layer; 0 = the cost rule)">,
+  ];
+}
+
 def AttachHardware : Pass<"accel-attach-hardware", "mlir::ModuleOp"> {
   let summary = "Attach a hardware description to the module as accel.hw";
   let description = [{

@@ -718,6 +718,19 @@ private:
   /// The machine compiled for, and the one the kernels see (kernelView:
   /// less storage under residency=on).
   HardwareDesc fullHw_, hw_;
+  /// While alive, the kernels see less storage for a depth-first band's
+  /// layer (bandReserve, GraphToIsa.cpp); restores it on destruction.
+  class BandStorage {
+  public:
+    BandStorage(Lowering &l, mlir::Operation *op);
+    ~BandStorage();
+    BandStorage(const BandStorage &) = delete;
+    BandStorage &operator=(const BandStorage &) = delete;
+
+  private:
+    Lowering &l_;
+    uint64_t saved_;
+  };
   LoweringOptions opts_;
   codegen::SparseWeightSource sparseSource_;
   size_t lastConstant_ = 0; ///< constantAt's cache

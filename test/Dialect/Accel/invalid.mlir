@@ -187,7 +187,7 @@ func.func @parallel_not_gemm(%a: tensor<4x8xf32>) -> tensor<4x8xf32> {
 // -----
 
 func.func @unknown_attr(%a: tensor<4x8xf32>) -> tensor<4x8xf32> {
-  // expected-error @+1 {{'graph.relu' op unknown attribute 'accel.tilling' of the accel dialect (known: accel.tiling, accel.mapping, accel.hw, accel.name, accel.label on arguments, accel.labels, accel.parallel, accel.fusion, accel.fused, accel.rnn_parallelism, accel.rnn_threads, accel.arrival)}}
+  // expected-error @+1 {{'graph.relu' op unknown attribute 'accel.tilling' of the accel dialect (known: accel.tiling, accel.mapping, accel.hw, accel.name, accel.label on arguments, accel.labels, accel.parallel, accel.fusion, accel.fused, accel.row_band, accel.rnn_parallelism, accel.rnn_threads, accel.arrival)}}
   %0 = graph.relu %a {accel.tilling = 1 : i64} : tensor<4x8xf32>
   return %0 : tensor<4x8xf32>
 }

@@ -79,3 +79,69 @@ TEST(DepthFirst, SlicesDivideTheChannels) {
   p.channels = 1;
   EXPECT_EQ(chooseChannelSlices(p).slices, 1);
 }
+
+namespace {
+/// The FPN text detector's head on the default machine: two 2x2 stride-2
+/// transposed convolutions, 64 x 160 x 160 -> 64 x 320 x 320 (a 26.2 MB
+/// map) -> 1 x 640 x 640, 2 MiB of storage, 1024 MACs and 128 DRAM bytes
+/// per cycle.
+RowSliceProblem fpnHead() {
+  RowSliceProblem p;
+  p.rows = 160;
+  p.interiorBytes = p.largestInteriorBytes = 64u * 320 * 320 * 4;
+  p.weightBytes = (64 * 64 * 4 + 64 + 64 * 4 + 1) * 4;
+  p.outputCopyBytes = 0; // one channel: the concat is addressing
+  p.onChipBytes = 4 * 512 * 1024;
+  p.macs = uint64_t(64) * 64 * 4 * 160 * 160 + uint64_t(64) * 4 * 320 * 320;
+  p.peakMacsPerCycle = 1024;
+  p.dramBytesPerCycle = 128;
+  return p;
+}
+} // namespace
+
+TEST(DepthFirstRows, FpnHeadRunsInEightyBands) {
+  // 0.3 of the storage (629 146 bytes) against 26.2 MB: at least 41.7
+  // bands; 40 divides 160 but leaves 655 360 bytes per band, 80 leaves
+  // 327 680. The round trip (409.6 k cycles) is 0.94x the MACs, at least
+  // 0.5; 79 more weight reads (66.6 KB each) cost less than 52.4 MB.
+  RowSlicing s = chooseRowSlices(fpnHead());
+  EXPECT_EQ(s.slices, 80);
+  EXPECT_EQ(s.sliceBytes, 327680u);
+  EXPECT_EQ(s.extraBytes, 79u * fpnHead().weightBytes);
+  EXPECT_EQ(s.savedBytes, 2u * 64 * 320 * 320 * 4);
+}
+
+TEST(DepthFirstRows, BandsAreWholeRowsAtEveryLayer) {
+  // With boundaries on multiples of 3 input rows, 80 bands of 2 rows do
+  // not qualify; 160 has no divisor k with 160 / k a multiple of 3 and a
+  // band small enough, so the chain stays.
+  RowSliceProblem p = fpnHead();
+  p.rowMultiple = 3;
+  EXPECT_EQ(chooseRowSlices(p).slices, 1);
+  // Multiples of 2: 80 bands of 2 rows still qualify.
+  p.rowMultiple = 2;
+  EXPECT_EQ(chooseRowSlices(p).slices, 80);
+  // At most 40 bands: none small enough.
+  RowSliceRule rule;
+  rule.maxSlices = 40;
+  EXPECT_EQ(chooseRowSlices(fpnHead(), rule).slices, 1);
+}
+
+TEST(DepthFirstRows, SmallMapsMacBoundChainsAndHeavyWeightsStayWhole) {
+  RowSliceProblem small = fpnHead();
+  small.interiorBytes = small.largestInteriorBytes = 1 << 20; // half of 2 MiB
+  EXPECT_EQ(chooseRowSlices(small).slices, 1);
+  // Ten times the MACs: the round trip is 0.09x of them.
+  RowSliceProblem macBound = fpnHead();
+  macBound.macs *= 10;
+  EXPECT_EQ(chooseRowSlices(macBound).slices, 1);
+  // A 1 MB filter read 79 more times costs more than the round trip saves.
+  RowSliceProblem heavy = fpnHead();
+  heavy.weightBytes = 1 << 20;
+  EXPECT_EQ(chooseRowSlices(heavy).slices, 1);
+  // A concat copy of the output counts twice against the saving.
+  RowSliceProblem copied = fpnHead();
+  copied.outputCopyBytes = 64u * 320 * 320 * 4;
+  RowSlicing s = chooseRowSlices(copied);
+  EXPECT_EQ(s.slices, 1);
+}
