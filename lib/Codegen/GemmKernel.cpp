@@ -484,8 +484,8 @@ bool accel::codegen::gemmPostFits(const HardwareDesc &hw, const GemmTiling &t,
 
 void accel::codegen::emitGemmLayer(StreamBuilder &sb,
                                    const std::vector<GemmTiles> &problems,
-                                   const GemmTiling &t,
-                                   const GemmEpilogue &epi) {
+                                   const GemmTiling &t, const GemmEpilogue &epi,
+                                   GemmDeal deal) {
   const HardwareDesc &hw = sb.hw();
   const int64_t mcMax = t.peRows * hw.pesPerCluster;
   const uint32_t nCl = sb.numClusters();
@@ -548,7 +548,10 @@ void accel::codegen::emitGemmLayer(StreamBuilder &sb,
     bool keepA = t.outerM ? keepOuter : keepInner;
     bool keepB = t.outerM ? keepInner : keepOuter;
     for (int64_t i = 0; i < ni; ++i) {
-      uint32_t cl = uint32_t(dealPairs ? pairIndex++ % nCl : o.key % nCl);
+      uint32_t cl =
+          uint32_t(dealPairs                  ? pairIndex++ % nCl
+                   : deal == GemmDeal::Blocks ? o.key * nCl / outers.size()
+                                              : o.key % nCl);
       int64_t mi = t.outerM ? o.idx : i;
       size_t n = size_t(t.outerM ? i : o.idx);
       int64_t m0 = mi * mcMax;

@@ -32,8 +32,18 @@ constexpr size_t kMaxRunsPerSteppedBox = 4096;
 /// The contiguous byte runs of a DMA's DRAM destination box, appended to
 /// `out` for `cluster`. False (nothing appended) when a stride is negative
 /// or the box has more than kMaxRunsPerWriteBox runs.
-bool appendWriteRuns(const DmaDesc &d, uint32_t cluster,
+bool appendWriteRuns(const DmaDesc &desc, uint32_t cluster,
                      std::vector<WriteRange> &out) {
+  // The bytes a box writes do not depend on the order of its dimensions:
+  // sorted by stride (largest outermost), dimensions that continue each
+  // other meet even when the DMA lists them in another order (a transposed
+  // convolution's store: pixels, channels, kernel rows, kernel columns).
+  DmaDesc d = desc;
+  for (int i = 1; i < 4; ++i)
+    for (int j = i; j > 0 && d.dstStride[j] > d.dstStride[j - 1]; --j) {
+      std::swap(d.dstStride[j], d.dstStride[j - 1]);
+      std::swap(d.shape[j], d.shape[j - 1]);
+    }
   // The innermost dimensions whose strides continue each other form one
   // run of `len` elements; the outer ones enumerate the runs.
   int64_t len = 1;

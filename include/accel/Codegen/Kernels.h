@@ -512,10 +512,23 @@ bool emitPartialSumCombine(StreamBuilder &sb, uint64_t partials, int64_t elems,
                            const std::function<uint64_t(int64_t)> &allocate,
                            std::string &err);
 
+/// How emitGemmLayer deals a layer's outer partitions over the clusters.
+enum class GemmDeal {
+  RoundRobin, ///< partition k to cluster k mod clusters
+  /// Consecutive partitions to one cluster (partition k of P to cluster
+  /// k * clusters / P): a layer whose problems are consecutive rows of a
+  /// map gives each cluster a block of rows, which the next layer of a
+  /// depth-first band, dealt the same way, reads where it was written.
+  Blocks,
+};
+
 /// Several independent GEMM problems (batches, groups) share one layer:
-/// their output tiles are dealt round-robin over the clusters.
+/// their output tiles are dealt over the clusters (`deal`; when there are
+/// fewer outer partitions than clusters, their (outer, inner) pairs
+/// round-robin).
 void emitGemmLayer(StreamBuilder &sb, const std::vector<GemmTiles> &problems,
-                   const GemmTiling &tiling, const GemmEpilogue &epi);
+                   const GemmTiling &tiling, const GemmEpilogue &epi,
+                   GemmDeal deal = GemmDeal::RoundRobin);
 
 /// SFU layers: a small program of SPU steps over tiles of an iteration
 /// space. The leading `rowDims` dimensions index tile rows (split over the

@@ -15,6 +15,7 @@
 // transposed by a copy, and an ordinary conv2d (stride 1) does the rest.
 //
 //===----------------------------------------------------------------------===//
+#include "Accel/AccelDialect.h"
 #include "Lowering.h"
 #include "accel/Codegen/Pool.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -389,7 +390,11 @@ LogicalResult Lowering::lowerConvTransposeGemm(graph::ConvTranspose2DOp op) {
   } else if (failed(takeTailEpilogue(op))) {
     return failure();
   }
-  emitGemmLayer(sb_, problems, t, kernelEpilogue(epi));
+  // A band's rows in blocks: the next band layer, dealt so too, reads its
+  // rows on the cluster that wrote them (depth-first-rows).
+  emitGemmLayer(sb_, problems, t, kernelEpilogue(epi),
+                op->hasAttr(kRowBandAttrName) ? GemmDeal::Blocks
+                                              : GemmDeal::RoundRobin);
   if (!cropped)
     return success();
   // Crop: output (r, c) = target (r + top, c + left); pixels past the full

@@ -225,6 +225,41 @@ Command rowBlockStore(uint32_t cl, uint32_t planes) {
   return w;
 }
 
+TEST(Residency, BoxDimensionsOutOfStrideOrderStillFormRuns) {
+  // The map and reads of RowSplitMapsAreCutBetweenRuns, but each store
+  // lists its dimensions as planes, columns, rows (a transposed
+  // convolution's store: pixels before kernel rows): read in that order the
+  // box has 64 runs of one float; sorted by stride its rows and columns
+  // meet again into two runs of 128 bytes, so the map is cut between the
+  // writers as before.
+  Program p;
+  p.clusters.resize(2);
+  std::vector<std::vector<uint32_t>> layers(2);
+  for (uint32_t cl = 0; cl < 2; ++cl) {
+    Command w = dma(DmaDir::Store, 0, cl * 128, 1);
+    const uint32_t shape[4] = {1, 2, 16, 2};
+    const int64_t dst[4] = {0, 64, 1, 16}, src[4] = {0, 32, 1, 16};
+    for (int i = 0; i < 4; ++i) {
+      w.dma.shape[i] = shape[i];
+      w.dma.dstStride[i] = dst[i];
+      w.dma.srcStride[i] = src[i];
+    }
+    p.clusters[cl].commands.push_back(w);
+    p.clusters[cl].commands.push_back(dma(DmaDir::Load, cl * 256, 1024, 64));
+    layers[cl] = {0, 1};
+  }
+  ResidencyOptions opts;
+  opts.minRunPieceBytes = 128;
+  ResidencyPlan plan =
+      planResidency(p, smallMachine(), layers, 2, {{0, 512}}, {1}, opts);
+  ASSERT_EQ(plan.pieces.size(), 4u);
+  for (size_t i = 0; i < 4; ++i) {
+    EXPECT_EQ(plan.pieces[i].addr, 128 * i);
+    EXPECT_EQ(plan.reason[i], StayReason::Resident) << i;
+    EXPECT_EQ(plan.owner[i], int64_t(i % 2));
+  }
+}
+
 TEST(Residency, RowSplitMapsAreCutBetweenRuns) {
   // A 2-plane map of 4 rows x 16 floats split by rows: cluster c writes
   // rows 2c, 2c + 1 of both planes with one box (runs of 128 bytes), so the

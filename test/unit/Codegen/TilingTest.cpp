@@ -2,6 +2,7 @@
 #include "accel/Codegen/Kernels.h"
 #include "accel/Target/Validate.h"
 #include <gtest/gtest.h>
+#include <set>
 
 using namespace accel;
 using namespace accel::codegen;
@@ -132,6 +133,69 @@ TEST(GemmLayer, TilesAreDealtOverAllClusters) {
     busy += execs > 0;
   }
   EXPECT_EQ(busy, hw.numClusters());
+}
+
+namespace {
+/// Eight independent 8 x 8 x 8 matmuls in one layer (problem q's C at
+/// 4096 + 256 q), dealt by `deal`; per cluster, the problems whose C it
+/// stores.
+std::vector<std::set<uint64_t>> storedProblems(GemmDeal deal) {
+  HardwareDesc hw = defaultHardware();
+  Program p;
+  StreamBuilder sb(p, hw);
+  GemmTiling t = chooseGemmTiling(hw, 8, 8, 8, false);
+  std::vector<GemmTiles> problems;
+  for (uint64_t q = 0; q < 8; ++q) {
+    GemmTiles g;
+    g.m = 8;
+    g.kChunks = {8};
+    g.nTiles = {8};
+    g.aBox = [](int64_t m0, int64_t mc, size_t) {
+      DramBox box;
+      box.base = uint64_t(m0) * 32;
+      box.dim(mc, 8).dim(8, 1);
+      return box;
+    };
+    g.bBox = [](size_t, size_t) {
+      DramBox box;
+      box.base = 2048;
+      box.dim(8, 8).dim(8, 1);
+      return box;
+    };
+    g.cBox = [q](int64_t m0, int64_t mc, size_t) {
+      DramBox box;
+      box.base = 4096 + q * 256 + uint64_t(m0) * 32;
+      box.dim(mc, 8).dim(8, 1);
+      return box;
+    };
+    problems.push_back(g);
+  }
+  emitGemmLayer(sb, problems, t, {}, deal);
+  std::vector<std::set<uint64_t>> stored(p.clusters.size());
+  for (size_t cl = 0; cl < p.clusters.size(); ++cl)
+    for (const Command &c : p.clusters[cl].commands)
+      if (c.kind == CommandKind::Dma && c.dma.dir == DmaDir::Store)
+        stored[cl].insert((c.dma.dst - 4096) / 256);
+  return stored;
+}
+} // namespace
+
+TEST(GemmLayer, DealsRoundRobinOrInBlocks) {
+  // Each problem is two outer partitions of 4 rows (4 PEs, one row each),
+  // 16 partitions over four clusters. Round-robin deals partition k to
+  // cluster k mod 4: the even problems to clusters 0 and 1, the odd ones
+  // to 2 and 3, each problem split over two clusters. Blocks deal
+  // partitions 4c .. 4c + 3 to cluster c: problems 2c and 2c + 1 whole.
+  ASSERT_EQ(chooseGemmTiling(defaultHardware(), 8, 8, 8, false).peRows, 1);
+  std::vector<std::set<uint64_t>> rr = storedProblems(GemmDeal::RoundRobin),
+                                  blocks = storedProblems(GemmDeal::Blocks);
+  ASSERT_EQ(rr.size(), 4u);
+  ASSERT_EQ(blocks.size(), 4u);
+  const std::set<uint64_t> even{0, 2, 4, 6}, odd{1, 3, 5, 7};
+  for (uint64_t c = 0; c < 4; ++c) {
+    EXPECT_EQ(rr[c], c < 2 ? even : odd) << c;
+    EXPECT_EQ(blocks[c], (std::set<uint64_t>{2 * c, 2 * c + 1})) << c;
+  }
 }
 
 TEST(GemmLayer, ExecutePatchesOnlyChangedFields) {
