@@ -58,10 +58,13 @@ bool disjointWindows(int64_t kernel, int64_t stride, int64_t padTop,
 /// The row map of a layer whose output rows depend on its own input rows
 /// only, else nullopt.
 std::optional<RowMap> rowMap(Operation *op) {
-  if (op->getNumResults() != 1 || op->getNumOperands() < 1)
+  if (op->getNumResults() != 1 || op->getNumOperands() < 1 ||
+      !isa<graph::Conv2DOp, graph::ConvTranspose2DOp, graph::Pool2DOp>(op))
     return std::nullopt;
   Value in = op->getOperand(0), out = op->getResult(0);
-  if (cast<RankedTensorType>(in.getType()).getRank() != 4)
+  auto inType = dyn_cast<RankedTensorType>(in.getType());
+  auto outType = dyn_cast<RankedTensorType>(out.getType());
+  if (!inType || !outType || inType.getRank() != 4 || outType.getRank() != 4)
     return std::nullopt;
   const int64_t hin = dim(in, kRows), hout = dim(out, kRows);
   if (auto c = dyn_cast<graph::Conv2DOp>(op)) {

@@ -49,6 +49,15 @@ func.func @pool_conv(%x: tensor<1x2x8x8xf32>) -> tensor<1x3x4x4xf32> {
   return %y : tensor<1x3x4x4xf32>
 }
 
+// Ops of other kinds and ranks (a reduction to a scalar of a 4-D map, the
+// ONNX loss tests' idiom) are no layers of a chain; the pass leaves them.
+// CHECK-LABEL: func.func @scalar_reduce
+// CHECK: graph.reduce sum
+func.func @scalar_reduce(%x: tensor<3x5x2x7xf32>) -> tensor<f32> {
+  %s = graph.reduce sum %x {axes = array<i64: 0, 1, 2, 3>, keepdims = false} : (tensor<3x5x2x7xf32>) -> tensor<f32>
+  return %s : tensor<f32>
+}
+
 // Layers with a halo (a 3x3 conv), a second user of the map between two
 // layers, and a residual add in a fused chain end a chain: none of these
 // is cut.
@@ -72,3 +81,4 @@ func.func @not_chains(%x: tensor<1x2x8x8xf32>, %res: tensor<1x2x16x16xf32>) -> (
   %z = graph.conv2d %s, %w1 : (tensor<1x2x16x16xf32>, tensor<2x2x1x1xf32>) -> tensor<1x2x16x16xf32>
   return %b, %t, %u, %z : tensor<1x2x8x8xf32>, tensor<1x2x16x16xf32>, tensor<1x2x16x16xf32>, tensor<1x2x16x16xf32>
 }
+
