@@ -4,6 +4,24 @@
 
 using namespace accel::tiling;
 
+namespace {
+/// Whether a map of `largestMapBytes` is worth slicing at all: it does not
+/// fit `wholeFraction` of the storage, and the write and read back of
+/// `roundTripMapBytes` at the DRAM bandwidth take at least
+/// `minDramToMacRatio` times `macs` at the peak rate.
+bool worthSlicing(uint64_t largestMapBytes, uint64_t roundTripMapBytes,
+                  uint64_t macs, uint64_t onChipBytes, double wholeFraction,
+                  double minDramToMacRatio, double peakMacsPerCycle,
+                  double dramBytesPerCycle) {
+  if (double(largestMapBytes) <= wholeFraction * double(onChipBytes))
+    return false;
+  const double roundTripCycles =
+      2.0 * double(roundTripMapBytes) / dramBytesPerCycle;
+  const double macCycles = double(macs) / peakMacsPerCycle;
+  return roundTripCycles >= minDramToMacRatio * macCycles;
+}
+} // namespace
+
 ChannelSlicing
 accel::tiling::chooseChannelSlices(const ChannelSliceProblem &p,
                                    const ChannelSliceRule &rule) {
@@ -11,12 +29,9 @@ accel::tiling::chooseChannelSlices(const ChannelSliceProblem &p,
   whole.sliceBytes = p.intermediateBytes;
   const double onChip = double(p.onChipBytes);
   if (p.channels < 2 ||
-      double(p.intermediateBytes) <= rule.wholeFraction * onChip)
-    return whole;
-  const double roundTripCycles =
-      2.0 * double(p.intermediateBytes) / p.dramBytesPerCycle;
-  const double macCycles = double(p.producerMacs) / p.peakMacsPerCycle;
-  if (roundTripCycles < rule.minDramToMacRatio * macCycles)
+      !worthSlicing(p.intermediateBytes, p.intermediateBytes, p.producerMacs,
+                    p.onChipBytes, rule.wholeFraction, rule.minDramToMacRatio,
+                    p.peakMacsPerCycle, p.dramBytesPerCycle))
     return whole;
   const uint64_t perChannel = p.intermediateBytes / uint64_t(p.channels);
   for (int64_t k = 2; k <= p.channels; ++k) {
@@ -43,12 +58,9 @@ RowSlicing accel::tiling::chooseRowSlices(const RowSliceProblem &p,
   whole.sliceBytes = p.largestInteriorBytes;
   const double onChip = double(p.onChipBytes);
   if (p.rows < 2 || p.rowMultiple < 1 ||
-      double(p.largestInteriorBytes) <= rule.wholeFraction * onChip)
-    return whole;
-  const double roundTripCycles =
-      2.0 * double(p.interiorBytes) / p.dramBytesPerCycle;
-  const double macCycles = double(p.macs) / p.peakMacsPerCycle;
-  if (roundTripCycles < rule.minDramToMacRatio * macCycles)
+      !worthSlicing(p.largestInteriorBytes, p.interiorBytes, p.macs,
+                    p.onChipBytes, rule.wholeFraction, rule.minDramToMacRatio,
+                    p.peakMacsPerCycle, p.dramBytesPerCycle))
     return whole;
   for (int64_t k = 2; k <= std::min(p.rows, rule.maxSlices); ++k) {
     if (p.rows % k || (p.rows / k) % p.rowMultiple)

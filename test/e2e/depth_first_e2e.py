@@ -9,7 +9,6 @@ the pass on, the layer table (stats.json `layers`) has the slices' layers
 has none.
 
 usage: depth_first_e2e.py BIN_DIR SRC_ROOT"""
-import json
 import os
 import sys
 import tempfile
@@ -18,7 +17,7 @@ import numpy as np
 import onnx
 
 sys.path.insert(0, os.path.dirname(__file__))
-from e2e_common import run_and_compare  # noqa: E402
+from e2e_common import check_run  # noqa: E402
 from fusion_e2e import Net, RNG, mbv2_block, mbv3_block  # noqa: E402
 
 
@@ -41,11 +40,6 @@ CASES = [
 ]
 
 
-def slice_layers(work, run):
-    with open(os.path.join(work, run + "_out", "stats.json")) as f:
-        return [l["name"] for l in json.load(f)["layers"] if "[" in l["name"]]
-
-
 def main():
     bin_dir, src = sys.argv[1], sys.argv[2]
     starved = os.path.join(src, "hw", "bandwidth-starved.json")
@@ -61,20 +55,9 @@ def main():
             for hw, df in runs:
                 machine = "bandwidth-starved" if hw else "default"
                 tag = f"{name} depth-first={df} hw={machine}"
-                run = f"{name}_{df}_{machine}"
-                ok, e, err = run_and_compare(bin_dir, model, work, run, {"x": x}, out, ref,
-                                             hw=hw, compile_args=[f"--depth-first={df}"])
-                if err:
-                    print(f"FAIL {tag}: {err}")
-                    failed += 1
-                    continue
-                layers = slice_layers(work, run)
-                want = 2 * slices if df == "on" else 0
-                if len(layers) != want:
-                    ok = False
-                    print(f"  {tag}: {len(layers)} slice layers, expected {want}: {layers}")
-                print(f"{'PASS' if ok else 'FAIL'} {tag} (max error {e:.3g}, "
-                      f"{len(layers)} slice layers)")
+                ok = check_run(bin_dir, model, work, f"{name}_{df}_{machine}", {"x": x},
+                               out, ref, tag, hw=hw, compile_args=[f"--depth-first={df}"],
+                               marker="[", want_layers=2 * slices if df == "on" else 0)
                 passed += ok
                 failed += not ok
     print(f"{passed} passed, {failed} failed")

@@ -7,7 +7,6 @@ table (stats.json `layers`) has every band's layers ("name [rows r0:r1]",
 with it off none.
 
 usage: depth_first_rows_e2e.py BIN_DIR SRC_ROOT"""
-import json
 import os
 import sys
 import tempfile
@@ -16,7 +15,7 @@ import numpy as np
 import onnx
 
 sys.path.insert(0, os.path.dirname(__file__))
-from e2e_common import run_and_compare  # noqa: E402
+from e2e_common import check_run  # noqa: E402
 from fusion_e2e import RNG, Net, convt_head, relu  # noqa: E402
 
 
@@ -45,11 +44,6 @@ CASES = [
 ]
 
 
-def band_layers(work, run):
-    with open(os.path.join(work, run + "_out", "stats.json")) as f:
-        return [l["name"] for l in json.load(f)["layers"] if "[rows " in l["name"]]
-
-
 def main():
     bin_dir = sys.argv[1]
     passed = failed = 0
@@ -61,21 +55,10 @@ def main():
             model = os.path.join(work, name + ".onnx")
             onnx.save(net.m.build(out, list(ref.shape)), model)
             for df in ("on", "off"):
-                tag = f"{name} depth-first={df}"
-                run = f"{name}_{df}"
-                ok, e, err = run_and_compare(bin_dir, model, work, run, {"x": x}, out, ref,
-                                             compile_args=[f"--depth-first={df}"])
-                if err:
-                    print(f"FAIL {tag}: {err}")
-                    failed += 1
-                    continue
-                layers = band_layers(work, run)
-                want = bands * per_band if df == "on" else 0
-                if len(layers) != want:
-                    ok = False
-                    print(f"  {tag}: {len(layers)} band layers, expected {want}: {layers}")
-                print(f"{'PASS' if ok else 'FAIL'} {tag} (max error {e:.3g}, "
-                      f"{len(layers)} band layers)")
+                ok = check_run(bin_dir, model, work, f"{name}_{df}", {"x": x}, out, ref,
+                               f"{name} depth-first={df}",
+                               compile_args=[f"--depth-first={df}"], marker="[rows ",
+                               want_layers=bands * per_band if df == "on" else 0)
                 passed += ok
                 failed += not ok
     print(f"{passed} passed, {failed} failed")

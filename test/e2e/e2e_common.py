@@ -1,5 +1,6 @@
 """Shared step of the e2e scripts: compile a model, simulate it with numpy
 inputs and return the output arrays (or the tool's error)."""
+import json
 import os
 import subprocess
 
@@ -103,6 +104,35 @@ def run_and_compare(bin_dir, model, work, name, inputs, output, expected, hw=Non
     if error:
         return False, float("inf"), error
     return (*close_to(outs[0], expected, atol), None)
+
+
+def layer_names(work, name, marker):
+    """The names in run `name`'s layer table (`<name>_out/stats.json`
+    `layers`) that contain `marker`."""
+    with open(os.path.join(work, name + "_out", "stats.json")) as f:
+        return [l["name"] for l in json.load(f)["layers"] if marker in l["name"]]
+
+
+def check_run(bin_dir, model, work, name, inputs, output, expected, tag, hw=None,
+              compile_args=(), marker=None, want_layers=0):
+    """run_and_compare, and with `marker` that exactly `want_layers` layer
+    names contain it; prints PASS / FAIL `tag` and returns whether it
+    passed."""
+    ok, e, err = run_and_compare(bin_dir, model, work, name, inputs, output, expected,
+                                 hw=hw, compile_args=compile_args)
+    if err:
+        print(f"FAIL {tag}: {err}")
+        return False
+    note = ""
+    if marker is not None:
+        layers = layer_names(work, name, marker)
+        if len(layers) != want_layers:
+            ok = False
+            print(f"  {tag}: {len(layers)} layers named '{marker}', expected "
+                  f"{want_layers}: {layers}")
+        note = f", {len(layers)} layers named '{marker}'"
+    print(f"{'PASS' if ok else 'FAIL'} {tag} (max error {e:.3g}{note})")
+    return ok
 
 
 def close_to(got, expected, atol=1e-4):

@@ -22,7 +22,7 @@ import onnx
 from onnx import TensorProto, helper, numpy_helper
 
 sys.path.insert(0, os.path.dirname(__file__))
-from e2e_common import compile_and_run, conv_ref, run_and_compare  # noqa: E402
+from e2e_common import check_run, compile_and_run, conv_ref  # noqa: E402
 
 RNG = np.random.default_rng(12)
 
@@ -357,13 +357,8 @@ def main():
                 for fuse in ("on", "off"):
                     tag = f"{name} fuse={fuse} hw={os.path.basename(hw) if hw else 'default'}"
                     run = f"{name}_{fuse}_{0 if hw is None else 1}"
-                    ok, e, err = run_and_compare(bin_dir, model, work, run, {"x": x}, out,
-                                                 ref, hw=hw, compile_args=[f"--fuse={fuse}"])
-                    if err:
-                        print(f"FAIL {tag}: {err}")
-                        failed += 1
-                        continue
-                    print(f"{'PASS' if ok else 'FAIL'} {tag} (max error {e:.3g})")
+                    ok = check_run(bin_dir, model, work, run, {"x": x}, out, ref, tag,
+                                   hw=hw, compile_args=[f"--fuse={fuse}"])
                     passed += ok
                     failed += not ok
     print(f"{passed} passed, {failed} failed")

@@ -66,12 +66,11 @@ static uint64_t bandReserve(Operation *op, uint64_t clusters) {
     auto t = dyn_cast<RankedTensorType>(v.getType());
     if (!t || !t.hasStaticShape())
       return 0;
-    const uint64_t bytes = uint64_t(t.getNumElements()) * 4;
-    return ((bytes + clusters - 1) / clusters + 63) / 64 * 64;
+    return uint64_t(
+        roundUp(ceilDiv(t.getNumElements() * 4, int64_t(clusters)), 64));
   };
-  const uint64_t step = 4096;
-  const uint64_t both = share(op->getOperand(0)) + share(op->getResult(0));
-  return (both + step - 1) / step * step;
+  return uint64_t(roundUp(
+      int64_t(share(op->getOperand(0)) + share(op->getResult(0))), 4096));
 }
 
 Lowering::BandStorage::BandStorage(Lowering &l, Operation *op)

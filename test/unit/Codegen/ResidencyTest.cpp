@@ -225,6 +225,34 @@ Command rowBlockStore(uint32_t cl, uint32_t planes) {
   return w;
 }
 
+/// The row-split map of the tests below: on two clusters, layer 0 stores
+/// cluster c's rows with `store` (c), layer 1 reads plane c on cluster c.
+Program rowSplitProgram(Command (*store)(uint32_t),
+                        std::vector<std::vector<uint32_t>> &layers) {
+  Program p;
+  p.clusters.resize(2);
+  layers.assign(2, {0, 1});
+  for (uint32_t cl = 0; cl < 2; ++cl) {
+    p.clusters[cl].commands.push_back(store(cl));
+    p.clusters[cl].commands.push_back(dma(DmaDir::Load, cl * 256, 1024, 64));
+  }
+  return p;
+}
+
+/// rowBlockStore of both planes, its dimensions listed as planes, columns,
+/// rows.
+Command rowBlockStoreColumnsFirst(uint32_t cl) {
+  Command w = dma(DmaDir::Store, 0, cl * 128, 1);
+  const uint32_t shape[4] = {1, 2, 16, 2};
+  const int64_t dst[4] = {0, 64, 1, 16}, src[4] = {0, 32, 1, 16};
+  for (int i = 0; i < 4; ++i) {
+    w.dma.shape[i] = shape[i];
+    w.dma.dstStride[i] = dst[i];
+    w.dma.srcStride[i] = src[i];
+  }
+  return w;
+}
+
 TEST(Residency, BoxDimensionsOutOfStrideOrderStillFormRuns) {
   // The map and reads of RowSplitMapsAreCutBetweenRuns, but each store
   // lists its dimensions as planes, columns, rows (a transposed
@@ -232,22 +260,8 @@ TEST(Residency, BoxDimensionsOutOfStrideOrderStillFormRuns) {
   // box has 64 runs of one float; sorted by stride its rows and columns
   // meet again into two runs of 128 bytes, so the map is cut between the
   // writers as before.
-  Program p;
-  p.clusters.resize(2);
-  std::vector<std::vector<uint32_t>> layers(2);
-  for (uint32_t cl = 0; cl < 2; ++cl) {
-    Command w = dma(DmaDir::Store, 0, cl * 128, 1);
-    const uint32_t shape[4] = {1, 2, 16, 2};
-    const int64_t dst[4] = {0, 64, 1, 16}, src[4] = {0, 32, 1, 16};
-    for (int i = 0; i < 4; ++i) {
-      w.dma.shape[i] = shape[i];
-      w.dma.dstStride[i] = dst[i];
-      w.dma.srcStride[i] = src[i];
-    }
-    p.clusters[cl].commands.push_back(w);
-    p.clusters[cl].commands.push_back(dma(DmaDir::Load, cl * 256, 1024, 64));
-    layers[cl] = {0, 1};
-  }
+  std::vector<std::vector<uint32_t>> layers;
+  Program p = rowSplitProgram(rowBlockStoreColumnsFirst, layers);
   ResidencyOptions opts;
   opts.minRunPieceBytes = 128;
   ResidencyPlan plan =
@@ -265,14 +279,9 @@ TEST(Residency, RowSplitMapsAreCutBetweenRuns) {
   // rows 2c, 2c + 1 of both planes with one box (runs of 128 bytes), so the
   // boxes' bounding ranges overlap. In layer 1 cluster 0 reads plane 0 and
   // cluster 1 plane 1.
-  Program p;
-  p.clusters.resize(2);
-  std::vector<std::vector<uint32_t>> layers(2);
-  for (uint32_t cl = 0; cl < 2; ++cl) {
-    p.clusters[cl].commands.push_back(rowBlockStore(cl, 2));
-    p.clusters[cl].commands.push_back(dma(DmaDir::Load, cl * 256, 1024, 64));
-    layers[cl] = {0, 1};
-  }
+  std::vector<std::vector<uint32_t>> layers;
+  Program p =
+      rowSplitProgram([](uint32_t cl) { return rowBlockStore(cl, 2); }, layers);
   const std::vector<DramBuffer> coarse{{0, 512}};
   ResidencyOptions opts;
   opts.minRunPieceBytes = 128;
