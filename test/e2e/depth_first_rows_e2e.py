@@ -4,9 +4,12 @@ machine with --depth-first=on and off, simulated under --strict-hazards and
 compared with numpy. Also checks the decision: with the pass on, the layer
 table (stats.json `layers`) has every band's layers ("name [rows r0:r1]",
 "name input [rows r0:r1]" for the band's slice of the chain input),
-with it off none.
+with it off none. And the network's compulsory bytes (stats.json
+`compulsory_bytes`) are the same with the bands as without: the bands read
+their chain's weights, which the network moves once.
 
 usage: depth_first_rows_e2e.py BIN_DIR SRC_ROOT"""
+import json
 import os
 import sys
 import tempfile
@@ -44,6 +47,23 @@ CASES = [
 ]
 
 
+def same_compulsory(work, name):
+    """Whether runs `name`_on and `name`_off report the same network
+    compulsory bytes; prints PASS / FAIL."""
+    got = {}
+    for df in ("on", "off"):
+        path = os.path.join(work, f"{name}_{df}_out", "stats.json")
+        if not os.path.exists(path):
+            print(f"FAIL {name} compulsory bytes: no {path}")
+            return False
+        with open(path) as f:
+            got[df] = json.load(f)["compulsory_bytes"]
+    ok = got["on"] == got["off"] and got["on"] > 0
+    print(f"{'PASS' if ok else 'FAIL'} {name} compulsory bytes: {got['on']} with bands, "
+          f"{got['off']} without")
+    return ok
+
+
 def main():
     bin_dir = sys.argv[1]
     passed = failed = 0
@@ -61,6 +81,9 @@ def main():
                                want_layers=bands * per_band if df == "on" else 0)
                 passed += ok
                 failed += not ok
+            ok = same_compulsory(work, name)
+            passed += ok
+            failed += not ok
     print(f"{passed} passed, {failed} failed")
     return 1 if failed else 0
 

@@ -538,8 +538,10 @@ struct LayerInfo {
   /// plus the network inputs it reads and the network outputs it writes,
   /// each once.
   uint64_t compulsoryBytes = 0;
-  /// The constant-operand part of compulsoryBytes (the network's ideal
-  /// bound counts weights once per layer, inputs / outputs once per symbol).
+  /// The part of compulsoryBytes that is constants no earlier layer of the
+  /// table reads: Σ weightBytes counts each weight of the network once (the
+  /// bands of depth-first-rows all read their chain's weights, which the
+  /// network moves once), as the network's ideal bound needs.
   uint64_t weightBytes = 0;
   /// Names of the source operators fused into this layer (fuse-layers).
   std::vector<std::string> fused{};

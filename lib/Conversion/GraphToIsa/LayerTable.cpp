@@ -123,7 +123,7 @@ void Lowering::countLayerRead(uint32_t layer, Value v) {
   uint64_t bytes = 4 * elementsOf(v);
   LayerInfo &info = program_.layers[layer];
   info.compulsoryBytes += bytes;
-  if (cst)
+  if (cst && weightsCounted_.insert(cst.getValue()).second)
     info.weightBytes += bytes;
 }
 

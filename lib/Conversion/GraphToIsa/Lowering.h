@@ -396,6 +396,10 @@ private:
   void recordDataFlow(uint32_t layer, mlir::Value v);
   /// Per layer: the constants and inputs already counted.
   std::vector<llvm::DenseSet<mlir::Value>> layerReads_;
+  /// The constant values some layer already counted in its weightBytes:
+  /// the layers of a band (depth-first-rows) read the same weights, which
+  /// the network moves once.
+  llvm::DenseSet<mlir::Attribute> weightsCounted_;
 
   mlir::LogicalResult lowerConstant(mlir::Operation *op,
                                     mlir::DenseElementsAttr value);
