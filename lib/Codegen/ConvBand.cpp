@@ -4,6 +4,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "accel/Codegen/ConvBand.h"
+#include <algorithm>
+#include <tuple>
 
 using namespace accel;
 using namespace accel::codegen;
@@ -42,4 +44,52 @@ DramBox accel::codegen::convBandTile(const ConvWindow &w, const BandLayout &b,
   t.dim(owc, w.sw);
   t.base = uint64_t((c * b.rows + kh * w.dh) * b.cols + kw * w.dw);
   return t;
+}
+
+namespace {
+/// Σ over the pieces of `extent` in steps of `step` of the band extent a
+/// piece's windows span: (piece - 1) * stride + (kernel - 1) * dilation + 1.
+int64_t spanSum(int64_t extent, int64_t step, int64_t stride, int64_t kernel,
+                int64_t dilation) {
+  int64_t sum = 0;
+  for (int64_t at = 0; at < extent; at += step) {
+    const int64_t piece = std::min(step, extent - at);
+    sum += (piece - 1) * stride + (kernel - 1) * dilation + 1;
+  }
+  return sum;
+}
+} // namespace
+
+BandBlockCost accel::codegen::bandBlockCost(const ConvWindow &w, int64_t KH,
+                                            int64_t KW, int64_t outRows,
+                                            int64_t OW, BandBlock b) {
+  // Rows and columns of blocks are independent: Σ_i Σ_j rows_i * cols_j.
+  BandBlockCost c;
+  c.bandElems = spanSum(outRows, b.rows, w.sh, KH, w.dh) *
+                spanSum(OW, b.cols, w.sw, KW, w.dw);
+  c.blocks = ceilDiv(outRows, b.rows) * ceilDiv(OW, b.cols);
+  return c;
+}
+
+BandBlock accel::codegen::chooseBandBlock(const ConvWindow &w, int64_t KH,
+                                          int64_t KW, int64_t outRows,
+                                          int64_t OW, int64_t nc,
+                                          int64_t minCols, int64_t rowTiles) {
+  // Start from one row-piece per block (always allowed).
+  BandBlock best{1, std::min(OW, std::max<int64_t>(nc, 1))};
+  BandBlockCost bestCost = bandBlockCost(w, KH, KW, outRows, OW, best);
+  for (int64_t r = 1; r <= std::min(outRows, nc); ++r) {
+    const BandBlock b{r, std::min(OW, nc / r)};
+    if (b.cols < 1 || (b.cols < OW && b.cols < minCols))
+      break;
+    const BandBlockCost c = bandBlockCost(w, KH, KW, outRows, OW, b);
+    if (c.blocks > rowTiles)
+      continue;
+    const auto key = [](const BandBlockCost &k, const BandBlock &bb) {
+      return std::make_tuple(k.bandElems, k.blocks, -bb.cols);
+    };
+    if (key(c, b) < key(bestCost, best))
+      best = b, bestCost = c;
+  }
+  return best;
 }

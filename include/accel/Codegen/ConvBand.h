@@ -53,6 +53,33 @@ DramBox convBandTile(const ConvWindow &w, const BandLayout &b, int64_t kh,
                      int64_t nkh, int64_t kw, int64_t nkw, int64_t c,
                      int64_t cc, int64_t ohc, int64_t owc);
 
+/// Pixel boxes as blocks of `rows` output rows x `cols` output columns
+/// (the last block of a row / column of blocks smaller).
+struct BandBlock {
+  int64_t rows = 1, cols = 1;
+};
+
+/// The pixel block for the whole output rows of a region (`outRows` rows of
+/// `OW` pixels) of a convolution with input bands: at most `nc` pixels per
+/// block, rows of at least `minCols` pixels (or whole rows), no more blocks
+/// than pieces of rows / blocks of whole rows take (what the GEMM's N
+/// tiles were without blocks: `rowTiles`), and of those the fewest band
+/// elements per channel summed over the blocks (the band of a block is its
+/// windows' rows x columns: kernel rows `KH` / columns `KW` with the
+/// window `w`). Ties: fewer blocks, then wider ones. docs/mapping.md,
+/// "Pixel blocks of the bands".
+BandBlock chooseBandBlock(const ConvWindow &w, int64_t KH, int64_t KW,
+                          int64_t outRows, int64_t OW, int64_t nc,
+                          int64_t minCols, int64_t rowTiles);
+
+/// Σ band elements per channel of the blocks of `b` over `outRows` x `OW`
+/// output pixels, and their count (chooseBandBlock's measure).
+struct BandBlockCost {
+  int64_t bandElems = 0, blocks = 0;
+};
+BandBlockCost bandBlockCost(const ConvWindow &w, int64_t KH, int64_t KW,
+                            int64_t outRows, int64_t OW, BandBlock b);
+
 } // namespace accel::codegen
 
 #endif

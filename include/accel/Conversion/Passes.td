@@ -112,6 +112,11 @@ def ConvertGraphToIsa : Pass<"convert-graph-to-isa", "mlir::ModuleOp"> {
                         "bands for every kernel larger than 1 x 1 where the "
                         "kernel's channel estimate says they move less "
                         "(default)"))}]>,
+    Option<"convBandBlocks", "conv-band-blocks", "bool", /*default=*/"true",
+           "with input bands: pixel boxes over whole output rows as blocks "
+           "of rows x columns whose bands hold the fewest input elements "
+           "(docs/mapping.md, Pixel blocks of the bands); false = pieces "
+           "of rows">,
     Option<"sparseWeights", "sparse-weights", "accel::SparseWeightsMode",
            /*default=*/"accel::SparseWeightsMode::Auto",
            "sparse weight-queue operands",

@@ -939,6 +939,7 @@ struct ConvertGraphToIsaPass
                                            : LoweringOptions::Padding::Auto;
     lo.convBands = convBands != ConvBands::Off;
     lo.convBandsAlways = convBands == ConvBands::On;
+    lo.convBandBlocks = convBandBlocks;
     lo.residency = residency != Residency::Off;
     lo.residencyMeshAware = residency == Residency::On;
     if (lo.residency)

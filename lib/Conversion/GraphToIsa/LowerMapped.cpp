@@ -170,6 +170,29 @@ std::vector<ConvNTile> accel::lowering::convNTiles(int64_t OW, int64_t p0,
   return v;
 }
 
+std::vector<ConvNTile> accel::lowering::convBlockNTiles(const ConvGeom &g,
+                                                        int64_t p0, int64_t p1,
+                                                        int64_t nc) {
+  const int64_t OW = g.OW;
+  const int64_t r0 = ceilDiv(p0, OW), r1 = p1 / OW; // whole rows [r0, r1)
+  if (r1 - r0 < 2)
+    return convNTiles(OW, p0, p1, nc);
+  // Band rows of 64 bytes at least, as a DRAM burst moves them.
+  constexpr int64_t kMinBlockCols = 64 / 4;
+  const int64_t rowTiles = int64_t(convNTiles(OW, r0 * OW, r1 * OW, nc).size());
+  const codegen::BandBlock b =
+      codegen::chooseBandBlock({g.sh, g.sw, g.dh, g.dw}, g.KH, g.KW, r1 - r0,
+                               OW, nc, kMinBlockCols, rowTiles);
+  std::vector<ConvNTile> v = convNTiles(OW, p0, r0 * OW, nc);
+  for (int64_t oh = r0; oh < r1; oh += b.rows)
+    for (int64_t ow = 0; ow < OW; ow += b.cols)
+      v.push_back(
+          {oh, std::min(b.rows, r1 - oh), ow, std::min(b.cols, OW - ow)});
+  for (const ConvNTile &t : convNTiles(OW, r1 * OW, p1, nc))
+    v.push_back(t);
+  return v;
+}
+
 LogicalResult Lowering::readMapping(Operation *op) {
   mapping_.reset();
   mappingRanges_.clear();
@@ -360,6 +383,10 @@ LogicalResult Lowering::emitMappedConv(Operation *op, const ConvGeom &g,
   convWindow_ = {};
   if (useBands)
     convWindow_ = {g.Cg, g.KH, g.KW, g.OW, g.sh, g.sw, g.dh, g.dw};
+  const uint64_t inputBytes = uint64_t(g.N * g.C * g.Hp * g.Wp) * 4;
+  const bool blockBands =
+      useBands && opts_.convBandBlocks &&
+      inputBytes > uint64_t(hw_.storageBytes) * hw_.numClusters();
 
   auto fill = [&](const tiling::ClusterSlice &s, ClusterGemmWork &w) {
     w.bandsMinChannelShare = bandsMinChannelShare;
@@ -371,6 +398,23 @@ LogicalResult Lowering::emitMappedConv(Operation *op, const ConvGeom &g,
     std::vector<ConvKChunk> kchunks =
         convKChunks(g, s.k.begin, s.k.begin + s.k.size, w.tiling.kc,
                     chunksMaySpanKernelRows(g, ntiles));
+    // With bands the halo of a piece of one row is two thirds of a 3 x 3
+    // kernel's band: blocks of rows x columns share more of it. Only for
+    // an input larger than all storage units, which the bands read from
+    // DRAM (smaller maps stay on chip, where the blocks' output boxes
+    // broke the runs the residency keeps: MobileNetV3-Small's stem twice
+    // as slow), and not when the blocks' chunks, which cannot span kernel
+    // rows, would be more (shallower EXECUTEs: a 7 x 7 kernel over 3
+    // channels).
+    if (blockBands) {
+      std::vector<ConvNTile> blocks =
+          convBlockNTiles(g, s.n.begin, s.n.begin + s.n.size, w.tiling.nc);
+      std::vector<ConvKChunk> blockChunks =
+          convKChunks(g, s.k.begin, s.k.begin + s.k.size, w.tiling.kc,
+                      chunksMaySpanKernelRows(g, blocks));
+      if (blockChunks.size() <= kchunks.size())
+        ntiles = std::move(blocks), kchunks = std::move(blockChunks);
+    }
     w.tiling = convChunkTiling(w.tiling, kchunks, g.hasBias || mo.reloads);
     // Input bands: the chunks of one channel range next to each other (the
     // kernel copies them from one band), and the kernel rows / columns each

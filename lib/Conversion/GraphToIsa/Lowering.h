@@ -168,6 +168,13 @@ struct ConvKChunk {
 /// of long rows), a trailing piece (LowerMapped.cpp).
 std::vector<ConvNTile> convNTiles(int64_t OW, int64_t p0, int64_t p1,
                                   int64_t nc);
+/// convNTiles with the whole output rows of [p0, p1) in blocks of rows x
+/// columns (codegen::chooseBandBlock: the bands of the input that hold the
+/// fewest elements, rows of at least 64 bytes, no more tiles than
+/// convNTiles gives them); the leading and trailing pieces of rows as
+/// convNTiles (LowerMapped.cpp).
+std::vector<ConvNTile> convBlockNTiles(const ConvGeom &g, int64_t p0,
+                                       int64_t p1, int64_t nc);
 /// K chunks of at most kc covering [k0, k1) of the (kh, kw, c) flattening
 /// (c fastest): channel ranges of one kernel position when kc < 2 Cg, else
 /// runs of whole positions inside a kernel row, or (`spanRows`, see
@@ -276,6 +283,10 @@ struct LoweringOptions {
   /// conv-bands=on (default): also where the cluster's loads hide behind
   /// its MACs; false = conv-bands=auto.
   bool convBandsAlways = true;
+  /// conv-band-blocks=true (docs/mapping.md, "Pixel blocks of the bands"):
+  /// with input bands, the pixel boxes over whole output rows are blocks of
+  /// rows x columns (chooseBandBlock) instead of pieces of rows.
+  bool convBandBlocks = true;
   /// residency=on (docs/passes.md, "On-chip residency").
   bool residency = true;
   /// residency=on (not all): pieces whose remote reads would load the mesh

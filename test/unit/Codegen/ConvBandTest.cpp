@@ -130,3 +130,66 @@ TEST(ConvBand, Random) {
           kh, nkh, kw, nkw, c, cc);
   }
 }
+
+// Pixel blocks of the bands (docs/mapping.md, "Pixel blocks of the bands").
+// A 3 x 3 kernel, stride 1, over a 160-pixel-wide map (the FPN detector's
+// 1/4-scale layers) in N tiles of 64 pixels: pieces of rows (64, 64, 32)
+// have bands of 3 rows each, 166 band columns per output row.
+TEST(ConvBandBlocks, CostOfPiecesOfRows) {
+  const ConvWindow w{1, 1, 1, 1};
+  BandBlockCost c = bandBlockCost(w, 3, 3, 10, 160, {1, 64});
+  EXPECT_EQ(c.bandElems, 10 * 3 * (66 + 66 + 34));
+  EXPECT_EQ(c.blocks, 30);
+}
+
+// The same map in blocks: rows of at least 16 pixels allow 4 x 16 (band
+// 6 x 18 per 64 pixels: 43 200 elements over 160 rows, against 79 680 for
+// the pieces of rows, 2 x 32's 54 400 and 3 x 21's 47 168), in 400 blocks
+// where the pieces of rows took 480 tiles.
+TEST(ConvBandBlocks, ChoosesTheBlockWithTheSmallestBands) {
+  const ConvWindow w{1, 1, 1, 1};
+  BandBlock b = chooseBandBlock(w, 3, 3, 160, 160, 64, 16, 480);
+  EXPECT_EQ(b.rows, 4);
+  EXPECT_EQ(b.cols, 16);
+  EXPECT_EQ(bandBlockCost(w, 3, 3, 160, 160, b).bandElems, 43200);
+  EXPECT_EQ(bandBlockCost(w, 3, 3, 160, 160, {2, 32}).bandElems, 54400);
+  EXPECT_EQ(bandBlockCost(w, 3, 3, 160, 160, {3, 21}).bandElems, 47168);
+  // Without the row minimum the square 8 x 8 (band 10 x 10) wins.
+  b = chooseBandBlock(w, 3, 3, 160, 160, 64, 1, 480);
+  EXPECT_EQ(b.rows, 8);
+  EXPECT_EQ(b.cols, 8);
+  EXPECT_EQ(bandBlockCost(w, 3, 3, 160, 160, b).bandElems, 40000);
+}
+
+// No more blocks than the row tiles: a 56-wide map (ResNet's 56 x 56) in
+// tiles of 64 pixels is one whole row per tile (56 tiles for 56 rows);
+// 3 x 21 would take 19 x 3 = 57 blocks, 4 x 16 takes 14 x 4 = 56 with
+// bands of 84 x 64 elements (against 168 x 58 for the whole rows).
+TEST(ConvBandBlocks, NoMoreBlocksThanRowTiles) {
+  const ConvWindow w{1, 1, 1, 1};
+  EXPECT_EQ(bandBlockCost(w, 3, 3, 56, 56, {3, 21}).blocks, 57);
+  BandBlock b = chooseBandBlock(w, 3, 3, 56, 56, 64, 16, 56);
+  EXPECT_EQ(b.rows, 4);
+  EXPECT_EQ(b.cols, 16);
+  EXPECT_EQ(bandBlockCost(w, 3, 3, 56, 56, b).bandElems, 84 * 64);
+  EXPECT_EQ(bandBlockCost(w, 3, 3, 56, 56, {1, 56}).bandElems, 168 * 58);
+}
+
+// Strides count: a 3 x 3 kernel of stride 2 spans 2 * (n - 1) + 3 input
+// rows (and columns) for n output rows (columns). 8 rows of 32 pixels in
+// tiles of 32: 2 x 16 blocks (bands 5 x 33, 1 320 elements) beat whole
+// rows (3 x 65 each, 1 560) in as many tiles; rows of at least 32 pixels
+// leave only the whole rows.
+TEST(ConvBandBlocks, StridedWindows) {
+  const ConvWindow w{2, 2, 1, 1};
+  BandBlockCost c = bandBlockCost(w, 3, 3, 8, 32, {2, 16});
+  EXPECT_EQ(c.bandElems, (4 * 5) * (2 * 33));
+  EXPECT_EQ(c.blocks, 8);
+  EXPECT_EQ(bandBlockCost(w, 3, 3, 8, 32, {1, 32}).bandElems, 8 * 3 * 65);
+  BandBlock b = chooseBandBlock(w, 3, 3, 8, 32, 32, 16, 8);
+  EXPECT_EQ(b.rows, 2);
+  EXPECT_EQ(b.cols, 16);
+  b = chooseBandBlock(w, 3, 3, 8, 32, 32, 32, 8);
+  EXPECT_EQ(b.rows, 1);
+  EXPECT_EQ(b.cols, 32);
+}
