@@ -4,7 +4,7 @@
 #include "accel/Sim/Numerics.h"
 #include "accel/Support/FileRead.h"
 
-#include <onnx/onnx_pb.h>
+#include "TensorProtoFields.h"
 
 #include <climits>
 #include <cmath>
@@ -404,65 +404,63 @@ bool writeNpy(const std::string &path, const Tensor &t, std::string &err) {
 
 bool parseTensorProto(const uint8_t *data, size_t size, Tensor &out,
                       std::string &err, std::string *name) {
-  onnx::TensorProto tp;
-  if (size > size_t(INT_MAX) || !tp.ParseFromArray(data, int(size))) {
-    err = "not a valid ONNX TensorProto";
+  sim::TensorProtoFields tp;
+  if (!sim::decodeTensorProto(data, size, tp, err))
     return false;
-  }
-  if (tp.data_location() == onnx::TensorProto::EXTERNAL) {
+  if (tp.external) {
     err = "TensorProto with external data is not supported";
     return false;
   }
-  if (tp.has_segment()) {
+  if (tp.segmented) {
     err = "segmented TensorProto is not supported";
     return false;
   }
-  std::vector<int64_t> shape(tp.dims().begin(), tp.dims().end());
+  std::vector<int64_t> shape = tp.dims;
   uint64_t n;
   if (!countElements(shape, uint64_t(1) << 40, n)) {
     err = "TensorProto has invalid dims " + shapeToString(shape);
     return false;
   }
   Elem e;
-  switch (tp.data_type()) {
-  case onnx::TensorProto::FLOAT:
+  switch (tp.dataType) {
+  case sim::kProtoFloat:
     e = Elem::F32;
     break;
-  case onnx::TensorProto::DOUBLE:
+  case sim::kProtoDouble:
     e = Elem::F64;
     break;
-  case onnx::TensorProto::FLOAT16:
+  case sim::kProtoFloat16:
     e = Elem::F16;
     break;
-  case onnx::TensorProto::INT8:
+  case sim::kProtoInt8:
     e = Elem::I8;
     break;
-  case onnx::TensorProto::INT16:
+  case sim::kProtoInt16:
     e = Elem::I16;
     break;
-  case onnx::TensorProto::INT32:
+  case sim::kProtoInt32:
     e = Elem::I32;
     break;
-  case onnx::TensorProto::INT64:
+  case sim::kProtoInt64:
     e = Elem::I64;
     break;
-  case onnx::TensorProto::UINT8:
+  case sim::kProtoUint8:
     e = Elem::U8;
     break;
-  case onnx::TensorProto::UINT16:
+  case sim::kProtoUint16:
     e = Elem::U16;
     break;
-  case onnx::TensorProto::UINT32:
+  case sim::kProtoUint32:
     e = Elem::U32;
     break;
-  case onnx::TensorProto::UINT64:
+  case sim::kProtoUint64:
     e = Elem::U64;
     break;
-  case onnx::TensorProto::BOOL:
+  case sim::kProtoBool:
     e = Elem::Bool;
     break;
   default:
-    err = "TensorProto data type " + std::to_string(tp.data_type()) +
+    err = "TensorProto data type " + std::to_string(tp.dataType) +
           " is not supported";
     return false;
   }
@@ -472,8 +470,8 @@ bool parseTensorProto(const uint8_t *data, size_t size, Tensor &out,
           std::to_string(n) + " values, it holds " + std::to_string(have);
     return false;
   };
-  if (tp.has_raw_data()) {
-    const std::string &raw = tp.raw_data();
+  if (tp.hasRaw) {
+    const std::string &raw = tp.raw;
     if (raw.size() != n * elemSize(e))
       return mismatch(raw.size() / elemSize(e));
     values.resize(n);
@@ -482,32 +480,32 @@ bool parseTensorProto(const uint8_t *data, size_t size, Tensor &out,
   } else {
     switch (e) {
     case Elem::F32:
-      values.assign(tp.float_data().begin(), tp.float_data().end());
+      values = std::move(tp.floats);
       break;
     case Elem::F64:
-      for (double d : tp.double_data())
+      for (double d : tp.doubles)
         values.push_back(float(d));
       break;
     case Elem::I64:
-      for (int64_t v : tp.int64_data())
+      for (int64_t v : tp.int64s)
         values.push_back(float(v));
       break;
     case Elem::U32:
     case Elem::U64:
-      for (uint64_t v : tp.uint64_data())
+      for (uint64_t v : tp.uint64s)
         values.push_back(float(v));
       break;
     case Elem::F16:
-      for (int32_t v : tp.int32_data())
+      for (int32_t v : tp.int32s)
         values.push_back(halfToFloat(uint16_t(v)));
       break;
     case Elem::U8:
     case Elem::U16:
-      for (int32_t v : tp.int32_data())
+      for (int32_t v : tp.int32s)
         values.push_back(float(uint32_t(v)));
       break;
     default: // I8, I16, I32, Bool
-      for (int32_t v : tp.int32_data())
+      for (int32_t v : tp.int32s)
         values.push_back(float(v));
       break;
     }
@@ -518,7 +516,7 @@ bool parseTensorProto(const uint8_t *data, size_t size, Tensor &out,
   out.data = std::move(values);
   out.dtype = sourceDType(e);
   if (name)
-    *name = tp.name();
+    *name = tp.name;
   return true;
 }
 
