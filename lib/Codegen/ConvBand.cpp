@@ -75,9 +75,14 @@ BandBlock accel::codegen::chooseBandBlock(const ConvWindow &w, int64_t KH,
                                           int64_t KW, int64_t outRows,
                                           int64_t OW, int64_t nc,
                                           int64_t minCols, int64_t rowTiles) {
-  // Start from one row-piece per block (always allowed).
+  // One piece of a row per block when no block meets the limits (the
+  // pieces of rows themselves always do: r = nc / OW whole rows, or r = 1).
   BandBlock best{1, std::min(OW, std::max<int64_t>(nc, 1))};
-  BandBlockCost bestCost = bandBlockCost(w, KH, KW, outRows, OW, best);
+  bool found = false;
+  BandBlockCost bestCost;
+  const auto key = [](const BandBlockCost &k, const BandBlock &bb) {
+    return std::make_tuple(k.bandElems, k.blocks, -bb.cols);
+  };
   for (int64_t r = 1; r <= std::min(outRows, nc); ++r) {
     const BandBlock b{r, std::min(OW, nc / r)};
     if (b.cols < 1 || (b.cols < OW && b.cols < minCols))
@@ -85,11 +90,8 @@ BandBlock accel::codegen::chooseBandBlock(const ConvWindow &w, int64_t KH,
     const BandBlockCost c = bandBlockCost(w, KH, KW, outRows, OW, b);
     if (c.blocks > rowTiles)
       continue;
-    const auto key = [](const BandBlockCost &k, const BandBlock &bb) {
-      return std::make_tuple(k.bandElems, k.blocks, -bb.cols);
-    };
-    if (key(c, b) < key(bestCost, best))
-      best = b, bestCost = c;
+    if (!found || key(c, b) < key(bestCost, best))
+      best = b, bestCost = c, found = true;
   }
   return best;
 }

@@ -62,8 +62,8 @@ Module load() {
       return m;
     tried += "; " + path + " has no " + kDecodeTensorProtoSymbol;
   }
-  m.error = std::string("reading ONNX TensorProto files needs ") +
-            kModuleName + ", which could not be loaded (" + tried + ")";
+  m.error = std::string("reading ONNX TensorProto files needs ") + kModuleName +
+            ", which could not be loaded (" + tried + ")";
   return m;
 }
 

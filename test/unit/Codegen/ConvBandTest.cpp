@@ -193,3 +193,14 @@ TEST(ConvBandBlocks, StridedWindows) {
   EXPECT_EQ(b.rows, 1);
   EXPECT_EQ(b.cols, 32);
 }
+
+// Rows narrower than the tile: 20-pixel rows in tiles of 64 pixels were
+// blocks of 3 whole rows (7 tiles for 20 rows); the choice keeps 3 whole
+// rows (r = 3, c = 20), never one row per block (20 blocks > 7).
+TEST(ConvBandBlocks, NarrowRowsKeepWholeRowBlocks) {
+  const ConvWindow w{1, 1, 1, 1};
+  BandBlock b = chooseBandBlock(w, 3, 3, 20, 20, 64, 16, 7);
+  EXPECT_EQ(b.rows, 3);
+  EXPECT_EQ(b.cols, 20);
+  EXPECT_EQ(bandBlockCost(w, 3, 3, 20, 20, b).blocks, 7);
+}
