@@ -82,6 +82,14 @@ DType sourceDType(Elem e) {
 
 /// Converts `n` packed elements (byte order `little`) to f32.
 void convert(const uint8_t *src, uint64_t n, Elem e, bool little, float *dst) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  // Little-endian f32 on a little-endian host (every .npy numpy writes
+  // here, the raw data of a FLOAT TensorProto): the bytes as they are.
+  if (e == Elem::F32 && little) {
+    std::memcpy(dst, src, n * 4);
+    return;
+  }
+#endif
   unsigned sz = elemSize(e);
   uint8_t b[8];
   for (uint64_t i = 0; i < n; ++i) {
