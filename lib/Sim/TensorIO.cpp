@@ -86,7 +86,8 @@ void convert(const uint8_t *src, uint64_t n, Elem e, bool little, float *dst) {
   // Little-endian f32 on a little-endian host (every .npy numpy writes
   // here, the raw data of a FLOAT TensorProto): the bytes as they are.
   if (e == Elem::F32 && little) {
-    std::memcpy(dst, src, n * 4);
+    if (n) // an empty tensor has no buffers (memcpy's pointers must be valid)
+      std::memcpy(dst, src, n * 4);
     return;
   }
 #endif
