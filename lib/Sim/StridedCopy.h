@@ -26,16 +26,18 @@ inline void copyElems(uint8_t *dst, int64_t dstStep, const uint8_t *src,
   if (n == 0)
     return;
   T v;
-  const int64_t last = int64_t(n - 1) * dstStep;
-  const uint8_t *lo = dst + std::min<int64_t>(0, last),
-                *hi = dst + std::max<int64_t>(0, last) + sizeof(T);
-  if (srcStep == 0 && (src + sizeof(T) <= lo || src >= hi)) {
+  if (srcStep == 0) {
     // A broadcast (zero fills of padding) whose row does not touch its
     // source element: one load.
-    std::memcpy(&v, src, sizeof(T));
-    for (uint64_t i = 0; i < n; ++i, dst += dstStep)
-      std::memcpy(dst, &v, sizeof(T));
-    return;
+    const int64_t last = int64_t(n - 1) * dstStep;
+    const uint8_t *lo = dst + std::min<int64_t>(0, last),
+                  *hi = dst + std::max<int64_t>(0, last) + sizeof(T);
+    if (src + sizeof(T) <= lo || src >= hi) {
+      std::memcpy(&v, src, sizeof(T));
+      for (uint64_t i = 0; i < n; ++i, dst += dstStep)
+        std::memcpy(dst, &v, sizeof(T));
+      return;
+    }
   }
   // Pointers stepped, not indices multiplied: a third fewer instructions
   // per element (a MobileNetV3-Small run spent 22 % of its instructions
