@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "EpilogueSteps.h"
+#include "accel/Codegen/ResidualView.h"
 
 using namespace accel;
 using namespace accel::codegen;
@@ -119,4 +120,15 @@ detail::postRecords(const std::vector<Instruction> &seq, uint32_t c,
 DramBox detail::residualBox(DramBox c, uint64_t delta) {
   c.base += delta;
   return c;
+}
+
+void detail::loadResidual(StreamBuilder &sb, uint32_t cluster, uint8_t tag,
+                          const DramBox &cBox, const GemmEpilogue &epi,
+                          uint32_t addr, int64_t rowStride) {
+  if (epi.residualView.empty())
+    sb.dmaLoad(cluster, tag, residualBox(cBox, epi.residualDelta), addr,
+               rowStride);
+  else
+    sb.dmaLoadPieces(cluster, tag,
+                     viewTilePieces(cBox, rowStride, epi.residualView), addr);
 }

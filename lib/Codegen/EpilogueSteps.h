@@ -35,6 +35,12 @@ std::vector<OperandRecord> postRecords(const std::vector<Instruction> &seq,
                                        int64_t rowStride);
 /// The residual tile's DRAM box: the C tile's box moved by `delta` bytes.
 DramBox residualBox(DramBox c, uint64_t delta);
+/// Loads the residual tile of the C tile `cBox` into storage `addr` (row
+/// stride `rowStride`): one DMA of residualBox, or viewTilePieces' DMAs
+/// when `epi` reads the residual through a view.
+void loadResidual(StreamBuilder &sb, uint32_t cluster, uint8_t tag,
+                  const DramBox &cBox, const GemmEpilogue &epi, uint32_t addr,
+                  int64_t rowStride);
 
 } // namespace accel::codegen::detail
 

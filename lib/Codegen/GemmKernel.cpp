@@ -717,9 +717,7 @@ void accel::codegen::emitGemmLayer(StreamBuilder &sb,
         // residual tile's load overlaps the MACs of the last step.
         DramBox cBox = st.problem->cBox(st.m0, st.mc, st.n);
         if (resBytes) {
-          sb.dmaLoad(cl, kResidualTag,
-                     detail::residualBox(cBox, epi.residualDelta), resAddr,
-                     t.nc);
+          detail::loadResidual(sb, cl, kResidualTag, cBox, epi, resAddr, t.nc);
           sb.wait(cl, uint8_t(1u << kResidualTag), false);
         }
         sb.execute(cl, kIbufPost,

@@ -809,9 +809,7 @@ bool accel::codegen::emitMappedGemmLayer(
       if (s.store && s.final && !seqPost.empty()) {
         DramBox cBox = s.p->cBox(s.m0, s.mc, s.n);
         if (resBytes) {
-          sb.dmaLoad(cl, kResidualTag,
-                     detail::residualBox(cBox, epi.residualDelta), resAddr,
-                     t.nc);
+          detail::loadResidual(sb, cl, kResidualTag, cBox, epi, resAddr, t.nc);
           sb.wait(cl, uint8_t(1u << kResidualTag), false);
         }
         sb.execute(cl, postIbuf,

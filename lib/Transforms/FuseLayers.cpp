@@ -102,7 +102,7 @@ struct FuseLayersPass : public accel::impl::FuseLayersBase<FuseLayersPass> {
       module.emitError("fuse-layers: the graph rewrites did not converge");
       return signalPassFailure();
     }
-    fuse::fuseEpilogueChains(module, activations, residual);
+    fuse::fuseEpilogueChains(module, activations, residual, broadcastResidual);
   }
 };
 } // namespace

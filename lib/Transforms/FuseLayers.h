@@ -38,8 +38,12 @@ void setFusion(mlir::Operation *op, const FusionFields &f);
 void populateFusePatterns(mlir::RewritePatternSet &patterns, bool activations,
                           bool pad, bool squeezeExcite);
 
-/// Marks the epilogue chain after every GEMM-shaped op in `root`.
-void fuseEpilogueChains(mlir::Operation *root, bool activations, bool residual);
+/// Marks the epilogue chain after every GEMM-shaped op in `root`;
+/// `broadcastResidual` also takes residual adds whose other operand is
+/// broadcast (through reshapes of the chain value; the producer moves down
+/// to the add when that operand is computed after it).
+void fuseEpilogueChains(mlir::Operation *root, bool activations, bool residual,
+                        bool broadcastResidual);
 
 } // namespace accel::fuse
 

@@ -138,8 +138,32 @@ bool availableAt(Value v, Operation *producer) {
 }
 
 struct ChainOptions {
-  bool activations, residual;
+  bool activations, residual, broadcastResidual;
 };
+
+/// Whether the producer can move down to `add` so that `other` is
+/// available to its epilogue: `other` is computed later in the same block
+/// (it cannot depend on the chain, whose values have one user each).
+bool sinkable(Value other, Operation *producer, Operation *add) {
+  Operation *def = other.getDefiningOp();
+  return def && def->getBlock() == producer->getBlock() &&
+         add->getBlock() == producer->getBlock() && def->isBeforeInBlock(add);
+}
+
+/// Whether `other` broadcasts (numpy rules) to the type of `x` without
+/// being of that type.
+bool broadcastsInto(Value other, Value x) {
+  auto o = dyn_cast<RankedTensorType>(other.getType());
+  auto t = dyn_cast<RankedTensorType>(x.getType());
+  if (!o || !t || o == t || o.getElementType() != t.getElementType() ||
+      !o.hasStaticShape() || !t.hasStaticShape() || o.getRank() > t.getRank())
+    return false;
+  int64_t off = t.getRank() - o.getRank();
+  for (int64_t i = 0; i < o.getRank(); ++i)
+    if (o.getDimSize(i) != 1 && o.getDimSize(i) != t.getDimSize(off + i))
+      return false;
+  return true;
+}
 
 /// The steps `user` applies to the chain value `x`, or nullopt. Sets
 /// `isResidual` for a residual add.
@@ -163,9 +187,16 @@ std::optional<Steps> stepsOf(Operation *user, Value x, Operation *producer,
                                            add.getRhs(), add.getType()))
     return o.activations ? s : std::nullopt;
   Value other = add.getLhs() == x ? add.getRhs() : add.getLhs();
-  if (!o.residual || haveResidual || other == x ||
-      other.getType() != x.getType() || add.getType() != x.getType() ||
-      !availableAt(other, producer))
+  if (!o.residual || haveResidual || other == x || add.getType() != x.getType())
+    return std::nullopt;
+  if (other.getType() != x.getType() &&
+      !(o.broadcastResidual && broadcastsInto(other, x)))
+    return std::nullopt;
+  // Only a broadcast residual moves the producer: a same-shape add computed
+  // later is taken by that later producer instead (a ResNet block's
+  // downsample conv takes its add with the main path's result).
+  if (!availableAt(other, producer) &&
+      (other.getType() == x.getType() || !sinkable(other, producer, user)))
     return std::nullopt;
   isResidual = true;
   FusionStep r;
@@ -183,6 +214,32 @@ bool hasEpilogue(Operation *op) {
   return isa<Conv2DOp, MatMulOp, ConvTranspose2DOp>(op);
 }
 
+/// The graph.reshape ops from `user` on (each the only user of the one
+/// before) when they lead to a residual add with a broadcast operand, which
+/// then reads the producer's elements in their order; empty otherwise.
+llvm::SmallVector<Operation *> reshapesToResidual(Operation *user,
+                                                  Operation *producer,
+                                                  const ChainOptions &o,
+                                                  bool haveResidual) {
+  llvm::SmallVector<Operation *> reshapes;
+  if (!o.broadcastResidual || haveResidual)
+    return {};
+  while (auto r = dyn_cast<ReshapeOp>(user)) {
+    if (!r.getResult().hasOneUse())
+      return {};
+    reshapes.push_back(r);
+    user = *r.getResult().getUsers().begin();
+    if (user->getBlock() != producer->getBlock())
+      return {};
+  }
+  bool isResidual = false;
+  Value x = reshapes.empty() ? Value() : reshapes.back()->getResult(0);
+  if (!x || !isa<AddOp>(user) ||
+      !stepsOf(user, x, producer, o, haveResidual, isResidual) || !isResidual)
+    return {};
+  return reshapes;
+}
+
 void fuseChain(Operation *producer, const ChainOptions &o) {
   fuse::FusionFields f = fuse::fusionFields(producer);
   if (!f.steps.empty() || !hasEpilogue(producer))
@@ -190,32 +247,76 @@ void fuseChain(Operation *producer, const ChainOptions &o) {
   Value x = producer->getResult(0);
   bool haveResidual = false;
   size_t before = f.fused.size();
+  llvm::SmallVector<Operation *> chain;
+  Operation *sinkTo = nullptr;
+  auto take = [&](Operation *user) {
+    for (const std::string &name : fuse::layerNames(user)) {
+      auto attr = StringAttr::get(producer->getContext(), name);
+      // A reshape is addressing: named only if no other fused op is.
+      if (!isa<ReshapeOp>(user) || !llvm::is_contained(f.fused, attr))
+        f.fused.push_back(attr);
+    }
+    user->setAttr(kFusedAttrName, UnitAttr::get(producer->getContext()));
+    chain.push_back(user);
+    x = user->getResult(0);
+  };
   while (x.hasOneUse()) {
     Operation *user = *x.getUsers().begin();
-    if (user->getBlock() != producer->getBlock() || user->getNumResults() != 1)
+    if (user->getBlock() != producer->getBlock() ||
+        user->getNumResults() != 1 || user->hasAttr(kFusedAttrName))
       break;
+    // Reshapes are free (the epilogue sees the producer's elements in
+    // order); taken only on the way to a broadcast residual.
+    if (isa<ReshapeOp>(user)) {
+      llvm::SmallVector<Operation *> reshapes =
+          reshapesToResidual(user, producer, o, haveResidual);
+      if (reshapes.empty())
+        break;
+      for (Operation *r : reshapes)
+        take(r);
+      continue;
+    }
     bool isResidual = false;
     std::optional<Steps> s =
         stepsOf(user, x, producer, o, haveResidual, isResidual);
     if (!s)
       break;
+    if (isResidual) {
+      auto add = cast<AddOp>(user);
+      Value other = add.getLhs() == x ? add.getRhs() : add.getLhs();
+      if (!availableAt(other, producer))
+        sinkTo = user;
+    }
     haveResidual |= isResidual;
     f.steps.append(s->begin(), s->end());
-    for (const std::string &name : fuse::layerNames(user))
-      f.fused.push_back(StringAttr::get(producer->getContext(), name));
-    user->setAttr(kFusedAttrName, UnitAttr::get(producer->getContext()));
-    x = user->getResult(0);
+    take(user);
   }
-  if (f.fused.size() != before)
-    fuse::setFusion(producer, f);
+  if (f.fused.size() == before)
+    return;
+  fuse::setFusion(producer, f);
+  if (!sinkTo)
+    return;
+  // The residual is computed after the producer (a pyramid's upper level,
+  // added to this level's lateral conv): the producer and the chain before
+  // the add run just before it. Their operands come earlier still.
+  producer->moveBefore(sinkTo);
+  for (Operation *op : chain) {
+    if (op == sinkTo)
+      break;
+    op->moveBefore(sinkTo);
+  }
 }
 } // namespace
 
-void fuse::fuseEpilogueChains(Operation *root, bool activations,
-                              bool residual) {
-  ChainOptions o{activations, residual};
+void fuse::fuseEpilogueChains(Operation *root, bool activations, bool residual,
+                              bool broadcastResidual) {
+  ChainOptions o{activations, residual, broadcastResidual};
+  // Collected first: fuseChain may move a producer down its block.
+  llvm::SmallVector<Operation *> producers;
   root->walk([&](Operation *op) {
     if (isa<Conv2DOp, GemmOp, MatMulOp, ConvTranspose2DOp>(op))
-      fuseChain(op, o);
+      producers.push_back(op);
   });
+  for (Operation *op : producers)
+    fuseChain(op, o);
 }

@@ -397,6 +397,20 @@ struct SparseWeightSource {
   std::function<uint64_t(std::vector<uint8_t> bytes)> place;
 };
 
+/// The residual of a fused epilogue as a view over the output's elements
+/// (ResidualView.h: an add fused through a broadcast, e.g. a nearest
+/// upsampling read as addressing).
+struct ResidualView {
+  uint64_t base = 0;   ///< byte address of the residual's element 0
+  uint64_t output = 0; ///< byte address of the output's element 0
+  /// The index space, row-major over the output's elements (the fused
+  /// add's shape: same element count as the output).
+  std::vector<int64_t> shape;
+  /// Residual element strides per dimension of `shape` (0: repeated).
+  std::vector<int64_t> strides;
+  bool empty() const { return shape.empty(); }
+};
+
 /// Per-layer options of the GEMM kernels: the fused epilogue and the
 /// machine features the MACs use.
 struct GemmEpilogue {
@@ -411,6 +425,9 @@ struct GemmEpilogue {
   /// Byte offset from an output element in DRAM to the same element of the
   /// residual tensor (a `residual` step in `post`; same dense layout).
   uint64_t residualDelta = 0;
+  /// Set instead of residualDelta when the residual is read through a
+  /// broadcast: each C tile's residual is loaded by viewTilePieces' DMAs.
+  ResidualView residualView;
   /// MAC sfu bit when `func` is fused: true = chained SFU (the ST applies
   /// the function on its way out, 1 output-queue access per element), false
   /// = decoupled (3 accesses + an SFU pass).

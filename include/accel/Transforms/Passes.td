@@ -151,6 +151,13 @@ def FuseLayers : Pass<"fuse-layers", "mlir::ModuleOp"> {
     - `residual`: a graph.add of the chain value and another tensor of the
       same type defined before the producer (a residual connection): the
       epilogue adds that tensor's tile (`residual` step).
+    - `broadcast-residual` (with `residual`): the same for a tensor that
+      broadcasts into the chain value, possibly reached through
+      graph.reshape ops of the chain value (a feature pyramid's
+      `Add(lateral, Resize(upper))` with the nearest upsampling as
+      addressing): the epilogue reads the residual through the broadcast.
+      When that tensor is computed after the producer, the producer (and
+      the chain before the add) moves down to the add.
     - `pad`: a constant-zero graph.pad of the spatial dims whose only user
       is a conv2d input is folded into the conv's `pads`.
     - `squeeze-excite`: `x * s` with a per-channel scale s ([1, C, 1, 1],
@@ -164,6 +171,12 @@ def FuseLayers : Pass<"fuse-layers", "mlir::ModuleOp"> {
            "fuse elementwise / activation chains into the epilogue">,
     Option<"residual", "residual", "bool", /*default=*/"true",
            "fuse residual adds into the epilogue">,
+    Option<"broadcastResidual", "broadcast-residual", "bool",
+           /*default=*/"true",
+           "with residual: also fuse residual adds whose other operand is "
+           "broadcast into the chain value (a nearest upsampling read as "
+           "addressing), through reshapes, moving the producer down to the "
+           "add when that operand is computed after it">,
     Option<"pad", "pad", "bool", /*default=*/"true",
            "fold constant-zero pads into the conv's pads">,
     Option<"squeezeExcite", "squeeze-excite", "bool", /*default=*/"true",

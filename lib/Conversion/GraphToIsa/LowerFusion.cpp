@@ -35,6 +35,7 @@ FusedChain accel::lowering::fusedChain(Operation *producer) {
         if (!before || chain.residual)
           break;
         chain.residual = other;
+        chain.residualAdd = add;
       }
     }
     chain.ops.push_back(user);
@@ -77,8 +78,13 @@ LogicalResult Lowering::takeEpilogue(Operation *producer, GemmEpilogue &epi) {
                               "no residual operand"
                             : " has no residual step but its fused chain "
                               "reads another tensor");
-  if (residual && shapeOf(residual) != shapeOf(producer->getResult(0)))
-    return producer->emitOpError("residual operand of shape mismatch");
+  std::vector<int64_t> space;
+  if (residual) {
+    space = shapeOf(chain.residualAdd->getResult(0));
+    if (numElements(space) != numElements(shapeOf(producer->getResult(0))) ||
+        !broadcastsTo(shapeOf(residual), space))
+      return producer->emitOpError("residual operand of shape mismatch");
+  }
   size_t first = 0;
   if (!steps.front().residual) {
     epi.func = steps.front().func;
@@ -87,8 +93,17 @@ LogicalResult Lowering::takeEpilogue(Operation *producer, GemmEpilogue &epi) {
   }
   epi.post.assign(steps.begin() + first, steps.end());
   tailResidual_ = residual;
-  if (residual)
+  tailResidualSpace_ = space;
+  if (residual && shapeOf(residual) == space) {
     epi.residualDelta = bufferFor(residual) - out;
+  } else if (residual) {
+    // Read through a broadcast (a nearest upsampling as addressing): the
+    // kernels load each C tile's residual by the view.
+    epi.residualView.base = bufferFor(residual);
+    epi.residualView.output = out;
+    epi.residualView.shape = space;
+    epi.residualView.strides = broadcastStrides(shapeOf(residual), space);
+  }
   return success();
 }
 
@@ -111,17 +126,23 @@ void Lowering::keepChainedOnly(GemmEpilogue &epi) {
 LogicalResult Lowering::emitEpilogueTail(Operation *producer) {
   std::vector<EpilogueStep> tail = std::move(tail_);
   Value residual = tailResidual_;
+  std::vector<int64_t> space = std::move(tailResidualSpace_);
   tail_.clear();
   tailResidual_ = nullptr;
+  tailResidualSpace_.clear();
   if (tail.empty())
     return success();
   Value result = producer->getResult(0);
   ElementwiseLayer ew;
-  ew.shape = shapeOf(result);
-  ew.inputs = {denseView(result)};
+  // With a residual, the layer runs over the fused add's shape, where the
+  // residual broadcasts (the producer's result has the same elements).
+  ew.shape = residual ? space : shapeOf(result);
+  View out{bufferFor(result), denseStrides(ew.shape)};
+  ew.inputs = {out};
   if (residual)
-    ew.inputs.push_back(denseView(residual));
-  ew.output = denseView(result);
+    ew.inputs.push_back(
+        View{bufferFor(residual), broadcastStrides(shapeOf(residual), space)});
+  ew.output = out;
   for (const EpilogueStep &s : tail)
     ew.steps.push_back(
         s.residual

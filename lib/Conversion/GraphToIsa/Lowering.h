@@ -58,6 +58,18 @@ inline std::vector<int64_t> denseStrides(const std::vector<int64_t> &shape) {
   return st;
 }
 
+/// Whether `shape` broadcasts to `target` (numpy rules, one direction).
+inline bool broadcastsTo(const std::vector<int64_t> &shape,
+                         const std::vector<int64_t> &target) {
+  if (shape.size() > target.size())
+    return false;
+  size_t off = target.size() - shape.size();
+  for (size_t i = 0; i < shape.size(); ++i)
+    if (shape[i] != 1 && shape[i] != target[off + i])
+      return false;
+  return true;
+}
+
 /// Strides that read a dense tensor of `shape` broadcast to `target`
 /// (numpy rules; the caller has verified compatibility).
 inline std::vector<int64_t>
@@ -308,6 +320,10 @@ struct LoweringOptions {
 struct FusedChain {
   llvm::SmallVector<mlir::Operation *> ops;
   mlir::Value residual;
+  /// The fused add that reads `residual`: its shape is the index space in
+  /// which `residual` broadcasts (reshapes of the producer's result before
+  /// it are free, so the two have the same elements in the same order).
+  mlir::Operation *residualAdd = nullptr;
 };
 FusedChain fusedChain(mlir::Operation *producer);
 
@@ -760,6 +776,7 @@ private:
   /// residual value they read.
   std::vector<codegen::EpilogueStep> tail_;
   mlir::Value tailResidual_;
+  std::vector<int64_t> tailResidualSpace_;   ///< residualAdd's shape
   llvm::StringMap<std::string> symbolNames_; // binary name -> what
   uint64_t next_ = 0;
   /// The buffers of the linear plan, in allocation order (ascending).
