@@ -29,3 +29,14 @@ func.func @pyramid(%x: tensor<1x3x4x4xf32>, %u: tensor<1x3x2x2xf32>) -> tensor<1
   %y = graph.reshape %s : (tensor<1x4x2x2x2x2xf32>) -> tensor<1x4x4x4xf32>
   return %y : tensor<1x4x4x4xf32>
 }
+
+// A per-channel value (1/64 of the elements) is not an upsampled map: no
+// fusion (it would be re-read through zero strides per tile row).
+// CHECK-LABEL: func.func @per_channel
+// CHECK-NOT: accel.fusion
+func.func @per_channel(%x: tensor<1x3x8x8xf32>, %z: tensor<1x4x1x1xf32>) -> tensor<1x4x8x8xf32> {
+  %w = arith.constant dense<0.5> : tensor<4x3x1x1xf32>
+  %c = graph.conv2d %x, %w : (tensor<1x3x8x8xf32>, tensor<4x3x1x1xf32>) -> tensor<1x4x8x8xf32>
+  %a = graph.add %c, %z : (tensor<1x4x8x8xf32>, tensor<1x4x1x1xf32>) -> tensor<1x4x8x8xf32>
+  return %a : tensor<1x4x8x8xf32>
+}
