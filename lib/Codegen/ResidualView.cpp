@@ -116,8 +116,10 @@ struct Builder {
     Pieces out;
     if (step != 1) {
       for (int64_t j = 0; j < n; ++j)
-        append(out, Piece{residualOffset(view, index + j * step),
-                          dst + j * dstStep, {}},
+        append(out,
+               Piece{residualOffset(view, index + j * step),
+                     dst + j * dstStep,
+                     {}},
                maxRank);
       return mergeAll(std::move(out), maxRank);
     }
@@ -203,9 +205,9 @@ void tileStrides(const DramBox &b, int64_t rowStride, int64_t *out) {
 }
 } // namespace
 
-std::vector<TilePiece>
-accel::codegen::viewTilePieces(const DramBox &cTile, int64_t rowStride,
-                               const ResidualView &v) {
+std::vector<TilePiece> accel::codegen::viewTilePieces(const DramBox &cTile,
+                                                      int64_t rowStride,
+                                                      const ResidualView &v) {
   if (cTile.rank < 1 || v.shape.size() != v.strides.size() || v.shape.empty())
     throw std::logic_error("viewTilePieces: needs a box and one view stride "
                            "per dimension");

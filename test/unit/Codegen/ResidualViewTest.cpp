@@ -1,4 +1,5 @@
-//===- ResidualViewTest.cpp - viewTilePieces --------------------------------===//
+//===- ResidualViewTest.cpp - viewTilePieces
+//--------------------------------===//
 //
 // Every case replays the pieces as the DMA engine would (element by element
 // into a tile, counting writes) and compares with the definition: tile
@@ -17,8 +18,7 @@ constexpr uint64_t kOut = 1 << 20, kRes = 1 << 24;
 /// The nearest upsampling of a [C, H/fh, W/fw] residual to [C, H, W] as
 /// the fused add sees it: shape [C, H/fh, fh, W/fw, fw], zero strides on
 /// the repeats.
-ResidualView upsample(int64_t C, int64_t H, int64_t W, int64_t fh,
-                      int64_t fw) {
+ResidualView upsample(int64_t C, int64_t H, int64_t W, int64_t fh, int64_t fw) {
   int64_t h = H / fh, w = W / fw;
   ResidualView v;
   v.base = kRes;
@@ -30,8 +30,7 @@ ResidualView upsample(int64_t C, int64_t H, int64_t W, int64_t fh,
 
 /// Channels [c0, c0 + mc) x the pixel range [p0, p0 + n) of a C x HW
 /// output: the C tile of a 1 x 1 convolution's GEMM (rows = channels).
-DramBox pixelRange(int64_t HW, int64_t c0, int64_t mc, int64_t p0,
-                   int64_t n) {
+DramBox pixelRange(int64_t HW, int64_t c0, int64_t mc, int64_t p0, int64_t n) {
   DramBox b;
   b.base = kOut + uint64_t(c0 * HW + p0) * 4;
   b.dim(mc, HW).dim(n, 1);
@@ -63,8 +62,7 @@ void expectLoads(const DramBox &box, int64_t rowStride, const ResidualView &v,
             }
             ASSERT_GE(dst, 0);
             ASSERT_LT(dst, int64_t(tile.size()));
-            tile[size_t(dst)] =
-                int64_t(p.src.base - v.base) / 4 + src;
+            tile[size_t(dst)] = int64_t(p.src.base - v.base) / 4 + src;
             ++writes[size_t(dst)];
           }
   }
