@@ -189,20 +189,6 @@ struct Builder {
   }
 };
 
-/// Storage strides of a dense tile of row stride `rowStride` holding `b`
-/// (as StreamBuilder::dmaLoad writes it).
-void tileStrides(const DramBox &b, int64_t rowStride, int64_t *out) {
-  int64_t s = 1;
-  for (int d = b.rank - 1; d >= b.rowDims; --d) {
-    out[d] = s;
-    s *= b.shape[d];
-  }
-  s = rowStride;
-  for (int d = b.rowDims - 1; d >= 0; --d) {
-    out[d] = s;
-    s *= b.shape[d];
-  }
-}
 } // namespace
 
 std::vector<TilePiece> accel::codegen::viewTilePieces(const DramBox &cTile,
@@ -215,7 +201,10 @@ std::vector<TilePiece> accel::codegen::viewTilePieces(const DramBox &cTile,
     throw std::logic_error("viewTilePieces: the C tile is not in the output");
   ResidualView c = canonical(v);
   Builder b{cTile, c, {0, 0, 0, 0}};
-  tileStrides(cTile, rowStride, b.tileStride);
+  // The dense tile's strides, as StreamBuilder::dmaLoad writes it.
+  TilePiece dense = denseTilePiece(cTile, rowStride);
+  for (int d = 0; d < cTile.rank; ++d)
+    b.tileStride[d] = dense.suStrides[size_t(d)];
   int64_t first = int64_t((cTile.base - v.output) / 4);
   std::vector<TilePiece> out;
   for (const Piece &p : b.build(0, first, 0, 4)) {
