@@ -148,6 +148,15 @@ struct Builder {
       return build(d + 1, index + i * box.stride[d], dst + i * tileStride[d],
                    rank);
     };
+    // Every index along d on its own, merged where they line up.
+    auto each = [&] {
+      Pieces full;
+      for (int64_t i = 0; i < n; ++i) {
+        Pieces p = at(i, maxRank);
+        full.insert(full.end(), p.begin(), p.end());
+      }
+      return mergeAll(std::move(full), maxRank);
+    };
     if (n == 1)
       return at(0, maxRank);
     if (maxRank > 1) {
@@ -171,21 +180,10 @@ struct Builder {
           p.dims.insert(p.dims.begin(), Dim{n, ds, dd});
         return first;
       }
-      Pieces spare = mergeAll(std::move(all), maxRank);
-      Pieces full;
-      for (int64_t i = 0; i < n; ++i) {
-        Pieces p = at(i, maxRank);
-        full.insert(full.end(), p.begin(), p.end());
-      }
-      full = mergeAll(std::move(full), maxRank);
+      Pieces spare = mergeAll(std::move(all), maxRank), full = each();
       return spare.size() <= full.size() ? spare : full;
     }
-    Pieces full;
-    for (int64_t i = 0; i < n; ++i) {
-      Pieces p = at(i, maxRank);
-      full.insert(full.end(), p.begin(), p.end());
-    }
-    return mergeAll(std::move(full), maxRank);
+    return each();
   }
 };
 

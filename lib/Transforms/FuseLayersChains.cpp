@@ -156,18 +156,16 @@ bool broadcastsInto(Value other, Value x) {
   auto o = dyn_cast<RankedTensorType>(other.getType());
   auto t = dyn_cast<RankedTensorType>(x.getType());
   if (!o || !t || o == t || o.getElementType() != t.getElementType() ||
-      !o.hasStaticShape() || !t.hasStaticShape() || o.getRank() > t.getRank())
+      !o.hasStaticShape() || !t.hasStaticShape())
     return false;
   // An upsampled map (each residual element read at most 16 times), not a
   // bias row or a per-channel value: those would be re-read per tile row
   // through zero strides (BERT's bias adds: +3.6 % cycles, measured).
   if (o.getNumElements() * 16 < t.getNumElements())
     return false;
-  int64_t off = t.getRank() - o.getRank();
-  for (int64_t i = 0; i < o.getRank(); ++i)
-    if (o.getDimSize(i) != 1 && o.getDimSize(i) != t.getDimSize(off + i))
-      return false;
-  return true;
+  std::string why;
+  auto shape = broadcastShapes(o.getShape(), t.getShape(), why);
+  return shape && llvm::equal(*shape, t.getShape());
 }
 
 /// The steps `user` applies to the chain value `x`, or nullopt. Sets

@@ -81,8 +81,10 @@ LogicalResult Lowering::takeEpilogue(Operation *producer, GemmEpilogue &epi) {
   std::vector<int64_t> space;
   if (residual) {
     space = shapeOf(chain.residualAdd->getResult(0));
+    std::string why;
+    auto shape = graph::broadcastShapes(shapeOf(residual), space, why);
     if (numElements(space) != numElements(shapeOf(producer->getResult(0))) ||
-        !broadcastsTo(shapeOf(residual), space))
+        !shape || !llvm::equal(*shape, space))
       return producer->emitOpError("residual operand of shape mismatch");
   }
   size_t first = 0;

@@ -58,18 +58,6 @@ inline std::vector<int64_t> denseStrides(const std::vector<int64_t> &shape) {
   return st;
 }
 
-/// Whether `shape` broadcasts to `target` (numpy rules, one direction).
-inline bool broadcastsTo(const std::vector<int64_t> &shape,
-                         const std::vector<int64_t> &target) {
-  if (shape.size() > target.size())
-    return false;
-  size_t off = target.size() - shape.size();
-  for (size_t i = 0; i < shape.size(); ++i)
-    if (shape[i] != 1 && shape[i] != target[off + i])
-      return false;
-  return true;
-}
-
 /// Strides that read a dense tensor of `shape` broadcast to `target`
 /// (numpy rules; the caller has verified compatibility).
 inline std::vector<int64_t>
