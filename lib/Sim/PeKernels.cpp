@@ -35,8 +35,8 @@ void macDenseReference(const float *A, const float *W, float *C,
   }
 }
 
-uint64_t macSparse(const float *A, const uint8_t *mask,
-                   const std::vector<SparsePair> &pairs, float *C,
+uint64_t macSparse(const float *A, const std::vector<SparsePair> &pairs,
+                   float *C,
                    const MacGeom &g, DType accT) {
   const uint64_t N = g.N;
   std::vector<uint32_t> ks(pairs.size()), ns(pairs.size());
@@ -50,7 +50,7 @@ uint64_t macSparse(const float *A, const uint8_t *mask,
     float *crow = C + i * N;
     for (size_t p = 0; p < pairs.size(); ++p) {
       const uint64_t ai = rowBase + ks[p];
-      if (!mask[ai])
+      if (!(A[ai] != 0.0f))
         continue; // index compare: zero activation, no MAC
       ++effective;
       float &c = crow[ns[p]];
@@ -98,10 +98,6 @@ void sfuUnaryRow(SfuFunc f, const float *in, float *out, uint64_t n,
   }
 }
 
-void buildMask(const float *v, uint8_t *mask, uint64_t n) {
-  for (uint64_t i = 0; i < n; ++i)
-    mask[i] = v[i] != 0.0f;
-}
 
 namespace {
 /// Minimal pushes so that every PE's load is <= T; false if impossible.

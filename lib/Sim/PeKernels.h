@@ -1,7 +1,7 @@
 //===- PeKernels.h - PE datapath kernels and the load-balancing model -----===//
 //
 // Host kernels of one PE's MAC (dense weight queue and sparse (value, index)
-// weight queue with index compare), the activation bitmask, and the
+// weight queue with index compare) and the
 // neighbour work-stealing model of the load-balancing MAC variant.
 // docs/simulator.md ("PE: index compare, zero-skipping, load balancing") is
 // the reference.
@@ -38,20 +38,19 @@ void macDenseReference(const float *A, const float *W, float *C,
                        const MacGeom &g, DType accT);
 
 /// Index compare: for every row i and every weight pair (v, k*N + n) in
-/// list order, the activation A[i*pitch + base + k] reaches the MAC only if
-/// its mask bit is 1; then acc[i][n] += a * v. Returns the number of
-/// products performed (the PE's effective work).
-uint64_t macSparse(const float *A, const uint8_t *mask,
-                   const std::vector<SparsePair> &pairs, float *C,
+/// list order, the activation a = A[i*pitch + base + k] reaches the MAC only
+/// if its bit of the data load unit's bitmask is 1, i.e. a != 0 (the bitmask
+/// is a function of the input buffer's values, so the host reads the values
+/// instead of keeping a copy of it); then acc[i][n] += a * v. Returns the
+/// number of products performed (the PE's effective work).
+uint64_t macSparse(const float *A, const std::vector<SparsePair> &pairs,
+                   float *C,
                    const MacGeom &g, DType accT);
 
 /// out[i] = sfuUnary(f, in[i], imm) for i < n (in == out allowed), with the
 /// common functions as plain loops the compiler vectorises (the same
 /// operations as sfuUnary, so the same bits).
 void sfuUnaryRow(SfuFunc f, const float *in, float *out, uint64_t n, float imm);
-
-/// Activation bitmask of the input buffer: 1 for a non-zero value.
-void buildMask(const float *v, uint8_t *mask, uint64_t n);
 
 /// Load balancing: PE p may hand any part of its own work to its left
 /// neighbour p-1 (one hop; PE 0 has no left neighbour). Returns the smallest

@@ -99,7 +99,6 @@ struct PE {
   /// keeps PE 0's copy only (the MACs of every PE read it).
   /// Zeroed at start, in Sim::onChip (ZeroedMemory.h).
   ZeroedArray<float> inbuf, wq, acc[kAccs];
-  ZeroedArray<uint8_t> mask; ///< activation bitmask of the input buffer
   /// Floats of acc[a] from 0 that may be non-zero (written since the last
   /// clear): a shift clears only those.
   uint64_t accDirty[kAccs] = {};

@@ -297,19 +297,15 @@ bool Sim::loadActivations(InstrCtx &x, LoadCost &cost) {
     x.peRange(pe, r0, r1);
     uint64_t R = r1 - r0;
     float *buf = c.pes[pe].inbuf.data() + base;
-    uint8_t *mk = c.pes[pe].mask.data() + base;
     if (d && d < R) {
       std::memmove(buf, buf + d * cols, (R - d) * cols * 4);
-      std::memmove(mk, mk + d * cols, (R - d) * cols);
       x.gather(pe, r0, r1 - d, r1, buf + (R - d) * cols);
       roundBuffer(hw.computeType, buf + (R - d) * cols, d * cols);
-      buildMask(buf + (R - d) * cols, mk + (R - d) * cols, d * cols);
       fetchedRows += d;
       reused += R - d;
     } else {
       x.gather(pe, r0, r0, r1, buf);
       roundBuffer(hw.computeType, buf, R * cols);
-      buildMask(buf, mk, R * cols); // the data load unit's bitmask
       fetchedRows += R;
     }
   }
@@ -463,7 +459,7 @@ uint64_t Sim::runMacs(InstrCtx &x, MacGeom g, uint64_t base, uint64_t wOff,
     p.accWritten(x.f.accId, g.R * g.N);
     for (uint64_t it = 0; it < x.rep; ++it) {
       if (sparse)
-        work[pe] = macSparse(A, p.mask.data() + base, x.c.wq.pairs, C, g,
+        work[pe] = macSparse(A, x.c.wq.pairs, C, g,
                              hw.accumulateType);
       else
         macDense(A, x.c.pes[0].wq.data() + wOff, C, g, hw.accumulateType);
@@ -665,10 +661,8 @@ bool Sim::doSpu(Cluster &c, const Instruction &in, size_t idx, ExecInfo &info) {
               sfuReduce(r.func, vals.data(), vals.size(), r.imm);
         }
       roundBuffer(hw.computeType, res.data(), n);
-      for (uint64_t pe = 0; pe < P; ++pe) {
+      for (uint64_t pe = 0; pe < P; ++pe)
         std::memcpy(c.pes[pe].inbuf.data() + out, res.data(), n * 4);
-        buildMask(res.data(), c.pes[pe].mask.data() + out, n);
-      }
     }
     stats.outputQueueAccesses += (2 * partials + n) * rep;
     stats.outputQueueDrains += n * rep;
@@ -728,7 +722,6 @@ bool Sim::doSpu(Cluster &c, const Instruction &in, size_t idx, ExecInfo &info) {
       // SFU results live in the input buffer (compute type).
       uint64_t written = type == SpuType::Reduce ? R : m;
       roundBuffer(hw.computeType, o, written);
-      buildMask(o, c.pes[pe].mask.data() + out, written);
     }
   }
   uint64_t dur = (ceilDiv(double(n), hw.sfuLanes) + hw.sfuLatency) * rep;

@@ -258,7 +258,6 @@ bool Sim::setupMemory(const std::map<std::string, Tensor> &inputs) {
       c.pes.resize(hw.pesPerCluster);
       for (PE &pe : c.pes) {
         pe.inbuf.allocate(onChip, inbufFloats);
-        pe.mask.allocate(onChip, inbufFloats);
         pe.wq.allocate(onChip, &pe == &c.pes[0] ? wqFloats : 0);
         for (auto &a : pe.acc)
           a.allocate(onChip, accFloats);
