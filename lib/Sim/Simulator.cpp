@@ -601,12 +601,13 @@ bool Sim::doDma(Cluster &c, const Command &cmd) {
   bool dstDram = writesDram(d.dir);
   i128 srcCap = srcDram ? i128(dram.size()) : i128(owner.storage.size());
   i128 dstCap = dstDram ? i128(dram.size()) : i128(c.storage.size());
-  const std::string srcName =
-      srcDram
-          ? "DRAM [0, "
-          : (remote
-                 ? "the storage unit of " + clusterName(owner.index) + " [0, "
-                 : std::string("the storage unit [0, "));
+  // Built only for a message (a string per DMA was 1 % of a run).
+  auto srcName = [&] {
+    return srcDram ? std::string("DRAM [0, ")
+                   : (remote ? "the storage unit of " +
+                                   clusterName(owner.index) + " [0, "
+                             : std::string("the storage unit [0, "));
+  };
   Range src = boxRange(d.src, d.shape, d.srcStride, d.elemBytes);
   Range dst = boxRange(d.dst, d.shape, d.dstStride, d.elemBytes);
   // Element count, clamped so that four 32-bit extents cannot overflow.
@@ -616,7 +617,7 @@ bool Sim::doDma(Cluster &c, const Command &cmd) {
   i128 bytes = elems * d.elemBytes;
   if (elems > 0) {
     if (src.lo < 0 || src.hi > srcCap)
-      return fail("source box " + src.str() + " outside " + srcName +
+      return fail("source box " + src.str() + " outside " + srcName() +
                   int128String(srcCap) + ")");
     if (dst.lo < 0 || dst.hi > dstCap)
       return fail("destination box " + dst.str() + " outside " +
@@ -696,25 +697,42 @@ bool Sim::doDma(Cluster &c, const Command &cmd) {
     copyStridedRow(dp + (dof - dlo), ds, sp + (so - slo), ss, n, eb);
     return true;
   };
-  for (uint64_t i0 = 0; elems > 0 && i0 < box.shape[0]; ++i0)
-    for (uint64_t i1 = 0; i1 < box.shape[1]; ++i1)
-      for (uint64_t i2 = 0; i2 < box.shape[2]; ++i2) {
-        int64_t so =
-            srcOrigin + (int64_t(i0) * box.src[0] + int64_t(i1) * box.src[1] +
-                         int64_t(i2) * box.src[2]) *
-                            int64_t(eb);
-        int64_t dof = int64_t(d.dst) +
-                      (int64_t(i0) * box.dst[0] + int64_t(i1) * box.dst[1] +
-                       int64_t(i2) * box.dst[2]) *
-                          int64_t(eb);
-        if (contiguous) {
-          copy(dof, so, box.shape[3] * eb);
-        } else if (!stridedRow(dof, so)) {
-          for (uint64_t i3 = 0; i3 < box.shape[3]; ++i3)
-            copy(dof + int64_t(i3) * box.dst[3] * int64_t(eb),
-                 so + int64_t(i3) * box.src[3] * int64_t(eb), eb);
-        }
-      }
+  // Byte offsets stepped per dimension, not multiplied out per row: the
+  // local copies of the small networks are hundreds of thousands of rows of
+  // a dozen elements, where the row's address arithmetic cost as much as
+  // its copy.
+  int64_t sStep[3], dStep[3];
+  for (int k = 0; k < 3; ++k) {
+    sStep[k] = box.src[k] * int64_t(eb);
+    dStep[k] = box.dst[k] * int64_t(eb);
+  }
+  const size_t rowBytes = size_t(box.shape[3]) * eb;
+  // Storage to storage rows (local copies, staged sources): host pointers.
+  uint8_t *const dstPlain = dstDram ? nullptr : c.storage.data();
+  const bool plainRows = contiguous && srcPlain && dstPlain;
+  auto copyRow = [&](int64_t dof, int64_t so) {
+    if (plainRows) {
+      std::memmove(dstPlain + dof, srcPlain + so, rowBytes);
+    } else if (contiguous) {
+      copy(dof, so, rowBytes);
+    } else if (!stridedRow(dof, so)) {
+      for (uint64_t i3 = 0; i3 < box.shape[3]; ++i3)
+        copy(dof + int64_t(i3) * box.dst[3] * int64_t(eb),
+             so + int64_t(i3) * box.src[3] * int64_t(eb), eb);
+    }
+  };
+  int64_t so0 = srcOrigin, do0 = int64_t(d.dst);
+  for (uint64_t i0 = 0; elems > 0 && i0 < box.shape[0];
+       ++i0, so0 += sStep[0], do0 += dStep[0]) {
+    int64_t so1 = so0, do1 = do0;
+    for (uint64_t i1 = 0; i1 < box.shape[1];
+         ++i1, so1 += sStep[1], do1 += dStep[1]) {
+      int64_t so = so1, dof = do1;
+      for (uint64_t i2 = 0; i2 < box.shape[2];
+           ++i2, so += sStep[2], dof += dStep[2])
+        copyRow(dof, so);
+    }
+  }
 
   const uint64_t ub = uint64_t(bytes);
   const uint64_t issued =
