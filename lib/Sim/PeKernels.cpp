@@ -36,8 +36,7 @@ void macDenseReference(const float *A, const float *W, float *C,
 }
 
 uint64_t macSparse(const float *A, const std::vector<SparsePair> &pairs,
-                   float *C,
-                   const MacGeom &g, DType accT) {
+                   float *C, const MacGeom &g, DType accT) {
   const uint64_t N = g.N;
   std::vector<uint32_t> ks(pairs.size()), ns(pairs.size());
   for (size_t p = 0; p < pairs.size(); ++p) {
@@ -97,7 +96,6 @@ void sfuUnaryRow(SfuFunc f, const float *in, float *out, uint64_t n,
       out[i] = sfuUnary(f, in[i], imm);
   }
 }
-
 
 namespace {
 /// Minimal pushes so that every PE's load is <= T; false if impossible.

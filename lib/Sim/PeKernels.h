@@ -44,8 +44,7 @@ void macDenseReference(const float *A, const float *W, float *C,
 /// instead of keeping a copy of it); then acc[i][n] += a * v. Returns the
 /// number of products performed (the PE's effective work).
 uint64_t macSparse(const float *A, const std::vector<SparsePair> &pairs,
-                   float *C,
-                   const MacGeom &g, DType accT);
+                   float *C, const MacGeom &g, DType accT);
 
 /// out[i] = sfuUnary(f, in[i], imm) for i < n (in == out allowed), with the
 /// common functions as plain loops the compiler vectorises (the same

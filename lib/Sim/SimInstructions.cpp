@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "SimImpl.h"
+#include "StridedCopy.h"
 #include "accel/Sim/Numerics.h"
 #include "accel/Target/Sfu.h"
 #include "accel/Target/SparseWeights.h"
@@ -89,12 +90,11 @@ struct Sim::InstrCtx {
     for (uint64_t row = g0; row < g1; ++row) {
       int64_t base = rowAddr(pe, r0, row);
       float *d = dst + (row - g0) * cols;
-      if (r.colStride == 1) {
+      if (r.colStride == 1)
         std::memcpy(d, s + base, cols * 4);
-      } else {
-        for (uint64_t cc = 0; cc < cols; ++cc)
-          std::memcpy(d + cc, s + base + int64_t(cc) * r.colStride * 4, 4);
-      }
+      else // the PE buffers and the storage unit never overlap
+        copyStridedRow(reinterpret_cast<uint8_t *>(d), 4, s + base,
+                       int64_t(r.colStride) * 4, cols, 4);
     }
   }
 
@@ -110,12 +110,11 @@ struct Sim::InstrCtx {
         sfuUnaryRow(r.func, srow, tmp.data(), cols, r.imm);
         srow = tmp.data();
       }
-      if (r.colStride == 1) {
+      if (r.colStride == 1)
         std::memcpy(s + base, srow, cols * 4);
-      } else {
-        for (uint64_t cc = 0; cc < cols; ++cc)
-          std::memcpy(s + base + int64_t(cc) * r.colStride * 4, srow + cc, 4);
-      }
+      else
+        copyStridedRow(s + base, int64_t(r.colStride) * 4,
+                       reinterpret_cast<const uint8_t *>(srow), 4, cols, 4);
     }
   }
 
@@ -459,8 +458,7 @@ uint64_t Sim::runMacs(InstrCtx &x, MacGeom g, uint64_t base, uint64_t wOff,
     p.accWritten(x.f.accId, g.R * g.N);
     for (uint64_t it = 0; it < x.rep; ++it) {
       if (sparse)
-        work[pe] = macSparse(A, x.c.wq.pairs, C, g,
-                             hw.accumulateType);
+        work[pe] = macSparse(A, x.c.wq.pairs, C, g, hw.accumulateType);
       else
         macDense(A, x.c.pes[0].wq.data() + wOff, C, g, hw.accumulateType);
     }
