@@ -122,13 +122,41 @@ DramBox detail::residualBox(DramBox c, uint64_t delta) {
   return c;
 }
 
+int64_t detail::residualTileBytes(const HardwareDesc &hw, const GemmTiling &t,
+                                  const GemmEpilogue &epi) {
+  return hasResidual(epi.post) ? t.peRows * int64_t(hw.pesPerCluster) * t.nc * 4
+                               : 0;
+}
+
+int64_t detail::residualStagingBytes(const HardwareDesc &hw,
+                                     const GemmTiling &t,
+                                     const GemmEpilogue &epi) {
+  const int64_t tile = residualTileBytes(hw, t, epi) / 4;
+  const int64_t repeats = repeatFactor(epi.residualView);
+  if (!tile || repeats <= 1)
+    return 0;
+  // Twice the tile over the repeats: a tile that starts inside a repeated
+  // row reads part of a second one (the FPN detector's lateral
+  // convolutions: 5 120 compact floats for a 16 384-float tile).
+  return std::min(tile, roundUp(2 * ceilDiv(tile, repeats), 16)) * 4;
+}
+
 void detail::loadResidual(StreamBuilder &sb, uint32_t cluster, uint8_t tag,
                           const DramBox &cBox, const GemmEpilogue &epi,
-                          uint32_t addr, int64_t rowStride) {
+                          uint32_t addr, int64_t rowStride,
+                          uint32_t stagingAddr, int64_t stagingBytes) {
   if (epi.residualView.empty())
-    sb.dmaLoad(cluster, tag, residualBox(cBox, epi.residualDelta), addr,
-               rowStride);
-  else
-    sb.dmaLoadPieces(cluster, tag,
-                     viewTilePieces(cBox, rowStride, epi.residualView), addr);
+    return sb.dmaLoad(cluster, tag, residualBox(cBox, epi.residualDelta), addr,
+                      rowStride);
+  std::vector<TilePiece> pieces =
+      viewTilePieces(cBox, rowStride, epi.residualView);
+  StagedResidual staged = stageRepeatedReads(pieces);
+  if (staged.compact.empty() || staged.stagingElems * 4 > stagingBytes)
+    return sb.dmaLoadPieces(cluster, tag, pieces, addr);
+  sb.dmaLoadPieces(cluster, tag, staged.direct, addr);
+  sb.dmaLoadPieces(cluster, tag, staged.compact, stagingAddr);
+  sb.wait(cluster, uint8_t(1u << tag), false);
+  for (const TilePiece &e : staged.expand)
+    sb.dmaLocalCopyStrided(cluster, tag, stagingAddr + uint32_t(e.src.base * 4),
+                           e.src, addr + uint32_t(e.offset * 4), e.suStrides);
 }

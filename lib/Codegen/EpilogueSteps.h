@@ -35,12 +35,26 @@ std::vector<OperandRecord> postRecords(const std::vector<Instruction> &seq,
                                        int64_t rowStride);
 /// The residual tile's DRAM box: the C tile's box moved by `delta` bytes.
 DramBox residualBox(DramBox c, uint64_t delta);
+/// Storage bytes of a fused residual's tile (the C tile's peRows x PEs x nc
+/// floats; 0 without a residual).
+int64_t residualTileBytes(const HardwareDesc &hw, const GemmTiling &t,
+                          const GemmEpilogue &epi);
+/// Storage bytes a staging region for the compact loads of a residual read
+/// through a view that repeats its elements would take (loadResidual): twice
+/// the tile over the repeats, at most the tile; 0 without repeats.
+int64_t residualStagingBytes(const HardwareDesc &hw, const GemmTiling &t,
+                             const GemmEpilogue &epi);
 /// Loads the residual tile of the C tile `cBox` into storage `addr` (row
-/// stride `rowStride`): one DMA of residualBox, or viewTilePieces' DMAs
-/// when `epi` reads the residual through a view.
+/// stride `rowStride`): one DMA of residualBox, or viewTilePieces' DMAs when
+/// `epi` reads the residual through a view. With a staging region
+/// (`stagingBytes` at `stagingAddr`), pieces that repeat residual elements
+/// are loaded compact into it and expanded into the tile by local copies
+/// (stageRepeatedReads) when their compact elements fit; all with `tag`,
+/// waited for in between.
 void loadResidual(StreamBuilder &sb, uint32_t cluster, uint8_t tag,
                   const DramBox &cBox, const GemmEpilogue &epi, uint32_t addr,
-                  int64_t rowStride);
+                  int64_t rowStride, uint32_t stagingAddr = 0,
+                  int64_t stagingBytes = 0);
 
 } // namespace accel::codegen::detail
 

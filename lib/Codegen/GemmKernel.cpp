@@ -460,17 +460,6 @@ std::vector<OperandRecord> stepRecords(const std::vector<Instruction> &seq,
 }
 } // namespace accel::codegen::detail
 
-namespace {
-/// Storage bytes of the residual tile region (at the end of the storage
-/// unit, taken from the strip budget).
-int64_t residualBytes(const HardwareDesc &hw, const GemmTiling &t,
-                      const GemmEpilogue &epi) {
-  return detail::hasResidual(epi.post)
-             ? t.peRows * int64_t(hw.pesPerCluster) * t.nc * 4
-             : 0;
-}
-} // namespace
-
 bool accel::codegen::gemmPostFits(const HardwareDesc &hw, const GemmTiling &t,
                                   bool withInit, const GemmEpilogue &epi) {
   if (epi.post.empty())
@@ -478,7 +467,7 @@ bool accel::codegen::gemmPostFits(const HardwareDesc &hw, const GemmTiling &t,
   const int64_t budget =
       int64_t(hw.storageBytes) - fixedTileBytes(hw, t, withInit);
   return detail::postFits(hw, epi.post, t.peRows, t.nc) &&
-         budget >= residualBytes(hw, t, epi) &&
+         budget >= detail::residualTileBytes(hw, t, epi) &&
          hw.instructionBuffers > kIbufPost;
 }
 
@@ -497,7 +486,7 @@ void accel::codegen::emitGemmLayer(StreamBuilder &sb,
   // residual tile of a fused epilogue | strip A | strip B]: only the bytes
   // the layer uses are taken (docs/passes.md, "Compact kernel storage").
   const int64_t half = halfBytes(hw, t, anyInit);
-  const int64_t resBytes = residualBytes(hw, t, epi);
+  const int64_t resBytes = detail::residualTileBytes(hw, t, epi);
   const int64_t fixedBytes = fixedTileBytes(hw, t, anyInit);
   const uint32_t resAddr = uint32_t(fixedBytes);
   const int64_t stripBase = fixedBytes + resBytes;

@@ -406,13 +406,6 @@ bool anyInitOf(const std::vector<GemmTiles> &problems, StationaryOperand st) {
         bool(p.initBox) || (st != StationaryOperand::C && p.kChunks.size() > 1);
   return anyInit;
 }
-/// Bytes of the residual tile region (end of the storage unit).
-int64_t mappedResidualBytes(const HardwareDesc &hw, const GemmTiling &t,
-                            const GemmEpilogue &epi) {
-  return detail::hasResidual(epi.post)
-             ? t.peRows * int64_t(hw.pesPerCluster) * t.nc * 4
-             : 0;
-}
 } // namespace
 
 bool accel::codegen::mappedPostFits(const HardwareDesc &hw,
@@ -431,7 +424,7 @@ bool accel::codegen::mappedPostFits(const HardwareDesc &hw,
     // (init, function on) variants of the main sequence, plus the post one.
     unsigned variants = (st == StationaryOperand::C || !splitK) ? 2 : 4;
     int64_t budget = int64_t(hw.storageBytes) - fixedTileBytes(hw, t, anyInit) -
-                     mappedResidualBytes(hw, t, epi);
+                     detail::residualTileBytes(hw, t, epi);
     if (variants + 1 > hw.instructionBuffers || budget < 0 ||
         !detail::postFits(hw, epi.post, t.peRows, t.nc))
       return false;
@@ -493,15 +486,16 @@ bool accel::codegen::emitMappedGemmLayer(
     }
     const int64_t mcMax = t.peRows * hw.pesPerCluster;
     // Storage, from address 0 up: [half 0 | half 1 | (sharedC) C | init |
-    // residual tile of a fused epilogue | band slots | resident slots]. Only
+    // residual tile of a fused epilogue | its staging region (below) | band
+    // slots | resident slots]. Only
     // the bytes the layer uses are taken, so that on-chip residency finds
     // the rest of the storage unit free (docs/passes.md, "Compact kernel
     // storage").
     const int64_t half = halfBytes(hw, t, anyInit);
-    const int64_t resBytes = mappedResidualBytes(hw, t, epi);
+    const int64_t resBytes = detail::residualTileBytes(hw, t, epi);
     const int64_t fixedBytes = fixedTileBytes(hw, t, anyInit);
     const uint32_t resAddr = uint32_t(fixedBytes);
-    const int64_t stripBase = fixedBytes + resBytes;
+    int64_t stripBase = fixedBytes + resBytes;
     const int64_t stripBudget = int64_t(hw.storageBytes) - stripBase;
     if (t.sharedC && st != StationaryOperand::C) {
       err = "internal error: a shared C region needs stationary C";
@@ -517,44 +511,82 @@ bool accel::codegen::emitMappedGemmLayer(
       err = "the N tile exceeds the accumulation buffers";
       return false;
     }
-    // Input bands (docs/mapping.md, "Convolution input bands"): two band
-    // slots at the top of the strip budget, below the halves. Not with
-    // stationary A (loops m, k, n: every step needs another band) nor with
-    // sparse B lists.
-    BandPlan bands;
-    if (st != StationaryOperand::A && !sparse)
-      bands = planBands(problems, stripBudget);
-    int64_t slotBytes = 0;
-    bool residentA = false;
-    std::vector<MStep> steps = clusterSteps(
-        hw, problems, t, st, stripBudget - bands.slots * bands.slotBytes,
-        work[cl].partialFilterStrip, slotBytes, residentA, bands.on());
-    if (bands.on()) {
-      // Bands when the step loads with them (their slots taken from the
-      // resident operand's budget) move less channel time than without.
-      int64_t plainSlot = 0;
-      bool plainA = false;
-      std::vector<MStep> plain =
-          clusterSteps(hw, problems, t, st, stripBudget,
-                       work[cl].partialFilterStrip, plainSlot, plainA);
+    // The band slots and resident strips planned in `budget` bytes of strip
+    // storage. Input bands (docs/mapping.md, "Convolution input bands"): two
+    // band slots at the bottom of the strip budget. Not with stationary A
+    // (loops m, k, n: every step needs another band) nor with sparse B lists.
+    struct StripPlan {
+      BandPlan bands;
+      std::vector<MStep> steps;
+      int64_t slotBytes = 0;
+      bool residentA = false;
+    };
+    auto planStrips = [&](int64_t budget) {
+      StripPlan sp;
+      BandPlan &bands = sp.bands;
+      std::vector<MStep> &steps = sp.steps;
+      int64_t &slotBytes = sp.slotBytes;
+      bool &residentA = sp.residentA;
+      if (st != StationaryOperand::A && !sparse)
+        bands = planBands(problems, budget);
+      steps = clusterSteps(
+          hw, problems, t, st, budget - bands.slots * bands.slotBytes,
+          work[cl].partialFilterStrip, slotBytes, residentA, bands.on());
+      if (bands.on()) {
+        // Bands when the step loads with them (their slots taken from the
+        // resident operand's budget) move less channel time than without.
+        int64_t plainSlot = 0;
+        bool plainA = false;
+        std::vector<MStep> plain =
+            clusterSteps(hw, problems, t, st, budget,
+                         work[cl].partialFilterStrip, plainSlot, plainA);
+        const MemoryChannel ch = hw.channels.empty()
+                                     ? MemoryChannel{}
+                                     : hw.channels.at(work[cl].channel);
+        // Bands only save cycles where the cluster's loads are not hidden
+        // behind its MACs: its share of the channel (with the other busy
+        // clusters on it) at least half its MAC time (bandsMinChannelShare).
+        const double plainTime = stepChannelTime(plain, nullptr, ch);
+        const double macTime = stepMacTime(plain, hw);
+        if (!bands.runs(steps) ||
+            stepChannelTime(steps, &bands, ch) >= plainTime ||
+            plainTime * double(work[cl].channelSharers) <
+                work[cl].bandsMinChannelShare * macTime) {
+          bands = BandPlan{};
+          steps = std::move(plain);
+          slotBytes = plainSlot;
+          residentA = plainA;
+        }
+      }
+      return sp;
+    };
+    StripPlan plan = planStrips(stripBudget);
+    // A residual read through a repeating view (a nearest upsampling) is
+    // loaded compact into a staging region above the residual tile and
+    // expanded on chip (loadResidual), when the strips planned in the
+    // storage left move no more channel time than without it: staging
+    // must not cost the layer weight or band reloads.
+    int64_t stagingBytes = detail::residualStagingBytes(hw, t, epi);
+    if (stagingBytes > 0 && stagingBytes <= stripBudget) {
+      StripPlan staged = planStrips(stripBudget - stagingBytes);
       const MemoryChannel ch = hw.channels.empty()
                                    ? MemoryChannel{}
                                    : hw.channels.at(work[cl].channel);
-      // Bands only save cycles where the cluster's loads are not hidden
-      // behind its MACs: its share of the channel (with the other busy
-      // clusters on it) at least half its MAC time (bandsMinChannelShare).
-      const double plainTime = stepChannelTime(plain, nullptr, ch);
-      const double macTime = stepMacTime(plain, hw);
-      if (!bands.runs(steps) ||
-          stepChannelTime(steps, &bands, ch) >= plainTime ||
-          plainTime * double(work[cl].channelSharers) <
-              work[cl].bandsMinChannelShare * macTime) {
-        bands = BandPlan{};
-        steps = std::move(plain);
-        slotBytes = plainSlot;
-        residentA = plainA;
-      }
+      auto channelTime = [&](const StripPlan &x) {
+        return stepChannelTime(x.steps, x.bands.on() ? &x.bands : nullptr, ch);
+      };
+      if (channelTime(staged) <= channelTime(plan))
+        plan = std::move(staged);
+      else
+        stagingBytes = 0;
+    } else {
+      stagingBytes = 0;
     }
+    const BandPlan &bands = plan.bands;
+    const std::vector<MStep> &steps = plan.steps;
+    const int64_t slotBytes = plan.slotBytes;
+    const uint32_t stagingAddr = uint32_t(stripBase);
+    stripBase += stagingBytes;
     const uint32_t bandBase = uint32_t(stripBase); // slot r % slots
     const int64_t slotBase = stripBase + bands.slots * bands.slotBytes;
     for (const MStep &s : steps)
@@ -809,7 +841,8 @@ bool accel::codegen::emitMappedGemmLayer(
       if (s.store && s.final && !seqPost.empty()) {
         DramBox cBox = s.p->cBox(s.m0, s.mc, s.n);
         if (resBytes) {
-          detail::loadResidual(sb, cl, kResidualTag, cBox, epi, resAddr, t.nc);
+          detail::loadResidual(sb, cl, kResidualTag, cBox, epi, resAddr, t.nc,
+                               stagingAddr, stagingBytes);
           sb.wait(cl, uint8_t(1u << kResidualTag), false);
         }
         sb.execute(cl, postIbuf,

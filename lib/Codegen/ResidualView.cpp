@@ -221,3 +221,57 @@ std::vector<TilePiece> accel::codegen::viewTilePieces(const DramBox &cTile,
   }
   return out;
 }
+
+int64_t accel::codegen::repeatFactor(const ResidualView &v) {
+  int64_t f = 1;
+  for (size_t d = 0; d < v.shape.size() && d < v.strides.size(); ++d)
+    if (v.strides[d] == 0)
+      f *= v.shape[d];
+  return f;
+}
+
+StagedResidual
+accel::codegen::stageRepeatedReads(const std::vector<TilePiece> &pieces) {
+  StagedResidual out;
+  for (const TilePiece &p : pieces) {
+    const DramBox &b = p.src;
+    auto repeated = [&](int d) { return b.stride[d] == 0 && b.shape[d] > 1; };
+    bool any = false;
+    for (int d = 0; d < b.rank; ++d)
+      any |= repeated(d);
+    if (!any || p.zero) {
+      out.direct.push_back(p);
+      continue;
+    }
+    // The staging strides: dense over the dimensions that are not repeated,
+    // innermost fastest; 0 along the repeats.
+    int64_t staged[4] = {0, 0, 0, 0}, elems = 1;
+    for (int d = b.rank; d-- > 0;)
+      if (!repeated(d)) {
+        staged[d] = elems;
+        elems *= b.shape[d];
+      }
+    TilePiece load;
+    load.src.base = b.base;
+    load.offset = out.stagingElems;
+    TilePiece copy;
+    copy.src.base = uint64_t(out.stagingElems);
+    copy.offset = p.offset;
+    copy.suStrides = p.suStrides;
+    for (int d = 0; d < b.rank; ++d) {
+      copy.src.dim(b.shape[d], staged[d]);
+      if (repeated(d))
+        continue;
+      load.suStrides[size_t(load.src.rank)] = staged[d];
+      load.src.dim(b.shape[d], b.stride[d]);
+    }
+    if (load.src.rank == 0) { // every dimension repeats one element
+      load.src.dim(1, 1);
+      load.suStrides[0] = 1;
+    }
+    out.compact.push_back(load);
+    out.expand.push_back(copy);
+    out.stagingElems += elems;
+  }
+  return out;
+}

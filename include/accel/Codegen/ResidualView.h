@@ -38,6 +38,26 @@ int64_t residualOffset(const ResidualView &v, int64_t index);
 std::vector<TilePiece> viewTilePieces(const DramBox &cTile, int64_t rowStride,
                                       const ResidualView &v);
 
+/// How many output elements read each residual element: the product of the
+/// view's extents along its zero strides (1: no repeats).
+int64_t repeatFactor(const ResidualView &v);
+
+/// A residual tile's loads with the repeats moved on chip. A piece that
+/// reads residual elements several times (a zero stride of extent > 1:
+/// the nearest upsampling of a feature pyramid) is loaded once, without its
+/// repeated dimensions, into a staging region (`compact`: offsets in
+/// elements from the staging region's start, dense strides there), and a
+/// local copy (`expand`: `src` strides over the staging region, 0 along the
+/// repeats, `src.base` its element offset there; `offset` and `suStrides`
+/// the piece's own in the tile) writes it into the tile. DRAM then moves
+/// each residual element once per piece instead of once per output element
+/// that reads it. Pieces without repeats stay in `direct`.
+struct StagedResidual {
+  std::vector<TilePiece> direct, compact, expand;
+  int64_t stagingElems = 0;
+};
+StagedResidual stageRepeatedReads(const std::vector<TilePiece> &pieces);
+
 } // namespace accel::codegen
 
 #endif

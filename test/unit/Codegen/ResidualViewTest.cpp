@@ -38,34 +38,54 @@ DramBox pixelRange(int64_t HW, int64_t c0, int64_t mc, int64_t p0, int64_t n) {
   return b;
 }
 
-/// Replays `pieces` into a tile of row stride `rowStride` and checks every
-/// element of `box` against the view, each written once.
-void expectLoads(const DramBox &box, int64_t rowStride, const ResidualView &v,
-                 const std::vector<TilePiece> &pieces) {
-  int64_t rows = box.rows(), cols = box.cols();
-  std::vector<int64_t> tile(size_t(rows * rowStride), -1);
-  std::vector<int> writes(tile.size(), 0);
+/// Calls `f(dst, src)` for every element of a piece: its offset in the
+/// destination (p.offset + i . suStrides) and in its source (i . src.stride).
+template <typename F> void forEachElement(const TilePiece &p, F f) {
+  int64_t n[4] = {1, 1, 1, 1};
+  for (int d = 0; d < p.src.rank; ++d)
+    n[d] = p.src.shape[d];
+  for (int64_t a = 0; a < n[0]; ++a)
+    for (int64_t b = 0; b < n[1]; ++b)
+      for (int64_t c = 0; c < n[2]; ++c)
+        for (int64_t e = 0; e < n[3]; ++e) {
+          int64_t i[4] = {a, b, c, e}, src = 0, dst = p.offset;
+          for (int d = 0; d < p.src.rank; ++d) {
+            src += i[d] * p.src.stride[d];
+            dst += i[d] * p.suStrides[size_t(d)];
+          }
+          f(dst, src);
+        }
+}
+
+/// A tile of residual element offsets (-1: not written) and the number of
+/// writes of each element.
+struct Tile {
+  std::vector<int64_t> value;
+  std::vector<int> writes;
+  explicit Tile(size_t n) : value(n, -1), writes(n, 0) {}
+};
+
+/// Replays DRAM pieces into `tile` as the DMA engine would.
+void replayLoads(const std::vector<TilePiece> &pieces, const ResidualView &v,
+                 Tile &tile) {
   for (const TilePiece &p : pieces) {
     ASSERT_GE(p.src.rank, 1);
     ASSERT_LE(p.src.rank, 4);
-    int64_t n[4] = {1, 1, 1, 1};
-    for (int d = 0; d < p.src.rank; ++d)
-      n[d] = p.src.shape[d];
-    for (int64_t a = 0; a < n[0]; ++a)
-      for (int64_t b = 0; b < n[1]; ++b)
-        for (int64_t c = 0; c < n[2]; ++c)
-          for (int64_t e = 0; e < n[3]; ++e) {
-            int64_t i[4] = {a, b, c, e}, src = 0, dst = p.offset;
-            for (int d = 0; d < p.src.rank; ++d) {
-              src += i[d] * p.src.stride[d];
-              dst += i[d] * p.suStrides[size_t(d)];
-            }
-            ASSERT_GE(dst, 0);
-            ASSERT_LT(dst, int64_t(tile.size()));
-            tile[size_t(dst)] = int64_t(p.src.base - v.base) / 4 + src;
-            ++writes[size_t(dst)];
-          }
+    forEachElement(p, [&](int64_t dst, int64_t src) {
+      ASSERT_GE(dst, 0);
+      ASSERT_LT(dst, int64_t(tile.value.size()));
+      tile.value[size_t(dst)] = int64_t(p.src.base - v.base) / 4 + src;
+      ++tile.writes[size_t(dst)];
+    });
   }
+}
+
+/// Checks every element of `box` in the tile of row stride `rowStride`
+/// against the view, each written once, and nothing else written.
+void expectTile(const DramBox &box, int64_t rowStride, const ResidualView &v,
+                const Tile &tile) {
+  int64_t rows = box.rows(), cols = box.cols();
+  ASSERT_EQ(tile.value.size(), size_t(rows * rowStride));
   // The box's elements in order: output index and tile offset.
   int64_t first = int64_t(box.base - v.output) / 4;
   int64_t n[4] = {1, 1, 1, 1};
@@ -81,13 +101,53 @@ void expectLoads(const DramBox &box, int64_t rowStride, const ResidualView &v,
             out += i[d] * box.stride[d];
           int64_t row = count / cols, col = count % cols;
           size_t t = size_t(row * rowStride + col);
-          ASSERT_EQ(writes[t], 1) << "tile element " << t;
-          ASSERT_EQ(tile[t], residualOffset(v, out)) << "tile element " << t;
+          ASSERT_EQ(tile.writes[t], 1) << "tile element " << t;
+          ASSERT_EQ(tile.value[t], residualOffset(v, out))
+              << "tile element " << t;
         }
   int total = 0;
-  for (int w : writes)
+  for (int w : tile.writes)
     total += w;
   EXPECT_EQ(total, rows * cols) << "writes outside the box's elements";
+}
+
+/// Replays `pieces` into a tile of row stride `rowStride` and checks it.
+void expectLoads(const DramBox &box, int64_t rowStride, const ResidualView &v,
+                 const std::vector<TilePiece> &pieces) {
+  Tile tile(size_t(box.rows() * rowStride));
+  replayLoads(pieces, v, tile);
+  expectTile(box, rowStride, v, tile);
+}
+
+/// Replays stageRepeatedReads(pieces): the direct pieces into the tile, the
+/// compact ones into the staging region (each staging element written once,
+/// all of them), the expansions from the staging region into the tile; then
+/// checks the tile as expectLoads does. Returns the staged form.
+StagedResidual expectStagedLoads(const DramBox &box, int64_t rowStride,
+                                 const ResidualView &v,
+                                 const std::vector<TilePiece> &pieces) {
+  StagedResidual staged = stageRepeatedReads(pieces);
+  EXPECT_EQ(staged.compact.size(), staged.expand.size());
+  Tile tile(size_t(box.rows() * rowStride));
+  Tile staging(size_t(staged.stagingElems));
+  replayLoads(staged.direct, v, tile);
+  replayLoads(staged.compact, v, staging);
+  for (int w : staging.writes)
+    EXPECT_EQ(w, 1) << "a staging element written " << w << " times";
+  for (const TilePiece &e : staged.expand) {
+    EXPECT_LE(e.src.rank, 4);
+    forEachElement(e, [&](int64_t dst, int64_t src) {
+      const int64_t at = int64_t(e.src.base) + src;
+      ASSERT_GE(at, 0);
+      ASSERT_LT(at, staged.stagingElems);
+      ASSERT_GE(dst, 0);
+      ASSERT_LT(dst, int64_t(tile.value.size()));
+      tile.value[size_t(dst)] = staging.value[size_t(at)];
+      ++tile.writes[size_t(dst)];
+    });
+  }
+  expectTile(box, rowStride, v, tile);
+  return staged;
 }
 } // namespace
 
@@ -219,4 +279,57 @@ TEST(ResidualView, TileOutsideTheOutputIsAnError) {
   bad.strides.pop_back();
   EXPECT_THROW(viewTilePieces(pixelRange(16, 0, 1, 0, 4), 4, bad),
                std::logic_error);
+}
+
+// stageRepeatedReads (loadResidual's on-chip expansion): the FPN's tile of
+// 64 channels x 448 pixels of a 2x nearest upsampling loads 64 x 224
+// residual elements compact instead of 64 x 448 with zero strides, and the
+// local copies rebuild the same tile.
+TEST(ResidualView, StagedPyramidTileReadsEachElementOnce) {
+  ResidualView v = upsample(256, 160, 160, 2, 2);
+  DramBox box = pixelRange(160 * 160, 64, 64, 2 * 160, 448);
+  StagedResidual staged =
+      expectStagedLoads(box, 448, v, viewTilePieces(box, 448, v));
+  EXPECT_TRUE(staged.direct.empty());
+  ASSERT_EQ(staged.compact.size(), 2u);
+  // Row 2 (80 residual elements) and rows 3-4 (80 + 64) per channel.
+  EXPECT_EQ(staged.stagingElems, 64 * (80 + 80 + 64));
+  for (const TilePiece &c : staged.compact)
+    for (int d = 0; d < c.src.rank; ++d)
+      EXPECT_NE(c.src.stride[d], 0) << "a compact load repeats";
+  EXPECT_EQ(repeatFactor(v), 4);
+}
+
+TEST(ResidualView, StagedRandomViewsAndBoxes) {
+  std::mt19937 rng(7);
+  auto pick = [&](int64_t lo, int64_t hi) {
+    return std::uniform_int_distribution<int64_t>(lo, hi)(rng);
+  };
+  for (int iter = 0; iter < 300; ++iter) {
+    int64_t C = pick(1, 5), h = pick(1, 4), w = pick(1, 5);
+    int64_t fh = pick(1, 3), fw = pick(1, 3);
+    ResidualView v = upsample(C, h * fh, w * fw, fh, fw);
+    int64_t HW = h * fh * w * fw;
+    int64_t mc = pick(1, C), c0 = pick(0, C - mc);
+    int64_t n = pick(1, HW), p0 = pick(0, HW - n);
+    DramBox box = pixelRange(HW, c0, mc, p0, n);
+    int64_t rowStride = box.cols() + pick(0, 3);
+    SCOPED_TRACE("iteration " + std::to_string(iter));
+    StagedResidual staged =
+        expectStagedLoads(box, rowStride, v, viewTilePieces(box, rowStride, v));
+    // Never more DRAM elements than the tile, never more than before.
+    EXPECT_LE(staged.stagingElems, box.rows() * box.cols());
+  }
+}
+
+// A view without repeats (a plain residual) stays direct.
+TEST(ResidualView, StagingLeavesPiecesWithoutRepeats) {
+  ResidualView v = upsample(3, 6, 6, 1, 1);
+  EXPECT_EQ(repeatFactor(v), 1);
+  DramBox box = pixelRange(36, 0, 3, 5, 20);
+  StagedResidual staged =
+      expectStagedLoads(box, 20, v, viewTilePieces(box, 20, v));
+  EXPECT_TRUE(staged.compact.empty());
+  EXPECT_EQ(staged.stagingElems, 0);
+  EXPECT_FALSE(staged.direct.empty());
 }
