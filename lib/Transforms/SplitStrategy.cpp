@@ -111,6 +111,8 @@ struct Candidate {
   std::map<int, Want> wanted;
   std::optional<Partition> part;
   double cycles = 0;
+  /// The cost model's DMA bytes (all clusters).
+  uint64_t dmaBytes = 0;
   /// The cost model's EXECUTE time is at least its busiest channel's.
   bool computeBound = false;
 };
@@ -301,6 +303,7 @@ private:
     for (const char *m : {"model", "data", "hybrid"})
       if (modes.front() != m)
         modes.push_back(m);
+    std::vector<Candidate> pricedModes;
     std::optional<Candidate> best;
     std::string report, failures;
     for (const std::string &mode : modes) {
@@ -315,11 +318,19 @@ private:
       if (priced)
         cost = partitionCost(mp, c->part);
       c->cycles = priced ? cost.cycles : 0;
+      c->dmaBytes = priced ? cost.dmaBytes : 0;
       c->computeBound = cost.computeCycles >= cost.channelCycles;
       report += " " + mode + " " + cyclesText(c->cycles);
+      pricedModes.push_back(*c);
       if (!best || c->cycles < best->cycles)
         best = std::move(c);
     }
+    if (best && priced)
+      if (std::optional<Candidate> light =
+              lighterCandidate(pricedModes, *best)) {
+        report += ", fewer bytes " + light->mode;
+        best = std::move(light);
+      }
     if (best && priced && balanceClusters && best->computeBound)
       if (std::optional<Candidate> b =
               balancedCandidate(op, tensors, mp, *best))
@@ -333,6 +344,29 @@ private:
     else if (print)
       op->emitRemark("parallel=best:") << report << " -> " << best->mode;
     return best;
+  }
+
+  /// bytes-tolerance: among `all`, priced within the tolerance of the
+  /// cheapest `best` and compute-bound, the one with the fewest modelled DMA
+  /// bytes when it moves at most 4/5 of best's; nothing otherwise. The cost
+  /// model prices a layer whose loads hide behind its MACs by its MACs
+  /// alone, so two modes can price alike while one reads its input once per
+  /// cluster (an output-channel split) and the other once: the FPN
+  /// detector's /neck/in2_conv, 0.4 % apart, ran 5.5 % faster and read
+  /// 19.5 MB less with the lighter one. A lighter mode priced channel-bound
+  /// is left out: ResNet-50's layer1 1 x 1 convolutions, 0.26 % apart, ran
+  /// up to 28 % slower with it (docs/labels-and-splits.md).
+  std::optional<Candidate> lighterCandidate(const std::vector<Candidate> &all,
+                                            const Candidate &best) const {
+    const Candidate *light = nullptr;
+    for (const Candidate &c : all)
+      if (c.computeBound && c.cycles <= best.cycles * (1.0 + bytesTolerance) &&
+          c.dmaBytes * 5 <= best.dmaBytes * 4 &&
+          (!light || c.dmaBytes < light->dmaBytes))
+        light = &c;
+    if (!light)
+      return std::nullopt;
+    return *light;
   }
 
   /// balance-clusters: `chosen`'s mode cut with Rounding::Clusters and

@@ -391,6 +391,10 @@ def SplitStrategy : Pass<"split-strategy", "mlir::ModuleOp"> {
            "rounding=clusters when the cost model prices the op "
            "compute-bound and the balanced partition cheaper (the default "
            "pipeline's)">,
+    Option<"bytesTolerance", "bytes-tolerance", "double", /*default=*/"0.005",
+           "parallel=best: among the modes priced within this fraction of "
+           "the cheapest, take the one with the fewest modelled DMA bytes "
+           "when it moves at most 4/5 of the cheapest's (0: the cheapest)">,
   ];
   let dependentDialects = ["::accel::AccelDialect"];
 }
