@@ -700,9 +700,10 @@ bool Sim::doDma(Cluster &c, const Command &cmd) {
   // Byte offsets stepped per dimension, not multiplied out per row: the
   // local copies of the small networks are hundreds of thousands of rows of
   // a dozen elements, where the row's address arithmetic cost as much as
-  // its copy.
-  int64_t sStep[3], dStep[3];
-  for (int k = 0; k < 3; ++k) {
+  // its copy. Only for a box with elements: its range checks above bound
+  // every step (an empty box's strides may be anything).
+  int64_t sStep[3] = {0, 0, 0}, dStep[3] = {0, 0, 0};
+  for (int k = 0; elems > 0 && k < 3; ++k) {
     sStep[k] = box.src[k] * int64_t(eb);
     dStep[k] = box.dst[k] * int64_t(eb);
   }
