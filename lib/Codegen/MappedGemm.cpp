@@ -519,14 +519,16 @@ bool accel::codegen::emitMappedGemmLayer(
       BandPlan bands;
       std::vector<MStep> steps;
       int64_t slotBytes = 0;
-      bool residentA = false;
     };
+    const MemoryChannel ch = hw.channels.empty()
+                                 ? MemoryChannel{}
+                                 : hw.channels.at(work[cl].channel);
     auto planStrips = [&](int64_t budget) {
       StripPlan sp;
       BandPlan &bands = sp.bands;
       std::vector<MStep> &steps = sp.steps;
       int64_t &slotBytes = sp.slotBytes;
-      bool &residentA = sp.residentA;
+      bool residentA = false;
       if (st != StationaryOperand::A && !sparse)
         bands = planBands(problems, budget);
       steps = clusterSteps(
@@ -540,9 +542,6 @@ bool accel::codegen::emitMappedGemmLayer(
         std::vector<MStep> plain =
             clusterSteps(hw, problems, t, st, budget,
                          work[cl].partialFilterStrip, plainSlot, plainA);
-        const MemoryChannel ch = hw.channels.empty()
-                                     ? MemoryChannel{}
-                                     : hw.channels.at(work[cl].channel);
         // Bands only save cycles where the cluster's loads are not hidden
         // behind its MACs: its share of the channel (with the other busy
         // clusters on it) at least half its MAC time (bandsMinChannelShare).
@@ -555,7 +554,6 @@ bool accel::codegen::emitMappedGemmLayer(
           bands = BandPlan{};
           steps = std::move(plain);
           slotBytes = plainSlot;
-          residentA = plainA;
         }
       }
       return sp;
@@ -566,21 +564,17 @@ bool accel::codegen::emitMappedGemmLayer(
     // expanded on chip (loadResidual), when the strips planned in the
     // storage left move no more channel time than without it: staging
     // must not cost the layer weight or band reloads.
-    int64_t stagingBytes = detail::residualStagingBytes(hw, t, epi);
-    if (stagingBytes > 0 && stagingBytes <= stripBudget) {
-      StripPlan staged = planStrips(stripBudget - stagingBytes);
-      const MemoryChannel ch = hw.channels.empty()
-                                   ? MemoryChannel{}
-                                   : hw.channels.at(work[cl].channel);
+    int64_t stagingBytes = 0;
+    const int64_t wanted = detail::residualStagingBytes(hw, t, epi);
+    if (wanted > 0 && wanted <= stripBudget) {
+      StripPlan staged = planStrips(stripBudget - wanted);
       auto channelTime = [&](const StripPlan &x) {
         return stepChannelTime(x.steps, x.bands.on() ? &x.bands : nullptr, ch);
       };
-      if (channelTime(staged) <= channelTime(plan))
+      if (channelTime(staged) <= channelTime(plan)) {
         plan = std::move(staged);
-      else
-        stagingBytes = 0;
-    } else {
-      stagingBytes = 0;
+        stagingBytes = wanted;
+      }
     }
     const BandPlan &bands = plan.bands;
     const std::vector<MStep> &steps = plan.steps;
