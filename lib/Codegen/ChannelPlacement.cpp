@@ -55,6 +55,23 @@ void forEachOverlap(const std::vector<DramBuffer> &buffers, uint64_t lo,
       std::min(hi, buffers[b].addr + buffers[b].bytes));
 }
 
+/// Adds bytes that `layer`'s commands on a cluster of channel `ch` move to
+/// the buffer's totals and to its per-layer entry.
+void addTraffic(BufferTraffic &t, uint32_t layer, uint32_t ch, uint64_t read,
+                uint64_t written) {
+  t.read[ch] += read;
+  t.written[ch] += written;
+  if (layer == Command::kNoLayer)
+    layer = kNoLayerTraffic;
+  for (LayerTraffic &e : t.layers)
+    if (e.layer == layer && e.channel == ch) {
+      e.read += read;
+      e.written += written;
+      return;
+    }
+  t.layers.push_back({layer, ch, read, written});
+}
+
 uint64_t regionEnd(const HardwareDesc &hw, uint32_t ch) {
   uint64_t r = hw.channelRegionBytes();
   return ch + 1 >= hw.channels.size() ? hw.dramBytes : (ch + 1) * r;
@@ -147,8 +164,8 @@ bool accel::codegen::measureBufferTraffic(
         // The engine streams (or once loads) the weights from DRAM.
         int64_t b = bufferOf(buffers, c.recur->weights);
         if (b >= 0)
-          traffic[size_t(b)].read[ch] +=
-              c.recur->weightElems() * 4 * c.recur->steps;
+          addTraffic(traffic[size_t(b)], c.layer, ch,
+                     c.recur->weightElems() * 4 * c.recur->steps, 0);
         continue;
       }
       if (c.kind != CommandKind::Dma || c.dma.numElements() == 0)
@@ -167,7 +184,8 @@ bool accel::codegen::measureBufferTraffic(
           return;
         }
         uint64_t bytes = c.dma.numElements() * c.dma.elemBytes;
-        (srcSide ? traffic[b].read : traffic[b].written)[ch] += bytes;
+        addTraffic(traffic[b], c.layer, ch, srcSide ? bytes : 0,
+                   srcSide ? 0 : bytes);
       });
       if (!ok)
         return false;
@@ -178,18 +196,26 @@ bool accel::codegen::measureBufferTraffic(
   for (const ConstPacket &k : p.packets) {
     int64_t b = bufferOf(buffers, k.markerAddr);
     if (b >= 0 && !k.marker.empty())
-      traffic[size_t(b)]
-          .read[std::min<size_t>(hw.channelOf(k.cluster), nch - 1)] +=
-          k.marker.size();
+      addTraffic(traffic[size_t(b)], Command::kNoLayer,
+                 uint32_t(std::min<size_t>(hw.channelOf(k.cluster), nch - 1)),
+                 k.marker.size(), 0);
   }
   return true;
 }
 
-bool accel::codegen::planChannels(const HardwareDesc &hw,
-                                  const std::vector<DramBuffer> &buffers,
-                                  const std::vector<BufferTraffic> &traffic,
-                                  ChannelPlan &plan, std::string &err,
-                                  const PlacementOptions &opts) {
+namespace {
+
+bool vetoed(const CopyVeto &veto, size_t b, uint32_t ch) {
+  return b < veto.size() &&
+         std::find(veto[b].begin(), veto[b].end(), ch) != veto[b].end();
+}
+
+/// planChannels before the copies are priced (writeCopyFactor alone).
+bool planChannelsOnce(const HardwareDesc &hw,
+                      const std::vector<DramBuffer> &buffers,
+                      const std::vector<BufferTraffic> &traffic,
+                      ChannelPlan &plan, std::string &err,
+                      const PlacementOptions &opts) {
   const uint32_t nch = uint32_t(std::max<size_t>(hw.channels.size(), 1));
   const uint64_t R = hw.channelRegionBytes();
   // Channels local to some cluster: where an untouched buffer may go.
@@ -294,6 +320,58 @@ bool accel::codegen::planChannels(const HardwareDesc &hw,
     }
   }
   return true;
+}
+
+} // namespace
+
+bool accel::codegen::planChannels(const HardwareDesc &hw,
+                                  const std::vector<DramBuffer> &buffers,
+                                  const std::vector<BufferTraffic> &traffic,
+                                  ChannelPlan &plan, std::string &err,
+                                  const PlacementOptions &opts) {
+  if (!planChannelsOnce(hw, buffers, traffic, plan, err, opts))
+    return false;
+  if (!opts.replicate || opts.layerMacs.empty())
+    return true;
+  // Price the copies with every buffer placed, then drop the ones that do
+  // not shorten any layer. Planning again without them could move
+  // primaries (the balance counts the copies' bytes) and so make copies
+  // nobody priced; the same decisions are laid out again instead.
+  CopyVeto veto =
+      unprofitableCopies(hw, buffers, traffic, plan, opts.layerMacs);
+  dropCopies(hw, buffers, veto, plan);
+  return true;
+}
+
+void accel::codegen::dropCopies(const HardwareDesc &hw,
+                                const std::vector<DramBuffer> &buffers,
+                                const CopyVeto &veto, ChannelPlan &plan) {
+  const uint32_t nch = uint32_t(std::max<size_t>(hw.channels.size(), 1));
+  const uint64_t R = hw.channelRegionBytes();
+  std::vector<uint64_t> next(nch);
+  for (uint32_t ch = 0; ch < nch; ++ch)
+    next[ch] = uint64_t(ch) * R;
+  plan.allocated.assign(nch, 0);
+  plan.dramSize = 0;
+  // In the original order, so every buffer lands no higher than before.
+  auto take = [&](uint32_t ch, uint64_t bytes) {
+    uint64_t a = next[ch];
+    next[ch] += bytes;
+    plan.allocated[ch] += bytes;
+    plan.dramSize = std::max(plan.dramSize, next[ch]);
+    return a;
+  };
+  for (size_t b = 0; b < buffers.size(); ++b) {
+    auto &reps = plan.replicas[b];
+    reps.erase(std::remove_if(reps.begin(), reps.end(),
+                              [&](const std::pair<uint32_t, uint64_t> &r) {
+                                return vetoed(veto, b, r.first);
+                              }),
+               reps.end());
+    plan.addr[b] = take(plan.channel[b], buffers[b].bytes);
+    for (auto &r : reps)
+      r.second = take(r.first, buffers[b].bytes);
+  }
 }
 
 namespace {

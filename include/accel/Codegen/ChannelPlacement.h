@@ -30,10 +30,20 @@ struct DramBuffer {
   uint64_t bytes = 0;
 };
 
+/// DMA bytes one layer moves to or from one buffer, from the clusters of
+/// one memory channel.
+struct LayerTraffic {
+  uint32_t layer = 0; ///< Program::layers index; kNoLayerTraffic: none
+  uint32_t channel = 0; ///< the accessing clusters' channel
+  uint64_t read = 0, written = 0;
+};
+constexpr uint32_t kNoLayerTraffic = 0xFFFFFFFFu;
+
 /// DMA bytes of one buffer per memory channel of the accessing clusters
-/// (HardwareDesc::channelOf).
+/// (HardwareDesc::channelOf), in total and per layer.
 struct BufferTraffic {
   std::vector<uint64_t> read, written;
+  std::vector<LayerTraffic> layers{};
 };
 
 /// The traffic of every buffer from the DMAs of `p` (the DRAM side of each
@@ -95,7 +105,46 @@ struct PlacementOptions {
   /// clusters read more than writeCopyFactor x its written bytes (0: when
   /// they read it at all).
   uint64_t writeCopyFactor = kDefaultWriteCopyFactor;
+  /// replicate: multiply-adds per layer (Program::layers). When given, a
+  /// copy of a written buffer that passes writeCopyFactor is kept only
+  /// when it shortens the layers' roofline times (unprofitableCopies);
+  /// empty: writeCopyFactor alone decides.
+  std::vector<uint64_t> layerMacs{};
 };
+
+/// unprofitableCopies prices a layer's bytes on a channel at this many
+/// times their transfer time: its loads come in bursts at tile starts rather
+/// than spread evenly over its MACs, so a layer whose bytes take half its
+/// MAC time can still wait on a channel. At 1 the FPN detector on
+/// hw/large.json was 2.3 % slower without the copies the rule dropped; at 2
+/// no zoo run on hw/default.json is slower (docs/passes.md).
+constexpr double kCopyBurstFactor = 2.0;
+
+/// Per buffer, the channels on which it must not get a copy.
+using CopyVeto = std::vector<std::vector<uint32_t>>;
+
+/// The copies of written buffers in `plan` that do not pay for themselves.
+/// Each layer is priced at its roofline time, max(MACs / peak,
+/// kCopyBurstFactor x its bytes on each channel / that channel's bandwidth),
+/// with the bytes of every buffer
+/// as `plan` places them (reads from the copy on the reader's channel,
+/// writes to every copy; traffic of no layer priced as one extra layer
+/// without MACs). Copies are visited in buffer order; one whose removal
+/// leaves the sum of the touched layers' times no larger is vetoed and its
+/// bytes moved back (reads to the primary, its writes gone) before the next
+/// is priced. Read-only buffers' copies cost no writes and are never
+/// vetoed.
+CopyVeto unprofitableCopies(const HardwareDesc &hw,
+                            const std::vector<DramBuffer> &buffers,
+                            const std::vector<BufferTraffic> &traffic,
+                            const ChannelPlan &plan,
+                            const std::vector<uint64_t> &layerMacs);
+
+/// Removes the vetoed copies from `plan` and lays the buffers out again in
+/// order (each region a bump allocator, as planChannels does), so nothing
+/// moves to another channel and no address rises.
+void dropCopies(const HardwareDesc &hw, const std::vector<DramBuffer> &buffers,
+                const CopyVeto &veto, ChannelPlan &plan);
 
 /// Near-tie tolerance of the channel choice: channels whose score is at
 /// least (1 - 1/kTieFraction) of the best are balanced by allocated bytes.

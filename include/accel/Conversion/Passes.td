@@ -177,6 +177,11 @@ def ConvertGraphToIsa : Pass<"convert-graph-to-isa", "mlir::ModuleOp"> {
            "more than this many times its written bytes (every store then "
            "writes every copy; 0: whenever they read it; docs/passes.md, "
            "Memory planning on channels)">,
+    Option<"dramCopyTime", "dram-copy-time", "bool", /*default=*/"true",
+           "dram-placement=pieces: keep a copy that dram-copy-factor allows "
+           "only when it shortens the layers it touches, each priced at its "
+           "roofline time (MACs at peak, or its bytes on the busiest "
+           "channel; docs/passes.md, Memory planning on channels)">,
     Option<"dramSplitShared", "dram-split-shared", "bool", /*default=*/"true",
            "dram-placement=pieces: a piece of an intermediate of 256 KiB or "
            "more whose DMA bytes no memory channel's clusters own (3/4) is "

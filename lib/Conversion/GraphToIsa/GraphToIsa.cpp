@@ -760,11 +760,14 @@ void Lowering::placeOnChannels() {
   if (opts_.channelPlacement && opts_.channelPieces && opts_.dramSplitShared)
     splitSharedSegments(program_, hw_, segments,
                         intermediatePieces(program_, segments));
+  PlacementOptions popts{opts_.channelPieces, opts_.channelPieces,
+                         opts_.dramCopyFactor};
+  if (opts_.dramCopyTime)
+    for (const LayerInfo &l : program_.layers)
+      popts.layerMacs.push_back(l.macs);
   if (!opts_.channelPlacement ||
       !measureBufferTraffic(program_, hw_, segments, traffic, err) ||
-      !planChannels(hw_, segments, traffic, plan, err,
-                    PlacementOptions{opts_.channelPieces, opts_.channelPieces,
-                                     opts_.dramCopyFactor}))
+      !planChannels(hw_, segments, traffic, plan, err, popts))
     return;
   relocateBuffers(program_, hw_, segments, plan);
   relocatePacketMarkers(segments, plan);
@@ -932,6 +935,7 @@ struct ConvertGraphToIsaPass
     lo.channelPlacement = dramPlacement != DramPlacement::Linear;
     lo.channelPieces = dramPlacement == DramPlacement::Pieces;
     lo.dramCopyFactor = dramCopyFactor;
+    lo.dramCopyTime = dramCopyTime;
     lo.dramSplitShared = dramSplitShared;
     lo.convPadding =
         convPadding == ConvPadding::Window ? LoweringOptions::Padding::Window

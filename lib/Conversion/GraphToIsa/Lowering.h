@@ -268,6 +268,9 @@ struct LoweringOptions {
   /// Written pieces read from another channel get a copy there when those
   /// reads exceed this many times the written bytes (dram-copy-factor).
   uint64_t dramCopyFactor = codegen::kDefaultWriteCopyFactor;
+  /// Those copies kept only where the layers' roofline times say they pay
+  /// (dram-copy-time, codegen::unprofitableCopies).
+  bool dramCopyTime = true;
   /// channelPieces: intermediates no channel owns cut into one part per
   /// channel (dram-split-shared, codegen::splitSharedSegments).
   bool dramSplitShared = true;

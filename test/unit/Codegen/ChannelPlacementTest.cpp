@@ -276,3 +276,104 @@ TEST(ChannelPlacement, AWrittenBufferReadMoreElsewhereThanWrittenIsCopied) {
 }
 
 } // namespace
+
+namespace {
+
+/// Layer 0: cluster 0 (channel 0) writes [0, 256) once. Layer 1: clusters 1
+/// (channel 0) and 3 (channel 1) each read it whole twice, so factor 1
+/// copies it to channel 1. Plans it with the layers' MACs `macs`.
+ChannelPlan planTimedBuffer(Program &p, const HardwareDesc &hw,
+                            std::vector<uint64_t> macs,
+                            std::vector<BufferTraffic> *measured = nullptr) {
+  StreamBuilder sb(p, hw);
+  DramBox buf;
+  buf.dim(64, 1);
+  sb.setLayer(0);
+  sb.dmaStore(0, 0, 0, 64, buf);
+  sb.setLayer(1);
+  for (int k = 0; k < 2; ++k) {
+    sb.dmaLoad(1, 0, buf, 0, 64);
+    sb.dmaLoad(3, 0, buf, 0, 64);
+  }
+  std::vector<DramBuffer> bufs{{0, 256}};
+  std::vector<BufferTraffic> t;
+  ChannelPlan plan;
+  std::string err;
+  EXPECT_TRUE(measureBufferTraffic(p, hw, bufs, t, err)) << err;
+  PlacementOptions opts{true, true, 1};
+  opts.layerMacs = std::move(macs);
+  EXPECT_TRUE(planChannels(hw, bufs, t, plan, err, opts)) << err;
+  if (measured)
+    *measured = t;
+  return plan;
+}
+
+} // namespace
+
+TEST(ChannelPlacement, TrafficIsKeptPerLayerAndChannel) {
+  HardwareDesc hw = twoChannels();
+  Program p;
+  std::vector<BufferTraffic> t;
+  planTimedBuffer(p, hw, {}, &t);
+  ASSERT_EQ(t.size(), 1u);
+  ASSERT_EQ(t[0].layers.size(), 3u);
+  auto has = [&](uint32_t layer, uint32_t ch, uint64_t r, uint64_t w) {
+    for (const LayerTraffic &e : t[0].layers)
+      if (e.layer == layer && e.channel == ch)
+        return e.read == r && e.written == w;
+    return false;
+  };
+  EXPECT_TRUE(has(0, 0, 0, 256));
+  EXPECT_TRUE(has(1, 0, 512, 0));
+  EXPECT_TRUE(has(1, 1, 512, 0));
+  EXPECT_EQ(t[0].read, (std::vector<uint64_t>{512, 512}));
+  EXPECT_EQ(t[0].written, (std::vector<uint64_t>{256, 0}));
+}
+
+TEST(ChannelPlacement, ACopyThatShortensNoLayerIsDropped) {
+  HardwareDesc hw = twoChannels();
+  // Without MACs both layers wait on the channels: the copy turns the
+  // reader's 1024 bytes on channel 0 into 512 + 512 and costs the writer
+  // 256 bytes on channel 1 it runs in parallel. Kept.
+  Program fast;
+  EXPECT_EQ(planTimedBuffer(fast, hw, {0, 0}).replicas[0].size(), 1u);
+  // A reader bound by its MACs gains nothing from local reads: the copy
+  // would only add the writes. Dropped.
+  Program macBound;
+  const uint64_t busy = uint64_t(hw.peakMacsPerCycle()) * 1000;
+  ChannelPlan plan = planTimedBuffer(macBound, hw, {0, busy});
+  EXPECT_TRUE(plan.replicas[0].empty());
+  EXPECT_EQ(plan.allocated, (std::vector<uint64_t>{256, 0}));
+  // No MAC counts: the factor alone decides, as before.
+  Program untimed;
+  EXPECT_EQ(planTimedBuffer(untimed, hw, {}).replicas[0].size(), 1u);
+}
+
+TEST(ChannelPlacement, TheBurstFactorPricesBytesAboveTheirTransferTime) {
+  HardwareDesc hw = twoChannels();
+  // The reader's MACs take a little more than its 1024 bytes on one
+  // channel: bound by its MACs at face value, by its bytes in bursts.
+  const double bytesTime = 1024.0 / hw.channels[0].bytesPerCycle;
+  const auto macs = uint64_t(hw.peakMacsPerCycle() * bytesTime * 1.5);
+  Program p;
+  EXPECT_EQ(planTimedBuffer(p, hw, {0, macs}).replicas[0].size(), 1u);
+  static_assert(kCopyBurstFactor > 1.5, "the case above needs bursts");
+}
+
+TEST(ChannelPlacement, DroppedCopiesFreeTheirAddresses) {
+  HardwareDesc hw = twoChannels();
+  const uint64_t R = hw.channelRegionBytes();
+  std::vector<DramBuffer> bufs{{0, 64}, {64, 128}};
+  ChannelPlan plan;
+  plan.channel = {0, 0};
+  plan.addr = {0, 64};
+  plan.replicas = {{{1, R}}, {{1, R + 64}}};
+  CopyVeto veto{{1}, {}};
+  dropCopies(hw, bufs, veto, plan);
+  EXPECT_EQ(plan.addr, (std::vector<uint64_t>{0, 64}));
+  EXPECT_TRUE(plan.replicas[0].empty());
+  ASSERT_EQ(plan.replicas[1].size(), 1u);
+  EXPECT_EQ(plan.replicas[1][0], (std::pair<uint32_t, uint64_t>{1, R}));
+  EXPECT_EQ(plan.allocated, (std::vector<uint64_t>{192, 128}));
+  EXPECT_EQ(plan.dramSize, R + 128);
+}
