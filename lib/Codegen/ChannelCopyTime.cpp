@@ -45,7 +45,8 @@ public:
   double time(size_t row) const {
     double t = mac_[row];
     for (size_t c = 0; c < nch_; ++c)
-      t = std::max(t, kCopyBurstFactor * double(bytes_[row * nch_ + c]) / bandwidth_[c]);
+      t = std::max(t, kCopyBurstFactor * double(bytes_[row * nch_ + c]) /
+                          bandwidth_[c]);
     return t;
   }
 

@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 #include "accel/Sim/Simulator.h"
 #include "BoxFootprint.h"
+#include "RowCopy.h"
 #include "SimImpl.h"
 #include "StridedCopy.h"
 #include "accel/Sim/Numerics.h"
@@ -723,7 +724,11 @@ bool Sim::doDma(Cluster &c, const Command &cmd) {
     }
   };
   int64_t so0 = srcOrigin, do0 = int64_t(d.dst);
-  for (uint64_t i0 = 0; elems > 0 && i0 < box.shape[0];
+  if (plainRows && elems > 0) {
+    const uint64_t rows[3] = {box.shape[0], box.shape[1], box.shape[2]};
+    copyRows(dstPlain + do0, dStep, srcPlain + so0, sStep, rows, rowBytes);
+  }
+  for (uint64_t i0 = 0; !plainRows && elems > 0 && i0 < box.shape[0];
        ++i0, so0 += sStep[0], do0 += dStep[0]) {
     int64_t so1 = so0, do1 = do0;
     for (uint64_t i1 = 0; i1 < box.shape[1];

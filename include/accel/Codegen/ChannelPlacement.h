@@ -33,7 +33,7 @@ struct DramBuffer {
 /// DMA bytes one layer moves to or from one buffer, from the clusters of
 /// one memory channel.
 struct LayerTraffic {
-  uint32_t layer = 0; ///< Program::layers index; kNoLayerTraffic: none
+  uint32_t layer = 0;   ///< Program::layers index; kNoLayerTraffic: none
   uint32_t channel = 0; ///< the accessing clusters' channel
   uint64_t read = 0, written = 0;
 };
