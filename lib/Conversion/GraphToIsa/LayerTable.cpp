@@ -187,6 +187,14 @@ void Lowering::recordDataFlow(uint32_t layer, Value v) {
       info.inputSymbols.push_back(name);
     return;
   }
+  // A concat written in place (no layer of its own) is read from every
+  // layer that wrote a slice of it, not only the last one.
+  auto concat = v.getDefiningOp<graph::ConcatOp>();
+  if (concat && !layerOfOp_.count(concat)) {
+    for (Value part : concat.getInputs())
+      recordDataFlow(layer, part);
+    return;
+  }
   uint32_t from = layerWriting(v);
   if (from != Command::kNoLayer && from != layer &&
       !llvm::is_contained(info.inputs, from))
