@@ -205,6 +205,36 @@ bool accel::codegen::measureBufferTraffic(
 
 namespace {
 
+/// One bump allocator per channel region (channel k's from k * R); resets
+/// the plan's allocated bytes and DRAM size and keeps them up to date.
+class RegionBump {
+public:
+  RegionBump(const HardwareDesc &hw, ChannelPlan &plan) : hw_(hw), plan_(plan) {
+    const size_t nch = std::max<size_t>(hw.channels.size(), 1);
+    for (size_t ch = 0; ch < nch; ++ch)
+      next_.push_back(uint64_t(ch) * hw.channelRegionBytes());
+    plan.allocated.assign(nch, 0);
+    plan.dramSize = 0;
+  }
+  /// Room for `bytes` more in channel ch's region.
+  bool fits(uint32_t ch, uint64_t bytes) const {
+    uint64_t end = regionEnd(hw_, ch);
+    return next_[ch] <= end && bytes <= end - next_[ch];
+  }
+  uint64_t take(uint32_t ch, uint64_t bytes) {
+    uint64_t a = next_[ch];
+    next_[ch] += bytes;
+    plan_.allocated[ch] += bytes;
+    plan_.dramSize = std::max(plan_.dramSize, next_[ch]);
+    return a;
+  }
+
+private:
+  const HardwareDesc &hw_;
+  ChannelPlan &plan_;
+  std::vector<uint64_t> next_;
+};
+
 bool vetoed(const CopyVeto &veto, size_t b, uint32_t ch) {
   return b < veto.size() &&
          std::find(veto[b].begin(), veto[b].end(), ch) != veto[b].end();
@@ -217,32 +247,21 @@ bool planChannelsOnce(const HardwareDesc &hw,
                       ChannelPlan &plan, std::string &err,
                       const PlacementOptions &opts) {
   const uint32_t nch = uint32_t(std::max<size_t>(hw.channels.size(), 1));
-  const uint64_t R = hw.channelRegionBytes();
   // Channels local to some cluster: where an untouched buffer may go.
   std::vector<char> local(nch, 0);
   for (uint32_t c = 0; c < hw.numClusters(); ++c)
     local[std::min(hw.channelOf(c), nch - 1)] = 1;
   plan.channel.assign(buffers.size(), 0);
   plan.addr.assign(buffers.size(), 0);
-  plan.allocated.assign(nch, 0);
   plan.replicas.assign(buffers.size(), {});
-  plan.dramSize = 0;
-  std::vector<uint64_t> next(nch);
-  for (uint32_t ch = 0; ch < nch; ++ch)
-    next[ch] = uint64_t(ch) * R;
+  RegionBump regions(hw, plan);
   // DMA bytes of the buffers placed so far, per channel (opts.balance).
   std::vector<uint64_t> load(nch, 0);
-  // Room for `bytes` more in channel ch's region; take() bump-allocates.
   auto fits = [&](uint32_t ch, uint64_t bytes) {
-    uint64_t end = regionEnd(hw, ch);
-    return next[ch] <= end && bytes <= end - next[ch];
+    return regions.fits(ch, bytes);
   };
   auto take = [&](uint32_t ch, uint64_t bytes) {
-    uint64_t a = next[ch];
-    next[ch] += bytes;
-    plan.allocated[ch] += bytes;
-    plan.dramSize = std::max(plan.dramSize, next[ch]);
-    return a;
+    return regions.take(ch, bytes);
   };
   for (size_t i = 0; i < buffers.size(); ++i) {
     const BufferTraffic &t = traffic.at(i);
@@ -346,20 +365,10 @@ bool accel::codegen::planChannels(const HardwareDesc &hw,
 void accel::codegen::dropCopies(const HardwareDesc &hw,
                                 const std::vector<DramBuffer> &buffers,
                                 const CopyVeto &veto, ChannelPlan &plan) {
-  const uint32_t nch = uint32_t(std::max<size_t>(hw.channels.size(), 1));
-  const uint64_t R = hw.channelRegionBytes();
-  std::vector<uint64_t> next(nch);
-  for (uint32_t ch = 0; ch < nch; ++ch)
-    next[ch] = uint64_t(ch) * R;
-  plan.allocated.assign(nch, 0);
-  plan.dramSize = 0;
   // In the original order, so every buffer lands no higher than before.
+  RegionBump regions(hw, plan);
   auto take = [&](uint32_t ch, uint64_t bytes) {
-    uint64_t a = next[ch];
-    next[ch] += bytes;
-    plan.allocated[ch] += bytes;
-    plan.dramSize = std::max(plan.dramSize, next[ch]);
-    return a;
+    return regions.take(ch, bytes);
   };
   for (size_t b = 0; b < buffers.size(); ++b) {
     auto &reps = plan.replicas[b];
