@@ -724,11 +724,28 @@ bool Sim::doDma(Cluster &c, const Command &cmd) {
     }
   };
   int64_t so0 = srcOrigin, do0 = int64_t(d.dst);
-  if (plainRows && elems > 0) {
-    const uint64_t rows[3] = {box.shape[0], box.shape[1], box.shape[2]};
-    copyRows(dstPlain + do0, dStep, srcPlain + so0, sStep, rows, rowBytes);
+  // A load or store whose DRAM side lies in one 64 KiB page has host
+  // pointers on both sides too (the page in place: PagedMemory spans).
+  // (`base` holds the byte at offset `at` of its memory.)
+  const uint8_t *srcBase = srcPlain;
+  uint8_t *dstBase = dstPlain;
+  int64_t srcAt = 0, dstAt = 0;
+  if (contiguous && elems > 0 && !plainRows && srcDram != dstDram) {
+    if (srcDram && !srcPlain) {
+      srcBase = dram.readSpan(uint64_t(src.lo), size_t(src.hi - src.lo));
+      srcAt = int64_t(src.lo);
+    } else if (dstDram) {
+      dstBase = dram.writeSpan(uint64_t(dst.lo), size_t(dst.hi - dst.lo));
+      dstAt = int64_t(dst.lo);
+    }
   }
-  for (uint64_t i0 = 0; !plainRows && elems > 0 && i0 < box.shape[0];
+  const bool hostRows = contiguous && srcBase && dstBase && elems > 0;
+  if (hostRows) {
+    const uint64_t rows[3] = {box.shape[0], box.shape[1], box.shape[2]};
+    copyRows(dstBase + (do0 - dstAt), dStep, srcBase + (so0 - srcAt), sStep,
+             rows, rowBytes);
+  }
+  for (uint64_t i0 = 0; !hostRows && elems > 0 && i0 < box.shape[0];
        ++i0, so0 += sStep[0], do0 += dStep[0]) {
     int64_t so1 = so0, do1 = do0;
     for (uint64_t i1 = 0; i1 < box.shape[1];

@@ -202,6 +202,36 @@ TEST(StridedCopy, DmaRowsInAndAcrossDramPages) {
       EXPECT_EQ(out["z"].data[r * 6 + j], j % 2 ? 1.0f : 0.0f) << r << "," << j;
 }
 
+TEST(StridedCopy, ContiguousLoadsAndStoresInOrAcrossPages) {
+  // Contiguous rows between storage and DRAM: a box whose DRAM side lies in
+  // one 64 KiB page is copied between host pointers in one loop nest, one
+  // that straddles a page row by row. Both ways, loads and stores, with
+  // rows of 80 and 320 bytes (the vector rows and memmove).
+  HardwareDesc hw = tinyHardware();
+  Program p = makeProgram(hw, 5 * kPage);
+  const uint32_t R = 8, C = 20, W = 80;
+  // a straddles the first page boundary, b lies inside page 2; c inside
+  // page 3, d straddles the fourth boundary.
+  const uint64_t aA = kPage - 200, bA = 2 * kPage + 128, cA = 3 * kPage + 64,
+                 dA = 4 * kPage - 100 * 4;
+  p.symbols = {sym("a", true, {R, C}, aA), sym("b", false, {R, C}, bA),
+               sym("c", true, {2, W}, cA), sym("d", false, {2, W}, dA)};
+  auto &k = p.clusters[0].commands;
+  k.push_back(dma2d(DmaDir::Load, 0, aA, 0, R, C, C, C));    // across
+  k.push_back(dma2d(DmaDir::Load, 1, cA, 1024, 2, W, W, W)); // in a page
+  k.push_back(waitCmd(0b11));
+  k.push_back(dma2d(DmaDir::Store, 2, 0, bA, R, C, C, C));    // in a page
+  k.push_back(dma2d(DmaDir::Store, 3, 1024, dA, 2, W, W, W)); // across
+  k.push_back(waitCmd(0b1100));
+  std::map<std::string, Tensor> in{{"a", tensor({R, C}, 3)},
+                                   {"c", tensor({2, W}, 4)}},
+      out;
+  SimStats st;
+  ASSERT_EQ(run(p, hw, in, out, st), "");
+  EXPECT_EQ(out["b"].data, in["a"].data);
+  EXPECT_EQ(out["d"].data, in["c"].data);
+}
+
 TEST(StridedCopy, DistinctElementsNeedsNestedSteps) {
   const uint32_t s1[4] = {1, 2, 3, 4};
   const int64_t dense[4] = {0, 12, 4, 1}, transposed[4] = {0, 12, 1, 3},
