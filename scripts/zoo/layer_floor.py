@@ -40,9 +40,16 @@ def read_layer_table(path):
                 continue
             attrs = m.group(1)
             ins = re.search(r"inputs = \[([^\]]*)\]", attrs)
-            table.append((field(attrs, "output_bytes"),
+            out = field(attrs, "output_bytes")
+            compulsory = field(attrs, "compulsory_bytes")
+            # A layer writing a network output: its compulsory bytes count
+            # that write, which its result already does.
+            if "output_symbols" in attrs:
+                compulsory = max(0, compulsory - out)
+            name = re.search(r'name = "((?:[^"\\]|\\.)*)"', attrs)
+            table.append((out,
                           [int(x) for x in ins.group(1).split(",")] if ins else [],
-                          field(attrs, "compulsory_bytes")))
+                          compulsory, name.group(1) if name else ""))
     return table
 
 
@@ -51,28 +58,38 @@ def main():
     ap.add_argument("isa")
     ap.add_argument("stats")
     ap.add_argument("--top", type=int, default=15)
+    ap.add_argument("--bytes", action="store_true",
+                    help="bytes instead of MB (small models, tests)")
     args = ap.parse_args()
+    unit, name = (1, "B") if args.bytes else (1e6, "MB")
     table = read_layer_table(args.isa)
     layers = json.load(open(args.stats))["layers"]
     if len(table) != len(layers):
         sys.exit(f"layer_floor: {args.isa} has {len(table)} layers, "
                  f"{args.stats} {len(layers)}: not the same compilation")
+    for i, layer in enumerate(layers):
+        if table[i][3] != layer["name"]:
+            sys.exit(f"layer_floor: layer {i} is '{table[i][3]}' in "
+                     f"{args.isa} but '{layer['name']}' in {args.stats}: "
+                     "not the same compilation")
     rows, total, floor = [], 0, 0
     for i, layer in enumerate(layers):
-        out, ins, compulsory = table[i]
+        out, ins, compulsory, _ = table[i]
         need = out + sum(table[j][0] for j in ins) + compulsory
         moved = layer["dram_bytes_read"] + layer["dram_bytes_written"]
         total += moved
         floor += need
         rows.append((moved - need, layer["name"], layer["op"], moved, need))
     rows.sort(key=lambda r: -r[0])
-    print(f"{'excess MB':>9} {'DRAM MB':>8} {'floor MB':>8}  layer")
-    for excess, name, op, moved, need in rows[:args.top]:
-        print(f"{excess / 1e6:9.1f} {moved / 1e6:8.1f} {need / 1e6:8.1f}  "
-              f"{name} ({op})")
+    digits = 0 if args.bytes else 1
+    print(f"{'excess ' + name:>10} {'DRAM ' + name:>9} {'floor ' + name:>9}  layer")
+    for excess, layer, op, moved, need in rows[:args.top]:
+        print(f"{excess / unit:10.{digits}f} {moved / unit:9.{digits}f} "
+              f"{need / unit:9.{digits}f}  {layer} ({op})")
     above = sum(r[0] for r in rows if r[0] > 0)
-    print(f"layers: {total / 1e6:.1f} MB moved, floor {floor / 1e6:.1f} MB, "
-          f"{above / 1e6:.1f} MB above their floors")
+    print(f"layers: {total / unit:.{digits}f} {name} moved, floor "
+          f"{floor / unit:.{digits}f} {name}, {above / unit:.{digits}f} {name} "
+          f"above their floors")
 
 
 if __name__ == "__main__":
