@@ -228,14 +228,18 @@ TEST(ChannelPlacement, AnInputReadEverywhereIsReplicated) {
             f.hw.channelOfAddress(x.pieces[1].dramAddr));
 }
 
-/// Cluster 0 (channel 0) writes [0, 256) once; clusters 1 (channel 0) and
-/// 3 (channel 1) each read it whole `reads` times. Plans the buffer.
+/// Cluster 0 (channel 0) writes [0, 256) once as layer 0; clusters 1
+/// (channel 0) and 3 (channel 1) each read it whole `reads` times as layer 1.
+/// Plans the buffer with `opts`; `measured` gets its traffic.
 ChannelPlan planWrittenBuffer(Program &p, const HardwareDesc &hw, int reads,
-                              uint64_t factor) {
+                              const PlacementOptions &opts,
+                              std::vector<BufferTraffic> *measured = nullptr) {
   StreamBuilder sb(p, hw);
   DramBox buf;
   buf.dim(64, 1);
+  sb.setLayer(0);
   sb.dmaStore(0, 0, 0, 64, buf);
+  sb.setLayer(1);
   for (int k = 0; k < reads; ++k) {
     sb.dmaLoad(1, 0, buf, 0, 64);
     sb.dmaLoad(3, 0, buf, 0, 64);
@@ -245,10 +249,16 @@ ChannelPlan planWrittenBuffer(Program &p, const HardwareDesc &hw, int reads,
   ChannelPlan plan;
   std::string err;
   EXPECT_TRUE(measureBufferTraffic(p, hw, bufs, t, err)) << err;
-  EXPECT_TRUE(planChannels(hw, bufs, t, plan, err,
-                           PlacementOptions{true, true, factor}))
-      << err;
+  EXPECT_TRUE(planChannels(hw, bufs, t, plan, err, opts)) << err;
+  if (measured)
+    *measured = t;
   return plan;
+}
+
+/// The same with copies decided by the write copy factor alone.
+ChannelPlan planWrittenBuffer(Program &p, const HardwareDesc &hw, int reads,
+                              uint64_t factor) {
+  return planWrittenBuffer(p, hw, reads, PlacementOptions{true, true, factor});
 }
 
 TEST(ChannelPlacement, AWrittenBufferReadMoreElsewhereThanWrittenIsCopied) {
@@ -279,33 +289,14 @@ TEST(ChannelPlacement, AWrittenBufferReadMoreElsewhereThanWrittenIsCopied) {
 
 namespace {
 
-/// Layer 0: cluster 0 (channel 0) writes [0, 256) once. Layer 1: clusters 1
-/// (channel 0) and 3 (channel 1) each read it whole twice, so factor 1
-/// copies it to channel 1. Plans it with the layers' MACs `macs`.
+/// planWrittenBuffer read twice (factor 1 copies it to channel 1), priced
+/// with the layers' MACs `macs`.
 ChannelPlan planTimedBuffer(Program &p, const HardwareDesc &hw,
                             std::vector<uint64_t> macs,
                             std::vector<BufferTraffic> *measured = nullptr) {
-  StreamBuilder sb(p, hw);
-  DramBox buf;
-  buf.dim(64, 1);
-  sb.setLayer(0);
-  sb.dmaStore(0, 0, 0, 64, buf);
-  sb.setLayer(1);
-  for (int k = 0; k < 2; ++k) {
-    sb.dmaLoad(1, 0, buf, 0, 64);
-    sb.dmaLoad(3, 0, buf, 0, 64);
-  }
-  std::vector<DramBuffer> bufs{{0, 256}};
-  std::vector<BufferTraffic> t;
-  ChannelPlan plan;
-  std::string err;
-  EXPECT_TRUE(measureBufferTraffic(p, hw, bufs, t, err)) << err;
   PlacementOptions opts{true, true, 1};
   opts.layerMacs = std::move(macs);
-  EXPECT_TRUE(planChannels(hw, bufs, t, plan, err, opts)) << err;
-  if (measured)
-    *measured = t;
-  return plan;
+  return planWrittenBuffer(p, hw, 2, opts, measured);
 }
 
 } // namespace
