@@ -709,13 +709,8 @@ bool Sim::doDma(Cluster &c, const Command &cmd) {
     dStep[k] = box.dst[k] * int64_t(eb);
   }
   const size_t rowBytes = size_t(box.shape[3]) * eb;
-  // Storage to storage rows (local copies, staged sources): host pointers.
-  uint8_t *const dstPlain = dstDram ? nullptr : c.storage.data();
-  const bool plainRows = contiguous && srcPlain && dstPlain;
   auto copyRow = [&](int64_t dof, int64_t so) {
-    if (plainRows) {
-      std::memmove(dstPlain + dof, srcPlain + so, rowBytes);
-    } else if (contiguous) {
+    if (contiguous) {
       copy(dof, so, rowBytes);
     } else if (!stridedRow(dof, so)) {
       for (uint64_t i3 = 0; i3 < box.shape[3]; ++i3)
@@ -724,17 +719,18 @@ bool Sim::doDma(Cluster &c, const Command &cmd) {
     }
   };
   int64_t so0 = srcOrigin, do0 = int64_t(d.dst);
-  // A load or store whose DRAM side lies in one 64 KiB page has host
-  // pointers on both sides too (the page in place: PagedMemory spans).
-  // (`base` holds the byte at offset `at` of its memory.)
+  // Contiguous rows with host pointers on both sides are copied by one loop
+  // nest: storage, a staged source, or the one 64 KiB DRAM page a load's
+  // source or a store's destination lies in (PagedMemory spans). `base`
+  // holds the byte at offset `at` of its memory.
   const uint8_t *srcBase = srcPlain;
-  uint8_t *dstBase = dstPlain;
+  uint8_t *dstBase = dstDram ? nullptr : c.storage.data();
   int64_t srcAt = 0, dstAt = 0;
-  if (contiguous && elems > 0 && !plainRows && srcDram != dstDram) {
-    if (srcDram && !srcPlain) {
+  if (contiguous && elems > 0 && srcDram != dstDram) {
+    if (srcDram) {
       srcBase = dram.readSpan(uint64_t(src.lo), size_t(src.hi - src.lo));
       srcAt = int64_t(src.lo);
-    } else if (dstDram) {
+    } else {
       dstBase = dram.writeSpan(uint64_t(dst.lo), size_t(dst.hi - dst.lo));
       dstAt = int64_t(dst.lo);
     }
