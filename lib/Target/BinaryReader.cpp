@@ -7,10 +7,12 @@
 //
 //===----------------------------------------------------------------------===//
 #include "accel/Support/FileRead.h"
+#include "accel/Support/Parallel.h"
 #include "accel/Target/Binary.h"
 #include "accel/Target/Encoding.h"
 #include "accel/Target/Sfu.h"
 #include <cstring>
+#include <functional>
 #include <memory>
 
 #include <fcntl.h>
@@ -503,6 +505,10 @@ bool readPacket(Cursor &s, ConstPacket &pk, uint64_t numClusters) {
   return true;
 }
 
+bool parseTables(Cursor &c, const uint8_t *data, Program &p, bool borrow);
+bool parseStreams(Cursor &c, const uint8_t *data, Program &p,
+                  const std::function<void()> &checksum);
+
 /// readBinary; with `borrow`, constant segments point into `data` (which
 /// the caller keeps alive through Program::backing) instead of copying it.
 bool parseBinary(const uint8_t *data, size_t size, Program &p, std::string &err,
@@ -557,10 +563,29 @@ bool parseBinary(const uint8_t *data, size_t size, Program &p, std::string &err,
                           std::to_string(c.left()) + " bytes can hold");
   if (reserved)
     return c.fail(56, "nonzero reserved header bytes");
-  uint32_t actual = crc32(data + kBinaryHeaderBytes, size - kBinaryHeaderBytes);
+  // The checksum is computed while the sections are parsed (the cluster
+  // streams on the other cores, parseStreams), and a mismatch is reported
+  // first, as if it had been checked before them: a corrupt binary gives
+  // the same message either way. Parsing corrupt bytes is safe (every read
+  // is bounds-checked, every count checked before a reservation).
+  uint32_t actual = 0;
+  auto checksum = [&] {
+    actual = crc32(data + kBinaryHeaderBytes, size - kBinaryHeaderBytes);
+  };
+  p.clusters.resize(size_t(numClusters));
+  bool ok = parseTables(c, data, p, borrow);
+  if (ok)
+    ok = parseStreams(c, data, p, checksum);
+  else
+    checksum();
   if (actual != crc)
     return c.fail(kBinaryChecksumOffset, "checksum mismatch (corrupt binary)");
+  return ok;
+}
 
+/// The symbol table, constants, packets and layer table (`c` at SYMB).
+bool parseTables(Cursor &c, const uint8_t *data, Program &p, bool borrow) {
+  std::string &err = c.err;
   // Symbol table.
   size_t endAt;
   if (!openSection(c, kSectionSymbols, 0, "SYMB", endAt))
@@ -663,7 +688,7 @@ bool parseBinary(const uint8_t *data, size_t size, Program &p, std::string &err,
       return false;
     p.packets.resize(n);
     for (ConstPacket &pk : p.packets)
-      if (!readPacket(s, pk, numClusters))
+      if (!readPacket(s, pk, p.clusters.size()))
         return false;
     if (!closeSection(s, endAt, "PCKT"))
       return false;
@@ -687,24 +712,72 @@ bool parseBinary(const uint8_t *data, size_t size, Program &p, std::string &err,
     c.pos = endAt;
   }
 
-  // One stream per cluster.
-  p.clusters.resize(size_t(numClusters));
-  for (uint64_t ci = 0; ci < numClusters; ++ci) {
-    if (!openSection(c, kSectionStream, uint32_t(ci), "STRM", endAt))
+  return true;
+}
+
+/// One cluster stream's section: where it is, and its decoding's error.
+struct StreamJob {
+  size_t begin = 0, end = 0;
+  std::string err;
+  bool ok = true;
+};
+
+/// Decodes the commands of one STRM payload into `cmds`.
+bool readStream(const uint8_t *data, StreamJob &job, uint64_t numClusters,
+                std::vector<Command> &cmds) {
+  Cursor s(data, job.begin, job.end, job.err);
+  uint32_t n;
+  if (!s.count(n, kMinCommandBytes, "command count"))
+    return false;
+  cmds.resize(n);
+  for (uint32_t k = 0; k < n; ++k)
+    if (!readCommand(s, cmds[k], numClusters))
       return false;
-    Cursor s(data, c.offset(), endAt, err);
-    uint32_t n;
-    if (!s.count(n, kMinCommandBytes, "command count"))
-      return false;
-    auto &cmds = p.clusters[ci].commands;
-    cmds.resize(n);
-    for (uint32_t k = 0; k < n; ++k)
-      if (!readCommand(s, cmds[k], numClusters))
-        return false;
-    if (!closeSection(s, endAt, "STRM"))
-      return false;
-    c.pos = endAt;
+  return closeSection(s, job.end, "STRM");
+}
+
+/// Binaries below this size decode on the calling thread: a thread costs
+/// more than their streams (the fuzzers' inputs, hand-written programs).
+constexpr size_t kParallelDecodeBytes = size_t(1) << 20;
+
+/// The cluster streams (`c` after the layer table), then the end of the
+/// binary. The section headers are walked first; the streams before the
+/// first bad header are then decoded on the host's cores, next to
+/// `checksum` (parallelFor), and the first error in file order is reported,
+/// as a front-to-back reading would.
+bool parseStreams(Cursor &c, const uint8_t *data, Program &p,
+                  const std::function<void()> &checksum) {
+  const uint64_t numClusters = p.clusters.size();
+  std::vector<StreamJob> jobs;
+  std::string headerErr;
+  bool headersOk = true;
+  for (uint64_t ci = 0; headersOk && ci < numClusters; ++ci) {
+    StreamJob job;
+    Cursor h(data, c.offset(), c.end, headerErr);
+    headersOk = openSection(h, kSectionStream, uint32_t(ci), "STRM", job.end);
+    if (headersOk) {
+      job.begin = h.offset();
+      c.pos = job.end;
+      jobs.push_back(std::move(job));
+    }
   }
+  auto work = [&](size_t i) {
+    if (i == 0)
+      return checksum();
+    StreamJob &job = jobs[i - 1];
+    job.ok = readStream(data, job, numClusters, p.clusters[i - 1].commands);
+  };
+  if (c.end < kParallelDecodeBytes) {
+    for (size_t i = 0; i <= jobs.size(); ++i)
+      work(i);
+  } else {
+    parallelFor(jobs.size() + 1, work);
+  }
+  for (StreamJob &job : jobs)
+    if (!job.ok)
+      return c.err = std::move(job.err), false;
+  if (!headersOk)
+    return c.err = std::move(headerErr), false;
   if (c.left())
     return c.fail(c.offset(), "unexpected trailing bytes");
   return true;

@@ -1,6 +1,7 @@
 //===- Validate.cpp - Semantic checks of a Program against hardware -------===//
 #include "accel/Target/Validate.h"
 #include "ValidateParts.h"
+#include "accel/Support/Parallel.h"
 #include "accel/Target/Encoding.h"
 #include "accel/Target/Sfu.h"
 #include <algorithm>
@@ -54,6 +55,20 @@ public:
   bool run();
 
 private:
+  /// One cluster's stream check, kept apart so the streams can be checked
+  /// in parallel (run()).
+  struct StreamCheck {
+    bool ok = true;
+    std::string err;
+    std::vector<uint32_t> barriers;
+    std::vector<Range> dramWrites;
+  };
+  /// Streams of fewer commands in all are checked on the calling thread.
+  static constexpr size_t kParallelCheckCommands = 4096;
+
+  bool checkStream(size_t ci, std::vector<uint32_t> &barriers);
+  bool sameBarriers(size_t ci, const std::vector<uint32_t> &barriers,
+                    const std::vector<uint32_t> &barriers0);
   bool fail(const std::string &msg) {
     err = location() + msg;
     return false;
@@ -484,6 +499,126 @@ bool Validator::checkOutputsWritten() {
   return true;
 }
 
+/// The commands of cluster `ci` in order, with a simulated register file
+/// per instruction buffer; the stream's barrier ids in `barriers`.
+bool Validator::checkStream(size_t ci, std::vector<uint32_t> &barriers) {
+  const unsigned numIbufs =
+      std::min<unsigned>(hw.instructionBuffers, kNumIbufIds);
+  // Simulated control unit: the register-file records of each buffer.
+  std::vector<std::vector<Instruction>> bufs(numIbufs);
+  std::vector<bool> configured(numIbufs, false);
+  const auto &cmds = p.clusters[ci].commands;
+  for (size_t k = 0; k < cmds.size(); ++k) {
+    const Command &c = cmds[k];
+    cmd = &c;
+    cmdCluster = ci;
+    cmdIndex = k;
+    if (c.layer != Command::kNoLayer && c.layer >= p.layers.size())
+      return fail("layer " + std::to_string(c.layer) +
+                  " is out of range: the layer table has " +
+                  std::to_string(p.layers.size()) + " entries");
+    switch (c.kind) {
+    case CommandKind::Config: {
+      if (c.ibuf >= numIbufs)
+        return fail("instruction buffer " + std::to_string(c.ibuf) +
+                    " does not exist (hardware has " +
+                    std::to_string(numIbufs) + ")");
+      if (c.shift || c.last)
+        return fail("CONFIG has no shift/last bits");
+      if (c.instrs.empty())
+        return fail("empty instruction sequence");
+      if (c.instrs.size() > hw.instructionBufferDepth)
+        return fail(std::to_string(c.instrs.size()) +
+                    " instructions exceed the instruction-buffer depth " +
+                    std::to_string(hw.instructionBufferDepth));
+      for (size_t i = 0; i < c.instrs.size(); ++i)
+        if (!checkStatic(c.instrs[i], i))
+          return false;
+      bufs[c.ibuf] = c.instrs;
+      configured[c.ibuf] = true;
+      uint64_t entries = 0;
+      for (auto &b : bufs)
+        entries += b.size();
+      if (entries > hw.registerFileEntries)
+        return fail("configured buffers hold " + std::to_string(entries) +
+                    " operand records, the register file has " +
+                    std::to_string(hw.registerFileEntries) + " entries");
+      break;
+    }
+    case CommandKind::Execute: {
+      if (c.ibuf >= numIbufs)
+        return fail("instruction buffer " + std::to_string(c.ibuf) +
+                    " does not exist (hardware has " +
+                    std::to_string(numIbufs) + ")");
+      if (!configured[c.ibuf])
+        return fail("instruction buffer " + std::to_string(c.ibuf) +
+                    " was never configured");
+      auto &buf = bufs[c.ibuf];
+      std::string patchErr;
+      if (!applyPatches(buf, c.patches, patchErr))
+        return fail(patchErr);
+      for (size_t i = 0; i < buf.size(); ++i) {
+        if (!checkStatic(buf[i], i) || !checkTiles(buf[i], i))
+          return false;
+        // The scalar unit's write-back persists in the register file.
+        buf[i].operands = advancedOperands(buf[i].operands, buf[i].fields,
+                                           buf[i].operands.repeat);
+      }
+      break;
+    }
+    case CommandKind::Dma:
+      if (!checkDma(c.dma, ci))
+        return false;
+      break;
+    case CommandKind::Wait:
+      break;
+    case CommandKind::Barrier:
+      barriers.push_back(c.barrierId);
+      break;
+    case CommandKind::Send:
+    case CommandKind::Signal:
+    case CommandKind::Recv: {
+      std::string msg;
+      if (!validate::checkSyncCommand(c, p, hw, msg))
+        return fail(msg);
+      break;
+    }
+    case CommandKind::Recur: {
+      std::string msg;
+      if (!validate::checkRecur(c.recur, p, hw, msg))
+        return fail(msg);
+      break;
+    }
+    default:
+      return fail("invalid command kind " + std::to_string(unsigned(c.kind)));
+    }
+  }
+  cmd = nullptr;
+  return true;
+}
+
+/// Whether cluster `ci` meets the barriers of cluster (0,0) in the same
+/// order; else the message of the first difference.
+bool Validator::sameBarriers(size_t ci, const std::vector<uint32_t> &barriers,
+                             const std::vector<uint32_t> &barriers0) {
+  if (barriers == barriers0)
+    return true;
+  where = clusterName(ci);
+  size_t i = 0;
+  while (i < barriers.size() && i < barriers0.size() &&
+         barriers[i] == barriers0[i])
+    ++i;
+  std::string mine = i < barriers.size()
+                         ? "barrier " + std::to_string(barriers[i])
+                         : "no barrier";
+  std::string theirs = i < barriers0.size()
+                           ? "barrier " + std::to_string(barriers0[i])
+                           : "no barrier";
+  return fail("barrier sequence differs from cluster (0,0): barrier #" +
+              std::to_string(i) + " is " + mine + " here but " + theirs +
+              " on cluster (0,0) (the clusters would deadlock)");
+}
+
 bool Validator::run() {
   if (p.hwFingerprint != hw.fingerprint())
     return fail("the binary was compiled for another hardware description "
@@ -540,118 +675,33 @@ bool Validator::run() {
   if (!validate::checkPackets(p, hw, err) || !checkDramLayout())
     return false;
 
-  unsigned numIbufs = std::min<unsigned>(hw.instructionBuffers, kNumIbufIds);
-  std::vector<uint32_t> barriers0;
-  for (size_t ci = 0; ci < p.clusters.size(); ++ci) {
-    // Simulated control unit: the register-file records of each buffer.
-    std::vector<std::vector<Instruction>> bufs(numIbufs);
-    std::vector<bool> configured(numIbufs, false);
-    std::vector<uint32_t> barriers;
-    const auto &cmds = p.clusters[ci].commands;
-    for (size_t k = 0; k < cmds.size(); ++k) {
-      const Command &c = cmds[k];
-      cmd = &c;
-      cmdCluster = ci;
-      cmdIndex = k;
-      if (c.layer != Command::kNoLayer && c.layer >= p.layers.size())
-        return fail("layer " + std::to_string(c.layer) +
-                    " is out of range: the layer table has " +
-                    std::to_string(p.layers.size()) + " entries");
-      switch (c.kind) {
-      case CommandKind::Config: {
-        if (c.ibuf >= numIbufs)
-          return fail("instruction buffer " + std::to_string(c.ibuf) +
-                      " does not exist (hardware has " +
-                      std::to_string(numIbufs) + ")");
-        if (c.shift || c.last)
-          return fail("CONFIG has no shift/last bits");
-        if (c.instrs.empty())
-          return fail("empty instruction sequence");
-        if (c.instrs.size() > hw.instructionBufferDepth)
-          return fail(std::to_string(c.instrs.size()) +
-                      " instructions exceed the instruction-buffer depth " +
-                      std::to_string(hw.instructionBufferDepth));
-        for (size_t i = 0; i < c.instrs.size(); ++i)
-          if (!checkStatic(c.instrs[i], i))
-            return false;
-        bufs[c.ibuf] = c.instrs;
-        configured[c.ibuf] = true;
-        uint64_t entries = 0;
-        for (auto &b : bufs)
-          entries += b.size();
-        if (entries > hw.registerFileEntries)
-          return fail("configured buffers hold " + std::to_string(entries) +
-                      " operand records, the register file has " +
-                      std::to_string(hw.registerFileEntries) + " entries");
-        break;
-      }
-      case CommandKind::Execute: {
-        if (c.ibuf >= numIbufs)
-          return fail("instruction buffer " + std::to_string(c.ibuf) +
-                      " does not exist (hardware has " +
-                      std::to_string(numIbufs) + ")");
-        if (!configured[c.ibuf])
-          return fail("instruction buffer " + std::to_string(c.ibuf) +
-                      " was never configured");
-        auto &buf = bufs[c.ibuf];
-        std::string patchErr;
-        if (!applyPatches(buf, c.patches, patchErr))
-          return fail(patchErr);
-        for (size_t i = 0; i < buf.size(); ++i) {
-          if (!checkStatic(buf[i], i) || !checkTiles(buf[i], i))
-            return false;
-          // The scalar unit's write-back persists in the register file.
-          buf[i].operands = advancedOperands(buf[i].operands, buf[i].fields,
-                                             buf[i].operands.repeat);
-        }
-        break;
-      }
-      case CommandKind::Dma:
-        if (!checkDma(c.dma, ci))
-          return false;
-        break;
-      case CommandKind::Wait:
-        break;
-      case CommandKind::Barrier:
-        barriers.push_back(c.barrierId);
-        break;
-      case CommandKind::Send:
-      case CommandKind::Signal:
-      case CommandKind::Recv: {
-        std::string msg;
-        if (!validate::checkSyncCommand(c, p, hw, msg))
-          return fail(msg);
-        break;
-      }
-      case CommandKind::Recur: {
-        std::string msg;
-        if (!validate::checkRecur(c.recur, p, hw, msg))
-          return fail(msg);
-        break;
-      }
-      default:
-        return fail("invalid command kind " + std::to_string(unsigned(c.kind)));
-      }
-    }
-    cmd = nullptr;
-    if (ci == 0) {
-      barriers0 = barriers;
-    } else if (barriers != barriers0) {
-      where = clusterName(ci);
-      size_t i = 0;
-      while (i < barriers.size() && i < barriers0.size() &&
-             barriers[i] == barriers0[i])
-        ++i;
-      std::string mine = i < barriers.size()
-                             ? "barrier " + std::to_string(barriers[i])
-                             : "no barrier";
-      std::string theirs = i < barriers0.size()
-                               ? "barrier " + std::to_string(barriers0[i])
-                               : "no barrier";
-      return fail("barrier sequence differs from cluster (0,0): barrier #" +
-                  std::to_string(i) + " is " + mine + " here but " + theirs +
-                  " on cluster (0,0) (the clusters would deadlock)");
-    }
+  // The streams are checked on the host's cores, one Validator per
+  // cluster (parallelFor); the first failure in cluster order is reported,
+  // as a check of one cluster after the other would.
+  std::vector<StreamCheck> checks(p.clusters.size());
+  auto checkOne = [&](size_t ci) {
+    StreamCheck &sc = checks[ci];
+    Validator v(p, hw, sc.err);
+    sc.ok = v.checkStream(ci, sc.barriers);
+    sc.dramWrites = std::move(v.dramWrites);
+  };
+  size_t commands = 0;
+  for (const ClusterStream &cs : p.clusters)
+    commands += cs.commands.size();
+  if (commands < kParallelCheckCommands) {
+    for (size_t ci = 0; ci < checks.size(); ++ci)
+      checkOne(ci);
+  } else {
+    parallelFor(checks.size(), checkOne);
+  }
+  for (size_t ci = 0; ci < checks.size(); ++ci) {
+    StreamCheck &sc = checks[ci];
+    if (!sc.ok)
+      return err = std::move(sc.err), false;
+    dramWrites.insert(dramWrites.end(), sc.dramWrites.begin(),
+                      sc.dramWrites.end());
+    if (ci > 0 && !sameBarriers(ci, sc.barriers, checks[0].barriers))
+      return false;
   }
   return validate::checkSynchronisation(p, err) && checkOutputsWritten();
 }

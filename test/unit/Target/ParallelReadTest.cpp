@@ -1,0 +1,209 @@
+//===- ParallelReadTest.cpp - streams decoded and checked on several cores -===//
+//
+// readBinary decodes the cluster streams of a large binary next to its
+// checksum, and validateProgram checks large programs' streams, on the
+// host's cores (accel/Support/Parallel.h). Whatever the thread count, the
+// Program and the first error in file / cluster order must be those of a
+// front-to-back pass: each case runs with ACCEL_HOST_THREADS=1 and =4.
+//
+//===----------------------------------------------------------------------===//
+#include "accel/Support/Parallel.h"
+#include "accel/Target/Binary.h"
+#include "accel/Target/Validate.h"
+#include "TestPrograms.h"
+#include <atomic>
+#include <cstdlib>
+#include <gtest/gtest.h>
+
+using namespace accel;
+using accel::target_test::diffPrograms;
+
+namespace {
+
+/// Sets ACCEL_HOST_THREADS for the scope of the object.
+struct HostThreads {
+  explicit HostThreads(unsigned n) {
+    ::setenv("ACCEL_HOST_THREADS", std::to_string(n).c_str(), 1);
+  }
+  ~HostThreads() { ::unsetenv("ACCEL_HOST_THREADS"); }
+};
+
+/// A valid program large enough for the parallel paths (over 1 MiB of
+/// streams, over 4096 commands): every cluster loads a 64 x 64 tile
+/// `loads` times, cluster (0,0) then stores the output.
+Program makeLargeProgram(const HardwareDesc &hw, int loads = 3000) {
+  Program p;
+  p.hwFingerprint = hw.fingerprint();
+  p.gridRows = hw.rows;
+  p.gridCols = hw.cols;
+  p.dramSize = 1 << 20;
+  p.symbols.push_back({"y", false, DType::F32, {64, 64}, 0});
+  p.clusters.resize(hw.numClusters());
+  Command dma;
+  dma.kind = CommandKind::Dma;
+  dma.dma.dir = DmaDir::Load;
+  dma.dma.tag = 1;
+  dma.dma.shape[2] = 64;
+  dma.dma.shape[3] = 64;
+  dma.dma.srcStride[2] = 64;
+  dma.dma.srcStride[3] = 1;
+  dma.dma.dstStride[2] = 64;
+  dma.dma.dstStride[3] = 1;
+  Command wait;
+  wait.kind = CommandKind::Wait;
+  wait.waitTags = 2;
+  for (ClusterStream &cs : p.clusters) {
+    for (int i = 0; i < loads; ++i) {
+      dma.dma.src = uint64_t(i % 16) * 4;
+      cs.commands.push_back(dma);
+    }
+    cs.commands.push_back(wait);
+  }
+  Command store = dma;
+  store.dma.dir = DmaDir::Store;
+  store.dma.src = store.dma.dst = 0;
+  p.clusters[0].commands.push_back(store);
+  p.clusters[0].commands.push_back(wait);
+  return p;
+}
+
+void put32(std::vector<uint8_t> &b, size_t at, uint32_t v) {
+  for (int i = 0; i < 4; ++i)
+    b[at + i] = uint8_t(v >> (8 * i));
+}
+void fixChecksum(std::vector<uint8_t> &b) {
+  put32(b, kBinaryChecksumOffset,
+        crc32(b.data() + kBinaryHeaderBytes, b.size() - kBinaryHeaderBytes));
+}
+uint64_t get64(const std::vector<uint8_t> &b, size_t at) {
+  uint64_t v = 0;
+  for (int i = 0; i < 8; ++i)
+    v |= uint64_t(b[at + i]) << (8 * i);
+  return v;
+}
+
+/// Offset of the first command's lead byte in each cluster stream.
+std::vector<size_t> firstCommands(const std::vector<uint8_t> &b,
+                                  size_t clusters) {
+  size_t pos = kBinaryHeaderBytes;
+  for (int s = 0; s < 4; ++s) // SYMB, CNST, PCKT, LAYR
+    pos += 16 + size_t(get64(b, pos + 8));
+  std::vector<size_t> at;
+  for (size_t c = 0; c < clusters; ++c) {
+    at.push_back(pos + 16 + 4 + 4); // header, command count, layer id
+    pos += 16 + size_t(get64(b, pos + 8));
+  }
+  return at;
+}
+
+std::string readError(const std::vector<uint8_t> &b, unsigned threads) {
+  HostThreads t(threads);
+  Program p;
+  std::string err;
+  EXPECT_FALSE(readBinary(b.data(), b.size(), p, err));
+  return err;
+}
+
+} // namespace
+
+TEST(ParallelFor, CallsEveryIndexOnce) {
+  for (unsigned threads : {1u, 2u, 4u}) {
+    HostThreads t(threads);
+    for (size_t n : {size_t(0), size_t(1), size_t(3), size_t(1000)}) {
+      std::vector<std::atomic<int>> calls(n);
+      parallelFor(n, [&](size_t i) { calls[i].fetch_add(1); });
+      for (size_t i = 0; i < n; ++i)
+        ASSERT_EQ(calls[i].load(), 1) << "index " << i << " of " << n;
+    }
+  }
+}
+
+TEST(ParallelFor, HostThreadsFollowsTheEnvironment) {
+  {
+    HostThreads t(3);
+    EXPECT_EQ(hostThreads(), 3u);
+  }
+  ::setenv("ACCEL_HOST_THREADS", "zero", 1);
+  EXPECT_GE(hostThreads(), 1u); // not a number: the host's threads
+  ::unsetenv("ACCEL_HOST_THREADS");
+}
+
+TEST(ParallelRead, LargeBinaryReadsTheSameOnAnyThreadCount) {
+  HardwareDesc hw = defaultHardware();
+  Program p = makeLargeProgram(hw);
+  std::vector<uint8_t> b = writeBinary(p);
+  ASSERT_GT(b.size(), size_t(1) << 20);
+  for (unsigned threads : {1u, 4u}) {
+    HostThreads t(threads);
+    Program q;
+    std::string err;
+    ASSERT_TRUE(readBinary(b.data(), b.size(), q, err)) << err;
+    EXPECT_EQ(diffPrograms(p, q), "") << threads << " threads";
+    EXPECT_TRUE(validateProgram(q, hw, err)) << err;
+  }
+}
+
+TEST(ParallelRead, FirstCorruptStreamInFileOrderIsReported) {
+  HardwareDesc hw = defaultHardware();
+  std::vector<uint8_t> full = writeBinary(makeLargeProgram(hw));
+  std::vector<size_t> at = firstCommands(full, hw.numClusters());
+  std::vector<uint8_t> b = full;
+  b[at[1]] = 0x7A; // an unknown kind byte in clusters 1 and 3
+  b[at[3]] = 0x7A;
+  fixChecksum(b);
+  const std::string expected = "binary: unknown command kind byte 0x7a at "
+                               "offset " +
+                               std::to_string(at[1]);
+  EXPECT_EQ(readError(b, 1), expected);
+  EXPECT_EQ(readError(b, 4), expected);
+  // A bad checksum is reported first, as when it was checked before the
+  // sections, whatever else is wrong.
+  b[b.size() - 1] ^= 0xFF;
+  EXPECT_EQ(readError(b, 4), "binary: checksum mismatch (corrupt binary) at "
+                             "offset " +
+                                 std::to_string(kBinaryChecksumOffset));
+  // A bad stream header after a bad stream: the stream comes first.
+  b = full;
+  b[at[0]] = 0x7A;
+  b[at[2] - 24] = 0x55; // the section kind of cluster 2's STRM
+  fixChecksum(b);
+  EXPECT_EQ(readError(b, 4), "binary: unknown command kind byte 0x7a at "
+                             "offset " +
+                                 std::to_string(at[0]));
+  EXPECT_EQ(readError(b, 1), readError(b, 4));
+}
+
+TEST(ParallelValidate, FirstFailingClusterIsReported) {
+  HardwareDesc hw = defaultHardware();
+  Program p = makeLargeProgram(hw);
+  p.clusters[1].commands[2000].dma.src = p.dramSize; // outside DRAM
+  p.clusters[3].commands[10].dma.tag = 9;            // no such tag
+  std::string one, four;
+  {
+    HostThreads t(1);
+    EXPECT_FALSE(validateProgram(p, hw, one));
+  }
+  {
+    HostThreads t(4);
+    EXPECT_FALSE(validateProgram(p, hw, four));
+  }
+  EXPECT_EQ(one, four);
+  EXPECT_EQ(four.rfind("cluster (0,1) command 2000 (DMA): source box", 0), 0u)
+      << four;
+}
+
+TEST(ParallelValidate, BarrierMismatchBeforeALaterClustersError) {
+  HardwareDesc hw = defaultHardware();
+  Program p = makeLargeProgram(hw);
+  Command barrier;
+  barrier.kind = CommandKind::Barrier;
+  barrier.barrierId = 7;
+  p.clusters[0].commands.push_back(barrier);
+  p.clusters[2].commands.push_back(barrier);
+  p.clusters[3].commands.push_back(barrier);
+  p.clusters[3].commands[5].dma.tag = 9;
+  std::string err;
+  HostThreads t(4);
+  EXPECT_FALSE(validateProgram(p, hw, err));
+  EXPECT_EQ(err.rfind("cluster (0,1) barrier sequence differs", 0), 0u) << err;
+}
