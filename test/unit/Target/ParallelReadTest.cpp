@@ -1,4 +1,5 @@
-//===- ParallelReadTest.cpp - streams decoded and checked on several cores -===//
+//===- ParallelReadTest.cpp - streams decoded and checked on several cores
+//-===//
 //
 // readBinary decodes the cluster streams of a large binary next to its
 // checksum, and validateProgram checks large programs' streams, on the
@@ -7,10 +8,10 @@
 // front-to-back pass: each case runs with ACCEL_HOST_THREADS=1 and =4.
 //
 //===----------------------------------------------------------------------===//
+#include "TestPrograms.h"
 #include "accel/Support/Parallel.h"
 #include "accel/Target/Binary.h"
 #include "accel/Target/Validate.h"
-#include "TestPrograms.h"
 #include <atomic>
 #include <cstdlib>
 #include <gtest/gtest.h>
