@@ -30,6 +30,7 @@
 #include "accel/Codegen/Kernels.h"
 #include "accel/Tiling/GemmStorage.h"
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <set>
 #include <tuple>
@@ -53,6 +54,49 @@ struct MStep {
   Init init = Init::None;
   bool store = false; ///< shift + last + ST + DMA store after this step
   bool final = false; ///< the store writes the finished result
+  /// A shared filter strip (SharedStrip): the A tile is at home in this
+  /// cluster's storage at `aHomeAddr` (>= 0; loaded before the steps), or
+  /// is read from the home region of cluster `aOwner` (>= 0) into the
+  /// half with a remote_load.
+  int64_t aHomeAddr = -1;
+  int aOwner = -1;
+};
+
+/// A convolution filter strip shared by the clusters of a data split
+/// (docs/mapping.md, "Filter strips shared over the mesh"). K chunk k is
+/// at home on member k / perHome, in a region at the top of its storage
+/// unit loaded once before the steps; another member keeps it resident in
+/// its own strip when that has room, else reads it from the owner with a
+/// remote_load where it would have streamed it from DRAM.
+struct SharedStrip {
+  std::vector<uint32_t> members; ///< the clusters sharing it, ascending
+  int64_t chunks = 0;            ///< K chunks of the strip
+  int64_t perHome = 0;           ///< chunks at home on each member
+  int64_t tileBytes = 0;         ///< one chunk's A tile in storage
+  uint32_t base = 0;             ///< the home region's storage address
+  bool on() const { return !members.empty(); }
+  int64_t homeBytes() const { return perHome * tileBytes; }
+  uint32_t owner(int64_t k) const { return members[size_t(k / perHome)]; }
+  uint32_t addr(int64_t k) const {
+    return base + uint32_t((k % perHome) * tileBytes);
+  }
+  /// Member `cl`'s home chunks [first, last).
+  std::pair<int64_t, int64_t> home(uint32_t cl) const {
+    int64_t i = int64_t(std::lower_bound(members.begin(), members.end(), cl) -
+                        members.begin());
+    return {std::min(chunks, i * perHome), std::min(chunks, (i + 1) * perHome)};
+  }
+  bool member(uint32_t cl) const {
+    return std::binary_search(members.begin(), members.end(), cl);
+  }
+  /// The members but `cl` (the SIGNAL targets).
+  std::vector<uint32_t> others(uint32_t cl) const {
+    std::vector<uint32_t> o;
+    for (uint32_t m : members)
+      if (m != cl)
+        o.push_back(m);
+    return o;
+  }
 };
 
 /// Tracks a resident operand: groups of steps reuse one tile set; groups
@@ -84,7 +128,9 @@ std::vector<MStep> clusterSteps(const HardwareDesc &hw,
                                 const GemmTiling &t, StationaryOperand st,
                                 int64_t stripBudget, bool partialA,
                                 int64_t &slotBytes, bool &residentA,
-                                bool bandOrder = false) {
+                                bool bandOrder = false,
+                                const SharedStrip *share = nullptr,
+                                uint32_t self = 0) {
   const int64_t mcMax = t.peRows * hw.pesPerCluster;
   std::vector<MStep> steps;
   // Resident operand and slot size (the largest over the problems).
@@ -111,6 +157,16 @@ std::vector<MStep> clusterSteps(const HardwareDesc &hw,
     bool useful = inner > 1 || (t.outerM ? maxNm : maxNn) > 1;
     res.slotBytes = useful ? maxK * (residentA ? aTile : bTile) : 0;
   }
+  // A shared strip: the home chunks live in the home region, the strip
+  // slot holds (some of) the others, numbered without the home ones.
+  const bool shared = share && stripPerChunk && residentA;
+  const auto [homeFirst, homeLast] =
+      shared ? share->home(self) : std::pair<int64_t, int64_t>{0, 0};
+  auto localPos = [&](int64_t k) {
+    return k < homeFirst ? k : k - (homeLast - homeFirst);
+  };
+  if (shared && res.slotBytes > 0)
+    res.slotBytes = (maxK - (homeLast - homeFirst)) * aTile;
   // Groups of the resident operand; one slot suffices for a single group.
   int64_t nGroups = 0;
   for (const GemmTiles &p : problems) {
@@ -161,8 +217,14 @@ std::vector<MStep> clusterSteps(const HardwareDesc &hw,
         s.store = true;
         s.final = last;
       }
-      if (res.on && (!stripPerChunk || k < residentChunks)) {
-        int64_t chunk = stripPerChunk ? k : 0;
+      if (shared && k >= homeFirst && k < homeLast) {
+        s.aHomeAddr = share->addr(k);
+        s.loadA = false;
+      } else if (shared && !(res.on && localPos(k) < residentChunks)) {
+        s.aOwner = int(share->owner(k));
+      } else if (res.on && (!stripPerChunk ||
+                            (shared ? localPos(k) : k) < residentChunks)) {
+        int64_t chunk = shared ? localPos(k) : stripPerChunk ? k : 0;
         int64_t tile = residentA ? aTile : bTile;
         std::tuple<const void *, int64_t, int64_t> g;
         if (st == StationaryOperand::A)
@@ -273,7 +335,7 @@ double stepChannelTime(const std::vector<MStep> &steps, const BandPlan *bands,
   const double lat = double(ch.latencyCycles);
   double t = 0;
   for (const MStep &s : steps) {
-    if (s.loadA)
+    if (s.loadA && s.aOwner < 0) // a shared strip's remote loads: the mesh
       t += lat + double(boxElems(s.p->aBox(s.m0, s.mc, s.k)) * 4) / bw;
     if (s.loadB && !bands)
       t += lat + double(boxElems(s.p->bBox(s.k, s.n)) * 4) / bw;
@@ -432,6 +494,227 @@ bool accel::codegen::mappedPostFits(const HardwareDesc &hw,
   return true;
 }
 
+namespace {
+
+/// The band slots and resident strips of one cluster planned in `budget`
+/// bytes of strip storage, and whether a staging region for a repeated
+/// residual is taken from it.
+struct StripPlan {
+  BandPlan bands;
+  std::vector<MStep> steps;
+  int64_t slotBytes = 0;
+  int64_t stagingBytes = 0;
+};
+
+double planChannelTime(const StripPlan &x, const MemoryChannel &ch) {
+  return stepChannelTime(x.steps, x.bands.on() ? &x.bands : nullptr, ch);
+}
+
+/// Input bands (docs/mapping.md, "Convolution input bands"): two band
+/// slots at the bottom of the strip budget. Not with stationary A (loops m,
+/// k, n: every step needs another band) nor with sparse B lists. `sh`: the
+/// layer's shared strip when cluster `cl` is a member.
+StripPlan planClusterStrips(const HardwareDesc &hw, const ClusterGemmWork &w,
+                            StationaryOperand st, const GemmEpilogue &epi,
+                            bool sparse, int64_t stripBudget,
+                            const SharedStrip *sh, uint32_t cl) {
+  const std::vector<GemmTiles> &problems = w.problems;
+  const GemmTiling &t = w.tiling;
+  const MemoryChannel ch =
+      hw.channels.empty() ? MemoryChannel{} : hw.channels.at(w.channel);
+  auto planStrips = [&](int64_t budget) {
+    StripPlan sp;
+    BandPlan &bands = sp.bands;
+    std::vector<MStep> &steps = sp.steps;
+    int64_t &slotBytes = sp.slotBytes;
+    bool residentA = false;
+    if (st != StationaryOperand::A && !sparse)
+      bands = planBands(problems, budget);
+    steps = clusterSteps(hw, problems, t, st,
+                         budget - bands.slots * bands.slotBytes,
+                         w.partialFilterStrip, slotBytes, residentA,
+                         bands.on(), sh, cl);
+    if (bands.on()) {
+      // Bands when the step loads with them (their slots taken from the
+      // resident operand's budget) move less channel time than without.
+      int64_t plainSlot = 0;
+      bool plainA = false;
+      std::vector<MStep> plain =
+          clusterSteps(hw, problems, t, st, budget, w.partialFilterStrip,
+                       plainSlot, plainA, /*bandOrder=*/false, sh, cl);
+      // Bands only save cycles where the cluster's loads are not hidden
+      // behind its MACs: its share of the channel (with the other busy
+      // clusters on it) at least half its MAC time (bandsMinChannelShare).
+      const double plainTime = stepChannelTime(plain, nullptr, ch);
+      const double macTime = stepMacTime(plain, hw);
+      if (!bands.runs(steps) ||
+          stepChannelTime(steps, &bands, ch) >= plainTime ||
+          plainTime * double(w.channelSharers) <
+              w.bandsMinChannelShare * macTime) {
+        bands = BandPlan{};
+        steps = std::move(plain);
+        slotBytes = plainSlot;
+      }
+    }
+    return sp;
+  };
+  StripPlan plan = planStrips(stripBudget);
+  // A residual read through a repeating view (a nearest upsampling) is
+  // loaded compact into a staging region above the residual tile and
+  // expanded on chip (loadResidual), when the strips planned in the
+  // storage left move no more channel time than without it: staging
+  // must not cost the layer weight or band reloads.
+  const int64_t wanted = detail::residualStagingBytes(hw, t, epi);
+  if (wanted > 0 && wanted <= stripBudget) {
+    StripPlan staged = planStrips(stripBudget - wanted);
+    if (planChannelTime(staged, ch) <= planChannelTime(plan, ch)) {
+      plan = std::move(staged);
+      plan.stagingBytes = wanted;
+    }
+  }
+  return plan;
+}
+
+/// Semaphores of a shared strip's two rounds: "my home chunks are loaded"
+/// and "I read no home region any more". Above the dependency tracker's
+/// (the producer's index) and the reduction trees' (numClusters + it).
+uint32_t shareReadySem(const StreamBuilder &sb) {
+  return 2 * sb.numClusters();
+}
+uint32_t shareDoneSem(const StreamBuilder &sb) {
+  return 2 * sb.numClusters() + 1;
+}
+constexpr uint8_t kShareTag = 7;
+
+/// Whether two DRAM boxes are the same elements in the same order.
+bool sameBox(const DramBox &a, const DramBox &b) {
+  return a.base == b.base && a.rank == b.rank && a.shape == b.shape &&
+         a.stride == b.stride && a.rowDims == b.rowDims;
+}
+
+/// Whether the shared strip pays on every member: its channel time (the
+/// home chunks' one load included) below its time alone, and its
+/// roofline time, max(MACs, channel time x the clusters sharing the
+/// channel, remote loads at one mesh link's rate), no longer. The home
+/// region narrows a member's strips and bands, which may cost it loads.
+bool sharingPays(const HardwareDesc &hw,
+                 const std::vector<ClusterGemmWork> &work,
+                 StationaryOperand st, const GemmEpilogue &epi, bool sparse,
+                 const SharedStrip &sh, int64_t stripBudget) {
+  for (uint32_t cl : sh.members) {
+    const ClusterGemmWork &w = work[cl];
+    const MemoryChannel ch =
+        hw.channels.empty() ? MemoryChannel{} : hw.channels.at(w.channel);
+    const StripPlan alone = planClusterStrips(hw, w, st, epi, sparse,
+                                              stripBudget, nullptr, cl);
+    const StripPlan shared = planClusterStrips(
+        hw, w, st, epi, sparse, stripBudget - sh.homeBytes(), &sh, cl);
+    const auto [first, last] = sh.home(cl);
+    const double chanAlone = planChannelTime(alone, ch);
+    const double chanShared =
+        planChannelTime(shared, ch) +
+        double((last - first) * sh.tileBytes) /
+            std::max(1e-9, double(ch.bytesPerCycle));
+    double mesh = 0;
+    for (const MStep &s : shared.steps)
+      if (s.loadA && s.aOwner >= 0)
+        mesh += double(boxElems(s.p->aBox(s.m0, s.mc, s.k)) * 4) /
+                std::max(1e-9, hw.linkBytesPerCycle);
+    const double mac = stepMacTime(alone.steps, hw);
+    const double sharers = double(w.channelSharers);
+    if (chanShared >= chanAlone ||
+        std::max({mac, chanShared * sharers, mesh}) >
+            std::max(mac, chanAlone * sharers))
+      return false;
+  }
+  return true;
+}
+
+/// The shared strip of a layer, or none (SharedStrip::on() false): every
+/// cluster with work asks for it (shareFilterStrip, partialFilterStrip), a
+/// shared cluster cache, stationary C, at least two such clusters, each
+/// with one problem of one M partition and at least two N tiles, the same
+/// tiling and the same A box for every K chunk, no A pieces, and the strip
+/// larger than the storage the tiles leave, while a member's share of it
+/// takes at most half of that storage.
+SharedStrip planSharedStrip(const StreamBuilder &sb,
+                            const std::vector<ClusterGemmWork> &work,
+                            StationaryOperand st, const GemmEpilogue &epi,
+                            bool sparse) {
+  const HardwareDesc &hw = sb.hw();
+  SharedStrip none;
+  if (!hw.sharedClusterCache || st != StationaryOperand::C || sparse ||
+      shareDoneSem(sb) >= kNumSemaphores)
+    return none;
+  SharedStrip sh;
+  const ClusterGemmWork *first = nullptr;
+  for (uint32_t cl = 0; cl < work.size(); ++cl) {
+    const ClusterGemmWork &w = work[cl];
+    if (w.problems.empty())
+      continue;
+      if (!w.shareFilterStrip || !w.partialFilterStrip ||
+        w.problems.size() != 1)
+      return none;
+    const GemmTiles &p = w.problems[0];
+    const GemmTiling &t = w.tiling;
+      if (p.aPieces || p.nTiles.size() < 2 ||
+        p.m > t.peRows * hw.pesPerCluster)
+      return none;
+    if (first) {
+      const GemmTiling &t0 = first->tiling;
+      const GemmTiles &p0 = first->problems[0];
+      if (t.peRows != t0.peRows || t.kc != t0.kc || t.nc != t0.nc ||
+          t.outerM != t0.outerM || t.sharedC != t0.sharedC ||
+          t.rowInit != t0.rowInit || p.m != p0.m || p.kChunks != p0.kChunks)
+        return none;
+      for (size_t k = 0; k < p.kChunks.size(); ++k)
+        if (!sameBox(p.aBox(0, p.m, k), p0.aBox(0, p0.m, k)))
+          return none;
+    }
+    first = first ? first : &w;
+    sh.members.push_back(cl);
+  }
+  if (sh.members.size() < 2)
+    return none;
+  const GemmTiling &t = first->tiling;
+  const bool init = anyInitOf(first->problems, st);
+  const int64_t stripBudget =
+      int64_t(hw.storageBytes) - fixedTileBytes(hw, t, init) -
+      detail::residualTileBytes(hw, t, epi);
+  sh.chunks = int64_t(first->problems[0].kChunks.size());
+  sh.tileBytes = t.peRows * hw.pesPerCluster * t.kc * 4;
+  sh.perHome = ceilDiv(sh.chunks, int64_t(sh.members.size()));
+  if (sh.chunks * sh.tileBytes <= stripBudget ||
+      sh.homeBytes() >= stripBudget)
+    return none;
+  sh.base = uint32_t(int64_t(hw.storageBytes) - sh.homeBytes());
+  return sharingPays(hw, work, st, epi, sparse, sh, stripBudget) ? sh : none;
+}
+
+/// Loads `cl`'s home chunks of the shared strip, then tells the other
+/// members and waits until theirs are loaded too.
+void loadHomeChunks(StreamBuilder &sb, uint32_t cl, const SharedStrip &sh,
+                    const GemmTiles &p, const GemmTiling &t,
+                    const std::function<void(uint8_t, const DramBox &,
+                                             uint32_t, int64_t)> &load) {
+  const auto [first, last] = sh.home(cl);
+  for (int64_t k = first; k < last; ++k)
+    load(kShareTag, p.aBox(0, p.m, size_t(k)), sh.addr(k), t.kc);
+  sb.wait(cl, uint8_t(1u << kShareTag), false);
+  sb.meshSignal(cl, sh.others(cl), shareReadySem(sb));
+  sb.meshRecv(cl, shareReadySem(sb), uint32_t(sh.members.size() - 1));
+}
+
+/// After `cl`'s last step: its remote loads are done (each step waited
+/// for its tiles); it tells the other members, then waits until no one
+/// reads its home region any more, which the next layer may overwrite.
+void releaseHomeChunks(StreamBuilder &sb, uint32_t cl, const SharedStrip &sh) {
+  sb.meshSignal(cl, sh.others(cl), shareDoneSem(sb));
+  sb.meshRecv(cl, shareDoneSem(sb), uint32_t(sh.members.size() - 1));
+}
+
+} // namespace
+
 bool accel::codegen::emitMappedGemmLayer(
     StreamBuilder &sb, const std::vector<ClusterGemmWork> &work,
     StationaryOperand st, const GemmEpilogue &epi, std::string &err) {
@@ -465,10 +748,12 @@ bool accel::codegen::emitMappedGemmLayer(
       for (SparseLayerTiles &l : sparseTiles)
         placeSparseTiles(l, *epi.sparse);
   }
+  const SharedStrip share = planSharedStrip(sb, work, st, epi, sparse);
   for (uint32_t cl = 0; cl < work.size(); ++cl) {
     const std::vector<GemmTiles> &problems = work[cl].problems;
     if (problems.empty())
       continue;
+    const bool member = share.on() && share.member(cl);
     const bool anyInit = anyInitOf(problems, st);
     const GemmTiling t = work[cl].tiling;
     // Biases as one value per row (GemmTiling::rowInit, GemmTiles::initRows):
@@ -496,7 +781,9 @@ bool accel::codegen::emitMappedGemmLayer(
     const int64_t fixedBytes = fixedTileBytes(hw, t, anyInit);
     const uint32_t resAddr = uint32_t(fixedBytes);
     int64_t stripBase = fixedBytes + resBytes;
-    const int64_t stripBudget = int64_t(hw.storageBytes) - stripBase;
+    // A shared strip's home region sits at the top of the storage.
+    const int64_t stripBudget = int64_t(hw.storageBytes) - stripBase -
+                                (member ? share.homeBytes() : 0);
     if (t.sharedC && st != StationaryOperand::C) {
       err = "internal error: a shared C region needs stationary C";
       return false;
@@ -511,71 +798,10 @@ bool accel::codegen::emitMappedGemmLayer(
       err = "the N tile exceeds the accumulation buffers";
       return false;
     }
-    // The band slots and resident strips planned in `budget` bytes of strip
-    // storage. Input bands (docs/mapping.md, "Convolution input bands"): two
-    // band slots at the bottom of the strip budget. Not with stationary A
-    // (loops m, k, n: every step needs another band) nor with sparse B lists.
-    struct StripPlan {
-      BandPlan bands;
-      std::vector<MStep> steps;
-      int64_t slotBytes = 0;
-    };
-    const MemoryChannel ch = hw.channels.empty()
-                                 ? MemoryChannel{}
-                                 : hw.channels.at(work[cl].channel);
-    auto planStrips = [&](int64_t budget) {
-      StripPlan sp;
-      BandPlan &bands = sp.bands;
-      std::vector<MStep> &steps = sp.steps;
-      int64_t &slotBytes = sp.slotBytes;
-      bool residentA = false;
-      if (st != StationaryOperand::A && !sparse)
-        bands = planBands(problems, budget);
-      steps = clusterSteps(
-          hw, problems, t, st, budget - bands.slots * bands.slotBytes,
-          work[cl].partialFilterStrip, slotBytes, residentA, bands.on());
-      if (bands.on()) {
-        // Bands when the step loads with them (their slots taken from the
-        // resident operand's budget) move less channel time than without.
-        int64_t plainSlot = 0;
-        bool plainA = false;
-        std::vector<MStep> plain =
-            clusterSteps(hw, problems, t, st, budget,
-                         work[cl].partialFilterStrip, plainSlot, plainA);
-        // Bands only save cycles where the cluster's loads are not hidden
-        // behind its MACs: its share of the channel (with the other busy
-        // clusters on it) at least half its MAC time (bandsMinChannelShare).
-        const double plainTime = stepChannelTime(plain, nullptr, ch);
-        const double macTime = stepMacTime(plain, hw);
-        if (!bands.runs(steps) ||
-            stepChannelTime(steps, &bands, ch) >= plainTime ||
-            plainTime * double(work[cl].channelSharers) <
-                work[cl].bandsMinChannelShare * macTime) {
-          bands = BandPlan{};
-          steps = std::move(plain);
-          slotBytes = plainSlot;
-        }
-      }
-      return sp;
-    };
-    StripPlan plan = planStrips(stripBudget);
-    // A residual read through a repeating view (a nearest upsampling) is
-    // loaded compact into a staging region above the residual tile and
-    // expanded on chip (loadResidual), when the strips planned in the
-    // storage left move no more channel time than without it: staging
-    // must not cost the layer weight or band reloads.
-    int64_t stagingBytes = 0;
-    const int64_t wanted = detail::residualStagingBytes(hw, t, epi);
-    if (wanted > 0 && wanted <= stripBudget) {
-      StripPlan staged = planStrips(stripBudget - wanted);
-      auto channelTime = [&](const StripPlan &x) {
-        return stepChannelTime(x.steps, x.bands.on() ? &x.bands : nullptr, ch);
-      };
-      if (channelTime(staged) <= channelTime(plan)) {
-        plan = std::move(staged);
-        stagingBytes = wanted;
-      }
-    }
+    const StripPlan plan = planClusterStrips(
+        hw, work[cl], st, epi, sparse, stripBudget, member ? &share : nullptr,
+        cl);
+    const int64_t stagingBytes = plan.stagingBytes;
     const BandPlan &bands = plan.bands;
     const std::vector<MStep> &steps = plan.steps;
     const int64_t slotBytes = plan.slotBytes;
@@ -715,6 +941,8 @@ bool accel::codegen::emitMappedGemmLayer(
         r.a = uint32_t(slotBase + s.aSlot * slotBytes + s.aOff);
       if (s.bSlot >= 0)
         r.b = uint32_t(slotBase + s.bSlot * slotBytes + s.bOff);
+      if (s.aHomeAddr >= 0)
+        r.a = uint32_t(s.aHomeAddr);
       return r;
     };
     InitRegions held;
@@ -772,7 +1000,12 @@ bool accel::codegen::emitMappedGemmLayer(
       const MStep &s = steps[i];
       int h = int(i % 2);
       Regions l = regions(s, h);
-      if (s.loadA && s.p->aPieces)
+      if (s.loadA && s.aOwner >= 0) {
+        const DramBox box = s.p->aBox(s.m0, s.mc, s.k);
+        sb.dmaRemoteLoad(cl, loadTag(h), uint32_t(s.aOwner),
+                         share.addr(int64_t(s.k)), box, l.a, t.kc);
+        zeros.wroteBox(l.a, box, t.kc);
+      } else if (s.loadA && s.p->aPieces)
         loadPieces(loadTag(h), s.p->aPieces(s.m0, s.mc, s.k, t.kc), l.a);
       else if (s.loadA)
         load(loadTag(h), s.p->aBox(s.m0, s.mc, s.k), l.a, t.kc);
@@ -803,6 +1036,8 @@ bool accel::codegen::emitMappedGemmLayer(
       }
     };
 
+    if (member)
+      loadHomeChunks(sb, cl, share, problems[0], t, load);
     issueLoads(0);
     for (size_t i = 0; i < steps.size(); ++i) {
       const MStep &s = steps[i];
@@ -853,6 +1088,8 @@ bool accel::codegen::emitMappedGemmLayer(
         issueLoads(i + 1);
       }
     }
+    if (member)
+      releaseHomeChunks(sb, cl, share);
   }
   sb.endLayer();
   return true;

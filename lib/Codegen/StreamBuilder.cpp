@@ -201,6 +201,24 @@ void StreamBuilder::dmaLocalCopyStrided(
   push(cluster, std::move(c));
 }
 
+void StreamBuilder::dmaRemoteLoad(uint32_t cluster, uint8_t tag,
+                                  uint32_t srcCluster, uint32_t srcAddr,
+                                  const DramBox &box, uint32_t dstAddr,
+                                  int64_t rowStride) {
+  Command c;
+  c.kind = CommandKind::Dma;
+  c.dma = boxDesc(DmaDir::RemoteLoad, tag, box);
+  c.dma.srcCluster = srcCluster;
+  c.dma.src = srcAddr;
+  c.dma.dst = dstAddr;
+  int64_t dense[4];
+  denseStrides(box, rowStride, dense);
+  for (int i = 0; i < box.rank; ++i)
+    c.dma.srcStride[slotOf(box, i)] = c.dma.dstStride[slotOf(box, i)] =
+        dense[i];
+  push(cluster, std::move(c));
+}
+
 TilePiece accel::codegen::denseTilePiece(const DramBox &box,
                                          int64_t rowStride) {
   TilePiece p;

@@ -136,6 +136,14 @@ public:
   void dmaLocalCopyStrided(uint32_t cluster, uint8_t tag, uint32_t srcAddr,
                            const DramBox &box, uint32_t dstAddr,
                            const std::array<int64_t, 4> &dstStrides);
+  /// remote_load of the dense tile of row stride `rowStride` holding `box`
+  /// (its shape; base and strides unused) at storage byte `srcAddr` of
+  /// cluster `srcCluster` into the same layout at `dstAddr` of `cluster`:
+  /// the copy of a tile another cluster loaded with dmaLoad. The caller
+  /// orders it after that load and the owner's later writes after it.
+  void dmaRemoteLoad(uint32_t cluster, uint8_t tag, uint32_t srcCluster,
+                     uint32_t srcAddr, const DramBox &box, uint32_t dstAddr,
+                     int64_t rowStride);
   /// One DMA per piece into the tile at `suAddr`.
   void dmaLoadPieces(uint32_t cluster, uint8_t tag,
                      const std::vector<TilePiece> &pieces, uint32_t suAddr);
@@ -485,6 +493,10 @@ struct ClusterGemmWork {
   /// Not for activations, which on-chip residency may already hold: a
   /// partial strip of those only takes its room.
   bool partialFilterStrip = false;
+  /// With partialFilterStrip: when every cluster of the layer computes
+  /// with the same filter strip and it does not fit, the clusters share it
+  /// over the mesh (docs/mapping.md, "Filter strips shared over the mesh").
+  bool shareFilterStrip = false;
 };
 /// `t` shrunk (N, then K, then rows, halving) until two storage halves with
 /// an init region when `init` (bias, or partial sums reloaded by stationary

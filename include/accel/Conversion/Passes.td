@@ -117,6 +117,13 @@ def ConvertGraphToIsa : Pass<"convert-graph-to-isa", "mlir::ModuleOp"> {
            "of rows x columns whose bands hold the fewest input elements "
            "(docs/mapping.md, Pixel blocks of the bands); false = pieces "
            "of rows">,
+    Option<"filterShare", "filter-share", "bool", /*default=*/"true",
+           "a convolution filter strip that no cluster's storage holds is "
+           "shared: every cluster of the data split keeps its part of the "
+           "chunks resident and reads the others' parts with remote_load "
+           "instead of streaming them from DRAM per pixel block (shared "
+           "cluster caches only; docs/mapping.md, Filter strips shared "
+           "over the mesh)">,
     Option<"sparseWeights", "sparse-weights", "accel::SparseWeightsMode",
            /*default=*/"accel::SparseWeightsMode::Auto",
            "sparse weight-queue operands",

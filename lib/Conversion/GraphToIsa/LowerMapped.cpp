@@ -391,6 +391,7 @@ LogicalResult Lowering::emitMappedConv(Operation *op, const ConvGeom &g,
   auto fill = [&](const tiling::ClusterSlice &s, ClusterGemmWork &w) {
     w.bandsMinChannelShare = bandsMinChannelShare;
     w.partialFilterStrip = true;
+    w.shareFilterStrip = opts_.filterShare;
     w.tiling = sliceTiling(s, w, t, g.hasBias || mo.reloads, g.N * g.groups,
                            /*activationIsA=*/false, g.hasBias);
     std::vector<ConvNTile> ntiles =

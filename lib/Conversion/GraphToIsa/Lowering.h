@@ -290,6 +290,9 @@ struct LoweringOptions {
   /// with input bands, the pixel boxes over whole output rows are blocks of
   /// rows x columns (chooseBandBlock) instead of pieces of rows.
   bool convBandBlocks = true;
+  /// filter-share=true (docs/mapping.md, "Filter strips shared over the
+  /// mesh"): ClusterGemmWork::shareFilterStrip for convolutions.
+  bool filterShare = true;
   /// residency=on (docs/passes.md, "On-chip residency").
   bool residency = true;
   /// residency=on (not all): pieces whose remote reads would load the mesh
