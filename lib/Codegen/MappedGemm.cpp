@@ -123,14 +123,12 @@ struct Residency {
 };
 
 /// The steps of one cluster.
-std::vector<MStep> clusterSteps(const HardwareDesc &hw,
-                                const std::vector<GemmTiles> &problems,
-                                const GemmTiling &t, StationaryOperand st,
-                                int64_t stripBudget, bool partialA,
-                                int64_t &slotBytes, bool &residentA,
-                                bool bandOrder = false,
-                                const SharedStrip *share = nullptr,
-                                uint32_t self = 0) {
+std::vector<MStep>
+clusterSteps(const HardwareDesc &hw, const std::vector<GemmTiles> &problems,
+             const GemmTiling &t, StationaryOperand st, int64_t stripBudget,
+             bool partialA, int64_t &slotBytes, bool &residentA,
+             bool bandOrder = false, const SharedStrip *share = nullptr,
+             uint32_t self = 0) {
   const int64_t mcMax = t.peRows * hw.pesPerCluster;
   std::vector<MStep> steps;
   // Resident operand and slot size (the largest over the problems).
@@ -530,10 +528,9 @@ StripPlan planClusterStrips(const HardwareDesc &hw, const ClusterGemmWork &w,
     bool residentA = false;
     if (st != StationaryOperand::A && !sparse)
       bands = planBands(problems, budget);
-    steps = clusterSteps(hw, problems, t, st,
-                         budget - bands.slots * bands.slotBytes,
-                         w.partialFilterStrip, slotBytes, residentA,
-                         bands.on(), sh, cl);
+    steps = clusterSteps(
+        hw, problems, t, st, budget - bands.slots * bands.slotBytes,
+        w.partialFilterStrip, slotBytes, residentA, bands.on(), sh, cl);
     if (bands.on()) {
       // Bands when the step loads with them (their slots taken from the
       // resident operand's budget) move less channel time than without.
@@ -578,9 +575,7 @@ StripPlan planClusterStrips(const HardwareDesc &hw, const ClusterGemmWork &w,
 /// Semaphores of a shared strip's two rounds: "my home chunks are loaded"
 /// and "I read no home region any more". Above the dependency tracker's
 /// (the producer's index) and the reduction trees' (numClusters + it).
-uint32_t shareReadySem(const StreamBuilder &sb) {
-  return 2 * sb.numClusters();
-}
+uint32_t shareReadySem(const StreamBuilder &sb) { return 2 * sb.numClusters(); }
 uint32_t shareDoneSem(const StreamBuilder &sb) {
   return 2 * sb.numClusters() + 1;
 }
@@ -598,23 +593,22 @@ bool sameBox(const DramBox &a, const DramBox &b) {
 /// channel, remote loads at one mesh link's rate), no longer. The home
 /// region narrows a member's strips and bands, which may cost it loads.
 bool sharingPays(const HardwareDesc &hw,
-                 const std::vector<ClusterGemmWork> &work,
-                 StationaryOperand st, const GemmEpilogue &epi, bool sparse,
-                 const SharedStrip &sh, int64_t stripBudget) {
+                 const std::vector<ClusterGemmWork> &work, StationaryOperand st,
+                 const GemmEpilogue &epi, bool sparse, const SharedStrip &sh,
+                 int64_t stripBudget) {
   for (uint32_t cl : sh.members) {
     const ClusterGemmWork &w = work[cl];
     const MemoryChannel ch =
         hw.channels.empty() ? MemoryChannel{} : hw.channels.at(w.channel);
-    const StripPlan alone = planClusterStrips(hw, w, st, epi, sparse,
-                                              stripBudget, nullptr, cl);
+    const StripPlan alone =
+        planClusterStrips(hw, w, st, epi, sparse, stripBudget, nullptr, cl);
     const StripPlan shared = planClusterStrips(
         hw, w, st, epi, sparse, stripBudget - sh.homeBytes(), &sh, cl);
     const auto [first, last] = sh.home(cl);
     const double chanAlone = planChannelTime(alone, ch);
-    const double chanShared =
-        planChannelTime(shared, ch) +
-        double((last - first) * sh.tileBytes) /
-            std::max(1e-9, double(ch.bytesPerCycle));
+    const double chanShared = planChannelTime(shared, ch) +
+                              double((last - first) * sh.tileBytes) /
+                                  std::max(1e-9, double(ch.bytesPerCycle));
     double mesh = 0;
     for (const MStep &s : shared.steps)
       if (s.loadA && s.aOwner >= 0)
@@ -622,9 +616,8 @@ bool sharingPays(const HardwareDesc &hw,
                 std::max(1e-9, hw.linkBytesPerCycle);
     const double mac = stepMacTime(alone.steps, hw);
     const double sharers = double(w.channelSharers);
-    if (chanShared >= chanAlone ||
-        std::max({mac, chanShared * sharers, mesh}) >
-            std::max(mac, chanAlone * sharers))
+    if (chanShared >= chanAlone || std::max({mac, chanShared * sharers, mesh}) >
+                                       std::max(mac, chanAlone * sharers))
       return false;
   }
   return true;
@@ -652,13 +645,11 @@ SharedStrip planSharedStrip(const StreamBuilder &sb,
     const ClusterGemmWork &w = work[cl];
     if (w.problems.empty())
       continue;
-      if (!w.shareFilterStrip || !w.partialFilterStrip ||
-        w.problems.size() != 1)
+    if (!w.shareFilterStrip || !w.partialFilterStrip || w.problems.size() != 1)
       return none;
     const GemmTiles &p = w.problems[0];
     const GemmTiling &t = w.tiling;
-      if (p.aPieces || p.nTiles.size() < 2 ||
-        p.m > t.peRows * hw.pesPerCluster)
+    if (p.aPieces || p.nTiles.size() < 2 || p.m > t.peRows * hw.pesPerCluster)
       return none;
     if (first) {
       const GemmTiling &t0 = first->tiling;
@@ -678,14 +669,13 @@ SharedStrip planSharedStrip(const StreamBuilder &sb,
     return none;
   const GemmTiling &t = first->tiling;
   const bool init = anyInitOf(first->problems, st);
-  const int64_t stripBudget =
-      int64_t(hw.storageBytes) - fixedTileBytes(hw, t, init) -
-      detail::residualTileBytes(hw, t, epi);
+  const int64_t stripBudget = int64_t(hw.storageBytes) -
+                              fixedTileBytes(hw, t, init) -
+                              detail::residualTileBytes(hw, t, epi);
   sh.chunks = int64_t(first->problems[0].kChunks.size());
   sh.tileBytes = t.peRows * hw.pesPerCluster * t.kc * 4;
   sh.perHome = ceilDiv(sh.chunks, int64_t(sh.members.size()));
-  if (sh.chunks * sh.tileBytes <= stripBudget ||
-      sh.homeBytes() >= stripBudget)
+  if (sh.chunks * sh.tileBytes <= stripBudget || sh.homeBytes() >= stripBudget)
     return none;
   sh.base = uint32_t(int64_t(hw.storageBytes) - sh.homeBytes());
   return sharingPays(hw, work, st, epi, sparse, sh, stripBudget) ? sh : none;
@@ -695,8 +685,8 @@ SharedStrip planSharedStrip(const StreamBuilder &sb,
 /// members and waits until theirs are loaded too.
 void loadHomeChunks(StreamBuilder &sb, uint32_t cl, const SharedStrip &sh,
                     const GemmTiles &p, const GemmTiling &t,
-                    const std::function<void(uint8_t, const DramBox &,
-                                             uint32_t, int64_t)> &load) {
+                    const std::function<void(uint8_t, const DramBox &, uint32_t,
+                                             int64_t)> &load) {
   const auto [first, last] = sh.home(cl);
   for (int64_t k = first; k < last; ++k)
     load(kShareTag, p.aBox(0, p.m, size_t(k)), sh.addr(k), t.kc);
@@ -782,8 +772,8 @@ bool accel::codegen::emitMappedGemmLayer(
     const uint32_t resAddr = uint32_t(fixedBytes);
     int64_t stripBase = fixedBytes + resBytes;
     // A shared strip's home region sits at the top of the storage.
-    const int64_t stripBudget = int64_t(hw.storageBytes) - stripBase -
-                                (member ? share.homeBytes() : 0);
+    const int64_t stripBudget =
+        int64_t(hw.storageBytes) - stripBase - (member ? share.homeBytes() : 0);
     if (t.sharedC && st != StationaryOperand::C) {
       err = "internal error: a shared C region needs stationary C";
       return false;
@@ -798,9 +788,9 @@ bool accel::codegen::emitMappedGemmLayer(
       err = "the N tile exceeds the accumulation buffers";
       return false;
     }
-    const StripPlan plan = planClusterStrips(
-        hw, work[cl], st, epi, sparse, stripBudget, member ? &share : nullptr,
-        cl);
+    const StripPlan plan =
+        planClusterStrips(hw, work[cl], st, epi, sparse, stripBudget,
+                          member ? &share : nullptr, cl);
     const int64_t stagingBytes = plan.stagingBytes;
     const BandPlan &bands = plan.bands;
     const std::vector<MStep> &steps = plan.steps;
