@@ -628,8 +628,8 @@ bool sharingPays(const HardwareDesc &hw,
 /// shared cluster cache, stationary C, at least two such clusters, each
 /// with one problem of one M partition and at least two N tiles, the same
 /// tiling and the same A box for every K chunk, no A pieces, and the strip
-/// larger than the storage the tiles leave, while a member's share of it
-/// takes at most half of that storage.
+/// larger than the storage the tiles leave, while a member's home region
+/// is smaller than it; and sharingPays.
 SharedStrip planSharedStrip(const StreamBuilder &sb,
                             const std::vector<ClusterGemmWork> &work,
                             StationaryOperand st, const GemmEpilogue &epi,
