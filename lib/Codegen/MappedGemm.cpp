@@ -64,16 +64,19 @@ struct MStep {
 
 /// A convolution filter strip shared by the clusters of a data split
 /// (docs/mapping.md, "Filter strips shared over the mesh"). K chunk k is
-/// at home on member k / perHome, in a region at the top of its storage
-/// unit loaded once before the steps; another member keeps it resident in
-/// its own strip when that has room, else reads it from the owner with a
-/// remote_load where it would have streamed it from DRAM.
+/// at home on member k / perHome (k < homed), in a region at the top of its
+/// storage unit loaded once before the steps; another member keeps it
+/// resident in its own strip when that has room, else reads it from the
+/// owner with a remote_load where it would have streamed it from DRAM.
 struct SharedStrip {
   std::vector<uint32_t> members; ///< the clusters sharing it, ascending
   int64_t chunks = 0;            ///< K chunks of the strip
   int64_t perHome = 0;           ///< chunks at home on each member
-  int64_t tileBytes = 0;         ///< one chunk's A tile in storage
-  uint32_t base = 0;             ///< the home region's storage address
+  /// Chunks [0, homed) have a home; the others are not shared (kept in a
+  /// member's own strip when it has room, else streamed from DRAM).
+  int64_t homed = 0;
+  int64_t tileBytes = 0; ///< one chunk's A tile in storage
+  uint32_t base = 0;     ///< the home region's storage address
   bool on() const { return !members.empty(); }
   int64_t homeBytes() const { return perHome * tileBytes; }
   uint32_t owner(int64_t k) const { return members[size_t(k / perHome)]; }
@@ -84,7 +87,7 @@ struct SharedStrip {
   std::pair<int64_t, int64_t> home(uint32_t cl) const {
     int64_t i = int64_t(std::lower_bound(members.begin(), members.end(), cl) -
                         members.begin());
-    return {std::min(chunks, i * perHome), std::min(chunks, (i + 1) * perHome)};
+    return {std::min(homed, i * perHome), std::min(homed, (i + 1) * perHome)};
   }
   bool member(uint32_t cl) const {
     return std::binary_search(members.begin(), members.end(), cl);
@@ -218,7 +221,8 @@ clusterSteps(const HardwareDesc &hw, const std::vector<GemmTiles> &problems,
       if (shared && k >= homeFirst && k < homeLast) {
         s.aHomeAddr = share->addr(k);
         s.loadA = false;
-      } else if (shared && !(res.on && localPos(k) < residentChunks)) {
+      } else if (shared && k < share->homed &&
+                 !(res.on && localPos(k) < residentChunks)) {
         s.aOwner = int(share->owner(k));
       } else if (res.on && (!stripPerChunk ||
                             (shared ? localPos(k) : k) < residentChunks)) {
@@ -587,15 +591,32 @@ bool sameBox(const DramBox &a, const DramBox &b) {
          a.stride == b.stride && a.rowDims == b.rowDims;
 }
 
-/// Whether the shared strip pays on every member: its channel time (the
-/// home chunks' one load included) below its time alone, and its
-/// roofline time, max(MACs, channel time x the clusters sharing the
-/// channel, remote loads at one mesh link's rate), no longer. The home
-/// region narrows a member's strips and bands, which may cost it loads.
-bool sharingPays(const HardwareDesc &hw,
-                 const std::vector<ClusterGemmWork> &work, StationaryOperand st,
-                 const GemmEpilogue &epi, bool sparse, const SharedStrip &sh,
-                 int64_t stripBudget) {
+/// Cycles the steps wait for the input bands: with one band slot each band
+/// load stalls them (planClusterStrips), with two it overlaps them.
+double bandStall(const StripPlan &x, const MemoryChannel &ch) {
+  if (!x.bands.on() || x.bands.slots != 1)
+    return 0;
+  const double bw = std::max(1e-9, double(ch.bytesPerCycle));
+  double t = 0;
+  for (const ImageBand *b : x.bands.runBand)
+    t += double(ch.latencyCycles) * double(b->load.size()) +
+         double(b->elems * 4) / bw;
+  return t;
+}
+
+/// The channel time the members of `sh` spend with it (the home chunks'
+/// one load included), or a negative number when it does not pay on one
+/// of them: its channel time at least its time alone, or its time, max(MAC
+/// time, channel time x the clusters on its channel, remote bytes at one
+/// mesh link's rate) plus the stall of a single band slot, longer than
+/// alone. The home region narrows a member's strips and bands, which may
+/// cost it loads or its second band slot.
+double sharedChannelTime(const HardwareDesc &hw,
+                         const std::vector<ClusterGemmWork> &work,
+                         StationaryOperand st, const GemmEpilogue &epi,
+                         bool sparse, const SharedStrip &sh,
+                         int64_t stripBudget) {
+  double total = 0;
   for (uint32_t cl : sh.members) {
     const ClusterGemmWork &w = work[cl];
     const MemoryChannel ch =
@@ -616,11 +637,13 @@ bool sharingPays(const HardwareDesc &hw,
                 std::max(1e-9, hw.linkBytesPerCycle);
     const double mac = stepMacTime(alone.steps, hw);
     const double sharers = double(w.channelSharers);
-    if (chanShared >= chanAlone || std::max({mac, chanShared * sharers, mesh}) >
-                                       std::max(mac, chanAlone * sharers))
-      return false;
+    if (chanShared >= chanAlone ||
+        std::max({mac, chanShared * sharers, mesh}) + bandStall(shared, ch) >
+            std::max(mac, chanAlone * sharers) + bandStall(alone, ch))
+      return -1;
+    total += chanShared;
   }
-  return true;
+  return total;
 }
 
 /// The shared strip of a layer, or none (SharedStrip::on() false): every
@@ -628,8 +651,9 @@ bool sharingPays(const HardwareDesc &hw,
 /// shared cluster cache, stationary C, at least two such clusters, each
 /// with one problem of one M partition and at least two N tiles, the same
 /// tiling and the same A box for every K chunk, no A pieces, and the strip
-/// larger than the storage the tiles leave, while a member's home region
-/// is smaller than it; and sharingPays.
+/// larger than the storage the tiles leave; of the home sizes smaller than
+/// that storage, the one that pays with the least channel time
+/// (sharedChannelTime).
 SharedStrip planSharedStrip(const StreamBuilder &sb,
                             const std::vector<ClusterGemmWork> &work,
                             StationaryOperand st, const GemmEpilogue &epi,
@@ -674,11 +698,29 @@ SharedStrip planSharedStrip(const StreamBuilder &sb,
                               detail::residualTileBytes(hw, t, epi);
   sh.chunks = int64_t(first->problems[0].kChunks.size());
   sh.tileBytes = t.peRows * hw.pesPerCluster * t.kc * 4;
-  sh.perHome = ceilDiv(sh.chunks, int64_t(sh.members.size()));
-  if (sh.chunks * sh.tileBytes <= stripBudget || sh.homeBytes() >= stripBudget)
+  if (sh.chunks * sh.tileBytes <= stripBudget)
     return none;
-  sh.base = uint32_t(int64_t(hw.storageBytes) - sh.homeBytes());
-  return sharingPays(hw, work, st, epi, sparse, sh, stripBudget) ? sh : none;
+  // Every home size from a member's full share down: the one that pays
+  // with the least channel time (a smaller home region may keep a second
+  // band slot; the chunks past the homes then stream from DRAM).
+  const int64_t members = int64_t(sh.members.size());
+  SharedStrip best = none;
+  double bestTime = 0;
+  for (int64_t h = ceilDiv(sh.chunks, members); h >= 1; --h) {
+    SharedStrip c = sh;
+    c.perHome = h;
+    c.homed = std::min(sh.chunks, h * members);
+    if (c.homeBytes() >= stripBudget)
+      continue;
+    c.base = uint32_t(int64_t(hw.storageBytes) - c.homeBytes());
+    const double time =
+        sharedChannelTime(hw, work, st, epi, sparse, c, stripBudget);
+    if (time >= 0 && (!best.on() || time < bestTime)) {
+      best = c;
+      bestTime = time;
+    }
+  }
+  return best;
 }
 
 /// Loads `cl`'s home chunks of the shared strip, then tells the other
