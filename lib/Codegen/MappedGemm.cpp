@@ -498,6 +498,12 @@ bool accel::codegen::mappedPostFits(const HardwareDesc &hw,
 
 namespace {
 
+/// The memory channel `w` is placed on (a default one on a machine without
+/// channels).
+MemoryChannel channelOf(const HardwareDesc &hw, const ClusterGemmWork &w) {
+  return hw.channels.empty() ? MemoryChannel{} : hw.channels.at(w.channel);
+}
+
 /// The band slots and resident strips of one cluster planned in `budget`
 /// bytes of strip storage, and whether a staging region for a repeated
 /// residual is taken from it.
@@ -522,8 +528,7 @@ StripPlan planClusterStrips(const HardwareDesc &hw, const ClusterGemmWork &w,
                             const SharedStrip *sh, uint32_t cl) {
   const std::vector<GemmTiles> &problems = w.problems;
   const GemmTiling &t = w.tiling;
-  const MemoryChannel ch =
-      hw.channels.empty() ? MemoryChannel{} : hw.channels.at(w.channel);
+  const MemoryChannel ch = channelOf(hw, w);
   auto planStrips = [&](int64_t budget) {
     StripPlan sp;
     BandPlan &bands = sp.bands;
@@ -610,23 +615,23 @@ double bandStall(const StripPlan &x, const MemoryChannel &ch) {
 /// time, channel time x the clusters on its channel, remote bytes at one
 /// mesh link's rate) plus the stall of a single band slot, longer than
 /// alone. The home region narrows a member's strips and bands, which may
-/// cost it loads or its second band slot.
+/// cost it loads or its second band slot. `alone[i]`: member i's plan
+/// without the shared strip.
 double sharedChannelTime(const HardwareDesc &hw,
                          const std::vector<ClusterGemmWork> &work,
                          StationaryOperand st, const GemmEpilogue &epi,
                          bool sparse, const SharedStrip &sh,
-                         int64_t stripBudget) {
+                         int64_t stripBudget,
+                         const std::vector<StripPlan> &alone) {
   double total = 0;
-  for (uint32_t cl : sh.members) {
+  for (size_t i = 0; i < sh.members.size(); ++i) {
+    const uint32_t cl = sh.members[i];
     const ClusterGemmWork &w = work[cl];
-    const MemoryChannel ch =
-        hw.channels.empty() ? MemoryChannel{} : hw.channels.at(w.channel);
-    const StripPlan alone =
-        planClusterStrips(hw, w, st, epi, sparse, stripBudget, nullptr, cl);
+    const MemoryChannel ch = channelOf(hw, w);
     const StripPlan shared = planClusterStrips(
         hw, w, st, epi, sparse, stripBudget - sh.homeBytes(), &sh, cl);
     const auto [first, last] = sh.home(cl);
-    const double chanAlone = planChannelTime(alone, ch);
+    const double chanAlone = planChannelTime(alone[i], ch);
     const double chanShared = planChannelTime(shared, ch) +
                               double((last - first) * sh.tileBytes) /
                                   std::max(1e-9, double(ch.bytesPerCycle));
@@ -635,11 +640,11 @@ double sharedChannelTime(const HardwareDesc &hw,
       if (s.loadA && s.aOwner >= 0)
         mesh += double(boxElems(s.p->aBox(s.m0, s.mc, s.k)) * 4) /
                 std::max(1e-9, hw.linkBytesPerCycle);
-    const double mac = stepMacTime(alone.steps, hw);
+    const double mac = stepMacTime(alone[i].steps, hw);
     const double sharers = double(w.channelSharers);
     if (chanShared >= chanAlone ||
         std::max({mac, chanShared * sharers, mesh}) + bandStall(shared, ch) >
-            std::max(mac, chanAlone * sharers) + bandStall(alone, ch))
+            std::max(mac, chanAlone * sharers) + bandStall(alone[i], ch))
       return -1;
     total += chanShared;
   }
@@ -704,6 +709,10 @@ SharedStrip planSharedStrip(const StreamBuilder &sb,
   // with the least channel time (a smaller home region may keep a second
   // band slot; the chunks past the homes then stream from DRAM).
   const int64_t members = int64_t(sh.members.size());
+  std::vector<StripPlan> alone;
+  for (uint32_t cl : sh.members)
+    alone.push_back(planClusterStrips(hw, work[cl], st, epi, sparse,
+                                      stripBudget, nullptr, cl));
   SharedStrip best = none;
   double bestTime = 0;
   for (int64_t h = ceilDiv(sh.chunks, members); h >= 1; --h) {
@@ -714,7 +723,7 @@ SharedStrip planSharedStrip(const StreamBuilder &sb,
       continue;
     c.base = uint32_t(int64_t(hw.storageBytes) - c.homeBytes());
     const double time =
-        sharedChannelTime(hw, work, st, epi, sparse, c, stripBudget);
+        sharedChannelTime(hw, work, st, epi, sparse, c, stripBudget, alone);
     if (time >= 0 && (!best.on() || time < bestTime)) {
       best = c;
       bestTime = time;
@@ -908,9 +917,7 @@ bool accel::codegen::emitMappedGemmLayer(
     // It trades the broadcast's PE cycles for one more DMA per init region:
     // only where the cluster's MACs outlast its share of the channel.
     auto macsOutlastLoads = [&] {
-      const MemoryChannel chan = hw.channels.empty()
-                                     ? MemoryChannel{}
-                                     : hw.channels.at(work[cl].channel);
+      const MemoryChannel chan = channelOf(hw, work[cl]);
       return stepMacTime(steps, hw) >
              double(work[cl].channelSharers) *
                  stepChannelTime(steps, bands.on() ? &bands : nullptr, chan);
