@@ -463,6 +463,30 @@ TEST(MappedGemm, HeldATilesSitPastTheFusedEpilogue) {
   EXPECT_EQ(slot, 1);
 }
 
+/// Names A, B and C (problem(): DRAM 0, 1 MiB, 2 MiB), validates `prog`,
+/// simulates it under strict hazards and checks C = A B (abInputs).
+void expectProductAB(Program &prog, const HardwareDesc &hw, int64_t m,
+                     int64_t k, int64_t n) {
+  std::string err;
+  prog.symbols = {sym("a", true, {m, k}, 0), sym("b", true, {k, n}, 1u << 20),
+                  sym("c", false, {m, n}, 2u << 20)};
+  EXPECT_TRUE(validateProgram(prog, hw, err)) << err;
+  std::map<std::string, Tensor> in = abInputs(m, k, n), out;
+  EXPECT_TRUE(simulateStrict(prog, hw, in, out, err)) << err;
+  const std::vector<float> &c = out["c"].data;
+  EXPECT_EQ(int64_t(c.size()), m * n);
+  for (int64_t i = 0; i < m && int64_t(c.size()) == m * n; ++i)
+    for (int64_t j = 0; j < n; ++j)
+      EXPECT_FLOAT_EQ(c[size_t(i * n + j)], float(dotAB(in, i, j, k, n)))
+          << i << ", " << j;
+}
+
+/// Whether `cmd` loads from A (problem(): DRAM below 1 MiB).
+bool loadsA(const Command &cmd) {
+  return cmd.kind == CommandKind::Dma && cmd.dma.dir == DmaDir::Load &&
+         cmd.dma.src < (1u << 20);
+}
+
 /// C = A B, 16 x 200 x 100 on cluster 0 (one M tile, four K chunks of at
 /// most 64, seven N tiles of 16), stationary C with the outer M loop, on a
 /// storage unit of `storage` bytes, simulated under strict hazards against
@@ -479,23 +503,9 @@ size_t runFilterStrip(uint32_t storage, bool partial) {
   w[0].partialFilterStrip = partial;
   std::string err;
   EXPECT_TRUE(emitMappedGemmLayer(sb, w, StationaryOperand::C, {}, err)) << err;
-  prog.symbols = {sym("a", true, {m, k}, 0), sym("b", true, {k, n}, 1u << 20),
-                  sym("c", false, {m, n}, 2u << 20)};
-  EXPECT_TRUE(validateProgram(prog, hw, err)) << err;
-  std::map<std::string, Tensor> in = abInputs(m, k, n), out;
-  EXPECT_TRUE(simulateStrict(prog, hw, in, out, err)) << err;
-  const std::vector<float> &c = out["c"].data;
-  EXPECT_EQ(int64_t(c.size()), m * n);
-  for (int64_t i = 0; i < m && int64_t(c.size()) == m * n; ++i)
-    for (int64_t j = 0; j < n; ++j) {
-      double ref = dotAB(in, i, j, k, n);
-      EXPECT_FLOAT_EQ(c[size_t(i * n + j)], float(ref)) << i << ", " << j;
-    }
-  size_t aLoads = 0;
-  for (const Command &cmd : prog.clusters[0].commands)
-    aLoads += cmd.kind == CommandKind::Dma && cmd.dma.dir == DmaDir::Load &&
-              cmd.dma.src < (1u << 20);
-  return aLoads;
+  expectProductAB(prog, hw, m, k, n);
+  const std::vector<Command> &cmds = prog.clusters[0].commands;
+  return size_t(std::count_if(cmds.begin(), cmds.end(), loadsA));
 }
 
 TEST(MappedGemm, PartialFilterStripKeepsTheChunksThatFit) {
@@ -560,22 +570,11 @@ SharedStripDmas runSharedStrip(bool share) {
   }
   std::string err;
   EXPECT_TRUE(emitMappedGemmLayer(sb, w, StationaryOperand::C, {}, err)) << err;
-  prog.symbols = {sym("a", true, {m, k}, 0), sym("b", true, {k, n}, 1u << 20),
-                  sym("c", false, {m, n}, 2u << 20)};
-  EXPECT_TRUE(validateProgram(prog, hw, err)) << err;
-  std::map<std::string, Tensor> in = abInputs(m, k, n), out;
-  EXPECT_TRUE(simulateStrict(prog, hw, in, out, err)) << err;
-  const std::vector<float> &c = out["c"].data;
-  EXPECT_EQ(int64_t(c.size()), m * n);
-  for (int64_t i = 0; i < m && int64_t(c.size()) == m * n; ++i)
-    for (int64_t j = 0; j < n; ++j)
-      EXPECT_FLOAT_EQ(c[size_t(i * n + j)], float(dotAB(in, i, j, k, n)))
-          << i << ", " << j;
+  expectProductAB(prog, hw, m, k, n);
   SharedStripDmas d;
   for (const ClusterStream &cs : prog.clusters)
     for (const Command &cmd : cs.commands) {
-      d.dramA += cmd.kind == CommandKind::Dma && cmd.dma.dir == DmaDir::Load &&
-                 cmd.dma.src < (1u << 20);
+      d.dramA += loadsA(cmd);
       d.remote +=
           cmd.kind == CommandKind::Dma && cmd.dma.dir == DmaDir::RemoteLoad;
     }
