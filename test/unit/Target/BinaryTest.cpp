@@ -1,5 +1,6 @@
 //===- BinaryTest.cpp - Binary container round trip and hostile input -----===//
 #include "accel/Target/Binary.h"
+#include "BinaryBytes.h"
 #include "TestPrograms.h"
 #include <algorithm>
 #include <cstdio>
@@ -9,50 +10,16 @@
 
 using namespace accel;
 using accel::target_test::diffPrograms;
+using accel::target_test::firstCommandOffset;
+using accel::target_test::fixHeader;
 using accel::target_test::makeFullProgram;
 using accel::target_test::makeLayeredProgram;
 using accel::target_test::makePiecedProgram;
+using accel::target_test::put32;
+using accel::target_test::put64;
+using accel::target_test::readErr;
 
-namespace {
-
-void put32(std::vector<uint8_t> &b, size_t at, uint32_t v) {
-  for (int i = 0; i < 4; ++i)
-    b[at + i] = uint8_t(v >> (8 * i));
-}
-void put64(std::vector<uint8_t> &b, size_t at, uint64_t v) {
-  for (int i = 0; i < 8; ++i)
-    b[at + i] = uint8_t(v >> (8 * i));
-}
-/// Makes the header's size and checksum consistent again so that the
-/// reader's structural checks are reached.
-void fixHeader(std::vector<uint8_t> &b) {
-  if (b.size() < kBinaryHeaderBytes)
-    return;
-  put64(b, 40, b.size());
-  put32(b, kBinaryChecksumOffset,
-        crc32(b.data() + kBinaryHeaderBytes, b.size() - kBinaryHeaderBytes));
-}
-
-std::string readErr(const std::vector<uint8_t> &b) {
-  Program p;
-  std::string err;
-  EXPECT_FALSE(readBinary(b.data(), b.size(), p, err));
-  return err;
-}
-
-/// Offset of the lead byte of the first command of cluster 0's stream.
-size_t firstCommandOffset(const std::vector<uint8_t> &b) {
-  size_t pos = kBinaryHeaderBytes;
-  for (int s = 0; s < 4; ++s) { // skip SYMB, CNST, PCKT and LAYR
-    uint64_t size = 0;
-    for (int i = 0; i < 8; ++i)
-      size |= uint64_t(b[pos + 8 + i]) << (8 * i);
-    pos += 16 + size;
-  }
-  return pos + 16 + 4 + 4; // STRM header, command count, layer id
-}
-
-} // namespace
+namespace {} // namespace
 
 TEST(Binary, RoundTripEveryCommandKind) {
   Program p = makeFullProgram();

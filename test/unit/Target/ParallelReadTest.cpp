@@ -8,6 +8,7 @@
 // front-to-back pass: each case runs with ACCEL_HOST_THREADS=1 and =4.
 //
 //===----------------------------------------------------------------------===//
+#include "BinaryBytes.h"
 #include "TestPrograms.h"
 #include "accel/Support/Parallel.h"
 #include "accel/Target/Binary.h"
@@ -40,16 +41,7 @@ Program makeLargeProgram(const HardwareDesc &hw, int loads = 3000) {
   p.dramSize = 1 << 20;
   p.symbols.push_back({"y", false, DType::F32, {64, 64}, 0});
   p.clusters.resize(hw.numClusters());
-  Command dma;
-  dma.kind = CommandKind::Dma;
-  dma.dma.dir = DmaDir::Load;
-  dma.dma.tag = 1;
-  dma.dma.shape[2] = 64;
-  dma.dma.shape[3] = 64;
-  dma.dma.srcStride[2] = 64;
-  dma.dma.srcStride[3] = 1;
-  dma.dma.dstStride[2] = 64;
-  dma.dma.dstStride[3] = 1;
+  Command dma = target_test::tileDma(DmaDir::Load, 1, 0, 0, 64, 64);
   Command wait;
   wait.kind = CommandKind::Wait;
   wait.waitTags = 2;
@@ -68,41 +60,9 @@ Program makeLargeProgram(const HardwareDesc &hw, int loads = 3000) {
   return p;
 }
 
-void put32(std::vector<uint8_t> &b, size_t at, uint32_t v) {
-  for (int i = 0; i < 4; ++i)
-    b[at + i] = uint8_t(v >> (8 * i));
-}
-void fixChecksum(std::vector<uint8_t> &b) {
-  put32(b, kBinaryChecksumOffset,
-        crc32(b.data() + kBinaryHeaderBytes, b.size() - kBinaryHeaderBytes));
-}
-uint64_t get64(const std::vector<uint8_t> &b, size_t at) {
-  uint64_t v = 0;
-  for (int i = 0; i < 8; ++i)
-    v |= uint64_t(b[at + i]) << (8 * i);
-  return v;
-}
-
-/// Offset of the first command's lead byte in each cluster stream.
-std::vector<size_t> firstCommands(const std::vector<uint8_t> &b,
-                                  size_t clusters) {
-  size_t pos = kBinaryHeaderBytes;
-  for (int s = 0; s < 4; ++s) // SYMB, CNST, PCKT, LAYR
-    pos += 16 + size_t(get64(b, pos + 8));
-  std::vector<size_t> at;
-  for (size_t c = 0; c < clusters; ++c) {
-    at.push_back(pos + 16 + 4 + 4); // header, command count, layer id
-    pos += 16 + size_t(get64(b, pos + 8));
-  }
-  return at;
-}
-
 std::string readError(const std::vector<uint8_t> &b, unsigned threads) {
   HostThreads t(threads);
-  Program p;
-  std::string err;
-  EXPECT_FALSE(readBinary(b.data(), b.size(), p, err));
-  return err;
+  return target_test::readErr(b);
 }
 
 } // namespace
@@ -147,11 +107,12 @@ TEST(ParallelRead, LargeBinaryReadsTheSameOnAnyThreadCount) {
 TEST(ParallelRead, FirstCorruptStreamInFileOrderIsReported) {
   HardwareDesc hw = defaultHardware();
   std::vector<uint8_t> full = writeBinary(makeLargeProgram(hw));
-  std::vector<size_t> at = firstCommands(full, hw.numClusters());
+  std::vector<size_t> at =
+      target_test::firstCommandOffsets(full, hw.numClusters());
   std::vector<uint8_t> b = full;
   b[at[1]] = 0x7A; // an unknown kind byte in clusters 1 and 3
   b[at[3]] = 0x7A;
-  fixChecksum(b);
+  target_test::fixHeader(b);
   const std::string expected = "binary: unknown command kind byte 0x7a at "
                                "offset " +
                                std::to_string(at[1]);
@@ -167,7 +128,7 @@ TEST(ParallelRead, FirstCorruptStreamInFileOrderIsReported) {
   b = full;
   b[at[0]] = 0x7A;
   b[at[2] - 24] = 0x55; // the section kind of cluster 2's STRM
-  fixChecksum(b);
+  target_test::fixHeader(b);
   EXPECT_EQ(readError(b, 4), "binary: unknown command kind byte 0x7a at "
                              "offset " +
                                  std::to_string(at[0]));

@@ -29,18 +29,7 @@ protected:
     p.clusters.resize(hw.numClusters());
     auto &s = p.clusters[0].commands;
 
-    Command dma;
-    dma.kind = CommandKind::Dma;
-    dma.dma.dir = DmaDir::Load;
-    dma.dma.tag = 1;
-    dma.dma.src = 0;
-    dma.dma.dst = 0;
-    dma.dma.shape[2] = 64;
-    dma.dma.shape[3] = 64;
-    dma.dma.srcStride[2] = 64;
-    dma.dma.srcStride[3] = 1;
-    dma.dma.dstStride[2] = 64;
-    dma.dma.dstStride[3] = 1;
+    Command dma = target_test::tileDma(DmaDir::Load, 1, 0, 0, 64, 64);
     s.push_back(dma); // 0
     Command wait;
     wait.kind = CommandKind::Wait;
