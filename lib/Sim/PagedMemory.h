@@ -5,8 +5,14 @@
 // can claim gigabytes while touching a few bytes. The simulator's DRAM is
 // therefore a sparse map of fixed-size pages, each allocated (zeroed) the
 // first time it is written: host memory follows the bytes the program
-// touches, and reading an untouched byte gives 0 as before. Internal to
-// lib/Sim.
+// touches, and reading an untouched byte gives 0 as before.
+//
+// The simulator's data lanes (DataLanes.h) read and write it from several
+// host threads at once, never the same bytes at the same time (a lane waits
+// for the others' conflicting accesses), but possibly the same page: the
+// page table is a two-level radix table whose entries are published with
+// atomics, and a page's first write (allocation, or its copy on write)
+// happens under a mutex, once. Internal to lib/Sim.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ACCEL_LIB_SIM_PAGEDMEMORY_H
@@ -15,9 +21,10 @@
 #include "ZeroedMemory.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <cstring>
-#include <unordered_map>
+#include <mutex>
 
 namespace accel {
 namespace sim {
@@ -27,17 +34,23 @@ public:
   static constexpr unsigned kPageBits = 16; ///< 64 KiB pages
   static constexpr uint64_t kPageBytes = uint64_t(1) << kPageBits;
 
-  /// Forgets every page; the memory is `size` zero bytes.
+  /// Forgets every page; the memory is `size` zero bytes (at most 2^48).
   void reset(uint64_t size) {
     size_ = size;
-    pages_.clear();
     arena_.clear();
-    forgetCache();
+    touched_.store(0, std::memory_order_relaxed);
+    const uint64_t pages = (size + kPageBytes - 1) >> kPageBits;
+    leaves_ = (pages + kLeafPages - 1) >> kLeafBits;
+    // Zeroed memory: every leaf pointer starts null (no page touched).
+    top_ = static_cast<std::atomic<Page *> *>(
+        arena_.alloc(std::max<uint64_t>(leaves_, 1) * sizeof(Page *)));
   }
   uint64_t size() const { return size_; }
   /// Pages written so far (own host memory, or shared with the caller's
   /// bytes by writeShared()).
-  size_t pagesTouched() const { return pages_.size(); }
+  size_t pagesTouched() const {
+    return touched_.load(std::memory_order_relaxed);
+  }
 
   /// Copies [addr, addr + n) into `dst`; untouched bytes read as 0. The
   /// caller has checked the range against size().
@@ -71,16 +84,19 @@ public:
   /// As write(), but every whole page of [addr, addr + n) reads `src`'s
   /// bytes in place instead of a copy; the page gets its own copy at its
   /// first write. `src` must stay unchanged while this memory is used (the
-  /// simulator shares the program's constant segments so).
+  /// simulator shares the program's constant segments so). Before the run
+  /// only (not concurrent with other accesses).
   void writeShared(uint64_t addr, const void *src, size_t n) {
     auto *in = static_cast<const uint8_t *>(src);
     while (n) {
       size_t chunk = chunkAt(addr, n);
       if (chunk == kPageBytes) {
-        Page &pg = pages_[addr >> kPageBits];
-        pg.own = nullptr; // (its host memory stays in the arena, unused)
+        Page &pg = entry(addr >> kPageBits);
+        if (!pg.own.load(std::memory_order_relaxed) && !pg.shared)
+          touched_.fetch_add(1, std::memory_order_relaxed);
+        // (a page's own host memory stays in the arena, unused)
+        pg.own.store(nullptr, std::memory_order_relaxed);
         pg.shared = in;
-        forgetCache();
       } else {
         std::memcpy(touch(addr >> kPageBits) + (addr & (kPageBytes - 1)), in,
                     chunk);
@@ -109,12 +125,15 @@ public:
   }
 
 private:
+  static constexpr unsigned kLeafBits = 12; ///< 4096 pages (256 MiB) a leaf
+  static constexpr uint64_t kLeafPages = uint64_t(1) << kLeafBits;
+
   /// A page: its own bytes (from arena_), or (own null) bytes shared with
-  /// the caller.
+  /// the caller, or neither (untouched: zeros). Zeroed memory is a valid
+  /// untouched page.
   struct Page {
-    uint8_t *own = nullptr;
-    const uint8_t *shared = nullptr;
-    const uint8_t *bytes() const { return own ? own : shared; }
+    std::atomic<uint8_t *> own;
+    const uint8_t *shared;
   };
 
   static const uint8_t *zeroPage() {
@@ -125,49 +144,54 @@ private:
     return size_t(
         std::min<uint64_t>(n, kPageBytes - (addr & (kPageBytes - 1))));
   }
-  void forgetCache() {
-    readIndex_ = writeIndex_ = ~uint64_t(0);
-    readPage_ = nullptr;
-    writePage_ = nullptr;
-  }
   const uint8_t *find(uint64_t index) const {
-    if (index == readIndex_)
-      return readPage_;
-    auto it = pages_.find(index);
-    if (it == pages_.end())
+    const Page *leaf = top_[index >> kLeafBits].load(std::memory_order_acquire);
+    if (!leaf)
       return nullptr;
-    readIndex_ = index;
-    readPage_ = it->second.bytes();
-    return readPage_;
+    const Page &pg = leaf[index & (kLeafPages - 1)];
+    const uint8_t *own = pg.own.load(std::memory_order_acquire);
+    return own ? own : pg.shared;
+  }
+  /// The page's entry, its leaf allocated if needed.
+  Page &entry(uint64_t index) {
+    std::atomic<Page *> &slot = top_[index >> kLeafBits];
+    Page *leaf = slot.load(std::memory_order_acquire);
+    if (!leaf) {
+      std::lock_guard<std::mutex> lock(mutex_);
+      leaf = slot.load(std::memory_order_relaxed);
+      if (!leaf) {
+        leaf = static_cast<Page *>(arena_.alloc(kLeafPages * sizeof(Page)));
+        slot.store(leaf, std::memory_order_release);
+      }
+    }
+    return leaf[index & (kLeafPages - 1)];
   }
   uint8_t *touch(uint64_t index) {
-    if (index == writeIndex_)
-      return writePage_;
-    Page &pg = pages_[index];
-    if (!pg.own) {
+    Page &pg = entry(index);
+    uint8_t *own = pg.own.load(std::memory_order_acquire);
+    if (own)
+      return own;
+    std::lock_guard<std::mutex> lock(mutex_);
+    own = pg.own.load(std::memory_order_relaxed);
+    if (!own) {
       // Zero already (fresh anonymous memory): an untouched page needs no
       // memset, and only the 4 KiB parts the program writes get host pages.
-      pg.own = static_cast<uint8_t *>(arena_.alloc(kPageBytes));
+      own = static_cast<uint8_t *>(arena_.alloc(kPageBytes));
       if (pg.shared)
-        std::memcpy(pg.own, pg.shared, kPageBytes); // copy on write
-      pg.shared = nullptr;
-      if (readIndex_ == index)
-        readPage_ = pg.own;
+        std::memcpy(own, pg.shared, kPageBytes); // copy on write
+      else
+        touched_.fetch_add(1, std::memory_order_relaxed);
+      pg.own.store(own, std::memory_order_release);
     }
-    writeIndex_ = index;
-    writePage_ = pg.own;
-    return writePage_;
+    return own;
   }
 
   uint64_t size_ = 0;
-  std::unordered_map<uint64_t, Page> pages_;
-  ZeroedArena arena_; ///< the pages' own bytes
-  // The pages last read and last written (DMA rows are mostly within one
-  // page); a written page is always its own copy.
-  mutable uint64_t readIndex_ = ~uint64_t(0);
-  mutable const uint8_t *readPage_ = nullptr;
-  uint64_t writeIndex_ = ~uint64_t(0);
-  uint8_t *writePage_ = nullptr;
+  uint64_t leaves_ = 0;
+  std::atomic<Page *> *top_ = nullptr; ///< leaves_ entries, in arena_
+  std::atomic<size_t> touched_{0};
+  std::mutex mutex_;  ///< allocations and first writes
+  ZeroedArena arena_; ///< the table and the pages' own bytes
 };
 
 } // namespace sim

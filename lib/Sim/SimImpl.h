@@ -11,6 +11,7 @@
 
 #include "AccessList.h"
 #include "ActivityBins.h"
+#include "DataLanes.h"
 #include "LayerAccounting.h"
 #include "MeshModel.h"
 #include "PagedMemory.h"
@@ -19,12 +20,15 @@
 #include "ZeroedMemory.h"
 #include "accel/Rnn/ColumnEngine.h"
 #include "accel/Sim/Simulator.h"
+#include "accel/Support/Parallel.h"
 #include "accel/Target/Encoding.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
@@ -105,11 +109,18 @@ struct PE {
   void accWritten(unsigned a, uint64_t n) {
     accDirty[a] = std::max(accDirty[a], n);
   }
-  void clearAccs() {
+  /// A shift: the floats to zero per buffer; the counts start again.
+  std::array<uint64_t, kAccs> takeDirty() {
+    std::array<uint64_t, kAccs> d;
     for (unsigned a = 0; a < kAccs; ++a) {
-      std::fill(acc[a].begin(), acc[a].begin() + accDirty[a], 0.0f);
+      d[a] = accDirty[a];
       accDirty[a] = 0;
     }
+    return d;
+  }
+  void clearAccs(const std::array<uint64_t, kAccs> &dirty) {
+    for (unsigned a = 0; a < kAccs; ++a)
+      std::fill(acc[a].begin(), acc[a].begin() + dirty[a], 0.0f);
   }
 };
 
@@ -375,7 +386,85 @@ private:
   std::vector<uint64_t> layerCommandTotals;
   void initProgress();
   void reportProgress() const;
+
+  /// The data work (DMA bytes, LD / MAC / ST / SPU tiles, SEND bytes) runs
+  /// on lanes of host threads (DataLanes.h), each cluster's in issue order;
+  /// the timing, checks and statistics above never read the data, so the
+  /// bytes end up as in a sequential run (docs/simulator.md, "Eighth
+  /// round"). Code that reads simulated data (sparse weights, RECUR,
+  /// outputs) drains the lanes first.
+  struct DataFootprint {
+    Range dramRead, dramWrite; ///< empty: none
+    /// Other clusters' storage units read (remote_load's source) or
+    /// written (SEND's targets); may name the issuing cluster.
+    std::vector<uint32_t> foreign;
+  };
+  template <class F>
+  void pushData(const Cluster &c, const DataFootprint &fp, F &&task);
+  /// Own storage and PE buffers only.
+  template <class F> void pushLocal(const Cluster &c, F &&task) {
+    pushData(c, DataFootprint{}, std::forward<F>(task));
+  }
+  unsigned laneCount() const;
+  void startLanes();
+  void drainData();
+  std::unique_ptr<DramConflicts> dramConflicts;
+  /// Per cluster: what its next tasks wait for (other lanes' tasks that
+  /// wrote or read its storage unit, or its own tasks on the lane it ran
+  /// on before it moved).
+  std::vector<DataLanes::After> foreignWait;
+  /// Per cluster: its lane (0: the simulator's thread), and the number of
+  /// its last task there.
+  std::vector<unsigned> laneOf;
+  std::vector<uint64_t> lastSeq;
+  /// Every kBalancePushes tasks, a cluster may move between the
+  /// simulator's thread and a helper lane (balanceLanes).
+  static constexpr unsigned kBalancePushes = 64;
+  unsigned pushesSinceBalance = 0;
+  uint64_t fullWaitsSeen = 0;
+  void balanceLanes();
+  /// Declared last: destroyed first, while the memories it writes exist.
+  std::unique_ptr<DataLanes> lanes;
 };
+
+template <class F>
+void Sim::pushData(const Cluster &c, const DataFootprint &fp, F &&task) {
+  if (!lanes->threaded()) {
+    lanes->push(0, DataLanes::After{}, std::forward<F>(task));
+    return;
+  }
+  if (++pushesSinceBalance >= kBalancePushes)
+    balanceLanes();
+  const unsigned n = lanes->count(), lane = laneOf[c.index];
+  DataLanes::After after = foreignWait[c.index];
+  if (!fp.dramRead.empty())
+    dramConflicts->check(*lanes, lane, uint64_t(fp.dramRead.lo),
+                         uint64_t(fp.dramRead.hi), false, after);
+  if (!fp.dramWrite.empty())
+    dramConflicts->check(*lanes, lane, uint64_t(fp.dramWrite.lo),
+                         uint64_t(fp.dramWrite.hi), true, after);
+  // Another cluster's storage: after everything its lane has queued, and
+  // its later tasks after this one.
+  for (uint32_t k : fp.foreign) {
+    if (laneOf[k] != lane)
+      after.need(laneOf[k], lanes->issued(laneOf[k]));
+    after.merge(foreignWait[k]); // its tasks on a lane it left
+  }
+  const uint64_t seq = lanes->push(lane, after, std::forward<F>(task));
+  lastSeq[c.index] = seq;
+  if (!fp.dramRead.empty())
+    dramConflicts->record(lane, seq, uint64_t(fp.dramRead.lo),
+                          uint64_t(fp.dramRead.hi), false);
+  if (!fp.dramWrite.empty())
+    dramConflicts->record(lane, seq, uint64_t(fp.dramWrite.lo),
+                          uint64_t(fp.dramWrite.hi), true);
+  // Its later tasks wait for this one, on whatever lane they run (a
+  // cluster may move, balanceLanes).
+  for (uint32_t k : fp.foreign)
+    if (k != c.index)
+      foreignWait[k].need(lane, seq);
+  (void)n;
+}
 
 } // namespace sim
 } // namespace accel

@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "SimImpl.h"
-#include "StridedCopy.h"
+#include "TileRows.h"
 #include "accel/Sim/Numerics.h"
 #include "accel/Target/Sfu.h"
 #include "accel/Target/SparseWeights.h"
@@ -29,8 +29,10 @@ struct Sim::InstrCtx {
   const uint64_t P, rows, cols, rep;
   const uint64_t rmax;      ///< most rows any PE owns
   const uint64_t tileBytes; ///< rows x cols floats
-  Range whole;              ///< storage bytes of the tile (all PEs)
-  std::vector<float> tmp;   ///< scatter's SFU row
+  /// The tile's rows, copied for the data thread (the record may be
+  /// patched before the copy runs).
+  TileRows tile;
+  Range whole; ///< storage bytes of the tile (all PEs)
 
   InstrCtx(Sim &sim, Cluster &c, const Instruction &in, size_t idx,
            ExecInfo &info)
@@ -38,7 +40,8 @@ struct Sim::InstrCtx {
         info(info), perPeAddrs(!r.peAddrs.empty()), P(c.pes.size()),
         rows(r.rows), cols(r.cols), rep(r.repeat),
         rmax(r.peRows ? std::min<uint64_t>(r.peRows, rows) : rows),
-        tileBytes(rows * cols * 4), whole(tileStorageRange()) {}
+        tileBytes(rows * cols * 4), tile(c.storage.data(), r),
+        whole(tileStorageRange()) {}
 
   bool bad(const std::string &m) const {
     return sim.fail(sim.instrWhere(idx, in) + m);
@@ -47,21 +50,7 @@ struct Sim::InstrCtx {
   /// Rows [r0, r1) of the tile that PE `pe` owns (all of them when the
   /// tile is broadcast, peRows = 0).
   void peRange(uint64_t pe, uint64_t &r0, uint64_t &r1) const {
-    if (!r.peRows) {
-      r0 = 0;
-      r1 = rows;
-      return;
-    }
-    r0 = std::min<uint64_t>(pe * r.peRows, rows);
-    r1 = std::min<uint64_t>(r0 + r.peRows, rows);
-  }
-
-  // Storage byte address of tile row `row` as PE `pe` (owning rows from r0)
-  // sees it: derived by the parser (addr) or precomputed (peAddrs).
-  int64_t rowAddr(uint64_t pe, uint64_t r0, uint64_t row) const {
-    if (!perPeAddrs)
-      return int64_t(r.addr) + int64_t(row) * r.rowStride * 4;
-    return int64_t(r.peAddrs[pe]) + int64_t(row - r0) * r.rowStride * 4;
+    tile.peRange(pe, r0, r1);
   }
 
   bool checkStorage() const {
@@ -80,42 +69,6 @@ struct Sim::InstrCtx {
                  " does not fit the " + capName + " of " + std::to_string(cap) +
                  " floats");
     return true;
-  }
-
-  // Gather rows [g0, g1) (of the rows [r0, ..) PE `pe` owns) of the storage
-  // tile into dense `dst`.
-  void gather(uint64_t pe, uint64_t r0, uint64_t g0, uint64_t g1,
-              float *dst) const {
-    const uint8_t *s = c.storage.data();
-    for (uint64_t row = g0; row < g1; ++row) {
-      int64_t base = rowAddr(pe, r0, row);
-      float *d = dst + (row - g0) * cols;
-      if (r.colStride == 1)
-        std::memcpy(d, s + base, cols * 4);
-      else // the PE buffers and the storage unit never overlap
-        copyStridedRow(reinterpret_cast<uint8_t *>(d), 4, s + base,
-                       int64_t(r.colStride) * 4, cols, 4);
-    }
-  }
-
-  // Scatter PE `pe`'s dense rows [r0, r1) into the storage tile, applying
-  // the chained SFU function.
-  void scatter(uint64_t pe, uint64_t r0, uint64_t r1, const float *src) {
-    uint8_t *s = c.storage.data();
-    tmp.resize(cols);
-    for (uint64_t row = r0; row < r1; ++row) {
-      int64_t base = rowAddr(pe, r0, row);
-      const float *srow = src + (row - r0) * cols;
-      if (r.func != SfuFunc::None) {
-        sfuUnaryRow(r.func, srow, tmp.data(), cols, r.imm);
-        srow = tmp.data();
-      }
-      if (r.colStride == 1)
-        std::memcpy(s + base, srow, cols * 4);
-      else
-        copyStridedRow(s + base, int64_t(r.colStride) * 4,
-                       reinterpret_cast<const uint8_t *>(srow), 4, cols, 4);
-    }
   }
 
   /// Records the storage access of this instruction for hazard detection.
@@ -295,19 +248,27 @@ bool Sim::loadActivations(InstrCtx &x, LoadCost &cost) {
     uint64_t r0, r1;
     x.peRange(pe, r0, r1);
     uint64_t R = r1 - r0;
-    float *buf = c.pes[pe].inbuf.data() + base;
-    if (d && d < R) {
-      std::memmove(buf, buf + d * cols, (R - d) * cols * 4);
-      x.gather(pe, r0, r1 - d, r1, buf + (R - d) * cols);
-      roundBuffer(hw.computeType, buf + (R - d) * cols, d * cols);
-      fetchedRows += d;
-      reused += R - d;
-    } else {
-      x.gather(pe, r0, r0, r1, buf);
-      roundBuffer(hw.computeType, buf, R * cols);
-      fetchedRows += R;
-    }
+    fetchedRows += d && d < R ? d : R;
+    reused += d && d < R ? R - d : 0;
   }
+  pushLocal(c, [t = x.tile, pes = c.pes.data(), P = x.P, base, d,
+                type = hw.computeType] {
+    const uint64_t cols = t.cols;
+    for (uint64_t pe = 0; pe < P; ++pe) {
+      uint64_t r0, r1;
+      t.peRange(pe, r0, r1);
+      const uint64_t R = r1 - r0;
+      float *buf = pes[pe].inbuf.data() + base;
+      if (d && d < R) {
+        std::memmove(buf, buf + d * cols, (R - d) * cols * 4);
+        t.gather(pe, r0, r1 - d, r1, buf + (R - d) * cols);
+        roundBuffer(type, buf + (R - d) * cols, d * cols);
+      } else {
+        t.gather(pe, r0, r0, r1, buf);
+        roundBuffer(type, buf, R * cols);
+      }
+    }
+  });
   x.invalidateWindows();
   if (r.queueMode == QueueMode::SW) {
     c.swValid[slot] = true;
@@ -341,17 +302,21 @@ bool Sim::loadWeights(InstrCtx &x, LoadCost &cost) {
   uint64_t d = 0;
   if (x.r.queueMode == QueueMode::SW && c.wq.slidable && !c.wq.sparse)
     d = x.slideRows(c.wq.source, rows);
-  float *q = c.pes[0].wq.data();
   if (d) {
-    std::memmove(q, q + d * cols, (rows - d) * cols * 4);
-    x.gather(0, 0, rows - d, rows, q + (rows - d) * cols);
-    roundBuffer(hw.computeType, q + (rows - d) * cols, d * cols);
     cost.bytes = d * cols * 4;
     stats.slidingRowsReused += rows - d;
-  } else {
-    x.gather(0, 0, 0, rows, q);
-    roundBuffer(hw.computeType, q, rows * cols);
   }
+  pushLocal(c, [t = x.tile, q = c.pes[0].wq.data(), d, type = hw.computeType] {
+    const uint64_t rows = t.rows, cols = t.cols;
+    if (d) {
+      std::memmove(q, q + d * cols, (rows - d) * cols * 4);
+      t.gather(0, 0, rows - d, rows, q + (rows - d) * cols);
+      roundBuffer(type, q + (rows - d) * cols, d * cols);
+    } else {
+      t.gather(0, 0, 0, rows, q);
+      roundBuffer(type, q, rows * cols);
+    }
+  });
   c.wq = WeightQueue{};
   c.wq.denseFloats = rows * cols;
   c.wq.slidable = x.r.queueMode == QueueMode::SW;
@@ -376,6 +341,9 @@ bool Sim::loadSparseWeights(InstrCtx &x, LoadCost &cost) {
     cost.skipped = true;
     return true;
   }
+  // The list's values set the queue's content and the MACs' time: the data
+  // thread must have written them.
+  drainData();
   std::vector<SparsePair> pairs;
   std::string e;
   if (!parseSparseTile(c.storage.data() + r.addr, r.rows, r.depth, r.cols,
@@ -401,11 +369,18 @@ bool Sim::loadPartialSums(InstrCtx &x) {
   for (uint64_t pe = 0; pe < x.P; ++pe) {
     uint64_t r0, r1;
     x.peRange(pe, r0, r1);
-    float *dst = x.c.pes[pe].acc[acc].data();
     x.c.pes[pe].accWritten(acc, (r1 - r0) * x.cols);
-    x.gather(pe, r0, r0, r1, dst);
-    roundBuffer(hw.accumulateType, dst, (r1 - r0) * x.cols);
   }
+  pushLocal(x.c, [t = x.tile, pes = x.c.pes.data(), P = x.P, acc,
+                  type = hw.accumulateType] {
+    for (uint64_t pe = 0; pe < P; ++pe) {
+      uint64_t r0, r1;
+      t.peRange(pe, r0, r1);
+      float *dst = pes[pe].acc[acc].data();
+      t.gather(pe, r0, r0, r1, dst);
+      roundBuffer(type, dst, (r1 - r0) * t.cols);
+    }
+  });
   return true;
 }
 
@@ -442,8 +417,12 @@ bool Sim::selectMacWeights(InstrCtx &x, uint64_t &wOff) {
 /// Fills `work` with each PE's MACs per iteration (sparse: the index
 /// matches) and returns the MACs a dense array would do per iteration.
 uint64_t Sim::runMacs(InstrCtx &x, MacGeom g, uint64_t base, uint64_t wOff,
-                      std::vector<uint64_t> &work) {
+                      std::vector<uint64_t> &peWork) {
   const bool sparse = x.c.wq.sparse;
+  // The index compare's work depends on the activations' values: they must
+  // be in the buffers before the time can be known.
+  if (sparse)
+    drainData();
   uint64_t dense = 0;
   for (uint64_t pe = 0; pe < x.P; ++pe) {
     uint64_t r0, r1;
@@ -453,18 +432,32 @@ uint64_t Sim::runMacs(InstrCtx &x, MacGeom g, uint64_t base, uint64_t wOff,
     if (!g.R)
       continue;
     PE &p = x.c.pes[pe];
+    p.accWritten(x.f.accId, g.R * g.N);
+    peWork[pe] = g.R * g.K * g.N; // dense queue: no index compare
+    if (!sparse)
+      continue;
     const float *A = p.inbuf.data() + base;
     float *C = p.acc[x.f.accId].data();
-    p.accWritten(x.f.accId, g.R * g.N);
-    for (uint64_t it = 0; it < x.rep; ++it) {
-      if (sparse)
-        work[pe] = macSparse(A, x.c.wq.pairs, C, g, hw.accumulateType);
-      else
-        macDense(A, x.c.pes[0].wq.data() + wOff, C, g, hw.accumulateType);
-    }
-    if (!sparse)
-      work[pe] = g.R * g.K * g.N; // dense queue: no index compare
+    for (uint64_t it = 0; it < x.rep; ++it)
+      peWork[pe] = macSparse(A, x.c.wq.pairs, C, g, hw.accumulateType);
   }
+  if (!sparse)
+    pushLocal(x.c, [t = x.tile, pes = x.c.pes.data(), P = x.P, g, base, wOff,
+                    acc = x.f.accId, rep = x.rep,
+                    type = hw.accumulateType]() mutable {
+      const float *W = pes[0].wq.data() + wOff;
+      for (uint64_t pe = 0; pe < P; ++pe) {
+        uint64_t r0, r1;
+        t.peRange(pe, r0, r1);
+        g.R = r1 - r0;
+        if (!g.R)
+          continue;
+        const float *A = pes[pe].inbuf.data() + base;
+        float *C = pes[pe].acc[acc].data();
+        for (uint64_t it = 0; it < rep; ++it)
+          macDense(A, W, C, g, type);
+      }
+    });
   return dense;
 }
 
@@ -546,13 +539,21 @@ bool Sim::doStore(InstrCtx &x, bool last) {
   for (uint64_t pe = 0; pe < x.P; ++pe) {
     uint64_t r0, r1;
     x.peRange(pe, r0, r1);
-    if (r1 <= r0)
-      continue;
-    const float *src = fromAcc ? x.c.pes[pe].acc[f.accId].data()
-                               : x.c.pes[pe].inbuf.data() + base;
-    x.scatter(pe, r0, r1, src);
-    elems += (r1 - r0) * cols;
+    elems += r1 > r0 ? (r1 - r0) * cols : 0;
   }
+  pushLocal(x.c, [t = x.tile, pes = x.c.pes.data(), P = x.P, fromAcc, base,
+                  acc = f.accId] {
+    thread_local std::vector<float> row; // the chained SFU's results
+    for (uint64_t pe = 0; pe < P; ++pe) {
+      uint64_t r0, r1;
+      t.peRange(pe, r0, r1);
+      if (r1 <= r0)
+        continue;
+      const float *src =
+          fromAcc ? pes[pe].acc[acc].data() : pes[pe].inbuf.data() + base;
+      t.scatter(pe, r0, r1, src, row);
+    }
+  });
   // Output queue: chained mode (MAC sfu bit, or the input buffer feeding
   // the SFU) pushes each result once; decoupled mode pushes the raw
   // accumulator, the SFU pops it and pushes the result (3 accesses) and
@@ -576,6 +577,97 @@ bool Sim::doStore(InstrCtx &x, bool last) {
   instrCounts[kCountSt] += rep;
   return true;
 }
+
+namespace {
+/// The data of one SPU instruction, copied for the data thread.
+struct SpuTile {
+  PE *pes;
+  uint64_t P, rows, cols, peRows, rmax, rep, in1, in2, out;
+  SpuType type;
+  SfuFunc func;
+  float imm;
+  DType computeType;
+
+  uint64_t rowsOf(uint64_t pe) const {
+    if (!peRows)
+      return rows;
+    uint64_t r0 = std::min<uint64_t>(pe * peRows, rows);
+    return std::min<uint64_t>(r0 + peRows, rows) - r0;
+  }
+
+  /// Decoupled SFU: every PE pushes its R x cols partial tile into its
+  /// output queue tagged with its PE index; the SFU pops the tagged
+  /// partials, combines them elementwise in PE order and the result is
+  /// written back to the input buffer of every PE (rmax x cols at `out`).
+  void reduceAcrossPes() const {
+    const uint64_t n = rmax * cols;
+    std::vector<float> vals, res(n);
+    for (uint64_t it = 0; it < rep; ++it) {
+      for (uint64_t i = 0; i < rmax; ++i)
+        for (uint64_t j = 0; j < cols; ++j) {
+          vals.clear();
+          for (uint64_t pe = 0; pe < P; ++pe)
+            if (i < rowsOf(pe))
+              vals.push_back(pes[pe].inbuf[in1 + i * cols + j]);
+          res[i * cols + j] = sfuReduce(func, vals.data(), vals.size(), imm);
+        }
+      roundBuffer(computeType, res.data(), n);
+      for (uint64_t pe = 0; pe < P; ++pe)
+        std::memcpy(pes[pe].inbuf.data() + out, res.data(), n * 4);
+    }
+  }
+
+  /// Each PE's own rows: unary, binary, reduce along the row, or copy.
+  void runPerPe() const {
+    std::vector<float> red;
+    for (uint64_t pe = 0; pe < P; ++pe) {
+      uint64_t R = rowsOf(pe), m = R * cols;
+      if (!R)
+        continue;
+      float *buf = pes[pe].inbuf.data();
+      for (uint64_t it = 0; it < rep; ++it) {
+        const float *a = buf + in1, *b = buf + in2;
+        float *o = buf + out;
+        switch (type) {
+        case SpuType::Unary:
+          if (func == SfuFunc::None)
+            std::memmove(o, a, m * 4);
+          else // element i reads a[i] before writing o[i]: in place is fine
+            sfuUnaryRow(func, a, o, m, imm);
+          break;
+        case SpuType::Binary:
+          if (sfuIsRowBinary(func)) {
+            // The second operand has one value per row (R x 1).
+            red.assign(b, b + R);
+            for (uint64_t i = 0; i < R; ++i)
+              for (uint64_t j = 0; j < cols; ++j)
+                o[i * cols + j] = sfuBinary(func, a[i * cols + j], red[i]);
+          } else if (func == SfuFunc::Add) {
+            for (uint64_t i = 0; i < m; ++i)
+              o[i] = a[i] + b[i];
+          } else {
+            for (uint64_t i = 0; i < m; ++i)
+              o[i] = sfuBinary(func, a[i], b[i]);
+          }
+          break;
+        case SpuType::Reduce:
+          red.assign(R, 0.0f);
+          for (uint64_t i = 0; i < R; ++i)
+            red[i] = sfuReduce(func, a + i * cols, cols, imm);
+          std::memcpy(o, red.data(), R * 4);
+          break;
+        case SpuType::Copy:
+          std::memmove(o, a, m * 4);
+          break;
+        }
+        // SFU results live in the input buffer (compute type).
+        uint64_t written = type == SpuType::Reduce ? R : m;
+        roundBuffer(computeType, o, written);
+      }
+    }
+  }
+};
+} // namespace
 
 bool Sim::doSpu(Cluster &c, const Instruction &in, size_t idx, ExecInfo &info) {
   const InstrFields &f = in.fields;
@@ -637,31 +729,15 @@ bool Sim::doSpu(Cluster &c, const Instruction &in, size_t idx, ExecInfo &info) {
   for (bool &v : c.swValid) // the SFU result may overwrite a window
     v = false;
 
+  SpuTile t{c.pes.data(), P,   rows, cols, r.peRows, rmax,  rep,
+            in1,          in2, out,  type, r.func,   r.imm, hw.computeType};
   if (r.acrossPes) {
-    // Decoupled SFU: every PE pushes its R x cols partial tile into its
-    // output queue tagged with its PE index; the SFU pops the tagged
-    // partials, combines them elementwise in PE order and the result is
-    // written back to the input buffer of every PE (rmax x cols at `out`).
     if (!fits("SPU output tile", out, n))
       return false;
-    std::vector<float> vals, res(n);
     uint64_t partials = 0;
     for (uint64_t pe = 0; pe < P; ++pe)
       partials += peRows(pe) * cols;
-    for (uint64_t it = 0; it < rep; ++it) {
-      for (uint64_t i = 0; i < rmax; ++i)
-        for (uint64_t j = 0; j < cols; ++j) {
-          vals.clear();
-          for (uint64_t pe = 0; pe < P; ++pe)
-            if (i < peRows(pe))
-              vals.push_back(c.pes[pe].inbuf[in1 + i * cols + j]);
-          res[i * cols + j] =
-              sfuReduce(r.func, vals.data(), vals.size(), r.imm);
-        }
-      roundBuffer(hw.computeType, res.data(), n);
-      for (uint64_t pe = 0; pe < P; ++pe)
-        std::memcpy(c.pes[pe].inbuf.data() + out, res.data(), n * 4);
-    }
+    pushLocal(c, [t] { t.reduceAcrossPes(); });
     stats.outputQueueAccesses += (2 * partials + n) * rep;
     stats.outputQueueDrains += n * rep;
     stats.decoupledResults += n * rep;
@@ -676,52 +752,7 @@ bool Sim::doSpu(Cluster &c, const Instruction &in, size_t idx, ExecInfo &info) {
   uint64_t outN = type == SpuType::Reduce ? rmax : n;
   if (!fits("SPU output tile", out, outN))
     return false;
-  std::vector<float> red;
-  for (uint64_t pe = 0; pe < P; ++pe) {
-    uint64_t R = peRows(pe), m = R * cols;
-    if (!R)
-      continue;
-    float *buf = c.pes[pe].inbuf.data();
-    for (uint64_t it = 0; it < rep; ++it) {
-      const float *a = buf + in1, *b = buf + in2;
-      float *o = buf + out;
-      switch (type) {
-      case SpuType::Unary:
-        if (r.func == SfuFunc::None)
-          std::memmove(o, a, m * 4);
-        else // element i reads a[i] before writing o[i]: in place is fine
-          sfuUnaryRow(r.func, a, o, m, r.imm);
-        break;
-      case SpuType::Binary:
-        if (sfuIsRowBinary(r.func)) {
-          // The second operand has one value per row (R x 1).
-          red.assign(b, b + R);
-          for (uint64_t i = 0; i < R; ++i)
-            for (uint64_t j = 0; j < cols; ++j)
-              o[i * cols + j] = sfuBinary(r.func, a[i * cols + j], red[i]);
-        } else if (r.func == SfuFunc::Add) {
-          for (uint64_t i = 0; i < m; ++i)
-            o[i] = a[i] + b[i];
-        } else {
-          for (uint64_t i = 0; i < m; ++i)
-            o[i] = sfuBinary(r.func, a[i], b[i]);
-        }
-        break;
-      case SpuType::Reduce:
-        red.assign(R, 0.0f);
-        for (uint64_t i = 0; i < R; ++i)
-          red[i] = sfuReduce(r.func, a + i * cols, cols, r.imm);
-        std::memcpy(o, red.data(), R * 4);
-        break;
-      case SpuType::Copy:
-        std::memmove(o, a, m * 4);
-        break;
-      }
-      // SFU results live in the input buffer (compute type).
-      uint64_t written = type == SpuType::Reduce ? R : m;
-      roundBuffer(hw.computeType, o, written);
-    }
-  }
+  pushLocal(c, [t] { t.runPerPe(); });
   uint64_t dur = (ceilDiv(double(n), hw.sfuLanes) + hw.sfuLatency) * rep;
   info.cycles += dur;
   info.sfuCycles += dur;

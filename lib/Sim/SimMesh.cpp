@@ -67,9 +67,22 @@ bool Sim::doSend(Cluster &c, const Command &cmd) {
   MeshTransfer t = mesh.send(c.index, m.targets, m.bytes, issued);
 
   // Functional: the targets' storage units receive the bytes now (the
-  // source is staged first: a local copy may overlap it).
-  std::vector<uint8_t> data(c.storage.begin() + m.src,
-                            c.storage.begin() + m.src + m.bytes);
+  // source is staged first: a local copy may overlap it), on the data
+  // thread.
+  if (m.bytes) {
+    std::vector<uint8_t *> to;
+    for (uint32_t target : m.targets)
+      to.push_back(clusters[target].storage.data() + m.dst);
+    DataFootprint fp;
+    fp.foreign = m.targets;
+    pushData(
+        c, fp,
+        [from = c.storage.data() + m.src, bytes = m.bytes, to = std::move(to)] {
+          std::vector<uint8_t> data(from, from + bytes);
+          for (uint8_t *dst : to)
+            std::memcpy(dst, data.data(), bytes);
+        });
+  }
   uint64_t lastArrival = t.sourceDone;
   Access a;
   a.cluster = c.index;
@@ -83,8 +96,6 @@ bool Sim::doSend(Cluster &c, const Command &cmd) {
     return false;
   for (size_t i = 0; i < m.targets.size(); ++i) {
     Cluster &to = clusters[m.targets[i]];
-    if (m.bytes)
-      std::memcpy(to.storage.data() + m.dst, data.data(), m.bytes);
     to.sems[m.sem].insert(t.arrival[i]);
     to.reachedUntil = std::max(to.reachedUntil, t.arrival[i]);
     lastArrival = std::max(lastArrival, t.arrival[i]);

@@ -159,6 +159,9 @@ bool Sim::doRecur(Cluster &c, const Command &cmd) {
   std::string msg;
   if (!checkRecurCommand(r, msg))
     return fail(msg);
+  // The cell runs here, on the simulator's thread: it reads what earlier
+  // commands wrote, and its sequence length sets the engine's time.
+  drainData();
   uint64_t H = r.hidden;
   RecurData d;
   if (r.weightsInDram) {

@@ -15,7 +15,7 @@
 //===----------------------------------------------------------------------===//
 #include "accel/Sim/Simulator.h"
 #include "BoxFootprint.h"
-#include "RowCopy.h"
+#include "DmaCopy.h"
 #include "SimImpl.h"
 #include "StridedCopy.h"
 #include "accel/Sim/Numerics.h"
@@ -501,9 +501,16 @@ bool Sim::doExecute(Cluster &c, const Command &cmd) {
       ins.operands = advancedOperands(rec, ins.fields, rec.repeat);
     }
   }
-  if (cmd.shift)
+  if (cmd.shift) {
+    std::vector<std::array<uint64_t, kAccs>> dirty;
+    dirty.reserve(c.pes.size());
     for (PE &pe : c.pes)
-      pe.clearAccs();
+      dirty.push_back(pe.takeDirty());
+    pushLocal(c, [pes = c.pes.data(), dirty = std::move(dirty)] {
+      for (size_t i = 0; i < dirty.size(); ++i)
+        pes[i].clearAccs(dirty[i]);
+    });
+  }
 
   uint64_t issued = c.t + hw.commandIssueCycles;
   uint64_t start = std::max(issued, c.peFree);
@@ -630,127 +637,18 @@ bool Sim::doDma(Cluster &c, const Command &cmd) {
                   int128String(dstCap) + " bytes)");
   }
 
-  // Functional copy. Overlapping DRAM->DRAM copies read the whole source box
-  // before writing.
-  const uint64_t eb = d.elemBytes;
-  std::vector<uint8_t> staged;
-  const uint8_t *srcPlain = srcDram ? nullptr : owner.storage.data();
-  int64_t srcOrigin = int64_t(d.src);
-  if (elems > 0 && srcDram && dstDram && src.overlaps(dst)) {
-    staged.resize(size_t(src.hi - src.lo));
-    dram.read(uint64_t(src.lo), staged.data(), staged.size());
-    srcPlain = staged.data();
-    srcOrigin = int64_t(d.src) - int64_t(src.lo);
-  }
-  std::vector<uint8_t> bounce; // DRAM -> DRAM rows
-  auto copy = [&](int64_t dof, int64_t so, size_t n) {
-    if (!dstDram) {
-      if (srcPlain)
-        std::memmove(c.storage.data() + dof, srcPlain + so, n);
-      else
-        dram.read(uint64_t(so), c.storage.data() + dof, n);
-    } else if (srcPlain) {
-      dram.write(uint64_t(dof), srcPlain + so, n);
-    } else {
-      bounce.resize(n);
-      dram.read(uint64_t(so), bounce.data(), n);
-      dram.write(uint64_t(dof), bounce.data(), n);
-    }
-  };
-  // The loop nest; when the elements may be copied in any order (distinct
-  // destinations, no source the copy overwrites), its row follows the
-  // source so that a transposing load reads DRAM in order.
-  BoxLoops box;
-  for (int i = 0; i < 4; ++i) {
-    box.shape[i] = d.shape[i];
-    // The steps of an extent-1 dimension are never taken (any value is
-    // valid there, the validator ignores them): zero, so that no product
-    // below overflows.
-    box.src[i] = d.shape[i] > 1 ? d.srcStride[i] : 0;
-    box.dst[i] = d.shape[i] > 1 ? d.dstStride[i] : 0;
-  }
-  const bool sameMemory =
-      srcDram ? dstDram && staged.empty() : !dstDram && &owner == &c;
-  if (distinctElements(box.shape, box.dst) &&
-      !(sameMemory && src.overlaps(dst)))
-    rowAlongSource(box, eb);
-  const bool contiguous = box.src[3] == 1 && box.dst[3] == 1;
-  // A strided row whose two sides each lie in one place (storage, or one
-  // DRAM page) is copied between host pointers; false = the caller copies
-  // it element by element.
-  auto stridedRow = [&](int64_t dof, int64_t so) {
-    const uint64_t n = box.shape[3];
-    const int64_t ss = box.src[3] * int64_t(eb);
-    const int64_t ds = box.dst[3] * int64_t(eb);
-    auto span = [&](int64_t at, int64_t step, int64_t &lo) {
-      const int64_t ext = int64_t(n - 1) * step;
-      lo = at + std::min<int64_t>(0, ext);
-      return size_t(std::abs(ext)) + eb;
-    };
-    int64_t slo, dlo;
-    const size_t sn = span(so, ss, slo), dn = span(dof, ds, dlo);
-    const uint8_t *sp =
-        srcPlain ? srcPlain + slo : dram.readSpan(uint64_t(slo), sn);
-    uint8_t *dp =
-        !dstDram ? c.storage.data() + dlo : dram.writeSpan(uint64_t(dlo), dn);
-    if (!sp || !dp)
-      return false;
-    copyStridedRow(dp + (dof - dlo), ds, sp + (so - slo), ss, n, eb);
-    return true;
-  };
-  // Byte offsets stepped per dimension, not multiplied out per row: the
-  // local copies of the small networks are hundreds of thousands of rows of
-  // a dozen elements, where the row's address arithmetic cost as much as
-  // its copy. Only for a box with elements: its range checks above bound
-  // every step (an empty box's strides may be anything).
-  int64_t sStep[3] = {0, 0, 0}, dStep[3] = {0, 0, 0};
-  for (int k = 0; elems > 0 && k < 3; ++k) {
-    sStep[k] = box.src[k] * int64_t(eb);
-    dStep[k] = box.dst[k] * int64_t(eb);
-  }
-  const size_t rowBytes = size_t(box.shape[3]) * eb;
-  auto copyRow = [&](int64_t dof, int64_t so) {
-    if (contiguous) {
-      copy(dof, so, rowBytes);
-    } else if (!stridedRow(dof, so)) {
-      for (uint64_t i3 = 0; i3 < box.shape[3]; ++i3)
-        copy(dof + int64_t(i3) * box.dst[3] * int64_t(eb),
-             so + int64_t(i3) * box.src[3] * int64_t(eb), eb);
-    }
-  };
-  int64_t so0 = srcOrigin, do0 = int64_t(d.dst);
-  // Contiguous rows with host pointers on both sides are copied by one loop
-  // nest: storage, a staged source, or the one 64 KiB DRAM page a load's
-  // source or a store's destination lies in (PagedMemory spans). `base`
-  // holds the byte at offset `at` of its memory.
-  const uint8_t *srcBase = srcPlain;
-  uint8_t *dstBase = dstDram ? nullptr : c.storage.data();
-  int64_t srcAt = 0, dstAt = 0;
-  if (contiguous && elems > 0 && srcDram != dstDram) {
-    if (srcDram) {
-      srcBase = dram.readSpan(uint64_t(src.lo), size_t(src.hi - src.lo));
-      srcAt = int64_t(src.lo);
-    } else {
-      dstBase = dram.writeSpan(uint64_t(dst.lo), size_t(dst.hi - dst.lo));
-      dstAt = int64_t(dst.lo);
-    }
-  }
-  const bool hostRows = contiguous && srcBase && dstBase && elems > 0;
-  if (hostRows) {
-    const uint64_t rows[3] = {box.shape[0], box.shape[1], box.shape[2]};
-    copyRows(dstBase + (do0 - dstAt), dStep, srcBase + (so0 - srcAt), sStep,
-             rows, rowBytes);
-  }
-  for (uint64_t i0 = 0; !hostRows && elems > 0 && i0 < box.shape[0];
-       ++i0, so0 += sStep[0], do0 += dStep[0]) {
-    int64_t so1 = so0, do1 = do0;
-    for (uint64_t i1 = 0; i1 < box.shape[1];
-         ++i1, so1 += sStep[1], do1 += dStep[1]) {
-      int64_t so = so1, dof = do1;
-      for (uint64_t i2 = 0; i2 < box.shape[2];
-           ++i2, so += sStep[2], dof += dStep[2])
-        copyRow(dof, so);
-    }
+  // The bytes, on a data lane (DmaCopy.cpp).
+  if (elems > 0) {
+    DataFootprint fp;
+    if (srcDram)
+      fp.dramRead = src;
+    if (dstDram)
+      fp.dramWrite = dst;
+    if (remote)
+      fp.foreign.push_back(owner.index);
+    pushData(c, fp,
+             DmaCopy{d, &dram, srcDram ? nullptr : owner.storage.data(),
+                     dstDram ? nullptr : c.storage.data(), src, dst});
   }
 
   const uint64_t ub = uint64_t(bytes);
@@ -1149,6 +1047,90 @@ void Sim::reportProgress() const {
   opts.progress(pr);
 }
 
+/// Lanes pay when a command's data outweighs handing it to another
+/// thread: measured on the zoo (docs/simulator.md, "Eighth round"), the
+/// networks whose DMAs move 4.8-16 KB per command ran 15-21 % faster on two
+/// host threads, those moving 1.6-2.1 KB (the MobileNets: small tiles,
+/// where deciding is half the work) 0-6 % faster or slower.
+constexpr uint64_t kLaneDmaBytesPerCommand = 3072;
+
+/// SimOptions::dataLanes, or: one lane per host thread, at most one per
+/// cluster, when the program's DMAs move at least kLaneDmaBytesPerCommand
+/// per command (ACCEL_HOST_THREADS=1: none).
+unsigned Sim::laneCount() const {
+  const unsigned most =
+      std::min<unsigned>(unsigned(clusters.size()), DataLanes::kMaxLanes);
+  if (opts.dataLanes)
+    return std::max(1u, std::min(opts.dataLanes, most));
+  const unsigned threads = std::min(hostThreads(), most);
+  if (threads <= 1)
+    return 1;
+  uint64_t commands = 0, dmaBytes = 0;
+  for (const ClusterStream &cs : p.clusters)
+    for (const Command &cmd : cs.commands) {
+      ++commands;
+      if (cmd.kind == CommandKind::Dma)
+        dmaBytes += cmd.dma.numElements() * cmd.dma.elemBytes;
+    }
+  return dmaBytes >= kLaneDmaBytesPerCommand * commands ? threads : 1;
+}
+
+void Sim::startLanes() {
+  const unsigned n = laneCount();
+  lanes = std::make_unique<DataLanes>(n);
+  dramConflicts = std::make_unique<DramConflicts>(std::max(1u, n));
+  foreignWait.assign(clusters.size(), DataLanes::After{});
+  laneOf.resize(clusters.size());
+  for (size_t k = 0; k < clusters.size(); ++k)
+    laneOf[k] = unsigned(k % std::max(1u, n));
+  lastSeq.assign(clusters.size(), 0);
+}
+
+/// The simulator's thread both decides and moves the bytes of the clusters
+/// on lane 0; how much of the data work it should keep depends on the
+/// network (small tiles: deciding is most of the work, and the helpers
+/// should take every cluster; large tiles: the bytes are, and the work
+/// should be split evenly). So the split follows the helpers: a helper
+/// lane with little queued (it waits for work) takes a cluster from lane
+/// 0; when the simulator's thread found a helper's queue full since the
+/// last look, the busiest helper gives one back. A moved cluster's next
+/// task waits for its last one on the old lane (foreignWait), so its tasks
+/// stay in order.
+void Sim::balanceLanes() {
+  pushesSinceBalance = 0;
+  const unsigned n = lanes->count();
+  auto move = [&](unsigned from, unsigned to) {
+    for (size_t k = 0; k < laneOf.size(); ++k)
+      if (laneOf[k] == from) {
+        foreignWait[k].need(from, lastSeq[k]);
+        laneOf[k] = to;
+        lastSeq[k] = 0;
+        return true;
+      }
+    return false;
+  };
+  const uint64_t full = lanes->fullWaits();
+  if (full != fullWaitsSeen) {
+    fullWaitsSeen = full;
+    unsigned busiest = 1;
+    for (unsigned l = 2; l < n; ++l)
+      if (lanes->issued(l) - lanes->done(l) >
+          lanes->issued(busiest) - lanes->done(busiest))
+        busiest = l;
+    move(busiest, 0);
+    return;
+  }
+  constexpr uint64_t kIdle = 8; // queued tasks
+  for (unsigned l = 1; l < n; ++l)
+    if (lanes->issued(l) - lanes->done(l) <= kIdle && move(0, l))
+      return;
+}
+
+void Sim::drainData() {
+  if (lanes)
+    lanes->drain();
+}
+
 bool Sim::run(const std::map<std::string, Tensor> &inputs,
               std::map<std::string, Tensor> &outputs) {
   auto t0 = std::chrono::steady_clock::now();
@@ -1157,6 +1139,7 @@ bool Sim::run(const std::map<std::string, Tensor> &inputs,
   std::fill(std::begin(instrCounts), std::end(instrCounts), 0);
   if (!checkProgram() || !setupMemory(inputs))
     return false;
+  startLanes();
   layerAcct.init(p, hw, !opts.tracePath.empty() || opts.timeline);
   if (opts.timeline)
     activity.init(clusters.size(), kTimelineBins);
@@ -1261,6 +1244,11 @@ bool Sim::run(const std::map<std::string, Tensor> &inputs,
       return false;
   }
 
+  // Every byte the data lanes still have to write, then their verdict.
+  drainData();
+  const std::string dataErr = lanes->error();
+  if (!dataErr.empty())
+    return fail("simulator: " + dataErr);
   outputs.clear();
   for (const Symbol &s : p.symbols) {
     if (s.isInput)

@@ -107,6 +107,11 @@ const char *kUsage =
     "(binary read,\n"
     "                     validation, inputs, simulation, outputs) to "
     "stderr\n"
+    "  --data-lanes N     host threads moving the simulated bytes (1: none "
+    "besides the\n"
+    "                     simulator's; default: chosen from the program and "
+    "the host);\n"
+    "                     the results never depend on it\n"
     "  --report DIR       write DIR/index.html (summary, layers, roofline, "
     "utilisation over\n"
     "                     time, networks on clusters), DIR/stats.json and "
@@ -300,6 +305,7 @@ struct StreamArgs {
   std::string outDir;
   double atol = 1e-4, rtol = 1e-4;
   bool strict = false, quiet = false;
+  unsigned dataLanes = 0;
 };
 
 /// "a.npy,b.npy" -> {"a.npy", "b.npy"}; an empty entry is an error.
@@ -500,6 +506,7 @@ int runStream(const Program &prog, const HardwareDesc &hw,
 
   SimOptions opts;
   opts.hazardsAreErrors = a.strict;
+  opts.dataLanes = a.dataLanes;
   ProgressLine progress;
   if (!a.quiet)
     progress.attach(opts);
@@ -598,6 +605,7 @@ int runStream(const Program &prog, const HardwareDesc &hw,
 int runMain(int argc, char **argv) {
   HostTimings host;
   bool hostTimings = false;
+  unsigned dataLanes = 0;
   std::string binaryPath, hwPath, outDir, tracePath, reportDir;
   std::vector<std::pair<std::string, std::string>> inputArgs, expectArgs;
   std::vector<std::pair<std::string, uint64_t>> arrivalArgs;
@@ -679,6 +687,16 @@ int runMain(int argc, char **argv) {
       quiet = true;
     } else if (a == "--host-timings" && !hasInlineValue) {
       hostTimings = true;
+    } else if (a == "--data-lanes") {
+      std::string v;
+      if (!need(v))
+        return fail("--data-lanes needs a number");
+      char *end = nullptr;
+      unsigned long n = std::strtoul(v.c_str(), &end, 10);
+      if (v.empty() || *end || n < 1 || n > 64)
+        return fail("--data-lanes expects a number from 1 to 64, got '" + v +
+                    "'");
+      dataLanes = unsigned(n);
     } else if (a == "--per-layer" && !hasInlineValue) {
       perLayer = true;
     } else if (a == "--stream" && !hasInlineValue) {
@@ -767,6 +785,7 @@ int runMain(int argc, char **argv) {
     sa.rtol = rtol;
     sa.strict = strict;
     sa.quiet = quiet;
+    sa.dataLanes = dataLanes;
     return runStream(prog, hw, sa);
   }
 
@@ -793,6 +812,7 @@ int runMain(int argc, char **argv) {
   opts.tracePath = tracePath;
   opts.hazardsAreErrors = strict;
   opts.powerGating = gating;
+  opts.dataLanes = dataLanes;
   if (!inputArrivals(prog, arrivalArgs, opts.inputArrival, err))
     return fail(err);
   if (!reportDir.empty()) { // docs/simulator.md "HTML report"

@@ -77,6 +77,11 @@ struct SimOptions {
   uint64_t progressEvery = 256;
   /// Fill SimStats::timeline (accel-run --report's plots over time).
   bool timeline = false;
+  /// Host threads that move the simulated bytes (docs/simulator.md,
+  /// "Eighth round"; the result never depends on it): 0 = chosen from the
+  /// program and the host, 1 = the simulator's own thread only, N = up to
+  /// N (at most one per cluster, at most 8).
+  unsigned dataLanes = 0;
 };
 
 /// One core (PE) of a cluster.
