@@ -15,6 +15,7 @@ namespace accel {
 namespace sim {
 
 void DmaCopy::operator()() const {
+  const DmaDesc &d = *desc;
   const bool srcDram = !srcStorage, dstDram = !dstStorage;
   // Functional copy. Overlapping DRAM->DRAM copies read the whole source box
   // before writing.

@@ -16,7 +16,8 @@ namespace sim {
 /// A checked DMA with at least one element: its boxes lie inside their
 /// memories (`src` and `dst` are the byte ranges doDma checked).
 struct DmaCopy {
-  DmaDesc d;
+  /// The command's descriptor, in the Program (unchanged while it runs).
+  const DmaDesc *desc;
   PagedMemory *dram;
   uint8_t *srcStorage; ///< the source storage unit; nullptr: DRAM
   uint8_t *dstStorage; ///< the destination storage unit; nullptr: DRAM

@@ -29,8 +29,9 @@ struct Sim::InstrCtx {
   const uint64_t P, rows, cols, rep;
   const uint64_t rmax;      ///< most rows any PE owns
   const uint64_t tileBytes; ///< rows x cols floats
-  /// The tile's rows, copied for the data thread (the record may be
-  /// patched before the copy runs).
+  /// The tile's rows, copied for the data lanes (the record may be
+  /// patched before the copy runs); moved into the instruction's task,
+  /// after which only peRange (which does not need peAddrs) may use it.
   TileRows tile;
   Range whole; ///< storage bytes of the tile (all PEs)
 
@@ -251,7 +252,7 @@ bool Sim::loadActivations(InstrCtx &x, LoadCost &cost) {
     fetchedRows += d && d < R ? d : R;
     reused += d && d < R ? R - d : 0;
   }
-  pushLocal(c, [t = x.tile, pes = c.pes.data(), P = x.P, base, d,
+  pushLocal(c, [t = std::move(x.tile), pes = c.pes.data(), P = x.P, base, d,
                 type = hw.computeType] {
     const uint64_t cols = t.cols;
     for (uint64_t pe = 0; pe < P; ++pe) {
@@ -306,7 +307,8 @@ bool Sim::loadWeights(InstrCtx &x, LoadCost &cost) {
     cost.bytes = d * cols * 4;
     stats.slidingRowsReused += rows - d;
   }
-  pushLocal(c, [t = x.tile, q = c.pes[0].wq.data(), d, type = hw.computeType] {
+  pushLocal(c, [t = std::move(x.tile), q = c.pes[0].wq.data(), d,
+                type = hw.computeType] {
     const uint64_t rows = t.rows, cols = t.cols;
     if (d) {
       std::memmove(q, q + d * cols, (rows - d) * cols * 4);
@@ -371,7 +373,7 @@ bool Sim::loadPartialSums(InstrCtx &x) {
     x.peRange(pe, r0, r1);
     x.c.pes[pe].accWritten(acc, (r1 - r0) * x.cols);
   }
-  pushLocal(x.c, [t = x.tile, pes = x.c.pes.data(), P = x.P, acc,
+  pushLocal(x.c, [t = std::move(x.tile), pes = x.c.pes.data(), P = x.P, acc,
                   type = hw.accumulateType] {
     for (uint64_t pe = 0; pe < P; ++pe) {
       uint64_t r0, r1;
@@ -442,8 +444,8 @@ uint64_t Sim::runMacs(InstrCtx &x, MacGeom g, uint64_t base, uint64_t wOff,
       peWork[pe] = macSparse(A, x.c.wq.pairs, C, g, hw.accumulateType);
   }
   if (!sparse)
-    pushLocal(x.c, [t = x.tile, pes = x.c.pes.data(), P = x.P, g, base, wOff,
-                    acc = x.f.accId, rep = x.rep,
+    pushLocal(x.c, [t = std::move(x.tile), pes = x.c.pes.data(), P = x.P, g,
+                    base, wOff, acc = x.f.accId, rep = x.rep,
                     type = hw.accumulateType]() mutable {
       const float *W = pes[0].wq.data() + wOff;
       for (uint64_t pe = 0; pe < P; ++pe) {
@@ -541,8 +543,8 @@ bool Sim::doStore(InstrCtx &x, bool last) {
     x.peRange(pe, r0, r1);
     elems += r1 > r0 ? (r1 - r0) * cols : 0;
   }
-  pushLocal(x.c, [t = x.tile, pes = x.c.pes.data(), P = x.P, fromAcc, base,
-                  acc = f.accId] {
+  pushLocal(x.c, [t = std::move(x.tile), pes = x.c.pes.data(), P = x.P, fromAcc,
+                  base, acc = f.accId] {
     thread_local std::vector<float> row; // the chained SFU's results
     for (uint64_t pe = 0; pe < P; ++pe) {
       uint64_t r0, r1;

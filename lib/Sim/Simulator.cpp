@@ -501,7 +501,10 @@ bool Sim::doExecute(Cluster &c, const Command &cmd) {
       ins.operands = advancedOperands(rec, ins.fields, rec.repeat);
     }
   }
-  if (cmd.shift) {
+  if (cmd.shift && !lanes->threaded()) {
+    for (PE &pe : c.pes)
+      pe.clearAccs(pe.takeDirty());
+  } else if (cmd.shift) {
     std::vector<std::array<uint64_t, kAccs>> dirty;
     dirty.reserve(c.pes.size());
     for (PE &pe : c.pes)
@@ -647,7 +650,7 @@ bool Sim::doDma(Cluster &c, const Command &cmd) {
     if (remote)
       fp.foreign.push_back(owner.index);
     pushData(c, fp,
-             DmaCopy{d, &dram, srcDram ? nullptr : owner.storage.data(),
+             DmaCopy{&d, &dram, srcDram ? nullptr : owner.storage.data(),
                      dstDram ? nullptr : c.storage.data(), src, dst});
   }
 
