@@ -7,8 +7,9 @@
 #   3. the docs' cheap verbatim figures re-run and compared (refresh-figures);
 #   4. the sanitizer configuration (ASan + UBSan, clang-22, build-asan):
 #      unit, lit, fuzz regression replays and a sample of ONNX tests;
-#   5. a fuzz smoke run of each libFuzzer harness (fixed seed and count).
-# SKIP_SANITIZE=1 skips 4 and 5 (a quick local run).
+#   5. a fuzz smoke run of each libFuzzer harness (fixed seed and count);
+#   6. ThreadSanitizer on the simulator's data lanes (build-tsan).
+# SKIP_SANITIZE=1 skips 4 to 6 (a quick local run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
@@ -18,4 +19,5 @@ scripts/refresh-figures.sh --check depthwise rq-conv quickstart-cnn tile-agreeme
 if [ -z "${SKIP_SANITIZE:-}" ]; then
   scripts/sanitize.sh
   scripts/fuzz.sh --smoke
+  scripts/tsan.sh
 fi
