@@ -435,7 +435,7 @@ void Sim::pushData(const Cluster &c, const DataFootprint &fp, F &&task) {
   }
   if (++pushesSinceBalance >= kBalancePushes)
     balanceLanes();
-  const unsigned n = lanes->count(), lane = laneOf[c.index];
+  const unsigned lane = laneOf[c.index];
   DataLanes::After after = foreignWait[c.index];
   if (!fp.dramRead.empty())
     dramConflicts->check(*lanes, lane, uint64_t(fp.dramRead.lo),
@@ -463,7 +463,6 @@ void Sim::pushData(const Cluster &c, const DataFootprint &fp, F &&task) {
   for (uint32_t k : fp.foreign)
     if (k != c.index)
       foreignWait[k].need(lane, seq);
-  (void)n;
 }
 
 } // namespace sim
