@@ -71,19 +71,25 @@ class Program:
         return self._native.to_bytes()
 
     def run(self, inputs, hw=None, trace=None, report=None, strict_hazards=False,
-            power_gating=False):
+            power_gating=False, data_lanes=None):
         """Simulates the program with `inputs` {name: numpy array}.
 
         Returns (outputs {name: numpy array}, Stats). hw: another machine
         (any form accel.compile takes; default: the compiler's). trace: a
         path for the Chrome trace. report: a directory for the HTML report
-        (index.html, stats.json, trace.json; accel-run --report). Raises
-        InputError for a missing or unknown input, or one of the wrong
-        shape or dtype (float32 for f32 inputs)."""
+        (index.html, stats.json, trace.json; accel-run --report).
+        data_lanes: host threads moving the simulated bytes (accel-run
+        --data-lanes; None: chosen from the program and the host; the
+        results never depend on it). Raises InputError for a missing or
+        unknown input, or one of the wrong shape or dtype (float32 for f32
+        inputs)."""
+        if data_lanes is not None and not 1 <= int(data_lanes) <= 64:
+            raise ValueError(f"data_lanes must be from 1 to 64, got {data_lanes}")
         outputs, stats = _accel.run(
             self._native, dict(inputs), None if hw is None else hardware.to_json(hw),
             os.fspath(trace) if trace else "", os.fspath(report) if report else "",
-            "<python>", strict_hazards, power_gating)
+            "<python>", strict_hazards, power_gating, True,
+            0 if data_lanes is None else int(data_lanes))
         return outputs, Stats(json.loads(stats))
 
     def __repr__(self):

@@ -123,6 +123,7 @@ std::map<std::string, accel::Tensor> toInputs(const accel::Program &p,
 struct RunRequest {
   std::string tracePath, reportDir, name;
   bool strict = false, gating = false, validate = true;
+  unsigned dataLanes = 0; ///< SimOptions::dataLanes (0: chosen)
 };
 
 /// Validates, simulates and writes the report; throws on failure.
@@ -139,6 +140,7 @@ accel::SimStats simulate(const CompiledProgram &p,
   opts.tracePath = r.tracePath;
   opts.hazardsAreErrors = r.strict;
   opts.powerGating = r.gating;
+  opts.dataLanes = r.dataLanes;
   if (!r.reportDir.empty()) { // docs/simulator.md "HTML report"
     std::error_code ec;
     std::filesystem::create_directories(r.reportDir, ec);
@@ -166,12 +168,16 @@ void accelpy::bindRun(py::module_ &m) {
       [](const CompiledProgram &p, const py::dict &inputs,
          const py::object &hwJson, const std::string &trace,
          const std::string &report, const std::string &name, bool strict,
-         bool gating, bool validate) {
+         bool gating, bool validate, unsigned dataLanes) {
         std::map<std::string, accel::Tensor> in = toInputs(p.program, inputs);
         accel::HardwareDesc hw =
             hwJson.is_none() ? p.hw
                              : hardwareFromJson(hwJson.cast<std::string>());
-        RunRequest r{trace, report, name, strict, gating, validate};
+        if (dataLanes > 64)
+          throw Error(ErrorKind::Generic,
+                      "data_lanes must be from 1 to 64, got " +
+                          std::to_string(dataLanes));
+        RunRequest r{trace, report, name, strict, gating, validate, dataLanes};
         std::map<std::string, accel::Tensor> outputs;
         std::string statsJson;
         runReleased([&] {
@@ -188,5 +194,6 @@ void accelpy::bindRun(py::module_ &m) {
       py::arg("program"), py::arg("inputs"), py::arg("hw_json") = py::none(),
       py::arg("trace") = "", py::arg("report") = "",
       py::arg("name") = "<python>", py::arg("strict_hazards") = false,
-      py::arg("power_gating") = false, py::arg("validate") = true);
+      py::arg("power_gating") = false, py::arg("validate") = true,
+      py::arg("data_lanes") = 0u);
 }
