@@ -50,6 +50,9 @@ public:
   /// a thread of its own would mostly wait, and spinning threads beyond
   /// the host's cores slow everyone.
   explicit DataLanes(unsigned lanes);
+  /// Runs every queued task first: a lane's task may wait for another
+  /// lane, which must still exist.
+  ~DataLanes() { drain(); }
   DataLanes(const DataLanes &) = delete;
   DataLanes &operator=(const DataLanes &) = delete;
 
