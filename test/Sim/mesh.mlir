@@ -18,6 +18,13 @@
 // OK: w matches the reference
 // OK: y matches the reference
 // OK: z matches the reference
+// With a data lane per cluster (the SEND's and the remote_load's bytes cross
+// lanes; docs/simulator.md, "Eighth round"), the same results:
+// RUN: accel-run %t.bin --strict-hazards --data-lanes 4 \
+// RUN:   --input x=%onnx_data/node/test_relu/test_data_set_0/input_0.pb \
+// RUN:   --expect y=%onnx_data/node/test_relu/test_data_set_0/output_0.pb \
+// RUN:   --expect z=%onnx_data/node/test_relu/test_data_set_0/input_0.pb \
+// RUN:   --expect w=%onnx_data/node/test_relu/test_data_set_0/output_0.pb 2>&1 | FileCheck %s --check-prefix=OK
 // RUN: FileCheck %s --check-prefix=JSON < %t.out/stats.json
 // JSON: "SEND": 1,
 // JSON: "SIGNAL": 1

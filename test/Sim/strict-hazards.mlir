@@ -39,6 +39,15 @@
 // (All of x, y and z lie in channel 0's region, so both clusters' DMAs queue
 // on channel 0: the store is issued first, the load while it is in flight.)
 // NOBAR: accel-run: error: hazard: cluster (1,1) command 2 (DMA load tag 3) reads DRAM bytes [1024, 1264) {{.*}}cluster (0,0) command 5 (DMA store tag 1) writes bytes [1024, 1264) {{.*}}(missing WAIT or BARRIER?)
+//
+// The same with four data lanes (docs/simulator.md, "Eighth round"): the
+// clusters' bytes move on their own host threads, the result and the first
+// hazard are the same, and a run that stops there stops cleanly.
+// RUN: accel-run %t.bin --strict-hazards --data-lanes 4 --input x=%onnx_data/node/test_relu/test_data_set_0/input_0.pb \
+// RUN:   --expect y=%onnx_data/node/test_relu/test_data_set_0/output_0.pb \
+// RUN:   --expect z=%onnx_data/node/test_relu/test_data_set_0/output_0.pb 2>&1 | FileCheck %s --check-prefix=OK
+// RUN: not accel-run %t.nobar.bin --strict-hazards --data-lanes 4 --input x=%onnx_data/node/test_relu/test_data_set_0/input_0.pb 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=NOBAR
 
 isa.program grid(2 x 2) dram 4096 hw -5845083677414689407 {
   isa.io input "x" at 0 : tensor<3x4x5xf32>
