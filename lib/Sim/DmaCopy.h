@@ -1,7 +1,7 @@
 //===- DmaCopy.h - The bytes of one DMA -----------------------------------===//
 //
 // doDma checks a DMA, times it and records its accesses; the copy itself is
-// this value, run on the simulator's data thread (OrderedWorker.h) in issue
+// this value, run on the cluster's data lane (DataLanes.h) in issue
 // order. Internal to lib/Sim.
 //
 //===----------------------------------------------------------------------===//

@@ -581,7 +581,7 @@ bool Sim::doStore(InstrCtx &x, bool last) {
 }
 
 namespace {
-/// The data of one SPU instruction, copied for the data thread.
+/// The data of one SPU instruction, copied for the data lanes.
 struct SpuTile {
   PE *pes;
   uint64_t P, rows, cols, peRows, rmax, rep, in1, in2, out;

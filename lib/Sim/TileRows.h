@@ -3,7 +3,7 @@
 // What LD / ST need to move a tile between the storage unit and the PE
 // buffers, copied out of the operand record: the record lives in an
 // instruction buffer that later EXECUTE patches rewrite, while the copy
-// runs later on the simulator's data thread (OrderedWorker.h). Internal to
+// may run later on another data lane (DataLanes.h). Internal to
 // lib/Sim.
 //
 //===----------------------------------------------------------------------===//
