@@ -74,10 +74,8 @@ void DramConflicts::check(const DataLanes &lanes, unsigned lane, uint64_t lo,
   for (unsigned l = 0; l < pending.size(); ++l) {
     if (l == lane)
       continue;
-    std::deque<Span> &q = pending[l];
-    const uint64_t done = lanes.done(l);
-    while (!q.empty() && q.front().seq <= done)
-      q.pop_front();
+    prune(lanes, l);
+    const std::deque<Span> &q = pending[l];
     // Newest first: the first conflict is the one to wait for.
     for (auto it = q.rbegin(); it != q.rend(); ++it)
       if ((write || it->write) && it->lo < hi && lo < it->hi) {

@@ -117,9 +117,12 @@ public:
   /// touches [lo, hi) and conflicts (one of the two writes).
   void check(const DataLanes &lanes, unsigned lane, uint64_t lo, uint64_t hi,
              bool write, DataLanes::After &after);
-  /// Task `seq` of `lane` touches [lo, hi).
-  void record(unsigned lane, uint64_t seq, uint64_t lo, uint64_t hi,
-              bool write) {
+  /// Task `seq` of `lane` touches [lo, hi). The lane's tasks that have run
+  /// are dropped here too: a lane no other lane checks against (every
+  /// cluster on it) would otherwise keep them all.
+  void record(const DataLanes &lanes, unsigned lane, uint64_t seq, uint64_t lo,
+              uint64_t hi, bool write) {
+    prune(lanes, lane);
     pending[lane].push_back({lo, hi, seq, write});
   }
 
@@ -128,6 +131,12 @@ private:
     uint64_t lo, hi, seq;
     bool write;
   };
+  void prune(const DataLanes &lanes, unsigned lane) {
+    std::deque<Span> &q = pending[lane];
+    const uint64_t done = lanes.done(lane);
+    while (!q.empty() && q.front().seq <= done)
+      q.pop_front();
+  }
   std::vector<std::deque<Span>> pending;
 };
 

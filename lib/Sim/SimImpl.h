@@ -453,10 +453,10 @@ void Sim::pushData(const Cluster &c, const DataFootprint &fp, F &&task) {
   const uint64_t seq = lanes->push(lane, after, std::forward<F>(task));
   lastSeq[c.index] = seq;
   if (!fp.dramRead.empty())
-    dramConflicts->record(lane, seq, uint64_t(fp.dramRead.lo),
+    dramConflicts->record(*lanes, lane, seq, uint64_t(fp.dramRead.lo),
                           uint64_t(fp.dramRead.hi), false);
   if (!fp.dramWrite.empty())
-    dramConflicts->record(lane, seq, uint64_t(fp.dramWrite.lo),
+    dramConflicts->record(*lanes, lane, seq, uint64_t(fp.dramWrite.lo),
                           uint64_t(fp.dramWrite.hi), true);
   // Its later tasks wait for this one, on whatever lane they run (a
   // cluster may move, balanceLanes).

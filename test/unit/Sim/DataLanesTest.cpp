@@ -43,8 +43,8 @@ std::vector<uint32_t> runCopies(const std::vector<Copy> &copies,
     uint64_t seq = dl.push(lane, after, [&mem, c] {
       std::memmove(&mem[c.dst], &mem[c.src], c.n * 4);
     });
-    conflicts.record(lane, seq, c.src, c.src + c.n, false);
-    conflicts.record(lane, seq, c.dst, c.dst + c.n, true);
+    conflicts.record(dl, lane, seq, c.src, c.src + c.n, false);
+    conflicts.record(dl, lane, seq, c.dst, c.dst + c.n, true);
   }
   dl.drain();
   EXPECT_EQ(dl.error(), "");
@@ -109,9 +109,9 @@ TEST(DramConflicts, AReadWaitsForWritesOnlyAWriteForBoth) {
     while (!release.load())
       std::this_thread::yield();
   });
-  c.record(1, s1, 100, 200, false); // a read of [100, 200)
+  c.record(dl, 1, s1, 100, 200, false); // a read of [100, 200)
   uint64_t s2 = dl.push(1, DataLanes::After{}, [] {});
-  c.record(1, s2, 300, 400, true); // a write of [300, 400)
+  c.record(dl, 1, s2, 300, 400, true); // a write of [300, 400)
 
   DataLanes::After a;
   c.check(dl, 2, 150, 160, false, a); // read after read: no wait
