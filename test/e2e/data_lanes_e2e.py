@@ -12,7 +12,6 @@ import json
 import os
 import subprocess
 import sys
-import tempfile
 
 BIN, SRC, HW = sys.argv[1:4]
 NAMES = sys.argv[4:]
@@ -20,6 +19,8 @@ SIZE = "small"
 if NAMES[:1] == ["--size"]:
     SIZE, NAMES = NAMES[1], NAMES[2:]
 sys.path.insert(0, os.path.join(SRC, "scripts", "zoo"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from e2e_common import run_named_checks  # noqa: E402
 from make_zoo import write_model  # noqa: E402
 from zoo_models import MODELS  # noqa: E402
 
@@ -72,17 +73,5 @@ def check(work, name):
     return f"PASS {name} ({outputs} outputs and stats.json identical, lanes {', '.join(LANES)})"
 
 
-def main():
-    names = NAMES or list(MODELS)
-    passed = 0
-    with tempfile.TemporaryDirectory() as work:
-        for name in names:
-            line = check(work, name)
-            print(line, flush=True)
-            passed += line.startswith("PASS")
-    print(f"{passed} passed, {len(names) - passed} failed")
-    return 0 if passed == len(names) else 1
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_named_checks(NAMES or list(MODELS), check))

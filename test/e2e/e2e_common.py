@@ -3,6 +3,7 @@ inputs and return the output arrays (or the tool's error)."""
 import json
 import os
 import subprocess
+import tempfile
 
 import numpy as np
 
@@ -164,3 +165,17 @@ def conv_ref(x, w, b, stride, pad, dil, groups):
                 y[:, g * og:(g + 1) * og] += np.einsum("nchw,oc->nohw", patch,
                                                        w[g * og:(g + 1) * og, :, i, j])
     return y + b.reshape(1, -1, 1, 1)
+
+
+def run_named_checks(names, check):
+    """Runs check(work_dir, name) for every name in one temporary directory,
+    prints each result line ("PASS ..." or "FAIL ...") and the tally; the
+    exit status is 0 when every line is a PASS."""
+    passed = 0
+    with tempfile.TemporaryDirectory() as work:
+        for name in names:
+            line = check(work, name)
+            print(line, flush=True)
+            passed += line.startswith("PASS")
+    print(f"{passed} passed, {len(names) - passed} failed")
+    return 0 if passed == len(names) else 1

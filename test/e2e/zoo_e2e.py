@@ -9,7 +9,6 @@ reference's (|got - ref| <= 1e-4 + 1e-4 |ref|, as the other e2e tests).
 import os
 import subprocess
 import sys
-import tempfile
 
 import numpy as np
 
@@ -20,7 +19,7 @@ if ARGS[:1] == ["--hw"]:
     HW, ARGS = ARGS[1], ARGS[2:]
 sys.path.insert(0, os.path.join(SRC, "scripts", "zoo"))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2e_common import compile_and_run  # noqa: E402
+from e2e_common import compile_and_run, run_named_checks  # noqa: E402
 from make_zoo import write_model  # noqa: E402
 from zoo_models import MODELS  # noqa: E402
 
@@ -57,17 +56,5 @@ def check(work, name):
     return f"{'PASS' if ok else 'FAIL'} {name} {ref.shape} (max error {err:.3g})"
 
 
-def main():
-    names = ARGS or list(MODELS)
-    passed = 0
-    with tempfile.TemporaryDirectory() as work:
-        for name in names:
-            line = check(work, name)
-            print(line, flush=True)
-            passed += line.startswith("PASS")
-    print(f"{passed} passed, {len(names) - passed} failed")
-    return 0 if passed == len(names) else 1
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_named_checks(ARGS or list(MODELS), check))
