@@ -24,23 +24,6 @@ Instruction instr(Opcode op, uint8_t sub, OperandRecord r) {
   return makeInstruction(op, sub, 0, 0, r);
 }
 
-Command dma(DmaDir dir, uint8_t tag, uint64_t src, uint64_t dst, uint32_t rows,
-            uint32_t cols, int64_t srcStride, int64_t dstStride) {
-  Command c;
-  c.kind = CommandKind::Dma;
-  c.dma.dir = dir;
-  c.dma.tag = tag;
-  c.dma.src = src;
-  c.dma.dst = dst;
-  c.dma.shape[2] = rows;
-  c.dma.shape[3] = cols;
-  c.dma.srcStride[2] = srcStride;
-  c.dma.srcStride[3] = 1;
-  c.dma.dstStride[2] = dstStride;
-  c.dma.dstStride[3] = 1;
-  return c;
-}
-
 Command wait(uint8_t tags, bool pe) {
   Command c;
   c.kind = CommandKind::Wait;
@@ -119,29 +102,29 @@ bool buildLayerProgram(const HardwareDesc &hw, const Layer &l,
   for (uint32_t m0 = 0; m0 < l.M; m0 += l.Mt)
     for (uint32_t n0 = 0; n0 < l.N; n0 += l.Nt) {
       for (uint32_t k0 = 0; k0 < l.K; k0 += l.Kt) {
-        cmds.push_back(dma(DmaDir::Load, 0,
-                           aDram + (uint64_t(m0) * l.K + k0) * 4, kAAddr, l.Mt,
-                           l.Kt, l.K, l.Kt));
+        cmds.push_back(makeDmaRows(DmaDir::Load, 0,
+                                   aDram + (uint64_t(m0) * l.K + k0) * 4,
+                                   kAAddr, l.Mt, l.Kt, l.K, l.Kt));
         Command ex;
         ex.kind = CommandKind::Execute;
         if (o.sparseWeights) {
           size_t t = size_t(k0 / l.Kt) * nTiles + n0 / l.Nt;
-          cmds.push_back(dma(DmaDir::Load, 1, listAddr[t], kWAddr, 1,
-                             uint32_t(listPairs[t] * 2), 0, 0));
+          cmds.push_back(makeDmaRows(DmaDir::Load, 1, listAddr[t], kWAddr, 1,
+                                     uint32_t(listPairs[t] * 2), 0, 0));
           ex.patches.push_back({1, PatchField::Rows, uint32_t(listPairs[t])});
         } else {
-          cmds.push_back(dma(DmaDir::Load, 1,
-                             wDram + (uint64_t(k0) * l.N + n0) * 4, kWAddr,
-                             l.Kt, l.Nt, l.N, l.Nt));
+          cmds.push_back(makeDmaRows(DmaDir::Load, 1,
+                                     wDram + (uint64_t(k0) * l.N + n0) * 4,
+                                     kWAddr, l.Kt, l.Nt, l.N, l.Nt));
         }
         cmds.push_back(wait(0b11, false));
         ex.shift = ex.last = k0 + l.Kt == l.K;
         cmds.push_back(ex);
         cmds.push_back(wait(0, true));
       }
-      cmds.push_back(dma(DmaDir::Store, 2, kCAddr,
-                         cDram + (uint64_t(m0) * l.N + n0) * 4, l.Mt, l.Nt,
-                         l.Nt, l.N));
+      cmds.push_back(makeDmaRows(DmaDir::Store, 2, kCAddr,
+                                 cDram + (uint64_t(m0) * l.N + n0) * 4, l.Mt,
+                                 l.Nt, l.Nt, l.N));
       cmds.push_back(wait(0b100, false));
     }
   return true;

@@ -585,6 +585,33 @@ inline Instruction makeInstruction(Opcode op, uint8_t sub, uint8_t slot,
   return in;
 }
 
+/// A DMA command from `src` to `dst`; its box is DmaDesc's default (one
+/// element) until the caller sets shape and strides.
+inline Command makeDma(DmaDir dir, uint8_t tag, uint64_t src, uint64_t dst) {
+  Command c;
+  c.kind = CommandKind::Dma;
+  c.dma.dir = dir;
+  c.dma.tag = tag;
+  c.dma.src = src;
+  c.dma.dst = dst;
+  return c;
+}
+
+/// A DMA command moving a rows x cols box of 4-byte elements whose rows
+/// are `srcRowStride` / `dstRowStride` elements apart on each side
+/// (elements contiguous within a row).
+inline Command makeDmaRows(DmaDir dir, uint8_t tag, uint64_t src, uint64_t dst,
+                           uint32_t rows, uint32_t cols, int64_t srcRowStride,
+                           int64_t dstRowStride) {
+  Command c = makeDma(dir, tag, src, dst);
+  c.dma.shape[2] = rows;
+  c.dma.shape[3] = cols;
+  c.dma.srcStride[2] = srcRowStride;
+  c.dma.dstStride[2] = dstRowStride;
+  c.dma.srcStride[3] = c.dma.dstStride[3] = 1;
+  return c;
+}
+
 /// Command names as messages and statistics print them: "CONFIG",
 /// "EXECUTE", "DMA", "WAIT", "BARRIER".
 const char *commandKindName(CommandKind k);

@@ -95,12 +95,7 @@ Command execute(uint8_t ibuf, bool shift, bool last,
 Command dma(DmaDir dir, uint8_t tag, uint64_t src, uint64_t dst,
             std::array<uint32_t, 4> shape, std::array<int64_t, 4> srcStride,
             std::array<int64_t, 4> dstStride) {
-  Command c;
-  c.kind = CommandKind::Dma;
-  c.dma.dir = dir;
-  c.dma.tag = tag;
-  c.dma.src = src;
-  c.dma.dst = dst;
+  Command c = makeDma(dir, tag, src, dst);
   for (int i = 0; i < 4; ++i) {
     c.dma.shape[i] = shape[i];
     c.dma.srcStride[i] = srcStride[i];
@@ -111,8 +106,8 @@ Command dma(DmaDir dir, uint8_t tag, uint64_t src, uint64_t dst,
 Command dma2d(DmaDir dir, uint8_t tag, uint64_t src, uint64_t dst,
               uint32_t rows, uint32_t cols, int64_t srcRowStride,
               int64_t dstRowStride) {
-  return dma(dir, tag, src, dst, {1, 1, rows, cols}, {0, 0, srcRowStride, 1},
-             {0, 0, dstRowStride, 1});
+  return makeDmaRows(dir, tag, src, dst, rows, cols, srcRowStride,
+                     dstRowStride);
 }
 Command waitCmd(uint8_t tags, bool pe) {
   Command c;

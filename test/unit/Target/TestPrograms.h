@@ -24,24 +24,14 @@ inline Instruction instr(Opcode op, uint8_t sub, uint8_t slot, uint8_t acc = 0,
   return in;
 }
 
-/// A 2x2 program using every command kind, every instruction kind,
-/// non-default values of every record field and two constant packets.
 /// A DMA of a dense rows x cols f32 tile, row stride `cols` on both sides.
 inline Command tileDma(DmaDir dir, uint8_t tag, uint64_t src, uint64_t dst,
                        uint32_t rows, uint32_t cols) {
-  Command c;
-  c.kind = CommandKind::Dma;
-  c.dma.dir = dir;
-  c.dma.tag = tag;
-  c.dma.src = src;
-  c.dma.dst = dst;
-  c.dma.shape[2] = rows;
-  c.dma.shape[3] = cols;
-  c.dma.srcStride[2] = c.dma.dstStride[2] = cols;
-  c.dma.srcStride[3] = c.dma.dstStride[3] = 1;
-  return c;
+  return makeDmaRows(dir, tag, src, dst, rows, cols, cols, cols);
 }
 
+/// A 2x2 program using every command kind, every instruction kind,
+/// non-default values of every record field and two constant packets.
 inline Program makeFullProgram() {
   Program p;
   p.hwFingerprint = 0xFEDCBA9876543210ull;
