@@ -40,10 +40,10 @@ public:
     arena_.clear();
     touched_.store(0, std::memory_order_relaxed);
     const uint64_t pages = (size + kPageBytes - 1) >> kPageBits;
-    leaves_ = (pages + kLeafPages - 1) >> kLeafBits;
+    const uint64_t leaves = (pages + kLeafPages - 1) >> kLeafBits;
     // Zeroed memory: every leaf pointer starts null (no page touched).
     top_ = static_cast<std::atomic<Page *> *>(
-        arena_.alloc(std::max<uint64_t>(leaves_, 1) * sizeof(Page *)));
+        arena_.alloc(std::max<uint64_t>(leaves, 1) * sizeof(Page *)));
   }
   uint64_t size() const { return size_; }
   /// Pages written so far (own host memory, or shared with the caller's
@@ -187,8 +187,8 @@ private:
   }
 
   uint64_t size_ = 0;
-  uint64_t leaves_ = 0;
-  std::atomic<Page *> *top_ = nullptr; ///< leaves_ entries, in arena_
+  /// One leaf pointer per 4096 pages of size_, in arena_.
+  std::atomic<Page *> *top_ = nullptr;
   std::atomic<size_t> touched_{0};
   std::mutex mutex_;  ///< allocations and first writes
   ZeroedArena arena_; ///< the table and the pages' own bytes

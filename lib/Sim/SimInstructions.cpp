@@ -344,7 +344,7 @@ bool Sim::loadSparseWeights(InstrCtx &x, LoadCost &cost) {
     return true;
   }
   // The list's values set the queue's content and the MACs' time: the data
-  // thread must have written them.
+  // lanes must have written them.
   drainData();
   std::vector<SparsePair> pairs;
   std::string e;
@@ -689,12 +689,6 @@ bool Sim::doSpu(Cluster &c, const Instruction &in, size_t idx, ExecInfo &info) {
   const uint64_t rows = r.rows, cols = r.cols;
   const uint64_t rmax = r.peRows ? std::min<uint64_t>(r.peRows, rows) : rows;
   const uint64_t rep = r.repeat;
-  auto peRows = [&](uint64_t pe) -> uint64_t {
-    if (!r.peRows)
-      return rows;
-    uint64_t r0 = std::min<uint64_t>(pe * r.peRows, rows);
-    return std::min<uint64_t>(r0 + r.peRows, rows) - r0;
-  };
   uint64_t n = rmax * cols;
   uint64_t in1 = f.slot * slotFloats, out = f.outSlot * slotFloats;
   SpuType type = SpuType(f.sub);
@@ -738,7 +732,7 @@ bool Sim::doSpu(Cluster &c, const Instruction &in, size_t idx, ExecInfo &info) {
       return false;
     uint64_t partials = 0;
     for (uint64_t pe = 0; pe < P; ++pe)
-      partials += peRows(pe) * cols;
+      partials += t.rowsOf(pe) * cols;
     pushLocal(c, [t] { t.reduceAcrossPes(); });
     stats.outputQueueAccesses += (2 * partials + n) * rep;
     stats.outputQueueDrains += n * rep;

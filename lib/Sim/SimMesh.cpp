@@ -67,8 +67,8 @@ bool Sim::doSend(Cluster &c, const Command &cmd) {
   MeshTransfer t = mesh.send(c.index, m.targets, m.bytes, issued);
 
   // Functional: the targets' storage units receive the bytes now (the
-  // source is staged first: a local copy may overlap it), on the data
-  // thread.
+  // source is staged first: a local copy may overlap it), on the issuing
+  // cluster's data lane.
   if (m.bytes) {
     std::vector<uint8_t *> to;
     for (uint32_t target : m.targets)

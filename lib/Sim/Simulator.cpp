@@ -1052,9 +1052,9 @@ void Sim::reportProgress() const {
 
 /// Lanes pay when a command's data outweighs handing it to another
 /// thread: measured on the zoo (docs/simulator.md, "Eighth round"), the
-/// networks whose DMAs move 4.8-16 KB per command ran 15-21 % faster on two
+/// networks whose DMAs move 4.8-16 KB per command ran 12-18 % faster on two
 /// host threads, those moving 1.6-2.1 KB (the MobileNets: small tiles,
-/// where deciding is half the work) 0-6 % faster or slower.
+/// every layer reading what all clusters wrote) no faster.
 constexpr uint64_t kLaneDmaBytesPerCommand = 3072;
 
 /// SimOptions::dataLanes, or: one lane per host thread, at most one per
@@ -1081,19 +1081,18 @@ unsigned Sim::laneCount() const {
 void Sim::startLanes() {
   const unsigned n = laneCount();
   lanes = std::make_unique<DataLanes>(n);
-  dramConflicts = std::make_unique<DramConflicts>(std::max(1u, n));
+  dramConflicts = std::make_unique<DramConflicts>(n);
   foreignWait.assign(clusters.size(), DataLanes::After{});
   laneOf.resize(clusters.size());
   for (size_t k = 0; k < clusters.size(); ++k)
-    laneOf[k] = unsigned(k % std::max(1u, n));
+    laneOf[k] = unsigned(k % n);
   lastSeq.assign(clusters.size(), 0);
 }
 
 /// The simulator's thread both decides and moves the bytes of the clusters
-/// on lane 0; how much of the data work it should keep depends on the
-/// network (small tiles: deciding is most of the work, and the helpers
-/// should take every cluster; large tiles: the bytes are, and the work
-/// should be split evenly). So the split follows the helpers: a helper
+/// on lane 0; how much of the data work it should keep depends on how the
+/// network's deciding and data work compare, which the program does not
+/// say. So the split follows the helpers: a helper
 /// lane with little queued (it waits for work) takes a cluster from lane
 /// 0; when the simulator's thread found a helper's queue full since the
 /// last look, the busiest helper gives one back. A moved cluster's next
