@@ -97,6 +97,7 @@ bool sameShape(const TilePiece &a, const TilePiece &b) {
 /// offsets step evenly into one piece with a new outer dimension.
 std::vector<TilePiece> mergeRuns(const std::vector<TilePiece> &in) {
   std::vector<TilePiece> out;
+  out.reserve(in.size());
   for (size_t i = 0; i < in.size();) {
     const TilePiece &first = in[i];
     size_t j = i + 1;
@@ -135,15 +136,20 @@ std::vector<TilePiece> mergeRuns(const std::vector<TilePiece> &in) {
   return out;
 }
 
-/// The pieces' shape (extents and strides of both sides), for grouping.
-std::vector<int64_t> shapeKey(const TilePiece &p) {
-  std::vector<int64_t> k{p.src.rank};
-  for (int d = 0; d < p.src.rank; ++d) {
-    k.push_back(p.src.shape[d]);
-    k.push_back(p.src.stride[d]);
-    k.push_back(p.suStrides[size_t(d)]);
+/// Orders pieces by shape (rank, then extents and strides of both sides,
+/// dimension by dimension), then by tile offset, for grouping.
+bool shapeThenOffsetLess(const TilePiece &a, const TilePiece &b) {
+  if (a.src.rank != b.src.rank)
+    return a.src.rank < b.src.rank;
+  for (int d = 0; d < a.src.rank; ++d) {
+    const int64_t ka[3] = {a.src.shape[d], a.src.stride[d],
+                           a.suStrides[size_t(d)]};
+    const int64_t kb[3] = {b.src.shape[d], b.src.stride[d],
+                           b.suStrides[size_t(d)]};
+    if (!std::equal(ka, ka + 3, kb))
+      return std::lexicographical_compare(ka, ka + 3, kb, kb + 3);
   }
-  return k;
+  return a.offset < b.offset;
 }
 
 /// mergeRuns over the pieces grouped by shape and ordered by tile offset,
@@ -152,11 +158,7 @@ std::vector<int64_t> shapeKey(const TilePiece &p) {
 /// one kernel row, then those kernel rows).
 std::vector<TilePiece> mergeAll(std::vector<TilePiece> v) {
   for (;;) {
-    std::stable_sort(v.begin(), v.end(),
-                     [](const TilePiece &a, const TilePiece &b) {
-                       std::vector<int64_t> ka = shapeKey(a), kb = shapeKey(b);
-                       return ka != kb ? ka < kb : a.offset < b.offset;
-                     });
+    std::stable_sort(v.begin(), v.end(), shapeThenOffsetLess);
     std::vector<TilePiece> merged = mergeRuns(v);
     if (merged.size() == v.size())
       return merged;
@@ -169,6 +171,7 @@ std::vector<TilePiece> mergeAll(std::vector<TilePiece> v) {
 std::vector<std::pair<int64_t, int64_t>> zeroRuns(const Clip &c, int64_t ohc,
                                                   int64_t owc) {
   std::vector<std::pair<int64_t, int64_t>> runs;
+  runs.reserve(size_t(std::max<int64_t>(0, c.rows.hi - c.rows.lo)) + 1);
   auto add = [&](int64_t a, int64_t b) {
     if (b > a)
       runs.push_back({a, b - a});
@@ -198,7 +201,12 @@ bool accel::codegen::padWindowClips(const PadWindowTile &t) {
 }
 
 std::vector<TilePiece> accel::codegen::padWindowPieces(const PadWindowTile &t) {
-  std::vector<TilePiece> valid, zeros;
+  // Each position gives at most one box and its zero runs merge into at
+  // most three pieces (head, gaps, tail).
+  const size_t positions = size_t(std::max<int64_t>(0, t.nkh * t.nkw));
+  std::vector<TilePiece> valid, zeros, runs;
+  valid.reserve(positions);
+  zeros.reserve(3 * positions);
   for (int64_t ikh = 0; ikh < t.nkh; ++ikh)
     for (int64_t ikw = 0; ikw < t.nkw; ++ikw) {
       const Clip c = clipOf(t, ikh, ikw);
@@ -215,7 +223,7 @@ std::vector<TilePiece> accel::codegen::padWindowPieces(const PadWindowTile &t) {
         canonicalize(p);
         valid.push_back(p);
       }
-      std::vector<TilePiece> runs;
+      runs.clear();
       for (auto [start, len] : zeroRuns(c, t.ohc, t.owc)) {
         TilePiece p;
         p.zero = true;
@@ -229,9 +237,9 @@ std::vector<TilePiece> accel::codegen::padWindowPieces(const PadWindowTile &t) {
       for (const TilePiece &p : mergeRuns(runs))
         zeros.push_back(p);
     }
-  std::vector<TilePiece> out = mergeAll(valid);
-  for (const TilePiece &p : mergeAll(zeros))
-    out.push_back(p);
+  std::vector<TilePiece> out = mergeAll(std::move(valid));
+  std::vector<TilePiece> zeroPieces = mergeAll(std::move(zeros));
+  out.insert(out.end(), zeroPieces.begin(), zeroPieces.end());
   return out;
 }
 

@@ -84,14 +84,14 @@ bool splitOuterFirst(const DmaDesc &d, size_t maxParts,
 /// run, or stepping from run to run along the dimensions whose strides are
 /// multiples of the period (the others inside a run); or in no piece.
 bool sideInOneUnit(const DmaDesc &x, bool srcSide,
-                   const std::vector<DramBuffer> &pieces,
+                   const std::vector<DramBuffer> &pieces, BufferLookup &pieceOf,
                    const std::vector<int64_t> &unitOf,
                    const std::vector<PieceUnit> &units) {
   uint64_t lo, hi;
   dmaSide(x, srcSide, lo, hi);
-  const int64_t b = bufferOf(pieces, lo);
+  const int64_t b = pieceOf(lo);
   if (b < 0)
-    return bufferOf(pieces, hi - 1) < 0;
+    return pieceOf(hi - 1) < 0;
   const DramBuffer &run = pieces[size_t(b)];
   if (hi <= run.addr + run.bytes)
     return true;
@@ -124,6 +124,7 @@ bool sideInOneUnit(const DmaDesc &x, bool srcSide,
 bool accel::codegen::splitAtPieces(const DmaDesc &d,
                                    const std::vector<DramBuffer> &pieces,
                                    size_t maxParts, std::vector<DmaDesc> &out) {
+  BufferLookup lookup(pieces);
   // Whether every DRAM side of `x` lies inside one piece (or in none).
   auto fits = [&](const DmaDesc &x) {
     for (int s = 0; s < 2; ++s) {
@@ -131,8 +132,8 @@ bool accel::codegen::splitAtPieces(const DmaDesc &d,
         continue;
       uint64_t lo, hi;
       dmaSide(x, s == 0, lo, hi);
-      int64_t b = bufferOf(pieces, lo);
-      if (b < 0 ? bufferOf(pieces, hi - 1) >= 0
+      int64_t b = lookup(lo);
+      if (b < 0 ? lookup(hi - 1) >= 0
                 : hi > pieces[size_t(b)].addr + pieces[size_t(b)].bytes)
         return false;
     }
@@ -142,7 +143,7 @@ bool accel::codegen::splitAtPieces(const DmaDesc &d,
   auto pieceOf = [&](const DmaDesc &x) {
     uint64_t lo, hi;
     dmaSide(x, readsDram(x.dir), lo, hi);
-    return bufferOf(pieces, lo);
+    return lookup(lo);
   };
   return splitOuterFirst(d, maxParts, out, fits, pieceOf);
 }
@@ -152,10 +153,11 @@ bool accel::codegen::splitAtUnits(const DmaDesc &d,
                                   const std::vector<int64_t> &unitOf,
                                   const std::vector<PieceUnit> &units,
                                   size_t maxParts, std::vector<DmaDesc> &out) {
+  BufferLookup lookup(pieces);
   auto fits = [&](const DmaDesc &x) {
     for (int s = 0; s < 2; ++s)
       if (dramSide(x.dir, s == 0) &&
-          !sideInOneUnit(x, s == 0, pieces, unitOf, units))
+          !sideInOneUnit(x, s == 0, pieces, lookup, unitOf, units))
         return false;
     return true;
   };
@@ -191,7 +193,7 @@ bool accel::codegen::splitAtUnits(const DmaDesc &d,
   auto unitOfSide = [&](const DmaDesc &x) {
     uint64_t lo, hi;
     dmaSide(x, readsDram(x.dir), lo, hi);
-    int64_t b = bufferOf(pieces, lo);
+    int64_t b = lookup(lo);
     return b < 0 ? int64_t(-1) : unitOf[size_t(b)];
   };
   return splitOuterFirst(d, maxParts, out, fits, unitOfSide);

@@ -171,6 +171,30 @@ void relocateBuffers(Program &p, const HardwareDesc &hw,
 /// Index of the buffer holding byte `a`, or -1 (buffers ascending).
 int64_t bufferOf(const std::vector<DramBuffer> &buffers, uint64_t a);
 
+/// bufferOf for lookups that mostly land in the buffer of the one before
+/// (the slices of one DMA box): that buffer is tried before the binary
+/// search. Same answers as bufferOf.
+class BufferLookup {
+public:
+  explicit BufferLookup(const std::vector<DramBuffer> &buffers)
+      : buffers(buffers) {}
+  int64_t operator()(uint64_t a) {
+    if (last >= 0) {
+      const DramBuffer &b = buffers[size_t(last)];
+      if (a >= b.addr && a < b.addr + b.bytes)
+        return last;
+    }
+    const int64_t found = bufferOf(buffers, a);
+    if (found >= 0)
+      last = found;
+    return found;
+  }
+
+private:
+  const std::vector<DramBuffer> &buffers;
+  int64_t last = -1;
+};
+
 /// The planned address of linear byte `a` as a cluster on channel `ch` sees
 /// it (its own copy, ChannelPlan::copyFor); `a` outside every buffer stays.
 uint64_t relocatedAddress(const std::vector<DramBuffer> &buffers,

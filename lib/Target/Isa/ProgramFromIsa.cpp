@@ -554,7 +554,10 @@ LogicalResult programFromIsa(isa::ProgramOp op, Program &out, bool borrowData) {
         return cl.emitOpError("duplicate stream for cluster (")
                << r << ", " << c << ")";
       seen[idx] = true;
-      for (Operation &cmdOp : cl.getBody().front()) {
+      Block &body = cl.getBody().front();
+      out.clusters[idx].commands.reserve(
+          size_t(std::distance(body.begin(), body.end())));
+      for (Operation &cmdOp : body) {
         Command cmd;
         if (failed(commandFrom(cmdOp, rows, cols, cmd)))
           return failure();
