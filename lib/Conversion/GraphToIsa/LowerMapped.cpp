@@ -12,6 +12,8 @@
 //===----------------------------------------------------------------------===//
 #include "Lowering.h"
 #include "accel/Transforms/Passes.h"
+#include <memory>
+#include <unordered_map>
 
 using namespace mlir;
 using namespace accel;
@@ -19,6 +21,24 @@ using namespace accel::codegen;
 using namespace accel::lowering;
 
 namespace {
+/// `band` with each (chunk, N tile) computed once: the strip planners ask
+/// for the same bands again for every storage split they price
+/// (planSharedStrip: every home size of every member), and a padded band's
+/// pieces (padWindowPieces) were a sixth of the FPN detector's compile
+/// time. Copies of the function share the cache; the lowering is
+/// single-threaded.
+std::function<ImageBand(size_t, size_t)>
+memoizedBands(size_t nTiles, std::function<ImageBand(size_t, size_t)> band) {
+  auto cache = std::make_shared<std::unordered_map<size_t, ImageBand>>();
+  return [=](size_t ki, size_t ni) {
+    const size_t key = ki * nTiles + ni;
+    auto it = cache->find(key);
+    if (it == cache->end())
+      it = cache->emplace(key, band(ki, ni)).first;
+    return it->second;
+  };
+}
+
 StationaryOperand stationaryFor(tiling::Dataflow d, bool activationIsA) {
   switch (d) {
   case tiling::Dataflow::InputStationary:
@@ -496,7 +516,7 @@ LogicalResult Lowering::emitMappedConv(Operation *op, const ConvGeom &g,
           };
         p.bandOrder = bandOrder;
         if (withBands)
-          p.bBand = [=](size_t ki, size_t ni) {
+          p.bBand = memoizedBands(ntiles.size(), [=](size_t ki, size_t ni) {
             const ConvKChunk &c = kchunks[ki];
             const ConvNTile &t2 = ntiles[ni];
             const std::array<int64_t, 4> &span =
@@ -541,7 +561,7 @@ LogicalResult Lowering::emitMappedConv(Operation *op, const ConvGeom &g,
               band.load = {piece};
             }
             return band;
-          };
+          });
         p.cBox = [=](int64_t m0, int64_t mc, size_t ni) {
           const ConvNTile &t2 = ntiles[ni];
           DramBox b;
