@@ -140,6 +140,45 @@ ResidualView canonical(const ResidualView &v) {
   return c;
 }
 
+/// An index of the view's space as its digits (row-major, the outermost
+/// taken modulo its extent, as residualOffset does), so that stepping
+/// through the space is additions with carries instead of a division per
+/// dimension and element.
+class ViewCursor {
+public:
+  ViewCursor(const ResidualView &v, int64_t index) : v(v) {
+    if (v.shape.size() > kMaxRank)
+      throw std::logic_error("viewTilePieces: a view of more than eight "
+                             "dimensions");
+    for (size_t d = v.shape.size(); d-- > 0;) {
+      digit[d] = index % v.shape[d];
+      index /= v.shape[d];
+    }
+  }
+  /// Adds the index `by` stands for.
+  void advance(const ViewCursor &by) {
+    int64_t carry = 0;
+    for (size_t d = v.shape.size(); d-- > 0;) {
+      digit[d] += by.digit[d] + carry;
+      carry = digit[d] >= v.shape[d];
+      if (carry)
+        digit[d] -= v.shape[d];
+    }
+  }
+  /// residualOffset of the index.
+  int64_t offset() const {
+    int64_t off = 0;
+    for (size_t d = 0; d < v.shape.size(); ++d)
+      off += digit[d] * v.strides[d];
+    return off;
+  }
+
+private:
+  static constexpr size_t kMaxRank = 8;
+  const ResidualView &v;
+  int64_t digit[kMaxRank] = {};
+};
+
 struct Builder {
   const DramBox &box;
   const ResidualView &view; // canonical
@@ -151,12 +190,9 @@ struct Builder {
              int64_t dstStep, size_t maxRank) const {
     Pieces out;
     if (step != 1) {
-      for (int64_t j = 0; j < n; ++j)
-        append(out,
-               Piece{residualOffset(view, index + j * step),
-                     dst + j * dstStep,
-                     {}},
-               maxRank);
+      ViewCursor at(view, index), by(view, step);
+      for (int64_t j = 0; j < n; ++j, at.advance(by))
+        append(out, Piece{at.offset(), dst + j * dstStep, {}}, maxRank);
       return mergeAll(std::move(out), maxRank);
     }
     const int64_t inner = view.shape.back();
