@@ -8,6 +8,7 @@
 #include "DmaCopy.h"
 #include "RowCopy.h"
 #include "StridedCopy.h"
+#include "Transpose.h"
 
 #include <cstring>
 
@@ -58,8 +59,9 @@ void DmaCopy::operator()() const {
   }
   const bool sameMemory = srcDram ? dstDram && staged.empty()
                                   : !dstDram && srcStorage == dstStorage;
-  if (distinctElements(box.shape, box.dst) &&
-      !(sameMemory && src.overlaps(dst)))
+  const bool anyOrder = distinctElements(box.shape, box.dst) &&
+                        !(sameMemory && src.overlaps(dst));
+  if (anyOrder)
     rowAlongSource(box, eb);
   const bool contiguous = box.src[3] == 1 && box.dst[3] == 1;
   // A strided row whose two sides each lie in one place (storage, or one
@@ -96,6 +98,7 @@ void DmaCopy::operator()() const {
     dStep[k] = box.dst[k] * int64_t(eb);
   }
   const size_t rowBytes = size_t(box.shape[3]) * eb;
+  int64_t dStep3 = box.dst[3] * int64_t(eb);
   auto copyRow = [&](int64_t dof, int64_t so) {
     if (contiguous) {
       copy(dof, so, rowBytes);
@@ -128,11 +131,39 @@ void DmaCopy::operator()() const {
     copyRows(dstBase + (do0 - dstAt), dStep, srcBase + (so0 - srcAt), sStep,
              rows, rowBytes);
   }
+  // Source rows that land as destination columns, the columns' elements
+  // next to each other: eight rows at a time (Transpose.h).
+  const bool transposing = anyOrder && !hostRows && eb == 4 && !dstDram &&
+                           box.src[3] == 1 && box.dst[2] == 1 &&
+                           box.shape[2] >= 8;
+  auto rowsOfPlane = [&](int64_t dof, int64_t so) {
+    uint64_t r = 0;
+    for (; r + 8 <= box.shape[2]; r += 8) {
+      const uint8_t *rows[8];
+      bool inHost = true;
+      for (int k = 0; k < 8 && inHost; ++k) {
+        const int64_t at = so + int64_t(r + uint64_t(k)) * sStep[2];
+        rows[k] =
+            srcPlain ? srcPlain + at : dram->readSpan(uint64_t(at), rowBytes);
+        inHost = rows[k] != nullptr;
+      }
+      if (!inHost)
+        break;
+      transpose8Rows(dstStorage + dof + int64_t(r) * dStep[2], dStep3, rows,
+                     box.shape[3]);
+    }
+    for (; r < box.shape[2]; ++r)
+      copyRow(dof + int64_t(r) * dStep[2], so + int64_t(r) * sStep[2]);
+  };
   for (uint64_t i0 = 0; !hostRows && i0 < box.shape[0];
        ++i0, so0 += sStep[0], do0 += dStep[0]) {
     int64_t so1 = so0, do1 = do0;
     for (uint64_t i1 = 0; i1 < box.shape[1];
          ++i1, so1 += sStep[1], do1 += dStep[1]) {
+      if (transposing) {
+        rowsOfPlane(do1, so1);
+        continue;
+      }
       int64_t so = so1, dof = do1;
       for (uint64_t i2 = 0; i2 < box.shape[2];
            ++i2, so += sStep[2], dof += dStep[2])
