@@ -185,10 +185,12 @@ void Lowering::relayoutFilter(graph::Conv2DOp op, ConvGeom &g) {
   // an index function per element: FPN's 11 M weights took 65 ms that way).
   g.filterOhwi = permuteConstant(
       op.getWeight(), g.w, O * Cg * taps, [=](const uint8_t *in, uint8_t *out) {
-        for (int64_t o = 0; o < O; ++o)
-          for (int64_t t = 0; t < taps; ++t)
-            for (int64_t c = 0; c < Cg; ++c)
-              std::memcpy(out + ((o * taps + t) * Cg + c) * 4,
-                          in + ((o * Cg + c) * taps + t) * 4, 4);
+        // Pointers stepped, not indices multiplied out per element.
+        for (int64_t o = 0; o < O; ++o, in += Cg * taps * 4)
+          for (int64_t t = 0; t < taps; ++t) {
+            const uint8_t *from = in + t * 4;
+            for (int64_t c = 0; c < Cg; ++c, from += taps * 4, out += 4)
+              std::memcpy(out, from, 4);
+          }
       });
 }
