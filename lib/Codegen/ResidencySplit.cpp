@@ -30,11 +30,12 @@ DmaDesc sliceOf(const DmaDesc &x, int dim, uint32_t from, uint32_t n) {
 /// Splits `d` along its outer dimensions into parts for which `fits` holds:
 /// runs of consecutive slices with the same `keyOf` become one part, a
 /// slice that does not fit is split further. False beyond `maxParts` or
-/// when one element does not fit.
+/// when one element does not fit. `sameKeyFits`: a run of fitting slices
+/// with one key fits (no need to check each grown run).
 template <typename Fits, typename Key>
 bool splitOuterFirst(const DmaDesc &d, size_t maxParts,
                      std::vector<DmaDesc> &out, const Fits &fits,
-                     const Key &keyOf) {
+                     const Key &keyOf, bool sameKeyFits = false) {
   std::function<bool(const DmaDesc &, int)> split = [&](const DmaDesc &x,
                                                         int dim) {
     if (fits(x)) {
@@ -64,7 +65,7 @@ bool splitOuterFirst(const DmaDesc &d, size_t maxParts,
       int64_t k = keyOf(one);
       // Still one box only if every DRAM side of the grown run fits.
       if (runLen > 0 && k == runKey &&
-          fits(sliceOf(x, dim, runStart, runLen + 1))) {
+          (sameKeyFits || fits(sliceOf(x, dim, runStart, runLen + 1)))) {
         ++runLen;
         continue;
       }
@@ -145,7 +146,11 @@ bool accel::codegen::splitAtPieces(const DmaDesc &d,
     dmaSide(x, readsDram(x.dir), lo, hi);
     return lookup(lo);
   };
-  return splitOuterFirst(d, maxParts, out, fits, pieceOf);
+  // With one DRAM side (the key's side), slices inside one piece form a
+  // run inside it: the run's byte range is the hull of theirs. (Slices in
+  // no piece have both ends outside every piece, and so has their run.)
+  return splitOuterFirst(d, maxParts, out, fits, pieceOf,
+                         d.dir != DmaDir::DramCopy);
 }
 
 bool accel::codegen::splitAtUnits(const DmaDesc &d,
