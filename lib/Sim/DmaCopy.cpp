@@ -98,7 +98,7 @@ void DmaCopy::operator()() const {
     dStep[k] = box.dst[k] * int64_t(eb);
   }
   const size_t rowBytes = size_t(box.shape[3]) * eb;
-  int64_t dStep3 = box.dst[3] * int64_t(eb);
+  const int64_t dStep3 = box.dst[3] * int64_t(eb);
   auto copyRow = [&](int64_t dof, int64_t so) {
     if (contiguous) {
       copy(dof, so, rowBytes);
@@ -136,7 +136,13 @@ void DmaCopy::operator()() const {
   const bool transposing = anyOrder && !hostRows && eb == 4 && !dstDram &&
                            box.src[3] == 1 && box.dst[2] == 1 &&
                            box.shape[2] >= 8;
+  // A block with a row outside one DRAM page, and the rows short of a
+  // block, go row by row.
   auto rowsOfPlane = [&](int64_t dof, int64_t so) {
+    auto oneByOne = [&](uint64_t from, uint64_t to) {
+      for (uint64_t r = from; r < to; ++r)
+        copyRow(dof + int64_t(r) * dStep[2], so + int64_t(r) * sStep[2]);
+    };
     uint64_t r = 0;
     for (; r + 8 <= box.shape[2]; r += 8) {
       const uint8_t *rows[8];
@@ -147,13 +153,13 @@ void DmaCopy::operator()() const {
             srcPlain ? srcPlain + at : dram->readSpan(uint64_t(at), rowBytes);
         inHost = rows[k] != nullptr;
       }
-      if (!inHost)
-        break;
-      transpose8Rows(dstStorage + dof + int64_t(r) * dStep[2], dStep3, rows,
-                     box.shape[3]);
+      if (inHost)
+        transpose8Rows(dstStorage + dof + int64_t(r) * dStep[2], dStep3, rows,
+                       box.shape[3]);
+      else
+        oneByOne(r, r + 8);
     }
-    for (; r < box.shape[2]; ++r)
-      copyRow(dof + int64_t(r) * dStep[2], so + int64_t(r) * sStep[2]);
+    oneByOne(r, box.shape[2]);
   };
   for (uint64_t i0 = 0; !hostRows && i0 < box.shape[0];
        ++i0, so0 += sStep[0], do0 += dStep[0]) {
