@@ -1,5 +1,6 @@
 //===- ChannelSplit.cpp - Shared DRAM buffers cut over the channels -------===//
 #include "accel/Codegen/ChannelSplit.h"
+#include "StreamParts.h"
 #include "accel/Codegen/Residency.h"
 #include <algorithm>
 #include <string>
@@ -69,24 +70,13 @@ void keepWholeWhereDmasCannotSplit(const Program &p,
 /// each, same tag and layer).
 void splitDmasAt(Program &p, const std::vector<DramBuffer> &parts,
                  size_t maxParts) {
-  std::vector<DmaDesc> pieces;
-  for (ClusterStream &cl : p.clusters) {
-    std::vector<Command> out;
-    out.reserve(cl.commands.size());
-    for (Command &c : cl.commands) {
-      if (c.kind != CommandKind::Dma || c.dma.numElements() == 0 ||
-          !splitAtPieces(c.dma, parts, maxParts, pieces) || pieces.size() < 2) {
-        out.push_back(std::move(c));
-        continue;
-      }
-      for (const DmaDesc &d : pieces) {
-        Command x = c;
-        x.dma = d;
-        out.push_back(std::move(x));
-      }
-    }
-    cl.commands = std::move(out);
-  }
+  for (ClusterStream &cl : p.clusters)
+    detail::replaceByParts(
+        cl.commands, [&](const Command &c, std::vector<DmaDesc> &pieces) {
+          return c.kind == CommandKind::Dma && c.dma.numElements() != 0 &&
+                 splitAtPieces(c.dma, parts, maxParts, pieces) &&
+                 pieces.size() >= 2;
+        });
 }
 
 } // namespace

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 #include "accel/Codegen/Residency.h"
 #include "ResidencyBoxes.h"
+#include "StreamParts.h"
 #include "accel/Codegen/SyncTracker.h"
 #include <algorithm>
 #include <cmath>
@@ -805,31 +806,23 @@ void accel::codegen::applyResidency(Program &p, const ResidencyPlan &plan,
         return true;
     return false;
   };
-  std::vector<DmaDesc> parts;
-  for (size_t cl = 0; cl < p.clusters.size(); ++cl) {
-    std::vector<Command> out;
-    out.reserve(p.clusters[cl].commands.size());
-    for (Command &c : p.clusters[cl].commands) {
-      const DmaDesc &d = c.dma;
-      if (c.kind != CommandKind::Dma || d.numElements() == 0 ||
-          !((readsDram(d.dir) && meetsResident(d, true)) ||
-            (writesDram(d.dir) && meetsResident(d, false)))) {
-        out.push_back(std::move(c));
-        continue;
-      }
-      // planResidency split the same DMA within the same limit.
-      if (!splitAtUnits(d, pieces, plan.unitOf, plan.units, opts.maxPartsPerDma,
-                        parts))
-        parts = {d};
-      for (DmaDesc &part : parts) {
-        Command x = c;
-        x.dma = part;
-        rewritePart(x.dma, uint32_t(cl), plan);
-        out.push_back(std::move(x));
-      }
-    }
-    p.clusters[cl].commands = std::move(out);
-  }
+  for (size_t cl = 0; cl < p.clusters.size(); ++cl)
+    detail::replaceByParts(
+        p.clusters[cl].commands,
+        [&](const Command &c, std::vector<DmaDesc> &parts) {
+          const DmaDesc &d = c.dma;
+          if (c.kind != CommandKind::Dma || d.numElements() == 0 ||
+              !((readsDram(d.dir) && meetsResident(d, true)) ||
+                (writesDram(d.dir) && meetsResident(d, false))))
+            return false;
+          // planResidency split the same DMA within the same limit.
+          if (!splitAtUnits(d, pieces, plan.unitOf, plan.units,
+                            opts.maxPartsPerDma, parts))
+            parts = {d};
+          for (DmaDesc &part : parts)
+            rewritePart(part, uint32_t(cl), plan);
+          return true;
+        });
 }
 
 std::vector<DramBuffer>
