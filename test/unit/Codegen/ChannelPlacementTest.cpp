@@ -368,3 +368,29 @@ TEST(ChannelPlacement, DroppedCopiesFreeTheirAddresses) {
   EXPECT_EQ(plan.allocated, (std::vector<uint64_t>{192, 128}));
   EXPECT_EQ(plan.dramSize, R + 128);
 }
+
+TEST(ChannelPlacement, BufferLookupAnswersAsBufferOf) {
+  // Buffers with gaps; addresses in order, backwards and at random, before,
+  // between, inside and after them: the remembered buffer changes nothing.
+  std::vector<DramBuffer> bufs;
+  uint64_t at = 64;
+  for (int i = 0; i < 40; ++i) {
+    DramBuffer b;
+    b.addr = at;
+    b.bytes = 16 + uint64_t(i % 7) * 48;
+    bufs.push_back(b);
+    at += b.bytes + uint64_t(i % 3) * 32;
+  }
+  std::vector<uint64_t> addrs;
+  for (uint64_t a = 0; a < at + 100; a += 8)
+    addrs.push_back(a);
+  std::vector<uint64_t> back(addrs.rbegin(), addrs.rend());
+  std::vector<uint64_t> mixed = addrs;
+  for (size_t i = 0; i < mixed.size(); ++i)
+    std::swap(mixed[i], mixed[(i * 7919) % mixed.size()]);
+  for (const auto &order : {addrs, back, mixed}) {
+    BufferLookup lookup(bufs);
+    for (uint64_t a : order)
+      ASSERT_EQ(lookup(a), bufferOf(bufs, a)) << a;
+  }
+}

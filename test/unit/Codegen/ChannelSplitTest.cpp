@@ -1,5 +1,6 @@
 //===- ChannelSplitTest.cpp - Shared DRAM buffers cut over the channels ---===//
 #include "accel/Codegen/ChannelSplit.h"
+#include "../../../lib/Codegen/StreamParts.h"
 #include "accel/Codegen/Kernels.h"
 #include <gtest/gtest.h>
 
@@ -88,3 +89,47 @@ TEST(ChannelSplit, OwnedSmallOrUnsplittableSegmentsStayWhole) {
 }
 
 } // namespace
+
+TEST(StreamParts, CommandsReplacedByTheirPartsInOrder) {
+  // Five commands; the DMAs with an odd tag become (tag + 1) parts each,
+  // which keep every field of their command but the box.
+  std::vector<Command> stream;
+  for (uint8_t t = 0; t < 5; ++t) {
+    Command c;
+    c.kind = t == 2 ? CommandKind::Wait : CommandKind::Dma;
+    c.dma.tag = t;
+    c.dma.src = 1000 * t;
+    c.layer = 10 + t;
+    stream.push_back(c);
+  }
+  detail::replaceByParts(stream,
+                         [](const Command &c, std::vector<DmaDesc> &parts) {
+                           if (c.kind != CommandKind::Dma || c.dma.tag % 2 == 0)
+                             return false;
+                           parts.clear();
+                           for (uint8_t k = 0; k <= c.dma.tag; ++k) {
+                             DmaDesc d = c.dma;
+                             d.src += k;
+                             parts.push_back(d);
+                           }
+                           return true;
+                         });
+  // tag 0, tag 1 x 2, the wait, tag 3 x 4, tag 4.
+  std::vector<std::pair<uint8_t, uint64_t>> want{
+      {0, 0},    {1, 1000}, {1, 1001}, {2, 2000}, {3, 3000},
+      {3, 3001}, {3, 3002}, {3, 3003}, {4, 4000}};
+  ASSERT_EQ(stream.size(), want.size());
+  EXPECT_EQ(stream.capacity(), want.size()); // built at its final size
+  for (size_t i = 0; i < want.size(); ++i) {
+    EXPECT_EQ(stream[i].dma.tag, want[i].first) << i;
+    EXPECT_EQ(stream[i].dma.src, want[i].second) << i;
+    EXPECT_EQ(stream[i].layer, 10u + want[i].first) << i;
+  }
+  EXPECT_EQ(stream[3].kind, CommandKind::Wait);
+  // Nothing to replace: the stream stays (the same storage).
+  const Command *before = stream.data();
+  detail::replaceByParts(
+      stream, [](const Command &, std::vector<DmaDesc> &) { return false; });
+  EXPECT_EQ(stream.data(), before);
+  EXPECT_EQ(stream.size(), want.size());
+}

@@ -275,6 +275,38 @@ TEST(ResidualView, RandomViewsAndBoxes) {
   }
 }
 
+TEST(ResidualView, RandomBoxesSteppingOverTheView) {
+  // Boxes whose innermost dimension steps over channels (a whole plane) or
+  // over every other pixel: the walk crosses the view's dimensions with
+  // carries, and must land on the same residual elements.
+  std::mt19937 rng(31);
+  auto pick = [&](int64_t lo, int64_t hi) {
+    return std::uniform_int_distribution<int64_t>(lo, hi)(rng);
+  };
+  for (int iter = 0; iter < 300; ++iter) {
+    int64_t C = pick(2, 6), h = pick(1, 4), w = pick(1, 5);
+    int64_t fh = pick(1, 3), fw = pick(1, 3);
+    ResidualView v = upsample(C, h * fh, w * fw, fh, fw);
+    const int64_t HW = h * fh * w * fw;
+    DramBox box;
+    if (iter % 2 == 0) { // pixels x channels, channels innermost
+      int64_t mc = pick(2, C), c0 = pick(0, C - mc);
+      int64_t n = pick(1, HW), p0 = pick(0, HW - n);
+      box.base = kOut + uint64_t(c0 * HW + p0) * 4;
+      box.dim(n, 1).dim(mc, HW);
+    } else { // channels x every other pixel
+      int64_t mc = pick(1, C), c0 = pick(0, C - mc);
+      int64_t n = pick(1, (HW + 1) / 2), p0 = pick(0, HW - (2 * n - 1));
+      box.base = kOut + uint64_t(c0 * HW + p0) * 4;
+      box.dim(mc, HW).dim(n, 2);
+    }
+    box.rowDims = 1;
+    const int64_t rowStride = box.cols() + pick(0, 3);
+    SCOPED_TRACE("iteration " + std::to_string(iter));
+    expectLoads(box, rowStride, v, viewTilePieces(box, rowStride, v));
+  }
+}
+
 TEST(ResidualView, TileOutsideTheOutputIsAnError) {
   ResidualView v = upsample(2, 4, 4, 2, 2);
   DramBox box = pixelRange(16, 0, 1, 0, 4);
