@@ -173,10 +173,11 @@ void accelpy::bindRun(py::module_ &m) {
         accel::HardwareDesc hw =
             hwJson.is_none() ? p.hw
                              : hardwareFromJson(hwJson.cast<std::string>());
-        if (dataLanes > 64)
+        if (dataLanes > accel::SimOptions::kMaxDataLanes)
           throw Error(ErrorKind::Generic,
-                      "data_lanes must be from 1 to 64, got " +
-                          std::to_string(dataLanes));
+                      "data_lanes must be from 1 to " +
+                          std::to_string(accel::SimOptions::kMaxDataLanes) +
+                          ", got " + std::to_string(dataLanes));
         RunRequest r{trace, report, name, strict, gating, validate, dataLanes};
         std::map<std::string, accel::Tensor> outputs;
         std::string statsJson;

@@ -693,8 +693,9 @@ int runMain(int argc, char **argv) {
         return fail("--data-lanes needs a number");
       char *end = nullptr;
       unsigned long n = std::strtoul(v.c_str(), &end, 10);
-      if (v.empty() || *end || n < 1 || n > 64)
-        return fail("--data-lanes expects a number from 1 to 64, got '" + v +
+      if (v.empty() || *end || n < 1 || n > SimOptions::kMaxDataLanes)
+        return fail("--data-lanes expects a number from 1 to " +
+                    std::to_string(SimOptions::kMaxDataLanes) + ", got '" + v +
                     "'");
       dataLanes = unsigned(n);
     } else if (a == "--per-layer" && !hasInlineValue) {

@@ -82,6 +82,9 @@ struct SimOptions {
   /// program and the host, 1 = the simulator's own thread only, N = up to
   /// N (at most one per cluster, at most 8).
   unsigned dataLanes = 0;
+  /// The most dataLanes a front end (accel-run --data-lanes, Python's
+  /// data_lanes) accepts.
+  static constexpr unsigned kMaxDataLanes = 64;
 };
 
 /// One core (PE) of a cluster.
