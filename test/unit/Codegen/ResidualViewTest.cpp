@@ -149,6 +149,24 @@ StagedResidual expectStagedLoads(const DramBox &box, int64_t rowStride,
   expectTile(box, rowStride, v, tile);
   return staged;
 }
+/// Random draws of the randomised tests: integers, and upsampled views.
+struct Draws {
+  std::mt19937 rng;
+  explicit Draws(unsigned seed) : rng(seed) {}
+  int64_t pick(int64_t lo, int64_t hi) {
+    return std::uniform_int_distribution<int64_t>(lo, hi)(rng);
+  }
+  /// A view of `C` in [minC, maxC] channels upsampled by 1-3 along each
+  /// axis to an output plane of `HW` elements.
+  ResidualView upsampled(int64_t minC, int64_t maxC, int64_t &C, int64_t &HW) {
+    C = pick(minC, maxC);
+    const int64_t h = pick(1, 4), w = pick(1, 5);
+    const int64_t fh = pick(1, 3), fw = pick(1, 3);
+    HW = h * fh * w * fw;
+    return upsample(C, h * fh, w * fw, fh, fw);
+  }
+};
+
 } // namespace
 
 TEST(ResidualView, OffsetOfAnUpsampledElement) {
@@ -245,15 +263,12 @@ TEST(ResidualView, StridedInnermostDimension) {
 }
 
 TEST(ResidualView, RandomViewsAndBoxes) {
-  std::mt19937 rng(12);
-  auto pick = [&](int64_t lo, int64_t hi) {
-    return std::uniform_int_distribution<int64_t>(lo, hi)(rng);
-  };
+  Draws draw(12);
+  auto pick = [&](int64_t lo, int64_t hi) { return draw.pick(lo, hi); };
   for (int iter = 0; iter < 300; ++iter) {
-    int64_t C = pick(1, 5), h = pick(1, 4), w = pick(1, 5);
-    int64_t fh = pick(1, 3), fw = pick(1, 3);
-    ResidualView v = upsample(C, h * fh, w * fw, fh, fw);
-    int64_t HW = h * fh * w * fw, total = C * HW;
+    int64_t C, HW;
+    ResidualView v = draw.upsampled(1, 5, C, HW);
+    const int64_t total = C * HW;
     int64_t mc = pick(1, C), c0 = pick(0, C - mc);
     int64_t n = pick(1, HW), p0 = pick(0, HW - n);
     DramBox box = pixelRange(HW, c0, mc, p0, n);
@@ -279,15 +294,11 @@ TEST(ResidualView, RandomBoxesSteppingOverTheView) {
   // Boxes whose innermost dimension steps over channels (a whole plane) or
   // over every other pixel: the walk crosses the view's dimensions with
   // carries, and must land on the same residual elements.
-  std::mt19937 rng(31);
-  auto pick = [&](int64_t lo, int64_t hi) {
-    return std::uniform_int_distribution<int64_t>(lo, hi)(rng);
-  };
+  Draws draw(31);
+  auto pick = [&](int64_t lo, int64_t hi) { return draw.pick(lo, hi); };
   for (int iter = 0; iter < 300; ++iter) {
-    int64_t C = pick(2, 6), h = pick(1, 4), w = pick(1, 5);
-    int64_t fh = pick(1, 3), fw = pick(1, 3);
-    ResidualView v = upsample(C, h * fh, w * fw, fh, fw);
-    const int64_t HW = h * fh * w * fw;
+    int64_t C, HW;
+    ResidualView v = draw.upsampled(2, 6, C, HW);
     DramBox box;
     if (iter % 2 == 0) { // pixels x channels, channels innermost
       int64_t mc = pick(2, C), c0 = pick(0, C - mc);

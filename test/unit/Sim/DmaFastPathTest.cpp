@@ -24,7 +24,15 @@ using namespace accel::test;
 
 namespace {
 constexpr uint64_t kPage = sim::PagedMemory::kPageBytes;
+
+/// `t` is the R x C matrix `m` transposed (C x R).
+void expectTransposed(const std::vector<float> &t, const std::vector<float> &m,
+                      uint32_t R, uint32_t C) {
+  for (uint32_t r = 0; r < R; ++r)
+    for (uint32_t j = 0; j < C; ++j)
+      ASSERT_EQ(t[j * R + r], m[r * C + j]) << r << "," << j;
 }
+} // namespace
 
 TEST(PagedMemorySpans, InsideOnePageOnly) {
   sim::PagedMemory m;
@@ -195,9 +203,7 @@ TEST(StridedCopy, DmaRowsInAndAcrossDramPages) {
   SimStats st;
   ASSERT_EQ(run(p, hw, in, out, st), "");
   const auto &m = in["m"].data;
-  for (uint32_t r = 0; r < R; ++r)
-    for (uint32_t j = 0; j < C; ++j)
-      ASSERT_EQ(out["mt"].data[j * R + r], m[r * C + j]) << r << "," << j;
+  expectTransposed(out["mt"].data, m, R, C);
   for (int r = 0; r < 4; ++r)
     for (int j = 0; j < 6; ++j)
       EXPECT_EQ(out["z"].data[r * 6 + j], j % 2 ? 1.0f : 0.0f) << r << "," << j;
@@ -252,9 +258,7 @@ TEST(StridedCopy, TransposingLoadsEightRowsAtATime) {
   SimStats st;
   ASSERT_EQ(run(p, hw, in, out, st), "");
   const auto &m = in["m"].data;
-  for (uint32_t r = 0; r < R; ++r)
-    for (uint32_t j = 0; j < C; ++j)
-      ASSERT_EQ(out["mt"].data[j * R + r], m[r * C + j]) << r << "," << j;
+  expectTransposed(out["mt"].data, m, R, C);
   EXPECT_EQ(out["back"].data, m);
 }
 

@@ -13,11 +13,7 @@ namespace target_test {
 
 inline Instruction instr(Opcode op, uint8_t sub, uint8_t slot, uint8_t acc = 0,
                          uint8_t out = 0, bool lb = false, bool sfu = false) {
-  Instruction in;
-  in.fields.op = op;
-  in.fields.sub = sub;
-  in.fields.slot = slot;
-  in.fields.accId = acc;
+  Instruction in = makeInstruction(op, sub, slot, acc, OperandRecord{});
   in.fields.outSlot = out;
   in.fields.loadBalance = lb;
   in.fields.sfuActive = sfu;
