@@ -36,7 +36,8 @@ std::map<std::string, bool> accel::compileOptionNames() {
   }
   for (const char *split :
        {"split", "parallel", "rounding", "policy", "balance-clusters", "fuse",
-        "depth-first", "rnn", "rnn-contexts", "rnn-clusters"})
+        "depth-first", "depth-first-halos", "rnn", "rnn-contexts",
+        "rnn-clusters"})
     names[split] = false;
   return names;
 }

@@ -14,6 +14,7 @@
 // parser, `fuse=on|off` says whether
 // fuse-layers runs (docs/passes.md, "fuse-layers"), `depth-first=on|off`
 // whether depth-first-channels and depth-first-rows run after it,
+// `depth-first-halos=on|off` depth-first-rows' `halos`,
 // every other option to convert-graph-to-isa's, so they are declared once
 // (Passes.td).
 // The machine is the module's accel.hw (accel-opt --accel-hw=FILE).
@@ -31,8 +32,8 @@ using namespace mlir;
 bool accel::isSplitOptionName(StringRef name) {
   return name == "split" || name == "parallel" || name == "rounding" ||
          name == "policy" || name == "balance-clusters" || name == "fuse" ||
-         name == "depth-first" || name == "rnn" || name == "rnn-contexts" ||
-         name == "rnn-clusters";
+         name == "depth-first" || name == "depth-first-halos" ||
+         name == "rnn" || name == "rnn-contexts" || name == "rnn-clusters";
 }
 
 LogicalResult accel::parseSplitOptions(
@@ -49,6 +50,8 @@ LogicalResult accel::parseSplitOptions(
     static const Choice choices[] = {
         {"fuse", "on", "off", &SplitPipelineOptions::fuse},
         {"depth-first", "on", "off", &SplitPipelineOptions::depthFirst},
+        {"depth-first-halos", "on", "off",
+         &SplitPipelineOptions::depthFirstHalos},
         {"rnn", "engine", "plain", &SplitPipelineOptions::rnnEngine}};
     const Choice *choice = llvm::find_if(
         choices, [&, name = name](const Choice &c) { return c.name == name; });
@@ -124,7 +127,9 @@ void accel::buildDefaultPipeline(OpPassManager &pm, const std::string &hwPath,
   // After fuse-layers: each slice takes its producer's epilogue chain.
   if (split.depthFirst) {
     pm.addPass(createDepthFirstChannels());
-    pm.addPass(createDepthFirstRows());
+    DepthFirstRowsOptions rows;
+    rows.halos = split.depthFirstHalos;
+    pm.addPass(createDepthFirstRows(rows));
   }
   // The tilings first: split-strategy's parallel=best prices each
   // database mode's partition with them, as select-mapping will.

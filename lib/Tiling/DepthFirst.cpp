@@ -71,9 +71,11 @@ RowSlicing accel::tiling::chooseRowSlices(const RowSliceProblem &p,
     RowSlicing s;
     s.slices = k;
     s.sliceBytes = band;
-    s.extraBytes = uint64_t(k - 1) * p.weightBytes + 2 * p.outputCopyBytes;
+    s.extraBytes = uint64_t(k - 1) * (p.weightBytes + p.haloBytesPerCut) +
+                   2 * p.outputCopyBytes;
     s.savedBytes = 2 * p.interiorBytes;
-    // More bands only add weight reads: the fewest that fit decide.
+    // More bands only add weight and halo reads: the fewest that fit
+    // decide.
     return s.extraBytes < s.savedBytes ? s : whole;
   }
   return whole;

@@ -35,15 +35,41 @@ def pool_expand_convt(x):
     return n, n.convt(e, 8, bn=False)
 
 
+def maxpool3s2(a):
+    """MaxPool 3x3, stride 2, pads 1 (ONNX semantics: pads never win)."""
+    n_, c, h, w = a.shape
+    padded = np.full((n_, c, h + 2, w + 2), -np.inf)
+    padded[:, :, 1:-1, 1:-1] = a
+    oh, ow = (h - 1) // 2 + 1, (w - 1) // 2 + 1
+    out = np.full((n_, c, oh, ow), -np.inf)
+    for i in range(3):
+        for j in range(3):
+            out = np.maximum(out, padded[:, :, i:i + 2 * oh - 1:2, j:j + 2 * ow - 1:2])
+    return out
+
+
+def stem(x):
+    """A ResNet stem: Conv 7x7 stride 2 pads 3 + BN + ReLU (a 2.1 MB map),
+    then MaxPool 3x3 stride 2 pads 1. Both read rows around their band
+    (halos): each band makes the rows its neighbours' pools need again."""
+    n = Net(x)
+    c = relu(n, n.conv("x", 32, k=7, s=2, p=3))
+    return n, n.unary("MaxPool", c, maxpool3s2, kernel_shape=[3, 3], strides=[2, 2],
+                      pads=[1, 1, 1, 1])
+
+
 CASES = [
     # name, chain, input shape, bands expected, layers per band (the input
-    # slice and the chain's layers)
+    # slice and the chain's layers), extra accel-compile arguments
     # The FPN detector's head (32 -> 8 -> 1 channels): a 2.1 MB map, 0.3
     # of the 2 MiB of storage holds 76 of its 256 rows: 4 bands of 32
     # input rows.
-    ("convt_head", convt_head, (1, 32, 128, 128), 4, 3),
+    ("convt_head", convt_head, (1, 32, 128, 128), 4, 3, []),
     # The 2.1 MB map in bands of at most 629 KB: 4 bands of 32 input rows.
-    ("pool_expand_convt", pool_expand_convt, (1, 32, 128, 128), 4, 4),
+    ("pool_expand_convt", pool_expand_convt, (1, 32, 128, 128), 4, 4, []),
+    # With halos: the 2.1 MB map in 4 bands of 16 pooled rows (the conv
+    # makes 33 rows per band, 40 input rows with the window's).
+    ("stem_halo", stem, (1, 1, 256, 256), 4, 3, ["--depth-first-halos=on"]),
 ]
 
 
@@ -68,7 +94,7 @@ def main():
     bin_dir = sys.argv[1]
     passed = failed = 0
     with tempfile.TemporaryDirectory() as work:
-        for name, build, shape, bands, per_band in CASES:
+        for name, build, shape, bands, per_band, extra in CASES:
             x = RNG.uniform(-1, 1, shape).astype(np.float32)
             net, out = build(x)
             ref = net.v[out]
@@ -77,7 +103,8 @@ def main():
             for df in ("on", "off"):
                 ok = check_run(bin_dir, model, work, f"{name}_{df}", {"x": x}, out, ref,
                                f"{name} depth-first={df}",
-                               compile_args=[f"--depth-first={df}"], marker="[rows ",
+                               compile_args=[f"--depth-first={df}"] + extra,
+                               marker="[rows ",
                                want_layers=bands * per_band if df == "on" else 0)
                 passed += ok
                 failed += not ok

@@ -52,6 +52,9 @@ struct SplitPipelineOptions {
   /// `depth-first=on|off`: whether depth-first-channels runs (after
   /// fuse-layers).
   bool depthFirst = true;
+  /// `depth-first-halos=on|off`: depth-first-rows' `halos` (chains of
+  /// layers that read rows around their band; docs/passes.md).
+  bool depthFirstHalos = false;
   /// `rnn=engine|plain`: recurrent layers as RECUR tasks on the column-wise
   /// engine (select-rnn-parallelism, schedule-rnn-threads; docs/rnn.md) or
   /// the plain per-step GEMM + SFU lowering.
@@ -66,7 +69,8 @@ struct SplitPipelineOptions {
 
 /// The option names of the default pipeline that configure the split:
 /// `split` and split-strategy's forwarded `parallel`, `rounding`, `policy`,
-/// `fuse` (fuse-layers on / off), `depth-first`, `rnn`, `rnn-contexts` and
+/// `fuse` (fuse-layers on / off), `depth-first`, `depth-first-halos`, `rnn`,
+/// `rnn-contexts` and
 /// `rnn-clusters`.
 bool isSplitOptionName(llvm::StringRef name);
 

@@ -78,8 +78,11 @@ struct RowSliceProblem {
   uint64_t largestInteriorBytes = 0; ///< the largest of them
   uint64_t weightBytes = 0;          ///< the layers' constants, read per band
   uint64_t outputCopyBytes = 0;      ///< the bands' concat when it is a copy
-  uint64_t onChipBytes = 0;          ///< storage of every cluster together
-  uint64_t macs = 0;                 ///< the chain's multiply-adds
+  /// A chain with halos: the chain input's bytes both bands next to a cut
+  /// read (the rows around it that each band's layers make again).
+  uint64_t haloBytesPerCut = 0;
+  uint64_t onChipBytes = 0; ///< storage of every cluster together
+  uint64_t macs = 0;        ///< the chain's multiply-adds
   double peakMacsPerCycle = 1;
   double dramBytesPerCycle = 1;
 };
@@ -105,7 +108,8 @@ struct RowSliceRule {
 struct RowSlicing {
   int64_t slices = 1;      ///< 1: leave the chain as it is
   uint64_t sliceBytes = 0; ///< one band of the largest map
-  uint64_t extraBytes = 0; ///< weights read again, the concat's copy
+  uint64_t extraBytes = 0; ///< weights and halo rows read again, the
+                           ///< concat's copy
   uint64_t savedBytes = 0; ///< the maps' write and read back
 };
 

@@ -247,8 +247,15 @@ def DepthFirstRows : Pass<"depth-first-rows", "mlir::ModuleOp"> {
     one image and one channel) cost fewer bytes than that round trip
     (accel::tiling::chooseRowSlices); else the chain stays. Each band's
     layer is named after its source with " [rows r0:r1]" (its output
-    rows). Runs after fuse-layers and depth-first-channels
-    (docs/passes.md, "depth-first-rows").
+    rows). With `halos`, graph.conv2d and graph.pool2d layers that read rows
+    around their band (kernel larger than the stride, row pads) join the
+    chains too, before any transposed convolution: the bands then cut the
+    chain's result rows, each layer makes the rows its consumer's band
+    reads (the rows next to a cut twice) with its own row pads only at the
+    map's edges, and the rule also counts the chain input's rows read again
+    per cut. A chain with halos the rule leaves whole leaves the layers
+    after its head to chains of their own. Runs after fuse-layers and
+    depth-first-channels (docs/passes.md, "depth-first-rows").
   }];
   let options = [
     Option<"wholeFraction", "whole-fraction", "double", /*default=*/"0.5",
@@ -265,6 +272,10 @@ def DepthFirstRows : Pass<"depth-first-rows", "mlir::ModuleOp"> {
     Option<"slices", "slices", "int64_t", /*default=*/"0",
            "cut every matching chain into this many bands (must cut its "
            "rows into whole rows at every layer; 0 = the cost rule)">,
+    Option<"halos", "halos", "bool", /*default=*/"false",
+           "also chain layers that read rows around their band (3x3 "
+           "convolutions, overlapping pools): each band makes those rows "
+           "again">,
   ];
 }
 

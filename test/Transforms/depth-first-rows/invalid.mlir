@@ -20,3 +20,4 @@ func.func @pooled_rows(%x: tensor<1x2x48x6xf32>) -> tensor<1x2x16x2xf32> {
   %y = graph.conv2d %p, %w : (tensor<1x2x16x2xf32>, tensor<2x2x1x1xf32>) -> tensor<1x2x16x2xf32>
   return %y : tensor<1x2x16x2xf32>
 }
+

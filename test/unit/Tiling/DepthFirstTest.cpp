@@ -145,3 +145,17 @@ TEST(DepthFirstRows, SmallMapsMacBoundChainsAndHeavyWeightsStayWhole) {
   RowSlicing s = chooseRowSlices(copied);
   EXPECT_EQ(s.slices, 1);
 }
+
+TEST(DepthFirstRows, HaloRowsCountOncePerCut) {
+  // The FPN head's 80 bands with a halo: each of the 79 cuts reads a
+  // 164 KB row block of the input again (two rows of 64 x 160 floats,
+  // plus a bit), on top of the weights.
+  RowSliceProblem halo = fpnHead();
+  halo.haloBytesPerCut = 2u * 64 * 160 * 4 + 4096;
+  RowSlicing s = chooseRowSlices(halo);
+  EXPECT_EQ(s.slices, 80);
+  EXPECT_EQ(s.extraBytes, 79u * (fpnHead().weightBytes + halo.haloBytesPerCut));
+  // Halo rows as heavy as the saving per cut: the chain stays whole.
+  halo.haloBytesPerCut = 2u * 64 * 320 * 320 * 4 / 79;
+  EXPECT_EQ(chooseRowSlices(halo).slices, 1);
+}
