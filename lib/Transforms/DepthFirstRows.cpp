@@ -140,6 +140,10 @@ std::optional<RowWindow> rowWindow(Operation *op) {
     return std::nullopt;
   }
   w.span = (kernel - 1) * dilation + 1;
+  // Pads as wide as the window make output rows of pads alone, which no
+  // band of input rows can hold.
+  if (w.padTop >= w.span || padBottom >= w.span)
+    return std::nullopt;
   // The whole layer is its only band: the formula must give its rows.
   if (w.stride < 1 ||
       (w.inRows + w.padTop + padBottom - w.span) / w.stride + 1 !=

@@ -69,6 +69,19 @@ func.func @convt_then_conv(%x: tensor<1x2x4x4xf32>) -> tensor<1x2x8x8xf32> {
   return %a : tensor<1x2x8x8xf32>
 }
 
+// A 1x1 conv with row pads: its first and last output rows read pads
+// alone, which no band of input rows holds; it joins no chain.
+// CHECK-LABEL: func.func @pads_only_rows
+// CHECK-NOT: graph.slice
+// CHECK: return
+func.func @pads_only_rows(%x: tensor<1x2x4x4xf32>) -> tensor<1x2x6x4xf32> {
+  %w = arith.constant dense<0.5> : tensor<2x2x1x1xf32>
+  %w3 = arith.constant dense<0.5> : tensor<2x2x3x3xf32>
+  %a = graph.conv2d %x, %w {pads = array<i64: 1, 0, 1, 0>} : (tensor<1x2x4x4xf32>, tensor<2x2x1x1xf32>) -> tensor<1x2x6x4xf32>
+  %b = graph.conv2d %a, %w3 {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x2x6x4xf32>, tensor<2x2x3x3xf32>) -> tensor<1x2x6x4xf32>
+  return %b : tensor<1x2x6x4xf32>
+}
+
 // The band layers' names.
 // CHECK-DAG: #[[LS0]] = loc("Conv_1 input [rows 0:10]"
 // CHECK-DAG: #[[LC0]] = loc("Conv_1 [rows 0:4]"
