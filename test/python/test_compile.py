@@ -35,8 +35,10 @@ def test_typed_options(accel):
     assert specs["sparse-threshold"]["type"] == "float"
     assert specs["rnn-contexts"]["type"] == "int"
     assert specs["parallel"]["default"] == "best"
+    assert specs["depth-first-halos"]["values"] == ["on", "off"]
+    assert specs["depth-first-halos"]["default"] == "off"
     p = accel.compile(SMALL_CNN, sparse_weights="auto", sparse_threshold=0.25, fuse="off",
-                      split="labels", rnn_contexts=1)
+                      split="labels", rnn_contexts=1, depth_first_halos="on")
     assert p.outputs[0].name == "logits"
 
 
