@@ -125,6 +125,32 @@ struct Residency {
   }
 };
 
+/// Whether two DRAM boxes are the same elements in the same order.
+bool sameBox(const DramBox &a, const DramBox &b) {
+  return a.base == b.base && a.rank == b.rank && a.shape == b.shape &&
+         a.stride == b.stride && a.rowDims == b.rowDims;
+}
+
+/// Whether every problem reads the same A tiles from one M partition: a
+/// batched matmul's broadcast constant (a bilinear Resize's interpolation
+/// matrix, the same for every channel plane). One resident A strip then
+/// serves them all, loaded once, instead of a load per problem.
+bool sharedATiles(const std::vector<GemmTiles> &problems, int64_t mcMax) {
+  if (problems.size() < 2)
+    return false;
+  const GemmTiles &first = problems.front();
+  if (first.m > mcMax || !first.aBox)
+    return false;
+  for (const GemmTiles &p : problems) {
+    if (p.m != first.m || p.kChunks != first.kChunks || !p.aBox || p.aPieces)
+      return false;
+    for (size_t k = 0; k < p.kChunks.size(); ++k)
+      if (!sameBox(p.aBox(0, p.m, k), first.aBox(0, first.m, k)))
+        return false;
+  }
+  return true;
+}
+
 /// The steps of one cluster.
 std::vector<MStep>
 clusterSteps(const HardwareDesc &hw, const std::vector<GemmTiles> &problems,
@@ -145,6 +171,8 @@ clusterSteps(const HardwareDesc &hw, const std::vector<GemmTiles> &problems,
   }
   const int64_t aTile = mcMax * t.kc * 4, bTile = t.kc * t.nc * 4;
   bool stripPerChunk = false; // slot holds all K chunks of a group
+  const bool sharedA =
+      st == StationaryOperand::C && !share && sharedATiles(problems, mcMax);
   if (st == StationaryOperand::A) {
     res.slotBytes = aTile;
   } else if (st == StationaryOperand::B) {
@@ -153,9 +181,9 @@ clusterSteps(const HardwareDesc &hw, const std::vector<GemmTiles> &problems,
     stripPerChunk = true;
     int64_t inner = t.outerM ? maxNn : maxNm;
     // Outer operand across the inner loop, else the inner operand across
-    // the outer loop.
-    residentA = (inner > 1) == t.outerM;
-    bool useful = inner > 1 || (t.outerM ? maxNm : maxNn) > 1;
+    // the outer loop; an A strip every problem shares across the problems.
+    residentA = (inner > 1) == t.outerM || sharedA;
+    bool useful = inner > 1 || (t.outerM ? maxNm : maxNn) > 1 || sharedA;
     res.slotBytes = useful ? maxK * (residentA ? aTile : bTile) : 0;
   }
   // A shared strip: the home chunks live in the home region, the strip
@@ -180,6 +208,8 @@ clusterSteps(const HardwareDesc &hw, const std::vector<GemmTiles> &problems,
     else
       nGroups += (t.outerM ? maxNn : maxNm) > 1 ? (t.outerM ? nm : nn) : 1;
   }
+  if (sharedA)
+    nGroups = 1; // one A strip for every problem
   res.slots = nGroups > 1 ? 2 : 1;
   // A filter strip larger than the budget keeps its first chunks resident
   // and streams the rest through the halves (docs/mapping.md, "Partial
@@ -234,7 +264,8 @@ clusterSteps(const HardwareDesc &hw, const std::vector<GemmTiles> &problems,
         else if (st == StationaryOperand::B)
           g = {&p, ni, k};
         else
-          g = {&p, residentA ? mi : -1, residentA ? -1 : ni};
+          g = {sharedA ? nullptr : &p, residentA ? mi : -1,
+               residentA ? -1 : ni};
         bool load;
         int slot = res.use(g, chunk, load);
         if (residentA) {
@@ -589,12 +620,6 @@ uint32_t shareDoneSem(const StreamBuilder &sb) {
   return 2 * sb.numClusters() + 1;
 }
 constexpr uint8_t kShareTag = 7;
-
-/// Whether two DRAM boxes are the same elements in the same order.
-bool sameBox(const DramBox &a, const DramBox &b) {
-  return a.base == b.base && a.rank == b.rank && a.shape == b.shape &&
-         a.stride == b.stride && a.rowDims == b.rowDims;
-}
 
 /// Cycles the steps wait for the input bands: with one band slot each band
 /// load stalls them (planClusterStrips), with two it overlaps them.

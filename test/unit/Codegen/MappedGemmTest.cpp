@@ -521,6 +521,83 @@ TEST(MappedGemm, PartialFilterStripKeepsTheChunksThatFit) {
   EXPECT_EQ(runFilterStrip(32u << 10, false), 28u);
 }
 
+/// C_i = A B_i for three instances of a batched matmul whose A (16 x 200)
+/// is broadcast (`sharedA`: every instance reads A at DRAM 0, as a bilinear
+/// Resize's interpolation matrix; else instance i reads its own A, 16 rows
+/// further on each time), B_i (200 x 24) and C_i (16 x 24) one after the
+/// other, on cluster 0: three problems, four K chunks of at most 64, one N
+/// tile. Simulated under strict hazards against the reference. Returns the
+/// DMAs that read A.
+size_t runBatchedA(bool sharedA) {
+  const int64_t m = 16, k = 200, n = 24, count = 3;
+  HardwareDesc hw = defaultHardware();
+  Program prog;
+  prog.dramSize = 8u << 20;
+  StreamBuilder sb(prog, hw);
+  std::vector<ClusterGemmWork> w(hw.numClusters());
+  w[0] = singleProblem(m, k, n, n);
+  const GemmTiles one = w[0].problems[0];
+  w[0].problems.clear();
+  for (int64_t i = 0; i < count; ++i) {
+    GemmTiles p = one;
+    const uint64_t a = sharedA ? 0 : uint64_t(i * m * k * 4);
+    p.aBox = [=](int64_t m0, int64_t mc, size_t ki) {
+      DramBox b = one.aBox(m0, mc, ki);
+      b.base += a;
+      return b;
+    };
+    p.bBox = [=](size_t ki, size_t ni) {
+      DramBox b = one.bBox(ki, ni);
+      b.base += uint64_t(i * k * n * 4);
+      return b;
+    };
+    p.cBox = [=](int64_t m0, int64_t mc, size_t ni) {
+      DramBox b = one.cBox(m0, mc, ni);
+      b.base += uint64_t(i * m * n * 4);
+      return b;
+    };
+    w[0].problems.push_back(p);
+  }
+  std::string err;
+  EXPECT_TRUE(emitMappedGemmLayer(sb, w, StationaryOperand::C, {}, err)) << err;
+  const int64_t as = sharedA ? 1 : count;
+  prog.symbols = {sym("a", true, {as, m, k}, 0),
+                  sym("b", true, {count, k, n}, 1u << 20),
+                  sym("c", false, {count, m, n}, 2u << 20)};
+  EXPECT_TRUE(validateProgram(prog, hw, err)) << err;
+  std::map<std::string, Tensor> in, out;
+  in["a"].shape = {as, m, k};
+  in["b"].shape = {count, k, n};
+  for (int64_t e = 0; e < as * m * k; ++e)
+    in["a"].data.push_back(float((e * 5) % 11) - 5.0f);
+  for (int64_t e = 0; e < count * k * n; ++e)
+    in["b"].data.push_back(float((e * 3) % 13) - 6.0f);
+  EXPECT_TRUE(simulateStrict(prog, hw, in, out, err)) << err;
+  const std::vector<float> &c = out["c"].data;
+  EXPECT_EQ(int64_t(c.size()), count * m * n);
+  for (int64_t i = 0; i < count && int64_t(c.size()) == count * m * n; ++i)
+    for (int64_t r = 0; r < m; ++r)
+      for (int64_t j = 0; j < n; ++j) {
+        const int64_t ai = sharedA ? 0 : i;
+        double ref = 0;
+        for (int64_t q = 0; q < k; ++q)
+          ref += double(in["a"].data[size_t((ai * m + r) * k + q)]) *
+                 in["b"].data[size_t((i * k + q) * n + j)];
+        EXPECT_FLOAT_EQ(c[size_t((i * m + r) * n + j)], float(ref))
+            << i << ", " << r << ", " << j;
+      }
+  const std::vector<Command> &cmds = prog.clusters[0].commands;
+  return size_t(std::count_if(cmds.begin(), cmds.end(), loadsA));
+}
+
+TEST(MappedGemm, BroadcastATilesAreLoadedOnceForEveryInstance) {
+  // A broadcast A: one resident strip of its four K chunks serves the
+  // three instances (4 loads instead of 3 x 4).
+  EXPECT_EQ(runBatchedA(true), 4u);
+  // Each instance its own A: every instance loads its four chunks.
+  EXPECT_EQ(runBatchedA(false), 12u);
+}
+
 /// DMAs of a shared-strip run (runSharedStrip), over every cluster.
 struct SharedStripDmas {
   size_t dramA = 0;  ///< loads of A from DRAM
