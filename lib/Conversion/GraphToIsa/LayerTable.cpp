@@ -173,9 +173,23 @@ void Lowering::closeLayer(Operation *op, uint32_t layer, bool created,
   }
 }
 
+/// `v` through reshapes and slices lowered as views: the value whose
+/// buffer holds its bytes.
+static Value viewedValue(Value v,
+                         const llvm::DenseSet<Operation *> &sliceViews) {
+  while (true) {
+    if (auto r = v.getDefiningOp<graph::ReshapeOp>())
+      v = r.getInput();
+    else if (auto s = v.getDefiningOp<graph::SliceOp>();
+             s && sliceViews.count(s))
+      v = s.getInput();
+    else
+      return v;
+  }
+}
+
 void Lowering::recordDataFlow(uint32_t layer, Value v) {
-  while (auto r = v.getDefiningOp<graph::ReshapeOp>())
-    v = r.getInput();
+  v = viewedValue(v, sliceViews_);
   LayerInfo &info = program_.layers[layer];
   if (auto arg = dyn_cast<BlockArgument>(v)) {
     auto attr =
@@ -202,8 +216,7 @@ void Lowering::recordDataFlow(uint32_t layer, Value v) {
 }
 
 uint32_t Lowering::layerWriting(Value v) const {
-  while (auto r = v.getDefiningOp<graph::ReshapeOp>())
-    v = r.getInput();
+  v = viewedValue(v, sliceViews_);
   Operation *def = v.getDefiningOp();
   auto it = def ? layerOfOp_.find(def) : layerOfOp_.end();
   // A concat written in place by its operands' producers (no layer of its

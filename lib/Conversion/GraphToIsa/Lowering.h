@@ -493,6 +493,13 @@ private:
   void planConcatSlices(mlir::Block &body);
   mlir::LogicalResult lowerConcat(graph::ConcatOp op);
   mlir::LogicalResult lowerSlice(graph::SliceOp op);
+  /// Whether `op` is lowered as a view of its input's buffer (a contiguous
+  /// slice of an intermediate that is not an output and has no buffer
+  /// planned yet): no copy, its result's address inside the input's.
+  bool sliceIsView(graph::SliceOp op);
+  /// The slices lowered as views (layerWriting / recordDataFlow look
+  /// through them to the input's writer).
+  llvm::DenseSet<mlir::Operation *> sliceViews_;
   mlir::LogicalResult lowerBroadcast(graph::BroadcastOp op);
   mlir::LogicalResult lowerTile(graph::TileOp op);
   mlir::LogicalResult lowerPad(graph::PadOp op);
