@@ -126,7 +126,13 @@ static int64_t contiguousSliceOffset(graph::SliceOp op) {
 }
 
 bool Lowering::sliceIsView(graph::SliceOp op) {
-  Operation *def = op.getInput().getDefiningOp();
+  // Through reshapes (they alias their input): a network input or a
+  // constant read through a view would not be counted as read by the
+  // consumer's layer (countLayerRead), so those slices still copy.
+  Value source = op.getInput();
+  while (auto r = source.getDefiningOp<graph::ReshapeOp>())
+    source = r.getInput();
+  Operation *def = source.getDefiningOp();
   return def && isa<graph::GraphDialect>(def->getDialect()) &&
          !isReturned(op.getResult()) && !addr_.count(op.getResult()) &&
          numElements(shapeOf(op.getResult())) > 0 &&

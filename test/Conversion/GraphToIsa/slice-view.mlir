@@ -1,4 +1,4 @@
-// RUN: accel-opt --convert-graph-to-isa %s | FileCheck %s
+// RUN: accel-opt --convert-graph-to-isa -split-input-file %s | FileCheck %s
 
 // A contiguous slice of an intermediate (channels [1, 3) of a one-image
 // map: 30 floats from element 15 on) is a view of its buffer: no layer of
@@ -19,4 +19,18 @@ func.func @view(%x: tensor<1x4x3x5xf32>) -> (tensor<1x2x3x5xf32>, tensor<1x4x2x5
   %r = graph.slice %y {offsets = array<i64: 0, 0, 1, 0>, strides = array<i64: 1, 1, 1, 1>} : (tensor<1x4x3x5xf32>) -> tensor<1x4x2x5xf32> loc("Slice_4")
   %w = graph.relu %r : tensor<1x4x2x5xf32> loc("Relu_5")
   return %z, %w : tensor<1x2x3x5xf32>, tensor<1x4x2x5xf32>
+}
+
+// -----
+
+// A network input reshaped, then sliced: the slice still copies (through a
+// view its consumer's layer would not count the input as read).
+// CHECK-LABEL: isa.program
+// CHECK: #isa.layer<name = "Slice_2", op = "graph.slice", compulsory_bytes = 240, input_symbols = ["input0"]
+// CHECK-NEXT: #isa.layer<name = "Relu_3", op = "graph.relu", {{.*}}inputs = [0]
+func.func @input_slice(%x: tensor<4x15xf32>) -> tensor<1x2x3x5xf32> {
+  %y = graph.reshape %x : (tensor<4x15xf32>) -> tensor<1x4x3x5xf32> loc("Reshape_1")
+  %s = graph.slice %y {offsets = array<i64: 0, 1, 0, 0>, strides = array<i64: 1, 1, 1, 1>} : (tensor<1x4x3x5xf32>) -> tensor<1x2x3x5xf32> loc("Slice_2")
+  %z = graph.relu %s : tensor<1x2x3x5xf32> loc("Relu_3")
+  return %z : tensor<1x2x3x5xf32>
 }
