@@ -34,11 +34,8 @@ std::map<std::string, bool> accel::compileOptionNames() {
       names[name.str()] = value == "true" || value == "false";
     rest = tail.ltrim();
   }
-  for (const char *split :
-       {"split", "parallel", "rounding", "policy", "balance-clusters", "fuse",
-        "depth-first", "depth-first-halos", "rnn", "rnn-contexts",
-        "rnn-clusters"})
-    names[split] = false;
+  for (StringRef split : splitOptionNames())
+    names[split.str()] = false;
   return names;
 }
 

@@ -29,11 +29,17 @@
 
 using namespace mlir;
 
+ArrayRef<StringRef> accel::splitOptionNames() {
+  static const StringRef names[] = {
+      "split",        "parallel",          "rounding",
+      "policy",       "balance-clusters",  "fuse",
+      "depth-first",  "depth-first-halos", "rnn",
+      "rnn-contexts", "rnn-clusters"};
+  return names;
+}
+
 bool accel::isSplitOptionName(StringRef name) {
-  return name == "split" || name == "parallel" || name == "rounding" ||
-         name == "policy" || name == "balance-clusters" || name == "fuse" ||
-         name == "depth-first" || name == "depth-first-halos" ||
-         name == "rnn" || name == "rnn-contexts" || name == "rnn-clusters";
+  return llvm::is_contained(splitOptionNames(), name);
 }
 
 LogicalResult accel::parseSplitOptions(

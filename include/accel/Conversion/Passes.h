@@ -70,9 +70,11 @@ struct SplitPipelineOptions {
 /// The option names of the default pipeline that configure the split:
 /// `split` and split-strategy's forwarded `parallel`, `rounding`, `policy`,
 /// `fuse` (fuse-layers on / off), `depth-first`, `depth-first-halos`, `rnn`,
-/// `rnn-contexts` and
-/// `rnn-clusters`.
+/// `rnn-contexts` and `rnn-clusters`.
 bool isSplitOptionName(llvm::StringRef name);
+/// Those names, in one list (compileOptionNames, the option table of
+/// accel-compile and the Python package, takes them from here too).
+llvm::ArrayRef<llvm::StringRef> splitOptionNames();
 
 /// Reads the split options out of "name=value ..." pairs (names as
 /// isSplitOptionName); errors (an unknown mode, a value split-strategy's
