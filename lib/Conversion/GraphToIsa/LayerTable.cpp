@@ -173,15 +173,12 @@ void Lowering::closeLayer(Operation *op, uint32_t layer, bool created,
   }
 }
 
-/// `v` through reshapes and slices lowered as views: the value whose
-/// buffer holds its bytes.
-static Value viewedValue(Value v,
-                         const llvm::DenseSet<Operation *> &sliceViews) {
+Value Lowering::viewedValue(Value v) const {
   while (true) {
     if (auto r = v.getDefiningOp<graph::ReshapeOp>())
       v = r.getInput();
     else if (auto s = v.getDefiningOp<graph::SliceOp>();
-             s && sliceViews.count(s))
+             s && sliceViews_.count(s))
       v = s.getInput();
     else
       return v;
@@ -189,7 +186,7 @@ static Value viewedValue(Value v,
 }
 
 void Lowering::recordDataFlow(uint32_t layer, Value v) {
-  v = viewedValue(v, sliceViews_);
+  v = viewedValue(v);
   LayerInfo &info = program_.layers[layer];
   if (auto arg = dyn_cast<BlockArgument>(v)) {
     auto attr =
@@ -216,7 +213,7 @@ void Lowering::recordDataFlow(uint32_t layer, Value v) {
 }
 
 uint32_t Lowering::layerWriting(Value v) const {
-  v = viewedValue(v, sliceViews_);
+  v = viewedValue(v);
   Operation *def = v.getDefiningOp();
   auto it = def ? layerOfOp_.find(def) : layerOfOp_.end();
   // A concat written in place by its operands' producers (no layer of its

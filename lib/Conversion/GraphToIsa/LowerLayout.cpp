@@ -105,38 +105,29 @@ LogicalResult Lowering::lowerConcat(graph::ConcatOp op) {
   return success();
 }
 
-/// The element offset of `op`'s result in its input when the result is a
-/// contiguous run of the input's dense elements (after its leading
-/// dimensions of extent 1, one dimension cut anywhere and every later one
-/// whole, each stepping by 1), else -1.
-static int64_t contiguousSliceOffset(graph::SliceOp op) {
+/// Whether `op`'s result is one contiguous run of its input's dense
+/// elements: after its leading dimensions of extent 1, one dimension cut
+/// anywhere and every later one whole, each stepping by 1.
+static bool isContiguousSlice(graph::SliceOp op) {
   std::vector<int64_t> in = shapeOf(op.getInput()),
                        out = shapeOf(op.getResult());
-  std::vector<int64_t> strides = denseStrides(in);
   size_t d = 0;
   while (d < out.size() && out[d] == 1)
     ++d;
   for (size_t i = d; i < out.size(); ++i)
     if ((i > d && out[i] != in[i]) || op.getStrides()[i] != 1)
-      return -1;
-  int64_t offset = 0;
-  for (size_t i = 0; i < in.size(); ++i)
-    offset += op.getOffsets()[i] * strides[i];
-  return offset;
+      return false;
+  return true;
 }
 
 bool Lowering::sliceIsView(graph::SliceOp op) {
-  // Through reshapes (they alias their input): a network input or a
-  // constant read through a view would not be counted as read by the
-  // consumer's layer (countLayerRead), so those slices still copy.
-  Value source = op.getInput();
-  while (auto r = source.getDefiningOp<graph::ReshapeOp>())
-    source = r.getInput();
-  Operation *def = source.getDefiningOp();
+  // Through reshapes and other views: a network input or a constant read
+  // through a view would not be counted as read by the consumer's layer
+  // (countLayerRead), so those slices still copy.
+  Operation *def = viewedValue(op.getInput()).getDefiningOp();
   return def && isa<graph::GraphDialect>(def->getDialect()) &&
          !isReturned(op.getResult()) && !addr_.count(op.getResult()) &&
-         numElements(shapeOf(op.getResult())) > 0 &&
-         contiguousSliceOffset(op) >= 0;
+         numElements(shapeOf(op.getResult())) > 0 && isContiguousSlice(op);
 }
 
 LogicalResult Lowering::lowerSlice(graph::SliceOp op) {
@@ -144,15 +135,6 @@ LogicalResult Lowering::lowerSlice(graph::SliceOp op) {
   std::vector<int64_t> os = shapeOf(op.getResult());
   if (numElements(os) == 0)
     return success();
-  // A contiguous slice of an intermediate is a view of its buffer: the
-  // consumers read the input's bytes where they are (buffers are never
-  // reused, and no op writes an operand), so nothing is copied.
-  if (sliceIsView(op)) {
-    addr_[op.getResult()] =
-        bufferFor(op.getInput()) + uint64_t(contiguousSliceOffset(op) * 4);
-    sliceViews_.insert(op);
-    return success();
-  }
   View src{bufferFor(op.getInput()), {}};
   int64_t off = 0;
   for (size_t d = 0; d < in.size(); ++d) {
@@ -160,6 +142,14 @@ LogicalResult Lowering::lowerSlice(graph::SliceOp op) {
     src.strides.push_back(op.getStrides()[d] * in[d]);
   }
   src.base += uint64_t(off * 4);
+  // A contiguous slice of an intermediate is a view of its buffer: the
+  // consumers read the input's bytes where they are (buffers are never
+  // reused, and no op writes an operand), so nothing is copied.
+  if (sliceIsView(op)) {
+    addr_[op.getResult()] = src.base;
+    sliceViews_.insert(op);
+    return success();
+  }
   emitCopyLayer(sb_, os, src, denseView(op.getResult()));
   return success();
 }

@@ -500,6 +500,9 @@ private:
   /// The slices lowered as views (layerWriting / recordDataFlow look
   /// through them to the input's writer).
   llvm::DenseSet<mlir::Operation *> sliceViews_;
+  /// `v` through reshapes and slices lowered as views: the value whose
+  /// buffer holds its bytes.
+  mlir::Value viewedValue(mlir::Value v) const;
   mlir::LogicalResult lowerBroadcast(graph::BroadcastOp op);
   mlir::LogicalResult lowerTile(graph::TileOp op);
   mlir::LogicalResult lowerPad(graph::PadOp op);
