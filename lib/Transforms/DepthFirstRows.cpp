@@ -346,10 +346,12 @@ SmallVector<HaloBand> haloBands(ArrayRef<Layer> layers, int64_t slices) {
 tiling::RowSliceProblem problemOf(ArrayRef<Layer> layers,
                                   const HardwareDesc &hw) {
   tiling::RowSliceProblem p;
-  p.rows = dim(layers.front().op->getOperand(0), kRows);
-  p.rowMultiple = rowMultiple(layers);
-  if (hasHalo(layers))
+  if (hasHalo(layers)) {
     haloCuts(layers, p);
+  } else {
+    p.rows = dim(layers.front().op->getOperand(0), kRows);
+    p.rowMultiple = rowMultiple(layers);
+  }
   for (size_t i = 0; i < layers.size(); ++i) {
     Operation *op = layers[i].op;
     for (Value w : op->getOperands().drop_front())
@@ -477,9 +479,11 @@ struct DepthFirstRowsPass
         if (headOnly)
           break;
       }
-      if (k > 1)
-        work.push_back({layers, hasHalo(layers) ? haloBands(layers, k)
-                                                : rowLocalBands(layers, k)});
+      if (k > 1) {
+        SmallVector<HaloBand> bands =
+            hasHalo(layers) ? haloBands(layers, k) : rowLocalBands(layers, k);
+        work.push_back({std::move(layers), std::move(bands)});
+      }
     });
     if (failed)
       return signalPassFailure();
