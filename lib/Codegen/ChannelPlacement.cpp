@@ -494,11 +494,11 @@ void accel::codegen::relocateBuffers(Program &p, const HardwareDesc &hw,
   };
   for (size_t cl = 0; cl < p.clusters.size(); ++cl) {
     uint32_t ch = hw.channelOf(uint32_t(cl));
-    std::vector<Command> &cmds = p.clusters[cl].commands;
+    CommandList &cmds = p.clusters[cl].commands;
     // In place; a write to a replicated buffer is followed by one copy of
     // the DMA per other replica (`extra`, index -> its copies), spliced in
     // afterwards so the stream is rebuilt only when there are any.
-    std::vector<std::pair<size_t, std::vector<Command>>> extra;
+    std::vector<std::pair<size_t, CommandList>> extra;
     for (size_t k = 0; k < cmds.size(); ++k) {
       Command &c = cmds[k];
       if (c.kind == CommandKind::Recur && c.recur->weightsInDram)
@@ -519,7 +519,7 @@ void accel::codegen::relocateBuffers(Program &p, const HardwareDesc &hw,
       std::vector<uint64_t> copies{plan.addr[size_t(b)]};
       for (auto [rc, ra] : plan.replicas[size_t(b)])
         copies.push_back(ra);
-      std::vector<Command> more;
+      CommandList more;
       for (uint64_t base : copies)
         if (base + off != c.dma.dst) {
           more.push_back(c);
@@ -533,7 +533,7 @@ void accel::codegen::relocateBuffers(Program &p, const HardwareDesc &hw,
     size_t total = cmds.size();
     for (auto &e : extra)
       total += e.second.size();
-    std::vector<Command> out;
+    CommandList out;
     out.reserve(total);
     size_t next = 0;
     for (size_t k = 0; k < cmds.size(); ++k) {

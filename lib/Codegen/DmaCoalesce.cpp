@@ -101,7 +101,7 @@ size_t accel::codegen::coalesceDmaLoads(Program &p) {
   };
   size_t removed = 0;
   for (ClusterStream &s : p.clusters) {
-    std::vector<Command> out;
+    CommandList out;
     out.reserve(s.commands.size());
     for (Command &c : s.commands) {
       if (c.kind == CommandKind::Dma && !out.empty()) {

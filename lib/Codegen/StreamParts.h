@@ -24,7 +24,7 @@ namespace accel::codegen::detail {
 /// replaced), in order; the other commands stay. A stream with nothing to
 /// replace is left as it is.
 template <typename PartsOf>
-void replaceByParts(std::vector<Command> &stream, PartsOf &&partsOf) {
+void replaceByParts(CommandList &stream, PartsOf &&partsOf) {
   std::vector<std::pair<size_t, std::vector<DmaDesc>>> replaced;
   std::vector<DmaDesc> parts;
   size_t total = 0;
@@ -38,7 +38,7 @@ void replaceByParts(std::vector<Command> &stream, PartsOf &&partsOf) {
   }
   if (replaced.empty())
     return;
-  std::vector<Command> out;
+  CommandList out;
   out.reserve(total);
   size_t next = 0;
   for (size_t i = 0; i < stream.size(); ++i) {

@@ -164,7 +164,7 @@ struct Cluster {
   bool accChained[kAccs] = {}; ///< last MAC into acc[a] had sfuActive
   bool swValid[kSlots] = {};   ///< SW window resident at this slot
   OperandRecord swPrev[kSlots];
-  const std::vector<Command> *cmds = nullptr;
+  const CommandList *cmds = nullptr;
   size_t pc = 0;
   uint64_t t = 0, peFree = 0, lastDmaDone = 0;
   /// Last cycle another cluster read or wrote its storage (power gating).

@@ -724,7 +724,7 @@ struct StreamJob {
 
 /// Decodes the commands of one STRM payload into `cmds`.
 bool readStream(const uint8_t *data, StreamJob &job, uint64_t numClusters,
-                std::vector<Command> &cmds) {
+                CommandList &cmds) {
   Cursor s(data, job.begin, job.end, job.err);
   uint32_t n;
   if (!s.count(n, kMinCommandBytes, "command count"))

@@ -12,7 +12,7 @@ namespace {
 using validate::ByteRange;
 
 /// Commands to insert before position `at` of a stream.
-using Inserts = std::multimap<size_t, std::vector<Command>>;
+using Inserts = std::multimap<size_t, CommandList>;
 
 const Symbol *findSymbol(const Program &p, const std::string &name) {
   for (const Symbol &s : p.symbols)
@@ -73,7 +73,7 @@ Command recv(uint32_t sem, uint32_t count) {
 
 /// One dram_copy of `bytes` (rows of at most 64 Ki elements).
 void appendCopy(uint64_t src, uint64_t dst, uint64_t bytes,
-                std::vector<Command> &out) {
+                CommandList &out) {
   uint32_t eb = (src | dst | bytes) % 4 == 0 ? 4 : 1;
   uint64_t elems = bytes / eb, cols = std::min<uint64_t>(elems, 65536);
   while (elems > 0) {
@@ -99,7 +99,7 @@ void appendCopy(uint64_t src, uint64_t dst, uint64_t bytes,
 }
 
 /// Output `from` copied into every piece (and replica) of input `to`.
-std::vector<Command> copySymbol(const Symbol &from, const Symbol &to) {
+CommandList copySymbol(const Symbol &from, const Symbol &to) {
   std::vector<validate::ReadPart> parts;
   if (from.pieces.empty())
     parts.push_back({0,
@@ -108,7 +108,7 @@ std::vector<Command> copySymbol(const Symbol &from, const Symbol &to) {
                       __int128(from.dramAddr + imageBytes(from))}});
   else
     parts = validate::outputReadParts(from);
-  std::vector<Command> out;
+  CommandList out;
   for (const DramPiece &piece : piecesOf(to))
     for (const validate::ReadPart &part : parts) {
       __int128 lo = std::max<__int128>(part.image.lo, piece.offset);
@@ -127,7 +127,7 @@ public:
   Wirer(Program &p, std::string &err) : p(p), err(err) {}
 
   bool wire(const InteractionWiring &x, size_t k) {
-    std::vector<Command> prologue, epilogue;
+    CommandList prologue, epilogue;
     uint32_t arrivals = 0;
     for (size_t i = 0; i < x.producers.size(); ++i) {
       const Symbol *from = symbol(x, x.producers[i].symbol);
@@ -149,7 +149,7 @@ public:
     if (!result)
       return false;
     epilogue.push_back(waitAll());
-    std::vector<Command> signals;
+    CommandList signals;
     for (const InteractionEnd &c : x.consumers) {
       const Symbol *to = symbol(x, c.symbol);
       if (!to || !sameSize(x, *result, *to))
@@ -220,7 +220,7 @@ private:
         if (cmds[i].kind == CommandKind::Dma &&
             touches(cmds[i].dma, true, ps)) {
           inserts[c].emplace(
-              i + 1, std::vector<Command>{waitAll(), signal({target}, sem)});
+              i + 1, CommandList{waitAll(), signal({target}, sem)});
           ++n;
           break;
         }
@@ -238,7 +238,7 @@ private:
       for (size_t i = 0; i < cmds.size(); ++i)
         if (cmds[i].kind == CommandKind::Dma &&
             touches(cmds[i].dma, false, ps)) {
-          inserts[c].emplace(i, std::vector<Command>{recv(sem, 1)});
+          inserts[c].emplace(i, CommandList{recv(sem, 1)});
           readers.push_back(c);
           break;
         }
@@ -284,7 +284,7 @@ bool wireSequentialInteractions(
             ": in a sequential program no network can read its result";
       return false;
     }
-    std::vector<Command> copies;
+    CommandList copies;
     for (size_t i = 0; i < x.producers.size() && i < x.inputs.size(); ++i) {
       const Symbol *from = findSymbol(p, x.producers[i].symbol);
       const Symbol *to = findSymbol(p, x.inputs[i]);
@@ -304,7 +304,7 @@ bool wireSequentialInteractions(
     for (size_t c = 0; c < p.clusters.size(); ++c) {
       auto &cmds = p.clusters[c].commands;
       size_t at = partStarts[networks + k][c];
-      std::vector<Command> ins = c == 0 ? copies : std::vector<Command>{};
+      CommandList ins = c == 0 ? copies : CommandList{};
       ins.push_back(meet);
       cmds.insert(cmds.begin() + ptrdiff_t(at), ins.begin(), ins.end());
     }

@@ -9,6 +9,7 @@
 #define ACCEL_TARGET_PROGRAM_H
 
 #include "accel/Hardware/HardwareDesc.h"
+#include "accel/Support/HugePageAllocator.h"
 #include <algorithm>
 #include <cstdint>
 #include <memory>
@@ -437,8 +438,12 @@ struct Command {
 bool applyPatches(std::vector<Instruction> &buffer,
                   const std::vector<RegPatch> &patches, std::string &err);
 
+/// A cluster's commands: megabytes for a compiled network, on huge pages
+/// (accel/Support/HugePageAllocator.h says why).
+using CommandList = std::vector<Command, HugePageAllocator<Command>>;
+
 struct ClusterStream {
-  std::vector<Command> commands;
+  CommandList commands;
 };
 
 //===----------------------------------------------------------------------===//

@@ -93,7 +93,7 @@ TEST(ChannelSplit, OwnedSmallOrUnsplittableSegmentsStayWhole) {
 TEST(StreamParts, CommandsReplacedByTheirPartsInOrder) {
   // Five commands; the DMAs with an odd tag become (tag + 1) parts each,
   // which keep every field of their command but the box.
-  std::vector<Command> stream;
+  CommandList stream;
   for (uint8_t t = 0; t < 5; ++t) {
     Command c;
     c.kind = t == 2 ? CommandKind::Wait : CommandKind::Dma;

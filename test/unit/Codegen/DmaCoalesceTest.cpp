@@ -80,7 +80,7 @@ TEST(DmaCoalesce, ContinuesBoxAlongTheOuterDimension) {
 TEST(DmaCoalesce, MergesRunsOfOneLayerInTheStream) {
   Program p;
   p.clusters.resize(1);
-  std::vector<Command> &s = p.clusters[0].commands;
+  CommandList &s = p.clusters[0].commands;
   const uint64_t base = 1 << 20;
   // Channels 2-8 next to each other (one DMA), 9-10 elsewhere (one more),
   // then channel 11 after a WAIT, and channel 12 of another layer.

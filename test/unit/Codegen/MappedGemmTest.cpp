@@ -504,7 +504,7 @@ size_t runFilterStrip(uint32_t storage, bool partial) {
   std::string err;
   EXPECT_TRUE(emitMappedGemmLayer(sb, w, StationaryOperand::C, {}, err)) << err;
   expectProductAB(prog, hw, m, k, n);
-  const std::vector<Command> &cmds = prog.clusters[0].commands;
+  const CommandList &cmds = prog.clusters[0].commands;
   return size_t(std::count_if(cmds.begin(), cmds.end(), loadsA));
 }
 
@@ -586,7 +586,7 @@ size_t runBatchedA(bool sharedA) {
         EXPECT_FLOAT_EQ(c[size_t((i * m + r) * n + j)], float(ref))
             << i << ", " << r << ", " << j;
       }
-  const std::vector<Command> &cmds = prog.clusters[0].commands;
+  const CommandList &cmds = prog.clusters[0].commands;
   return size_t(std::count_if(cmds.begin(), cmds.end(), loadsA));
 }
 

@@ -31,7 +31,7 @@ Program program(const HardwareDesc &hw) {
   std::vector<Instruction> gemm = {
       ldActs(0, rec(0, 4, 8, 8, 1, 2)), ldWeights(rec(512, 8, 8, 8)),
       mac(0, 0, rec(0, 4, 8, 0, 1, 2, 8)), stAcc(0, rec(1024, 4, 8, 8, 1, 2))};
-  std::vector<Command> cmds = {dma2d(DmaDir::Load, 0, 0, 0, 4, 16, 16, 16),
+  CommandList cmds = {dma2d(DmaDir::Load, 0, 0, 0, 4, 16, 16, 16),
                                waitCmd(1),
                                dma2d(DmaDir::Load, 1, 1024, 512, 8, 8, 8, 8),
                                config(0, gemm),

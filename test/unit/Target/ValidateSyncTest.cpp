@@ -45,7 +45,7 @@ protected:
     p.dramSize = 1 << 16;
     p.clusters.resize(hw.numClusters());
   }
-  std::vector<Command> &at(uint32_t cluster) {
+  CommandList &at(uint32_t cluster) {
     return p.clusters[cluster].commands;
   }
   void expectOk() {
