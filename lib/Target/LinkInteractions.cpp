@@ -72,8 +72,7 @@ Command recv(uint32_t sem, uint32_t count) {
 }
 
 /// One dram_copy of `bytes` (rows of at most 64 Ki elements).
-void appendCopy(uint64_t src, uint64_t dst, uint64_t bytes,
-                CommandList &out) {
+void appendCopy(uint64_t src, uint64_t dst, uint64_t bytes, CommandList &out) {
   uint32_t eb = (src | dst | bytes) % 4 == 0 ? 4 : 1;
   uint64_t elems = bytes / eb, cols = std::min<uint64_t>(elems, 65536);
   while (elems > 0) {
@@ -219,8 +218,8 @@ private:
       for (size_t i = cmds.size(); i-- > 0;)
         if (cmds[i].kind == CommandKind::Dma &&
             touches(cmds[i].dma, true, ps)) {
-          inserts[c].emplace(
-              i + 1, CommandList{waitAll(), signal({target}, sem)});
+          inserts[c].emplace(i + 1,
+                             CommandList{waitAll(), signal({target}, sem)});
           ++n;
           break;
         }

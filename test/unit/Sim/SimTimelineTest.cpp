@@ -32,12 +32,12 @@ Program program(const HardwareDesc &hw) {
       ldActs(0, rec(0, 4, 8, 8, 1, 2)), ldWeights(rec(512, 8, 8, 8)),
       mac(0, 0, rec(0, 4, 8, 0, 1, 2, 8)), stAcc(0, rec(1024, 4, 8, 8, 1, 2))};
   CommandList cmds = {dma2d(DmaDir::Load, 0, 0, 0, 4, 16, 16, 16),
-                               waitCmd(1),
-                               dma2d(DmaDir::Load, 1, 1024, 512, 8, 8, 8, 8),
-                               config(0, gemm),
-                               waitCmd(1 << 1),
-                               execute(0, true, true),
-                               waitCmd(0, true)};
+                      waitCmd(1),
+                      dma2d(DmaDir::Load, 1, 1024, 512, 8, 8, 8, 8),
+                      config(0, gemm),
+                      waitCmd(1 << 1),
+                      execute(0, true, true),
+                      waitCmd(0, true)};
   for (size_t i = 0; i < cmds.size(); ++i)
     cmds[i].layer = i < 2 ? 0 : 1;
   p.clusters[0].commands = cmds;

@@ -45,9 +45,7 @@ protected:
     p.dramSize = 1 << 16;
     p.clusters.resize(hw.numClusters());
   }
-  CommandList &at(uint32_t cluster) {
-    return p.clusters[cluster].commands;
-  }
+  CommandList &at(uint32_t cluster) { return p.clusters[cluster].commands; }
   void expectOk() {
     std::string err;
     EXPECT_TRUE(validateProgram(p, hw, err)) << err;
