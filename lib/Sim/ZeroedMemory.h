@@ -34,8 +34,8 @@ namespace sim {
 /// huge pages halves the faults of the small networks but zeroes whole
 /// 2 MiB pages of which a sparsely written DRAM uses little (FPN detector:
 /// 36 % of the run in clear_page, 5-10 % slower); the first 16 MiB only
-/// took MobileNetV3-Small's simulation from 2 200 faults to about 400 and
-/// 26.1 to 24.1 ms (docs/simulator.md, "Host time").
+/// took MobileNetV3-Small's simulation from 2 200 faults to 600 and 26.5 to
+/// 24.8 ms (least of 20 runs; docs/simulator.md, "Tenth round").
 class ZeroedArena {
 public:
   ZeroedArena() = default;

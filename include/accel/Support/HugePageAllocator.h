@@ -3,9 +3,9 @@
 //
 // A compiled network's command streams are megabytes of small records that
 // are written once, front to back, as the binary is decoded. From malloc,
-// every 4 KiB page of them costs a page fault at its first write, and the
-// faults (not the decoding) were most of accel-run's binary read: 1 750 of
-// them, about 3 ms, for MobileNetV3-Small's 6.3 MB of commands. Arrays of
+// every 4 KiB page of them costs a page fault at its first write: 1 750
+// faults for MobileNetV3-Small's 6.3 MB of commands, whose binary read took
+// 4.1 ms, 3.1 ms on huge pages (docs/simulator.md, "Tenth round"). Arrays of
 // at least kMinBytes therefore get their own 2 MiB-aligned anonymous
 // mapping rounded up to whole 2 MiB pages, marked MADV_HUGEPAGE, so that
 // the kernel backs them with a few huge pages (one fault each) where

@@ -53,6 +53,30 @@ TEST(ZeroedArena, BlocksAreZeroAlignedAndDisjoint) {
   EXPECT_TRUE(std::all_of(p, p + 4096, [](uint8_t v) { return v == 0; }));
 }
 
+TEST(ZeroedArena, HugeChunksAreZeroAndDisjointLikeTheOthers) {
+  // Two chunks on huge pages, then ordinary ones: blocks of either kind
+  // start zero, never overlap, and clear() unmaps both kinds.
+  ZeroedArena arena;
+  arena.setHugeChunks(2);
+  std::vector<uint8_t *> blocks;
+  const size_t n = size_t(400) << 10; // five per 2 MiB chunk
+  for (int i = 0; i < 20; ++i) {
+    auto *p = static_cast<uint8_t *>(arena.alloc(n));
+    ASSERT_TRUE(std::all_of(p, p + n, [](uint8_t b) { return b == 0; }));
+    std::fill(p, p + n, uint8_t(i + 1));
+    blocks.push_back(p);
+  }
+  for (size_t i = 0; i < blocks.size(); ++i)
+    ASSERT_TRUE(std::all_of(blocks[i], blocks[i] + n,
+                            [&](uint8_t v) { return v == uint8_t(i + 1); }))
+        << "block " << i;
+  // The first block opened the first huge chunk: 2 MiB-aligned.
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(blocks[0]) % (uintptr_t(2) << 20), 0u);
+  arena.clear();
+  auto *p = static_cast<uint8_t *>(arena.alloc(4096));
+  EXPECT_TRUE(std::all_of(p, p + 4096, [](uint8_t v) { return v == 0; }));
+}
+
 TEST(ZeroedArena, PagedMemoryPagesStartZero) {
   PagedMemory m;
   m.reset(uint64_t(1) << 24);
