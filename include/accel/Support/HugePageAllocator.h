@@ -27,6 +27,20 @@ namespace hugepages {
 /// Arrays of at least this many bytes get huge pages: the rounding up to
 /// 2 MiB then wastes at most half the mapping.
 constexpr size_t kMinBytes = size_t(1) << 20;
+/// Under AddressSanitizer every array comes from operator new, so that
+/// the sanitizer still sees overruns of the command streams (it does not
+/// watch anonymous mappings).
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kMapLargeArrays = false;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr bool kMapLargeArrays = false;
+#else
+constexpr bool kMapLargeArrays = true;
+#endif
+#else
+constexpr bool kMapLargeArrays = true;
+#endif
 /// `bytes` (>= kMinBytes) of fresh zeroed memory on 2 MiB-aligned pages;
 /// throws std::bad_alloc when the host has no memory left.
 void *allocate(size_t bytes);
@@ -44,13 +58,13 @@ template <typename T> struct HugePageAllocator {
     if (n > size_t(-1) / sizeof(T))
       throw std::bad_array_new_length();
     const size_t bytes = n * sizeof(T);
-    if (bytes < hugepages::kMinBytes)
+    if (!hugepages::kMapLargeArrays || bytes < hugepages::kMinBytes)
       return static_cast<T *>(::operator new(bytes));
     return static_cast<T *>(hugepages::allocate(bytes));
   }
   void deallocate(T *p, size_t n) noexcept {
     const size_t bytes = n * sizeof(T);
-    if (bytes < hugepages::kMinBytes)
+    if (!hugepages::kMapLargeArrays || bytes < hugepages::kMinBytes)
       ::operator delete(p);
     else
       hugepages::deallocate(p, bytes);
