@@ -26,21 +26,175 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
 
+ArrayRef<accel::PipelineOption> accel::pipelineOptions() {
+  static const PipelineOptionValue split[] = {
+      {"partition", "the strategy database (split-strategy)"},
+      {"labels", "select-mapping's cost model; the labels lose their split"},
+      {"off", "select-mapping's cost model; no labels"}};
+  static const PipelineOptionValue onOff[] = {{"on", ""}, {"off", ""}};
+  static const PipelineOptionValue rnn[] = {
+      {"engine", "RECUR tasks on the column-wise engine, multithreaded"},
+      {"plain", "per-step GEMM + SFU layers"}};
+  static const PipelineOption options[] = {
+      {"split", "who decides the cluster partition", split, "partition"},
+      {"fuse", "fuse-layers (docs/passes.md)", onOff, "on"},
+      {"depth-first",
+       "depth-first-channels and depth-first-rows (docs/passes.md)", onOff,
+       "on"},
+      {"depth-first-halos",
+       "depth-first-rows also chains layers with halos (3x3 convolutions, "
+       "overlapping pools; docs/passes.md)",
+       onOff, "off"},
+      {"rnn", "recurrent layers (docs/rnn.md)", rnn, "engine"},
+      {"rnn-contexts",
+       "thread contexts per cluster for RNN tasks: 0 = the hardware's "
+       "instruction buffers, 1 = no multithreading",
+       {},
+       "0"},
+      {"rnn-clusters",
+       "place RNN tasks on the first N clusters only, 0 = all",
+       {},
+       "0"}};
+  return options;
+}
+
+ArrayRef<accel::ForwardedStrategyOption> accel::forwardedStrategyOptions() {
+  // One piece per core with the cluster shares balanced first, measured on
+  // the zoo (docs/labels-and-splits.md, step 7); balance-clusters then
+  // re-cuts only under another rounding. parallel=best: the database's
+  // modes priced with the tilings.
+  static const ForwardedStrategyOption options[] = {
+      {"parallel", "best"},
+      {"rounding", "clusters"},
+      {"policy", ""},
+      {"balance-clusters", "true"}};
+  return options;
+}
+
 ArrayRef<StringRef> accel::splitOptionNames() {
-  static const StringRef names[] = {
-      "split",        "parallel",          "rounding",
-      "policy",       "balance-clusters",  "fuse",
-      "depth-first",  "depth-first-halos", "rnn",
-      "rnn-contexts", "rnn-clusters"};
+  static const std::vector<StringRef> names = [] {
+    std::vector<StringRef> v;
+    for (const PipelineOption &o : pipelineOptions())
+      v.push_back(o.name);
+    for (const ForwardedStrategyOption &o : forwardedStrategyOptions())
+      v.push_back(o.name);
+    return v;
+  }();
   return names;
+}
+
+std::string accel::pipelineOptionsHelp() {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  auto pad = [&](StringRef head, size_t width) {
+    os << head;
+    os.indent(head.size() < width ? width - head.size() : 1);
+  };
+  for (const PipelineOption &o : pipelineOptions()) {
+    const bool count = o.values.empty();
+    pad(("  --" + o.name + (count ? "=N" : "=<value>")).str(), 20);
+    os << o.help;
+    if (count) {
+      os << " (default " << o.defaultValue << ")\n";
+      continue;
+    }
+    if (llvm::all_of(o.values, [](const auto &v) { return v.help.empty(); })) {
+      os << ":";
+      for (size_t i = 0; i < o.values.size(); ++i) {
+        StringRef v = o.values[i].value;
+        os << (i == 0                     ? " "
+               : i + 1 == o.values.size() ? " or "
+                                          : ", ")
+           << v << (v == o.defaultValue ? " (default)" : "");
+      }
+      os << "\n";
+      continue;
+    }
+    os << "\n";
+    for (const PipelineOptionValue &v : o.values) {
+      pad(("    =" + v.value).str(), 20);
+      os << v.help << (v.value == o.defaultValue ? " (default)" : "") << "\n";
+    }
+  }
+  SmallVector<std::string> names, defaults;
+  for (const ForwardedStrategyOption &o : forwardedStrategyOptions()) {
+    names.push_back(("--" + o.name).str());
+    if (!o.pipelineDefault.empty())
+      defaults.push_back(("--" + o.name + "=" + o.pipelineDefault).str());
+  }
+  os << "  " << llvm::join(names, ", ")
+     << ": split-strategy's options below, forwarded (its partition is "
+        "--split, its print is accel-opt's); the defaults here are "
+     << llvm::join(defaults, " ") << "\n";
+  return text;
 }
 
 bool accel::isSplitOptionName(StringRef name) {
   return llvm::is_contained(splitOptionNames(), name);
 }
+
+namespace {
+using accel::PipelineOption;
+using accel::SplitPipelineOptions;
+
+/// Where the value of each option of pipelineOptions() goes: the flag a
+/// two-valued option's first value sets, or the count.
+struct OptionTarget {
+  StringRef name;
+  bool SplitPipelineOptions::*flag = nullptr;
+  int64_t SplitPipelineOptions::*count = nullptr;
+};
+const OptionTarget kTargets[] = {
+    {"fuse", &SplitPipelineOptions::fuse},
+    {"depth-first", &SplitPipelineOptions::depthFirst},
+    {"depth-first-halos", &SplitPipelineOptions::depthFirstHalos},
+    {"rnn", &SplitPipelineOptions::rnnEngine},
+    {"rnn-contexts", nullptr, &SplitPipelineOptions::rnnContexts},
+    {"rnn-clusters", nullptr, &SplitPipelineOptions::rnnClusters}};
+
+/// "a, b, c" of an option's values.
+std::string valueList(const PipelineOption &o) {
+  SmallVector<StringRef> names;
+  for (const accel::PipelineOptionValue &v : o.values)
+    names.push_back(v.value);
+  return llvm::join(names, ", ");
+}
+
+/// Sets `out` from `name=value` of one of pipelineOptions().
+LogicalResult
+applyPipelineOption(const PipelineOption &o, StringRef value,
+                    SplitPipelineOptions &out,
+                    function_ref<LogicalResult(const Twine &)> errorHandler) {
+  if (o.values.empty()) {
+    int64_t n;
+    if (value.getAsInteger(10, n) || n < 0)
+      return errorHandler(o.name + ": '" + value + "' is not a count >= 0");
+    for (const OptionTarget &t : kTargets)
+      if (t.name == o.name)
+        out.*(t.count) = n;
+    return success();
+  }
+  const auto *v =
+      llvm::find_if(o.values, [&](const auto &v) { return v.value == value; });
+  if (v == o.values.end())
+    return errorHandler(o.name + ": '" + value + "' is not one of " +
+                        valueList(o));
+  if (o.name == "split") {
+    out.mode = v == o.values.begin()       ? accel::SplitMode::Partition
+               : v == o.values.begin() + 1 ? accel::SplitMode::Labels
+                                           : accel::SplitMode::Off;
+    return success();
+  }
+  for (const OptionTarget &t : kTargets)
+    if (t.name == o.name)
+      out.*(t.flag) = v == o.values.begin();
+  return success();
+}
+} // namespace
 
 LogicalResult accel::parseSplitOptions(
     ArrayRef<std::string> pairs, SplitPipelineOptions &out,
@@ -48,45 +202,15 @@ LogicalResult accel::parseSplitOptions(
   SmallVector<std::string> strategy;
   for (const std::string &pair : pairs) {
     auto [name, value] = StringRef(pair).split('=');
-    // The two-valued options: the first value sets the flag.
-    struct Choice {
-      StringRef name, yes, no;
-      bool SplitPipelineOptions::*flag;
-    };
-    static const Choice choices[] = {
-        {"fuse", "on", "off", &SplitPipelineOptions::fuse},
-        {"depth-first", "on", "off", &SplitPipelineOptions::depthFirst},
-        {"depth-first-halos", "on", "off",
-         &SplitPipelineOptions::depthFirstHalos},
-        {"rnn", "engine", "plain", &SplitPipelineOptions::rnnEngine}};
-    const Choice *choice = llvm::find_if(
-        choices, [&, name = name](const Choice &c) { return c.name == name; });
-    if (choice != std::end(choices)) {
-      if (value != choice->yes && value != choice->no)
-        return errorHandler(name + ": '" + value + "' is not one of " +
-                            choice->yes + ", " + choice->no);
-      out.*(choice->flag) = value == choice->yes;
-      continue;
-    }
-    if (name == "rnn-contexts" || name == "rnn-clusters") {
-      int64_t &n = name == "rnn-contexts" ? out.rnnContexts : out.rnnClusters;
-      if (value.getAsInteger(10, n) || n < 0)
-        return errorHandler(name + ": '" + value + "' is not a count >= 0");
-      continue;
-    }
-    if (name != "split") {
+    const auto *own = llvm::find_if(
+        pipelineOptions(),
+        [name = name](const PipelineOption &o) { return o.name == name; });
+    if (own == pipelineOptions().end()) {
       strategy.push_back(pair);
       continue;
     }
-    if (value == "partition")
-      out.mode = SplitMode::Partition;
-    else if (value == "labels")
-      out.mode = SplitMode::Labels;
-    else if (value == "off")
-      out.mode = SplitMode::Off;
-    else
-      return errorHandler("split: '" + value +
-                          "' is not one of partition, labels, off");
+    if (failed(applyPipelineOption(*own, value, out, errorHandler)))
+      return failure();
   }
   out.strategy = llvm::join(strategy, " ");
   // The values are checked by split-strategy's own parser.
@@ -94,8 +218,9 @@ LogicalResult accel::parseSplitOptions(
 }
 
 namespace {
-/// split-strategy's options in the default pipeline: parallel=best unless
-/// the user names a mode (then exactly that mode).
+/// split-strategy's options in the default pipeline: the user's, then the
+/// pipeline's default of each forwarded option the user does not name
+/// (forwardedStrategyOptions; parallel=best unless the user names a mode).
 std::string strategyOptions(const accel::SplitPipelineOptions &split) {
   SmallVector<StringRef> items;
   StringRef(split.strategy).split(items, ' ', -1, /*KeepEmpty=*/false);
@@ -103,15 +228,12 @@ std::string strategyOptions(const accel::SplitPipelineOptions &split) {
     return llvm::any_of(
         items, [&](StringRef i) { return i.split('=').first == option; });
   };
-  // One piece per core with the cluster shares balanced first, measured on
-  // the zoo (docs/labels-and-splits.md, step 7); balance-clusters then
-  // re-cuts only under another rounding.
-  std::string rounding = names("rounding") ? "" : " rounding=clusters";
-  std::string balance =
-      names("balance-clusters") ? "" : " balance-clusters=true";
-  return (names("parallel") ? split.strategy
-                            : "parallel=best " + split.strategy) +
-         rounding + balance;
+  std::string options = split.strategy;
+  for (const accel::ForwardedStrategyOption &o :
+       accel::forwardedStrategyOptions())
+    if (!o.pipelineDefault.empty() && !names(o.name))
+      options += " " + (o.name + "=" + o.pipelineDefault).str();
+  return StringRef(options).trim().str();
 }
 } // namespace
 

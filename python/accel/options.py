@@ -15,22 +15,14 @@ import re
 from . import _accel
 from .errors import OptionError
 
-# The default pipeline's own options, parsed by accel::parseSplitOptions
-# (lib/Conversion/Pipelines.cpp), which declares them in code, not in a pass.
-_PIPELINE_OPTIONS = {
-    "split": ("enum", ["partition", "labels", "off"], "partition",
-              "who decides the cluster partition"),
-    "fuse": ("enum", ["on", "off"], "on", "whether fuse-layers runs"),
-    "depth-first": ("enum", ["on", "off"], "on",
-                    "whether depth-first-channels and depth-first-rows run"),
-    "depth-first-halos": ("enum", ["on", "off"], "off",
-                          "depth-first-rows also chains layers with halos"),
-    "rnn": ("enum", ["engine", "plain"], "engine", "recurrent layers on the RNN engine or plain"),
-    "rnn-contexts": ("int", None, "0", "thread contexts per cluster for RNN tasks (0: the hardware's)"),
-    "rnn-clusters": ("int", None, "0", "place RNN tasks on the first N clusters (0: all)"),
-}
-# Defaults the default pipeline sets for split-strategy (Pipelines.cpp).
-_PIPELINE_DEFAULTS = {"parallel": "best", "balance-clusters": "true"}
+
+def _pipeline_options():
+    """{name: (type, values, default, help)} of the default pipeline's own
+    options (accel::pipelineOptions, lib/Conversion/Pipelines.cpp: the table
+    accel-compile's parser and help read too)."""
+    return {name: ("enum" if values else "int", values or None, default, help_text)
+            for name, values, default, help_text in _accel.pipeline_options()}
+
 
 _TYPES = {"<value>": "enum", "<number>": "float", "<string>": "str", "<int>": "int",
           "<uint>": "int", "<long>": "int", "<ulong>": "int", "<N>": "int"}
@@ -104,15 +96,18 @@ def compile_options():
         _add_defaults(reg[name])
     sources = {**reg["convert-graph-to-isa"]["options"], **reg["split-strategy"]["options"]}
     specs = {}
+    own = _pipeline_options()
+    # Defaults the default pipeline gives split-strategy's forwarded options.
+    strategy_defaults = _accel.pipeline_strategy_defaults()
     for name in _accel.compile_option_names():
-        if name in _PIPELINE_OPTIONS:
-            kind, values, default, help_text = _PIPELINE_OPTIONS[name]
+        if name in own:
+            kind, values, default, help_text = own[name]
             spec = {"name": name, "type": kind, "values": values or [], "default": default,
                     "help": help_text}
         else:
             spec = dict(sources[name])
-            if name in _PIPELINE_DEFAULTS:
-                spec["default"] = _PIPELINE_DEFAULTS[name]
+            if name in strategy_defaults:
+                spec["default"] = strategy_defaults[name]
         specs[name] = spec
     return specs
 

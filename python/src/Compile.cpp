@@ -114,11 +114,39 @@ ProgramPtr compileRequest(const Request &r) {
                 "internal error: emitted program is invalid: " + err);
   return out;
 }
+
+/// The default pipeline's own options as Python tuples (name, values,
+/// default, help); values is empty for a count.
+std::vector<py::tuple> pipelineOptionTuples() {
+  std::vector<py::tuple> out;
+  for (const accel::PipelineOption &o : accel::pipelineOptions()) {
+    std::vector<std::string> values;
+    for (const accel::PipelineOptionValue &v : o.values)
+      values.push_back(v.value.str());
+    out.push_back(py::make_tuple(o.name.str(), values, o.defaultValue.str(),
+                                 o.help.str()));
+  }
+  return out;
+}
+
+/// split-strategy option -> the default the default pipeline gives it.
+std::map<std::string, std::string> strategyDefaults() {
+  std::map<std::string, std::string> out;
+  for (const accel::ForwardedStrategyOption &o :
+       accel::forwardedStrategyOptions())
+    if (!o.pipelineDefault.empty())
+      out[o.name.str()] = o.pipelineDefault.str();
+  return out;
+}
 } // namespace
 
 void accelpy::bindCompile(py::module_ &m) {
   m.def("compile_option_names", &accel::compileOptionNames,
         "The pipeline options accel-compile forwards: name -> is a flag");
+  m.def("pipeline_options", &pipelineOptionTuples,
+        "The default pipeline's own options: (name, values, default, help)");
+  m.def("pipeline_strategy_defaults", &strategyDefaults,
+        "split-strategy options -> the default pipeline's default");
   m.def(
       "compile",
       [](const py::object &path, const py::object &bytes, bool mlir,

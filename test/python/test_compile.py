@@ -35,6 +35,12 @@ def test_typed_options(accel):
     assert specs["sparse-threshold"]["type"] == "float"
     assert specs["rnn-contexts"]["type"] == "int"
     assert specs["parallel"]["default"] == "best"
+    # The defaults the default pipeline gives split-strategy (one table in
+    # lib/Conversion/Pipelines.cpp; rounding was the pass's own before).
+    assert specs["rounding"]["default"] == "clusters"
+    assert specs["balance-clusters"]["default"] == "true"
+    assert specs["split"]["values"] == ["partition", "labels", "off"]
+    assert specs["split"]["default"] == "partition"
     assert specs["depth-first-halos"]["values"] == ["on", "off"]
     assert specs["depth-first-halos"]["default"] == "off"
     p = accel.compile(SMALL_CNN, sparse_weights="auto", sparse_threshold=0.25, fuse="off",

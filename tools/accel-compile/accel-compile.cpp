@@ -240,36 +240,9 @@ static int compileMain(int argc, char **argv) {
     accel::registerConvertGraphToIsa();
     const PassInfo *info = PassInfo::lookup("convert-graph-to-isa");
     info->printHelpStr(/*indent=*/2, /*descIndent=*/info->getOptionWidth() + 8);
-    llvm::outs()
-        << "\nSPLIT OPTIONS (docs/labels-and-splits.md, \"Split "
-           "strategy and mapping: one decision\"):\n"
-           "  --split=<value>   who decides the cluster partition\n"
-           "    =partition      the strategy database (split-strategy,"
-           " default)\n"
-           "    =labels         select-mapping's cost model; the "
-           "labels lose their split\n"
-           "    =off            select-mapping's cost model; no "
-           "labels\n"
-           "  --fuse=<value>    fuse-layers (docs/passes.md): on "
-           "(default) or off\n"
-           "  --depth-first=<value> depth-first-channels and depth-first-rows "
-           "(docs/passes.md): on (default) or off\n"
-           "  --depth-first-halos=<value> depth-first-rows also chains "
-           "layers with halos (3x3 convolutions, overlapping pools; "
-           "docs/passes.md): on or off (default)\n"
-           "  --rnn=<value>     recurrent layers (docs/rnn.md): "
-           "engine (default: RECUR tasks on the column-wise engine, "
-           "multithreaded) or plain (per-step GEMM + SFU layers)\n"
-           "  --rnn-contexts=N  thread contexts per cluster for RNN "
-           "tasks: 0 = the hardware's instruction buffers "
-           "(default), 1 = no multithreading\n"
-           "  --rnn-clusters=N  place RNN tasks on the first N "
-           "clusters only (0 = all, the default)\n"
-           "  --parallel, --rounding, --policy, --balance-clusters: "
-           "split-strategy's options below, forwarded (its "
-           "partition is --split, its print is accel-opt's); the "
-           "defaults here are --parallel=best "
-           "--rounding=clusters --balance-clusters=true\n";
+    llvm::outs() << "\nSPLIT OPTIONS (docs/labels-and-splits.md, \"Split "
+                    "strategy and mapping: one decision\"):\n"
+                 << accel::pipelineOptionsHelp();
     accel::registerSplitStrategy();
     const PassInfo *split = PassInfo::lookup("split-strategy");
     split->printHelpStr(/*indent=*/2,

@@ -67,10 +67,42 @@ struct SplitPipelineOptions {
   int64_t rnnClusters = 0;
 };
 
+/// One value of a default-pipeline option, with what it means (empty: the
+/// option's help says it).
+struct PipelineOptionValue {
+  llvm::StringRef value, help;
+};
+
+/// One of the default pipeline's own options (declared here, not in a
+/// pass): `values` lists an enumeration (the first value of a two-valued
+/// option sets its flag); none means a count >= 0. The one table that
+/// parseSplitOptions, accel-compile's help and the Python package's typed
+/// options (accel.compile) read.
+struct PipelineOption {
+  llvm::StringRef name, help;
+  llvm::ArrayRef<PipelineOptionValue> values;
+  llvm::StringRef defaultValue;
+};
+/// split, fuse, depth-first, depth-first-halos, rnn, rnn-contexts and
+/// rnn-clusters.
+llvm::ArrayRef<PipelineOption> pipelineOptions();
+
+/// One of split-strategy's options the default pipeline forwards, and the
+/// default the pipeline gives it (empty: the pass's own default). Their
+/// values and help are the pass's (Passes.td).
+struct ForwardedStrategyOption {
+  llvm::StringRef name, pipelineDefault;
+};
+/// parallel (best), rounding (clusters), policy, balance-clusters (true).
+llvm::ArrayRef<ForwardedStrategyOption> forwardedStrategyOptions();
+
+/// accel-compile's help of those options: one "--name=<value>" entry per
+/// pipelineOptions() item (its values on lines of their own when they have
+/// help, else inline), then the forwarded names and their defaults here.
+std::string pipelineOptionsHelp();
+
 /// The option names of the default pipeline that configure the split:
-/// `split` and split-strategy's forwarded `parallel`, `rounding`, `policy`,
-/// `fuse` (fuse-layers on / off), `depth-first`, `depth-first-halos`, `rnn`,
-/// `rnn-contexts` and `rnn-clusters`.
+/// pipelineOptions() and forwardedStrategyOptions().
 bool isSplitOptionName(llvm::StringRef name);
 /// Those names, in one list (compileOptionNames, the option table of
 /// accel-compile and the Python package, takes them from here too).
