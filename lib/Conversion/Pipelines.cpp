@@ -87,38 +87,48 @@ ArrayRef<StringRef> accel::splitOptionNames() {
   return names;
 }
 
+namespace {
+/// `head`, then spaces to column `width` (at least one).
+void padded(llvm::raw_ostream &os, const Twine &head, size_t width) {
+  std::string h = head.str();
+  os << h;
+  os.indent(h.size() < width ? width - h.size() : 1);
+}
+
+/// An enumeration's values: inline ("a (default) or b") when none has help
+/// of its own, else one "=value help" line each.
+void printValues(llvm::raw_ostream &os, const accel::PipelineOption &o) {
+  if (llvm::any_of(o.values, [](const auto &v) { return !v.help.empty(); })) {
+    os << "\n";
+    for (const accel::PipelineOptionValue &v : o.values) {
+      padded(os, "    =" + v.value, 20);
+      os << v.help << (v.value == o.defaultValue ? " (default)" : "") << "\n";
+    }
+    return;
+  }
+  os << ":";
+  for (size_t i = 0; i < o.values.size(); ++i) {
+    StringRef v = o.values[i].value;
+    os << (i == 0                     ? " "
+           : i + 1 == o.values.size() ? " or "
+                                      : ", ")
+       << v << (v == o.defaultValue ? " (default)" : "");
+  }
+  os << "\n";
+}
+} // namespace
+
 std::string accel::pipelineOptionsHelp() {
   std::string text;
   llvm::raw_string_ostream os(text);
-  auto pad = [&](StringRef head, size_t width) {
-    os << head;
-    os.indent(head.size() < width ? width - head.size() : 1);
-  };
   for (const PipelineOption &o : pipelineOptions()) {
     const bool count = o.values.empty();
-    pad(("  --" + o.name + (count ? "=N" : "=<value>")).str(), 20);
+    padded(os, "  --" + o.name + (count ? "=N" : "=<value>"), 20);
     os << o.help;
-    if (count) {
+    if (count)
       os << " (default " << o.defaultValue << ")\n";
-      continue;
-    }
-    if (llvm::all_of(o.values, [](const auto &v) { return v.help.empty(); })) {
-      os << ":";
-      for (size_t i = 0; i < o.values.size(); ++i) {
-        StringRef v = o.values[i].value;
-        os << (i == 0                     ? " "
-               : i + 1 == o.values.size() ? " or "
-                                          : ", ")
-           << v << (v == o.defaultValue ? " (default)" : "");
-      }
-      os << "\n";
-      continue;
-    }
-    os << "\n";
-    for (const PipelineOptionValue &v : o.values) {
-      pad(("    =" + v.value).str(), 20);
-      os << v.help << (v.value == o.defaultValue ? " (default)" : "") << "\n";
-    }
+    else
+      printValues(os, o);
   }
   SmallVector<std::string> names, defaults;
   for (const ForwardedStrategyOption &o : forwardedStrategyOptions()) {
@@ -164,18 +174,28 @@ std::string valueList(const PipelineOption &o) {
   return llvm::join(names, ", ");
 }
 
+/// The target of option `name` of pipelineOptions(); null for `split`
+/// (SplitPipelineOptions::mode) and for a name with none.
+const OptionTarget *targetOf(StringRef name) {
+  const auto *t = llvm::find_if(
+      kTargets, [&](const OptionTarget &t) { return t.name == name; });
+  return t == std::end(kTargets) ? nullptr : t;
+}
+
 /// Sets `out` from `name=value` of one of pipelineOptions().
 LogicalResult
 applyPipelineOption(const PipelineOption &o, StringRef value,
                     SplitPipelineOptions &out,
                     function_ref<LogicalResult(const Twine &)> errorHandler) {
+  const OptionTarget *t = targetOf(o.name);
+  if (!t && o.name != "split") // a table entry without a field
+    return errorHandler("internal error: pipeline option '" + o.name +
+                        "' sets nothing");
   if (o.values.empty()) {
     int64_t n;
     if (value.getAsInteger(10, n) || n < 0)
       return errorHandler(o.name + ": '" + value + "' is not a count >= 0");
-    for (const OptionTarget &t : kTargets)
-      if (t.name == o.name)
-        out.*(t.count) = n;
+    out.*(t->count) = n;
     return success();
   }
   const auto *v =
@@ -183,15 +203,10 @@ applyPipelineOption(const PipelineOption &o, StringRef value,
   if (v == o.values.end())
     return errorHandler(o.name + ": '" + value + "' is not one of " +
                         valueList(o));
-  if (o.name == "split") {
-    out.mode = v == o.values.begin()       ? accel::SplitMode::Partition
-               : v == o.values.begin() + 1 ? accel::SplitMode::Labels
-                                           : accel::SplitMode::Off;
-    return success();
-  }
-  for (const OptionTarget &t : kTargets)
-    if (t.name == o.name)
-      out.*(t.flag) = v == o.values.begin();
+  if (!t) // split's values are in SplitMode's order
+    out.mode = accel::SplitMode(v - o.values.begin());
+  else
+    out.*(t->flag) = v == o.values.begin();
   return success();
 }
 } // namespace
