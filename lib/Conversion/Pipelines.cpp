@@ -39,26 +39,31 @@ ArrayRef<accel::PipelineOption> accel::pipelineOptions() {
   static const PipelineOptionValue rnn[] = {
       {"engine", "RECUR tasks on the column-wise engine, multithreaded"},
       {"plain", "per-step GEMM + SFU layers"}};
+  using O = SplitPipelineOptions;
   static const PipelineOption options[] = {
       {"split", "who decides the cluster partition", split, "partition"},
-      {"fuse", "fuse-layers (docs/passes.md)", onOff, "on"},
+      {"fuse", "fuse-layers (docs/passes.md)", onOff, "on", &O::fuse},
       {"depth-first",
        "depth-first-channels and depth-first-rows (docs/passes.md)", onOff,
-       "on"},
+       "on", &O::depthFirst},
       {"depth-first-halos",
        "depth-first-rows also chains layers with halos (3x3 convolutions, "
        "overlapping pools; docs/passes.md)",
-       onOff, "off"},
-      {"rnn", "recurrent layers (docs/rnn.md)", rnn, "engine"},
+       onOff, "off", &O::depthFirstHalos},
+      {"rnn", "recurrent layers (docs/rnn.md)", rnn, "engine", &O::rnnEngine},
       {"rnn-contexts",
        "thread contexts per cluster for RNN tasks: 0 = the hardware's "
        "instruction buffers, 1 = no multithreading",
        {},
-       "0"},
+       "0",
+       nullptr,
+       &O::rnnContexts},
       {"rnn-clusters",
        "place RNN tasks on the first N clusters only, 0 = all",
        {},
-       "0"}};
+       "0",
+       nullptr,
+       &O::rnnClusters}};
   return options;
 }
 
@@ -151,21 +156,6 @@ namespace {
 using accel::PipelineOption;
 using accel::SplitPipelineOptions;
 
-/// Where the value of each option of pipelineOptions() goes: the flag a
-/// two-valued option's first value sets, or the count.
-struct OptionTarget {
-  StringRef name;
-  bool SplitPipelineOptions::*flag = nullptr;
-  int64_t SplitPipelineOptions::*count = nullptr;
-};
-const OptionTarget kTargets[] = {
-    {"fuse", &SplitPipelineOptions::fuse},
-    {"depth-first", &SplitPipelineOptions::depthFirst},
-    {"depth-first-halos", &SplitPipelineOptions::depthFirstHalos},
-    {"rnn", &SplitPipelineOptions::rnnEngine},
-    {"rnn-contexts", nullptr, &SplitPipelineOptions::rnnContexts},
-    {"rnn-clusters", nullptr, &SplitPipelineOptions::rnnClusters}};
-
 /// "a, b, c" of an option's values.
 std::string valueList(const PipelineOption &o) {
   SmallVector<StringRef> names;
@@ -174,28 +164,19 @@ std::string valueList(const PipelineOption &o) {
   return llvm::join(names, ", ");
 }
 
-/// The target of option `name` of pipelineOptions(); null for `split`
-/// (SplitPipelineOptions::mode) and for a name with none.
-const OptionTarget *targetOf(StringRef name) {
-  const auto *t = llvm::find_if(
-      kTargets, [&](const OptionTarget &t) { return t.name == name; });
-  return t == std::end(kTargets) ? nullptr : t;
-}
-
 /// Sets `out` from `name=value` of one of pipelineOptions().
 LogicalResult
 applyPipelineOption(const PipelineOption &o, StringRef value,
                     SplitPipelineOptions &out,
                     function_ref<LogicalResult(const Twine &)> errorHandler) {
-  const OptionTarget *t = targetOf(o.name);
-  if (!t && o.name != "split") // a table entry without a field
-    return errorHandler("internal error: pipeline option '" + o.name +
-                        "' sets nothing");
   if (o.values.empty()) {
+    if (!o.count) // a table entry without a field
+      return errorHandler("internal error: pipeline option '" + o.name +
+                          "' sets nothing");
     int64_t n;
     if (value.getAsInteger(10, n) || n < 0)
       return errorHandler(o.name + ": '" + value + "' is not a count >= 0");
-    out.*(t->count) = n;
+    out.*(o.count) = n;
     return success();
   }
   const auto *v =
@@ -203,10 +184,10 @@ applyPipelineOption(const PipelineOption &o, StringRef value,
   if (v == o.values.end())
     return errorHandler(o.name + ": '" + value + "' is not one of " +
                         valueList(o));
-  if (!t) // split's values are in SplitMode's order
+  if (o.flag)
+    out.*(o.flag) = v == o.values.begin();
+  else // split: its values are in SplitMode's order
     out.mode = accel::SplitMode(v - o.values.begin());
-  else
-    out.*(t->flag) = v == o.values.begin();
   return success();
 }
 } // namespace

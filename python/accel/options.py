@@ -17,10 +17,11 @@ from .errors import OptionError
 
 
 def _pipeline_options():
-    """{name: (type, values, default, help)} of the default pipeline's own
-    options (accel::pipelineOptions, lib/Conversion/Pipelines.cpp: the table
-    accel-compile's parser and help read too)."""
-    return {name: ("enum" if values else "int", values or None, default, help_text)
+    """{name: spec} of the default pipeline's own options
+    (accel::pipelineOptions, lib/Conversion/Pipelines.cpp: the table
+    accel-compile's parser and help read too); a count is an "int"."""
+    return {name: {"name": name, "type": "enum" if values else "int", "values": values,
+                   "default": default, "help": help_text}
             for name, values, default, help_text in _accel.pipeline_options()}
 
 
@@ -101,9 +102,7 @@ def compile_options():
     strategy_defaults = _accel.pipeline_strategy_defaults()
     for name in _accel.compile_option_names():
         if name in own:
-            kind, values, default, help_text = own[name]
-            spec = {"name": name, "type": kind, "values": values or [], "default": default,
-                    "help": help_text}
+            spec = own[name]
         else:
             spec = dict(sources[name])
             if name in strategy_defaults:

@@ -75,13 +75,17 @@ struct PipelineOptionValue {
 
 /// One of the default pipeline's own options (declared here, not in a
 /// pass): `values` lists an enumeration (the first value of a two-valued
-/// option sets its flag); none means a count >= 0. The one table that
-/// parseSplitOptions, accel-compile's help and the Python package's typed
-/// options (accel.compile) read.
+/// option sets `flag`); none means a count >= 0 (into `count`). An option
+/// with neither field is `split` (SplitPipelineOptions::mode, its values in
+/// SplitMode's order). The one table that parseSplitOptions,
+/// accel-compile's help and the Python package's typed options
+/// (accel.compile) read.
 struct PipelineOption {
   llvm::StringRef name, help;
   llvm::ArrayRef<PipelineOptionValue> values;
   llvm::StringRef defaultValue;
+  bool SplitPipelineOptions::*flag = nullptr;
+  int64_t SplitPipelineOptions::*count = nullptr;
 };
 /// split, fuse, depth-first, depth-first-halos, rnn, rnn-contexts and
 /// rnn-clusters.

@@ -80,9 +80,10 @@ TEST(PipelineOptions, ForwardedOptionsGoToSplitStrategy) {
   EXPECT_FALSE(parse({"parallel=sideways"}, out, err));
   for (const ForwardedStrategyOption &o : forwardedStrategyOptions()) {
     EXPECT_TRUE(isSplitOptionName(o.name)) << o.name.str();
-    if (!o.pipelineDefault.empty())
+    if (!o.pipelineDefault.empty()) {
       EXPECT_TRUE(parse({(o.name + "=" + o.pipelineDefault).str()}, out, err))
           << o.name.str() << ": " << err;
+    }
   }
   for (const PipelineOption &o : pipelineOptions())
     EXPECT_TRUE(isSplitOptionName(o.name)) << o.name.str();
