@@ -15,8 +15,8 @@ void StreamBuilder::meshSignal(uint32_t cluster, std::vector<uint32_t> targets,
                                uint32_t sem) {
   Command c;
   c.kind = CommandKind::Signal;
-  c.mesh.targets = std::move(targets);
-  c.mesh.sem = sem;
+  c.mesh->targets = std::move(targets);
+  c.mesh->sem = sem;
   push(cluster, std::move(c));
 }
 

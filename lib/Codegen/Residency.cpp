@@ -306,9 +306,9 @@ std::vector<std::vector<uint64_t>> accel::codegen::storageHighWater(
         break;
       }
       case CommandKind::Send:
-        note(cl, uint64_t(c.mesh.src) + c.mesh.bytes);
-        for (uint32_t t : c.mesh.targets)
-          note(t, uint64_t(c.mesh.dst) + c.mesh.bytes);
+        note(cl, uint64_t(c.mesh->src) + c.mesh->bytes);
+        for (uint32_t t : c.mesh->targets)
+          note(t, uint64_t(c.mesh->dst) + c.mesh->bytes);
         break;
       case CommandKind::Recur:
         note(cl, c.recur->storageEnd());
@@ -432,11 +432,11 @@ public:
                                 cmds[k - 1].kind == CommandKind::Wait &&
                                 cmds[k - 1].waitTags == 0xFF &&
                                 cmds[k - 1].waitPe;
-        for (uint32_t t : c.mesh.targets) {
-          if (t >= n_ || c.mesh.sem >= n_)
+        for (uint32_t t : c.mesh->targets) {
+          if (t >= n_ || c.mesh->sem >= n_)
             continue;
-          if (c.mesh.sem != x)
-            foreign[t * n_ + c.mesh.sem] = 1;
+          if (c.mesh->sem != x)
+            foreign[t * n_ + c.mesh->sem] = 1;
           else
             arrivals[t * n_ + x].push_back(endOfLayer ? layer : layer - 1);
         }

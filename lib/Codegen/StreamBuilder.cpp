@@ -349,7 +349,7 @@ void StreamBuilder::syncBefore(uint32_t cluster, const DramBox *src,
                                   uint32_t l) { return s.first < l; });
     assert(it != sigs.end() && it->first == d.layer && "no producer SIGNAL");
     Command &sig = program_.clusters[d.producer].commands[it->second];
-    sig.mesh.targets.push_back(cluster);
+    sig.mesh->targets.push_back(cluster);
     meshRecv(cluster, d.producer, 1);
     ++numRecvs_;
   }
@@ -391,7 +391,7 @@ void StreamBuilder::finish() {
     auto &cmds = program_.clusters[cl].commands;
     std::vector<char> drop(cmds.size(), 0);
     for (auto [layer, idx] : signals_[cl]) {
-      auto &t = cmds[idx].mesh.targets;
+      auto &t = cmds[idx].mesh->targets;
       std::sort(t.begin(), t.end());
       t.erase(std::unique(t.begin(), t.end()), t.end());
       drop[idx] = t.empty();

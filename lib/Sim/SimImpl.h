@@ -166,6 +166,8 @@ struct Cluster {
   OperandRecord swPrev[kSlots];
   const CommandList *cmds = nullptr;
   size_t pc = 0;
+  /// Commands [0, checked) may run (SimOptions::commandsChecked).
+  uint64_t checked = UINT64_MAX;
   uint64_t t = 0, peFree = 0, lastDmaDone = 0;
   /// Last cycle another cluster read or wrote its storage (power gating).
   uint64_t reachedUntil = 0;
@@ -258,6 +260,9 @@ private:
   /// Writes the constant packets' marker areas into DRAM.
   bool writePackets();
   bool step(Cluster &c);
+  /// Waits until command c.pc is checked (SimOptions::commandsChecked);
+  /// false when a violation stops the run.
+  bool awaitChecked(Cluster &c);
   bool doConfig(Cluster &c, const Command &cmd);
   bool doExecute(Cluster &c, const Command &cmd);
   bool doDma(Cluster &c, const Command &cmd);

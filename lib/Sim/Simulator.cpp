@@ -28,6 +28,7 @@
 #include <cstring>
 #include <new>
 #include <set>
+#include <thread>
 
 namespace accel {
 namespace sim {
@@ -53,8 +54,8 @@ std::string Sim::describe(const Access &a) const {
     s += " (EXECUTE ibuf " + std::to_string(c.ibuf) + " instruction " +
          std::to_string(a.instr) + ")";
   else if (c.kind == CommandKind::Send)
-    s += " (SEND tag " + std::to_string(c.mesh.tag) + " sem " +
-         std::to_string(c.mesh.sem) + ")";
+    s += " (SEND tag " + std::to_string(c.mesh->tag) + " sem " +
+         std::to_string(c.mesh->sem) + ")";
   else
     s += std::string(" (DMA ") + dmaDirName(c.dma.dir) + " tag " +
          std::to_string(c.dma.tag) + ")";
@@ -267,6 +268,7 @@ bool Sim::setupMemory(const std::map<std::string, Tensor> &inputs) {
       c.configured.assign(numIbufs, 0);
       c.ibufBusyUntil.assign(numIbufs, 0);
       c.cmds = &p.clusters[i].commands;
+      c.checked = opts.commandsChecked ? 0 : UINT64_MAX;
       c.st.row = c.row;
       c.st.col = c.col;
       c.st.channel = c.channel;
@@ -787,7 +789,29 @@ bool Sim::waitSkipsEngine(const Cluster &c, const Command &cmd) const {
   return true;
 }
 
+bool Sim::awaitChecked(Cluster &c) {
+  for (unsigned spin = 0;; ++spin) {
+    uint64_t n = 0;
+    if (!opts.commandsChecked(c.index, n)) {
+      cur = nullptr; // the message names the command itself
+      return fail(clusterName(c.index) + " command " + std::to_string(c.pc) +
+                  ": not run, the program failed validation");
+    }
+    if (n > c.pc) {
+      c.checked = n;
+      return true;
+    }
+    // The checker is a chunk of commands behind: it runs on another core.
+    if (spin < 64)
+      std::this_thread::yield();
+    else
+      std::this_thread::sleep_for(std::chrono::microseconds(50));
+  }
+}
+
 bool Sim::step(Cluster &c) {
+  if (c.pc >= c.checked && !awaitChecked(c))
+    return false;
   cur = &c;
   curCmd = c.pc;
   const Command &cmd = (*c.cmds)[c.pc++];
@@ -873,7 +897,7 @@ bool Sim::step(Cluster &c) {
       name += std::string(" ") + dmaDirName(cmd.dma.dir) + " tag " +
               std::to_string(cmd.dma.tag);
     else if (cmd.kind == CommandKind::Send || cmd.kind == CommandKind::Signal)
-      name += " sem " + std::to_string(cmd.mesh.sem);
+      name += " sem " + std::to_string(cmd.mesh->sem);
     trace.complete(name, c.index, 0, t0, c.t - t0,
                    "{\"command\":" + std::to_string(curCmd) + "}");
   }

@@ -157,14 +157,14 @@ bool readSyncCommand(Cursor &c, uint8_t lead, Command &cmd,
   switch (lead) {
   case kPacketSend:
     cmd.kind = CommandKind::Send;
-    return c.uint(cmd.mesh.tag, "SEND packet") &&
-           c.uint(cmd.mesh.src, "SEND packet") &&
-           c.uint(cmd.mesh.dst, "SEND packet") &&
-           c.uint(cmd.mesh.bytes, "SEND packet") &&
-           readTargets(c, cmd.mesh, numClusters);
+    return c.uint(cmd.mesh->tag, "SEND packet") &&
+           c.uint(cmd.mesh->src, "SEND packet") &&
+           c.uint(cmd.mesh->dst, "SEND packet") &&
+           c.uint(cmd.mesh->bytes, "SEND packet") &&
+           readTargets(c, *cmd.mesh, numClusters);
   case kPacketSignal:
     cmd.kind = CommandKind::Signal;
-    return readTargets(c, cmd.mesh, numClusters);
+    return readTargets(c, *cmd.mesh, numClusters);
   default: { // kPacketRecv
     cmd.kind = CommandKind::Recv;
     size_t at = c.offset();

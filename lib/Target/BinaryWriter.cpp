@@ -318,10 +318,10 @@ bool writeCommand(Writer &w, const Command &c, const std::string &where,
     return true;
   case CommandKind::Send:
     w.u8(kPacketSend);
-    w.u8(c.mesh.tag);
-    w.u32(c.mesh.src);
-    w.u32(c.mesh.dst);
-    w.u32(c.mesh.bytes);
+    w.u8(c.mesh->tag);
+    w.u32(c.mesh->src);
+    w.u32(c.mesh->dst);
+    w.u32(c.mesh->bytes);
     return writeTargets(w, c.mesh, where, err);
   case CommandKind::Signal:
     w.u8(kPacketSignal);

@@ -117,9 +117,9 @@ public:
       break;
     case CommandKind::Send:
     case CommandKind::Signal:
-      for (uint32_t &t : c.mesh.targets)
+      for (uint32_t &t : c.mesh->targets)
         t = cluster(t);
-      std::sort(c.mesh.targets.begin(), c.mesh.targets.end());
+      std::sort(c.mesh->targets.begin(), c.mesh->targets.end());
       break;
     case CommandKind::Recur:
       if (c.recur->weightsInDram)

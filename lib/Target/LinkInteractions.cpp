@@ -58,8 +58,8 @@ Command signal(std::vector<uint32_t> targets, uint32_t sem) {
   c.kind = CommandKind::Signal;
   std::sort(targets.begin(), targets.end());
   targets.erase(std::unique(targets.begin(), targets.end()), targets.end());
-  c.mesh.targets = std::move(targets);
-  c.mesh.sem = sem;
+  c.mesh->targets = std::move(targets);
+  c.mesh->sem = sem;
   return c;
 }
 

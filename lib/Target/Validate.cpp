@@ -5,8 +5,10 @@
 #include "accel/Target/Encoding.h"
 #include "accel/Target/Sfu.h"
 #include <algorithm>
+#include <atomic>
 #include <set>
 #include <sstream>
+#include <thread>
 
 namespace accel {
 namespace {
@@ -54,19 +56,36 @@ public:
 
   bool run();
 
-private:
   /// One cluster's stream check, kept apart so the streams can be checked
-  /// in parallel (run()).
+  /// in parallel (run()) or a part at a time (StreamedValidation). The
+  /// simulated control unit's register-file records per instruction
+  /// buffer, and the next command to check.
   struct StreamCheck {
     bool ok = true;
     std::string err;
     std::vector<uint32_t> barriers;
     std::vector<Range> dramWrites;
+    std::vector<std::vector<Instruction>> bufs;
+    std::vector<bool> configured;
+    size_t next = 0;
   };
+  /// Everything before the streams: the program against the hardware,
+  /// symbols, constants, layers, packets, the DRAM layout.
+  bool checkTables();
+  /// Commands [sc.next, end) of cluster `ci` (a fresh Validator per
+  /// stream: it collects the stream's DRAM writes).
+  bool checkStream(size_t ci, StreamCheck &sc, size_t end);
+  /// After the streams, with their results in `checks`: the first failed
+  /// stream in cluster order, else the barrier sequences, the
+  /// synchronisation and the outputs.
+  bool checkAcrossStreams(std::vector<StreamCheck> &checks);
+  /// The DRAM writes checkStream collected (Store, DramCopy spans).
+  std::vector<Range> takeDramWrites() { return std::move(dramWrites); }
+
+private:
   /// Streams of fewer commands in all are checked on the calling thread.
   static constexpr size_t kParallelCheckCommands = 4096;
 
-  bool checkStream(size_t ci, std::vector<uint32_t> &barriers);
   bool sameBarriers(size_t ci, const std::vector<uint32_t> &barriers,
                     const std::vector<uint32_t> &barriers0);
   bool fail(const std::string &msg) {
@@ -501,14 +520,20 @@ bool Validator::checkOutputsWritten() {
 
 /// The commands of cluster `ci` in order, with a simulated register file
 /// per instruction buffer; the stream's barrier ids in `barriers`.
-bool Validator::checkStream(size_t ci, std::vector<uint32_t> &barriers) {
+bool Validator::checkStream(size_t ci, StreamCheck &sc, size_t end) {
   const unsigned numIbufs =
       std::min<unsigned>(hw.instructionBuffers, kNumIbufIds);
   // Simulated control unit: the register-file records of each buffer.
-  std::vector<std::vector<Instruction>> bufs(numIbufs);
-  std::vector<bool> configured(numIbufs, false);
+  if (sc.bufs.empty()) {
+    sc.bufs.resize(numIbufs);
+    sc.configured.assign(numIbufs, false);
+  }
+  std::vector<std::vector<Instruction>> &bufs = sc.bufs;
+  std::vector<bool> &configured = sc.configured;
+  std::vector<uint32_t> &barriers = sc.barriers;
   const auto &cmds = p.clusters[ci].commands;
-  for (size_t k = 0; k < cmds.size(); ++k) {
+  end = std::min(end, cmds.size());
+  for (size_t &k = sc.next; k < end; ++k) {
     const Command &c = cmds[k];
     cmd = &c;
     cmdCluster = ci;
@@ -619,7 +644,7 @@ bool Validator::sameBarriers(size_t ci, const std::vector<uint32_t> &barriers,
               " on cluster (0,0) (the clusters would deadlock)");
 }
 
-bool Validator::run() {
+bool Validator::checkTables() {
   if (p.hwFingerprint != hw.fingerprint())
     return fail("the binary was compiled for another hardware description "
                 "(fingerprint " +
@@ -672,28 +697,12 @@ bool Validator::run() {
                   " (the weights are part of them)");
   }
   where.clear();
-  if (!validate::checkPackets(p, hw, err) || !checkDramLayout())
-    return false;
+  return validate::checkPackets(p, hw, err) && checkDramLayout();
+}
 
-  // The streams are checked on the host's cores, one Validator per
-  // cluster (parallelFor); the first failure in cluster order is reported,
-  // as a check of one cluster after the other would.
-  std::vector<StreamCheck> checks(p.clusters.size());
-  auto checkOne = [&](size_t ci) {
-    StreamCheck &sc = checks[ci];
-    Validator v(p, hw, sc.err);
-    sc.ok = v.checkStream(ci, sc.barriers);
-    sc.dramWrites = std::move(v.dramWrites);
-  };
-  size_t commands = 0;
-  for (const ClusterStream &cs : p.clusters)
-    commands += cs.commands.size();
-  if (commands < kParallelCheckCommands) {
-    for (size_t ci = 0; ci < checks.size(); ++ci)
-      checkOne(ci);
-  } else {
-    parallelFor(checks.size(), checkOne);
-  }
+bool Validator::checkAcrossStreams(std::vector<StreamCheck> &checks) {
+  // In cluster order: a stream's own failure, else its barriers against
+  // cluster (0,0)'s.
   for (size_t ci = 0; ci < checks.size(); ++ci) {
     StreamCheck &sc = checks[ci];
     if (!sc.ok)
@@ -706,11 +715,130 @@ bool Validator::run() {
   return validate::checkSynchronisation(p, err) && checkOutputsWritten();
 }
 
+bool Validator::run() {
+  if (!checkTables())
+    return false;
+  // The streams are checked on the host's cores, one Validator per
+  // cluster (parallelFor); the first failure in cluster order is reported,
+  // as a check of one cluster after the other would.
+  std::vector<StreamCheck> checks(p.clusters.size());
+  auto checkOne = [&](size_t ci) {
+    StreamCheck &sc = checks[ci];
+    Validator v(p, hw, sc.err);
+    sc.ok = v.checkStream(ci, sc, SIZE_MAX);
+    sc.dramWrites = v.takeDramWrites();
+  };
+  size_t commands = 0;
+  for (const ClusterStream &cs : p.clusters)
+    commands += cs.commands.size();
+  if (commands < kParallelCheckCommands) {
+    for (size_t ci = 0; ci < checks.size(); ++ci)
+      checkOne(ci);
+  } else {
+    parallelFor(checks.size(), checkOne);
+  }
+  return checkAcrossStreams(checks);
+}
+
 } // namespace
 
 bool validateProgram(const Program &p, const HardwareDesc &hw,
                      std::string &err) {
   return Validator(p, hw, err).run();
+}
+
+struct StreamedValidation::State {
+  State(const Program &p, const HardwareDesc &hw)
+      : p(p), hw(hw), tables(p, hw, err), checks(p.clusters.size()),
+        checked(p.clusters.size()) {
+    for (std::atomic<uint64_t> &c : checked)
+      c.store(0, std::memory_order_relaxed); // C++17 leaves them unset
+  }
+  void checkStreams();
+
+  const Program &p;
+  const HardwareDesc &hw;
+  std::string err;
+  Validator tables; ///< checkTables, then checkAcrossStreams
+  std::vector<Validator::StreamCheck> checks;
+  std::vector<std::atomic<uint64_t>> checked;
+  std::atomic<bool> failed{false};
+  bool ok = false;
+  std::thread thread;
+};
+
+/// Round robin over the streams, a chunk each. A failed stream stops the
+/// streams after it in cluster order (an earlier one's failure would be
+/// reported first, as validateProgram does); those before it are checked
+/// to their end.
+void StreamedValidation::State::checkStreams() {
+  const size_t n = checks.size();
+  std::vector<std::unique_ptr<Validator>> streams;
+  for (size_t ci = 0; ci < n; ++ci)
+    streams.push_back(std::make_unique<Validator>(p, hw, checks[ci].err));
+  size_t firstFailed = n;
+  std::vector<bool> done(n, false);
+  for (bool more = true; more;) {
+    more = false;
+    for (size_t ci = 0; ci < firstFailed; ++ci) {
+      Validator::StreamCheck &sc = checks[ci];
+      const size_t size = p.clusters[ci].commands.size();
+      if (sc.next >= size && ci < done.size() && done[ci])
+        continue;
+      if (!streams[ci]->checkStream(ci, sc, sc.next + kChunkCommands)) {
+        sc.ok = false;
+        firstFailed = ci;
+        failed.store(true, std::memory_order_release);
+        break;
+      }
+      checked[ci].store(sc.next, std::memory_order_release);
+      done[ci] = sc.next >= size;
+      more |= !done[ci];
+    }
+  }
+  for (size_t ci = 0; ci < n; ++ci)
+    checks[ci].dramWrites = streams[ci]->takeDramWrites();
+  ok = tables.checkAcrossStreams(checks);
+  if (!ok)
+    failed.store(true, std::memory_order_release);
+}
+
+StreamedValidation::StreamedValidation(const Program &p, const HardwareDesc &hw)
+    : state(std::make_unique<State>(p, hw)) {}
+
+StreamedValidation::~StreamedValidation() {
+  if (state->thread.joinable())
+    state->thread.join();
+}
+
+bool StreamedValidation::start(std::string &err) {
+  if (!state->tables.checkTables()) {
+    err = state->err;
+    state->failed = true;
+    return false;
+  }
+  state->thread = std::thread([s = state.get()] { s->checkStreams(); });
+  return true;
+}
+
+uint64_t StreamedValidation::checked(size_t ci) const {
+  return ci < state->checked.size()
+             ? state->checked[ci].load(std::memory_order_acquire)
+             : 0;
+}
+
+bool StreamedValidation::failed() const {
+  return state->failed.load(std::memory_order_acquire);
+}
+
+bool StreamedValidation::finish(std::string &err) {
+  if (state->thread.joinable())
+    state->thread.join();
+  else if (state->failed)
+    return err = state->err, false; // start() failed
+  if (!state->ok)
+    err = state->err;
+  return state->ok;
 }
 
 } // namespace accel

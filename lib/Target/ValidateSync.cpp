@@ -97,7 +97,7 @@ bool checkSyncCommand(const Command &c, const Program &p,
     }
     return true;
   case CommandKind::Signal:
-    return checkTargets(c.mesh, p, msg) && checkSem(c.mesh.sem, msg);
+    return checkTargets(c.mesh, p, msg) && checkSem(c.mesh->sem, msg);
   case CommandKind::Send: {
     const MeshOp &m = c.mesh;
     if (!checkTargets(m, p, msg) || !checkSem(m.sem, msg))
@@ -189,8 +189,8 @@ void SyncRun::advance(uint64_t c) {
     switch (cmd.kind) {
     case CommandKind::Send:
     case CommandKind::Signal:
-      for (uint32_t t : cmd.mesh.targets)
-        arrive(t, cmd.mesh.sem);
+      for (uint32_t t : cmd.mesh->targets)
+        arrive(t, cmd.mesh->sem);
       break;
     case CommandKind::Recv: {
       uint64_t &v = sems[key(c, cmd.sem)];
@@ -329,8 +329,8 @@ bool checkCounts(const Program &p, std::string &err) {
         at(c * kNumSemaphores + cmd.sem).waits += cmd.count;
       } else if (cmd.kind == CommandKind::Send ||
                  cmd.kind == CommandKind::Signal) {
-        for (uint32_t t : cmd.mesh.targets) {
-          Tally &ty = at(uint64_t(t) * kNumSemaphores + cmd.mesh.sem);
+        for (uint32_t t : cmd.mesh->targets) {
+          Tally &ty = at(uint64_t(t) * kNumSemaphores + cmd.mesh->sem);
           ++ty.arrivals;
           ty.lastSender = c;
           ty.lastCommand = k;

@@ -49,6 +49,7 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -771,12 +772,31 @@ int runMain(int argc, char **argv) {
   if (!readBinaryFile(binaryPath, prog, err))
     return fail(err); // err names the file
   host.mark("read-binary");
-  if (validate && !validateProgram(prog, hw, err))
+  // The command streams are checked on another thread while the simulator
+  // runs the commands checked so far (docs/simulator.md, "Eleventh round").
+  // Every failure below waits for that check first: an invalid program
+  // reports validateProgram's message, as when the check came first.
+  auto invalid = [&](const std::string &msg) {
     return fail(binaryPath + ": invalid program for hardware '" + hw.name +
-                "': " + err);
+                "': " + msg);
+  };
+  std::optional<StreamedValidation> check;
+  if (validate) {
+    check.emplace(prog, hw);
+    if (!check->start(err))
+      return invalid(err);
+  }
+  auto failChecked = [&](const std::string &msg) {
+    std::string why;
+    if (check && !check->finish(why))
+      return invalid(why);
+    return fail(msg);
+  };
   host.mark("validate");
 
   if (stream) {
+    if (check && !check->finish(err))
+      return invalid(err);
     StreamArgs sa;
     sa.inputs = inputArgs;
     sa.expects = expectArgs;
@@ -793,18 +813,18 @@ int runMain(int argc, char **argv) {
   std::map<std::string, Tensor> inputs, expected;
   for (auto &[name, file] : expectArgs) {
     if (expected.count(name))
-      return fail("--expect '" + name + "' given twice");
+      return failChecked("--expect '" + name + "' given twice");
     Tensor t;
     if (!readTensorFile(file, t, err))
-      return fail("expected '" + name + "': " + err);
+      return failChecked("expected '" + name + "': " + err);
     expected[name] = std::move(t);
   }
   for (auto &[name, file] : inputArgs) {
     if (inputs.count(name))
-      return fail("input '" + name + "' given twice");
+      return failChecked("input '" + name + "' given twice");
     Tensor t;
     if (!readTensorFile(file, t, err))
-      return fail("input '" + name + "': " + err);
+      return failChecked("input '" + name + "': " + err);
     inputs[name] = std::move(t);
   }
 
@@ -814,13 +834,19 @@ int runMain(int argc, char **argv) {
   opts.hazardsAreErrors = strict;
   opts.powerGating = gating;
   opts.dataLanes = dataLanes;
+  if (check)
+    opts.commandsChecked = [&check](uint32_t cluster, uint64_t &n) {
+      n = check->checked(cluster);
+      return !check->failed();
+    };
   if (!inputArrivals(prog, arrivalArgs, opts.inputArrival, err))
-    return fail(err);
+    return failChecked(err);
   if (!reportDir.empty()) { // docs/simulator.md "HTML report"
     std::error_code ec;
     std::filesystem::create_directories(reportDir, ec);
     if (ec)
-      return fail(reportDir + ": cannot create directory: " + ec.message());
+      return failChecked(reportDir +
+                         ": cannot create directory: " + ec.message());
     opts.timeline = true;
     if (opts.tracePath.empty())
       opts.tracePath = reportDir + "/trace.json";
@@ -833,7 +859,9 @@ int runMain(int argc, char **argv) {
   bool ran = simulate(prog, hw, inputs, opts, outputs, stats, err);
   progress.clear();
   if (!ran)
-    return fail(err);
+    return failChecked(err);
+  if (check && !check->finish(err))
+    return invalid(err);
   host.mark("simulate");
   if (!reportDir.empty() &&
       !writeReport(reportDir, prog, hw, stats, binaryPath, opts.tracePath, err))

@@ -85,6 +85,14 @@ struct SimOptions {
   /// The most dataLanes a front end (accel-run --data-lanes, Python's
   /// data_lanes) accepts.
   static constexpr unsigned kMaxDataLanes = 64;
+  /// For a caller that checks the command streams while they run
+  /// (accel-run with accel::StreamedValidation, docs/simulator.md "Eleventh
+  /// round"): command k of cluster c runs only once `commandsChecked(c,
+  /// n)` has set n > k; it is asked again (the simulator's thread yields
+  /// meanwhile) when a cluster reaches the last answer. Returning false
+  /// stops the run with an error (a violation was found). Empty = every
+  /// command may run.
+  std::function<bool(uint32_t cluster, uint64_t &checked)> commandsChecked;
 };
 
 /// One core (PE) of a cluster.

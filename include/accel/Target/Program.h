@@ -10,6 +10,7 @@
 
 #include "accel/Hardware/HardwareDesc.h"
 #include "accel/Support/HugePageAllocator.h"
+#include "accel/Support/OutOfLine.h"
 #include <algorithm>
 #include <cstdint>
 #include <memory>
@@ -350,40 +351,9 @@ struct RecurDesc {
 
 /// A RecurDesc held out of line: only RECUR commands carry one, and held
 /// inline it made every command 120 bytes larger (a compiled CNN is
-/// hundreds of thousands of DMA / EXECUTE commands). Value semantics:
-/// copies are deep; an empty slot reads as a default RecurDesc.
-class RecurSlot {
-public:
-  RecurSlot() = default;
-  RecurSlot(const RecurSlot &o) { *this = o; }
-  RecurSlot(RecurSlot &&) noexcept = default;
-  RecurSlot &operator=(const RecurSlot &o) {
-    if (this != &o)
-      desc_ = o.desc_ ? std::make_unique<RecurDesc>(*o.desc_) : nullptr;
-    return *this;
-  }
-  RecurSlot &operator=(RecurSlot &&) noexcept = default;
-  RecurSlot &operator=(const RecurDesc &d) {
-    desc_ = std::make_unique<RecurDesc>(d);
-    return *this;
-  }
-  /// The descriptor, created on first mutable access.
-  RecurDesc &get() {
-    if (!desc_)
-      desc_ = std::make_unique<RecurDesc>();
-    return *desc_;
-  }
-  const RecurDesc &get() const {
-    static const RecurDesc kEmpty{};
-    return desc_ ? *desc_ : kEmpty;
-  }
-  RecurDesc *operator->() { return &get(); }
-  const RecurDesc *operator->() const { return &get(); }
-  operator const RecurDesc &() const { return get(); }
-
-private:
-  std::unique_ptr<RecurDesc> desc_;
-};
+/// hundreds of thousands of DMA / EXECUTE commands). Copies are deep; an
+/// empty slot reads as a default RecurDesc.
+using RecurSlot = OutOfLine<RecurDesc>;
 
 /// Semaphores per cluster (ids 0 .. kNumSemaphores-1). The compiler uses the
 /// producing cluster's row-major index as the id, so one id per possible
@@ -404,32 +374,37 @@ struct MeshOp {
   uint8_t tag = 0;
 };
 
+/// One command of a cluster's stream. A compiled network holds hundreds of
+/// thousands, nearly all DMA, EXECUTE or WAIT, so the payloads of the rare
+/// kinds (CONFIG's instructions, SEND / SIGNAL's operands, RECUR's task)
+/// are held out of line and the small fields come first: 184 bytes a
+/// command instead of 248 (docs/simulator.md, "Eleventh round").
 struct Command {
   CommandKind kind = CommandKind::Config;
   // Config / Execute
   uint8_t ibuf = 0;
   bool shift = false, last = false; ///< Execute bits 2 and 3
-  std::vector<Instruction> instrs;  ///< Config
-  std::vector<RegPatch> patches;    ///< Execute
-  // Dma
-  DmaDesc dma;
   // Wait
   uint8_t waitTags = 0; ///< bit t = wait for DMA tag t
   bool waitPe = false;  ///< wait until the PE array is idle
   // Barrier
   uint32_t barrierId = 0;
-  // Send / Signal
-  MeshOp mesh;
   // Recv: wait until semaphore `sem` >= `count`, then subtract `count`.
   uint32_t sem = 0;
   uint32_t count = 1;
-  // Recur
-  RecurSlot recur;
   /// Index into Program::layers of the network layer this command works
   /// for (per-layer attribution, docs/simulator.md "Per-layer statistics");
   /// kNoLayer for commands of no layer (hand-written programs).
   uint32_t layer = kNoLayer;
   static constexpr uint32_t kNoLayer = 0xFFFFFFFFu;
+  OutOfLineVector<Instruction> instrs; ///< Config
+  std::vector<RegPatch> patches;       ///< Execute
+  // Send / Signal
+  OutOfLine<MeshOp> mesh;
+  // Recur
+  RecurSlot recur;
+  // Dma
+  DmaDesc dma;
 };
 
 /// Applies EXECUTE patches to a configured buffer's register file (the

@@ -50,6 +50,7 @@
 
 #include "accel/Hardware/HardwareDesc.h"
 #include "accel/Target/Program.h"
+#include <memory>
 #include <string>
 
 namespace accel {
@@ -59,6 +60,40 @@ namespace accel {
 /// tile [512, 66048) outside the storage unit [0, 65536)".
 bool validateProgram(const Program &p, const HardwareDesc &hw,
                      std::string &err);
+
+/// validateProgram with the command streams checked on a thread of its
+/// own, a chunk of each cluster's stream in turn, so that the caller can run
+/// the commands checked so far meanwhile (accel-run simulates them:
+/// docs/simulator.md, "Eleventh round"). finish() gives validateProgram's
+/// result and message. The Program must not change until finish().
+class StreamedValidation {
+public:
+  StreamedValidation(const Program &p, const HardwareDesc &hw);
+  /// Waits for the thread.
+  ~StreamedValidation();
+  StreamedValidation(const StreamedValidation &) = delete;
+  StreamedValidation &operator=(const StreamedValidation &) = delete;
+
+  /// The checks before the streams (hardware, symbols, constants, layers,
+  /// packets, DRAM layout), on the calling thread; when they pass, starts
+  /// the thread. False with validateProgram's message otherwise.
+  bool start(std::string &err);
+  /// Commands of cluster `ci` checked and valid so far: a prefix of its
+  /// stream, the whole stream once it passed.
+  uint64_t checked(size_t ci) const;
+  /// Whether a violation was found (finish() says which).
+  bool failed() const;
+  /// Waits for the thread: true when the program is valid, else false with
+  /// validateProgram's message.
+  bool finish(std::string &err);
+
+  /// Commands of a stream checked at a time.
+  static constexpr size_t kChunkCommands = 1024;
+
+private:
+  struct State;
+  std::unique_ptr<State> state;
+};
 
 } // namespace accel
 

@@ -265,8 +265,8 @@ void buildCommand(OpBuilder &b, Location loc, const Command &c, uint32_t cols) {
     return;
   }
   case CommandKind::Signal:
-    isa::SignalOp::create(b, loc, targetsAttr(ctx, c.mesh.targets, cols),
-                          c.mesh.sem, layer);
+    isa::SignalOp::create(b, loc, targetsAttr(ctx, c.mesh->targets, cols),
+                          c.mesh->sem, layer);
     return;
   case CommandKind::Recv:
     isa::RecvOp::create(b, loc, c.sem, c.count, layer);

@@ -148,19 +148,19 @@ FailureOr<bool> syncCommandFrom(Operation &op, uint64_t rows, uint64_t cols,
   if (auto send = dyn_cast<isa::SendOp>(op)) {
     c.kind = CommandKind::Send;
     if (failed(meshFrom(&op, send.getTargets(), send.getSem(), rows, cols,
-                        c.mesh)) ||
+                        *c.mesh)) ||
         failed(checkField(&op, "tag", send.getTag(), kNumDmaTags)))
       return failure();
-    c.mesh.src = send.getSrc();
-    c.mesh.dst = send.getDst();
-    c.mesh.bytes = send.getBytes();
-    c.mesh.tag = uint8_t(send.getTag());
+    c.mesh->src = send.getSrc();
+    c.mesh->dst = send.getDst();
+    c.mesh->bytes = send.getBytes();
+    c.mesh->tag = uint8_t(send.getTag());
     return true;
   }
   if (auto sig = dyn_cast<isa::SignalOp>(op)) {
     c.kind = CommandKind::Signal;
     if (failed(
-            meshFrom(&op, sig.getTargets(), sig.getSem(), rows, cols, c.mesh)))
+            meshFrom(&op, sig.getTargets(), sig.getSem(), rows, cols, *c.mesh)))
       return failure();
     return true;
   }

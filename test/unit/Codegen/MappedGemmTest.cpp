@@ -359,8 +359,10 @@ TEST(MappedGemm, PerRowBiasAsADepthOneMac) {
         EXPECT_GT(i.fields.slot, 0);
       }
       if (i.fields.op == Opcode::LD &&
-          i.fields.sub == uint8_t(LoadStream::Weights) && i.operands.rows == 1)
+          i.fields.sub == uint8_t(LoadStream::Weights) &&
+          i.operands.rows == 1) {
         EXPECT_EQ(i.operands.colStride, 0);
+      }
     }
   }
   EXPECT_EQ(psums, 0u);

@@ -125,10 +125,10 @@ TEST(Residency, HighWaterMarkFollowsRemoteLoadsAndSends) {
   p.clusters[1].commands.push_back(r);
   Command s;
   s.kind = CommandKind::Send;
-  s.mesh.targets = {1};
-  s.mesh.src = 10;
-  s.mesh.dst = 3500;
-  s.mesh.bytes = 20;
+  s.mesh->targets = {1};
+  s.mesh->src = 10;
+  s.mesh->dst = 3500;
+  s.mesh->bytes = 20;
   p.clusters[0].commands.push_back(s);
   auto hwm = storageHighWater(p, {{0}, {0}}, 1);
   EXPECT_EQ(hwm[0][0], 3064u); // the remote reader's source box
@@ -458,8 +458,8 @@ Program releaseProgram(bool recv, std::vector<std::vector<uint32_t>> &layers) {
   add(1, 1, w);
   Command sig;
   sig.kind = CommandKind::Signal;
-  sig.mesh.targets = {0};
-  sig.mesh.sem = 1;
+  sig.mesh->targets = {0};
+  sig.mesh->sem = 1;
   add(1, 1, sig);
   if (recv) {
     Command r;

@@ -188,8 +188,8 @@ TEST(StreamBuilderEvents, SignalAndRecvReplaceTheBarrier) {
   EXPECT_EQ(c0[1].waitTags, 0xFF);
   EXPECT_TRUE(c0[1].waitPe);
   EXPECT_EQ(c0[2].kind, CommandKind::Signal);
-  EXPECT_EQ(c0[2].mesh.sem, 0u);
-  EXPECT_EQ(c0[2].mesh.targets, (std::vector<uint32_t>{1}));
+  EXPECT_EQ(c0[2].mesh->sem, 0u);
+  EXPECT_EQ(c0[2].mesh->targets, (std::vector<uint32_t>{1}));
   // Cluster 1: DMA, WAIT (its signal nobody needs is dropped), RECV sem 0,
   // the dependent load, WAIT.
   ASSERT_EQ(c1.size(), 5u);

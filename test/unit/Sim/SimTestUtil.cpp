@@ -127,20 +127,20 @@ Command sendCmd(std::vector<uint32_t> targets, uint32_t src, uint32_t dst,
                 uint32_t bytes, uint32_t sem, uint8_t tag) {
   Command c;
   c.kind = CommandKind::Send;
-  c.mesh.targets = std::move(targets);
-  c.mesh.src = src;
-  c.mesh.dst = dst;
-  c.mesh.bytes = bytes;
-  c.mesh.sem = sem;
-  c.mesh.tag = tag;
+  c.mesh->targets = std::move(targets);
+  c.mesh->src = src;
+  c.mesh->dst = dst;
+  c.mesh->bytes = bytes;
+  c.mesh->sem = sem;
+  c.mesh->tag = tag;
   return c;
 }
 
 Command signalCmd(std::vector<uint32_t> targets, uint32_t sem) {
   Command c;
   c.kind = CommandKind::Signal;
-  c.mesh.targets = std::move(targets);
-  c.mesh.sem = sem;
+  c.mesh->targets = std::move(targets);
+  c.mesh->sem = sem;
   return c;
 }
 

@@ -78,6 +78,74 @@ TEST(Simulator, TiledMatmulTwoClustersSplitK) {
   EXPECT_EQ(st.dramBytesWritten, uint64_t(M) * N * 4);
 }
 
+// SimOptions::commandsChecked (accel-run's streamed validation): a checker
+// that lets one more command of the asking cluster run per call gives the
+// ungated run's outputs and statistics; one that reports a violation stops
+// the run before the first unchecked command.
+TEST(Simulator, CommandsRunOnlyOnceChecked) {
+  HardwareDesc hw = tinyHardware(1, 2);
+  const uint32_t M = 4, K = 4, N = 4;
+  Program p = makeProgram(hw, 1024);
+  p.symbols = {sym("x", true, {M, K}, 0), sym("w", true, {K, N}, 256),
+               sym("y", false, {M, N}, 512)};
+  for (uint32_t ci = 0; ci < 2; ++ci) {
+    auto &cmds = p.clusters[ci].commands;
+    cmds.push_back(dma2d(DmaDir::Load, 0, 0, 0, M, K, K, K));
+    cmds.push_back(dma2d(DmaDir::Load, 1, 256, 1024, K, N, N, N));
+    cmds.push_back(waitCmd(0b11));
+    cmds.push_back(config(0, {ldActs(0, rec(0, M, K, K, 1, 2)),
+                              ldWeights(rec(1024, K, N, N)),
+                              mac(0, 0, rec(0, M, N, 0, 1, 2, K)),
+                              stAcc(0, rec(2048, M, N, N, 1, 2))}));
+    cmds.push_back(execute(0, true, true));
+    cmds.push_back(waitCmd(0, true));
+    if (ci == 0) {
+      cmds.push_back(dma2d(DmaDir::Store, 2, 2048, 512, M, N, N, N));
+      cmds.push_back(waitCmd(1 << 2));
+    }
+  }
+  std::map<std::string, Tensor> in{{"x", tensor({M, K}, 1)},
+                                   {"w", tensor({K, N}, 2)}},
+      plain, gated;
+  SimStats plainStats, gatedStats;
+  ASSERT_EQ(run(p, hw, in, plain, plainStats), "");
+
+  std::vector<uint64_t> granted(2, 0);
+  uint64_t asked = 0;
+  SimOptions opts;
+  opts.commandsChecked = [&](uint32_t cluster, uint64_t &n) {
+    ++asked;
+    n = ++granted[cluster];
+    return true;
+  };
+  ASSERT_EQ(run(p, hw, in, gated, gatedStats, opts), "");
+  EXPECT_EQ(gated["y"].data, plain["y"].data);
+  EXPECT_EQ(gatedStats.cycles, plainStats.cycles);
+  EXPECT_EQ(gatedStats.commandCounts, plainStats.commandCounts);
+  // Asked once per command: each answer grants exactly the next one.
+  EXPECT_EQ(asked,
+            p.clusters[0].commands.size() + p.clusters[1].commands.size());
+
+  // Cluster 0 is checked whole; cluster 1's commands 0-2 are, and the
+  // violation is found while it waits for command 3: the run stops there.
+  SimOptions stop;
+  uint64_t asks = 0;
+  stop.commandsChecked = [&asks](uint32_t cluster, uint64_t &n) {
+    ++asks;
+    if (cluster == 0) {
+      n = UINT64_MAX;
+      return true;
+    }
+    n = 3;
+    return asks < 3; // the violation is found while cluster 1 waits
+  };
+  std::map<std::string, Tensor> none;
+  SimStats stopped;
+  EXPECT_EQ(run(p, hw, in, none, stopped, stop),
+            "cluster (0,1) command 3: not run, the program failed validation");
+  EXPECT_TRUE(none.empty());
+}
+
 // Accumulation buffers keep their contents across EXECUTEs without shift and
 // restart from zero after a shift; patches persist in the register file.
 TEST(Simulator, ShiftRestartsAccumulationAndPatchesPersist) {

@@ -387,9 +387,9 @@ TEST(Binary, OldVersionIsRefused) {
 TEST(Binary, SendSignalRecvAreCheckedByTheReader) {
   Command send;
   send.kind = CommandKind::Send;
-  send.mesh.targets = {0, 3};
-  send.mesh.bytes = 64;
-  send.mesh.sem = 9;
+  send.mesh->targets = {0, 3};
+  send.mesh->bytes = 64;
+  send.mesh->sem = 9;
   std::vector<uint8_t> full = oneCommand(send);
   size_t at = firstCommandOffset(full);
   ASSERT_EQ(full[at], kPacketSend);
@@ -427,7 +427,7 @@ TEST(Binary, SendSignalRecvAreCheckedByTheReader) {
 
   Command signal;
   signal.kind = CommandKind::Signal;
-  signal.mesh.targets = {2};
+  signal.mesh->targets = {2};
   full = oneCommand(signal);
   at = firstCommandOffset(full);
   ASSERT_EQ(full[at], kPacketSignal);

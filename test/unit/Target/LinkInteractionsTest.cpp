@@ -72,8 +72,8 @@ TEST(LinkInteractions, SignalsCopiesAndReceives) {
   ASSERT_EQ(c0.size(), 4u);
   EXPECT_EQ(c0[1].kind, CommandKind::Wait);
   EXPECT_EQ(c0[2].kind, CommandKind::Signal);
-  EXPECT_EQ(c0[2].mesh.targets, std::vector<uint32_t>{2});
-  EXPECT_EQ(c0[2].mesh.sem, in);
+  EXPECT_EQ(c0[2].mesh->targets, std::vector<uint32_t>{2});
+  EXPECT_EQ(c0[2].mesh->sem, in);
   EXPECT_EQ(p.clusters[1].commands.size(), 3u);
   // The interaction: RECV both, copy both pieces of a.t into x.in0, run,
   // copy x.result into both replicas of b.x, signal cluster 3.
@@ -95,8 +95,8 @@ TEST(LinkInteractions, SignalsCopiesAndReceives) {
   EXPECT_EQ(c2[8].dma.dst, 6000u);
   EXPECT_EQ(c2[9].kind, CommandKind::Wait);
   EXPECT_EQ(c2[10].kind, CommandKind::Signal);
-  EXPECT_EQ(c2[10].mesh.targets, std::vector<uint32_t>{3});
-  EXPECT_EQ(c2[10].mesh.sem, out);
+  EXPECT_EQ(c2[10].mesh->targets, std::vector<uint32_t>{3});
+  EXPECT_EQ(c2[10].mesh->sem, out);
   // The consumer receives before its first read of b.x, not before.
   auto &c3 = p.clusters[3].commands;
   ASSERT_EQ(c3.size(), 3u);

@@ -30,7 +30,7 @@ Program tiny(uint64_t in, uint64_t src) {
   p.clusters[1].commands.push_back(load);
   Command sig;
   sig.kind = CommandKind::Signal;
-  sig.mesh.targets = {0};
+  sig.mesh->targets = {0};
   p.clusters[1].commands.push_back(sig);
   p.layers.push_back(LayerInfo{"conv", "Conv"});
   return p;
@@ -67,7 +67,7 @@ TEST(Link, ParallelRelocatesIntoEachNetworksSlice) {
   // a's second cluster is cluster 1, b's is cluster 3.
   EXPECT_EQ(out.clusters[1].commands[0].dma.src, R + 100);
   EXPECT_EQ(out.clusters[3].commands[0].dma.src, R + S + 100);
-  EXPECT_EQ(out.clusters[3].commands[1].mesh.targets,
+  EXPECT_EQ(out.clusters[3].commands[1].mesh->targets,
             (std::vector<uint32_t>{2}));
   EXPECT_EQ(out.layers[1].name, "b.conv");
   EXPECT_EQ(out.clusters[3].commands[0].layer, 1u);

@@ -30,35 +30,7 @@ struct HostThreads {
   ~HostThreads() { ::unsetenv("ACCEL_HOST_THREADS"); }
 };
 
-/// A valid program large enough for the parallel paths (over 1 MiB of
-/// streams, over 4096 commands): every cluster loads a 64 x 64 tile
-/// `loads` times, cluster (0,0) then stores the output.
-Program makeLargeProgram(const HardwareDesc &hw, int loads = 3000) {
-  Program p;
-  p.hwFingerprint = hw.fingerprint();
-  p.gridRows = hw.rows;
-  p.gridCols = hw.cols;
-  p.dramSize = 1 << 20;
-  p.symbols.push_back({"y", false, DType::F32, {64, 64}, 0});
-  p.clusters.resize(hw.numClusters());
-  Command dma = target_test::tileDma(DmaDir::Load, 1, 0, 0, 64, 64);
-  Command wait;
-  wait.kind = CommandKind::Wait;
-  wait.waitTags = 2;
-  for (ClusterStream &cs : p.clusters) {
-    for (int i = 0; i < loads; ++i) {
-      dma.dma.src = uint64_t(i % 16) * 4;
-      cs.commands.push_back(dma);
-    }
-    cs.commands.push_back(wait);
-  }
-  Command store = dma;
-  store.dma.dir = DmaDir::Store;
-  store.dma.src = store.dma.dst = 0;
-  p.clusters[0].commands.push_back(store);
-  p.clusters[0].commands.push_back(wait);
-  return p;
-}
+using target_test::makeLargeProgram;
 
 std::string readError(const std::vector<uint8_t> &b, unsigned threads) {
   HostThreads t(threads);

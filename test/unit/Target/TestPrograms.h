@@ -189,17 +189,17 @@ inline Program makeFullProgram() {
   // Mesh and semaphore commands (cluster 1), a remote_load (cluster 0, last).
   Command send;
   send.kind = CommandKind::Send;
-  send.mesh.targets = {1, 2, 3};
-  send.mesh.src = 256;
-  send.mesh.dst = 0xFFFFFF00u;
-  send.mesh.bytes = 192;
-  send.mesh.sem = 4095;
-  send.mesh.tag = 6;
+  send.mesh->targets = {1, 2, 3};
+  send.mesh->src = 256;
+  send.mesh->dst = 0xFFFFFF00u;
+  send.mesh->bytes = 192;
+  send.mesh->sem = 4095;
+  send.mesh->tag = 6;
   p.clusters[1].commands.push_back(send);
   Command signal;
   signal.kind = CommandKind::Signal;
-  signal.mesh.targets = {0};
-  signal.mesh.sem = 1;
+  signal.mesh->targets = {0};
+  signal.mesh->sem = 1;
   p.clusters[1].commands.push_back(signal);
   Command recv;
   recv.kind = CommandKind::Recv;
@@ -225,6 +225,36 @@ inline Program makeFullProgram() {
   empty.markerAddr = 20000;
   empty.marker = {1, 2, 3};
   p.packets.push_back(empty);
+  return p;
+}
+
+/// A valid program large enough for the parallel paths (over 1 MiB of
+/// streams, over 4096 commands): every cluster loads a 64 x 64 tile
+/// `loads` times, cluster (0,0) then stores the output.
+inline Program makeLargeProgram(const HardwareDesc &hw, int loads = 3000) {
+  Program p;
+  p.hwFingerprint = hw.fingerprint();
+  p.gridRows = hw.rows;
+  p.gridCols = hw.cols;
+  p.dramSize = 1 << 20;
+  p.symbols.push_back({"y", false, DType::F32, {64, 64}, 0});
+  p.clusters.resize(hw.numClusters());
+  Command dma = tileDma(DmaDir::Load, 1, 0, 0, 64, 64);
+  Command wait;
+  wait.kind = CommandKind::Wait;
+  wait.waitTags = 2;
+  for (ClusterStream &cs : p.clusters) {
+    for (int i = 0; i < loads; ++i) {
+      dma.dma.src = uint64_t(i % 16) * 4;
+      cs.commands.push_back(dma);
+    }
+    cs.commands.push_back(wait);
+  }
+  Command store = dma;
+  store.dma.dir = DmaDir::Store;
+  store.dma.src = store.dma.dst = 0;
+  p.clusters[0].commands.push_back(store);
+  p.clusters[0].commands.push_back(wait);
   return p;
 }
 
@@ -406,14 +436,14 @@ inline std::string diffPrograms(const Program &a, const Program &b) {
         CHECK_EQ_FIELD(c.barrierId, d.barrierId, at << "barrierId");
         break;
       case CommandKind::Send:
-        CHECK_EQ_FIELD(c.mesh.src, d.mesh.src, at << "mesh src");
-        CHECK_EQ_FIELD(c.mesh.dst, d.mesh.dst, at << "mesh dst");
-        CHECK_EQ_FIELD(c.mesh.bytes, d.mesh.bytes, at << "mesh bytes");
-        CHECK_EQ_FIELD(c.mesh.tag, d.mesh.tag, at << "mesh tag");
+        CHECK_EQ_FIELD(c.mesh->src, d.mesh->src, at << "mesh src");
+        CHECK_EQ_FIELD(c.mesh->dst, d.mesh->dst, at << "mesh dst");
+        CHECK_EQ_FIELD(c.mesh->bytes, d.mesh->bytes, at << "mesh bytes");
+        CHECK_EQ_FIELD(c.mesh->tag, d.mesh->tag, at << "mesh tag");
         [[fallthrough]];
       case CommandKind::Signal:
-        CHECK_EQ_FIELD(c.mesh.targets, d.mesh.targets, at << "targets");
-        CHECK_EQ_FIELD(c.mesh.sem, d.mesh.sem, at << "mesh sem");
+        CHECK_EQ_FIELD(c.mesh->targets, d.mesh->targets, at << "targets");
+        CHECK_EQ_FIELD(c.mesh->sem, d.mesh->sem, at << "mesh sem");
         break;
       case CommandKind::Recv:
         CHECK_EQ_FIELD(c.sem, d.sem, at << "recv sem");

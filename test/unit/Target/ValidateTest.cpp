@@ -91,11 +91,21 @@ protected:
   void expectOk() {
     std::string err;
     EXPECT_TRUE(validateProgram(p, hw, err)) << err;
+    expectStreamedAgrees(true, err);
   }
   void expectError(const std::string &needle) {
     std::string err;
     EXPECT_FALSE(validateProgram(p, hw, err));
     EXPECT_NE(err.find(needle), std::string::npos) << err;
+    expectStreamedAgrees(false, err);
+  }
+  /// accel-run's StreamedValidation (the streams on a thread of its own)
+  /// gives the same verdict and message.
+  void expectStreamedAgrees(bool ok, const std::string &err) {
+    StreamedValidation v(p, hw);
+    std::string streamed;
+    EXPECT_EQ(v.start(streamed) && v.finish(streamed), ok);
+    EXPECT_EQ(streamed, ok ? std::string() : err);
   }
 
   HardwareDesc hw;
