@@ -518,8 +518,10 @@ bool Validator::checkOutputsWritten() {
   return true;
 }
 
-/// The commands of cluster `ci` in order, with a simulated register file
-/// per instruction buffer; the stream's barrier ids in `barriers`.
+/// Commands [sc.next, end) of cluster `ci` in order, with a simulated
+/// register file per instruction buffer (kept in `sc` for the next part);
+/// the stream's barrier ids go to sc.barriers. On a violation sc.next is
+/// the failing command.
 bool Validator::checkStream(size_t ci, StreamCheck &sc, size_t end) {
   const unsigned numIbufs =
       std::min<unsigned>(hw.instructionBuffers, kNumIbufIds);
