@@ -18,6 +18,7 @@
 #include <pybind11/stl.h>
 
 #include <filesystem>
+#include <optional>
 
 using namespace accelpy;
 
@@ -133,27 +134,51 @@ accel::SimStats simulate(const CompiledProgram &p,
                          const RunRequest &r,
                          std::map<std::string, accel::Tensor> &outputs) {
   std::string err;
-  if (r.validate && !accel::validateProgram(p.program, hw, err))
-    throw Error(ErrorKind::Hardware,
-                "invalid program for hardware '" + hw.name + "': " + err);
+  auto invalid = [&](const std::string &msg) {
+    return Error(ErrorKind::Hardware,
+                 "invalid program for hardware '" + hw.name + "': " + msg);
+  };
+  // As accel-run: the command streams are checked on a thread of their own
+  // while the simulator runs the commands already checked, and a failure
+  // waits for that check (docs/simulator.md, "Eleventh round").
+  std::optional<accel::StreamedValidation> check;
+  if (r.validate) {
+    check.emplace(p.program, hw);
+    if (!check->start(err))
+      throw invalid(err);
+  }
+  auto failChecked = [&](ErrorKind kind, const std::string &msg) {
+    std::string why;
+    if (check && !check->finish(why))
+      return invalid(why);
+    return Error(kind, msg);
+  };
   accel::SimOptions opts;
   opts.tracePath = r.tracePath;
   opts.hazardsAreErrors = r.strict;
   opts.powerGating = r.gating;
   opts.dataLanes = r.dataLanes;
+  if (check)
+    opts.commandsChecked = [&check](uint32_t cluster, uint64_t &n) {
+      n = check->checked(cluster);
+      return !check->failed();
+    };
   if (!r.reportDir.empty()) { // docs/simulator.md "HTML report"
     std::error_code ec;
     std::filesystem::create_directories(r.reportDir, ec);
     if (ec)
-      throw Error(ErrorKind::Generic,
-                  r.reportDir + ": cannot create directory: " + ec.message());
+      throw failChecked(ErrorKind::Generic,
+                        r.reportDir +
+                            ": cannot create directory: " + ec.message());
     opts.timeline = true;
     if (opts.tracePath.empty())
       opts.tracePath = r.reportDir + "/trace.json";
   }
   accel::SimStats stats;
   if (!accel::simulate(p.program, hw, inputs, opts, outputs, stats, err))
-    throw Error(ErrorKind::Simulation, err);
+    throw failChecked(ErrorKind::Simulation, err);
+  if (check && !check->finish(err))
+    throw invalid(err);
   if (!r.reportDir.empty() &&
       !accel::writeReport(r.reportDir, p.program, hw, stats, r.name,
                           opts.tracePath, err))
