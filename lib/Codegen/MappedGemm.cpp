@@ -70,14 +70,25 @@ struct MStep {
 /// owner with a remote_load where it would have streamed it from DRAM.
 struct SharedStrip {
   std::vector<uint32_t> members; ///< the clusters sharing it, ascending
-  int64_t chunks = 0;            ///< K chunks of the strip
-  int64_t perHome = 0;           ///< chunks at home on each member
+  /// Chunks of the strip: K chunks, times the M partitions when there are
+  /// several (a streamed filter: one N tile per cluster). Chunk c is K
+  /// chunk c % kChunks of M partition c / kChunks.
+  int64_t chunks = 0;
+  int64_t kChunks = 0;
+  int64_t mcMax = 0;   ///< rows of an M partition
+  int64_t perHome = 0; ///< chunks at home on each member
   /// Chunks [0, homed) have a home; the others are not shared (kept in a
   /// member's own strip when it has room, else streamed from DRAM).
   int64_t homed = 0;
   int64_t tileBytes = 0; ///< one chunk's A tile in storage
   uint32_t base = 0;     ///< the home region's storage address
   bool on() const { return !members.empty(); }
+  int64_t chunkOf(int64_t mi, int64_t k) const { return mi * kChunks + k; }
+  /// Chunk c's A box of problem `p`.
+  DramBox box(const GemmTiles &p, int64_t c) const {
+    const int64_t m0 = c / kChunks * mcMax;
+    return p.aBox(m0, std::min(mcMax, p.m - m0), size_t(c % kChunks));
+  }
   int64_t homeBytes() const { return perHome * tileBytes; }
   uint32_t owner(int64_t k) const { return members[size_t(k / perHome)]; }
   uint32_t addr(int64_t k) const {
@@ -189,8 +200,13 @@ clusterSteps(const HardwareDesc &hw, const std::vector<GemmTiles> &problems,
   // A shared strip: the home chunks live in the home region, the strip
   // slot holds (some of) the others, numbered without the home ones.
   const bool shared = share && stripPerChunk && residentA;
-  const auto [homeFirst, homeLast] =
-      shared ? share->home(self) : std::pair<int64_t, int64_t>{0, 0};
+  // A shared filter that streams (one N tile: each chunk is used once per
+  // M partition): chunks at home here are read in place, the other homed
+  // ones from their owners, the rest from DRAM.
+  const bool streamShared = share && stripPerChunk && !residentA;
+  const auto [homeFirst, homeLast] = shared || streamShared
+                                         ? share->home(self)
+                                         : std::pair<int64_t, int64_t>{0, 0};
   auto localPos = [&](int64_t k) {
     return k < homeFirst ? k : k - (homeLast - homeFirst);
   };
@@ -272,6 +288,15 @@ clusterSteps(const HardwareDesc &hw, const std::vector<GemmTiles> &problems,
           s.aSlot = slot, s.aOff = chunk * tile, s.loadA = load;
         } else {
           s.bSlot = slot, s.bOff = chunk * tile, s.loadB = load;
+        }
+      }
+      if (streamShared) {
+        const int64_t c = share->chunkOf(mi, k);
+        if (c >= homeFirst && c < homeLast) {
+          s.aHomeAddr = share->addr(c);
+          s.loadA = false;
+        } else if (c < share->homed) {
+          s.aOwner = int(share->owner(c));
         }
       }
       steps.push_back(s);
@@ -703,7 +728,11 @@ SharedStrip planSharedStrip(const StreamBuilder &sb,
       return none;
     const GemmTiles &p = w.problems[0];
     const GemmTiling &t = w.tiling;
-    if (p.aPieces || p.nTiles.size() < 2 || p.m > t.peRows * hw.pesPerCluster)
+    // One M partition across at least two N tiles (a strip kept across
+    // them), or one N tile (a filter streamed once, over its partitions).
+    const bool onePartition = p.m <= t.peRows * hw.pesPerCluster;
+    if (p.aPieces || p.nTiles.empty() ||
+        (p.nTiles.size() == 1 ? false : !onePartition))
       return none;
     if (first) {
       const GemmTiling &t0 = first->tiling;
@@ -726,9 +755,19 @@ SharedStrip planSharedStrip(const StreamBuilder &sb,
   const int64_t stripBudget = int64_t(hw.storageBytes) -
                               fixedTileBytes(hw, t, init) -
                               detail::residualTileBytes(hw, t, epi);
-  sh.chunks = int64_t(first->problems[0].kChunks.size());
-  sh.tileBytes = t.peRows * hw.pesPerCluster * t.kc * 4;
+  sh.mcMax = t.peRows * hw.pesPerCluster;
+  sh.kChunks = int64_t(first->problems[0].kChunks.size());
+  sh.chunks = sh.kChunks * ceilDiv(first->problems[0].m, sh.mcMax);
+  sh.tileBytes = sh.mcMax * t.kc * 4;
   if (sh.chunks * sh.tileBytes <= stripBudget)
+    return none;
+  // A streamed filter (one N tile) is shared only when it is larger than a
+  // storage unit: a smaller one saves little DRAM against the home region,
+  // which takes the top of the storage the residency planner keeps
+  // intermediates in (MobileNetV3-Large's 1 x 1 projections on
+  // bandwidth-starved.json lost their resident inputs: +0.83 % cycles).
+  if (first->problems[0].nTiles.size() == 1 &&
+      sh.chunks * sh.tileBytes < int64_t(hw.storageBytes))
     return none;
   // Every home size from a member's full share down: the one that pays
   // with the least channel time (a smaller home region may keep a second
@@ -765,7 +804,7 @@ void loadHomeChunks(StreamBuilder &sb, uint32_t cl, const SharedStrip &sh,
                                              int64_t)> &load) {
   const auto [first, last] = sh.home(cl);
   for (int64_t k = first; k < last; ++k)
-    load(kShareTag, p.aBox(0, p.m, size_t(k)), sh.addr(k), t.kc);
+    load(kShareTag, sh.box(p, k), sh.addr(k), t.kc);
   sb.wait(cl, uint8_t(1u << kShareTag), false);
   sb.meshSignal(cl, sh.others(cl), shareReadySem(sb));
   sb.meshRecv(cl, shareReadySem(sb), uint32_t(sh.members.size() - 1));
@@ -1066,8 +1105,10 @@ bool accel::codegen::emitMappedGemmLayer(
       Regions l = regions(s, h);
       if (s.loadA && s.aOwner >= 0) {
         const DramBox box = s.p->aBox(s.m0, s.mc, s.k);
-        sb.dmaRemoteLoad(cl, loadTag(h), uint32_t(s.aOwner),
-                         share.addr(int64_t(s.k)), box, l.a, t.kc);
+        sb.dmaRemoteLoad(
+            cl, loadTag(h), uint32_t(s.aOwner),
+            share.addr(share.chunkOf(s.m0 / share.mcMax, int64_t(s.k))), box,
+            l.a, t.kc);
         zeros.wroteBox(l.a, box, t.kc);
       } else if (s.loadA && s.p->aPieces)
         loadPieces(loadTag(h), s.p->aPieces(s.m0, s.mc, s.k, t.kc), l.a);

@@ -606,16 +606,21 @@ struct SharedStripDmas {
   size_t remote = 0; ///< remote_loads (A tiles of another cluster's home)
 };
 
-/// C = A B, 16 x 200 x 100, split by columns over the four clusters (25
-/// each, N tiles of 16 and 9: a data split, every cluster needs all of A),
-/// four K chunks of at most 64; stationary C on 32 KiB storage units, where
-/// the halves (2 x 9 KiB) leave each cluster's strip room for three of the
-/// four 4 KiB A tiles; simulated under strict hazards against the
-/// reference.
-SharedStripDmas runSharedStrip(bool share) {
-  const int64_t m = 16, k = 200, n = 100, slice = 25, nc = 16;
+/// C = A B, m x 200 x 100, split by columns over the four clusters (25
+/// each: a data split, every cluster needs all of A), four K chunks of at
+/// most 64, 16-row M partitions, N tiles of nc; stationary C on 32 KiB
+/// storage units; simulated under strict hazards against the reference.
+/// m = 16, nc = 16 (runSharedStrip): N tiles of 16 and 9, where the halves
+/// (2 x 9 KiB) leave each cluster's strip room for three of the four 4 KiB
+/// A tiles. m = 72, nc = 32 on 64 KiB: five M partitions and one N tile,
+/// A (20 tiles, 80 KiB) streamed once per cluster, 36 KiB above the
+/// halves.
+SharedStripDmas runSharedStrip(bool share, int64_t m = 16, int64_t nc = 16,
+                               bool outerM = false,
+                               uint32_t storage = 32u << 10) {
+  const int64_t k = 200, n = 100, slice = 25;
   HardwareDesc hw = defaultHardware();
-  hw.storageBytes = 32u << 10;
+  hw.storageBytes = storage;
   Program prog;
   prog.dramSize = 8u << 20;
   StreamBuilder sb(prog, hw);
@@ -643,6 +648,7 @@ SharedStripDmas runSharedStrip(bool share) {
     w[cl].tiling.peRows = 4;
     w[cl].tiling.kc = 64;
     w[cl].tiling.nc = nc;
+    w[cl].tiling.outerM = outerM;
     w[cl].partialFilterStrip = true;
     w[cl].shareFilterStrip = share;
     w[cl].channel = cl / 2;
@@ -674,6 +680,31 @@ TEST(MappedGemm, SharedFilterStripReadsTheOthersChunksOverTheMesh) {
   const SharedStripDmas shared = runSharedStrip(true);
   EXPECT_EQ(shared.dramA, 12u);
   EXPECT_EQ(shared.remote, 8u);
+}
+
+TEST(MappedGemm, StreamedFilterIsSharedOverItsMPartitions) {
+  // One N tile per cluster: each of the 20 A tiles (5 M partitions x 4 K
+  // chunks, 80 KiB against 64 KiB of storage) is used once, so alone every
+  // cluster loads all 20 from DRAM. Shared, a tile at home on one cluster
+  // is loaded once there and read by the others over the mesh; the tiles
+  // without a home still come from DRAM on every cluster. Both loop orders.
+  for (bool outerM : {false, true}) {
+    const SharedStripDmas alone =
+        runSharedStrip(false, 72, 32, outerM, 64u << 10);
+    EXPECT_EQ(alone.dramA, 4u * 20u) << outerM;
+    EXPECT_EQ(alone.remote, 0u) << outerM;
+    const SharedStripDmas shared =
+        runSharedStrip(true, 72, 32, outerM, 64u << 10);
+    // Every A tile read once per cluster, from DRAM or over the mesh.
+    EXPECT_EQ(shared.dramA + shared.remote, 4u * 20u) << outerM;
+    EXPECT_GT(shared.remote, 0u) << outerM;
+    EXPECT_LT(shared.dramA, alone.dramA) << outerM;
+    // The rule (sharedChannelTime) takes one chunk at home per cluster:
+    // 4 home loads + 16 unhomed tiles x 4 clusters from DRAM, 3 remote
+    // loads per cluster.
+    EXPECT_EQ(shared.dramA, 68u) << outerM;
+    EXPECT_EQ(shared.remote, 12u) << outerM;
+  }
 }
 
 } // namespace
