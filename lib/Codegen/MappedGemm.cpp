@@ -75,8 +75,9 @@ struct SharedStrip {
   /// chunk c % kChunks of M partition c / kChunks.
   int64_t chunks = 0;
   int64_t kChunks = 0;
-  int64_t mcMax = 0;   ///< rows of an M partition
-  int64_t perHome = 0; ///< chunks at home on each member
+  int64_t mcMax = 0;     ///< rows of an M partition
+  bool streamed = false; ///< one N tile: the filter is streamed once
+  int64_t perHome = 0;   ///< chunks at home on each member
   /// Chunks [0, homed) have a home; the others are not shared (kept in a
   /// member's own strip when it has room, else streamed from DRAM).
   int64_t homed = 0;
@@ -667,6 +668,11 @@ double bandStall(const StripPlan &x, const MemoryChannel &ch) {
 /// alone. The home region narrows a member's strips and bands, which may
 /// cost it loads or its second band slot. `alone[i]`: member i's plan
 /// without the shared strip.
+/// How much longer than alone a layer with a streamed filter may be
+/// estimated, as a share of its MAC time, for the DRAM bytes sharing saves
+/// (sharedChannelTime; docs/mapping.md, "A streamed filter").
+constexpr double kStreamedShareWait = 0.01;
+
 double sharedChannelTime(const HardwareDesc &hw,
                          const std::vector<ClusterGemmWork> &work,
                          StationaryOperand st, const GemmEpilogue &epi,
@@ -692,9 +698,19 @@ double sharedChannelTime(const HardwareDesc &hw,
                 std::max(1e-9, hw.linkBytesPerCycle);
     const double mac = stepMacTime(alone[i].steps, hw);
     const double sharers = double(w.channelSharers);
-    if (chanShared >= chanAlone ||
-        std::max({mac, chanShared * sharers, mesh}) + bandStall(shared, ch) >
-            std::max(mac, chanAlone * sharers) + bandStall(alone[i], ch))
+    // A streamed filter's steps all wait for every member's home chunks
+    // (the first round); priced, with a little slack: a layer bound by its
+    // MACs gains no time from the bytes it saves.
+    const double homeWait =
+        sh.streamed ? double(ch.latencyCycles) +
+                          double((last - first) * sh.tileBytes) * sharers /
+                              std::max(1e-9, double(ch.bytesPerCycle))
+                    : 0.0;
+    const double slack = sh.streamed ? kStreamedShareWait * mac : 0.0;
+    if (chanShared >= chanAlone || std::max({mac, chanShared * sharers, mesh}) +
+                                           bandStall(shared, ch) + homeWait >
+                                       std::max(mac, chanAlone * sharers) +
+                                           bandStall(alone[i], ch) + slack)
       return -1;
     total += chanShared;
   }
@@ -756,6 +772,7 @@ SharedStrip planSharedStrip(const StreamBuilder &sb,
                               fixedTileBytes(hw, t, init) -
                               detail::residualTileBytes(hw, t, epi);
   sh.mcMax = t.peRows * hw.pesPerCluster;
+  sh.streamed = first->problems[0].nTiles.size() == 1;
   sh.kChunks = int64_t(first->problems[0].kChunks.size());
   sh.chunks = sh.kChunks * ceilDiv(first->problems[0].m, sh.mcMax);
   sh.tileBytes = sh.mcMax * t.kc * 4;
@@ -766,8 +783,7 @@ SharedStrip planSharedStrip(const StreamBuilder &sb,
   // which takes the top of the storage the residency planner keeps
   // intermediates in (MobileNetV3-Large's 1 x 1 projections on
   // bandwidth-starved.json lost their resident inputs: +0.83 % cycles).
-  if (first->problems[0].nTiles.size() == 1 &&
-      sh.chunks * sh.tileBytes < int64_t(hw.storageBytes))
+  if (sh.streamed && sh.chunks * sh.tileBytes < int64_t(hw.storageBytes))
     return none;
   // Every home size from a member's full share down: the one that pays
   // with the least channel time (a smaller home region may keep a second
