@@ -660,19 +660,21 @@ double bandStall(const StripPlan &x, const MemoryChannel &ch) {
   return t;
 }
 
+/// How much longer than alone a layer with a streamed filter may be
+/// estimated, as a share of its MAC time, for the DRAM bytes sharing saves
+/// (sharedChannelTime; docs/mapping.md, "A streamed filter").
+constexpr double kStreamedShareWait = 0.01;
+
 /// The channel time the members of `sh` spend with it (the home chunks'
 /// one load included), or a negative number when it does not pay on one
 /// of them: its channel time at least its time alone, or its time, max(MAC
 /// time, channel time x the clusters on its channel, remote bytes at one
 /// mesh link's rate) plus the stall of a single band slot, longer than
 /// alone. The home region narrows a member's strips and bands, which may
-/// cost it loads or its second band slot. `alone[i]`: member i's plan
-/// without the shared strip.
-/// How much longer than alone a layer with a streamed filter may be
-/// estimated, as a share of its MAC time, for the DRAM bytes sharing saves
-/// (sharedChannelTime; docs/mapping.md, "A streamed filter").
-constexpr double kStreamedShareWait = 0.01;
-
+/// cost it loads or its second band slot. A streamed filter's steps also
+/// wait for the home chunks, and may be estimated kStreamedShareWait of the
+/// MAC time longer than alone. `alone[i]`: member i's plan without the
+/// shared strip.
 double sharedChannelTime(const HardwareDesc &hw,
                          const std::vector<ClusterGemmWork> &work,
                          StationaryOperand st, const GemmEpilogue &epi,
@@ -720,7 +722,8 @@ double sharedChannelTime(const HardwareDesc &hw,
 /// The shared strip of a layer, or none (SharedStrip::on() false): every
 /// cluster with work asks for it (shareFilterStrip, partialFilterStrip), a
 /// shared cluster cache, stationary C, at least two such clusters, each
-/// with one problem of one M partition and at least two N tiles, the same
+/// with one problem of one M partition and at least two N tiles, or of one
+/// N tile (a streamed filter, then at least a storage unit large), the same
 /// tiling and the same A box for every K chunk, no A pieces, and the strip
 /// larger than the storage the tiles leave; of the home sizes smaller than
 /// that storage, the one that pays with the least channel time
@@ -747,8 +750,7 @@ SharedStrip planSharedStrip(const StreamBuilder &sb,
     // One M partition across at least two N tiles (a strip kept across
     // them), or one N tile (a filter streamed once, over its partitions).
     const bool onePartition = p.m <= t.peRows * hw.pesPerCluster;
-    if (p.aPieces || p.nTiles.empty() ||
-        (p.nTiles.size() == 1 ? false : !onePartition))
+    if (p.aPieces || p.nTiles.empty() || (p.nTiles.size() > 1 && !onePartition))
       return none;
     if (first) {
       const GemmTiling &t0 = first->tiling;

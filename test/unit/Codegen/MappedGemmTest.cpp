@@ -617,8 +617,8 @@ struct SharedStripDmas {
 /// halves.
 SharedStripDmas runSharedStrip(bool share, int64_t m = 16, int64_t nc = 16,
                                bool outerM = false,
-                               uint32_t storage = 32u << 10) {
-  const int64_t k = 200, n = 100, slice = 25;
+                               uint32_t storage = 32u << 10, int64_t k = 200) {
+  const int64_t n = 100, slice = 25;
   HardwareDesc hw = defaultHardware();
   hw.storageBytes = storage;
   Program prog;
@@ -705,6 +705,18 @@ TEST(MappedGemm, StreamedFilterIsSharedOverItsMPartitions) {
     EXPECT_EQ(shared.dramA, 68u) << outerM;
     EXPECT_EQ(shared.remote, 12u) << outerM;
   }
+  // One M partition and one N tile (16 x 1088: 17 chunks, 68 KiB against
+  // 64 KiB): the inner loop is K, so the filter is the resident operand
+  // (a strip with no second N tile to serve) and its homed chunks are read
+  // the same way.
+  const SharedStripDmas alone =
+      runSharedStrip(false, 16, 32, false, 64u << 10, 1088);
+  EXPECT_EQ(alone.dramA, 4u * 17u);
+  const SharedStripDmas shared =
+      runSharedStrip(true, 16, 32, false, 64u << 10, 1088);
+  EXPECT_EQ(shared.dramA + shared.remote, 4u * 17u);
+  EXPECT_GT(shared.remote, 0u);
+  EXPECT_LT(shared.dramA, alone.dramA);
 }
 
 } // namespace
