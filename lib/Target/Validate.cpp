@@ -6,6 +6,8 @@
 #include "accel/Target/Sfu.h"
 #include <algorithm>
 #include <atomic>
+#include <exception>
+#include <new>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -819,7 +821,19 @@ bool StreamedValidation::start(std::string &err) {
     state->failed = true;
     return false;
   }
-  state->thread = std::thread([s = state.get()] { s->checkStreams(); });
+  state->thread = std::thread([s = state.get()] {
+    // An exception must not end the process from this thread: it becomes
+    // the verdict, as it would have reached validateProgram's caller.
+    try {
+      s->checkStreams();
+    } catch (const std::exception &e) {
+      s->err = std::string("validation: ") +
+               (dynamic_cast<const std::bad_alloc *>(&e) ? "out of host memory"
+                                                         : e.what());
+      s->ok = false;
+      s->failed.store(true, std::memory_order_release);
+    }
+  });
   return true;
 }
 
