@@ -159,10 +159,7 @@ accel::SimStats simulate(const CompiledProgram &p,
   opts.powerGating = r.gating;
   opts.dataLanes = r.dataLanes;
   if (check)
-    opts.commandsChecked = [&check](uint32_t cluster, uint64_t &n) {
-      n = check->checked(cluster);
-      return !check->failed();
-    };
+    opts.commandsChecked = check->gate();
   if (!r.reportDir.empty()) { // docs/simulator.md "HTML report"
     std::error_code ec;
     std::filesystem::create_directories(r.reportDir, ec);

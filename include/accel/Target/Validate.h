@@ -50,6 +50,7 @@
 
 #include "accel/Hardware/HardwareDesc.h"
 #include "accel/Target/Program.h"
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -83,6 +84,15 @@ public:
   uint64_t checked(size_t ci) const;
   /// Whether a violation was found (finish() says which).
   bool failed() const;
+  /// SimOptions::commandsChecked for a run of the program while it is
+  /// checked: sets n = checked(cluster), false once failed(). Valid while
+  /// this object lives.
+  std::function<bool(uint32_t cluster, uint64_t &n)> gate() const {
+    return [this](uint32_t cluster, uint64_t &n) {
+      n = checked(cluster);
+      return !failed();
+    };
+  }
   /// Waits for the thread: true when the program is valid, else false with
   /// validateProgram's message.
   bool finish(std::string &err);
