@@ -613,26 +613,29 @@ struct TensorFiles {
   std::string err;
 };
 using FileArgs = std::vector<std::pair<std::string, std::string>>;
+/// Reads the NAME=FILE pairs `args` into `out`: "" or the first failure, a
+/// name given twice ("FLAG 'NAME' given twice") or a file that cannot be
+/// read ("WHAT 'NAME': why").
+std::string readNamedTensors(const FileArgs &args, const std::string &flag,
+                             const std::string &what,
+                             std::map<std::string, Tensor> &out) {
+  std::string err;
+  for (auto &[name, file] : args) {
+    if (out.count(name))
+      return flag + " '" + name + "' given twice";
+    Tensor t;
+    if (!readTensorFile(file, t, err))
+      return what + " '" + name + "': " + err;
+    out[name] = std::move(t);
+  }
+  return "";
+}
 TensorFiles readTensorFiles(const FileArgs &expectArgs,
                             const FileArgs &inputArgs) {
   TensorFiles r;
-  std::string err;
-  for (auto &[name, file] : expectArgs) {
-    if (r.expected.count(name))
-      return r.err = "--expect '" + name + "' given twice", r;
-    Tensor t;
-    if (!readTensorFile(file, t, err))
-      return r.err = "expected '" + name + "': " + err, r;
-    r.expected[name] = std::move(t);
-  }
-  for (auto &[name, file] : inputArgs) {
-    if (r.inputs.count(name))
-      return r.err = "input '" + name + "' given twice", r;
-    Tensor t;
-    if (!readTensorFile(file, t, err))
-      return r.err = "input '" + name + "': " + err, r;
-    r.inputs[name] = std::move(t);
-  }
+  r.err = readNamedTensors(expectArgs, "--expect", "expected", r.expected);
+  if (r.err.empty())
+    r.err = readNamedTensors(inputArgs, "input", "input", r.inputs);
   return r;
 }
 
@@ -860,10 +863,7 @@ int runMain(int argc, char **argv) {
   opts.powerGating = gating;
   opts.dataLanes = dataLanes;
   if (check)
-    opts.commandsChecked = [&check](uint32_t cluster, uint64_t &n) {
-      n = check->checked(cluster);
-      return !check->failed();
-    };
+    opts.commandsChecked = check->gate();
   if (!inputArrivals(prog, arrivalArgs, opts.inputArrival, err))
     return failChecked(err);
   if (!reportDir.empty()) { // docs/simulator.md "HTML report"
