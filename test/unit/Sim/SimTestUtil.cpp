@@ -116,6 +116,19 @@ Command waitCmd(uint8_t tags, bool pe) {
   c.waitPe = pe;
   return c;
 }
+std::vector<Command> tileMatmul(uint32_t M, uint32_t K, uint32_t N,
+                                uint64_t xAddr, uint64_t wAddr,
+                                uint32_t wStorage, uint32_t yStorage) {
+  return {dma2d(DmaDir::Load, 0, xAddr, 0, M, K, K, K),
+          dma2d(DmaDir::Load, 0, wAddr, wStorage, K, N, N, N),
+          waitCmd(1),
+          config(0, {ldActs(0, rec(0, M, K, K, 1, 2)),
+                     ldWeights(rec(wStorage, K, N, N)),
+                     mac(0, 0, rec(0, M, N, 0, 1, 2, K)),
+                     stAcc(0, rec(yStorage, M, N, N, 1, 2))}),
+          execute(0, true, true),
+          waitCmd(0, true)};
+}
 Command barrier(uint32_t id) {
   Command c;
   c.kind = CommandKind::Barrier;

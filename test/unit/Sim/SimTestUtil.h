@@ -39,6 +39,13 @@ Command dma2d(DmaDir dir, uint8_t tag, uint64_t src, uint64_t dst,
               uint32_t rows, uint32_t cols, int64_t srcRowStride,
               int64_t dstRowStride);
 Command waitCmd(uint8_t tags, bool pe = false);
+/// One tile of Y = X W on a cluster: X (M x K) from DRAM `xAddr` to storage
+/// 0 and W (K x N) from DRAM `wAddr` to storage `wStorage` (DMA tag 0), the
+/// rows over 2 PEs, the product left at storage `yStorage`; the last
+/// command waits for the PE array (the caller stores the result).
+std::vector<Command> tileMatmul(uint32_t M, uint32_t K, uint32_t N,
+                                uint64_t xAddr, uint64_t wAddr,
+                                uint32_t wStorage, uint32_t yStorage);
 Command barrier(uint32_t id);
 /// SEND `bytes` from storage `src` to storage `dst` of every target.
 Command sendCmd(std::vector<uint32_t> targets, uint32_t src, uint32_t dst,

@@ -90,15 +90,8 @@ TEST(Simulator, CommandsRunOnlyOnceChecked) {
                sym("y", false, {M, N}, 512)};
   for (uint32_t ci = 0; ci < 2; ++ci) {
     auto &cmds = p.clusters[ci].commands;
-    cmds.push_back(dma2d(DmaDir::Load, 0, 0, 0, M, K, K, K));
-    cmds.push_back(dma2d(DmaDir::Load, 1, 256, 1024, K, N, N, N));
-    cmds.push_back(waitCmd(0b11));
-    cmds.push_back(config(0, {ldActs(0, rec(0, M, K, K, 1, 2)),
-                              ldWeights(rec(1024, K, N, N)),
-                              mac(0, 0, rec(0, M, N, 0, 1, 2, K)),
-                              stAcc(0, rec(2048, M, N, N, 1, 2))}));
-    cmds.push_back(execute(0, true, true));
-    cmds.push_back(waitCmd(0, true));
+    for (const Command &c : tileMatmul(M, K, N, 0, 256, 1024, 2048))
+      cmds.push_back(c);
     if (ci == 0) {
       cmds.push_back(dma2d(DmaDir::Store, 2, 2048, 512, M, N, N, N));
       cmds.push_back(waitCmd(1 << 2));
@@ -445,15 +438,8 @@ TEST(Simulator, ReducedPrecisionNumerics) {
     p.symbols = {sym("x", true, {M, K}, 0), sym("w", true, {K, N}, 512),
                  sym("y", false, {M, N}, 1024)};
     auto &c = p.clusters[0].commands;
-    c.push_back(dma2d(DmaDir::Load, 0, 0, 0, M, K, K, K));
-    c.push_back(dma2d(DmaDir::Load, 0, 512, 512, K, N, N, N));
-    c.push_back(waitCmd(1));
-    c.push_back(config(0, {ldActs(0, rec(0, M, K, K, 1, 2)),
-                           ldWeights(rec(512, K, N, N)),
-                           mac(0, 0, rec(0, M, N, 0, 1, 2, K)),
-                           stAcc(0, rec(1024, M, N, N, 1, 2))}));
-    c.push_back(execute(0, true, true));
-    c.push_back(waitCmd(0, true));
+    for (const Command &cmd : tileMatmul(M, K, N, 0, 512, 512, 1024))
+      c.push_back(cmd);
     c.push_back(dma2d(DmaDir::Store, 0, 1024, 1024, M, N, N, N));
     c.push_back(waitCmd(1));
     std::map<std::string, Tensor> out;

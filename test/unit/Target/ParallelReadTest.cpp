@@ -109,9 +109,7 @@ TEST(ParallelRead, FirstCorruptStreamInFileOrderIsReported) {
 
 TEST(ParallelValidate, FirstFailingClusterIsReported) {
   HardwareDesc hw = defaultHardware();
-  Program p = makeLargeProgram(hw);
-  p.clusters[1].commands[2000].dma.src = p.dramSize; // outside DRAM
-  p.clusters[3].commands[10].dma.tag = 9;            // no such tag
+  Program p = target_test::makeTwoBadStreams(hw);
   std::string one, four;
   {
     HostThreads t(1);
@@ -128,14 +126,7 @@ TEST(ParallelValidate, FirstFailingClusterIsReported) {
 
 TEST(ParallelValidate, BarrierMismatchBeforeALaterClustersError) {
   HardwareDesc hw = defaultHardware();
-  Program p = makeLargeProgram(hw);
-  Command barrier;
-  barrier.kind = CommandKind::Barrier;
-  barrier.barrierId = 7;
-  p.clusters[0].commands.push_back(barrier);
-  p.clusters[2].commands.push_back(barrier);
-  p.clusters[3].commands.push_back(barrier);
-  p.clusters[3].commands[5].dma.tag = 9;
+  Program p = target_test::makeBarrierMismatch(hw);
   std::string err;
   HostThreads t(4);
   EXPECT_FALSE(validateProgram(p, hw, err));

@@ -44,9 +44,7 @@ TEST(StreamedValidation, LargeValidProgramIsCheckedWhole) {
 
 TEST(StreamedValidation, FirstFailingClusterIsReported) {
   HardwareDesc hw = defaultHardware();
-  Program p = makeLargeProgram(hw);
-  p.clusters[1].commands[2000].dma.src = p.dramSize; // outside DRAM
-  p.clusters[3].commands[10].dma.tag = 9;            // no such tag
+  Program p = target_test::makeTwoBadStreams(hw);
   StreamedValidation v(p, hw);
   std::string err, once;
   ASSERT_TRUE(v.start(err)) << err;
@@ -67,14 +65,7 @@ TEST(StreamedValidation, FirstFailingClusterIsReported) {
 
 TEST(StreamedValidation, BarrierMismatchBeforeALaterClustersError) {
   HardwareDesc hw = defaultHardware();
-  Program p = makeLargeProgram(hw);
-  Command barrier;
-  barrier.kind = CommandKind::Barrier;
-  barrier.barrierId = 7;
-  p.clusters[0].commands.push_back(barrier);
-  p.clusters[2].commands.push_back(barrier);
-  p.clusters[3].commands.push_back(barrier);
-  p.clusters[3].commands[5].dma.tag = 9;
+  Program p = target_test::makeBarrierMismatch(hw);
   std::string err;
   EXPECT_FALSE(validateStreamed(p, hw, err));
   EXPECT_EQ(err.rfind("cluster (0,1) barrier sequence differs", 0), 0u) << err;

@@ -258,6 +258,31 @@ inline Program makeLargeProgram(const HardwareDesc &hw, int loads = 3000) {
   return p;
 }
 
+/// makeLargeProgram with two bad streams: cluster (0,1)'s command 2000
+/// reads outside DRAM, cluster (1,1)'s command 10 uses a tag that does not
+/// exist; the first in cluster order is (0,1)'s.
+inline Program makeTwoBadStreams(const HardwareDesc &hw) {
+  Program p = makeLargeProgram(hw);
+  p.clusters[1].commands[2000].dma.src = p.dramSize; // outside DRAM
+  p.clusters[3].commands[10].dma.tag = 9;            // no such tag
+  return p;
+}
+
+/// makeLargeProgram where cluster (0,1) lacks the barrier the others end
+/// with, and cluster (1,1)'s command 5 uses a tag that does not exist: the
+/// barrier mismatch comes first in cluster order.
+inline Program makeBarrierMismatch(const HardwareDesc &hw) {
+  Program p = makeLargeProgram(hw);
+  Command barrier;
+  barrier.kind = CommandKind::Barrier;
+  barrier.barrierId = 7;
+  p.clusters[0].commands.push_back(barrier);
+  p.clusters[2].commands.push_back(barrier);
+  p.clusters[3].commands.push_back(barrier);
+  p.clusters[3].commands[5].dma.tag = 9;
+  return p;
+}
+
 /// makeFullProgram with its input cut into DRAM pieces (two copies of the
 /// first half, one of the second), its 4-element output in two pieces and
 /// the first constant segment replicated twice: the layout of a tensor
