@@ -383,6 +383,35 @@ void accel::codegen::dropCopies(const HardwareDesc &hw,
   }
 }
 
+void accel::codegen::layOutConstantsFirst(
+    const HardwareDesc &hw, const std::vector<DramBuffer> &buffers,
+    const std::vector<bool> &constant, ChannelPlan &plan) {
+  // The constants ordered by where their copies are (primary channel, then
+  // the copies' channels), so that constants copied alike are neighbours on
+  // every channel they are on, in the same order: one run each.
+  auto copies = [&](size_t b) {
+    std::vector<uint32_t> chs{plan.channel[b]};
+    for (const auto &r : plan.replicas[b])
+      chs.push_back(r.first);
+    return chs;
+  };
+  std::vector<size_t> order;
+  for (size_t b = 0; b < buffers.size(); ++b)
+    if (b < constant.size() && constant[b])
+      order.push_back(b);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t x, size_t y) { return copies(x) < copies(y); });
+  for (size_t b = 0; b < buffers.size(); ++b)
+    if (!(b < constant.size() && constant[b]))
+      order.push_back(b);
+  RegionBump regions(hw, plan);
+  for (size_t b : order) {
+    plan.addr[b] = regions.take(plan.channel[b], buffers[b].bytes);
+    for (auto &r : plan.replicas[b])
+      r.second = regions.take(r.first, buffers[b].bytes);
+  }
+}
+
 namespace {
 
 /// Appends piece `q` to `pieces`, extending a piece that ends where `q`

@@ -149,6 +149,51 @@ bool writeName(Writer &w, const std::string &s, const std::string &where,
 }
 
 /// LAYR payload: the layer table (docs/binary-format.md).
+/// Whether segment `b` continues segment `a` in DRAM: it starts where `a`
+/// ends, and so does each of its replicas.
+bool continues(const ConstSegment &a, const ConstSegment &b) {
+  if (b.dramAddr != a.dramAddr + a.size() ||
+      b.replicas.size() != a.replicas.size())
+    return false;
+  for (size_t r = 0; r < a.replicas.size(); ++r)
+    if (b.replicas[r] != a.replicas[r] + a.size())
+      return false;
+  return true;
+}
+
+/// The CNST section, each run of segments that continue one another in
+/// DRAM written as one segment: the simulator reads a segment's whole DRAM
+/// pages in place and copies the pages it covers only in part, and a
+/// network's weights lie back to back in hundreds of segments
+/// (docs/binary-format.md, "CNST payload").
+bool writeConstants(Writer &w, const Program &p, std::string &err) {
+  const std::vector<ConstSegment> &cs = p.constants;
+  std::vector<size_t> runStarts;
+  for (size_t i = 0; i < cs.size(); ++i)
+    if (i == 0 || !continues(cs[i - 1], cs[i]))
+      runStarts.push_back(i);
+  w.u32(uint32_t(runStarts.size()));
+  for (size_t r = 0; r < runStarts.size(); ++r) {
+    const size_t first = runStarts[r];
+    const size_t end = r + 1 < runStarts.size() ? runStarts[r + 1] : cs.size();
+    const ConstSegment &c = cs[first];
+    if (c.replicas.size() > UINT32_MAX)
+      return fail(err, "constant segment " + std::to_string(first),
+                  "too many replicas");
+    uint64_t bytes = 0;
+    for (size_t i = first; i < end; ++i)
+      bytes += cs[i].size();
+    w.u64(c.dramAddr);
+    w.u32(uint32_t(c.replicas.size()));
+    for (uint64_t a : c.replicas)
+      w.u64(a);
+    w.u64(bytes);
+    for (size_t i = first; i < end; ++i)
+      w.lend(cs[i].data(), cs[i].size());
+  }
+  return true;
+}
+
 bool writeLayers(Writer &w, const Program &p, std::string &err) {
   if (p.layers.size() > UINT32_MAX)
     return fail(err, "program", "too many layers");
@@ -397,19 +442,8 @@ bool encode(const Program &p, Writer &w, std::string &err) {
   endSection(w, at);
 
   at = beginSection(w, kSectionConstants, 0);
-  w.u32(uint32_t(p.constants.size()));
-  for (size_t i = 0; i < p.constants.size(); ++i) {
-    const ConstSegment &c = p.constants[i];
-    if (c.replicas.size() > UINT32_MAX)
-      return fail(err, "constant segment " + std::to_string(i),
-                  "too many replicas");
-    w.u64(c.dramAddr);
-    w.u32(uint32_t(c.replicas.size()));
-    for (uint64_t r : c.replicas)
-      w.u64(r);
-    w.u64(c.size());
-    w.lend(c.data(), c.size());
-  }
+  if (!writeConstants(w, p, err))
+    return false;
   endSection(w, at);
 
   at = beginSection(w, kSectionPackets, 0);

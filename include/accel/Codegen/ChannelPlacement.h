@@ -158,6 +158,18 @@ bool planChannels(const HardwareDesc &hw,
                   const std::vector<BufferTraffic> &traffic, ChannelPlan &plan,
                   std::string &err, const PlacementOptions &opts = {});
 
+/// Lays every channel region out again with the buffers marked in
+/// `constant` first, then the others, each group in buffer order (the
+/// primaries and copies on that channel). Channels, copies and the bytes of
+/// each region stay, so every region still fits. The constants then lie
+/// back to back in DRAM: the binary holds them as a few long segments,
+/// whose whole DRAM pages the simulator reads in place instead of copying
+/// the pages that many small segments share (docs/simulator.md, "Twelfth
+/// round").
+void layOutConstantsFirst(const HardwareDesc &hw,
+                          const std::vector<DramBuffer> &buffers,
+                          const std::vector<bool> &constant, ChannelPlan &plan);
+
 /// Moves every DRAM address of `p` from its linear buffer to the planned
 /// one and sets p.dramSize: DMA DRAM sides and constant-packet blocks to the
 /// copy of the issuing cluster's channel (ChannelPlan::copyFor); constant

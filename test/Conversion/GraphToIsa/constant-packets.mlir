@@ -15,19 +15,20 @@
 // RUN: accel-translate --binary-to-isa %t.bin | FileCheck %s --check-prefix=BIN
 // With the default placement (dram-placement=pieces) the slabs of grid row 1
 // move into channel 1's region (from 536870912), the local channel of
-// clusters (1, 0) / (1, 1); every marker area lies in its core's local
-// channel, and the address tables follow the moved output (1152). The input
+// clusters (1, 0) / (1, 1); each region holds its constants first (the
+// slabs), every marker area lies in its core's local channel, and the
+// address tables follow the moved input (512) and output (1664). The input
 // i is read by K halves, one per grid row: two pieces, one per channel.
 // RUN: accel-opt %s --select-tiling --convert-graph-to-isa=residency=off | FileCheck %s --check-prefix=CHAN
-// CHAN:      isa.io input "i" at 0 pieces {{\[}}[0, 128) at 0, [128, 256) at 536870912] : tensor<1x64xf32>
-// CHAN:      isa.packet cluster (0, 0) core 0 marker at 1728 = dense<[256, 1, 0, 2, 0, 256, 0, 1152]>
-// CHAN-NEXT:   isa.block "w0" at 1216 bytes 256
+// CHAN:      isa.io input "i" at 512 pieces {{\[}}[0, 128) at 512, [128, 256) at 536871424] : tensor<1x64xf32>
+// CHAN:      isa.packet cluster (0, 0) core 0 marker at 1728 = dense<[256, 1, 0, 2, 0, 256, 512, 1664]>
+// CHAN-NEXT:   isa.block "w0" at 0 bytes 256
 // CHAN:      isa.packet cluster (0, 1) core 0 marker at 1792
-// CHAN-NEXT:   isa.block "w0" at 1472 bytes 256
-// CHAN:      isa.packet cluster (1, 0) core 0 marker at 536871616 = dense<[256, 1, 0, 2, 0, 256, 0, 1152]>
-// CHAN-NEXT:   isa.block "w0" at 536871104 bytes 256
+// CHAN-NEXT:   isa.block "w0" at 256 bytes 256
+// CHAN:      isa.packet cluster (1, 0) core 0 marker at 536871616 = dense<[256, 1, 0, 2, 0, 256, 512, 1664]>
+// CHAN-NEXT:   isa.block "w0" at 536870912 bytes 256
 // CHAN:      isa.packet cluster (1, 1) core 0 marker at 536871680
-// CHAN-NEXT:   isa.block "w0" at 536871360 bytes 256
+// CHAN-NEXT:   isa.block "w0" at 536871168 bytes 256
 // Whole buffers (dram-placement=channels): the input stays one piece.
 // RUN: accel-opt %s --select-tiling --convert-graph-to-isa="dram-placement=channels residency=off" | FileCheck %s --check-prefix=WHOLE
 // WHOLE:      isa.io input "i" at {{[0-9]+}} : tensor<1x64xf32>

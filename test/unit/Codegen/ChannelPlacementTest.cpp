@@ -394,3 +394,40 @@ TEST(ChannelPlacement, BufferLookupAnswersAsBufferOf) {
       ASSERT_EQ(lookup(a), bufferOf(bufs, a)) << a;
   }
 }
+
+// Constants first in every region, grouped by where their copies are and
+// in buffer order inside a group; channels, copies and each region's bytes
+// unchanged (docs/simulator.md, "Twelfth round").
+TEST(ChannelPlacement, ConstantsComeFirstInEachRegion) {
+  HardwareDesc hw = twoChannels();
+  const uint64_t R = hw.channelRegionBytes();
+  // 0: an activation on channel 0; 1: a constant on channel 0 copied to
+  // channel 1; 2: a constant on channel 0 alone; 3: an activation on
+  // channel 1; 4: a constant on channel 0 copied to channel 1; 5: a
+  // constant on channel 1.
+  std::vector<DramBuffer> bufs{{0, 64},    {64, 128}, {192, 64},
+                               {256, 256}, {512, 64}, {576, 192}};
+  const std::vector<bool> constant{false, true, true, false, true, true};
+  ChannelPlan plan;
+  plan.channel = {0, 0, 0, 1, 0, 1};
+  plan.addr = {0, 64, 192, R, 256, R + 256};
+  plan.replicas = {{}, {{1, R + 448}}, {}, {}, {{1, R + 576}}, {}};
+  layOutConstantsFirst(hw, bufs, constant, plan);
+  // Channel 0: constant 2 (copies {0}), then 1 and 4 (copies {0, 1}), then
+  // activation 0. Channel 1: 1 and 4's copies, constant 5 ({1}), then
+  // activation 3.
+  EXPECT_EQ(plan.addr,
+            (std::vector<uint64_t>{256, 64, 0, R + 384, 192, R + 192}));
+  ASSERT_EQ(plan.replicas[1].size(), 1u);
+  ASSERT_EQ(plan.replicas[4].size(), 1u);
+  EXPECT_EQ(plan.replicas[1][0], (std::pair<uint32_t, uint64_t>{1, R}));
+  EXPECT_EQ(plan.replicas[4][0], (std::pair<uint32_t, uint64_t>{1, R + 128}));
+  // Constants copied alike are neighbours on both channels, in the same
+  // order: their segments continue one another.
+  EXPECT_EQ(plan.addr[4], plan.addr[1] + bufs[1].bytes);
+  EXPECT_EQ(plan.replicas[4][0].second,
+            plan.replicas[1][0].second + bufs[1].bytes);
+  EXPECT_EQ(plan.channel, (std::vector<uint32_t>{0, 0, 0, 1, 0, 1}));
+  EXPECT_EQ(plan.allocated, (std::vector<uint64_t>{320, 640}));
+  EXPECT_EQ(plan.dramSize, R + 640);
+}

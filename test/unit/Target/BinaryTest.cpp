@@ -91,6 +91,49 @@ TEST(Binary, FileRoundTrip) {
   EXPECT_FALSE(writeBinaryFile("/nonexistent-dir/x.bin", p, err));
 }
 
+// Segments that continue one another in DRAM (and so do their replicas)
+// are written as one: the read program has the same DRAM image in fewer
+// segments, and writing it again gives the same bytes.
+TEST(Binary, SegmentsThatContinueOneAnotherAreWrittenAsOne) {
+  Program p;
+  p.clusters.resize(1);
+  p.dramSize = 8192;
+  auto seg = [](uint64_t addr, std::vector<uint8_t> bytes,
+                std::vector<uint64_t> replicas) {
+    ConstSegment c;
+    c.dramAddr = addr;
+    c.bytes = std::move(bytes);
+    c.replicas = std::move(replicas);
+    return c;
+  };
+  p.constants = {seg(0, {1, 2, 3, 4}, {}),
+                 seg(4, {5, 6, 7, 8}, {}),       // continues 0
+                 seg(64, {9, 9, 9, 9}, {}),      // a gap
+                 seg(128, {1, 1, 1, 1}, {4096}), // a replica
+                 seg(132, {2, 2, 2, 2}, {4100}), // both continue
+                 seg(136, {3, 3, 3, 3}, {5000}), // the replica does not
+                 seg(140, {4, 4, 4, 4}, {})};    // no replica
+  std::vector<uint8_t> bytes;
+  std::string err;
+  ASSERT_TRUE(writeBinary(p, bytes, err)) << err;
+  Program q;
+  ASSERT_TRUE(readBinary(bytes.data(), bytes.size(), q, err)) << err;
+  ASSERT_EQ(q.constants.size(), 5u);
+  EXPECT_EQ(q.constants[0].dramAddr, 0u);
+  EXPECT_EQ(q.constants[0].bytes,
+            (std::vector<uint8_t>{1, 2, 3, 4, 5, 6, 7, 8}));
+  EXPECT_EQ(q.constants[1].dramAddr, 64u);
+  EXPECT_EQ(q.constants[2].dramAddr, 128u);
+  EXPECT_EQ(q.constants[2].replicas, (std::vector<uint64_t>{4096}));
+  EXPECT_EQ(q.constants[2].bytes,
+            (std::vector<uint8_t>{1, 1, 1, 1, 2, 2, 2, 2}));
+  EXPECT_EQ(q.constants[3].dramAddr, 136u);
+  EXPECT_EQ(q.constants[3].replicas, (std::vector<uint64_t>{5000}));
+  EXPECT_EQ(q.constants[4].dramAddr, 140u);
+  EXPECT_TRUE(q.constants[4].replicas.empty());
+  EXPECT_EQ(writeBinary(q), bytes);
+}
+
 TEST(Binary, WriterRejectsUnencodableProgram) {
   Program p = makeFullProgram();
   p.clusters[0].commands[4].instrs[0].fields.slot = 16;
