@@ -383,6 +383,18 @@ void accel::codegen::dropCopies(const HardwareDesc &hw,
   }
 }
 
+std::vector<bool>
+accel::codegen::constantBuffers(const Program &p,
+                                const std::vector<DramBuffer> &buffers) {
+  std::vector<bool> constant(buffers.size(), false);
+  for (const ConstSegment &c : p.constants) {
+    const uint64_t end = c.dramAddr + c.size();
+    forEachOverlap(buffers, c.dramAddr, end,
+                   [&](size_t b, uint64_t, uint64_t) { constant[b] = true; });
+  }
+  return constant;
+}
+
 void accel::codegen::layOutConstantsFirst(
     const HardwareDesc &hw, const std::vector<DramBuffer> &buffers,
     const std::vector<bool> &constant, ChannelPlan &plan) {

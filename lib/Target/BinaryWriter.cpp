@@ -148,7 +148,6 @@ bool writeName(Writer &w, const std::string &s, const std::string &where,
   return true;
 }
 
-/// LAYR payload: the layer table (docs/binary-format.md).
 /// Whether segment `b` continues segment `a` in DRAM: it starts where `a`
 /// ends, and so does each of its replicas.
 bool continues(const ConstSegment &a, const ConstSegment &b) {
@@ -194,6 +193,7 @@ bool writeConstants(Writer &w, const Program &p, std::string &err) {
   return true;
 }
 
+/// LAYR payload: the layer table (docs/binary-format.md).
 bool writeLayers(Writer &w, const Program &p, std::string &err) {
   if (p.layers.size() > UINT32_MAX)
     return fail(err, "program", "too many layers");

@@ -158,6 +158,11 @@ bool planChannels(const HardwareDesc &hw,
                   const std::vector<BufferTraffic> &traffic, ChannelPlan &plan,
                   std::string &err, const PlacementOptions &opts = {});
 
+/// Per buffer, whether some constant segment of `p` lies in it (buffers
+/// ascending and disjoint).
+std::vector<bool> constantBuffers(const Program &p,
+                                  const std::vector<DramBuffer> &buffers);
+
 /// Lays every channel region out again with the buffers marked in
 /// `constant` first, then the others, each group in buffer order (the
 /// primaries and copies on that channel). Channels, copies and the bytes of

@@ -769,15 +769,8 @@ void Lowering::placeOnChannels() {
       !measureBufferTraffic(program_, hw_, segments, traffic, err) ||
       !planChannels(hw_, segments, traffic, plan, err, popts))
     return;
-  std::vector<bool> constant(segments.size(), false);
-  for (const ConstSegment &c : program_.constants)
-    for (int64_t b = std::max<int64_t>(bufferOf(segments, c.dramAddr), 0);
-         size_t(b) < segments.size() &&
-         segments[size_t(b)].addr < c.dramAddr + c.size();
-         ++b)
-      if (segments[size_t(b)].addr + segments[size_t(b)].bytes > c.dramAddr)
-        constant[size_t(b)] = true;
-  layOutConstantsFirst(hw_, segments, constant, plan);
+  layOutConstantsFirst(hw_, segments, constantBuffers(program_, segments),
+                       plan);
   relocateBuffers(program_, hw_, segments, plan);
   relocatePacketMarkers(segments, plan);
   next_ = program_.dramSize;

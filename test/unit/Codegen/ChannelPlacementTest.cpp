@@ -431,3 +431,15 @@ TEST(ChannelPlacement, ConstantsComeFirstInEachRegion) {
   EXPECT_EQ(plan.allocated, (std::vector<uint64_t>{320, 640}));
   EXPECT_EQ(plan.dramSize, R + 640);
 }
+
+// A buffer is a constant's when some constant segment lies in it, also a
+// segment cut over several pieces of a buffer.
+TEST(ChannelPlacement, ConstantBuffersAreTheOnesSegmentsLieIn) {
+  Program p;
+  p.constants.push_back(ConstSegment{64, std::vector<uint8_t>(100, 1), {}});
+  p.constants.push_back(ConstSegment{400, std::vector<uint8_t>(8, 2), {}});
+  std::vector<DramBuffer> bufs{
+      {0, 64}, {64, 64}, {128, 64}, {192, 192}, {384, 64}};
+  EXPECT_EQ(constantBuffers(p, bufs),
+            (std::vector<bool>{false, true, true, false, true}));
+}
