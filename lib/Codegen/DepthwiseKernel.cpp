@@ -295,7 +295,10 @@ private:
   struct BandWindow {
     int64_t r0;       ///< input row of hh = 0
     int64_t hh0, hh1; ///< band rows inside the image
-    int64_t cA, cB;   ///< input columns inside the image (the raw band)
+    int64_t c0;       ///< input column of the window's first (raw column 0)
+    int64_t cA, cB;   ///< input columns inside the image
+    /// Whether the window reads some input element.
+    bool readsInput() const { return hh1 > hh0 && cB > cA; }
   };
   BandWindow window(const Tile &t) const;
   /// Input rows of the tile's expanded band (past the image when the lane
@@ -303,9 +306,6 @@ private:
   int64_t bandInputRows(const Tile &t) const {
     return ((Rl > 1 ? Rc : t.rows) - 1) * l.sh + E;
   }
-  /// The band columns [j0, j1) whose kernel column `kw` reads inside the
-  /// image (the others read padding).
-  std::pair<int64_t, int64_t> validColumns(const Tile &t, int64_t kw) const;
   void load(uint32_t c, const Tile &t, int h);
   /// The raw band of tile t into half h's raw region (tag h).
   void loadRaw(uint32_t c, const Tile &t, int h);
@@ -560,19 +560,10 @@ DepthwiseEmitter::BandWindow DepthwiseEmitter::window(const Tile &t) const {
   w.hh1 = std::clamp<int64_t>(l.H - w.r0, w.hh0, hrows);
   const int64_t cFirst = t.ow0 * l.sw - l.padL,
                 cLast = cFirst + (t.wc - 1) * l.sw + (l.KW - 1) * l.dw;
+  w.c0 = cFirst;
   w.cA = std::clamp<int64_t>(cFirst, 0, l.W);
   w.cB = std::clamp<int64_t>(cLast + 1, w.cA, l.W);
   return w;
-}
-
-std::pair<int64_t, int64_t> DepthwiseEmitter::validColumns(const Tile &t,
-                                                           int64_t kw) const {
-  const int64_t c0 = t.ow0 * l.sw + kw * l.dw - l.padL; // col of j = 0
-  const int64_t j0 =
-      std::clamp<int64_t>(ceilDiv(std::max<int64_t>(-c0, 0), l.sw), 0, t.wc);
-  const int64_t j1 =
-      std::clamp<int64_t>(l.W - c0 > 0 ? ceilDiv(l.W - c0, l.sw) : 0, j0, t.wc);
-  return {j0, j1};
 }
 
 // From DRAM: the raw band (the input rows and columns the tile's window
@@ -587,39 +578,37 @@ void DepthwiseEmitter::load(uint32_t c, const Tile &t, int h) {
 
 void DepthwiseEmitter::loadRaw(uint32_t c, const Tile &t, int h) {
   const BandWindow w = window(t);
-  if (w.hh1 <= w.hh0 || w.cB <= w.cA)
+  if (!w.readsInput())
     return;
   DramBox xb;
   xb.base = l.x + uint64_t(((t.p0 * l.H + w.r0 + w.hh0) * l.W + w.cA) * 4);
   xb.dim(t.np, l.H * l.W).dim(w.hh1 - w.hh0, l.W).dim(w.cB - w.cA, 1);
-  sb.dmaLoadStrided(c, uint8_t(h), xb, half[h].raw, {rawPl, rawW, 1, 0});
+  sb.dmaLoadStrided(c, uint8_t(h), xb,
+                    half[h].raw + uint32_t((w.cA - w.c0) * 4),
+                    {rawPl, rawW, 1, 0});
 }
 
 // The expanded band X'[hh*KW + kw][j] = xpad[oh0*sh + hh][(ow0 + j)*sw +
-// kw*dw] from the raw band: per kernel column one local_copy of its valid
-// box (storage to storage, no DRAM bytes), once the raw band is in (tag h).
+// kw*dw] from the raw band, whose columns are the window's (zeros where it
+// reads padding, zeroPadding): one local_copy for all kernel columns
+// (storage to storage, no DRAM bytes), once the raw band is in (tag h).
 // Reading the input once and expanding it on chip replaces KW DRAM reads of
-// every input element.
+// every input element; one copy instead of one per kernel column makes the
+// depthwise layers' streams shorter (docs/depthwise.md, "One expansion").
 void DepthwiseEmitter::expand(uint32_t c, const Tile &t, int h) {
   const BandWindow w = window(t);
-  const bool copies = w.hh1 > w.hh0 && w.cB > w.cA;
   // The raw band and the zero boxes (tag h) are in before X' is read.
-  if (copies || Rl > 1)
+  if (w.readsInput() || Rl > 1)
     sb.wait(c, uint8_t(1u << h), false);
-  if (copies) {
-    for (int64_t kw = 0; kw < l.KW; ++kw) {
-      const int64_t c0 = t.ow0 * l.sw + kw * l.dw - l.padL; // col of j = 0
-      const auto [j0, j1] = validColumns(t, kw);
-      if (j1 <= j0)
-        continue;
-      DramBox box;
-      box.dim(t.np, rawPl).dim(w.hh1 - w.hh0, rawW).dim(j1 - j0, l.sw);
-      const int64_t src = c0 + j0 * l.sw - w.cA; // raw column of j0
-      sb.dmaLocalCopyStrided(
-          c, uint8_t(h), half[h].raw + uint32_t(src * 4), box,
-          half[h].x + uint32_t(((w.hh0 * l.KW + kw) * owc + j0) * 4),
-          {xPl, l.KW * owc, 1, 0});
-    }
+  if (w.readsInput()) {
+    DramBox box;
+    box.dim(t.np, rawPl)
+        .dim(w.hh1 - w.hh0, rawW)
+        .dim(l.KW, l.dw)
+        .dim(t.wc, l.sw);
+    sb.dmaLocalCopyStrided(c, uint8_t(h), half[h].raw, box,
+                           half[h].x + uint32_t(w.hh0 * l.KW * owc * 4),
+                           {xPl, l.KW * owc, owc, 1});
   }
   packLanes(c, t, h);
 }
@@ -637,10 +626,12 @@ void DepthwiseEmitter::packLanes(uint32_t c, const Tile &t, int h) {
                          {xfPl, owc, qc, 1});
 }
 
-// Zero boxes (broadcast from one zero float) into the expanded band where
-// the window is padding: all kernel columns of a padding row are
-// consecutive X' rows (one box above and one below the input), and per
-// kernel column the padded columns of the input rows.
+// Zero boxes (broadcast from one zero float) where the window is padding:
+// into the expanded band, all kernel columns of a padding row (consecutive
+// X' rows: one box above and one below the input); into the raw band, its
+// columns left and right of the image, which the expansion copies into X'
+// with the input (a window that reads no input element: its X' rows all
+// zero).
 void DepthwiseEmitter::zeroPadding(uint32_t c, const Tile &t, int h,
                                    const BandWindow &w) {
   const HalfLayout &hl = half[h];
@@ -652,7 +643,6 @@ void DepthwiseEmitter::zeroPadding(uint32_t c, const Tile &t, int h,
   if (zeroed[h] && zeroed[h]->covers(layout))
     return;
   zeroed[h] = layout;
-  const std::array<int64_t, 4> suStrides{xPl, l.KW * owc, 1, 0};
   auto zeroRows = [&](int64_t hhA, int64_t hhB) {
     if (hhB <= hhA)
       return;
@@ -662,23 +652,23 @@ void DepthwiseEmitter::zeroPadding(uint32_t c, const Tile &t, int h,
     sb.dmaLoadStrided(c, uint8_t(h), zb, hl.x + uint32_t(hhA * l.KW * owc * 4),
                       {xPl, owc, 1, 0});
   };
-  auto zeroBox = [&](int64_t kw, int64_t jA, int64_t jB) {
-    if (w.hh1 <= w.hh0 || jB <= jA)
+  auto zeroRawColumns = [&](int64_t rA, int64_t rB) {
+    if (rB <= rA)
       return;
     DramBox zb;
     zb.base = l.zeros;
-    zb.dim(t.np, 0).dim(w.hh1 - w.hh0, 0).dim(jB - jA, 0);
-    sb.dmaLoadStrided(c, uint8_t(h), zb,
-                      hl.x + uint32_t(((w.hh0 * l.KW + kw) * owc + jA) * 4),
-                      suStrides);
+    zb.dim(t.np, 0).dim(w.hh1 - w.hh0, 0).dim(rB - rA, 0);
+    sb.dmaLoadStrided(c, uint8_t(h), zb, hl.raw + uint32_t(rA * 4),
+                      {rawPl, rawW, 1, 0});
   };
   zeroRows(0, w.hh0);
   zeroRows(w.hh1, hrows);
-  for (int64_t kw = 0; kw < l.KW; ++kw) {
-    const auto [j0, j1] = validColumns(t, kw);
-    zeroBox(kw, 0, j0);
-    zeroBox(kw, j1, t.wc);
+  if (!w.readsInput()) {
+    zeroRows(w.hh0, w.hh1);
+    return;
   }
+  zeroRawColumns(0, w.cA - w.c0);
+  zeroRawColumns(w.cB - w.c0, rawColumns(l, t.wc));
 }
 
 // Planes p0.. of one batch image are consecutive channels, so the taps of a

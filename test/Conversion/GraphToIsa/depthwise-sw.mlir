@@ -40,26 +40,24 @@
 // CHECK-NEXT: isa.dma load tag 4 src [[ZERO:[0-9]+]] dst {{[0-9]+}} shape [1, 21] src_strides [0, 1]
 // CHECK-NEXT: isa.dma load tag 4 src [[ZERO]] dst {{[0-9]+}} shape [1, 21] src_strides [0, 1]
 // CHECK-NEXT: isa.wait tags [4]
-// The input band is read from DRAM once into a raw region (9 rows x 6
-// columns, pitch 8 = OW + KW - 1); zeros go straight into the band expanded
-// by kernel column, X'[h*3 + kw][j] = xpad[h][j + kw] (11 rows h of the
-// padded plane, pitch 3*6 = 18 floats per h): zero rows h = 0 and h = 10
-// (all three kernel columns, one box each), zero column j = 0 of kernel
-// column 0 and j = 5 of kernel column 2. Once the raw band is in, three
-// local copies (storage to storage, no DRAM bytes) expand it: kernel column
-// 0: x[0..9) x [0..5) at j = 1..5; column 1: the whole plane; column 2:
-// x[0..9) x [1..6) at j = 0..4.
-// CHECK-NEXT: isa.dma load tag 0 src 0 dst [[RAW:[0-9]+]] shape [1, 9, 6] src_strides [54, 6, 1] dst_strides [88, 8, 1]
+// The input band is read from DRAM once into a raw region whose columns
+// are the window's (9 rows x 8 columns, pitch 8 = OW + KW - 1): the input's
+// 6 columns at raw columns 1..6, zeros at raw columns 0 and 7 (the padding).
+// Zeros go straight into the band expanded by kernel column, X'[h*3 +
+// kw][j] = xpad[h][j + kw] (11 rows h of the padded plane, pitch 3*6 = 18
+// floats per h), for its rows h = 0 and h = 10 (all three kernel columns,
+// one box each). Once the raw band is in, one local copy (storage to
+// storage, no DRAM bytes) expands it for all three kernel columns: rows h =
+// 1..9, kernel column kw reads raw columns kw..kw+5.
+// CHECK-NEXT: isa.dma load tag 0 src 0 dst [[#RAWIN:]] shape [1, 9, 6] src_strides [54, 6, 1] dst_strides [88, 8, 1]
 // CHECK-NEXT: isa.dma load tag 0 src [[ZERO]] dst 0 shape [1, 3, 6] src_strides [0, 0, 0] dst_strides [198, 6, 1]
 // CHECK-NEXT: isa.dma load tag 0 src [[ZERO]] dst 720 shape [1, 3, 6] src_strides [0, 0, 0] dst_strides [198, 6, 1]
-// CHECK-NEXT: isa.dma load tag 0 src [[ZERO]] dst 72 shape [1, 9, 1] src_strides [0, 0, 0] dst_strides [198, 18, 1]
-// CHECK-NEXT: isa.dma load tag 0 src [[ZERO]] dst 140 shape [1, 9, 1] src_strides [0, 0, 0] dst_strides [198, 18, 1]
+// CHECK-NEXT: isa.dma load tag 0 src [[ZERO]] dst [[#RAWIN-4]] shape [1, 9, 1] src_strides [0, 0, 0] dst_strides [88, 8, 1]
+// CHECK-NEXT: isa.dma load tag 0 src [[ZERO]] dst [[#RAWIN+24]] shape [1, 9, 1] src_strides [0, 0, 0] dst_strides [88, 8, 1]
 // CHECK-NEXT: isa.dma load tag 0 src 448 dst [[TAPS]] shape [1, 3, 3] src_strides [9, 3, 1] dst_strides [32, 3, 1]
 // CHECK-NEXT: isa.dma load tag 0 src 576 dst [[BIAS]] shape [1, 1]
 // CHECK-NEXT: isa.wait tags [0]
-// CHECK-NEXT: isa.dma local_copy tag 0 src [[RAW]] dst 76 shape [1, 9, 5] src_strides [88, 8, 1] dst_strides [198, 18, 1]
-// CHECK-NEXT: isa.dma local_copy tag 0 src [[RAW]] dst 96 shape [1, 9, 6] src_strides [88, 8, 1] dst_strides [198, 18, 1]
-// CHECK-NEXT: isa.dma local_copy tag 0 src {{[0-9]+}} dst 120 shape [1, 9, 5] src_strides [88, 8, 1] dst_strides [198, 18, 1]
+// CHECK-NEXT: isa.dma local_copy tag 0 src [[#RAWIN-4]] dst 72 shape [1, 9, 3, 6] src_strides [88, 8, 1, 1] dst_strides [198, 18, 6, 1]
 // CHECK-NEXT: isa.wait tags [0, 2]
 // CHECK-NEXT: isa.execute ibuf 1
 // CHECK-NEXT: isa.execute ibuf 0 shift last
@@ -95,7 +93,7 @@
 // PACK-NEXT: isa.ld weights slot 0 <addr = [[XF:[0-9]+]], rows = 15, cols = 18, row_stride = 18, queue_mode = SW>
 // PACK-NEXT: isa.mac slot 0 acc 0 sfu <rows = 3, cols = 18, pe_rows = 1, depth = 15>
 // PACK-NEXT: isa.st acc slot 0 acc 0 <addr = [[OUT:[0-9]+]], rows = 3, cols = 18, row_stride = 18, pe_rows = 1, func = relu>
-// PACK: isa.dma local_copy tag 0 src {{[0-9]+}} dst 120 shape [1, 9, 5]
+// PACK: isa.dma local_copy tag 0 src {{[0-9]+}} dst 72 shape [1, 9, 3, 6] src_strides [88, 8, 1, 1] dst_strides [198, 18, 6, 1]
 // PACK-NEXT: isa.dma local_copy tag 0 src 0 dst [[XF]] shape [1, 3, 15, 6] src_strides [198, 54, 6, 1] dst_strides [270, 6, 18, 1]
 // PACK-NEXT: isa.wait tags [0, 2]
 // PACK-NEXT: isa.execute ibuf 1
