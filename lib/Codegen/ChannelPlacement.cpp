@@ -362,14 +362,25 @@ bool accel::codegen::planChannels(const HardwareDesc &hw,
   return true;
 }
 
+namespace {
+/// Lays the buffers out again in `order`, each region a bump allocator:
+/// a buffer's primary, then its copies, on their channels.
+void layOutInOrder(const HardwareDesc &hw,
+                   const std::vector<DramBuffer> &buffers,
+                   const std::vector<size_t> &order, ChannelPlan &plan) {
+  RegionBump regions(hw, plan);
+  for (size_t b : order) {
+    plan.addr[b] = regions.take(plan.channel[b], buffers[b].bytes);
+    for (auto &r : plan.replicas[b])
+      r.second = regions.take(r.first, buffers[b].bytes);
+  }
+}
+} // namespace
+
 void accel::codegen::dropCopies(const HardwareDesc &hw,
                                 const std::vector<DramBuffer> &buffers,
                                 const CopyVeto &veto, ChannelPlan &plan) {
-  // In the original order, so every buffer lands no higher than before.
-  RegionBump regions(hw, plan);
-  auto take = [&](uint32_t ch, uint64_t bytes) {
-    return regions.take(ch, bytes);
-  };
+  std::vector<size_t> order;
   for (size_t b = 0; b < buffers.size(); ++b) {
     auto &reps = plan.replicas[b];
     reps.erase(std::remove_if(reps.begin(), reps.end(),
@@ -377,10 +388,10 @@ void accel::codegen::dropCopies(const HardwareDesc &hw,
                                 return vetoed(veto, b, r.first);
                               }),
                reps.end());
-    plan.addr[b] = take(plan.channel[b], buffers[b].bytes);
-    for (auto &r : reps)
-      r.second = take(r.first, buffers[b].bytes);
+    order.push_back(b);
   }
+  // In the original order, so every buffer lands no higher than before.
+  layOutInOrder(hw, buffers, order, plan);
 }
 
 std::vector<bool>
@@ -401,27 +412,24 @@ void accel::codegen::layOutConstantsFirst(
   // The constants ordered by where their copies are (primary channel, then
   // the copies' channels), so that constants copied alike are neighbours on
   // every channel they are on, in the same order: one run each.
-  auto copies = [&](size_t b) {
-    std::vector<uint32_t> chs{plan.channel[b]};
-    for (const auto &r : plan.replicas[b])
-      chs.push_back(r.first);
-    return chs;
-  };
+  std::vector<std::pair<std::vector<uint32_t>, size_t>> constants;
   std::vector<size_t> order;
-  for (size_t b = 0; b < buffers.size(); ++b)
-    if (b < constant.size() && constant[b])
+  for (size_t b = 0; b < buffers.size(); ++b) {
+    if (!(b < constant.size() && constant[b])) {
       order.push_back(b);
-  std::stable_sort(order.begin(), order.end(),
-                   [&](size_t x, size_t y) { return copies(x) < copies(y); });
-  for (size_t b = 0; b < buffers.size(); ++b)
-    if (!(b < constant.size() && constant[b]))
-      order.push_back(b);
-  RegionBump regions(hw, plan);
-  for (size_t b : order) {
-    plan.addr[b] = regions.take(plan.channel[b], buffers[b].bytes);
-    for (auto &r : plan.replicas[b])
-      r.second = regions.take(r.first, buffers[b].bytes);
+      continue;
+    }
+    std::vector<uint32_t> copies{plan.channel[b]};
+    for (const auto &r : plan.replicas[b])
+      copies.push_back(r.first);
+    constants.emplace_back(std::move(copies), b);
   }
+  std::sort(constants.begin(), constants.end()); // buffer order breaks ties
+  std::vector<size_t> first;
+  for (const auto &c : constants)
+    first.push_back(c.second);
+  first.insert(first.end(), order.begin(), order.end());
+  layOutInOrder(hw, buffers, first, plan);
 }
 
 namespace {

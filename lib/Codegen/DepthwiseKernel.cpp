@@ -315,10 +315,11 @@ private:
   /// laneRows > 1: the PE-ordered band into DRAM in output order.
   void storeLanes(uint32_t c, const Tile &t, int h);
   void zeroPadding(uint32_t c, const Tile &t, int h, const BandWindow &w);
-  /// Where a half's expanded band holds zeros: the rows and columns of the
-  /// window outside the image, for the first np planes. The expansion
-  /// writes only inside the image, so a later tile of the same layout (and
-  /// no more planes) finds its zeros still in place.
+  /// Where a half holds zeros: the expanded band's rows and the raw band's
+  /// columns of the window outside the image, for the first np planes.
+  /// Neither the raw band's load nor the expansion writes there, so a later
+  /// tile of the same layout (and no more planes) finds its zeros still in
+  /// place.
   struct ZeroLayout {
     int64_t hh0, hh1, rows, ow0, wc, np;
     bool covers(const ZeroLayout &o) const {
@@ -568,8 +569,8 @@ DepthwiseEmitter::BandWindow DepthwiseEmitter::window(const Tile &t) const {
 
 // From DRAM: the raw band (the input rows and columns the tile's window
 // reads inside the image, each input element once, rows of rawW floats),
-// zeros into the expanded band where the window is padding, the taps and
-// the bias of tile t into half h (tag h).
+// zeros where the window is padding (zeroPadding), the taps and the bias
+// of tile t into half h (tag h).
 void DepthwiseEmitter::load(uint32_t c, const Tile &t, int h) {
   loadRaw(c, t, h);
   zeroPadding(c, t, h, window(t));
