@@ -349,8 +349,14 @@ private:
   const int32_t ldwStep, stStep;
   /// The fused epilogue's sequence (ibuf 2), empty without post steps.
   std::vector<Instruction> postSeq;
-  /// Positions of the group's records (the bias load is optional).
-  const size_t iPsum = 0, iLdw, iMac, iSt;
+  /// Whether every plane of every tile is one group (packed lanes, or bands
+  /// of at most G rows): the taps then load in the group's own EXECUTE
+  /// (ibuf 0), one command per plane instead of two. With several groups
+  /// per plane the taps stay in ibuf 1, loaded once for all of them.
+  const bool tapsInGroup;
+  /// Positions of the group's records (the taps' and the bias' loads are
+  /// optional).
+  const size_t iPsum, iLdw, iMac, iSt;
 };
 
 DepthwiseEmitter::DepthwiseEmitter(StreamBuilder &sb, const DepthwiseLayer &l,
@@ -362,7 +368,9 @@ DepthwiseEmitter::DepthwiseEmitter(StreamBuilder &sb, const DepthwiseLayer &l,
       zF(roundUp(plan.zeroElems, 16)), rawW(rawColumns(l, plan.owc)),
       rawPl(((Rc - 1) * l.sh + E) * rawW), xfPl(Rl > 1 ? plan.Kbig * qc : 0),
       ldwStep(int32_t(G * a * owc * 4)), stStep(int32_t(G * owc * 4)),
-      iLdw(l.hasBias ? 1 : 0), iMac(iLdw + 1), iSt(iLdw + 2) {
+      tapsInGroup(plan.laneRows > 1 || plan.bandRows <= plan.G),
+      iPsum(tapsInGroup ? 1 : 0), iLdw(iPsum + (l.hasBias ? 1 : 0)),
+      iMac(iLdw + 1), iSt(iLdw + 2) {
   // Half 1 right after half 0's last region (not at the middle of the
   // storage unit): the bytes above stay free for on-chip residency
   // (docs/passes.md, "Compact kernel storage").
@@ -445,6 +453,8 @@ std::vector<OperandRecord> DepthwiseEmitter::groupRecords(const HalfLayout &hl,
                                                           int64_t g,
                                                           int64_t wc) const {
   std::vector<OperandRecord> recs;
+  if (tapsInGroup)
+    recs.push_back(tapRecord(hl, q));
   const uint32_t depth = uint32_t((g - 1) * a + K);
   // Packed lanes: one group per plane over Rl blocks of wc (= owc) columns.
   const uint32_t cols = uint32_t(Rl > 1 ? qc : wc);
@@ -512,15 +522,20 @@ OperandRecord DepthwiseEmitter::tapRecord(const HalfLayout &hl,
   return r;
 }
 
-// CONFIG: ibuf 0 = one group, ibuf 1 = the per-PE tap vectors; then the tap
-// regions of both halves are zeroed once (the taps DMA writes only the tap
-// positions; dilation gaps and the shifts stay zero).
+// CONFIG: ibuf 0 = one group, led by the per-PE tap vectors' load when
+// tapsInGroup, else ibuf 1 = that load alone; then the tap regions of both
+// halves are zeroed once (the taps DMA writes only the tap positions;
+// dilation gaps and the shifts stay zero).
 void DepthwiseEmitter::configure(uint32_t c, const Tile &first) {
   zeroed[0].reset();
   zeroed[1].reset();
   std::vector<OperandRecord> recs = groupRecords(
       half[0], 0, 0, Rl > 1 ? G : std::min(G, first.rows), first.wc);
+  const Instruction taps = makeInstruction(
+      Opcode::LD, uint8_t(LoadStream::Activations), 0, 0, tapRecord(half[0], 0));
   std::vector<Instruction> seq;
+  if (tapsInGroup)
+    seq.push_back(taps);
   if (l.hasBias)
     seq.push_back(makeInstruction(Opcode::LD, uint8_t(LoadStream::PartialSums),
                                   0, 0, recs[iPsum]));
@@ -531,9 +546,8 @@ void DepthwiseEmitter::configure(uint32_t c, const Tile &first) {
   seq.push_back(makeInstruction(Opcode::ST, uint8_t(StoreSource::AccBuffer), 0,
                                 0, recs[iSt]));
   sb.config(c, 0, seq);
-  sb.config(c, 1,
-            {makeInstruction(Opcode::LD, uint8_t(LoadStream::Activations), 0, 0,
-                             tapRecord(half[0], 0))});
+  if (!tapsInGroup)
+    sb.config(c, 1, {taps});
   if (!l.post.empty()) {
     // The fused epilogue's further steps on the output band (ibuf 2).
     postSeq =
@@ -705,7 +719,8 @@ void DepthwiseEmitter::compute(uint32_t c, const Tile &t, int h) {
   // This tile's inputs are in; the store of tile i-2 left the half.
   sb.wait(c, uint8_t((1u << h) | (1u << (2 + h))), false);
   for (int64_t q = 0; q < t.np; ++q) {
-    sb.execute(c, 1, {tapRecord(hl, q)}, false, false);
+    if (!tapsInGroup)
+      sb.execute(c, 1, {tapRecord(hl, q)}, false, false);
     const int64_t groups = Rl > 1 ? 1 : ceilDiv(t.rows, G);
     for (int64_t j = 0; j < groups; ++j) {
       const int64_t g = Rl > 1 ? G : std::min(G, t.rows - j * G);

@@ -81,7 +81,10 @@
 // output row 3r + q. X' (11 band rows x 3 kernel columns x 6 = 198 floats)
 // is packed by one local copy (block r starts G * a = 9 rows = 54 floats
 // further; local copies run in issue order, so no WAIT after the
-// expansion), one EXECUTE of ibuf 0 per plane, and the PE-ordered band (PE
+// expansion), one EXECUTE of ibuf 0 per plane (one group per plane: the
+// taps' load leads the group's sequence and no ibuf 1 is configured; the
+// plan above, three groups per plane, loads them once per plane in ibuf 1),
+// and the PE-ordered band (PE
 // q's row = output rows q, q + 3, q + 6) is stored in output order by one
 // DMA with DRAM strides (plane, PE, r, column) = (54, 6, 18, 1). The
 // plane's one group needs no sliding, so LD weights and ST are type-1
@@ -89,14 +92,16 @@
 // bit, sfu-mode=chained) in both plans.
 // PACK: isa.cluster(0, 0) {
 // PACK-NEXT: isa.config ibuf 0 layer {{[0-9]+}} {
+// PACK-NEXT: isa.ld acts slot 0 <addr = {{[0-9]+}}, rows = 3, cols = 15, row_stride = -3, pe_rows = 1>
 // PACK-NEXT: isa.ld psums slot 0 <addr = {{[0-9]+}}, rows = 3, cols = 18, col_stride = 0, pe_rows = 1>
 // PACK-NEXT: isa.ld weights slot 0 <addr = [[XF:[0-9]+]], rows = 15, cols = 18, row_stride = 18, queue_mode = SW>
 // PACK-NEXT: isa.mac slot 0 acc 0 sfu <rows = 3, cols = 18, pe_rows = 1, depth = 15>
 // PACK-NEXT: isa.st acc slot 0 acc 0 <addr = [[OUT:[0-9]+]], rows = 3, cols = 18, row_stride = 18, pe_rows = 1, func = relu>
+// PACK-NEXT: }
+// PACK-NOT: isa.config ibuf 1
 // PACK: isa.dma local_copy tag 0 src {{[0-9]+}} dst 72 shape [1, 9, 3, 6] src_strides [88, 8, 1, 1] dst_strides [198, 18, 6, 1]
 // PACK-NEXT: isa.dma local_copy tag 0 src 0 dst [[XF]] shape [1, 3, 15, 6] src_strides [198, 54, 6, 1] dst_strides [270, 6, 18, 1]
 // PACK-NEXT: isa.wait tags [0, 2]
-// PACK-NEXT: isa.execute ibuf 1
 // PACK-NEXT: isa.execute ibuf 0 shift last
 // PACK-NEXT: isa.wait tags [] pe
 // PACK-NEXT: isa.dma store tag 2 src [[OUT]] dst {{[0-9]+}} shape [1, 3, 3, 6] src_strides [54, 18, 6, 1] dst_strides [54, 6, 18, 1]
