@@ -290,6 +290,15 @@ private:
                                           int64_t wc) const;
   /// The per-PE tap vectors of plane q (G rows, row stride -a).
   OperandRecord tapRecord(const HalfLayout &hl, int64_t q) const;
+  /// The group sequence (taps first when tapsInGroup) with records `recs`.
+  std::vector<Instruction>
+  groupSequence(const std::vector<OperandRecord> &recs) const;
+  /// Several planes per EXECUTE: the records of the planesPerExec planes
+  /// from plane q0 of tile t in half `hl`.
+  std::vector<OperandRecord> slotRecords(const HalfLayout &hl, const Tile &t,
+                                         int64_t q0) const;
+  /// How many planes one EXECUTE may run on cluster c (1: one each).
+  int64_t planesPerExecute(uint32_t c) const;
   void configure(uint32_t c, const Tile &first);
   /// The band's input rows and columns inside the image.
   struct BandWindow {
@@ -357,6 +366,12 @@ private:
   /// Positions of the group's records (the taps' and the bias' loads are
   /// optional).
   const size_t iPsum, iLdw, iMac, iSt;
+  /// Planes per EXECUTE on the cluster being emitted (planesPerExecute):
+  /// ibuf 0 then holds that many plane groups one after the other
+  /// (docs/depthwise.md, "Several planes per EXECUTE").
+  int64_t planesPerExec = 1;
+  /// Whether ibuf 1 holds the one-plane group for the planes left over.
+  bool oneGroupConfigured = false;
 };
 
 DepthwiseEmitter::DepthwiseEmitter(StreamBuilder &sb, const DepthwiseLayer &l,
@@ -522,6 +537,70 @@ OperandRecord DepthwiseEmitter::tapRecord(const HalfLayout &hl,
   return r;
 }
 
+std::vector<Instruction>
+DepthwiseEmitter::groupSequence(const std::vector<OperandRecord> &recs) const {
+  const size_t len = iSt + 1;
+  std::vector<Instruction> seq;
+  for (size_t at = 0; at + len <= recs.size(); at += len) {
+    if (tapsInGroup)
+      seq.push_back(makeInstruction(
+          Opcode::LD, uint8_t(LoadStream::Activations), 0, 0, recs[at]));
+    if (l.hasBias)
+      seq.push_back(makeInstruction(Opcode::LD,
+                                    uint8_t(LoadStream::PartialSums), 0, 0,
+                                    recs[at + iPsum]));
+    seq.push_back(makeInstruction(Opcode::LD, uint8_t(LoadStream::Weights), 0,
+                                  0, recs[at + iLdw]));
+    seq.push_back(makeInstruction(Opcode::MAC, 0, 0, 0, recs[at + iMac]));
+    seq.back().fields.sfuActive = l.func != SfuFunc::None && l.sfuChained;
+    seq.push_back(makeInstruction(Opcode::ST, uint8_t(StoreSource::AccBuffer),
+                                  0, 0, recs[at + iSt]));
+  }
+  return seq;
+}
+
+std::vector<OperandRecord> DepthwiseEmitter::slotRecords(const HalfLayout &hl,
+                                                         const Tile &t,
+                                                         int64_t q0) const {
+  std::vector<OperandRecord> recs;
+  for (int64_t q = q0; q < q0 + planesPerExec; ++q) {
+    std::vector<OperandRecord> g = groupRecords(hl, q, 0, G, t.wc);
+    recs.insert(recs.end(), g.begin(), g.end());
+  }
+  return recs;
+}
+
+// Several planes per EXECUTE only for packed planes (one group each, type-1
+// records: no scalar unit writes an address back between them) with a bias
+// (each plane's LD psums sets the accumulators the previous plane's ST
+// read; without it its MACs would add to them), as many as fit the
+// instruction buffer (ibuf 0) and the register file beside what stays
+// configured: the other buffers, the epilogue's (ibuf 2, or what an earlier
+// layer left there) and ibuf 1 (the one-plane group for the planes left
+// over, or an earlier layer's sequence when none is).
+int64_t DepthwiseEmitter::planesPerExecute(uint32_t c) const {
+  if (!tapsInGroup || Rl <= 1 || !l.hasBias || pp < 2)
+    return 1;
+  const HardwareDesc &hw = sb.hw();
+  const uint64_t len = iSt + 1;
+  const uint64_t used =
+      sb.recordsOutside(c, {0, 1, 2}) +
+      (postSeq.empty() ? sb.configuredRecords(c, 2) : postSeq.size()) +
+      std::max<uint64_t>(sb.configuredRecords(c, 1), len);
+  if (used >= hw.registerFileEntries)
+    return 1;
+  const int64_t fit =
+      int64_t(std::min<uint64_t>(hw.instructionBufferDepth,
+                                 hw.registerFileEntries - used) /
+              len);
+  if (fit < 2)
+    return 1;
+  // A full tile in the fewest EXECUTEs of equal size; a tile whose planes
+  // they do not divide runs the rest one plane at a time (ibuf 1).
+  const int64_t executes = ceilDiv(pp, fit);
+  return ceilDiv(pp, executes);
+}
+
 // CONFIG: ibuf 0 = one group, led by the per-PE tap vectors' load when
 // tapsInGroup, else ibuf 1 = that load alone; then the tap regions of both
 // halves are zeroed once (the taps DMA writes only the tap positions;
@@ -529,25 +608,6 @@ OperandRecord DepthwiseEmitter::tapRecord(const HalfLayout &hl,
 void DepthwiseEmitter::configure(uint32_t c, const Tile &first) {
   zeroed[0].reset();
   zeroed[1].reset();
-  std::vector<OperandRecord> recs = groupRecords(
-      half[0], 0, 0, Rl > 1 ? G : std::min(G, first.rows), first.wc);
-  const Instruction taps = makeInstruction(
-      Opcode::LD, uint8_t(LoadStream::Activations), 0, 0, tapRecord(half[0], 0));
-  std::vector<Instruction> seq;
-  if (tapsInGroup)
-    seq.push_back(taps);
-  if (l.hasBias)
-    seq.push_back(makeInstruction(Opcode::LD, uint8_t(LoadStream::PartialSums),
-                                  0, 0, recs[iPsum]));
-  seq.push_back(makeInstruction(Opcode::LD, uint8_t(LoadStream::Weights), 0, 0,
-                                recs[iLdw]));
-  seq.push_back(makeInstruction(Opcode::MAC, 0, 0, 0, recs[iMac]));
-  seq.back().fields.sfuActive = l.func != SfuFunc::None && l.sfuChained;
-  seq.push_back(makeInstruction(Opcode::ST, uint8_t(StoreSource::AccBuffer), 0,
-                                0, recs[iSt]));
-  sb.config(c, 0, seq);
-  if (!tapsInGroup)
-    sb.config(c, 1, {taps});
   if (!l.post.empty()) {
     // The fused epilogue's further steps on the output band (ibuf 2).
     postSeq =
@@ -556,8 +616,23 @@ void DepthwiseEmitter::configure(uint32_t c, const Tile &first) {
         postSeq, half[0].out, 0, postRowsMax(plan), owc, owc);
     for (size_t i = 0; i < postSeq.size(); ++i)
       postSeq[i].operands = full[i];
-    sb.config(c, 2, postSeq);
   }
+  planesPerExec = planesPerExecute(c);
+  if (planesPerExec > 1) {
+    sb.config(c, 0, groupSequence(slotRecords(half[0], first, 0)));
+    oneGroupConfigured = false;
+  } else {
+    sb.config(c, 0,
+              groupSequence(groupRecords(half[0], 0, 0,
+                                         Rl > 1 ? G : std::min(G, first.rows),
+                                         first.wc)));
+    if (!tapsInGroup)
+      sb.config(c, 1,
+                {makeInstruction(Opcode::LD, uint8_t(LoadStream::Activations),
+                                 0, 0, tapRecord(half[0], 0))});
+  }
+  if (!postSeq.empty())
+    sb.config(c, 2, postSeq);
   for (int h = 0; h < 2; ++h) {
     DramBox zb;
     zb.base = l.zeros;
@@ -718,6 +793,19 @@ void DepthwiseEmitter::compute(uint32_t c, const Tile &t, int h) {
   const HalfLayout &hl = half[h];
   // This tile's inputs are in; the store of tile i-2 left the half.
   sb.wait(c, uint8_t((1u << h) | (1u << (2 + h))), false);
+  if (planesPerExec > 1) {
+    int64_t q = 0;
+    for (; q + planesPerExec <= t.np; q += planesPerExec)
+      sb.execute(c, 0, slotRecords(hl, t, q), true, true);
+    if (q < t.np && !oneGroupConfigured) {
+      // The planes left over (a cluster's last tile) one at a time.
+      sb.config(c, 1, groupSequence(groupRecords(hl, q, 0, G, t.wc)));
+      oneGroupConfigured = true;
+    }
+    for (; q < t.np; ++q)
+      sb.execute(c, 1, groupRecords(hl, q, 0, G, t.wc), true, true);
+    return;
+  }
   for (int64_t q = 0; q < t.np; ++q) {
     if (!tapsInGroup)
       sb.execute(c, 1, {tapRecord(hl, q)}, false, false);

@@ -71,6 +71,17 @@ void StreamBuilder::checkCapacity(uint32_t cluster, uint8_t ibuf,
          "the operand records of the configured buffers");
 }
 
+uint64_t
+StreamBuilder::recordsOutside(uint32_t cluster,
+                              std::initializer_list<uint8_t> ibufs) const {
+  const auto &regs = regs_.at(cluster);
+  uint64_t entries = 0;
+  for (size_t b = 0; b < regs.size(); ++b)
+    if (std::find(ibufs.begin(), ibufs.end(), b) == ibufs.end())
+      entries += regs[b].size();
+  return entries;
+}
+
 void StreamBuilder::push(uint32_t cluster, Command c) {
   active_.at(cluster) = 1;
   c.layer = layer_;

@@ -18,6 +18,7 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <vector>
@@ -115,6 +116,15 @@ public:
   uint64_t numCommands() const { return numCommands_; }
 
   void config(uint32_t cluster, uint8_t ibuf, std::vector<Instruction> instrs);
+  /// Operand records the cluster's register file holds for its configured
+  /// buffers other than `ibufs` (whose configurations are about to be
+  /// replaced): what a kernel's new configurations must leave room for.
+  uint64_t recordsOutside(uint32_t cluster,
+                          std::initializer_list<uint8_t> ibufs) const;
+  /// Operand records of buffer `ibuf` as last configured on the cluster.
+  uint64_t configuredRecords(uint32_t cluster, uint8_t ibuf) const {
+    return regs_.at(cluster).at(ibuf).size();
+  }
   /// EXECUTE `ibuf` with the records replaced by `records` (same length as
   /// the configured sequence); only differing addr/rows/cols/depth/base fields
   /// are sent as patches.
