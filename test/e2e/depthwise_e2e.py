@@ -45,8 +45,9 @@ CASES = [
     ("c36_n2_7x7_k3_s1_p1_bias_relu_planes", 2, 36, 7, 7, 3, 3, (1, 1), (1, 1, 1, 1), (1, 1), True, True),
     ("c64_9x8_k3_s2_p1_bias_planes", 1, 64, 9, 8, 3, 3, (2, 2), (1, 1, 1, 1), (1, 1), True, False),
     ("c2_6x1000_k3_s1_p1_colchunks", 1, 2, 6, 1000, 3, 3, (1, 1), (1, 1, 1, 1), (1, 1), False, False),
-    # Several packed planes per EXECUTE, with planes left over for the
-    # one-plane group (docs/depthwise.md, "Several planes per EXECUTE").
+    # Several packed planes per EXECUTE with lane rows on (three, one plane
+    # left over for the one-plane group; five of 5 x 5 stride 2): docs/
+    # depthwise.md, "Several planes per EXECUTE".
     ("c100_7x7_k3_s1_p1_bias_relu_multiplane", 1, 100, 7, 7, 3, 3, (1, 1), (1, 1, 1, 1), (1, 1), True, True),
     ("c150_14x14_k5_s2_p2_bias_multiplane", 1, 150, 14, 14, 5, 5, (2, 2), (2, 2, 2, 2), (1, 1), True, False),
     # Row bands: top, inner and bottom bands alternate in the storage halves
