@@ -25,7 +25,7 @@ namespace {
 void macScalar(const float *A, const float *W, float *C, const MacGeom &g) {
   const uint64_t N = g.N;
   for (uint64_t i = 0; i < g.R; ++i) {
-    float *__restrict crow = C + i * N;
+    float *__restrict crow = C + i * g.cStride();
     const float *arow = A + i * g.pitch + g.base;
     for (uint64_t k = 0; k < g.K; ++k) {
       const float a = arow[k];
@@ -45,13 +45,13 @@ void macScalar(const float *A, const float *W, float *C, const MacGeom &g) {
 template <int RB, int NV>
 __attribute__((target("avx512f"))) inline void
 blockAvx512(const float *A, uint64_t pitch, const float *W, uint64_t N,
-            uint64_t K, float *C, const __mmask16 *m) {
+            uint64_t K, float *C, uint64_t ldc, const __mmask16 *m) {
   __m512 c[RB][NV];
 #pragma GCC unroll 8
   for (int r = 0; r < RB; ++r)
 #pragma GCC unroll 2
     for (int v = 0; v < NV; ++v)
-      c[r][v] = _mm512_maskz_loadu_ps(m[v], C + r * N + 16 * v);
+      c[r][v] = _mm512_maskz_loadu_ps(m[v], C + r * ldc + 16 * v);
   for (uint64_t k = 0; k < K; ++k) {
     const float *w = W + k * N;
     __m512 wv[NV];
@@ -70,22 +70,22 @@ blockAvx512(const float *A, uint64_t pitch, const float *W, uint64_t N,
   for (int r = 0; r < RB; ++r)
 #pragma GCC unroll 2
     for (int v = 0; v < NV; ++v)
-      _mm512_mask_storeu_ps(C + r * N + 16 * v, m[v], c[r][v]);
+      _mm512_mask_storeu_ps(C + r * ldc + 16 * v, m[v], c[r][v]);
 }
 
 template <int NV>
 __attribute__((target("avx512f"))) void
 rowsAvx512(const float *A, const float *W, float *C, const MacGeom &g,
            uint64_t j0, const __mmask16 *m) {
-  const uint64_t N = g.N, K = g.K, P = g.pitch;
+  const uint64_t N = g.N, K = g.K, P = g.pitch, L = g.cStride();
   const float *a = A + g.base;
   uint64_t i = 0;
   for (; i + 8 <= g.R; i += 8)
-    blockAvx512<8, NV>(a + i * P, P, W + j0, N, K, C + i * N + j0, m);
+    blockAvx512<8, NV>(a + i * P, P, W + j0, N, K, C + i * L + j0, L, m);
   for (; i + 4 <= g.R; i += 4)
-    blockAvx512<4, NV>(a + i * P, P, W + j0, N, K, C + i * N + j0, m);
+    blockAvx512<4, NV>(a + i * P, P, W + j0, N, K, C + i * L + j0, L, m);
   for (; i < g.R; ++i)
-    blockAvx512<1, NV>(a + i * P, P, W + j0, N, K, C + i * N + j0, m);
+    blockAvx512<1, NV>(a + i * P, P, W + j0, N, K, C + i * L + j0, L, m);
 }
 
 __attribute__((target("avx512f"))) void
@@ -109,13 +109,13 @@ macAvx512(const float *A, const float *W, float *C, const MacGeom &g) {
 template <int RB, int NV>
 __attribute__((target("avx2"))) inline void
 blockAvx2(const float *A, uint64_t pitch, const float *W, uint64_t N,
-          uint64_t K, float *C, const __m256i *m) {
+          uint64_t K, float *C, uint64_t ldc, const __m256i *m) {
   __m256 c[RB][NV];
 #pragma GCC unroll 4
   for (int r = 0; r < RB; ++r)
 #pragma GCC unroll 2
     for (int v = 0; v < NV; ++v)
-      c[r][v] = _mm256_maskload_ps(C + r * N + 8 * v, m[v]);
+      c[r][v] = _mm256_maskload_ps(C + r * ldc + 8 * v, m[v]);
   for (uint64_t k = 0; k < K; ++k) {
     const float *w = W + k * N;
     __m256 wv[NV];
@@ -134,20 +134,20 @@ blockAvx2(const float *A, uint64_t pitch, const float *W, uint64_t N,
   for (int r = 0; r < RB; ++r)
 #pragma GCC unroll 2
     for (int v = 0; v < NV; ++v)
-      _mm256_maskstore_ps(C + r * N + 8 * v, m[v], c[r][v]);
+      _mm256_maskstore_ps(C + r * ldc + 8 * v, m[v], c[r][v]);
 }
 
 template <int NV>
 __attribute__((target("avx2"))) void rowsAvx2(const float *A, const float *W,
                                               float *C, const MacGeom &g,
                                               uint64_t j0, const __m256i *m) {
-  const uint64_t N = g.N, K = g.K, P = g.pitch;
+  const uint64_t N = g.N, K = g.K, P = g.pitch, L = g.cStride();
   const float *a = A + g.base;
   uint64_t i = 0;
   for (; i + 4 <= g.R; i += 4)
-    blockAvx2<4, NV>(a + i * P, P, W + j0, N, K, C + i * N + j0, m);
+    blockAvx2<4, NV>(a + i * P, P, W + j0, N, K, C + i * L + j0, L, m);
   for (; i < g.R; ++i)
-    blockAvx2<1, NV>(a + i * P, P, W + j0, N, K, C + i * N + j0, m);
+    blockAvx2<1, NV>(a + i * P, P, W + j0, N, K, C + i * L + j0, L, m);
 }
 
 __attribute__((target("avx2"))) void macAvx2(const float *A, const float *W,

@@ -19,7 +19,7 @@ void macDenseReference(const float *A, const float *W, float *C,
                        const MacGeom &g, DType accT) {
   const uint64_t N = g.N;
   for (uint64_t i = 0; i < g.R; ++i) {
-    float *__restrict crow = C + i * N;
+    float *__restrict crow = C + i * g.cStride();
     const float *arow = A + i * g.pitch + g.base;
     for (uint64_t k = 0; k < g.K; ++k) {
       const float a = arow[k];
@@ -46,7 +46,7 @@ uint64_t macSparse(const float *A, const std::vector<SparsePair> &pairs,
   uint64_t effective = 0;
   for (uint64_t i = 0; i < g.R; ++i) {
     const uint64_t rowBase = i * g.pitch + g.base;
-    float *crow = C + i * N;
+    float *crow = C + i * g.cStride();
     for (size_t p = 0; p < pairs.size(); ++p) {
       const uint64_t ai = rowBase + ks[p];
       if (!(A[ai] != 0.0f))

@@ -24,9 +24,14 @@ namespace sim {
 /// an R x N accumulator tile.
 struct MacGeom {
   uint64_t R = 0, K = 0, N = 0, pitch = 0, base = 0;
+  /// Floats from one accumulator row to the next (0: N, rows packed). The
+  /// rows of several PEs' buffers in one call: SimInstructions.cpp, runMacs.
+  uint64_t ldc = 0;
+  uint64_t cStride() const { return ldc ? ldc : N; }
 };
 
-/// acc[i][n] += sum_k A[i*pitch + base + k] * W[k*N + n] (k ascending). A
+/// acc[i*cStride() + n] += sum_k A[i*pitch + base + k] * W[k*N + n] (k
+/// ascending). A
 /// narrow accumulate type rounds after every addition. f32 accumulation runs
 /// on the host's vector unit (MacKernels.h), bit-identical to the reference.
 void macDense(const float *A, const float *W, float *C, const MacGeom &g,

@@ -156,6 +156,10 @@ struct WeightPlan {
 struct Cluster {
   uint32_t index = 0, row = 0, col = 0, channel = 0;
   ZeroedArray<uint8_t> storage; ///< in Sim::onChip
+  /// Every PE's input buffer, then every PE's accumulation buffers (PE q's
+  /// acc[a] at (q * kAccs + a) * accFloats): the blocks PE::inbuf and
+  /// PE::acc view, in Sim::onChip.
+  ZeroedArray<float> peInbufs, peAccs;
   std::vector<PE> pes;
   std::vector<std::vector<Instruction>> ibufs;
   std::vector<char> configured;

@@ -414,6 +414,45 @@ bool Sim::selectMacWeights(InstrCtx &x, uint64_t &wOff) {
   return true;
 }
 
+/// The dense MAC of one instruction, `rep` times, on the P PEs' buffers
+/// (geometry `g` but for the rows each PE owns; activations at float
+/// `base`, PE 0's queue at `wOff`, accumulators `acc`).
+static void denseMacs(const TileRows &t, PE *pes, uint64_t P, MacGeom g,
+                      uint64_t base, uint64_t wOff, unsigned acc, uint64_t rep,
+                      DType type, uint64_t inbufFloats, uint64_t accFloats) {
+  const float *W = pes[0].wq.data() + wOff;
+  // A row per PE (a depthwise plane's G output rows, a GEMM tile of one row
+  // per PE): the PEs' rows as one tile over the buffers' blocks
+  // (Cluster::peInbufs, peAccs), each row's operations as on its PE. One
+  // kernel call keeps P independent accumulator chains in flight where P
+  // calls of one row each waited on their adds.
+  bool rowPerPe = P > 1;
+  for (uint64_t pe = 0; rowPerPe && pe < P; ++pe) {
+    uint64_t r0, r1;
+    t.peRange(pe, r0, r1);
+    rowPerPe = r1 - r0 == 1;
+  }
+  if (rowPerPe) {
+    g.R = P;
+    g.pitch = inbufFloats;
+    g.ldc = kAccs * accFloats;
+    for (uint64_t it = 0; it < rep; ++it)
+      macDense(pes[0].inbuf.data() + base, W, pes[0].acc[acc].data(), g, type);
+    return;
+  }
+  for (uint64_t pe = 0; pe < P; ++pe) {
+    uint64_t r0, r1;
+    t.peRange(pe, r0, r1);
+    g.R = r1 - r0;
+    if (!g.R)
+      continue;
+    const float *A = pes[pe].inbuf.data() + base;
+    float *C = pes[pe].acc[acc].data();
+    for (uint64_t it = 0; it < rep; ++it)
+      macDense(A, W, C, g, type);
+  }
+}
+
 /// Runs the MAC `repeat` times on every PE (geometry `g` but for the rows
 /// each PE owns; activations at float `base`, dense weights at `wOff`).
 /// Fills `work` with each PE's MACs per iteration (sparse: the index
@@ -446,19 +485,9 @@ uint64_t Sim::runMacs(InstrCtx &x, MacGeom g, uint64_t base, uint64_t wOff,
   if (!sparse)
     pushLocal(x.c, [t = std::move(x.tile), pes = x.c.pes.data(), P = x.P, g,
                     base, wOff, acc = x.f.accId, rep = x.rep,
-                    type = hw.accumulateType]() mutable {
-      const float *W = pes[0].wq.data() + wOff;
-      for (uint64_t pe = 0; pe < P; ++pe) {
-        uint64_t r0, r1;
-        t.peRange(pe, r0, r1);
-        g.R = r1 - r0;
-        if (!g.R)
-          continue;
-        const float *A = pes[pe].inbuf.data() + base;
-        float *C = pes[pe].acc[acc].data();
-        for (uint64_t it = 0; it < rep; ++it)
-          macDense(A, W, C, g, type);
-      }
+                    type = hw.accumulateType, inbufF = inbufFloats,
+                    accF = accFloats] {
+      denseMacs(t, pes, P, g, base, wOff, acc, rep, type, inbufF, accF);
     });
   return dense;
 }

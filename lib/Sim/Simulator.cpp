@@ -258,11 +258,18 @@ bool Sim::setupMemory(const std::map<std::string, Tensor> &inputs) {
       // touches them.
       c.storage.allocate(onChip, hw.storageBytes);
       c.pes.resize(hw.pesPerCluster);
-      for (PE &pe : c.pes) {
-        pe.inbuf.allocate(onChip, inbufFloats);
-        pe.wq.allocate(onChip, &pe == &c.pes[0] ? wqFloats : 0);
-        for (auto &a : pe.acc)
-          a.allocate(onChip, accFloats);
+      // The PEs' input buffers one after the other in one block, and their
+      // accumulation buffers in another (PE-major): a MAC whose PEs own a
+      // row each runs as one tile over them (runMacs).
+      c.peInbufs.allocate(onChip, inbufFloats * c.pes.size());
+      c.peAccs.allocate(onChip, accFloats * kAccs * c.pes.size());
+      for (size_t q = 0; q < c.pes.size(); ++q) {
+        PE &pe = c.pes[q];
+        pe.inbuf.view(c.peInbufs.data() + q * inbufFloats, inbufFloats);
+        pe.wq.allocate(onChip, q == 0 ? wqFloats : 0);
+        for (unsigned a = 0; a < kAccs; ++a)
+          pe.acc[a].view(c.peAccs.data() + (q * kAccs + a) * accFloats,
+                         accFloats);
       }
       c.ibufs.resize(numIbufs);
       c.configured.assign(numIbufs, 0);

@@ -114,6 +114,12 @@ public:
     p = n ? static_cast<T *>(arena.alloc(n * sizeof(T))) : nullptr;
     count = n;
   }
+  /// The `n` elements at `at`, part of a larger array allocated with
+  /// allocate() (several buffers in one block).
+  void view(T *at, size_t n) {
+    p = at;
+    count = n;
+  }
   T *data() { return p; }
   const T *data() const { return p; }
   size_t size() const { return count; }

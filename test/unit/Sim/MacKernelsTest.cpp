@@ -61,8 +61,8 @@ void expectBitIdentical(const std::vector<float> &A,
       continue;
     ASSERT_EQ(a, b) << isaName(isa) << " R=" << g.R << " K=" << g.K
                     << " N=" << g.N << " pitch=" << g.pitch
-                    << " base=" << g.base << " element " << i << ": " << ref[i]
-                    << " vs " << got[i];
+                    << " base=" << g.base << " ldc=" << g.ldc << " element "
+                    << i << ": " << ref[i] << " vs " << got[i];
   }
 }
 
@@ -115,6 +115,32 @@ TEST(MacKernels, BitIdenticalToReferenceOnEveryBlockAndTail) {
           Problem p = randomProblem(rng, R, K, N, R % 3, N % 5);
           expectBitIdentical(p.A, p.W, p.C, p.g, isa);
         }
+}
+
+TEST(MacKernels, AccumulatorRowStrideLeavesTheGapsAlone) {
+  // Rows of several PEs' buffers in one call (runMacs): the accumulator rows
+  // ldc floats apart, activation rows a buffer apart. Every row gets the
+  // reference's operations; the floats between the rows are not touched.
+  std::mt19937 rng(5);
+  const uint64_t rowsList[] = {1, 2, 4, 5, 8, 9, 16};
+  const uint64_t colsList[] = {1, 14, 16, 17, 33};
+  for (MacIsa isa : supportedIsas())
+    for (uint64_t R : rowsList)
+      for (uint64_t N : colsList) {
+        Problem p = randomProblem(rng, R, 18, N, 100, 3);
+        p.g.ldc = N + 37;
+        p.C.assign(R * p.g.ldc, 0.0f);
+        std::uniform_real_distribution<float> u(-2.0f, 2.0f);
+        for (float &v : p.C)
+          v = u(rng);
+        std::vector<float> before = p.C;
+        expectBitIdentical(p.A, p.W, p.C, p.g, isa);
+        std::vector<float> got = p.C;
+        macDenseF32(p.A.data(), p.W.data(), got.data(), p.g, isa);
+        for (uint64_t i = 0; i < got.size(); ++i)
+          if (i % p.g.ldc >= N)
+            ASSERT_EQ(got[i], before[i]) << isaName(isa) << " gap float " << i;
+      }
 }
 
 TEST(MacKernels, OverlappingWindowRows) {
