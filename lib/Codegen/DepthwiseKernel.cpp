@@ -601,10 +601,11 @@ int64_t DepthwiseEmitter::planesPerExecute(uint32_t c) const {
   return ceilDiv(pp, executes);
 }
 
-// CONFIG: ibuf 0 = one group, led by the per-PE tap vectors' load when
-// tapsInGroup, else ibuf 1 = that load alone; then the tap regions of both
-// halves are zeroed once (the taps DMA writes only the tap positions;
-// dilation gaps and the shifts stay zero).
+// CONFIG: ibuf 0 = one group (planesPerExec groups, one per plane slot),
+// led by the per-PE tap vectors' load when tapsInGroup, else ibuf 1 = that
+// load alone; then the tap regions of both halves are zeroed once (the taps
+// DMA writes only the tap positions; dilation gaps and the shifts stay
+// zero).
 void DepthwiseEmitter::configure(uint32_t c, const Tile &first) {
   zeroed[0].reset();
   zeroed[1].reset();
