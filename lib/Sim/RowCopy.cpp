@@ -99,7 +99,53 @@ void copyRowsShort(uint8_t *dst, const int64_t dstStep[3], const uint8_t *src,
 }
 #endif
 
+#ifdef ACCEL_ROWCOPY_X86
+/// Sixteen words at a time: two source vectors, their even lanes by one
+/// permute. The last block's loads are masked to the words it needs.
+__attribute__((target("avx512f"))) void
+everySecondWordAvx512(float *dst, const float *src, uint64_t n) {
+  const __m512i even = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20,
+                                         22, 24, 26, 28, 30);
+  uint64_t i = 0;
+  // A full block reads up to src[2 i + 31], which the next block needs
+  // anyway (src[2 (i + 16)] lies beyond it): only the last block is masked.
+  for (; i + 16 < n; i += 16) {
+    const __m512 lo = _mm512_loadu_ps(src + 2 * i);
+    const __m512 hi = _mm512_loadu_ps(src + 2 * i + 16);
+    _mm512_storeu_ps(dst + i, _mm512_permutex2var_ps(lo, even, hi));
+  }
+  const uint64_t r = n - i, words = 2 * r - 1; // 1 <= r <= 16
+  auto low = [](uint64_t k) -> __mmask16 {
+    return k >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << k) - 1);
+  };
+  const __m512 lo = _mm512_maskz_loadu_ps(low(words), src + 2 * i);
+  const __m512 hi =
+      _mm512_maskz_loadu_ps(low(words > 16 ? words - 16 : 0), src + 2 * i + 16);
+  _mm512_mask_storeu_ps(dst + i, low(r), _mm512_permutex2var_ps(lo, even, hi));
+}
+#endif
+
 } // namespace
+
+bool accel::sim::copyEverySecondWord(uint8_t *dst, const uint8_t *src,
+                                     uint64_t n) {
+#ifdef ACCEL_ROWCOPY_X86
+  if (n == 0 || hostMacIsa() != MacIsa::Avx512)
+    return false;
+  // Disjoint ranges only: the element-wise copy's order would matter.
+  const uint8_t *srcEnd = src + 8 * (n - 1) + 4, *dstEnd = dst + 4 * n;
+  if (src < dstEnd && dst < srcEnd)
+    return false;
+  everySecondWordAvx512(reinterpret_cast<float *>(dst),
+                        reinterpret_cast<const float *>(src), n);
+  return true;
+#else
+  (void)dst;
+  (void)src;
+  (void)n;
+  return false;
+#endif
+}
 
 void accel::sim::copyRowsReference(uint8_t *dst, const int64_t dstStep[3],
                                    const uint8_t *src, const int64_t srcStep[3],

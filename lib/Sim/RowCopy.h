@@ -29,6 +29,12 @@ void copyRowsReference(uint8_t *dst, const int64_t dstStep[3],
                        const uint8_t *src, const int64_t srcStep[3],
                        const uint64_t shape[3], size_t rowBytes);
 
+/// dst[i] = src[2 i] for i in [0, n), 4-byte elements (a stride-2 gather
+/// into a contiguous row: the windows of stride-2 convolutions), when the
+/// host has AVX-512 and the two ranges do not overlap; false (nothing
+/// copied) otherwise. Reads no source byte past src[2 (n - 1)].
+bool copyEverySecondWord(uint8_t *dst, const uint8_t *src, uint64_t n);
+
 } // namespace sim
 } // namespace accel
 

@@ -16,6 +16,8 @@
 #include <cstring>
 #include <utility>
 
+#include "RowCopy.h"
+
 namespace accel {
 namespace sim {
 
@@ -55,6 +57,12 @@ inline void copyElems(uint8_t *dst, int64_t dstStep, const uint8_t *src,
 /// it is written.
 inline void copyStridedRow(uint8_t *dst, int64_t dstStep, const uint8_t *src,
                            int64_t srcStep, uint64_t n, uint64_t eb) {
+  // Every second float into a row (stride-2 windows): 3 host cycles per
+  // element one by one, a permute per sixteen (docs/simulator.md,
+  // "Thirteenth round").
+  if (eb == 4 && srcStep == 8 && dstStep == 4 && n >= 4 &&
+      copyEverySecondWord(dst, src, n))
+    return;
   switch (eb) {
   case 4:
     return detail::copyElems<uint32_t>(dst, dstStep, src, srcStep, n);

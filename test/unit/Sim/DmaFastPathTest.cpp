@@ -18,6 +18,8 @@
 #include <cstring>
 #include <gtest/gtest.h>
 #include <random>
+#include <sys/mman.h>
+#include <unistd.h>
 
 using namespace accel;
 using namespace accel::test;
@@ -126,6 +128,46 @@ TEST(StridedCopy, MatchesElementwiseMemmove) {
       ASSERT_EQ(buf, ref) << "eb " << eb << " n " << n << " steps " << ss
                           << ", " << ds;
     }
+}
+
+TEST(StridedCopy, EverySecondFloatWithoutReadingPastTheRow) {
+  // The stride-2 gather (copyEverySecondWord, a permute per 16 words): every
+  // length across the 16-word blocks and their tails, the source's last
+  // element the last float before an inaccessible page (no read past the
+  // row), and source / destination overlapping in the same buffer (the
+  // element-wise copy then, in its order).
+  const size_t page = size_t(sysconf(_SC_PAGESIZE));
+  uint8_t *map =
+      static_cast<uint8_t *>(mmap(nullptr, 2 * page, PROT_READ | PROT_WRITE,
+                                  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
+  ASSERT_NE(map, MAP_FAILED);
+  ASSERT_EQ(mprotect(map + page, page, PROT_NONE), 0);
+  std::mt19937 rng(4);
+  for (uint64_t n = 1; n <= 70; ++n) {
+    float *src = reinterpret_cast<float *>(map + page) - (2 * (n - 1) + 1);
+    for (uint64_t k = 0; k < 2 * (n - 1) + 1; ++k)
+      src[k] = float(rng() % 1000) - 500.0f;
+    std::vector<float> got(n + 2, -1.0f), want(n + 2, -1.0f);
+    for (uint64_t i = 0; i < n; ++i)
+      want[1 + i] = src[2 * i];
+    sim::copyStridedRow(reinterpret_cast<uint8_t *>(got.data() + 1), 4,
+                        reinterpret_cast<const uint8_t *>(src), 8, n, 4);
+    ASSERT_EQ(got, want) << "n " << n;
+  }
+  munmap(map, 2 * page);
+  for (int64_t shift : {-8, -4, 0, 4, 8, 40}) {
+    std::vector<float> buf(200), ref;
+    for (size_t k = 0; k < buf.size(); ++k)
+      buf[k] = float(k);
+    ref = buf;
+    uint8_t *b = reinterpret_cast<uint8_t *>(buf.data());
+    uint8_t *r = reinterpret_cast<uint8_t *>(ref.data());
+    for (uint64_t i = 0; i < 40; ++i)
+      std::memmove(r + 200 + shift + 4 * int64_t(i), r + 200 + 8 * int64_t(i),
+                   4);
+    sim::copyStridedRow(b + 200 + shift, 4, b + 200, 8, 40, 4);
+    ASSERT_EQ(buf, ref) << "overlap shift " << shift;
+  }
 }
 
 TEST(RowCopy, MatchesAMemmovePerRow) {
