@@ -290,6 +290,8 @@ private:
                                           int64_t wc) const;
   /// The per-PE tap vectors of plane q (G rows, row stride -a).
   OperandRecord tapRecord(const HalfLayout &hl, int64_t q) const;
+  /// Records (and instructions) of one plane group.
+  size_t groupLength() const { return iSt + 1; }
   /// The group sequence (taps first when tapsInGroup) with records `recs`.
   std::vector<Instruction>
   groupSequence(const std::vector<OperandRecord> &recs) const;
@@ -539,7 +541,7 @@ OperandRecord DepthwiseEmitter::tapRecord(const HalfLayout &hl,
 
 std::vector<Instruction>
 DepthwiseEmitter::groupSequence(const std::vector<OperandRecord> &recs) const {
-  const size_t len = iSt + 1;
+  const size_t len = groupLength();
   std::vector<Instruction> seq;
   for (size_t at = 0; at + len <= recs.size(); at += len) {
     if (tapsInGroup)
@@ -582,7 +584,7 @@ int64_t DepthwiseEmitter::planesPerExecute(uint32_t c) const {
   if (!tapsInGroup || Rl <= 1 || !l.hasBias || pp < 2)
     return 1;
   const HardwareDesc &hw = sb.hw();
-  const uint64_t len = iSt + 1;
+  const uint64_t len = groupLength();
   const uint64_t used =
       sb.recordsOutside(c, {0, 1, 2}) +
       (postSeq.empty() ? sb.configuredRecords(c, 2) : postSeq.size()) +

@@ -63,9 +63,7 @@ void StreamBuilder::checkCapacity(uint32_t cluster, uint8_t ibuf,
   if (instrs > hw_.instructionBufferDepth)
     return need("instruction_buffer_depth", hw_.instructionBufferDepth, instrs,
                 "a sequence of " + std::to_string(instrs) + " instructions");
-  uint64_t entries = 0;
-  for (const auto &r : regs_.at(cluster))
-    entries += r.size();
+  const uint64_t entries = recordsOutside(cluster, {});
   if (entries > hw_.registerFileEntries)
     need("register_file_entries", hw_.registerFileEntries, entries,
          "the operand records of the configured buffers");

@@ -31,9 +31,9 @@ struct MacGeom {
 };
 
 /// acc[i*cStride() + n] += sum_k A[i*pitch + base + k] * W[k*N + n] (k
-/// ascending). A
-/// narrow accumulate type rounds after every addition. f32 accumulation runs
-/// on the host's vector unit (MacKernels.h), bit-identical to the reference.
+/// ascending). A narrow accumulate type rounds after every addition. f32
+/// accumulation runs on the host's vector unit (MacKernels.h), bit-identical
+/// to the reference.
 void macDense(const float *A, const float *W, float *C, const MacGeom &g,
               DType accT);
 

@@ -133,8 +133,9 @@ bool accel::sim::copyEverySecondWord(uint8_t *dst, const uint8_t *src,
   if (n == 0 || hostMacIsa() != MacIsa::Avx512)
     return false;
   // Disjoint ranges only: the element-wise copy's order would matter.
-  const uint8_t *srcEnd = src + 8 * (n - 1) + 4, *dstEnd = dst + 4 * n;
-  if (src < dstEnd && dst < srcEnd)
+  const uintptr_t s = reinterpret_cast<uintptr_t>(src),
+                  d = reinterpret_cast<uintptr_t>(dst);
+  if (s < d + 4 * n && d < s + 8 * (n - 1) + 4)
     return false;
   everySecondWordAvx512(reinterpret_cast<float *>(dst),
                         reinterpret_cast<const float *>(src), n);

@@ -160,6 +160,9 @@ struct Cluster {
   /// acc[a] at (q * kAccs + a) * accFloats): the blocks PE::inbuf and
   /// PE::acc view, in Sim::onChip.
   ZeroedArray<float> peInbufs, peAccs;
+  /// Floats from one PE's input buffer to the next's, and from one PE's
+  /// acc[a] to the next's, in those blocks.
+  uint64_t peInbufStride = 0, peAccStride = 0;
   std::vector<PE> pes;
   std::vector<std::vector<Instruction>> ibufs;
   std::vector<char> configured;

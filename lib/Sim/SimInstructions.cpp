@@ -419,7 +419,7 @@ bool Sim::selectMacWeights(InstrCtx &x, uint64_t &wOff) {
 /// `base`, PE 0's queue at `wOff`, accumulators `acc`).
 static void denseMacs(const TileRows &t, PE *pes, uint64_t P, MacGeom g,
                       uint64_t base, uint64_t wOff, unsigned acc, uint64_t rep,
-                      DType type, uint64_t inbufFloats, uint64_t accFloats) {
+                      DType type, uint64_t inbufStride, uint64_t accStride) {
   const float *W = pes[0].wq.data() + wOff;
   // A row per PE (a depthwise plane's G output rows, a GEMM tile of one row
   // per PE): the PEs' rows as one tile over the buffers' blocks
@@ -434,8 +434,8 @@ static void denseMacs(const TileRows &t, PE *pes, uint64_t P, MacGeom g,
   }
   if (rowPerPe) {
     g.R = P;
-    g.pitch = inbufFloats;
-    g.ldc = kAccs * accFloats;
+    g.pitch = inbufStride;
+    g.ldc = accStride;
     for (uint64_t it = 0; it < rep; ++it)
       macDense(pes[0].inbuf.data() + base, W, pes[0].acc[acc].data(), g, type);
     return;
@@ -483,12 +483,12 @@ uint64_t Sim::runMacs(InstrCtx &x, MacGeom g, uint64_t base, uint64_t wOff,
       peWork[pe] = macSparse(A, x.c.wq.pairs, C, g, hw.accumulateType);
   }
   if (!sparse)
-    pushLocal(x.c, [t = std::move(x.tile), pes = x.c.pes.data(), P = x.P, g,
-                    base, wOff, acc = x.f.accId, rep = x.rep,
-                    type = hw.accumulateType, inbufF = inbufFloats,
-                    accF = accFloats] {
-      denseMacs(t, pes, P, g, base, wOff, acc, rep, type, inbufF, accF);
-    });
+    pushLocal(x.c,
+              [t = std::move(x.tile), pes = x.c.pes.data(), P = x.P, g, base,
+               wOff, acc = x.f.accId, rep = x.rep, type = hw.accumulateType,
+               sA = x.c.peInbufStride, sC = x.c.peAccStride] {
+                denseMacs(t, pes, P, g, base, wOff, acc, rep, type, sA, sC);
+              });
   return dense;
 }
 

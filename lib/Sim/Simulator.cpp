@@ -261,14 +261,16 @@ bool Sim::setupMemory(const std::map<std::string, Tensor> &inputs) {
       // The PEs' input buffers one after the other in one block, and their
       // accumulation buffers in another (PE-major): a MAC whose PEs own a
       // row each runs as one tile over them (runMacs).
-      c.peInbufs.allocate(onChip, inbufFloats * c.pes.size());
-      c.peAccs.allocate(onChip, accFloats * kAccs * c.pes.size());
+      c.peInbufStride = inbufFloats;
+      c.peAccStride = kAccs * accFloats;
+      c.peInbufs.allocate(onChip, c.peInbufStride * c.pes.size());
+      c.peAccs.allocate(onChip, c.peAccStride * c.pes.size());
       for (size_t q = 0; q < c.pes.size(); ++q) {
         PE &pe = c.pes[q];
-        pe.inbuf.view(c.peInbufs.data() + q * inbufFloats, inbufFloats);
+        pe.inbuf.view(c.peInbufs.data() + q * c.peInbufStride, inbufFloats);
         pe.wq.allocate(onChip, q == 0 ? wqFloats : 0);
         for (unsigned a = 0; a < kAccs; ++a)
-          pe.acc[a].view(c.peAccs.data() + (q * kAccs + a) * accFloats,
+          pe.acc[a].view(c.peAccs.data() + q * c.peAccStride + a * accFloats,
                          accFloats);
       }
       c.ibufs.resize(numIbufs);
