@@ -95,3 +95,48 @@ BandBlock accel::codegen::chooseBandBlock(const ConvWindow &w, int64_t KH,
   }
   return best;
 }
+
+namespace {
+PixelBox unionOf(const PixelBox &a, const PixelBox &b) {
+  PixelBox u;
+  u.oh0 = std::min(a.oh0, b.oh0);
+  u.ow0 = std::min(a.ow0, b.ow0);
+  u.ohc = std::max(a.oh0 + a.ohc, b.oh0 + b.ohc) - u.oh0;
+  u.owc = std::max(a.ow0 + a.owc, b.ow0 + b.owc) - u.ow0;
+  return u;
+}
+} // namespace
+
+BandGroups accel::codegen::groupBandBoxes(const ConvWindow &w,
+                                          const std::vector<PixelBox> &boxes,
+                                          int64_t khLo, int64_t khHi,
+                                          int64_t kwLo, int64_t kwHi,
+                                          int64_t channels, int64_t maxElems) {
+  auto elems = [&](const PixelBox &b) {
+    return convBandLayout(w, b.oh0, b.ohc, b.ow0, b.owc, khLo, khHi, kwLo, kwHi,
+                          channels)
+        .elems();
+  };
+  BandGroups g;
+  for (const PixelBox &b : boxes) {
+    if (!g.box.empty() && maxElems > 0) {
+      const PixelBox u = unionOf(g.box.back(), b);
+      if (elems(u) <= maxElems) {
+        g.box.back() = u;
+        g.groupOf.push_back(g.box.size() - 1);
+        continue;
+      }
+    }
+    g.box.push_back(b);
+    g.groupOf.push_back(g.box.size() - 1);
+  }
+  return g;
+}
+
+int64_t accel::codegen::bandOffsetInGroup(const ConvWindow &w,
+                                          const BandLayout &group,
+                                          const PixelBox &groupBox,
+                                          const PixelBox &box) {
+  return (box.oh0 - groupBox.oh0) * w.sh * group.cols +
+         (box.ow0 - groupBox.ow0) * w.sw;
+}

@@ -347,14 +347,15 @@ struct BandPlan {
   /// Two slots (run r in slot r % 2, the next band prefetched) or one (each
   /// band loaded once the copies of the previous one completed).
   int slots = 2;
-  std::vector<std::vector<ImageBand>> all; ///< [problem][k * nn + n]
-  std::vector<size_t> nn;                  ///< N tiles per problem
-  std::vector<int> runOf;                  ///< per step, -1 = no B load
+  /// [problem][k * nn + n]
+  std::vector<std::vector<std::shared_ptr<const ImageBand>>> all;
+  std::vector<size_t> nn; ///< N tiles per problem
+  std::vector<int> runOf; ///< per step, -1 = no B load
   std::vector<size_t> runFirst, runLast;
   std::vector<const ImageBand *> runBand;
   bool on() const { return slotBytes > 0; }
   const ImageBand &band(size_t pi, size_t k, size_t n) const {
-    return all[pi][k * nn[pi] + n];
+    return *all[pi][k * nn[pi] + n];
   }
   /// Cuts the runs of `steps`; false when no step loads a B tile.
   bool runs(const std::vector<MStep> &steps) {
@@ -418,21 +419,23 @@ double stepMacTime(const std::vector<MStep> &steps, const HardwareDesc &hw) {
   return t;
 }
 
-/// The bands of `problems` when every problem has them and two slots of
+/// The bands of `problems` (band groups of at most `groupElems` elements,
+/// 0 = a band per N tile) when every problem has them and two slots of
 /// the largest fit `budget` storage bytes (leaving the halves' strip budget
 /// for a resident operand), else off.
-BandPlan planBands(const std::vector<GemmTiles> &problems, int64_t budget) {
+BandPlan planBands(const std::vector<GemmTiles> &problems, int64_t budget,
+                   int64_t groupElems) {
   BandPlan plan;
   int64_t largest = 0;
   for (const GemmTiles &p : problems)
     if (!p.bBand)
       return plan;
   for (const GemmTiles &p : problems) {
-    std::vector<ImageBand> v;
+    std::vector<std::shared_ptr<const ImageBand>> v;
     for (size_t k = 0; k < p.kChunks.size(); ++k)
       for (size_t n = 0; n < p.nTiles.size(); ++n) {
-        v.push_back(p.bBand(k, n));
-        largest = std::max(largest, v.back().elems * 4);
+        v.push_back(p.bBand(k, n, groupElems));
+        largest = std::max(largest, v.back()->elems * 4);
       }
     plan.all.push_back(std::move(v));
     plan.nn.push_back(p.nTiles.size());
@@ -586,14 +589,14 @@ StripPlan planClusterStrips(const HardwareDesc &hw, const ClusterGemmWork &w,
   const std::vector<GemmTiles> &problems = w.problems;
   const GemmTiling &t = w.tiling;
   const MemoryChannel ch = channelOf(hw, w);
-  auto planStrips = [&](int64_t budget) {
+  auto planStripsWith = [&](int64_t budget, int64_t groupElems) {
     StripPlan sp;
     BandPlan &bands = sp.bands;
     std::vector<MStep> &steps = sp.steps;
     int64_t &slotBytes = sp.slotBytes;
     bool residentA = false;
     if (st != StationaryOperand::A && !sparse)
-      bands = planBands(problems, budget);
+      bands = planBands(problems, budget, groupElems);
     steps = clusterSteps(
         hw, problems, t, st, budget - bands.slots * bands.slotBytes,
         w.partialFilterStrip, slotBytes, residentA, bands.on(), sh, cl);
@@ -620,6 +623,33 @@ StripPlan planClusterStrips(const HardwareDesc &hw, const ClusterGemmWork &w,
       }
     }
     return sp;
+  };
+  // Band groups (docs/mapping.md, "Band groups"): a band per N tile, or
+  // consecutive N tiles under one band whose slot takes at most an eighth,
+  // a quarter or half of the budget (budget / div elements of 4 bytes); the
+  // least channel time wins, ties the smaller bands.
+  auto planStrips = [&](int64_t budget) {
+    StripPlan best = planStripsWith(budget, 0);
+    if (!w.bandGroups || problems.empty() || !problems.front().bBand ||
+        st == StationaryOperand::A || sparse)
+      return best;
+    double bestTime = planChannelTime(best, ch);
+    // A group holds two bands' boxes at least: sizes below twice the
+    // largest band of one N tile group nothing.
+    int64_t largest = 0;
+    for (const GemmTiles &p : problems)
+      for (size_t k = 0; k < p.kChunks.size(); ++k)
+        for (size_t n = 0; n < p.nTiles.size(); ++n)
+          largest = std::max(largest, p.bBand(k, n, 0)->elems);
+    for (int64_t div : {32, 16, 8}) {
+      if (budget / div < 2 * largest)
+        continue;
+      StripPlan sp = planStripsWith(budget, budget / div);
+      const double time = planChannelTime(sp, ch);
+      if (sp.bands.on() && time < bestTime)
+        best = std::move(sp), bestTime = time;
+    }
+    return best;
   };
   StripPlan plan = planStrips(stripBudget);
   // A residual read through a repeating view (a nearest upsampling) is

@@ -18,6 +18,7 @@
 
 #include "accel/Codegen/Kernels.h"
 #include <cstdint>
+#include <vector>
 
 namespace accel::codegen {
 
@@ -79,6 +80,33 @@ struct BandBlockCost {
 };
 BandBlockCost bandBlockCost(const ConvWindow &w, int64_t KH, int64_t KW,
                             int64_t outRows, int64_t OW, BandBlock b);
+
+/// A pixel box: output rows [oh0, oh0 + ohc) x columns [ow0, ow0 + owc).
+struct PixelBox {
+  int64_t oh0 = 0, ohc = 1, ow0 = 0, owc = 1;
+};
+
+/// Band groups (docs/mapping.md, "Band groups"): consecutive pixel boxes
+/// that share one band, the band of the smallest box holding them all.
+struct BandGroups {
+  std::vector<size_t> groupOf; ///< per pixel box: its group
+  std::vector<PixelBox> box;   ///< per group: the union of its boxes
+};
+
+/// Groups `boxes` in their order: a box joins the group before it while the
+/// band of the group's union (kernel rows [khLo, khHi], columns [kwLo,
+/// kwHi], `channels` channels) holds at most `maxElems` elements; with
+/// `maxElems` <= 0, or a box whose own band is larger, a box is a group
+/// alone.
+BandGroups groupBandBoxes(const ConvWindow &w,
+                          const std::vector<PixelBox> &boxes, int64_t khLo,
+                          int64_t khHi, int64_t kwLo, int64_t kwHi,
+                          int64_t channels, int64_t maxElems);
+
+/// The element offset of `box`'s band origin in the band of `group` (a
+/// box inside it): its first window row / column, same channel.
+int64_t bandOffsetInGroup(const ConvWindow &w, const BandLayout &group,
+                          const PixelBox &groupBox, const PixelBox &box);
 
 } // namespace accel::codegen
 

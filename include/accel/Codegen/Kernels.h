@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <functional>
 #include <initializer_list>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -290,8 +291,14 @@ struct GemmTiles {
       bPieces;
   /// Optional: the B tile of (chunk k, N tile n) from an input band
   /// (ImageBand); the mapped kernel uses it where its loop nest reuses a
-  /// band (emitMappedGemmLayer), else bBox / bPieces.
-  std::function<ImageBand(size_t k, size_t n)> bBand;
+  /// band (emitMappedGemmLayer), else bBox / bPieces. `groupElems` > 0:
+  /// consecutive N tiles share one band of at most that many elements
+  /// (docs/mapping.md, "Band groups"); 0: a band per N tile.
+  /// Shared: a group's tiles and the strip planners' repeated asks hold the
+  /// same band.
+  std::function<std::shared_ptr<const ImageBand>(size_t k, size_t n,
+                                                 int64_t groupElems)>
+      bBand;
   /// With bands: the order of the K loop (chunk indexes) that puts the
   /// chunks of one band next to each other; empty = 0, 1, ...
   std::vector<size_t> bandOrder;
@@ -497,6 +504,9 @@ struct ClusterGemmWork {
   /// when the cluster's channel time without them (times channelSharers)
   /// is at least this fraction of its MAC time.
   double bandsMinChannelShare = 0.5;
+  /// With input bands: consecutive N tiles may share one band (band groups,
+  /// docs/mapping.md), for inputs the bands read from DRAM.
+  bool bandGroups = false;
   /// A is a convolution's filter, read from DRAM: when its strip does not
   /// fit the storage, the kernel keeps the chunks that fit resident and
   /// streams only the rest (docs/mapping.md, "Partial filter strips").

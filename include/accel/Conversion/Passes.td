@@ -117,6 +117,10 @@ def ConvertGraphToIsa : Pass<"convert-graph-to-isa", "mlir::ModuleOp"> {
            "of rows x columns whose bands hold the fewest input elements "
            "(docs/mapping.md, Pixel blocks of the bands); false = pieces "
            "of rows">,
+    Option<"convBandGroups", "conv-band-groups", "bool", /*default=*/"true",
+           "with input bands read from DRAM: consecutive N tiles may share "
+           "one band where that moves less channel time (docs/mapping.md, "
+           "Band groups); false = a band per N tile">,
     Option<"filterShare", "filter-share", "bool", /*default=*/"true",
            "a convolution filter strip that no cluster's storage holds is "
            "shared: every cluster of the data split keeps its part of the "

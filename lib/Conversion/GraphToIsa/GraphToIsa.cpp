@@ -946,6 +946,7 @@ struct ConvertGraphToIsaPass
     lo.convBands = convBands != ConvBands::Off;
     lo.convBandsAlways = convBands == ConvBands::On;
     lo.convBandBlocks = convBandBlocks;
+    lo.convBandGroups = convBandGroups;
     lo.filterShare = filterShare;
     lo.residency = residency != Residency::Off;
     lo.residencyMeshAware = residency == Residency::On;

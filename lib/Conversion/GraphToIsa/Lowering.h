@@ -290,6 +290,9 @@ struct LoweringOptions {
   /// with input bands, the pixel boxes over whole output rows are blocks of
   /// rows x columns (chooseBandBlock) instead of pieces of rows.
   bool convBandBlocks = true;
+  /// conv-band-groups=true (docs/mapping.md, "Band groups"): with bands
+  /// read from DRAM, consecutive N tiles may share one band.
+  bool convBandGroups = true;
   /// filter-share=true (docs/mapping.md, "Filter strips shared over the
   /// mesh"): ClusterGemmWork::shareFilterStrip for convolutions.
   bool filterShare = true;

@@ -204,3 +204,126 @@ TEST(ConvBandBlocks, NarrowRowsKeepWholeRowBlocks) {
   EXPECT_EQ(b.cols, 20);
   EXPECT_EQ(bandBlockCost(w, 3, 3, 20, 20, b).blocks, 7);
 }
+
+// Band groups (docs/mapping.md, "Band groups").
+namespace {
+
+/// Every element of `box`'s chunk tile read through its group's band is the
+/// element its own band holds there.
+void checkInGroup(const ConvWindow &win, const PixelBox &group,
+                  const PixelBox &box, int64_t KH, int64_t KW, int64_t C) {
+  SCOPED_TRACE(::testing::Message() << "box " << box.oh0 << "+" << box.ohc
+                                    << " x " << box.ow0 << "+" << box.owc);
+  const BandLayout own = convBandLayout(win, box.oh0, box.ohc, box.ow0, box.owc,
+                                        0, KH - 1, 0, KW - 1, C);
+  const BandLayout shared = convBandLayout(win, group.oh0, group.ohc, group.ow0,
+                                           group.owc, 0, KH - 1, 0, KW - 1, C);
+  const int64_t shift = bandOffsetInGroup(win, shared, group, box);
+  for (int64_t kh = 0; kh < KH; ++kh)
+    for (int64_t kw = 0; kw < KW; ++kw) {
+      DramBox a = convBandTile(win, own, kh, 1, kw, 1, 0, C, box.ohc, box.owc);
+      DramBox b =
+          convBandTile(win, shared, kh, 1, kw, 1, 0, C, box.ohc, box.owc);
+      ASSERT_EQ(a.rank, b.rank);
+      std::array<int64_t, 4> idx{0, 0, 0, 0};
+      int64_t total = 1;
+      for (int d = 0; d < a.rank; ++d)
+        total *= a.shape[d];
+      for (int64_t flat = 0; flat < total; ++flat) {
+        int64_t rem = flat, offA = int64_t(a.base),
+                offB = int64_t(b.base) + shift;
+        for (int d = a.rank - 1; d >= 0; --d) {
+          idx[size_t(d)] = rem % a.shape[d];
+          rem /= a.shape[d];
+        }
+        for (int d = 0; d < a.rank; ++d)
+          offA += idx[size_t(d)] * a.stride[d],
+              offB += idx[size_t(d)] * b.stride[d];
+        ASSERT_GE(offB, 0);
+        ASSERT_LT(offB, shared.elems());
+        Elem want = bandElem(own, offA), got = bandElem(shared, offB);
+        ASSERT_EQ(got.c, want.c);
+        ASSERT_EQ(got.h, want.h);
+        ASSERT_EQ(got.w, want.w);
+      }
+    }
+}
+
+/// Pieces of `piece` pixels over `rows` output rows of `OW` pixels.
+std::vector<PixelBox> piecesOfRows(int64_t rows, int64_t OW, int64_t piece) {
+  std::vector<PixelBox> v;
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < OW; c += piece)
+      v.push_back(PixelBox{r, 1, c, std::min(piece, OW - c)});
+  return v;
+}
+
+} // namespace
+
+// A 7 x 7 stride-2 stem over 3 channels, 20 output columns in pieces of 8,
+// 8 and 4: a piece's band is 7 rows x (piece - 1) * 2 + 7 columns; a group
+// of two output rows 9 x 45 x 3 = 1215 elements.
+TEST(BandGroups, PiecesOfTwoRowsShareABand) {
+  const ConvWindow win{2, 2, 1, 1};
+  const std::vector<PixelBox> boxes = piecesOfRows(5, 20, 8);
+  BandGroups g = groupBandBoxes(win, boxes, 0, 6, 0, 6, 3, 1215);
+  ASSERT_EQ(g.box.size(), 3u);
+  EXPECT_EQ(g.groupOf,
+            (std::vector<size_t>{0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 2, 2, 2}));
+  EXPECT_EQ(g.box[1].oh0, 2);
+  EXPECT_EQ(g.box[1].ohc, 2);
+  EXPECT_EQ(g.box[1].ow0, 0);
+  EXPECT_EQ(g.box[1].owc, 20);
+  // The last group: one row, its band 7 x 45 x 3.
+  EXPECT_EQ(g.box[2].ohc, 1);
+  for (size_t i = 0; i < boxes.size(); ++i)
+    checkInGroup(win, g.box[g.groupOf[i]], boxes[i], 7, 7, 3);
+}
+
+TEST(BandGroups, NoLimitOrTooSmallALimitKeepsABandPerTile) {
+  const ConvWindow win{1, 1, 1, 1};
+  const std::vector<PixelBox> boxes = piecesOfRows(3, 10, 4);
+  for (int64_t limit : {int64_t(0), int64_t(-1), int64_t(3 * 6 * 2)}) {
+    BandGroups g = groupBandBoxes(win, boxes, 0, 2, 0, 2, 2, limit);
+    EXPECT_EQ(g.box.size(), boxes.size()) << "limit " << limit;
+    for (size_t i = 0; i < boxes.size(); ++i)
+      EXPECT_EQ(g.groupOf[i], i);
+  }
+}
+
+// A piece that ends one row and one that starts the next: their union
+// holds both rows' whole width, the columns between the pieces included.
+TEST(BandGroups, UnionAcrossARowEnd) {
+  const ConvWindow win{1, 1, 2, 2};
+  const std::vector<PixelBox> boxes{{4, 1, 12, 6}, {5, 1, 0, 5}};
+  BandGroups g = groupBandBoxes(win, boxes, 0, 2, 0, 2, 4, 1 << 20);
+  ASSERT_EQ(g.box.size(), 1u);
+  EXPECT_EQ(g.box[0].oh0, 4);
+  EXPECT_EQ(g.box[0].ohc, 2);
+  EXPECT_EQ(g.box[0].ow0, 0);
+  EXPECT_EQ(g.box[0].owc, 18);
+  for (const PixelBox &b : boxes)
+    checkInGroup(win, g.box[0], b, 3, 3, 4);
+}
+
+TEST(BandGroups, RandomGroupsReadTheirTilesElements) {
+  std::mt19937 rng(5);
+  auto pick = [&](int64_t lo, int64_t hi) {
+    return std::uniform_int_distribution<int64_t>(lo, hi)(rng);
+  };
+  for (int iter = 0; iter < 60; ++iter) {
+    const ConvWindow win{pick(1, 3), pick(1, 3), pick(1, 2), pick(1, 2)};
+    const int64_t KH = pick(1, 5), KW = pick(1, 5), C = pick(1, 3);
+    const std::vector<PixelBox> boxes =
+        piecesOfRows(pick(1, 5), pick(3, 17), pick(1, 9));
+    BandGroups g =
+        groupBandBoxes(win, boxes, 0, KH - 1, 0, KW - 1, C, pick(0, 2000));
+    ASSERT_EQ(g.groupOf.size(), boxes.size());
+    for (size_t i = 0; i < boxes.size(); ++i) {
+      // Groups are runs of consecutive boxes.
+      if (i > 0)
+        ASSERT_LE(g.groupOf[i] - g.groupOf[i - 1], 1u);
+      checkInGroup(win, g.box[g.groupOf[i]], boxes[i], KH, KW, C);
+    }
+  }
+}
