@@ -33,18 +33,16 @@ namespace {
 using BandRef = std::shared_ptr<const ImageBand>;
 using BandFn = std::function<BandRef(size_t, size_t, int64_t)>;
 BandFn memoizedBands(size_t nTiles, BandFn band) {
-  // Keyed by (chunk, tile) and the group size: a handful of sizes per layer.
-  auto cache = std::make_shared<std::unordered_map<uint64_t, BandRef>>();
-  auto sizes = std::make_shared<std::vector<int64_t>>();
+  // Per group size (the strip planners price several budgets, each with
+  // its own sizes), per (chunk, tile).
+  auto cache = std::make_shared<
+      std::unordered_map<int64_t, std::unordered_map<size_t, BandRef>>>();
   return [=](size_t ki, size_t ni, int64_t groupElems) {
-    auto at = std::find(sizes->begin(), sizes->end(), groupElems);
-    if (at == sizes->end())
-      at = sizes->insert(sizes->end(), groupElems);
-    const uint64_t key =
-        uint64_t(ki * nTiles + ni) * 64 + uint64_t(at - sizes->begin());
-    auto it = cache->find(key);
-    if (it == cache->end())
-      it = cache->emplace(key, band(ki, ni, groupElems)).first;
+    std::unordered_map<size_t, BandRef> &bands = (*cache)[groupElems];
+    const size_t key = ki * nTiles + ni;
+    auto it = bands.find(key);
+    if (it == bands.end())
+      it = bands.emplace(key, band(ki, ni, groupElems)).first;
     return it->second;
   };
 }
