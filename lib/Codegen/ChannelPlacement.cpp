@@ -257,6 +257,9 @@ bool planChannelsOnce(const HardwareDesc &hw,
   RegionBump regions(hw, plan);
   // DMA bytes of the buffers placed so far, per channel (opts.balance).
   std::vector<uint64_t> load(nch, 0);
+  std::vector<double> bandwidth(nch, 1.0);
+  for (uint32_t ch = 0; ch < nch && ch < hw.channels.size(); ++ch)
+    bandwidth[ch] = std::max(1e-9, double(hw.channels[ch].bytesPerCycle));
   auto fits = [&](uint32_t ch, uint64_t bytes) {
     return regions.fits(ch, bytes);
   };
@@ -293,11 +296,17 @@ bool planChannelsOnce(const HardwareDesc &hw,
         return local[ch] ? 0 : 1;
       return score[ch] * kTieFraction >= best * (kTieFraction - 1) ? 0 : 1;
     };
+    // DMA bytes are balanced by their time, not their count: a channel of
+    // half the bandwidth is as busy with half the bytes (hw/asymmetric.json's
+    // 128 and 16 B/cycle). Allocated bytes are space, compared as they are.
+    auto fillKey = [&](uint32_t ch) {
+      return opts.balance ? double(fill[ch]) / bandwidth[ch] : double(fill[ch]);
+    };
     std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
       if (tier(a) != tier(b))
         return tier(a) < tier(b);
-      if (tier(a) == 0 && fill[a] != fill[b])
-        return fill[a] < fill[b];
+      if (tier(a) == 0 && fillKey(a) != fillKey(b))
+        return fillKey(a) < fillKey(b);
       return score[a] > score[b];
     });
     const uint64_t bytes = buffers[i].bytes;

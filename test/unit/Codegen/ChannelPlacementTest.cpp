@@ -50,6 +50,31 @@ TEST(ChannelPlacement, TiesAreBalancedByAllocatedBytes) {
   EXPECT_EQ(plan.addr, (std::vector<uint64_t>{0, R, R + 64}));
 }
 
+// opts.balance weighs a channel's DMA bytes by its bandwidth: on a 128 and
+// a 16 B/cycle channel (hw/asymmetric.json) 1 600 bytes on the fast one
+// take as long as 200 on the slow one, so the third buffer read alike by
+// every cluster goes back to the fast channel. Counted in bytes, the slow
+// one (200 < 1 600) would take it.
+TEST(ChannelPlacement, DmaBytesAreBalancedByChannelTime) {
+  HardwareDesc hw = twoChannels();
+  hw.channels[0].bytesPerCycle = 128;
+  hw.channels[1].bytesPerCycle = 16;
+  std::vector<DramBuffer> bufs{{0, 256}, {256, 64}, {320, 64}};
+  std::vector<BufferTraffic> t{traffic({800, 800}, {0, 0}),
+                               traffic({100, 100}, {0, 0}),
+                               traffic({100, 100}, {0, 0})};
+  PlacementOptions opts;
+  opts.balance = true;
+  ChannelPlan plan;
+  std::string err;
+  ASSERT_TRUE(planChannels(hw, bufs, t, plan, err, opts)) << err;
+  EXPECT_EQ(plan.channel, (std::vector<uint32_t>{0, 1, 0}));
+  // Equal channels: the bytes alone decide, as before.
+  hw.channels[1].bytesPerCycle = 128;
+  ASSERT_TRUE(planChannels(hw, bufs, t, plan, err, opts)) << err;
+  EXPECT_EQ(plan.channel, (std::vector<uint32_t>{0, 1, 1}));
+}
+
 TEST(ChannelPlacement, OneChannelKeepsTheLinearPlan) {
   HardwareDesc hw = twoChannels();
   hw.channels.resize(1);
