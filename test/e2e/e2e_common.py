@@ -115,12 +115,12 @@ def layer_names(work, name, marker):
 
 
 def check_run(bin_dir, model, work, name, inputs, output, expected, tag, hw=None,
-              compile_args=(), marker=None, want_layers=0):
-    """run_and_compare, and with `marker` that exactly `want_layers` layer
-    names contain it; prints PASS / FAIL `tag` and returns whether it
-    passed."""
+              compile_args=(), marker=None, want_layers=0, atol=1e-4):
+    """run_and_compare (tolerance rtol 1e-4, `atol`), and with `marker` that
+    exactly `want_layers` layer names contain it; prints PASS / FAIL `tag`
+    and returns whether it passed."""
     ok, e, err = run_and_compare(bin_dir, model, work, name, inputs, output, expected,
-                                 hw=hw, compile_args=compile_args)
+                                 hw=hw, atol=atol, compile_args=compile_args)
     if err:
         print(f"FAIL {tag}: {err}")
         return False
