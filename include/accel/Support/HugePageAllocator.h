@@ -24,9 +24,15 @@
 namespace accel {
 
 namespace hugepages {
-/// Arrays of at least this many bytes get huge pages: the rounding up to
-/// 2 MiB then wastes at most half the mapping.
-constexpr size_t kMinBytes = size_t(1) << 20;
+/// Arrays of at least this many bytes get huge pages. 1 MiB first (the
+/// rounding up to 2 MiB then wasted at most half the mapping); 128 KiB
+/// since a host whose page faults cost about 10 us each (a paravirtualised
+/// guest) spent 15 ms of MobileNetV3-Small's 46 ms reading the binary: its
+/// four streams (4 683-5 065 commands of 184 bytes, 0.86-0.93 MB since
+/// Command shrank from 248 bytes) had fallen below 1 MiB and faulted 4 KiB
+/// at a time. Zeroing one 2 MiB page costs less than 32 such faults
+/// (docs/simulator.md, "Fourteenth round").
+constexpr size_t kMinBytes = size_t(1) << 17;
 /// Under AddressSanitizer every array comes from operator new, so that
 /// the sanitizer still sees overruns of the command streams (it does not
 /// watch anonymous mappings).

@@ -50,6 +50,12 @@ mlir::LogicalResult programFromIsa(isa::ProgramOp op, Program &out,
 mlir::OwningOpRef<mlir::ModuleOp> isaFromProgram(const Program &p,
                                                  mlir::MLIRContext *ctx);
 
+/// As above, but the module takes `p`'s large owned constant segments (their
+/// bytes move into resource blobs the context owns, not copied into dense
+/// attributes); `p`'s segments are left empty of bytes.
+mlir::OwningOpRef<mlir::ModuleOp> isaFromProgram(Program &&p,
+                                                 mlir::MLIRContext *ctx);
+
 } // namespace accel
 
 #endif

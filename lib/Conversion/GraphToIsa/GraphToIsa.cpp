@@ -995,7 +995,7 @@ struct ConvertGraphToIsaPass
           << rs.spilledTraffic << " DMA bytes)";
     }
     OwningOpRef<ModuleOp> isa =
-        isaFromProgram(lowering->program(), module.getContext());
+        isaFromProgram(std::move(lowering->program()), module.getContext());
     if (!isa) {
       module.emitError("internal error: could not build the isa.program");
       return signalPassFailure();

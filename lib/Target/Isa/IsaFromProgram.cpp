@@ -85,17 +85,53 @@ DenseElementsAttr dataAttr(MLIRContext *ctx, llvm::ArrayRef<uint8_t> b) {
 /// references them: copying them into a new dense attribute cost a copy and
 /// a hash of every weight byte. The lender outlives the module (the
 /// attribute's context, Program::backing).
-ElementsAttr segmentAttr(MLIRContext *ctx, const ConstSegment &seg) {
-  constexpr uint64_t kMinBlobBytes = 64 * 1024;
+constexpr uint64_t kMinBlobBytes = 64 * 1024;
+
+/// Whether `seg`'s bytes go into a resource blob rather than a dense
+/// attribute: f32 words, large, and aligned for floats.
+bool blobWorthy(const ConstSegment &seg) {
   const uint64_t n = seg.size();
-  if (!seg.borrowed || n < kMinBlobBytes || n % 4 ||
-      reinterpret_cast<uintptr_t>(seg.borrowed) % alignof(float))
-    return dataAttr(ctx, llvm::ArrayRef(seg.data(), size_t(n)));
+  return n >= kMinBlobBytes && n % 4 == 0 &&
+         reinterpret_cast<uintptr_t>(seg.data()) % alignof(float) == 0;
+}
+
+ElementsAttr weightsAttr(MLIRContext *ctx, uint64_t n, AsmResourceBlob blob) {
   auto t = RankedTensorType::get({int64_t(n / 4)}, Float32Type::get(ctx));
-  auto blob = UnmanagedAsmResourceBlob::allocateWithAlign(
-      llvm::ArrayRef(reinterpret_cast<const char *>(seg.borrowed), size_t(n)),
-      alignof(float));
   return DenseResourceElementsAttr::get(t, "accel_weights", std::move(blob));
+}
+
+ElementsAttr segmentAttr(MLIRContext *ctx, const ConstSegment &seg) {
+  const uint64_t n = seg.size();
+  if (!seg.borrowed || !blobWorthy(seg))
+    return dataAttr(ctx, llvm::ArrayRef(seg.data(), size_t(n)));
+  return weightsAttr(
+      ctx, n,
+      UnmanagedAsmResourceBlob::allocateWithAlign(
+          llvm::ArrayRef(reinterpret_cast<const char *>(seg.borrowed),
+                         size_t(n)),
+          alignof(float)));
+}
+
+/// A segment's value when the program is given away: large owned bytes
+/// move into a blob that owns them (the lowering's weight slabs, tens of MB
+/// for a detector: a copy, a hash and the page faults of a new attribute
+/// each). Everything else as segmentAttr.
+ElementsAttr takeSegmentAttr(MLIRContext *ctx, ConstSegment &seg) {
+  if (seg.borrowed || !blobWorthy(seg))
+    return segmentAttr(ctx, seg);
+  const uint64_t n = seg.size();
+  auto owner = std::make_shared<std::vector<uint8_t>>(std::move(seg.bytes));
+  seg.bytes.clear();
+  llvm::ArrayRef<char> data(reinterpret_cast<const char *>(owner->data()),
+                            size_t(n));
+  // The deleter holds the bytes; the blob frees them with the attribute's
+  // resource (the context).
+  return weightsAttr(
+      ctx, n,
+      AsmResourceBlob(
+          data, alignof(float),
+          [owner](void *, size_t, size_t) mutable { owner.reset(); },
+          /*dataIsMutable=*/false));
 }
 
 /// Marker-area bytes: little-endian i64 words when the byte count is a
@@ -312,7 +348,9 @@ void buildPacket(OpBuilder &b, Location loc, const ConstPacket &pk,
 
 } // namespace
 
-OwningOpRef<ModuleOp> isaFromProgram(const Program &p, MLIRContext *ctx) {
+namespace {
+OwningOpRef<ModuleOp> buildModule(const Program &p, MLIRContext *ctx,
+                                  Program *giver) {
   ctx->getOrLoadDialect<isa::IsaDialect>();
   Location loc = UnknownLoc::get(ctx);
   OwningOpRef<ModuleOp> module = ModuleOp::create(loc);
@@ -334,9 +372,13 @@ OwningOpRef<ModuleOp> isaFromProgram(const Program &p, MLIRContext *ctx) {
                       s.isInput ? isa::IoKind::input : isa::IoKind::output,
                       s.name, s.dramAddr, t, piecesAttr(ctx, s.pieces));
   }
-  for (const ConstSegment &seg : p.constants)
-    isa::DataOp::create(b, loc, seg.dramAddr, segmentAttr(ctx, seg),
+  for (size_t i = 0; i < p.constants.size(); ++i) {
+    const ConstSegment &seg = p.constants[i];
+    ElementsAttr value = giver ? takeSegmentAttr(ctx, giver->constants[i])
+                               : segmentAttr(ctx, seg);
+    isa::DataOp::create(b, loc, seg.dramAddr, value,
                         replicasAttr(ctx, seg.replicas));
+  }
   for (const ConstPacket &pk : p.packets)
     buildPacket(b, loc, pk, p.gridCols);
   for (size_t i = 0; i < p.clusters.size(); ++i) {
@@ -349,6 +391,15 @@ OwningOpRef<ModuleOp> isaFromProgram(const Program &p, MLIRContext *ctx) {
       buildCommand(b, loc, cmd, p.gridCols);
   }
   return module;
+}
+} // namespace
+
+OwningOpRef<ModuleOp> isaFromProgram(const Program &p, MLIRContext *ctx) {
+  return buildModule(p, ctx, /*giver=*/nullptr);
+}
+
+OwningOpRef<ModuleOp> isaFromProgram(Program &&p, MLIRContext *ctx) {
+  return buildModule(p, ctx, &p);
 }
 
 } // namespace accel
