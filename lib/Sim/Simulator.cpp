@@ -98,6 +98,20 @@ namespace {
 bool isIntegerDType(DType t) {
   return t == DType::I8 || t == DType::I32 || t == DType::I64;
 }
+
+/// The host bytes of the storage units and PE buffers setupMemory carves
+/// from Sim::onChip: per cluster the storage, the PEs' input buffers, their
+/// accumulation buffers and PE 0's weight queue, each block rounded up to
+/// 64 bytes as ZeroedArena::alloc does.
+size_t onChipBytes(const HardwareDesc &hw, uint32_t clusters) {
+  auto block = [](uint64_t bytes) { return (bytes + 63) & ~uint64_t(63); };
+  const uint64_t pes = hw.pesPerCluster;
+  const uint64_t accFloats = hw.accBufferBytes / 4;
+  const uint64_t perCluster =
+      block(hw.storageBytes) + block(pes * (hw.inputBufferBytes / 4) * 4) +
+      block(pes * kAccs * accFloats * 4) + block(hw.weightQueueBytes / 4 * 4);
+  return size_t(perCluster * clusters);
+}
 } // namespace
 
 // An i32 / i64 input (e.g. run-time sequence lengths) is a count or an
@@ -247,6 +261,7 @@ bool Sim::setupMemory(const std::map<std::string, Tensor> &inputs) {
   accFloats = hw.accBufferBytes / 4;
   uint32_t n = hw.numClusters();
   try {
+    onChip.reserveHuge(onChipBytes(hw, n));
     clusters.resize(n);
     for (uint32_t i = 0; i < n; ++i) {
       Cluster &c = clusters[i];

@@ -77,6 +77,42 @@ TEST(ZeroedArena, HugeChunksAreZeroAndDisjointLikeTheOthers) {
   EXPECT_TRUE(std::all_of(p, p + 4096, [](uint8_t v) { return v == 0; }));
 }
 
+TEST(ZeroedArena, ReservedHugeRegionIsCarvedThenOrdinaryBlocksFollow) {
+  // A 3 MiB reserve is one 4 MiB huge-page region: a 1 MiB block, a
+  // 512 KiB one (a storage unit: carved, not given a mapping of its own)
+  // and 100-byte ones (64-byte steps) come from it, back to back, zero; the
+  // block that no longer fits takes the ordinary path. clear() forgets the
+  // region.
+  ZeroedArena arena;
+  arena.reserveHuge(size_t(3) << 20);
+  const size_t sizes[] = {size_t(1) << 20, size_t(512) << 10, 100, 100,
+                          size_t(3) << 20};
+  std::vector<uint8_t *> blocks;
+  for (size_t i = 0; i < 5; ++i) {
+    auto *p = static_cast<uint8_t *>(arena.alloc(sizes[i]));
+    ASSERT_TRUE(std::all_of(p, p + sizes[i], [](uint8_t b) { return b == 0; }))
+        << "block " << i;
+    std::fill(p, p + sizes[i], uint8_t(i + 1));
+    blocks.push_back(p);
+  }
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(blocks[0]) % (uintptr_t(2) << 20), 0u);
+  EXPECT_EQ(blocks[1], blocks[0] + sizes[0]);
+  EXPECT_EQ(blocks[2], blocks[1] + sizes[1]);
+  EXPECT_EQ(blocks[3], blocks[2] + 128);
+  // 4 MiB - 1.5 MiB - 256 bytes left: the 3 MiB block is mapped apart.
+  EXPECT_TRUE(blocks[4] + sizes[4] <= blocks[0] ||
+              blocks[4] >= blocks[0] + (size_t(4) << 20));
+  for (size_t i = 0; i < blocks.size(); ++i)
+    ASSERT_TRUE(std::all_of(blocks[i], blocks[i] + sizes[i],
+                            [&](uint8_t v) { return v == uint8_t(i + 1); }))
+        << "block " << i;
+  arena.clear();
+  auto *p = static_cast<uint8_t *>(arena.alloc(4096));
+  EXPECT_TRUE(std::all_of(p, p + 4096, [](uint8_t v) { return v == 0; }));
+  arena.reserveHuge(0); // nothing reserved: still the ordinary path
+  EXPECT_NE(arena.alloc(64), nullptr);
+}
+
 TEST(ZeroedArena, PagedMemoryPagesStartZero) {
   PagedMemory m;
   m.reset(uint64_t(1) << 24);
