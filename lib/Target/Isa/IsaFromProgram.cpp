@@ -80,11 +80,6 @@ DenseElementsAttr dataAttr(MLIRContext *ctx, llvm::ArrayRef<uint8_t> b) {
   return DenseElementsAttr::get(t, llvm::ArrayRef<int8_t>(vals));
 }
 
-/// A segment's value. Large borrowed bytes (weights the lowering left in
-/// their MLIR attributes, or a mapped binary) become a resource blob that
-/// references them: copying them into a new dense attribute cost a copy and
-/// a hash of every weight byte. The lender outlives the module (the
-/// attribute's context, Program::backing).
 constexpr uint64_t kMinBlobBytes = 64 * 1024;
 
 /// Whether `seg`'s bytes go into a resource blob rather than a dense
@@ -100,6 +95,11 @@ ElementsAttr weightsAttr(MLIRContext *ctx, uint64_t n, AsmResourceBlob blob) {
   return DenseResourceElementsAttr::get(t, "accel_weights", std::move(blob));
 }
 
+/// A segment's value. Large borrowed bytes (weights the lowering left in
+/// their MLIR attributes, or a mapped binary) become a resource blob that
+/// references them: copying them into a new dense attribute cost a copy and
+/// a hash of every weight byte. The lender outlives the module (the
+/// attribute's context, Program::backing).
 ElementsAttr segmentAttr(MLIRContext *ctx, const ConstSegment &seg) {
   const uint64_t n = seg.size();
   if (!seg.borrowed || !blobWorthy(seg))

@@ -3,6 +3,7 @@
 #include "TestPrograms.h"
 #include "accel/Target/Binary.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
@@ -323,6 +324,42 @@ TEST_F(IsaProgramTest, LargeBorrowedConstantsBecomeResourceBlobs) {
   Program fromText;
   ASSERT_TRUE(succeeded(programFromIsa(programOp(*reparsed), fromText)));
   EXPECT_EQ(fromText.constants.back().bytes, weights);
+}
+
+// A program handed over (isaFromProgram(Program &&)): its large owned
+// segment moves into a blob that owns the bytes (the same buffer, not a
+// copy), small ones stay dense attributes; the module converts back to the
+// program it was given, and the bytes live as long as the context.
+TEST_F(IsaProgramTest, HandedOverProgramsMoveLargeOwnedSegmentsIntoBlobs) {
+  Program p = target_test::makeFullProgram();
+  ConstSegment big;
+  big.dramAddr = p.dramSize;
+  for (uint32_t i = 0; i < 32 * 1024; ++i)
+    for (int b = 0; b < 4; ++b)
+      big.bytes.push_back(uint8_t((i * 2654435761u) >> (8 * b)));
+  p.dramSize += big.bytes.size();
+  p.constants.push_back(big);
+  const Program original = p;
+  const uint8_t *buffer = p.constants.back().bytes.data();
+
+  auto m = isaFromProgram(std::move(p), &ctx);
+  ASSERT_TRUE(succeeded(verify(*m)));
+  std::vector<isa::DataOp> data;
+  programOp(*m).walk([&](isa::DataOp d) { data.push_back(d); });
+  ASSERT_EQ(data.size(), original.constants.size());
+  for (size_t i = 0; i + 1 < data.size(); ++i)
+    EXPECT_FALSE(llvm::isa<DenseResourceElementsAttr>(data[i].getValue()))
+        << "segment " << i << " is small";
+  auto blob = llvm::dyn_cast<DenseResourceElementsAttr>(data.back().getValue());
+  ASSERT_TRUE(blob);
+  EXPECT_EQ(reinterpret_cast<const uint8_t *>(
+                blob.getRawHandle().getBlob()->getData().data()),
+            buffer);
+
+  Program back;
+  ASSERT_TRUE(succeeded(programFromIsa(programOp(*m), back)));
+  EXPECT_EQ(diffPrograms(original, back), "");
+  EXPECT_EQ(back.constants.back().bytes, big.bytes);
 }
 
 TEST_F(IsaProgramTest, ResourceOfTheWrongSizeIsAnError) {
