@@ -7,16 +7,17 @@
 //
 //===----------------------------------------------------------------------===//
 #include "accel/Support/FileRead.h"
+#include "accel/Support/HugePageAllocator.h"
 #include "accel/Support/Parallel.h"
 #include "accel/Target/Binary.h"
 #include "accel/Target/Encoding.h"
 #include "accel/Target/Sfu.h"
+#include <cerrno>
 #include <cstring>
 #include <functional>
 #include <memory>
 
 #include <fcntl.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -783,38 +784,56 @@ bool parseStreams(Cursor &c, const uint8_t *data, Program &p,
   return true;
 }
 
-/// A read-only private mapping of a whole file, unmapped when the last
-/// Program sharing it goes.
-struct FileMapping {
+/// A whole file read into memory of its own on transparent huge pages
+/// (hugepages::allocate), freed when the last Program sharing it goes.
+///
+/// Read, not mapped. A private mapping of the page cache was first (no
+/// copy), but a host that traps every first touch of a 4 KiB page into its
+/// hypervisor (a paravirtualised guest, where MAP_POPULATE does not spare
+/// the touches) charged about 1 ms per MB to the checksum's walk over it:
+/// MobileNetV2's 19 MB, mapped and checksummed, 19-28 ms; read into huge
+/// pages and checksummed, 10-14 ms (docs/simulator.md, "Fourteenth round").
+struct FileImage {
   void *addr = nullptr;
   size_t size = 0;
-  ~FileMapping() {
-    if (addr)
-      ::munmap(addr, size);
-  }
+  ~FileImage() { hugepages::deallocate(addr, size); }
 };
 
-/// Maps `path` when it is a regular, non-empty file of at most `maxBytes`
-/// bytes; null otherwise (the caller then reads it the ordinary way, which
-/// reports why a file cannot be read).
-std::shared_ptr<FileMapping> mapFile(const std::string &path,
-                                     uint64_t maxBytes) {
+/// Reads `fd` (`size` bytes) into `to`; false on an error or a short file.
+bool readFully(int fd, uint8_t *to, size_t size) {
+  size_t got = 0;
+  while (got < size) {
+    ssize_t n = ::read(fd, to + got, size - got);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      return false;
+    got += size_t(n);
+  }
+  return true;
+}
+
+/// `path`'s bytes when it is a regular, non-empty file of at most
+/// `maxBytes` bytes that reads in full; null otherwise (the caller then
+/// reads it the ordinary way, which reports why a file cannot be read).
+std::shared_ptr<FileImage> loadFile(const std::string &path,
+                                    uint64_t maxBytes) {
   int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
   if (fd < 0)
     return nullptr;
-  std::shared_ptr<FileMapping> m;
+  std::shared_ptr<FileImage> m;
   struct stat st;
   if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
       uint64_t(st.st_size) <= maxBytes &&
-      uint64_t(st.st_size) <= uint64_t(SIZE_MAX)) {
-    // MAP_POPULATE: the page-cache pages are mapped up front, in one go,
-    // instead of one fault per page as the CRC walks them.
-    void *a = ::mmap(nullptr, size_t(st.st_size), PROT_READ,
-                     MAP_PRIVATE | MAP_POPULATE, fd, 0);
-    if (a != MAP_FAILED) {
-      m = std::make_shared<FileMapping>();
-      m->addr = a;
-      m->size = size_t(st.st_size);
+      uint64_t(st.st_size) <= uint64_t(SIZE_MAX) / 2) {
+    try {
+      auto image = std::make_shared<FileImage>();
+      image->size = size_t(st.st_size);
+      image->addr = hugepages::allocate(image->size);
+      ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+      if (readFully(fd, static_cast<uint8_t *>(image->addr), image->size))
+        m = std::move(image);
+    } catch (const std::bad_alloc &) {
     }
   }
   ::close(fd);
@@ -829,9 +848,9 @@ bool readBinary(const uint8_t *data, size_t size, Program &p,
 }
 
 bool readBinaryFile(const std::string &path, Program &p, std::string &err) {
-  // Mapped: no copy of the file, and the constant segments (most of its
-  // bytes) stay in the page cache, borrowed by the Program.
-  if (std::shared_ptr<FileMapping> m = mapFile(path, kMaxDataFileBytes)) {
+  // The constant segments (most of the file) are borrowed by the Program
+  // from the file's image, not copied again.
+  if (std::shared_ptr<FileImage> m = loadFile(path, kMaxDataFileBytes)) {
     if (!parseBinary(static_cast<const uint8_t *>(m->addr), m->size, p, err,
                      /*borrow=*/true)) {
       p = Program(); // no segment may point into the mapping it loses

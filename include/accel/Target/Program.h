@@ -462,8 +462,8 @@ struct ConstSegment {
   /// Further DRAM addresses that hold the same bytes (one copy per memory
   /// channel whose clusters read them); loaded like dramAddr.
   std::vector<uint64_t> replicas{};
-  /// A segment read by readBinaryFile points into the mapped binary
-  /// (Program::backing keeps the mapping alive) instead of a copy in
+  /// A segment read by readBinaryFile points into the binary's image in
+  /// memory (Program::backing keeps it alive) instead of a copy in
   /// `bytes`: `borrowedSize` bytes at `borrowed`. Read the bytes through
   /// data() / size(), which serve both.
   const uint8_t *borrowed = nullptr;
@@ -547,7 +547,7 @@ struct Program {
   /// Layer table (empty for hand-written programs); Command::layer indexes
   /// it.
   std::vector<LayerInfo> layers{};
-  /// What borrowed constant segments point into (the mapped binary file);
+  /// What borrowed constant segments point into (the binary file's image);
   /// null when every segment owns its bytes. Copies of the Program share it.
   std::shared_ptr<const void> backing{};
 };

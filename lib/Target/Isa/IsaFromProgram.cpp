@@ -96,7 +96,7 @@ ElementsAttr weightsAttr(MLIRContext *ctx, uint64_t n, AsmResourceBlob blob) {
 }
 
 /// A segment's value. Large borrowed bytes (weights the lowering left in
-/// their MLIR attributes, or a mapped binary) become a resource blob that
+/// their MLIR attributes, or a binary's image) become a resource blob that
 /// references them: copying them into a new dense attribute cost a copy and
 /// a hash of every weight byte. The lender outlives the module (the
 /// attribute's context, Program::backing).
