@@ -853,7 +853,7 @@ bool readBinaryFile(const std::string &path, Program &p, std::string &err) {
   if (std::shared_ptr<FileImage> m = loadFile(path, kMaxDataFileBytes)) {
     if (!parseBinary(static_cast<const uint8_t *>(m->addr), m->size, p, err,
                      /*borrow=*/true)) {
-      p = Program(); // no segment may point into the mapping it loses
+      p = Program(); // no segment may point into the image it loses
       err = path + ": " + err;
       return false;
     }
