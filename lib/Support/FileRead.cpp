@@ -3,9 +3,11 @@
 
 #include <cerrno>
 #include <climits>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
+#include <new>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -96,6 +98,41 @@ std::string prefixOf(const std::string &path, const std::string &what) {
   return what + " '" + path + "'";
 }
 
+/// Reads exactly `size` bytes of `fd` into placeFor(size), then checks that
+/// the file ends there (a file rewritten while it is read is refused rather
+/// than half taken).
+bool readSized(int fd, size_t size,
+               const std::function<uint8_t *(size_t)> &placeFor,
+               const std::string &prefix, std::string &err) {
+  uint8_t *to;
+  try {
+    to = placeFor(size);
+  } catch (const std::bad_alloc &) {
+    err = prefix + " (" + bytesText(size) + "): out of memory";
+    return false;
+  }
+  size_t got = 0;
+  for (;;) {
+    uint8_t extra;
+    uint8_t *at = got < size ? to + got : &extra;
+    ssize_t n = ::read(fd, at, got < size ? size - got : 1);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n < 0) {
+      err = prefix + ": read error: " + std::strerror(errno);
+      return false;
+    }
+    if (n == 0 && got == size)
+      return true;
+    if (n == 0 || got == size) {
+      err = prefix + " changed size while being read (" + bytesText(size) +
+            " when opened)";
+      return false;
+    }
+    got += size_t(n);
+  }
+}
+
 } // namespace
 
 bool checkRegularFile(const std::string &path, const std::string &what,
@@ -112,9 +149,10 @@ bool checkRegularFile(const std::string &path, const std::string &what,
   return true;
 }
 
-bool readRegularFile(const std::string &path, const std::string &what,
-                     uint64_t maxBytes, std::string &bytes, std::string &err) {
-  bytes.clear();
+bool readRegularFileInto(const std::string &path, const std::string &what,
+                         uint64_t maxBytes,
+                         const std::function<uint8_t *(size_t)> &placeFor,
+                         std::string &err) {
   std::string prefix = prefixOf(path, what);
   int fd = openNonBlocking(path, what, err);
   if (fd < 0)
@@ -127,16 +165,22 @@ bool readRegularFile(const std::string &path, const std::string &what,
   if (ok) {
     // Back to blocking reads (a no-op for regular files, but explicit).
     ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
-    bytes.reserve(size_t(st.st_size));
-    bool tooLarge;
-    std::string why;
-    ok = readAll(fd, maxBytes, bytes, tooLarge, why);
-    if (!ok)
-      err = tooLarge ? prefix + " grew past the limit of " +
-                           bytesText(maxBytes) + " while being read"
-                     : prefix + ": read error: " + why;
+    ok = readSized(fd, size_t(st.st_size), placeFor, prefix, err);
   }
   ::close(fd);
+  return ok;
+}
+
+bool readRegularFile(const std::string &path, const std::string &what,
+                     uint64_t maxBytes, std::string &bytes, std::string &err) {
+  bytes.clear();
+  bool ok = readRegularFileInto(
+      path, what, maxBytes,
+      [&bytes](size_t size) {
+        bytes.resize(size);
+        return reinterpret_cast<uint8_t *>(&bytes[0]);
+      },
+      err);
   if (!ok)
     bytes.clear();
   return ok;

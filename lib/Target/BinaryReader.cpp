@@ -12,14 +12,9 @@
 #include "accel/Target/Binary.h"
 #include "accel/Target/Encoding.h"
 #include "accel/Target/Sfu.h"
-#include <cerrno>
 #include <cstring>
 #include <functional>
 #include <memory>
-
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 namespace accel {
 namespace {
@@ -799,45 +794,20 @@ struct FileImage {
   ~FileImage() { hugepages::deallocate(addr, size); }
 };
 
-/// Reads `fd` (`size` bytes) into `to`; false on an error or a short file.
-bool readFully(int fd, uint8_t *to, size_t size) {
-  size_t got = 0;
-  while (got < size) {
-    ssize_t n = ::read(fd, to + got, size - got);
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n <= 0)
-      return false;
-    got += size_t(n);
-  }
-  return true;
-}
-
-/// `path`'s bytes when it is a regular, non-empty file of at most
-/// `maxBytes` bytes that reads in full; null otherwise (the caller then
-/// reads it the ordinary way, which reports why a file cannot be read).
-std::shared_ptr<FileImage> loadFile(const std::string &path,
-                                    uint64_t maxBytes) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-  if (fd < 0)
+/// `path`'s bytes in a FileImage of their own (readRegularFileInto's
+/// checks and messages); null with `err` set when the file cannot be read.
+std::shared_ptr<FileImage> loadFile(const std::string &path, std::string &err) {
+  auto image = std::make_shared<FileImage>();
+  auto onHugePages = [&image](size_t size) {
+    if (size)
+      image->addr = hugepages::allocate(size);
+    image->size = size;
+    return static_cast<uint8_t *>(image->addr);
+  };
+  if (!readRegularFileInto(path, "accelerator binary", kMaxDataFileBytes,
+                           onHugePages, err))
     return nullptr;
-  std::shared_ptr<FileImage> m;
-  struct stat st;
-  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
-      uint64_t(st.st_size) <= maxBytes &&
-      uint64_t(st.st_size) <= uint64_t(SIZE_MAX) / 2) {
-    try {
-      auto image = std::make_shared<FileImage>();
-      image->size = size_t(st.st_size);
-      image->addr = hugepages::allocate(image->size);
-      ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
-      if (readFully(fd, static_cast<uint8_t *>(image->addr), image->size))
-        m = std::move(image);
-    } catch (const std::bad_alloc &) {
-    }
-  }
-  ::close(fd);
-  return m;
+  return image;
 }
 
 } // namespace
@@ -848,27 +818,18 @@ bool readBinary(const uint8_t *data, size_t size, Program &p,
 }
 
 bool readBinaryFile(const std::string &path, Program &p, std::string &err) {
+  std::shared_ptr<FileImage> image = loadFile(path, err);
+  if (!image)
+    return false;
   // The constant segments (most of the file) are borrowed by the Program
   // from the file's image, not copied again.
-  if (std::shared_ptr<FileImage> m = loadFile(path, kMaxDataFileBytes)) {
-    if (!parseBinary(static_cast<const uint8_t *>(m->addr), m->size, p, err,
-                     /*borrow=*/true)) {
-      p = Program(); // no segment may point into the image it loses
-      err = path + ": " + err;
-      return false;
-    }
-    p.backing = std::move(m);
-    return true;
-  }
-  std::string bytes;
-  if (!readRegularFile(path, "accelerator binary", kMaxDataFileBytes, bytes,
-                       err))
-    return false;
-  if (!parseBinary(reinterpret_cast<const uint8_t *>(bytes.data()),
-                   bytes.size(), p, err, /*borrow=*/false)) {
+  if (!parseBinary(static_cast<const uint8_t *>(image->addr), image->size, p,
+                   err, /*borrow=*/true)) {
+    p = Program(); // no segment may point into the image it loses
     err = path + ": " + err;
     return false;
   }
+  p.backing = std::move(image);
   return true;
 }
 

@@ -12,7 +12,9 @@
 #ifndef ACCEL_SUPPORT_FILEREAD_H
 #define ACCEL_SUPPORT_FILEREAD_H
 
+#include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 
 namespace accel {
@@ -39,6 +41,19 @@ bool checkRegularFile(const std::string &path, const std::string &what,
 /// checked on the open descriptor, so a FIFO is refused without blocking.
 bool readRegularFile(const std::string &path, const std::string &what,
                      uint64_t maxBytes, std::string &bytes, std::string &err);
+
+/// Reads the whole regular file `path` (at most `maxBytes` bytes) into
+/// memory the caller provides: after the checks of checkRegularFile,
+/// `placeFor(size)` is called once with the file's size and returns where
+/// its bytes go (huge pages, a string's buffer); it may throw
+/// std::bad_alloc, reported as "<what> '<path>' (N bytes): out of memory".
+/// Exactly the size fstat saw is read; a file that shrinks or grows while
+/// it is read is refused ("... changed size while being read"), so the
+/// bytes are one whole version of the file.
+bool readRegularFileInto(const std::string &path, const std::string &what,
+                         uint64_t maxBytes,
+                         const std::function<uint8_t *(size_t)> &placeFor,
+                         std::string &err);
 
 /// Reads standard input (a pipe or a file) up to `maxBytes` bytes; more is
 /// refused ("<what> on stdin is larger than ... bytes").

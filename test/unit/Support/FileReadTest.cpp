@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <vector>
 
 using namespace accel;
 
@@ -39,6 +40,68 @@ TEST(FileRead, ReadsARegularFile) {
   uint64_t size = 0;
   ASSERT_TRUE(checkRegularFile(p, "test file", 5, size, err)) << err;
   EXPECT_EQ(size, 5u);
+}
+
+TEST(FileRead, ReadsIntoTheCallersMemoryOnce) {
+  TempDir dir;
+  std::string p = dir.file("a.bin", "hello");
+  std::vector<uint8_t> buffer;
+  int calls = 0;
+  std::string err;
+  ASSERT_TRUE(readRegularFileInto(
+      p, "test file", 100,
+      [&](size_t size) {
+        ++calls;
+        buffer.assign(size, 0);
+        return buffer.data();
+      },
+      err))
+      << err;
+  EXPECT_EQ(calls, 1);
+  EXPECT_EQ(std::string(buffer.begin(), buffer.end()), "hello");
+  // The checks come before the placement: a file over the limit never asks
+  // for memory.
+  EXPECT_FALSE(readRegularFileInto(
+      p, "test file", 4, [&](size_t) -> uint8_t * { return ++calls, nullptr; },
+      err));
+  EXPECT_EQ(calls, 1);
+  EXPECT_NE(err.find("larger than the limit of 4 bytes"), std::string::npos)
+      << err;
+}
+
+TEST(FileRead, ReportsMemoryThePlacementCannotGive) {
+  TempDir dir;
+  std::string p = dir.file("a.bin", std::string(3000, 'x'));
+  std::string err;
+  EXPECT_FALSE(readRegularFileInto(
+      p, "accelerator binary", 1u << 20,
+      [](size_t) -> uint8_t * { throw std::bad_alloc(); }, err));
+  EXPECT_EQ(err, "accelerator binary '" + p + "' (3000 bytes): out of memory");
+}
+
+TEST(FileRead, RefusesAFileThatChangesSizeWhileRead) {
+  TempDir dir;
+  std::string p = dir.file("a.bin", "0123456789");
+  std::string err;
+  std::vector<uint8_t> buffer;
+  // The placement runs between fstat and the reads: the file grows there.
+  auto growing = [&](size_t size) {
+    std::ofstream(p, std::ios::binary | std::ios::app) << "more";
+    buffer.assign(size, 0);
+    return buffer.data();
+  };
+  EXPECT_FALSE(readRegularFileInto(p, "tensor file", 100, growing, err));
+  EXPECT_EQ(err, "tensor file '" + p +
+                     "' changed size while being read (10 bytes when opened)");
+  // ... or shrinks.
+  auto shrinking = [&](size_t size) {
+    EXPECT_EQ(::truncate(p.c_str(), 3), 0);
+    buffer.assign(size, 0);
+    return buffer.data();
+  };
+  EXPECT_FALSE(readRegularFileInto(p, "tensor file", 100, shrinking, err));
+  EXPECT_EQ(err, "tensor file '" + p +
+                     "' changed size while being read (14 bytes when opened)");
 }
 
 TEST(FileRead, RefusesAFileOverTheLimit) {
