@@ -99,19 +99,24 @@ bool isIntegerDType(DType t) {
   return t == DType::I8 || t == DType::I32 || t == DType::I64;
 }
 
-/// The host bytes of the storage units and PE buffers setupMemory carves
-/// from Sim::onChip: per cluster the storage, the PEs' input buffers, their
-/// accumulation buffers and PE 0's weight queue, each block rounded up to
-/// 64 bytes as ZeroedArena::alloc does.
-size_t onChipBytes(const HardwareDesc &hw, uint32_t clusters) {
-  auto block = [](uint64_t bytes) { return (bytes + 63) & ~uint64_t(63); };
-  const uint64_t pes = hw.pesPerCluster;
-  const uint64_t accFloats = hw.accBufferBytes / 4;
-  const uint64_t perCluster =
-      block(hw.storageBytes) + block(pes * (hw.inputBufferBytes / 4) * 4) +
-      block(pes * kAccs * accFloats * 4) + block(hw.weightQueueBytes / 4 * 4);
-  return size_t(perCluster * clusters);
-}
+/// The blocks setupMemory carves from Sim::onChip for each cluster, in
+/// elements: listed once, so that the huge-page region reserved for them
+/// (bytes()) and the carving agree.
+struct ClusterBlocks {
+  size_t storageBytes, peInbufFloats, peAccFloats, weightQueueFloats;
+  explicit ClusterBlocks(const HardwareDesc &hw)
+      : storageBytes(hw.storageBytes),
+        peInbufFloats(size_t(hw.pesPerCluster) * (hw.inputBufferBytes / 4)),
+        peAccFloats(size_t(hw.pesPerCluster) * kAccs * (hw.accBufferBytes / 4)),
+        weightQueueFloats(hw.weightQueueBytes / 4) {}
+  /// One cluster's bytes, each block rounded up to 64 as ZeroedArena::alloc
+  /// rounds it.
+  size_t bytes() const {
+    auto block = [](size_t n) { return (n + 63) & ~size_t(63); };
+    return block(storageBytes) + block(peInbufFloats * 4) +
+           block(peAccFloats * 4) + block(weightQueueFloats * 4);
+  }
+};
 } // namespace
 
 // An i32 / i64 input (e.g. run-time sequence lengths) is a count or an
@@ -261,7 +266,8 @@ bool Sim::setupMemory(const std::map<std::string, Tensor> &inputs) {
   accFloats = hw.accBufferBytes / 4;
   uint32_t n = hw.numClusters();
   try {
-    onChip.reserveHuge(onChipBytes(hw, n));
+    const ClusterBlocks blocks(hw);
+    onChip.reserveHuge(blocks.bytes() * n);
     clusters.resize(n);
     for (uint32_t i = 0; i < n; ++i) {
       Cluster &c = clusters[i];
@@ -271,19 +277,19 @@ bool Sim::setupMemory(const std::map<std::string, Tensor> &inputs) {
       c.channel = hw.channelOf(i);
       // Zeroed without a memset: host pages appear as the program
       // touches them.
-      c.storage.allocate(onChip, hw.storageBytes);
+      c.storage.allocate(onChip, blocks.storageBytes);
       c.pes.resize(hw.pesPerCluster);
       // The PEs' input buffers one after the other in one block, and their
       // accumulation buffers in another (PE-major): a MAC whose PEs own a
       // row each runs as one tile over them (runMacs).
       c.peInbufStride = inbufFloats;
       c.peAccStride = kAccs * accFloats;
-      c.peInbufs.allocate(onChip, c.peInbufStride * c.pes.size());
-      c.peAccs.allocate(onChip, c.peAccStride * c.pes.size());
+      c.peInbufs.allocate(onChip, blocks.peInbufFloats);
+      c.peAccs.allocate(onChip, blocks.peAccFloats);
       for (size_t q = 0; q < c.pes.size(); ++q) {
         PE &pe = c.pes[q];
         pe.inbuf.view(c.peInbufs.data() + q * c.peInbufStride, inbufFloats);
-        pe.wq.allocate(onChip, q == 0 ? wqFloats : 0);
+        pe.wq.allocate(onChip, q == 0 ? blocks.weightQueueFloats : 0);
         for (unsigned a = 0; a < kAccs; ++a)
           pe.acc[a].view(c.peAccs.data() + q * c.peAccStride + a * accFloats,
                          accFloats);

@@ -5,6 +5,7 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "llvm/ADT/APFloat.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/bit.h"
 #include <cstring>
 
@@ -349,8 +350,12 @@ void buildPacket(OpBuilder &b, Location loc, const ConstPacket &pk,
 } // namespace
 
 namespace {
+/// Constant segment i's value in the module (segmentAttr, or takeSegmentAttr
+/// when the program is handed over).
+using SegmentValue = llvm::function_ref<ElementsAttr(size_t i)>;
+
 OwningOpRef<ModuleOp> buildModule(const Program &p, MLIRContext *ctx,
-                                  Program *giver) {
+                                  SegmentValue segmentValue) {
   ctx->getOrLoadDialect<isa::IsaDialect>();
   Location loc = UnknownLoc::get(ctx);
   OwningOpRef<ModuleOp> module = ModuleOp::create(loc);
@@ -373,9 +378,8 @@ OwningOpRef<ModuleOp> buildModule(const Program &p, MLIRContext *ctx,
                       s.name, s.dramAddr, t, piecesAttr(ctx, s.pieces));
   }
   for (size_t i = 0; i < p.constants.size(); ++i) {
+    ElementsAttr value = segmentValue(i);
     const ConstSegment &seg = p.constants[i];
-    ElementsAttr value = giver ? takeSegmentAttr(ctx, giver->constants[i])
-                               : segmentAttr(ctx, seg);
     isa::DataOp::create(b, loc, seg.dramAddr, value,
                         replicasAttr(ctx, seg.replicas));
   }
@@ -395,11 +399,15 @@ OwningOpRef<ModuleOp> buildModule(const Program &p, MLIRContext *ctx,
 } // namespace
 
 OwningOpRef<ModuleOp> isaFromProgram(const Program &p, MLIRContext *ctx) {
-  return buildModule(p, ctx, /*giver=*/nullptr);
+  return buildModule(
+      p, ctx, [&](size_t i) { return segmentAttr(ctx, p.constants[i]); });
 }
 
 OwningOpRef<ModuleOp> isaFromProgram(Program &&p, MLIRContext *ctx) {
-  return buildModule(p, ctx, &p);
+  // Only a segment's bytes move out; its address and replicas stay for the
+  // op built from it.
+  return buildModule(
+      p, ctx, [&](size_t i) { return takeSegmentAttr(ctx, p.constants[i]); });
 }
 
 } // namespace accel
