@@ -33,8 +33,8 @@ class PagedMemory {
 public:
   static constexpr unsigned kPageBits = 16; ///< 64 KiB pages
   static constexpr uint64_t kPageBytes = uint64_t(1) << kPageBits;
-  /// The first 16 MiB of pages on huge pages (ZeroedArena says why no more).
-  static constexpr unsigned kHugeChunks = 8;
+  /// Every chunk of pages on huge pages (ZeroedArena says why).
+  static constexpr unsigned kHugeChunks = ~0u;
 
   /// Forgets every page; the memory is `size` zero bytes (at most 2^48).
   void reset(uint64_t size) {

@@ -29,13 +29,17 @@ namespace sim {
 /// of anonymous memory (blocks of 512 KiB or more get their own mapping);
 /// everything is unmapped when the arena goes (or at clear()).
 ///
-/// The first few chunks (setHugeChunks) may be transparent huge pages: one
-/// fault and one 2 MiB clear instead of up to 512 faults. Every chunk on
-/// huge pages halves the faults of the small networks but zeroes whole
-/// 2 MiB pages of which a sparsely written DRAM uses little (FPN detector:
-/// 36 % of the run in clear_page, 5-10 % slower); the first 16 MiB only
-/// took MobileNetV3-Small's simulation from 2 200 faults to 600 and 26.5 to
-/// 24.8 ms (least of 20 runs; docs/simulator.md, "Tenth round").
+/// The first chunks (setHugeChunks) may be transparent huge pages: one
+/// fault and one 2 MiB clear instead of up to 512 faults and clears of
+/// 4 KiB. The simulated DRAM puts every chunk on huge pages: its pages are
+/// written densely (the FPN detector's peak RSS is 309 MB either way), so a
+/// huge page clears what the small pages would have cleared, minus the
+/// faults. Where a fault costs about 10 us (a paravirtualised guest), that
+/// took ResNet-50's simulation from 187 to 116 ms and the FPN detector's
+/// from 1 066 to 859 ms. The tenth round, on another host, had measured the
+/// FPN detector 5-10 % slower with every chunk on huge pages (36 % of the
+/// run in clear_page) and kept the first 16 MiB only (docs/simulator.md,
+/// "Tenth round" and "Fifteenth round").
 class ZeroedArena {
 public:
   ZeroedArena() = default;
