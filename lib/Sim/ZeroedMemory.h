@@ -35,11 +35,11 @@ namespace sim {
 /// written densely (the FPN detector's peak RSS is 309 MB either way), so a
 /// huge page clears what the small pages would have cleared, minus the
 /// faults. Where a fault costs about 10 us (a paravirtualised guest), that
-/// took ResNet-50's simulation from 187 to 116 ms and the FPN detector's
-/// from 1 066 to 859 ms. The tenth round, on another host, had measured the
-/// FPN detector 5-10 % slower with every chunk on huge pages (36 % of the
-/// run in clear_page) and kept the first 16 MiB only (docs/simulator.md,
-/// "Tenth round" and "Fifteenth round").
+/// took ResNet-50's simulation from 184 to 110 ms and the FPN detector's
+/// from 1 063 to 769 ms (least of 6 and 4 runs). The tenth round, on another
+/// host, had measured the FPN detector 5-10 % slower with every chunk on huge
+/// pages (36 % of the run in clear_page) and kept the first 16 MiB only
+/// (docs/simulator.md, "Tenth round" and "Fifteenth round").
 class ZeroedArena {
 public:
   ZeroedArena() = default;
