@@ -104,11 +104,6 @@ bool isIntegerDType(DType t) {
 /// (bytes()) and the carving agree.
 struct ClusterBlocks {
   size_t storageBytes, peInbufFloats, peAccFloats, weightQueueFloats;
-  explicit ClusterBlocks(const HardwareDesc &hw)
-      : storageBytes(hw.storageBytes),
-        peInbufFloats(size_t(hw.pesPerCluster) * (hw.inputBufferBytes / 4)),
-        peAccFloats(size_t(hw.pesPerCluster) * kAccs * (hw.accBufferBytes / 4)),
-        weightQueueFloats(hw.weightQueueBytes / 4) {}
   /// One cluster's bytes, each block rounded up to 64 as ZeroedArena::alloc
   /// rounds it.
   size_t bytes() const {
@@ -266,7 +261,9 @@ bool Sim::setupMemory(const std::map<std::string, Tensor> &inputs) {
   accFloats = hw.accBufferBytes / 4;
   uint32_t n = hw.numClusters();
   try {
-    const ClusterBlocks blocks(hw);
+    const size_t pes = hw.pesPerCluster;
+    const ClusterBlocks blocks{hw.storageBytes, pes * inbufFloats,
+                               pes * kAccs * accFloats, wqFloats};
     onChip.reserveHuge(blocks.bytes() * n);
     clusters.resize(n);
     for (uint32_t i = 0; i < n; ++i) {

@@ -98,6 +98,11 @@ std::string prefixOf(const std::string &path, const std::string &what) {
   return what + " '" + path + "'";
 }
 
+std::string changedSize(const std::string &prefix, size_t size) {
+  return prefix + " changed size while being read (" + bytesText(size) +
+         " when opened)";
+}
+
 /// Reads exactly `size` bytes of `fd` into placeFor(size), then checks that
 /// the file ends there (a file rewritten while it is read is refused rather
 /// than half taken).
@@ -111,26 +116,27 @@ bool readSized(int fd, size_t size,
     err = prefix + " (" + bytesText(size) + "): out of memory";
     return false;
   }
-  size_t got = 0;
-  for (;;) {
-    uint8_t extra;
-    uint8_t *at = got < size ? to + got : &extra;
-    ssize_t n = ::read(fd, at, got < size ? size - got : 1);
+  for (size_t got = 0; got < size;) {
+    ssize_t n = ::read(fd, to + got, size - got);
     if (n < 0 && errno == EINTR)
       continue;
-    if (n < 0) {
-      err = prefix + ": read error: " + std::strerror(errno);
-      return false;
-    }
-    if (n == 0 && got == size)
-      return true;
-    if (n == 0 || got == size) {
-      err = prefix + " changed size while being read (" + bytesText(size) +
-            " when opened)";
-      return false;
-    }
+    if (n < 0)
+      return err = prefix + ": read error: " + std::strerror(errno), false;
+    if (n == 0)
+      return err = changedSize(prefix, size), false;
     got += size_t(n);
   }
+  // The file must end where fstat said.
+  uint8_t extra;
+  ssize_t n;
+  do
+    n = ::read(fd, &extra, 1);
+  while (n < 0 && errno == EINTR);
+  if (n < 0)
+    return err = prefix + ": read error: " + std::strerror(errno), false;
+  if (n > 0)
+    return err = changedSize(prefix, size), false;
+  return true;
 }
 
 } // namespace
