@@ -128,6 +128,18 @@ int64_t detail::residualTileBytes(const HardwareDesc &hw, const GemmTiling &t,
                                : 0;
 }
 
+int64_t detail::residualPartPeRows(const HardwareDesc &hw, const GemmTiling &t,
+                                   const GemmEpilogue &epi,
+                                   StationaryOperand st) {
+  if (!hasResidual(epi.post) || st != StationaryOperand::C)
+    return 0;
+  const int64_t pes = std::max<int64_t>(1, hw.pesPerCluster);
+  const int64_t mc = t.peRows * pes;
+  const int64_t tileBytes = (mc * t.kc + t.kc * t.nc) * 4;
+  const int64_t rowBytes = pes * t.nc * 4;
+  return std::min(t.peRows, tileBytes / rowBytes);
+}
+
 int64_t detail::residualStagingBytes(const HardwareDesc &hw,
                                      const GemmTiling &t,
                                      const GemmEpilogue &epi) {

@@ -39,6 +39,15 @@ DramBox residualBox(DramBox c, uint64_t delta);
 /// floats; 0 without a residual).
 int64_t residualTileBytes(const HardwareDesc &hw, const GemmTiling &t,
                           const GemmEpilogue &epi);
+/// Rows per PE of one part of a fused residual that the mapped kernel may
+/// load into the ping-pong half the final step has just read, instead of
+/// into a region of its own (docs/mapping.md, "The residual tile in
+/// parts"): the A and B tiles' bytes of a half hold a part of partPeRows x
+/// PEs rows of nc floats. 0 when the steps have no residual, the loop nest
+/// is not output stationary (stationary A / B reload partial sums into the
+/// halves) or not one row per PE fits.
+int64_t residualPartPeRows(const HardwareDesc &hw, const GemmTiling &t,
+                           const GemmEpilogue &epi, StationaryOperand st);
 /// Storage bytes a staging region for the compact loads of a residual read
 /// through a view that repeats its elements would take (loadResidual): twice
 /// the tile over the repeats, at most the tile; 0 without repeats.

@@ -28,6 +28,7 @@
 #include "GemmCommon.h"
 #include "SparseWeightTiles.h"
 #include "accel/Codegen/Kernels.h"
+#include "accel/Codegen/ResidualView.h"
 #include "accel/Tiling/GemmStorage.h"
 #include <algorithm>
 #include <functional>
@@ -547,8 +548,12 @@ bool accel::codegen::mappedPostFits(const HardwareDesc &hw,
       splitK |= p.kChunks.size() > 1;
     // (init, function on) variants of the main sequence, plus the post one.
     unsigned variants = (st == StationaryOperand::C || !splitK) ? 2 : 4;
+    // The residual tile needs a region of its own unless it can go through
+    // the free half in parts (residualInParts).
     int64_t budget = int64_t(hw.storageBytes) - fixedTileBytes(hw, t, anyInit) -
-                     detail::residualTileBytes(hw, t, epi);
+                     (detail::residualPartPeRows(hw, t, epi, st) > 0
+                          ? 0
+                          : detail::residualTileBytes(hw, t, epi));
     if (variants + 1 > hw.instructionBuffers || budget < 0 ||
         !detail::postFits(hw, epi.post, t.peRows, t.nc))
       return false;
@@ -749,6 +754,13 @@ double sharedChannelTime(const HardwareDesc &hw,
   return total;
 }
 
+/// Storage a fused residual's tile takes beside the tiles: none when it
+/// goes through the free half in parts.
+int64_t residualRegionBytes(const HardwareDesc &hw, const GemmTiling &t,
+                            const GemmEpilogue &epi, bool parts) {
+  return parts ? 0 : detail::residualTileBytes(hw, t, epi);
+}
+
 /// The shared strip of a layer, or none (SharedStrip::on() false): every
 /// cluster with work asks for it (shareFilterStrip, partialFilterStrip), a
 /// shared cluster cache, stationary C, at least two such clusters, each
@@ -761,7 +773,7 @@ double sharedChannelTime(const HardwareDesc &hw,
 SharedStrip planSharedStrip(const StreamBuilder &sb,
                             const std::vector<ClusterGemmWork> &work,
                             StationaryOperand st, const GemmEpilogue &epi,
-                            bool sparse) {
+                            bool sparse, bool residualParts) {
   const HardwareDesc &hw = sb.hw();
   SharedStrip none;
   if (!hw.sharedClusterCache || st != StationaryOperand::C || sparse ||
@@ -802,7 +814,7 @@ SharedStrip planSharedStrip(const StreamBuilder &sb,
   const bool init = anyInitOf(first->problems, st);
   const int64_t stripBudget = int64_t(hw.storageBytes) -
                               fixedTileBytes(hw, t, init) -
-                              detail::residualTileBytes(hw, t, epi);
+                              residualRegionBytes(hw, t, epi, residualParts);
   sh.mcMax = t.peRows * hw.pesPerCluster;
   sh.streamed = first->problems[0].nTiles.size() == 1;
   sh.kChunks = int64_t(first->problems[0].kChunks.size());
@@ -842,6 +854,72 @@ SharedStrip planSharedStrip(const StreamBuilder &sb,
     }
   }
   return best;
+}
+
+/// Whether a layer's fused residual goes through the ping-pong half its
+/// final step has just read, a part of rows at a time, instead of a region
+/// of its own (docs/mapping.md, "The residual tile in parts"). The region
+/// lets the residual load overlap the final step; in parts each load waits
+/// for the PEs, so every final step waits about a latency per part and the
+/// residual's bytes at the channel's rate. Taken when every cluster can
+/// (stationary C, a part of one row per PE fits a half's A and B tiles)
+/// and either some cluster's tiles and region do not fit its storage, or,
+/// as for the slice tiles (docs/mapping.md, "Then the bytes"), the strips
+/// planned with the region's bytes (and the shared strip they allow) move
+/// clearly less, at most 4/5 of the channel time summed over the clusters,
+/// while the estimated layer time, max(MACs, channel time x sharers) plus
+/// those waits on the slowest cluster, grows by at most 2 %.
+bool residualInParts(const StreamBuilder &sb,
+                     const std::vector<ClusterGemmWork> &work,
+                     StationaryOperand st, const GemmEpilogue &epi,
+                     bool sparse) {
+  const HardwareDesc &hw = sb.hw();
+  if (!detail::hasResidual(epi.post))
+    return false;
+  const double repeats =
+      double(std::max<int64_t>(1, repeatFactor(epi.residualView)));
+  double chan[2] = {0, 0}, time[2] = {0, 0};
+  for (int parts = 0; parts < 2; ++parts) {
+    const SharedStrip share =
+        planSharedStrip(sb, work, st, epi, sparse, parts != 0);
+    for (uint32_t cl = 0; cl < work.size(); ++cl) {
+      const ClusterGemmWork &w = work[cl];
+      if (w.problems.empty())
+        continue;
+      const GemmTiling &t = w.tiling;
+      const int64_t partRows = detail::residualPartPeRows(hw, t, epi, st) *
+                               int64_t(hw.pesPerCluster);
+      if (partRows == 0)
+        return false;
+      const bool member = share.on() && share.member(cl);
+      const int64_t budget = int64_t(hw.storageBytes) -
+                             fixedTileBytes(hw, t, anyInitOf(w.problems, st)) -
+                             residualRegionBytes(hw, t, epi, parts != 0) -
+                             (member ? share.homeBytes() : 0);
+      if (budget < 0) {
+        if (!parts)
+          return true; // the region does not fit beside the tiles
+        continue;
+      }
+      const MemoryChannel ch = channelOf(hw, w);
+      const StripPlan plan = planClusterStrips(hw, w, st, epi, sparse, budget,
+                                               member ? &share : nullptr, cl);
+      double waits = 0;
+      if (parts)
+        for (const MStep &s : plan.steps)
+          if (s.store && s.final)
+            waits += double(ceilDiv(s.mc, partRows) * ch.latencyCycles) +
+                     double(s.mc * s.p->nTiles[s.n] * 4) / repeats /
+                         std::max(1e-9, ch.bytesPerCycle);
+      const double c = planChannelTime(plan, ch);
+      chan[parts] += c;
+      time[parts] =
+          std::max(time[parts], std::max(stepMacTime(plan.steps, hw),
+                                         c * std::max(1u, w.channelSharers)) +
+                                    waits);
+    }
+  }
+  return chan[1] <= 0.8 * chan[0] && time[1] <= 1.02 * time[0];
 }
 
 /// Loads `cl`'s home chunks of the shared strip, then tells the other
@@ -901,7 +979,9 @@ bool accel::codegen::emitMappedGemmLayer(
       for (SparseLayerTiles &l : sparseTiles)
         placeSparseTiles(l, *epi.sparse);
   }
-  const SharedStrip share = planSharedStrip(sb, work, st, epi, sparse);
+  const bool residualParts = residualInParts(sb, work, st, epi, sparse);
+  const SharedStrip share =
+      planSharedStrip(sb, work, st, epi, sparse, residualParts);
   for (uint32_t cl = 0; cl < work.size(); ++cl) {
     const std::vector<GemmTiles> &problems = work[cl].problems;
     if (problems.empty())
@@ -924,13 +1004,15 @@ bool accel::codegen::emitMappedGemmLayer(
     }
     const int64_t mcMax = t.peRows * hw.pesPerCluster;
     // Storage, from address 0 up: [half 0 | half 1 | (sharedC) C | init |
-    // residual tile of a fused epilogue | its staging region (below) | band
-    // slots | resident slots]. Only
-    // the bytes the layer uses are taken, so that on-chip residency finds
-    // the rest of the storage unit free (docs/passes.md, "Compact kernel
-    // storage").
+    // residual tile of a fused epilogue (unless it goes through the free
+    // half in parts) | its staging region (below) | band slots | resident
+    // slots]. Only the bytes the layer uses are taken, so that on-chip
+    // residency finds the rest of the storage unit free (docs/passes.md,
+    // "Compact kernel storage").
     const int64_t half = halfBytes(hw, t, anyInit);
-    const int64_t resBytes = detail::residualTileBytes(hw, t, epi);
+    const int64_t resBytes = residualRegionBytes(hw, t, epi, residualParts);
+    const int64_t resPartPeRows =
+        residualParts ? detail::residualPartPeRows(hw, t, epi, st) : 0;
     const int64_t fixedBytes = fixedTileBytes(hw, t, anyInit);
     const uint32_t resAddr = uint32_t(fixedBytes);
     int64_t stripBase = fixedBytes + resBytes;
@@ -1078,9 +1160,11 @@ bool accel::codegen::emitMappedGemmLayer(
               "(mappedPostFits)";
         return false;
       }
-      seqPost = detail::postSequence(hw, epi.post, t.peRows, t.nc);
-      std::vector<OperandRecord> full = detail::postRecords(
-          seqPost, halfRegions(0).c, resAddr, mcMax, t.nc, t.nc);
+      const int64_t postPeRows = resPartPeRows > 0 ? resPartPeRows : t.peRows;
+      seqPost = detail::postSequence(hw, epi.post, postPeRows, t.nc);
+      std::vector<OperandRecord> full =
+          detail::postRecords(seqPost, halfRegions(0).c, resAddr,
+                              postPeRows * hw.pesPerCluster, t.nc, t.nc);
       for (size_t i = 0; i < seqPost.size(); ++i)
         seqPost[i].operands = full[i];
       sb.config(cl, postIbuf, seqPost);
@@ -1220,7 +1304,27 @@ bool accel::codegen::emitMappedGemmLayer(
                  stepRecords(seqs[id], l, s.mc, kc, nc, groupCols, lists,
                              biasMacOf[id]),
                  /*shift=*/s.store, /*last=*/s.store);
-      if (s.store && s.final && !seqPost.empty()) {
+      if (s.store && s.final && !seqPost.empty() && resPartPeRows > 0) {
+        // The residual in parts of rows through half h, which EXECUTE i
+        // was the last to read: each part waits for the PEs (EXECUTE i,
+        // then the previous part's steps), loads, and runs the steps on
+        // its rows of the C tile.
+        const int64_t partRows = resPartPeRows * int64_t(hw.pesPerCluster);
+        const uint32_t partAddr = halfRegions(h).a;
+        for (int64_t r0 = 0; r0 < s.mc; r0 += partRows) {
+          const int64_t rows = std::min(partRows, s.mc - r0);
+          sb.wait(cl, 0, /*pe=*/true);
+          zeros.wrote(partAddr, partAddr + uint64_t(rows * t.nc * 4));
+          detail::loadResidual(sb, cl, kResidualTag,
+                               s.p->cBox(s.m0 + r0, rows, s.n), epi, partAddr,
+                               t.nc, stagingAddr, stagingBytes);
+          sb.wait(cl, uint8_t(1u << kResidualTag), false);
+          sb.execute(cl, postIbuf,
+                     detail::postRecords(seqPost, l.c + uint32_t(r0 * t.nc * 4),
+                                         partAddr, rows, nc, t.nc),
+                     /*shift=*/false, /*last=*/true);
+        }
+      } else if (s.store && s.final && !seqPost.empty()) {
         DramBox cBox = s.p->cBox(s.m0, s.mc, s.n);
         if (resBytes) {
           detail::loadResidual(sb, cl, kResidualTag, cBox, epi, resAddr, t.nc,

@@ -5,8 +5,9 @@
 // work, the loop nests differ, a per-row bias (GemmTiles::initRows) loads
 // one value per row and computes what the broadcast box does, an A tile
 // stays in the PE input buffers over its N tiles, a filter strip larger
-// than the storage keeps the chunks that fit, and unrealisable inputs are
-// clear errors.
+// than the storage keeps the chunks that fit, a fused residual goes through
+// the free half in parts when its region does not fit, and unrealisable
+// inputs are clear errors.
 //
 //===----------------------------------------------------------------------===//
 #include "accel/Codegen/Kernels.h"
@@ -664,6 +665,74 @@ SharedStripDmas runSharedStrip(bool share, int64_t m = 16, int64_t nc = 16,
           cmd.kind == CommandKind::Dma && cmd.dma.dir == DmaDir::RemoteLoad;
     }
   return d;
+}
+
+/// C = A B + R (a fused residual add, R at DRAM 4 MiB), 16 x 40 x 128 on
+/// cluster 0: five K chunks of 8, two N tiles of 64, stationary C, on a
+/// storage unit of `storage` bytes, simulated under strict hazards against
+/// the reference. Returns the storage addresses the residual is loaded to.
+std::vector<uint32_t> runResidualTiles(uint32_t storage) {
+  const int64_t m = 16, k = 40, n = 128;
+  HardwareDesc hw = defaultHardware();
+  hw.storageBytes = storage;
+  Program prog;
+  prog.dramSize = 8u << 20;
+  StreamBuilder sb(prog, hw);
+  std::vector<ClusterGemmWork> w(hw.numClusters());
+  w[0].problems.push_back(problem(m, k, n, 8, 64, false));
+  w[0].tiling.peRows = 4;
+  w[0].tiling.kc = 8;
+  w[0].tiling.nc = 64;
+  GemmEpilogue epi;
+  epi.post.push_back(EpilogueStep{SfuFunc::None, 0.0f, true});
+  epi.residualDelta = 2u << 20;
+  std::string err;
+  EXPECT_TRUE(mappedPostFits(hw, w, StationaryOperand::C, epi));
+  EXPECT_TRUE(emitMappedGemmLayer(sb, w, StationaryOperand::C, epi, err))
+      << err;
+  prog.symbols = {sym("a", true, {m, k}, 0), sym("b", true, {k, n}, 1u << 20),
+                  sym("r", true, {m, n}, 4u << 20),
+                  sym("c", false, {m, n}, 2u << 20)};
+  EXPECT_TRUE(validateProgram(prog, hw, err)) << err;
+  std::map<std::string, Tensor> in = abInputs(m, k, n), out;
+  in["r"].shape = {m, n};
+  for (int64_t i = 0; i < m * n; ++i)
+    in["r"].data.push_back(float(i % 9) - 4.0f);
+  EXPECT_TRUE(simulateStrict(prog, hw, in, out, err)) << err;
+  const std::vector<float> &c = out["c"].data;
+  EXPECT_EQ(int64_t(c.size()), m * n);
+  for (int64_t i = 0; i < m && int64_t(c.size()) == m * n; ++i)
+    for (int64_t j = 0; j < n; ++j)
+      EXPECT_FLOAT_EQ(
+          c[size_t(i * n + j)],
+          float(dotAB(in, i, j, k, n) + in["r"].data[size_t(i * n + j)]))
+          << i << ", " << j;
+  std::vector<uint32_t> at;
+  for (const Command &cmd : prog.clusters[0].commands)
+    if (cmd.kind == CommandKind::Dma && cmd.dma.dir == DmaDir::Load &&
+        cmd.dma.src >= (4u << 20))
+      at.push_back(uint32_t(cmd.dma.dst));
+  return at;
+}
+
+TEST(MappedGemm, ResidualTileGoesThroughTheFreeHalfInParts) {
+  // docs/mapping.md, "The residual tile in parts". A half holds A 16 x 8
+  // and B 8 x 64 (2.5 KiB) and the C tile 16 x 64 (4 KiB): 13 KiB for both
+  // halves. With 512 KiB the residual tile (4 KiB) takes a region of its own
+  // above them, one load per C tile (two N tiles).
+  const uint32_t halves = 2 * (16 * 8 + 8 * 64 + 16 * 64) * 4;
+  std::vector<uint32_t> region = runResidualTiles(512u << 10);
+  ASSERT_EQ(region.size(), 2u);
+  EXPECT_EQ(region[0], halves);
+  EXPECT_EQ(region[1], halves);
+  // With 16 KiB the region does not fit beside the halves: each C tile's
+  // residual goes through the half its final step has just read, in parts
+  // of 8 rows (the 2.5 KiB of A and B hold 2 rows per PE): two loads per
+  // tile, at the base of the tile's half (the last K chunk of N tile 0 is
+  // step 4, half 0; of N tile 1 step 9, half 1).
+  std::vector<uint32_t> parts = runResidualTiles(16u << 10);
+  const uint32_t half = halves / 2;
+  EXPECT_EQ(parts, (std::vector<uint32_t>{0, 0, half, half}));
 }
 
 TEST(MappedGemm, SharedFilterStripReadsTheOthersChunksOverTheMesh) {
