@@ -51,6 +51,15 @@ bool detail::postFits(const HardwareDesc &hw,
   return !hasResidual(post) || residualSlot(hw, peRows, cols) >= 0;
 }
 
+int64_t detail::postPeRows(const HardwareDesc &hw,
+                           const std::vector<EpilogueStep> &post,
+                           int64_t peRows, int64_t cols) {
+  for (int64_t r = peRows; r >= 1; --r)
+    if (postFits(hw, post, r, cols))
+      return r;
+  return 0;
+}
+
 std::vector<Instruction>
 detail::postSequence(const HardwareDesc &hw,
                      const std::vector<EpilogueStep> &post, int64_t peRows,

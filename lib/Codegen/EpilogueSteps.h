@@ -19,6 +19,13 @@ int residualSlot(const HardwareDesc &hw, int64_t peRows, int64_t cols);
 bool postFits(const HardwareDesc &hw, const std::vector<EpilogueStep> &post,
               int64_t peRows, int64_t cols);
 bool hasResidual(const std::vector<EpilogueStep> &post);
+/// The most rows per PE, at most `peRows`, whose C tile part (and residual
+/// part) of `cols` columns fit a PE's input buffer (postFits): the mapped
+/// kernel runs the steps on a C tile in parts of that many rows per PE. 0
+/// when not even one row fits.
+int64_t postPeRows(const HardwareDesc &hw,
+                   const std::vector<EpilogueStep> &post, int64_t peRows,
+                   int64_t cols);
 
 /// LD acts (C tile -> slot 0), [LD acts (residual tile -> residual slot)],
 /// SPU steps in place on slot 0, ST inbuf slot 0 back to the C tile with the

@@ -450,17 +450,17 @@ BandPlan planBands(const std::vector<GemmTiles> &problems, int64_t budget,
 }
 
 /// The input-buffer slot for the A tiles: 0, or past the fused epilogue's
-/// tiles (it loads the C tile into slot 0 and a residual tile after it), so
-/// that a held A tile outlives the epilogue; -1 when the A tile does not fit
-/// there.
+/// tiles (it loads a part of `postPeRows` rows per PE of the C tile into
+/// slot 0 and of the residual tile after it), so that a held A tile
+/// outlives the epilogue; -1 when the A tile does not fit there.
 int inputBufferActsSlot(const HardwareDesc &hw, const GemmTiling &t,
-                        const GemmEpilogue &epi) {
+                        const GemmEpilogue &epi, int64_t postPeRows) {
   const int64_t slotBytes = int64_t(hw.inputSlotBytes());
-  const int64_t cTile = t.peRows * t.nc * 4;
+  const int64_t cTile = postPeRows * t.nc * 4;
   int64_t used = 0;
   if (!epi.post.empty())
     used = detail::hasResidual(epi.post)
-               ? detail::residualSlot(hw, t.peRows, t.nc) * slotBytes + cTile
+               ? detail::residualSlot(hw, postPeRows, t.nc) * slotBytes + cTile
                : cTile;
   const int64_t slot = slotBytes > 0 ? ceilDiv(used, slotBytes) : 16;
   if (slot >= 16 ||
@@ -555,7 +555,7 @@ bool accel::codegen::mappedPostFits(const HardwareDesc &hw,
                           ? 0
                           : detail::residualTileBytes(hw, t, epi));
     if (variants + 1 > hw.instructionBuffers || budget < 0 ||
-        !detail::postFits(hw, epi.post, t.peRows, t.nc))
+        detail::postPeRows(hw, epi.post, t.peRows, t.nc) == 0)
       return false;
   }
   return true;
@@ -887,8 +887,10 @@ bool residualInParts(const StreamBuilder &sb,
       if (w.problems.empty())
         continue;
       const GemmTiling &t = w.tiling;
-      const int64_t partRows = detail::residualPartPeRows(hw, t, epi, st) *
-                               int64_t(hw.pesPerCluster);
+      const int64_t partRows =
+          std::min(detail::residualPartPeRows(hw, t, epi, st),
+                   detail::postPeRows(hw, epi.post, t.peRows, t.nc)) *
+          int64_t(hw.pesPerCluster);
       if (partRows == 0)
         return false;
       const bool member = share.on() && share.member(cl);
@@ -1011,8 +1013,13 @@ bool accel::codegen::emitMappedGemmLayer(
     // "Compact kernel storage").
     const int64_t half = halfBytes(hw, t, anyInit);
     const int64_t resBytes = residualRegionBytes(hw, t, epi, residualParts);
-    const int64_t resPartPeRows =
-        residualParts ? detail::residualPartPeRows(hw, t, epi, st) : 0;
+    // The fused epilogue runs on each final C tile in parts of postPeRows
+    // rows per PE: what a PE's input buffer holds of the C tile and its
+    // residual and, through the free half, what the half holds.
+    int64_t postPeRows = detail::postPeRows(hw, epi.post, t.peRows, t.nc);
+    if (residualParts)
+      postPeRows =
+          std::min(postPeRows, detail::residualPartPeRows(hw, t, epi, st));
     const int64_t fixedBytes = fixedTileBytes(hw, t, anyInit);
     const uint32_t resAddr = uint32_t(fixedBytes);
     int64_t stripBase = fixedBytes + resBytes;
@@ -1080,7 +1087,7 @@ bool accel::codegen::emitMappedGemmLayer(
     // A tiles kept in the PE input buffers between steps that use the same
     // one (heldActs), when the variants this adds fit the instruction
     // buffers.
-    int actsSlot = inputBufferActsSlot(hw, t, epi);
+    int actsSlot = inputBufferActsSlot(hw, t, epi, postPeRows);
     std::vector<bool> actsHeld = heldActs(steps, actsSlot);
     // Instruction buffers: one per (init, fused function on, LD acts)
     // variant used.
@@ -1154,13 +1161,11 @@ bool accel::codegen::emitMappedGemmLayer(
     const uint8_t postIbuf = next;
     std::vector<Instruction> seqPost;
     if (!epi.post.empty()) {
-      if (postIbuf >= hw.instructionBuffers ||
-          !detail::postFits(hw, epi.post, t.peRows, t.nc)) {
+      if (postIbuf >= hw.instructionBuffers || postPeRows == 0) {
         err = "internal error: the fused epilogue does not fit "
               "(mappedPostFits)";
         return false;
       }
-      const int64_t postPeRows = resPartPeRows > 0 ? resPartPeRows : t.peRows;
       seqPost = detail::postSequence(hw, epi.post, postPeRows, t.nc);
       std::vector<OperandRecord> full =
           detail::postRecords(seqPost, halfRegions(0).c, resAddr,
@@ -1304,36 +1309,37 @@ bool accel::codegen::emitMappedGemmLayer(
                  stepRecords(seqs[id], l, s.mc, kc, nc, groupCols, lists,
                              biasMacOf[id]),
                  /*shift=*/s.store, /*last=*/s.store);
-      if (s.store && s.final && !seqPost.empty() && resPartPeRows > 0) {
-        // The residual in parts of rows through half h, which EXECUTE i
-        // was the last to read: each part waits for the PEs (EXECUTE i,
-        // then the previous part's steps), loads, and runs the steps on
-        // its rows of the C tile.
-        const int64_t partRows = resPartPeRows * int64_t(hw.pesPerCluster);
+      if (s.store && s.final && !seqPost.empty()) {
+        // The steps on the C tile a part of rows at a time. Through the
+        // free half (residualParts), each part waits for the PEs (EXECUTE i
+        // was the last to read the half, then the previous part's steps)
+        // and loads its residual rows there; with a region, the whole
+        // residual tile loads while EXECUTE i runs.
+        const int64_t partRows = postPeRows * int64_t(hw.pesPerCluster);
         const uint32_t partAddr = halfRegions(h).a;
+        if (resBytes) {
+          detail::loadResidual(sb, cl, kResidualTag, s.p->cBox(s.m0, s.mc, s.n),
+                               epi, resAddr, t.nc, stagingAddr, stagingBytes);
+          sb.wait(cl, uint8_t(1u << kResidualTag), false);
+        }
         for (int64_t r0 = 0; r0 < s.mc; r0 += partRows) {
           const int64_t rows = std::min(partRows, s.mc - r0);
-          sb.wait(cl, 0, /*pe=*/true);
-          zeros.wrote(partAddr, partAddr + uint64_t(rows * t.nc * 4));
-          detail::loadResidual(sb, cl, kResidualTag,
-                               s.p->cBox(s.m0 + r0, rows, s.n), epi, partAddr,
-                               t.nc, stagingAddr, stagingBytes);
-          sb.wait(cl, uint8_t(1u << kResidualTag), false);
+          const uint32_t rowOff = uint32_t(r0 * t.nc * 4);
+          uint32_t residual = resAddr + rowOff;
+          if (residualParts) {
+            residual = partAddr;
+            sb.wait(cl, 0, /*pe=*/true);
+            zeros.wrote(partAddr, partAddr + uint64_t(rows * t.nc * 4));
+            detail::loadResidual(sb, cl, kResidualTag,
+                                 s.p->cBox(s.m0 + r0, rows, s.n), epi, partAddr,
+                                 t.nc, stagingAddr, stagingBytes);
+            sb.wait(cl, uint8_t(1u << kResidualTag), false);
+          }
           sb.execute(cl, postIbuf,
-                     detail::postRecords(seqPost, l.c + uint32_t(r0 * t.nc * 4),
-                                         partAddr, rows, nc, t.nc),
+                     detail::postRecords(seqPost, l.c + rowOff, residual, rows,
+                                         nc, t.nc),
                      /*shift=*/false, /*last=*/true);
         }
-      } else if (s.store && s.final && !seqPost.empty()) {
-        DramBox cBox = s.p->cBox(s.m0, s.mc, s.n);
-        if (resBytes) {
-          detail::loadResidual(sb, cl, kResidualTag, cBox, epi, resAddr, t.nc,
-                               stagingAddr, stagingBytes);
-          sb.wait(cl, uint8_t(1u << kResidualTag), false);
-        }
-        sb.execute(cl, postIbuf,
-                   detail::postRecords(seqPost, l.c, resAddr, s.mc, nc, t.nc),
-                   /*shift=*/false, /*last=*/true);
       }
       if (s.store) {
         sb.wait(cl, 0, /*pe=*/true);

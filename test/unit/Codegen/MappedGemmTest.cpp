@@ -6,8 +6,9 @@
 // one value per row and computes what the broadcast box does, an A tile
 // stays in the PE input buffers over its N tiles, a filter strip larger
 // than the storage keeps the chunks that fit, a fused residual goes through
-// the free half in parts when its region does not fit, and unrealisable
-// inputs are clear errors.
+// the free half in parts when its region does not fit, the fused epilogue
+// runs in row parts that fit the input buffer, and unrealisable inputs are
+// clear errors.
 //
 //===----------------------------------------------------------------------===//
 #include "accel/Codegen/Kernels.h"
@@ -667,22 +668,26 @@ SharedStripDmas runSharedStrip(bool share, int64_t m = 16, int64_t nc = 16,
   return d;
 }
 
-/// C = A B + R (a fused residual add, R at DRAM 4 MiB), 16 x 40 x 128 on
-/// cluster 0: five K chunks of 8, two N tiles of 64, stationary C, on a
-/// storage unit of `storage` bytes, simulated under strict hazards against
-/// the reference. Returns the storage addresses the residual is loaded to.
-std::vector<uint32_t> runResidualTiles(uint32_t storage) {
-  const int64_t m = 16, k = 40, n = 128;
+/// C = A B + R (a fused residual add, R at DRAM 4 MiB), m x k x n on
+/// cluster 0 in K chunks of kc and N tiles of nc, `peRows` rows per PE,
+/// stationary C, on a storage unit of `storage` bytes, simulated under
+/// strict hazards against the reference. Returns the storage addresses the
+/// residual is loaded to; `executes` counts cluster 0's EXECUTEs.
+std::vector<uint32_t> runResidualTiles(uint32_t storage, int64_t m = 16,
+                                       int64_t k = 40, int64_t n = 128,
+                                       int64_t kc = 8, int64_t nc = 64,
+                                       int64_t peRows = 4,
+                                       size_t *executeCount = nullptr) {
   HardwareDesc hw = defaultHardware();
   hw.storageBytes = storage;
   Program prog;
   prog.dramSize = 8u << 20;
   StreamBuilder sb(prog, hw);
   std::vector<ClusterGemmWork> w(hw.numClusters());
-  w[0].problems.push_back(problem(m, k, n, 8, 64, false));
-  w[0].tiling.peRows = 4;
-  w[0].tiling.kc = 8;
-  w[0].tiling.nc = 64;
+  w[0].problems.push_back(problem(m, k, n, kc, nc, false));
+  w[0].tiling.peRows = peRows;
+  w[0].tiling.kc = kc;
+  w[0].tiling.nc = nc;
   GemmEpilogue epi;
   epi.post.push_back(EpilogueStep{SfuFunc::None, 0.0f, true});
   epi.residualDelta = 2u << 20;
@@ -712,6 +717,8 @@ std::vector<uint32_t> runResidualTiles(uint32_t storage) {
     if (cmd.kind == CommandKind::Dma && cmd.dma.dir == DmaDir::Load &&
         cmd.dma.src >= (4u << 20))
       at.push_back(uint32_t(cmd.dma.dst));
+  if (executeCount)
+    *executeCount = executes(prog, 0);
   return at;
 }
 
@@ -733,6 +740,20 @@ TEST(MappedGemm, ResidualTileGoesThroughTheFreeHalfInParts) {
   std::vector<uint32_t> parts = runResidualTiles(16u << 10);
   const uint32_t half = halves / 2;
   EXPECT_EQ(parts, (std::vector<uint32_t>{0, 0, half, half}));
+}
+
+TEST(MappedGemm, FusedEpilogueRunsInRowPartsThatFitTheInputBuffer) {
+  // A 64 x 600 C tile (16 rows per PE) and its residual are 2 x 38.4 KB per
+  // PE, more than the 64 KiB input buffer (16 slots of 4 KiB): the steps
+  // run on 13 rows per PE at a time (31.2 KB, the residual from slot 8),
+  // two EXECUTEs after the tile's one step. With 1 MiB of storage the
+  // residual tile keeps its region above the halves.
+  size_t executeCount = 0;
+  std::vector<uint32_t> at =
+      runResidualTiles(1u << 20, 64, 16, 600, 16, 600, 16, &executeCount);
+  const uint32_t halves = 2 * (64 * 16 + 16 * 600 + 64 * 600) * 4;
+  EXPECT_EQ(at, (std::vector<uint32_t>{halves}));
+  EXPECT_EQ(executeCount, 3u);
 }
 
 TEST(MappedGemm, SharedFilterStripReadsTheOthersChunksOverTheMesh) {
