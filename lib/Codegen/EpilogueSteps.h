@@ -48,11 +48,11 @@ int64_t residualTileBytes(const HardwareDesc &hw, const GemmTiling &t,
                           const GemmEpilogue &epi);
 /// Rows per PE of one part of a fused residual that the mapped kernel may
 /// load into the ping-pong half the final step has just read, instead of
-/// into a region of its own (docs/mapping.md, "The residual tile in
-/// parts"): the A and B tiles' bytes of a half hold a part of partPeRows x
-/// PEs rows of nc floats. 0 when the steps have no residual, the loop nest
-/// is not output stationary (stationary A / B reload partial sums into the
-/// halves) or not one row per PE fits.
+/// into a region of its own (docs/mapping.md, "The fused epilogue in row
+/// parts, and the residual tile in parts"): the A and B tiles' bytes of a
+/// half hold a part of partPeRows x PEs rows of nc floats. 0 when the steps
+/// have no residual, the loop nest is not output stationary (stationary A /
+/// B reload partial sums into the halves) or not one row per PE fits.
 int64_t residualPartPeRows(const HardwareDesc &hw, const GemmTiling &t,
                            const GemmEpilogue &epi, StationaryOperand st);
 /// Storage bytes a staging region for the compact loads of a residual read

@@ -856,19 +856,52 @@ SharedStrip planSharedStrip(const StreamBuilder &sb,
   return best;
 }
 
+/// What a cluster's strips cost with the fused residual in a region or in
+/// parts (residualInParts): their channel time, and the cluster's time,
+/// max(MACs, channel time x the clusters on its channel), plus in parts
+/// the waits of its final steps' residual loads, a latency per part and the
+/// residual's bytes at the channel's rate.
+struct ResidualModeCost {
+  double channel = 0, time = 0;
+};
+ResidualModeCost residualModeCost(const HardwareDesc &hw,
+                                  const ClusterGemmWork &w, uint32_t cl,
+                                  StationaryOperand st, const GemmEpilogue &epi,
+                                  bool sparse, const SharedStrip &share,
+                                  int64_t budget, int64_t partRows) {
+  const MemoryChannel ch = channelOf(hw, w);
+  const bool member = share.on() && share.member(cl);
+  const StripPlan plan = planClusterStrips(hw, w, st, epi, sparse, budget,
+                                           member ? &share : nullptr, cl);
+  const double repeats =
+      double(std::max<int64_t>(1, repeatFactor(epi.residualView)));
+  double waits = 0;
+  if (partRows > 0)
+    for (const MStep &s : plan.steps)
+      if (s.store && s.final)
+        waits += double(ceilDiv(s.mc, partRows) * ch.latencyCycles) +
+                 double(s.mc * s.p->nTiles[s.n] * 4) / repeats /
+                     std::max(1e-9, ch.bytesPerCycle);
+  ResidualModeCost c;
+  c.channel = planChannelTime(plan, ch);
+  c.time = std::max(stepMacTime(plan.steps, hw),
+                    c.channel * std::max(1u, w.channelSharers)) +
+           waits;
+  return c;
+}
+
 /// Whether a layer's fused residual goes through the ping-pong half its
 /// final step has just read, a part of rows at a time, instead of a region
-/// of its own (docs/mapping.md, "The residual tile in parts"). The region
-/// lets the residual load overlap the final step; in parts each load waits
-/// for the PEs, so every final step waits about a latency per part and the
-/// residual's bytes at the channel's rate. Taken when every cluster can
-/// (stationary C, a part of one row per PE fits a half's A and B tiles)
-/// and either some cluster's tiles and region do not fit its storage, or,
-/// as for the slice tiles (docs/mapping.md, "Then the bytes"), the strips
-/// planned with the region's bytes (and the shared strip they allow) move
-/// clearly less, at most 4/5 of the channel time summed over the clusters,
-/// while the estimated layer time, max(MACs, channel time x sharers) plus
-/// those waits on the slowest cluster, grows by at most 2 %.
+/// of its own (docs/mapping.md, "The fused epilogue in row parts, and the
+/// residual tile in parts"). The region lets the residual load overlap the
+/// final step; in parts each load waits for the PEs. Taken when every
+/// cluster can (stationary C, a part of one row per PE fits a half's A and
+/// B tiles and the input buffer) and either some cluster's tiles and region
+/// do not fit its storage, or, as for the slice tiles (docs/mapping.md,
+/// "Then the bytes"), the strips planned with the region's bytes (and the
+/// shared strip they allow) move clearly less, at most 4/5 of the channel
+/// time summed over the clusters, while the slowest cluster's estimated
+/// time (residualModeCost) grows by at most 2 %.
 bool residualInParts(const StreamBuilder &sb,
                      const std::vector<ClusterGemmWork> &work,
                      StationaryOperand st, const GemmEpilogue &epi,
@@ -876,9 +909,7 @@ bool residualInParts(const StreamBuilder &sb,
   const HardwareDesc &hw = sb.hw();
   if (!detail::hasResidual(epi.post))
     return false;
-  const double repeats =
-      double(std::max<int64_t>(1, repeatFactor(epi.residualView)));
-  double chan[2] = {0, 0}, time[2] = {0, 0};
+  ResidualModeCost total[2];
   for (int parts = 0; parts < 2; ++parts) {
     const SharedStrip share =
         planSharedStrip(sb, work, st, epi, sparse, parts != 0);
@@ -893,35 +924,24 @@ bool residualInParts(const StreamBuilder &sb,
           int64_t(hw.pesPerCluster);
       if (partRows == 0)
         return false;
-      const bool member = share.on() && share.member(cl);
-      const int64_t budget = int64_t(hw.storageBytes) -
-                             fixedTileBytes(hw, t, anyInitOf(w.problems, st)) -
-                             residualRegionBytes(hw, t, epi, parts != 0) -
-                             (member ? share.homeBytes() : 0);
+      const int64_t budget =
+          int64_t(hw.storageBytes) -
+          fixedTileBytes(hw, t, anyInitOf(w.problems, st)) -
+          residualRegionBytes(hw, t, epi, parts != 0) -
+          (share.on() && share.member(cl) ? share.homeBytes() : 0);
       if (budget < 0) {
         if (!parts)
           return true; // the region does not fit beside the tiles
         continue;
       }
-      const MemoryChannel ch = channelOf(hw, w);
-      const StripPlan plan = planClusterStrips(hw, w, st, epi, sparse, budget,
-                                               member ? &share : nullptr, cl);
-      double waits = 0;
-      if (parts)
-        for (const MStep &s : plan.steps)
-          if (s.store && s.final)
-            waits += double(ceilDiv(s.mc, partRows) * ch.latencyCycles) +
-                     double(s.mc * s.p->nTiles[s.n] * 4) / repeats /
-                         std::max(1e-9, ch.bytesPerCycle);
-      const double c = planChannelTime(plan, ch);
-      chan[parts] += c;
-      time[parts] =
-          std::max(time[parts], std::max(stepMacTime(plan.steps, hw),
-                                         c * std::max(1u, w.channelSharers)) +
-                                    waits);
+      const ResidualModeCost c = residualModeCost(
+          hw, w, cl, st, epi, sparse, share, budget, parts ? partRows : 0);
+      total[parts].channel += c.channel;
+      total[parts].time = std::max(total[parts].time, c.time);
     }
   }
-  return chan[1] <= 0.8 * chan[0] && time[1] <= 1.02 * time[0];
+  return total[1].channel <= 0.8 * total[0].channel &&
+         total[1].time <= 1.02 * total[0].time;
 }
 
 /// Loads `cl`'s home chunks of the shared strip, then tells the other
