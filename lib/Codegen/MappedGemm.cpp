@@ -449,6 +449,13 @@ BandPlan planBands(const std::vector<GemmTiles> &problems, int64_t budget,
   return plan;
 }
 
+/// Storage a fused residual's tile takes beside the tiles: none when it
+/// goes through the free half in parts.
+int64_t residualRegionBytes(const HardwareDesc &hw, const GemmTiling &t,
+                            const GemmEpilogue &epi, bool parts) {
+  return parts ? 0 : detail::residualTileBytes(hw, t, epi);
+}
+
 /// The input-buffer slot for the A tiles: 0, or past the fused epilogue's
 /// tiles (it loads a part of `postPeRows` rows per PE of the C tile into
 /// slot 0 and of the residual tile after it), so that a held A tile
@@ -550,10 +557,10 @@ bool accel::codegen::mappedPostFits(const HardwareDesc &hw,
     unsigned variants = (st == StationaryOperand::C || !splitK) ? 2 : 4;
     // The residual tile needs a region of its own unless it can go through
     // the free half in parts (residualInParts).
-    int64_t budget = int64_t(hw.storageBytes) - fixedTileBytes(hw, t, anyInit) -
-                     (detail::residualPartPeRows(hw, t, epi, st) > 0
-                          ? 0
-                          : detail::residualTileBytes(hw, t, epi));
+    int64_t budget =
+        int64_t(hw.storageBytes) - fixedTileBytes(hw, t, anyInit) -
+        residualRegionBytes(hw, t, epi,
+                            detail::residualPartPeRows(hw, t, epi, st) > 0);
     if (variants + 1 > hw.instructionBuffers || budget < 0 ||
         detail::postPeRows(hw, epi.post, t.peRows, t.nc) == 0)
       return false;
@@ -752,13 +759,6 @@ double sharedChannelTime(const HardwareDesc &hw,
     total += chanShared;
   }
   return total;
-}
-
-/// Storage a fused residual's tile takes beside the tiles: none when it
-/// goes through the free half in parts.
-int64_t residualRegionBytes(const HardwareDesc &hw, const GemmTiling &t,
-                            const GemmEpilogue &epi, bool parts) {
-  return parts ? 0 : detail::residualTileBytes(hw, t, epi);
 }
 
 /// The shared strip of a layer, or none (SharedStrip::on() false): every
@@ -1337,11 +1337,15 @@ bool accel::codegen::emitMappedGemmLayer(
         // residual tile loads while EXECUTE i runs.
         const int64_t partRows = postPeRows * int64_t(hw.pesPerCluster);
         const uint32_t partAddr = halfRegions(h).a;
-        if (resBytes) {
-          detail::loadResidual(sb, cl, kResidualTag, s.p->cBox(s.m0, s.mc, s.n),
-                               epi, resAddr, t.nc, stagingAddr, stagingBytes);
+        // Rows [r0, r0 + rows) of the tile's residual into storage `at`.
+        auto loadResidualRows = [&](int64_t r0, int64_t rows, uint32_t at) {
+          detail::loadResidual(sb, cl, kResidualTag,
+                               s.p->cBox(s.m0 + r0, rows, s.n), epi, at, t.nc,
+                               stagingAddr, stagingBytes);
           sb.wait(cl, uint8_t(1u << kResidualTag), false);
-        }
+        };
+        if (resBytes)
+          loadResidualRows(0, s.mc, resAddr);
         for (int64_t r0 = 0; r0 < s.mc; r0 += partRows) {
           const int64_t rows = std::min(partRows, s.mc - r0);
           const uint32_t rowOff = uint32_t(r0 * t.nc * 4);
@@ -1350,10 +1354,7 @@ bool accel::codegen::emitMappedGemmLayer(
             residual = partAddr;
             sb.wait(cl, 0, /*pe=*/true);
             zeros.wrote(partAddr, partAddr + uint64_t(rows * t.nc * 4));
-            detail::loadResidual(sb, cl, kResidualTag,
-                                 s.p->cBox(s.m0 + r0, rows, s.n), epi, partAddr,
-                                 t.nc, stagingAddr, stagingBytes);
-            sb.wait(cl, uint8_t(1u << kResidualTag), false);
+            loadResidualRows(r0, rows, partAddr);
           }
           sb.execute(cl, postIbuf,
                      detail::postRecords(seqPost, l.c + rowOff, residual, rows,

@@ -468,20 +468,30 @@ TEST(MappedGemm, HeldATilesSitPastTheFusedEpilogue) {
 }
 
 /// Names A, B and C (problem(): DRAM 0, 1 MiB, 2 MiB), validates `prog`,
-/// simulates it under strict hazards and checks C = A B (abInputs).
+/// simulates it under strict hazards and checks C = A B (abInputs), or
+/// C = A B + R with `residual` (R m x n at DRAM 4 MiB, a fused residual add).
 void expectProductAB(Program &prog, const HardwareDesc &hw, int64_t m,
-                     int64_t k, int64_t n) {
+                     int64_t k, int64_t n, bool residual = false) {
   std::string err;
   prog.symbols = {sym("a", true, {m, k}, 0), sym("b", true, {k, n}, 1u << 20),
                   sym("c", false, {m, n}, 2u << 20)};
-  EXPECT_TRUE(validateProgram(prog, hw, err)) << err;
   std::map<std::string, Tensor> in = abInputs(m, k, n), out;
+  std::vector<float> r(size_t(m * n), 0.0f);
+  if (residual) {
+    prog.symbols.push_back(sym("r", true, {m, n}, 4u << 20));
+    for (int64_t i = 0; i < m * n; ++i)
+      r[size_t(i)] = float(i % 9) - 4.0f;
+    in["r"].shape = {m, n};
+    in["r"].data = r;
+  }
+  EXPECT_TRUE(validateProgram(prog, hw, err)) << err;
   EXPECT_TRUE(simulateStrict(prog, hw, in, out, err)) << err;
   const std::vector<float> &c = out["c"].data;
   EXPECT_EQ(int64_t(c.size()), m * n);
   for (int64_t i = 0; i < m && int64_t(c.size()) == m * n; ++i)
     for (int64_t j = 0; j < n; ++j)
-      EXPECT_FLOAT_EQ(c[size_t(i * n + j)], float(dotAB(in, i, j, k, n)))
+      EXPECT_FLOAT_EQ(c[size_t(i * n + j)],
+                      float(dotAB(in, i, j, k, n) + r[size_t(i * n + j)]))
           << i << ", " << j;
 }
 
@@ -695,23 +705,7 @@ std::vector<uint32_t> runResidualTiles(uint32_t storage, int64_t m = 16,
   EXPECT_TRUE(mappedPostFits(hw, w, StationaryOperand::C, epi));
   EXPECT_TRUE(emitMappedGemmLayer(sb, w, StationaryOperand::C, epi, err))
       << err;
-  prog.symbols = {sym("a", true, {m, k}, 0), sym("b", true, {k, n}, 1u << 20),
-                  sym("r", true, {m, n}, 4u << 20),
-                  sym("c", false, {m, n}, 2u << 20)};
-  EXPECT_TRUE(validateProgram(prog, hw, err)) << err;
-  std::map<std::string, Tensor> in = abInputs(m, k, n), out;
-  in["r"].shape = {m, n};
-  for (int64_t i = 0; i < m * n; ++i)
-    in["r"].data.push_back(float(i % 9) - 4.0f);
-  EXPECT_TRUE(simulateStrict(prog, hw, in, out, err)) << err;
-  const std::vector<float> &c = out["c"].data;
-  EXPECT_EQ(int64_t(c.size()), m * n);
-  for (int64_t i = 0; i < m && int64_t(c.size()) == m * n; ++i)
-    for (int64_t j = 0; j < n; ++j)
-      EXPECT_FLOAT_EQ(
-          c[size_t(i * n + j)],
-          float(dotAB(in, i, j, k, n) + in["r"].data[size_t(i * n + j)]))
-          << i << ", " << j;
+  expectProductAB(prog, hw, m, k, n, /*residual=*/true);
   std::vector<uint32_t> at;
   for (const Command &cmd : prog.clusters[0].commands)
     if (cmd.kind == CommandKind::Dma && cmd.dma.dir == DmaDir::Load &&
