@@ -238,7 +238,49 @@ void Lowering::layerForOutput(Value v, const Symbol &symbol) {
     layerReads_.emplace_back();
     countLayerRead(layer, v);
   }
-  program_.layers[layer].compulsoryBytes += 4 * uint64_t(elementsOf(v));
-  program_.layers[layer].outputSymbols.push_back(symbol.name);
+  countOutputWrites(v, symbol.name, layer);
   sb_.setLayer(layer);
+}
+
+void Lowering::countOutputWrites(Value v, const std::string &symbol,
+                                 uint32_t fallback) {
+  Value w = viewedValue(v);
+  if (auto concat = w.getDefiningOp<graph::ConcatOp>()) {
+    // Each operand's slice is written by its producer when it was planned
+    // in place (planConcatSlices), else by the concat's own copy layer: a
+    // network output cut into row bands (depth-first-rows) is written by
+    // every band, each its own rows.
+    auto own = layerOfOp_.find(concat);
+    uint32_t copier = own == layerOfOp_.end() ? fallback : own->second;
+    std::vector<int64_t> os = shapeOf(concat.getResult());
+    auto base = addr_.find(concat.getResult());
+    int64_t offset = 0, axis = concat.getAxis();
+    for (Value part : concat.getInputs()) {
+      uint64_t slice =
+          base == addr_.end()
+              ? 0
+              : base->second + uint64_t(offset) *
+                                   uint64_t(denseStrides(os)[size_t(axis)]) * 4;
+      offset += shapeOf(part)[size_t(axis)];
+      auto at = addr_.find(part);
+      bool inPlace = base != addr_.end() && at != addr_.end() &&
+                     at->second == slice &&
+                     layerWriting(part) != Command::kNoLayer;
+      if (inPlace)
+        countOutputWrites(part, symbol, copier);
+      else
+        addOutputBytes(copier, part, symbol);
+    }
+    return;
+  }
+  uint32_t layer = layerWriting(w);
+  addOutputBytes(layer == Command::kNoLayer ? fallback : layer, v, symbol);
+}
+
+void Lowering::addOutputBytes(uint32_t layer, Value v,
+                              const std::string &symbol) {
+  LayerInfo &info = program_.layers[layer];
+  info.compulsoryBytes += 4 * uint64_t(elementsOf(v));
+  if (!llvm::is_contained(info.outputSymbols, symbol))
+    info.outputSymbols.push_back(symbol);
 }

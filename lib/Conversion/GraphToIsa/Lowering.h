@@ -413,6 +413,12 @@ private:
   /// the symbol when the output is an input or constant). Call before the
   /// copy is emitted; sets the StreamBuilder's layer.
   void layerForOutput(mlir::Value v, const Symbol &symbol);
+  /// Adds output `v`'s bytes to the compulsory bytes of the layers that
+  /// write them and names `symbol` on each (a concatenation: each operand's
+  /// slice to its writer; `fallback` for bytes of no layer).
+  void countOutputWrites(mlir::Value v, const std::string &symbol,
+                         uint32_t fallback);
+  void addOutputBytes(uint32_t layer, mlir::Value v, const std::string &symbol);
   llvm::DenseMap<mlir::Location, uint32_t> layerOfLoc_;
   llvm::DenseMap<mlir::Operation *, uint32_t> layerOfOp_;
   /// LayerInfo::inputs / inputSymbols: the layer or program input behind an
