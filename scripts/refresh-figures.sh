@@ -61,6 +61,7 @@ FIGURES=(
   "mapping-default-b8|full|$BIN/accel-mapping-bench --batch 8 --max-macs 1.2e9"
   "mapping-starved-b8|full|$BIN/accel-mapping-bench --hw $STARVED --batch 8 --max-macs 1.2e9"
   "zoo|full|$BIN/accel-zoo-bench"
+  "fpn-segments|full|scripts/zoo/fpn_segments.sh $BIN"
   "multinet|full|$BIN/accel-multinet-bench"
   "python-bench|full|$PY scripts/python_bench.py"
 )

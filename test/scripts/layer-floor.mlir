@@ -19,6 +19,20 @@
 // After: both slices (2 x 1024) read, the 2048-byte output written.
 // CHECK-NEXT:    -2048      2048      4096  after (graph.relu)
 // CHECK-NEXT: layers: 4096 B moved, floor 8192 B, 0 B above their floors
+// Segments: their layers' DRAM bytes, the sum of their floors and their
+// chain floor (the segment's maps on chip). The whole program's chain floor
+// is its compulsory bytes: 2 x 1024 of inputs and the 2048-byte output.
+// `left` alone reads its input and writes the result `after` reads; with
+// `after` it reads `right`'s result and writes the output.
+// RUN: %python %src_root/scripts/zoo/layer_floor.py %t/m.isa %t/out/stats.json --bytes --top 0 --segment all=. --segment left=^left$ --segment left+after='^(left|after)$' | FileCheck %s --check-prefix=SEG
+// SEG:      segment      layers    DRAM B   floor B   chain B
+// SEG-NEXT: all               3      4096      8192      4096
+// SEG-NEXT: left              1      1024      2048      2048
+// SEG-NEXT: left+after        2      3072      6144      4096
+// RUN: not %python %src_root/scripts/zoo/layer_floor.py %t/m.isa %t/out/stats.json --segment none=^nothing 2>&1 | FileCheck %s --check-prefix=NOMATCH
+// NOMATCH: layer_floor: segment 'none': no layer matches '^nothing'
+// RUN: not %python %src_root/scripts/zoo/layer_floor.py %t/m.isa %t/out/stats.json --segment oops 2>&1 | FileCheck %s --check-prefix=BADARG
+// BADARG: 'oops' is not NAME=REGEX
 // A stats.json of another compilation is refused: another layer count, or
 // the same count with other names.
 // RUN: accel-compile %S/../Conversion/GraphToIsa/layers.mlir --emit=isa -o %t/other.isa
