@@ -98,6 +98,7 @@ struct IntRule {
 /// Constraint of a real field: finite, > 0 (positive) or >= 0.
 struct RealRule {
   bool positive = true;
+  double min = 0; ///< > 0: the least value (inclusive)
 };
 
 IntRule atLeast(uint64_t min, uint64_t max = kU32Max) {
@@ -117,7 +118,16 @@ IntRule multipleRule(uint64_t mult, uint64_t max, const char *why) {
   r.why = why;
   return r;
 }
+IntRule accBufferRule() {
+  IntRule r = multipleRule(4, 1ull << 32, "whole f32 elements");
+  r.min = 16;
+  return r;
+}
 constexpr RealRule kPositive{true};
+/// A transfer rate in bytes per cycle: at least 2^-10, so that moving all of
+/// the largest DRAM (2^48 bytes) takes at most 2^58 cycles and no cycle
+/// count of the simulator overflows (a rate of 1e-20 wrapped them around).
+constexpr RealRule kRate{true, 1.0 / 1024};
 constexpr RealRule kNonNegative{false};
 // Fields added after the first fingerprinted machines (issue 11) enter the
 // canonical bytes only when they differ from their default, so that every
@@ -164,18 +174,19 @@ template <class HW, class V> void forEachField(HW &hw, V &&v) {
   v("cluster", "register_file_entries", hw.registerFileEntries,
     atLeast(1, 1u << 20));
   v("cluster", "storage_bytes", hw.storageBytes, pow2Rule(64, 1ull << 32));
-  v("cluster", "storage_bytes_per_cycle", hw.storageBytesPerCycle, kPositive);
-  v("cluster", "act_load_bytes_per_cycle", hw.actLoadBytesPerCycle, kPositive);
+  v("cluster", "storage_bytes_per_cycle", hw.storageBytesPerCycle, kRate);
+  v("cluster", "act_load_bytes_per_cycle", hw.actLoadBytesPerCycle, kRate);
   v("cluster", "weight_load_bytes_per_cycle", hw.weightLoadBytesPerCycle,
-    kPositive);
+    kRate);
   v("cluster", "shared_cache", hw.sharedClusterCache, FlagRule{true});
   v("pe", "mac_lanes", hw.macLanes, atLeast(1, 1u << 20));
   v("pe", "input_buffer_bytes", hw.inputBufferBytes,
     multipleRule(64, 1ull << 32, "16 slots of whole f32 elements"));
   v("pe", "weight_queue_bytes", hw.weightQueueBytes,
     multipleRule(4, 1ull << 32, "whole f32 elements"));
-  v("pe", "acc_buffer_bytes", hw.accBufferBytes,
-    multipleRule(4, 1ull << 32, "whole f32 elements"));
+  // At least one f32 in each of the four accumulation buffers (the GEMM
+  // kernels split the buffer four ways).
+  v("pe", "acc_buffer_bytes", hw.accBufferBytes, accBufferRule());
   v("pe", "sfu_lanes", hw.sfuLanes, atLeast(1, 1u << 20));
   v("latency", "mac_pipeline", hw.macPipelineLatency, atLeast(0));
   v("latency", "sfu", hw.sfuLatency, atLeast(0));
@@ -184,7 +195,7 @@ template <class HW, class V> void forEachField(HW &hw, V &&v) {
   // memory.channels is handled separately (between these two groups).
   v("memory", "dram_bytes", hw.dramBytes, atLeast(4, 1ull << 48));
   v("mesh", "hop_latency", hw.hopLatency, atLeast(0));
-  v("mesh", "link_bytes_per_cycle", hw.linkBytesPerCycle, kPositive);
+  v("mesh", "link_bytes_per_cycle", hw.linkBytesPerCycle, kRate);
   v("tiling", "block_size", hw.blockSize, pow2Rule(1, 1u << 16));
   v("tiling", "sync_granularity_bytes", hw.syncGranularityBytes,
     atLeast(1, 1ull << 32));
@@ -284,6 +295,11 @@ bool checkReal(const std::string &p, double v, const RealRule &r,
   if (r.positive ? !(v > 0) : !(v >= 0)) {
     err = p + (r.positive ? ": must be > 0" : ": must be >= 0") + " (got " +
           fmtReal(v) + ")";
+    return false;
+  }
+  if (v < r.min) {
+    err = p + ": must be >= " + fmtReal(r.min) + " (got " + fmtReal(v) +
+          "): a slower rate would overflow the cycle counts";
     return false;
   }
   return true;
@@ -660,7 +676,7 @@ bool crossChecks(const HardwareDesc &hw, std::string &err) {
   }
   for (size_t i = 0; i < hw.channels.size(); ++i) {
     if (!checkReal(channelPath(i, "bytes_per_cycle"),
-                   hw.channels[i].bytesPerCycle, kPositive, err))
+                   hw.channels[i].bytesPerCycle, kRate, err))
       return false;
     const uint32_t q = hw.channels[i].maxOutstanding;
     if (q < 1 || q > kMaxOutstanding) {

@@ -7,6 +7,7 @@
 // average over channels), MeanVarianceNormalization.
 //
 //===----------------------------------------------------------------------===//
+#include "ImportUtil.h"
 #include "ImporterImpl.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -668,7 +669,16 @@ LogicalResult Importer::importResize(const Node &n) {
                              " is empty or invalid");
   }
 
-  // The interpolation matrix of every axis.
+  // The interpolation matrix of every axis (in x out, a constant).
+  for (int64_t d = 0; d < rank; ++d)
+    if (out[d] > kMaxConstElements / std::max<int64_t>(in[d], 1))
+      return failNode(n, "the resized shape " + shapeStr(out) +
+                             " is too large: the interpolation matrix of "
+                             "axis " +
+                             std::to_string(d) + " would have " +
+                             std::to_string(in[d]) + " x " +
+                             std::to_string(out[d]) + " elements (at most " +
+                             std::to_string(kMaxConstElements) + ")");
   SmallVector<SmallVector<bool>> outsideAll(rank);
   SmallVector<SmallVector<double>> matrices(rank);
   bool anyOutside = false;

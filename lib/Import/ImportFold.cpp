@@ -15,6 +15,8 @@
 #include "ImporterImpl.h"
 
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 
 using namespace mlir;
 using namespace accel::onnximport;
@@ -189,6 +191,14 @@ ConstTensor accel::onnximport::concatConst(ArrayRef<const ConstTensor *> parts,
 }
 
 /// Evaluates elementwise / comparison / logic nodes on constants.
+/// Two's-complement wrap-around of an int64 result computed in uint64 (as
+/// ONNX runtimes wrap; signed overflow would be undefined in C++).
+static int64_t wrapping(uint64_t v) {
+  int64_t r;
+  std::memcpy(&r, &v, sizeof r);
+  return r;
+}
+
 FailureOr<bool> Importer::tryFold(const Node &n) {
   static const std::set<std::string> foldable = {
       "Add",     "Sub",         "Mul",
@@ -280,23 +290,27 @@ FailureOr<bool> Importer::tryFold(const Node &n) {
     int64_t iv = 0;
     if (op == "Add") {
       fv = a + b;
-      iv = ia + ib;
+      iv = wrapping(uint64_t(ia) + uint64_t(ib));
     } else if (op == "Sub") {
       fv = a - b;
-      iv = ia - ib;
+      iv = wrapping(uint64_t(ia) - uint64_t(ib));
     } else if (op == "Mul") {
       fv = a * b;
-      iv = ia * ib;
+      iv = wrapping(uint64_t(ia) * uint64_t(ib));
     } else if (op == "Div") {
       fv = a / b;
       if (!isF && ib == 0)
         return failNode(n, "integer division by zero");
+      // The one quotient an int64 cannot hold (the hardware traps on it).
+      if (!isF && ia == INT64_MIN && ib == -1)
+        return failNode(n, "integer overflow (-9223372036854775808 / -1)");
       iv = isF ? 0 : ia / ib;
     } else if (op == "Mod") {
       if (!isF && ib == 0)
         return failNode(n, "integer division by zero");
       fv = std::fmod(a, b);
-      iv = isF ? 0 : ia % ib;
+      // x % -1 is 0; INT64_MIN % -1 traps on the hardware.
+      iv = isF || ib == -1 ? 0 : ia % ib;
       if (!isF && iv != 0 && ((iv < 0) != (ib < 0)) &&
           !(attr(n, "fmod") && attr(n, "fmod")->i()))
         iv += ib;
@@ -305,10 +319,10 @@ FailureOr<bool> Importer::tryFold(const Node &n) {
       iv = (int64_t)std::pow((double)ia, b);
     } else if (op == "Neg") {
       fv = -a;
-      iv = -ia;
+      iv = wrapping(0 - uint64_t(ia));
     } else if (op == "Abs") {
       fv = std::fabs(a);
-      iv = ia < 0 ? -ia : ia;
+      iv = ia < 0 ? wrapping(0 - uint64_t(ia)) : ia;
     } else if (op == "Sqrt") {
       fv = std::sqrt(a);
       iv = (int64_t)std::sqrt((double)ia);

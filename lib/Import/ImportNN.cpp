@@ -192,6 +192,13 @@ LogicalResult readConvHeader(Importer &im, const Node &n, int64_t maxSpatial,
                               " is not supported (1-D to " +
                               std::to_string(maxSpatial) + "-D only, input " +
                               shapeStr(*xs) + ")");
+  for (auto [shape, role] : {std::pair{&*ws, "weight"}, {&*xs, "input"}})
+    for (size_t d = 0; d < shape->size(); ++d)
+      if ((*shape)[d] == 0)
+        return im.failNode(n, std::string(role) + " " + shapeStr(*shape) +
+                                  " has a zero-sized dimension " +
+                                  std::to_string(d) +
+                                  " (empty tensors are not supported)");
   h.xs.assign(xs->begin(), xs->end());
   h.ws.assign(ws->begin(), ws->end());
   if (failed(readSpatial(im, n, h.r, h.s)))

@@ -20,10 +20,6 @@ using namespace mlir;
 using namespace accel::onnximport;
 namespace graph = accel::graph;
 
-namespace {
-constexpr int64_t kMaxConstElements = 1 << 24;
-}
-
 LogicalResult Importer::importIdentity(const Node &n) {
   if (failed(checkArity(n, 1, 1)))
     return failure();

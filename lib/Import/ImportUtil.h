@@ -6,6 +6,10 @@
 
 namespace accel::onnximport {
 
+/// The most elements of a constant the importer creates (a folded tensor, a
+/// padded initializer, an interpolation matrix).
+constexpr int64_t kMaxConstElements = 1 << 24;
+
 /// numpy broadcast of `c` to `shape` (which must be compatible).
 ConstTensor broadcastConst(const ConstTensor &c, ArrayRef<int64_t> shape);
 /// ONNX Cast semantics on constants (float -> int truncates).

@@ -9,6 +9,7 @@
 #include "accel/Support/FileRead.h"
 #include "accel/Support/HugePageAllocator.h"
 #include "accel/Support/Parallel.h"
+#include "accel/Support/Utf8.h"
 #include "accel/Target/Binary.h"
 #include "accel/Target/Encoding.h"
 #include "accel/Target/Sfu.h"
@@ -178,12 +179,17 @@ bool readSyncCommand(Cursor &c, uint8_t lead, Command &cmd,
 }
 
 /// A u16-length-prefixed string.
+/// A u16-length-prefixed name, which must be UTF-8 (Utf8.h says why).
 bool readName(Cursor &c, std::string &out, const char *what) {
   uint16_t len;
   if (!c.uint(len, what) || !c.need(len, what))
     return false;
+  const size_t at = c.offset();
   out.assign(reinterpret_cast<const char *>(c.data + c.pos), len);
   c.pos += len;
+  if (!isValidUtf8(out))
+    return c.fail(at, std::string(what) + " '" + escapeInvalidUtf8(out) +
+                          "' is not valid UTF-8");
   return true;
 }
 
@@ -490,11 +496,8 @@ bool readPacket(Cursor &s, ConstPacket &pk, uint64_t numClusters) {
                                std::to_string(s.left()) + " bytes can hold");
   pk.blocks.resize(nBlocks);
   for (PacketBlockRef &b : pk.blocks) {
-    uint16_t len;
-    if (!s.uint(len, "block name length") || !s.need(len, "block name"))
+    if (!readName(s, b.name, "block name"))
       return false;
-    b.name.assign(reinterpret_cast<const char *>(s.data + s.pos), len);
-    s.pos += len;
     if (!s.uint(b.dramAddr, "packet block") || !s.uint(b.bytes, "packet block"))
       return false;
   }
@@ -594,14 +597,10 @@ bool parseTables(Cursor &c, const uint8_t *data, Program &p, bool borrow) {
     p.symbols.resize(n);
     for (uint32_t i = 0; i < n; ++i) {
       Symbol &sym = p.symbols[i];
-      uint16_t len, rank;
+      uint16_t rank;
       uint8_t kind, dtype;
-      if (!s.uint(len, "symbol name length"))
+      if (!readName(s, sym.name, "symbol name"))
         return false;
-      if (!s.need(len, "symbol name"))
-        return false;
-      sym.name.assign(reinterpret_cast<const char *>(data + s.pos), len);
-      s.pos += len;
       size_t kat = s.offset();
       if (!s.uint(kind, "symbol") || !s.uint(dtype, "symbol") ||
           !s.uint(rank, "symbol") || !s.uint(sym.dramAddr, "symbol"))

@@ -1,4 +1,5 @@
 //===- BinaryWriter.cpp - accel::Program -> bytes -------------------------===//
+#include "accel/Support/Utf8.h"
 #include "accel/Target/Binary.h"
 #include "accel/Target/Encoding.h"
 #include "accel/Target/Sfu.h"
@@ -101,6 +102,18 @@ bool fail(std::string &err, const std::string &where, const std::string &msg) {
   return false;
 }
 
+/// A name the binary holds: at most 65535 bytes of UTF-8 (Utf8.h says why).
+bool checkName(const std::string &s, const std::string &where, const char *what,
+               std::string &err) {
+  if (s.size() > UINT16_MAX)
+    return fail(err, where, std::string(what) + " longer than 65535 bytes");
+  if (!isValidUtf8(s))
+    return fail(err, where,
+                std::string(what) + " '" + escapeInvalidUtf8(s) +
+                    "' is not valid UTF-8");
+  return true;
+}
+
 /// SEND / SIGNAL tail: semaphore and the target list.
 bool writeTargets(Writer &w, const MeshOp &m, const std::string &where,
                   std::string &err) {
@@ -127,8 +140,8 @@ bool writePackets(Writer &w, const Program &p, std::string &err) {
     w.u32(uint32_t(pk.blocks.size()));
     w.bytes(pk.marker.data(), pk.marker.size());
     for (const PacketBlockRef &b : pk.blocks) {
-      if (b.name.size() > UINT16_MAX)
-        return fail(err, where, "block name longer than 65535 bytes");
+      if (!checkName(b.name, where, "block name", err))
+        return false;
       w.u16(uint16_t(b.name.size()));
       w.bytes(b.name.data(), b.name.size());
       w.u64(b.dramAddr);
@@ -141,8 +154,8 @@ bool writePackets(Writer &w, const Program &p, std::string &err) {
 /// A u16-length-prefixed UTF-8 string (names in the LAYR section).
 bool writeName(Writer &w, const std::string &s, const std::string &where,
                std::string &err) {
-  if (s.size() > UINT16_MAX)
-    return fail(err, where, "name longer than 65535 bytes");
+  if (!checkName(s, where, "name", err))
+    return false;
   w.u16(uint16_t(s.size()));
   w.bytes(s.data(), s.size());
   return true;
@@ -416,8 +429,8 @@ bool encode(const Program &p, Writer &w, std::string &err) {
   for (size_t i = 0; i < p.symbols.size(); ++i) {
     const Symbol &s = p.symbols[i];
     std::string where = "symbol " + std::to_string(i);
-    if (s.name.size() > UINT16_MAX)
-      return fail(err, where, "name longer than 65535 bytes");
+    if (!checkName(s.name, where, "name", err))
+      return false;
     if (s.shape.size() > UINT16_MAX)
       return fail(err, where, "rank larger than 65535");
     if (unsigned(s.dtype) > unsigned(kLastDType))

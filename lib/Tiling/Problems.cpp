@@ -3,6 +3,7 @@
 
 #include "accel/Hardware/HardwareDesc.h"
 
+#include <algorithm>
 #include <limits>
 
 using namespace accel;
@@ -28,7 +29,13 @@ int64_t extentRead(int64_t in, int64_t out, int64_t padLo, int64_t kernel,
                    int64_t stride, int64_t dilation) {
   std::vector<bool> read(size_t(in), false);
   int64_t count = 0;
-  for (int64_t o = 0; o < out; ++o)
+  // Only outputs whose window can reach [0, in): o * stride lies in
+  // [padLo - (kernel - 1) * dilation, in - 1 + padLo]. Padding of any size
+  // then costs nothing (a pad of 2^40 rows took hours).
+  const int64_t lo = padLo - (kernel - 1) * dilation;
+  const int64_t first = lo <= 0 ? 0 : (lo + stride - 1) / stride;
+  const int64_t last = std::min(out - 1, (in - 1 + padLo) / stride);
+  for (int64_t o = first; o <= last; ++o)
     for (int64_t i = 0; i < kernel; ++i) {
       int64_t r = o * stride - padLo + i * dilation;
       if (r >= 0 && r < in && !read[size_t(r)]) {

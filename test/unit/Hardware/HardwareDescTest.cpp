@@ -216,7 +216,20 @@ TEST(HardwareDesc, FieldErrorsNameThePath) {
       {R"({"pe": {"weight_queue_bytes": 6}})",
        "pe.weight_queue_bytes: must be a multiple of 4"},
       {R"({"pe": {"acc_buffer_bytes": 0}})",
-       "pe.acc_buffer_bytes: must be >= 4"},
+       "pe.acc_buffer_bytes: must be >= 16"},
+      // Four accumulation buffers of at least one f32 (8 crashed the
+      // GEMM kernels' tiling with a division by zero).
+      {R"({"pe": {"acc_buffer_bytes": 8}})",
+       "pe.acc_buffer_bytes: must be >= 16 (got 8)"},
+      {R"({"pe": {"acc_buffer_bytes": 18}})",
+       "pe.acc_buffer_bytes: must be a multiple of 4"},
+      // Rates of 1e-20 bytes per cycle wrapped the simulator's cycle counts.
+      {R"({"memory": {"channels": [{"bytes_per_cycle": 1e-20}]}})",
+       "memory.channels[0].bytes_per_cycle: must be >= 0.0009765625"},
+      {R"({"cluster": {"storage_bytes_per_cycle": 0.0001}})",
+       "cluster.storage_bytes_per_cycle: must be >= 0.0009765625"},
+      {R"({"mesh": {"link_bytes_per_cycle": 0.0005}})",
+       "mesh.link_bytes_per_cycle: must be >= 0.0009765625"},
       {R"({"pe": {"sfu_lanes": 0}})", "pe.sfu_lanes: must be >= 1"},
       {R"({"latency": {"command_issue": 0}})",
        "latency.command_issue: must be >= 1"},

@@ -711,6 +711,39 @@ TEST(Binary, LayerTableIsCheckedByTheReader) {
   EXPECT_EQ(writeBinary(p), b);
 }
 
+// Names are UTF-8: stats.json, the trace and the report print them (a
+// node name with a 0xFF byte made accel-run fail with an internal JSON
+// error and an empty stats.json). The writer refuses such a name, and so
+// does the reader, at the name's offset.
+TEST(Binary, NamesThatAreNotUtf8AreRefused) {
+  Program p = makeLayeredProgram();
+  p.layers[0].name = "/backbone/conv1/Con\xFF"; // same length, 20 bytes
+  std::vector<uint8_t> bytes;
+  std::string err;
+  EXPECT_FALSE(writeBinary(p, bytes, err));
+  EXPECT_NE(err.find("layer 0: name '/backbone/conv1/Con\\xFF' is not valid "
+                     "UTF-8"),
+            std::string::npos)
+      << err;
+  std::vector<uint8_t> full = writeBinary(makeLayeredProgram());
+  size_t name = sectionPayload(full, 3) + 4 + 2; // count, name length
+  ASSERT_EQ(full[name + 19], 'v');
+  err = corrupted(full, [&](auto &b) { b[name + 19] = 0xFF; });
+  EXPECT_NE(err.find("layer name '/backbone/conv1/Con\\xFF' is not valid "
+                     "UTF-8"),
+            std::string::npos)
+      << err;
+  EXPECT_NE(err.find("at offset " + std::to_string(name)), std::string::npos)
+      << err;
+  // A fused operator's name, a two-byte sequence cut short.
+  size_t fused = name + 20 + 2 + 4 + 24 + 4 + 2; // "bn1"
+  ASSERT_EQ(full[fused], 'b');
+  err = corrupted(full, [&](auto &b) { b[fused + 2] = 0xC3; });
+  EXPECT_NE(err.find("fused operator name 'bn\\xC3' is not valid UTF-8"),
+            std::string::npos)
+      << err;
+}
+
 TEST(Binary, EveryTruncationOfTheLayerTableFails) {
   std::vector<uint8_t> full = writeBinary(makeLayeredProgram());
   for (size_t n = kBinaryHeaderBytes; n < full.size(); ++n) {

@@ -819,6 +819,28 @@ TEST(TilingConv, StrideDilationPaddingGroups) {
   EXPECT_EQ(p.k, 9);
   EXPECT_EQ(p.count, 32);
   EXPECT_EQ(p.bBytes(), uint64_t(1) * 56 * 56 * 4);
+  // Padding of any size costs nothing to price: only the outputs whose
+  // windows reach the input are visited (2^40 rows of top padding took
+  // hours). 1x1 stride 1 on 16 x 1 padded by 2^30 rows above and 3 below:
+  // the 16 real rows are read; with 2^40 rows the result is refused.
+  ConvShape tall = ds;
+  tall.inH = 16, tall.inW = 1, tall.strideH = tall.strideW = 1;
+  tall.padTop = int64_t(1) << 30, tall.padBottom = 3;
+  ASSERT_TRUE(convToGemm(tall, 4, p, err)) << err;
+  EXPECT_EQ(tall.outH(), (int64_t(1) << 30) + 19);
+  EXPECT_EQ(p.bBytes(), uint64_t(256) * 16 * 4);
+  tall.padTop = int64_t(1) << 40;
+  EXPECT_FALSE(convToGemm(tall, 4, p, err));
+  EXPECT_NE(err.find("must be <= 2^31"), std::string::npos) << err;
+  // 3x3 stride 2 with 5 rows of padding on each side of 6 rows: the
+  // windows of outputs 1..4 reach rows 0..5, all of them.
+  ConvShape padded = same;
+  padded.inH = 6, padded.inW = 4, padded.strideH = 2;
+  padded.padTop = padded.padBottom = 5;
+  padded.padLeft = padded.padRight = 0;
+  ASSERT_TRUE(convToGemm(padded, 4, p, err)) << err;
+  EXPECT_EQ(padded.outH(), 7);
+  EXPECT_EQ(p.bBytes(), uint64_t(64) * 6 * 4 * 4);
   // Errors.
   ConvShape bad = same;
   bad.groups = 3;
