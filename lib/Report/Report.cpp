@@ -250,6 +250,7 @@ bool writeText(const std::string &path, const std::string &text,
                std::string &err) {
   std::ofstream out(path, std::ios::binary);
   out << text;
+  out.close(); // a full disk shows only when the buffer goes out
   if (!out)
     err = path + ": write error";
   return bool(out);

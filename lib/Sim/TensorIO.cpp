@@ -404,6 +404,7 @@ bool writeNpy(const std::string &path, const Tensor &t, std::string &err) {
   }
   out.write(reinterpret_cast<const char *>(bytes.data()),
             std::streamsize(bytes.size()));
+  out.close(); // a full disk shows only when the buffer goes out
   if (!out) {
     err = path + ": write error";
     return false;
@@ -545,6 +546,10 @@ bool readTensorFile(const std::string &path, Tensor &out, std::string &err) {
   FileBytes bytes;
   if (!readFile(path, bytes, err))
     return false;
+  if (bytes.size() == 0) {
+    err = path + ": the file is empty (expected a .npy array or a TensorProto)";
+    return false;
+  }
   bool ok = bytes.size() >= 6 && std::memcmp(bytes.data(), kNpyMagic, 6) == 0
                 ? parseNpy(bytes.data(), bytes.size(), out, err)
                 : parseTensorProto(bytes.data(), bytes.size(), out, err);

@@ -41,6 +41,8 @@
 #include "accel/Target/Validate.h"
 
 #include <algorithm>
+#include <cctype>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -148,6 +150,23 @@ std::string fileNameFor(const std::string &name) {
   if (s == "." || s == "..")
     s = "_" + s;
   return s;
+}
+
+/// Why two outputs would be written to one file (fileNameFor maps 'a/b' and
+/// 'a_b' alike, and the second would overwrite the first); "" when every
+/// output has a file of its own.
+std::string collidingOutputFiles(const Program &prog) {
+  std::map<std::string, std::string> owner;
+  for (const Symbol &s : prog.symbols) {
+    if (s.isInput)
+      continue;
+    auto [it, fresh] = owner.emplace(fileNameFor(s.name), s.name);
+    if (!fresh)
+      return "outputs '" + it->second + "' and '" + s.name +
+             "' would both be written to " + it->first +
+             ".npy; give one of them another name";
+  }
+  return "";
 }
 
 /// --arrival NAME=CYCLES: NAME is an input, or a network of a linked
@@ -465,6 +484,7 @@ bool writeText(const std::string &path, const std::string &text,
                std::string &err) {
   std::ofstream f(path, std::ios::binary);
   f << text;
+  f.close(); // a full disk shows only when the buffer goes out
   if (!f) {
     err = path + ": write error";
     return false;
@@ -706,7 +726,7 @@ int runMain(int argc, char **argv) {
         return fail(a + " expects a non-negative number, got '" + v + "'");
       (a == "--atol" ? atol : rtol) = d;
     } else if (a == "--output-dir" || a == "-o") {
-      if (!need(outDir))
+      if (!need(outDir) || outDir.empty())
         return fail("--output-dir needs a directory");
     } else if (a == "--trace") {
       if (!need(tracePath))
@@ -745,13 +765,17 @@ int runMain(int argc, char **argv) {
         return fail("--arrival needs NAME=CYCLES");
       size_t eq = spec.find('=');
       char *end = nullptr;
-      unsigned long long cyc =
-          eq == std::string::npos
-              ? 0
-              : std::strtoull(spec.c_str() + eq + 1, &end, 10);
-      if (eq == std::string::npos || eq == 0 || eq + 1 == spec.size() || *end)
+      errno = 0;
+      const char *num =
+          eq == std::string::npos ? spec.c_str() : spec.c_str() + eq + 1;
+      unsigned long long cyc = std::strtoull(num, &end, 10);
+      // Digits only (strtoull would take "-3000" as 2^64 - 3000), and at
+      // most 2^62 so that arrival + cycles cannot wrap around.
+      if (eq == std::string::npos || eq == 0 ||
+          !std::isdigit(static_cast<unsigned char>(*num)) || *end ||
+          errno == ERANGE || cyc > (1ull << 62))
         return fail("--arrival expects NAME=CYCLES (an input or a network "
-                    "and a cycle), got '" +
+                    "and a whole number of cycles up to 2^62), got '" +
                     spec + "'");
       arrivalArgs.emplace_back(spec.substr(0, eq), uint64_t(cyc));
     } else if (a == "--state") {
@@ -811,6 +835,9 @@ int runMain(int argc, char **argv) {
   Program &prog = *decoded;
   if (!readBinaryFile(binaryPath, prog, err))
     return fail(err); // err names the file
+  if (std::string why = collidingOutputFiles(prog);
+      !outDir.empty() && !why.empty())
+    return fail(binaryPath + ": " + why);
   host.mark("read-binary");
   // The command streams are checked on another thread while the simulator
   // runs the commands checked so far (docs/simulator.md, "Eleventh round").
@@ -904,11 +931,8 @@ int runMain(int argc, char **argv) {
         return fail(err);
       written.emplace_back(name, path);
     }
-    std::string statsPath = outDir + "/stats.json";
-    std::ofstream s(statsPath, std::ios::binary);
-    s << statsToJson(stats);
-    if (!s)
-      return fail(statsPath + ": write error");
+    if (!writeText(outDir + "/stats.json", statsToJson(stats), err))
+      return fail(err);
   }
 
   host.mark("outputs");
