@@ -503,6 +503,10 @@ LogicalResult HardwareAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 }
 
 HardwareAttr accel::hardwareAttrFor(MLIRContext *ctx, const HardwareDesc &hw) {
+  // The attribute's storage lives in the dialect: a context that only
+  // registered it (a module without accel ops, parsed by the Python API's
+  // opt) crashed in HardwareAttr::get.
+  ctx->getOrLoadDialect<AccelDialect>();
   Builder b(ctx);
   auto desc = cast<DictionaryAttr>(
       attrOfJson(b, nlohmann::json::parse(hardwareToJson(hw))));

@@ -37,6 +37,18 @@ accel::graph::broadcastShapes(ArrayRef<int64_t> a, ArrayRef<int64_t> b,
   return out;
 }
 
+/// Whether a contraction's operands have a zero-sized dimension (with `why`
+/// set): the GEMM kernels tile every dimension and an empty one divided
+/// them by zero; an empty contraction is refused instead.
+static bool emptyOperands(StringRef op, ArrayRef<int64_t> a,
+                          ArrayRef<int64_t> b, std::string &why) {
+  if (!llvm::is_contained(a, 0) && !llvm::is_contained(b, 0))
+    return false;
+  why = op.str() + " operands " + shapeStr(a) + " and " + shapeStr(b) +
+        " have a zero-sized dimension (empty tensors are not supported)";
+  return true;
+}
+
 std::optional<SmallVector<int64_t>>
 accel::graph::matmulShape(ArrayRef<int64_t> lhs, ArrayRef<int64_t> rhs,
                           std::string &why) {
@@ -44,6 +56,8 @@ accel::graph::matmulShape(ArrayRef<int64_t> lhs, ArrayRef<int64_t> rhs,
     why = "matmul operands must have rank >= 1";
     return std::nullopt;
   }
+  if (emptyOperands("matmul", lhs, rhs, why))
+    return std::nullopt;
   SmallVector<int64_t> l(lhs), r(rhs);
   bool lhsVec = l.size() == 1, rhsVec = r.size() == 1;
   if (lhsVec)
@@ -76,6 +90,8 @@ accel::graph::gemmShape(ArrayRef<int64_t> a, ArrayRef<int64_t> b,
     why = "gemm operands A and B must be 2-D";
     return std::nullopt;
   }
+  if (emptyOperands("gemm", a, b, why))
+    return std::nullopt;
   int64_t m = transA ? a[1] : a[0], ka = transA ? a[0] : a[1];
   int64_t kb = transB ? b[1] : b[0], n = transB ? b[0] : b[1];
   if (ka != kb) {
@@ -107,6 +123,8 @@ std::optional<SmallVector<int64_t>> accel::graph::conv2dShape(
     why = "conv2d expects 4-D input and weight (NCHW / OIHW)";
     return std::nullopt;
   }
+  if (emptyOperands("conv2d", in, w, why))
+    return std::nullopt;
   if (strides.size() != 2 || dilations.size() != 2 || pads.size() != 4) {
     why = "conv2d needs 2 strides, 2 dilations and 4 pads";
     return std::nullopt;

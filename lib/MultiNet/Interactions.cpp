@@ -85,6 +85,10 @@ bool readCluster(const json &j, InteractionEntry &e, std::string &err) {
   if (!j.contains("cluster"))
     return true;
   const json &c = j["cluster"];
+  if (std::string why = unknownPlanKey(c, {"row", "col"}); !why.empty()) {
+    err = "\"cluster\": " + why;
+    return false;
+  }
   std::vector<uint32_t> rc;
   for (const char *k : {"row", "col"}) {
     if (!c.is_object() || !c.contains(k) || !c[k].is_number_integer() ||
@@ -110,8 +114,9 @@ bool readOne(const json &j, const std::string &folder,
     err = "name '" + e.name + "' must be 1 to 64 letters, digits, '_' or '-'";
     return false;
   }
-  std::string why;
-  if (!readCombine(j, folder, e, why) ||
+  std::string why = unknownPlanKey(j, {"name", "combine", "axis", "model",
+                                       "inputs", "consumers", "cluster"});
+  if (!why.empty() || !readCombine(j, folder, e, why) ||
       !readRefs(j, "inputs", e.combine == "onnx" ? 1 : 2, networks, e.inputs,
                 why) ||
       (j.contains("consumers") &&

@@ -12,6 +12,24 @@ namespace accel::multinet {
 
 using json = nlohmann::json;
 
+std::string unknownPlanKey(const nlohmann::json &j,
+                           std::initializer_list<const char *> known) {
+  if (!j.is_object())
+    return "";
+  for (auto &[key, value] : j.items()) {
+    bool isKnown = false;
+    for (const char *k : known)
+      isKnown |= key == k;
+    if (isKnown)
+      continue;
+    std::string list;
+    for (const char *k : known)
+      list += std::string(list.empty() ? "" : ", ") + "\"" + k + "\"";
+    return "unknown key \"" + key + "\" (known: " + list + ")";
+  }
+  return "";
+}
+
 bool validPlanName(const std::string &s) {
   if (s.empty() || s.size() > 64)
     return false;
@@ -52,6 +70,12 @@ bool readEntry(const json &j, const std::string &folder, size_t i,
     return false;
   }
   where = "network " + e.name;
+  if (std::string why = unknownPlanKey(
+          j, {"name", "model", "arrival", "input_shapes", "clusters"});
+      !why.empty()) {
+    err = where + ": " + why;
+    return false;
+  }
   std::string model = j["model"].get<std::string>();
   e.model = !model.empty() && model[0] == '/' ? model : folder + model;
   if (!isPlanFile(e.model)) {
@@ -87,6 +111,11 @@ bool readEntry(const json &j, const std::string &folder, size_t i,
   }
   if (j.contains("clusters")) {
     const json &c = j["clusters"];
+    if (std::string why = unknownPlanKey(c, {"row", "col", "rows", "cols"});
+        !why.empty()) {
+      err = where + ": \"clusters\": " + why;
+      return false;
+    }
     std::vector<uint32_t> rect;
     for (const char *k : {"row", "col", "rows", "cols"}) {
       if (!c.is_object() || !c.contains(k) || !c[k].is_number_integer() ||
@@ -114,6 +143,11 @@ bool readNetworkPlan(const std::string &path, NetworkPlanFile &plan,
   std::string where = path + ": ";
   if (j.is_discarded() || !j.is_object()) {
     err = where + "not a JSON object";
+    return false;
+  }
+  if (std::string why = unknownPlanKey(j, {"networks", "interactions"});
+      !why.empty()) {
+    err = where + why;
     return false;
   }
   if (!j.contains("networks") || !j["networks"].is_array() ||

@@ -13,6 +13,35 @@ func.func @matmul_k_mismatch(%a: tensor<2x3xf32>, %b: tensor<4x5xf32>) -> tensor
 
 // -----
 
+// Contractions over an empty dimension are refused (the GEMM kernels' tiling
+// divided by the zero extent: SIGFPE in accel-opt --convert-graph-to-isa).
+func.func @matmul_empty_k(%a: tensor<4x0xf32>, %b: tensor<0x5xf32>) -> tensor<4x5xf32> {
+  // expected-error @+2 {{matmul operands [4,0] and [0,5] have a zero-sized dimension (empty tensors are not supported)}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = graph.matmul %a, %b : (tensor<4x0xf32>, tensor<0x5xf32>) -> tensor<4x5xf32>
+  return %0 : tensor<4x5xf32>
+}
+
+// -----
+
+func.func @gemm_empty_m(%a: tensor<0x3xf32>, %b: tensor<3x5xf32>) -> tensor<0x5xf32> {
+  // expected-error @+2 {{gemm operands [0,3] and [3,5] have a zero-sized dimension}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = graph.gemm %a, %b : (tensor<0x3xf32>, tensor<3x5xf32>) -> tensor<0x5xf32>
+  return %0 : tensor<0x5xf32>
+}
+
+// -----
+
+func.func @conv_empty_weight(%x: tensor<1x3x8x8xf32>, %w: tensor<0x3x3x3xf32>) -> tensor<1x0x6x6xf32> {
+  // expected-error @+2 {{conv2d operands [1,3,8,8] and [0,3,3,3] have a zero-sized dimension}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = graph.conv2d %x, %w : (tensor<1x3x8x8xf32>, tensor<0x3x3x3xf32>) -> tensor<1x0x6x6xf32>
+  return %0 : tensor<1x0x6x6xf32>
+}
+
+// -----
+
 func.func @matmul_bad_result(%a: tensor<2x3xf32>, %b: tensor<3x5xf32>) -> tensor<2x6xf32> {
   // expected-error @+2 {{'graph.matmul' op inferred type(s) 'tensor<2x5xf32>' are incompatible with return type(s) of operation 'tensor<2x6xf32>'}}
   // expected-error @+1 {{failed to infer returned types}}

@@ -73,6 +73,13 @@ def test_compile_error_has_location(accel, tmp_path):
         accel.compile(bad)
 
 
+def test_opt_attaches_hardware_to_any_module(accel):
+    # A module without accel ops: the dialect was registered but not loaded
+    # and building the accel.hw attribute crashed (SIGSEGV).
+    out = accel.opt("module {}", "canonicalize", hw="default")
+    assert "accel.hw = #accel.hw<name = \"default\"" in out
+
+
 def test_opt_errors(accel):
     with pytest.raises(accel.OptionError, match="no-such-pass"):
         accel.opt("module {}", "no-such-pass")

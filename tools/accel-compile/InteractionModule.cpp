@@ -95,8 +95,13 @@ std::string combineProblem(const multinet::InteractionEntry &x,
 /// sum / product / concat of the arguments, left to right.
 Value combine(OpBuilder &b, Location loc, const multinet::InteractionEntry &x,
               ValueRange args) {
-  if (x.combine == "concat")
-    return graph::ConcatOp::create(b, loc, args, b.getI64IntegerAttr(x.axis));
+  if (x.combine == "concat") {
+    // The plan counts a negative axis from the end (concatProblem checked
+    // it); graph.concat takes the dimension's index.
+    int64_t rank = cast<RankedTensorType>(args.front().getType()).getRank();
+    int64_t axis = x.axis < 0 ? x.axis + rank : x.axis;
+    return graph::ConcatOp::create(b, loc, args, b.getI64IntegerAttr(axis));
+  }
   Value acc = args.front();
   for (Value v : args.drop_front()) {
     if (x.combine == "sum")
