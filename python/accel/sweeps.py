@@ -30,10 +30,21 @@ RESULT_KEYS = ["cycles", "energy_pj", "mac_utilisation", "dram_bytes", "ideal_bo
                "ideal_ratio", "macs"]
 
 
+def _is_list(v):
+    return isinstance(v, (list, tuple))
+
+
 def variants(axes, preset="default"):
     """Hardware variants of `preset`: the product of the values of each
     dotted field, e.g. variants({"grid.rows": [1, 2], "pe.mac_lanes": [32, 64]})
     gives 4 dicts {"preset": "default", "grid.rows": 1, "pe.mac_lanes": 32}, ..."""
+    if not isinstance(axes, dict):
+        raise TypeError(f"variants: axes must be a dict of field -> list of values, "
+                        f"got {type(axes).__name__}")
+    for k, v in axes.items():
+        # A string would be taken apart into its characters.
+        if not _is_list(v):
+            raise TypeError(f"variants: the values of '{k}' must be a list, got {v!r}")
     keys = list(axes)
     return [dict({"preset": preset}, **dict(zip(keys, values)))
             for values in itertools.product(*(axes[k] for k in keys))]
@@ -185,6 +196,15 @@ def sweep(models, hardware_variants=None, options_variants=None, workers=None,
     options; default [{}]."""
     if isinstance(models, (str, os.PathLike)):
         models = [models]
+    for name, value in (("hardware_variants", hardware_variants),
+                        ("options_variants", options_variants)):
+        if value is not None and not _is_list(value):
+            raise TypeError(f"sweep: {name} must be a list, got {value!r}")
+    if options_variants and not all(isinstance(o, dict) for o in options_variants):
+        raise TypeError("sweep: every options variant must be a dict of compile options")
+    if workers is not None and (not isinstance(workers, int) or isinstance(workers, bool)
+                                or workers < 0):
+        raise ValueError(f"sweep: workers must be a whole number >= 0, got {workers!r}")
     jobs = [{"index": i, "model": os.fspath(m), "hw": h, "options": dict(o), "seed": seed}
             for i, (m, h, o) in enumerate(itertools.product(
                 models, hardware_variants or [None], options_variants or [{}]))]
@@ -206,6 +226,54 @@ def _spec_hardware(spec):
     return hw
 
 
+SPEC_KEYS = ("models", "hardware", "options", "workers", "scheduler", "plot")
+
+
+def _spec_problem(spec):
+    """Why SPEC cannot be swept ("" when it can): checked before any run."""
+    if not isinstance(spec, dict):
+        return f"the spec must be a JSON object, got {type(spec).__name__}"
+    unknown = [k for k in spec if k not in SPEC_KEYS]
+    if unknown:
+        return f"unknown key \"{unknown[0]}\" (known: {', '.join(SPEC_KEYS)})"
+    models = spec.get("models")
+    if not _is_list(models) or not models or not all(isinstance(m, str) and m for m in models):
+        return '"models" must be a non-empty list of model paths'
+    hw = spec.get("hardware", [None])
+    if isinstance(hw, dict):
+        if set(hw) - {"preset", "vary"} or not isinstance(hw.get("vary"), dict):
+            return '"hardware" must be a list of variants or {"preset": P, "vary": {FIELD: [..]}}'
+        bad = [k for k, v in hw["vary"].items() if not _is_list(v) or not v]
+        if bad:
+            return f'"hardware": "vary" of "{bad[0]}" must be a non-empty list of values'
+    elif not _is_list(hw):
+        return '"hardware" must be a list of variants or {"preset": P, "vary": {FIELD: [..]}}'
+    options = spec.get("options", [{}])
+    if not _is_list(options) or not all(isinstance(o, dict) for o in options):
+        return '"options" must be a list of dicts of compile options'
+    workers = spec.get("workers")
+    if workers is not None and (not isinstance(workers, int) or isinstance(workers, bool)
+                                or workers < 0):
+        return f'"workers" must be a whole number >= 0, got {workers!r}'
+    for key in ("scheduler", "plot"):
+        if spec.get(key) is not None and not isinstance(spec[key], str):
+            return f'"{key}" must be a string'
+    return ""
+
+
+def _writable(path):
+    """Why PATH cannot be written ("" when it can): checked before the runs,
+    which may take hours."""
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        return f"{path}: the folder {folder} does not exist"
+    if os.path.isdir(path):
+        return f"{path} is a directory"
+    if not os.access(folder, os.W_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
+        return f"{path}: not writable"
+    return ""
+
+
 def main(argv=None):
     """accel-sweep SPEC.json -o OUT.csv [--workers N] [--scheduler ADDR] [--plot PNG]"""
     ap = argparse.ArgumentParser(
@@ -224,11 +292,20 @@ def main(argv=None):
     except (OSError, ValueError) as e:
         print(f"accel-sweep: error: {args.spec}: {e}", file=sys.stderr)
         return 1
-    base = os.path.dirname(os.path.abspath(args.spec))
-    models = [m if os.path.isabs(m) else os.path.join(base, m) for m in spec.get("models", [])]
-    if not models:
-        print("accel-sweep: error: the spec names no models", file=sys.stderr)
+    why = _spec_problem(spec)
+    if why:
+        print(f"accel-sweep: error: {args.spec}: {why}", file=sys.stderr)
         return 1
+    if args.workers is not None and args.workers < 0:
+        print(f"accel-sweep: error: --workers must be >= 0, got {args.workers}", file=sys.stderr)
+        return 1
+    for path in (args.output, args.plot or spec.get("plot")):
+        why = _writable(path) if path else ""
+        if why:
+            print(f"accel-sweep: error: {why}", file=sys.stderr)
+            return 1
+    base = os.path.dirname(os.path.abspath(args.spec))
+    models = [m if os.path.isabs(m) else os.path.join(base, m) for m in spec["models"]]
     start = time.perf_counter()
     rows = sweep(models, _spec_hardware(spec), spec.get("options"),
                  workers=args.workers if args.workers is not None else spec.get("workers"),

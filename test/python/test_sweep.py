@@ -69,3 +69,44 @@ def test_cli_writes_csv(tmp_path, local_rows):
     assert len(rows) == 4
     assert [r["status"] for r in rows] == ["error", "ok", "error", "ok"]
     assert {"cycles", "energy_pj", "hw.grid.rows", "pareto"} <= set(rows[0])
+
+
+@pytest.mark.parametrize("spec, message", [
+    ([SMALL_CNN], "the spec must be a JSON object, got list"),
+    ({"models": SMALL_CNN}, '"models" must be a non-empty list of model paths'),
+    ({"models": [5]}, '"models" must be a non-empty list of model paths'),
+    ({"models": [SMALL_CNN], "hardware": {"vary": {"grid.rows": 2}}},
+     '"hardware": "vary" of "grid.rows" must be a non-empty list of values'),
+    ({"models": [SMALL_CNN], "options": {"depthwise": "gemm"}},
+     '"options" must be a list of dicts of compile options'),
+    ({"models": [SMALL_CNN], "workers": -3}, '"workers" must be a whole number >= 0, got -3'),
+    ({"models": [SMALL_CNN], "model": [SMALL_CNN]}, 'unknown key "model"'),
+])
+def test_cli_refuses_a_bad_spec_before_any_run(tmp_path, spec, message):
+    # Each of these ended in a Python traceback, or ("models" as a string)
+    # swept the string's characters as model paths and exited 0.
+    path = tmp_path / "spec.json"
+    path.write_text(json.dumps(spec))
+    r = subprocess.run([tool("accel-sweep"), str(path), "-o", str(tmp_path / "o.csv")],
+                       capture_output=True, text=True)
+    assert r.returncode == 1
+    assert r.stderr.startswith("accel-sweep: error: ") and message in r.stderr, r.stderr
+    assert "Traceback" not in r.stderr and not (tmp_path / "o.csv").exists()
+
+
+def test_cli_checks_the_output_before_the_runs(tmp_path):
+    path = tmp_path / "spec.json"
+    path.write_text(json.dumps({"models": [SMALL_CNN], "workers": 0}))
+    r = subprocess.run([tool("accel-sweep"), str(path), "-o", str(tmp_path / "no" / "o.csv")],
+                       capture_output=True, text=True)
+    assert r.returncode == 1 and "the folder" in r.stderr and "does not exist" in r.stderr
+    assert "runs" not in r.stdout
+
+
+def test_api_refuses_strings_where_lists_go(accel):
+    with pytest.raises(TypeError, match="the values of 'grid.rows' must be a list"):
+        accel.variants({"grid.rows": "12"})
+    with pytest.raises(TypeError, match="hardware_variants must be a list"):
+        accel.sweep([SMALL_CNN], "large", workers=0)
+    with pytest.raises(ValueError, match="workers must be a whole number >= 0"):
+        accel.sweep([SMALL_CNN], workers=-1)
