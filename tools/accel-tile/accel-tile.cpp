@@ -63,6 +63,19 @@ int64_t parseInt(const std::string &flag, const std::string &v) {
     fail(flag + ": expected an integer, got '" + v + "'");
   return x;
 }
+/// A whole number in [min, max] (a negative buffer size was taken as 2^64 - n
+/// and "solved").
+int64_t parseCount(const std::string &flag, const std::string &v, int64_t min,
+                   int64_t max = INT64_MAX) {
+  int64_t x = parseInt(flag, v);
+  if (x < min || x > max)
+    fail(flag + ": must be " +
+         (max == INT64_MAX
+              ? ">= " + std::to_string(min)
+              : "in " + std::to_string(min) + ".." + std::to_string(max)) +
+         ", got " + v);
+  return x;
+}
 double parseReal(const std::string &flag, const std::string &v) {
   char *end = nullptr;
   double x = std::strtod(v.c_str(), &end);
@@ -148,10 +161,6 @@ int main(int argc, char **argv) {
     if (eq != std::string::npos) {
       v = a.substr(eq + 1);
       a = a.substr(0, eq);
-    } else {
-      if (i + 1 >= argc)
-        fail(a + ": missing value");
-      v = argv[++i];
     }
     static const char *known[] = {"--m",
                                   "--k",
@@ -178,6 +187,13 @@ int main(int argc, char **argv) {
       ok |= a == k;
     if (!ok)
       fail("unknown option '" + a + "' (see --help)");
+    // Known before the value: a trailing unknown option is not "missing a
+    // value".
+    if (eq == std::string::npos) {
+      if (i + 1 >= argc)
+        fail(a + ": missing value");
+      v = argv[++i];
+    }
     opt[a] = v;
   }
 
@@ -194,7 +210,7 @@ int main(int argc, char **argv) {
     dopt.b = parsePlacement("--b", opt["--b"]);
   if (opt.count("--active-clusters"))
     dopt.activeClusters =
-        uint32_t(parseInt("--active-clusters", opt["--active-clusters"]));
+        uint32_t(parseCount("--active-clusters", opt["--active-clusters"], 1));
   TilingHardware hw = deriveTilingHardware(hwDesc, dopt);
   if (opt.count("--hw-power"))
     hw.macsPerCycle = parseReal("--hw-power", opt["--hw-power"]);
@@ -203,28 +219,28 @@ int main(int argc, char **argv) {
   if (opt.count("--matb-bw"))
     hw.bBytesPerCycle = parseReal("--matb-bw", opt["--matb-bw"]);
   if (opt.count("--bs1"))
-    hw.aBufferBytes = uint64_t(parseInt("--bs1", opt["--bs1"]));
+    hw.aBufferBytes = uint64_t(parseCount("--bs1", opt["--bs1"], 1));
   if (opt.count("--bs2"))
-    hw.bBufferBytes = uint64_t(parseInt("--bs2", opt["--bs2"]));
+    hw.bBufferBytes = uint64_t(parseCount("--bs2", opt["--bs2"], 1));
   if (opt.count("--acc-max"))
-    hw.accBufferBytes = uint64_t(parseInt("--acc-max", opt["--acc-max"]));
+    hw.accBufferBytes = uint64_t(parseCount("--acc-max", opt["--acc-max"], 1));
   if (opt.count("--acc-elem-bytes"))
     hw.accElemBytes =
-        unsigned(parseInt("--acc-elem-bytes", opt["--acc-elem-bytes"]));
+        unsigned(parseCount("--acc-elem-bytes", opt["--acc-elem-bytes"], 1));
   if (opt.count("--block"))
-    hw.blockSize = parseInt("--block", opt["--block"]);
+    hw.blockSize = parseCount("--block", opt["--block"], 1);
   if (opt.count("--sync"))
-    hw.syncGranularityBytes = uint64_t(parseInt("--sync", opt["--sync"]));
+    hw.syncGranularityBytes = uint64_t(parseCount("--sync", opt["--sync"], 1));
   if (opt.count("--inner-rowmajor"))
     hw.innerRowMajor =
-        parseInt("--inner-rowmajor", opt["--inner-rowmajor"]) != 0;
+        parseCount("--inner-rowmajor", opt["--inner-rowmajor"], 0, 1) != 0;
   std::string err;
   if (!validateTilingHardware(hw, err))
     fail(err);
 
   unsigned elemBytes = computeElemBytes(hwDesc);
   if (opt.count("--elem-bytes"))
-    elemBytes = unsigned(parseInt("--elem-bytes", opt["--elem-bytes"]));
+    elemBytes = unsigned(parseCount("--elem-bytes", opt["--elem-bytes"], 1));
   GemmProblem p;
   if (opt.count("--conv")) {
     if (opt.count("--m") || opt.count("--k") || opt.count("--n"))
