@@ -777,7 +777,11 @@ int runMain(int argc, char **argv) {
         return fail("--arrival expects NAME=CYCLES (an input or a network "
                     "and a whole number of cycles up to 2^62), got '" +
                     spec + "'");
-      arrivalArgs.emplace_back(spec.substr(0, eq), uint64_t(cyc));
+      std::string name = spec.substr(0, eq);
+      for (const auto &given : arrivalArgs)
+        if (given.first == name)
+          return fail("--arrival " + name + " is given twice");
+      arrivalArgs.emplace_back(name, uint64_t(cyc));
     } else if (a == "--state") {
       std::string spec;
       if (!need(spec))
