@@ -98,7 +98,8 @@ struct IntRule {
 /// Constraint of a real field: finite, > 0 (positive) or >= 0.
 struct RealRule {
   bool positive = true;
-  double min = 0; ///< > 0: the least value (inclusive)
+  double min = 0;            ///< > 0: the least value (inclusive)
+  const char *why = nullptr; ///< explanation appended to min errors
 };
 
 IntRule atLeast(uint64_t min, uint64_t max = kU32Max) {
@@ -127,7 +128,8 @@ constexpr RealRule kPositive{true};
 /// A transfer rate in bytes per cycle: at least 2^-10, so that moving all of
 /// the largest DRAM (2^48 bytes) takes at most 2^58 cycles and no cycle
 /// count of the simulator overflows (a rate of 1e-20 wrapped them around).
-constexpr RealRule kRate{true, 1.0 / 1024};
+constexpr RealRule kRate{true, 1.0 / 1024,
+                         "a slower rate would overflow the cycle counts"};
 constexpr RealRule kNonNegative{false};
 // Fields added after the first fingerprinted machines (issue 11) enter the
 // canonical bytes only when they differ from their default, so that every
@@ -298,8 +300,8 @@ bool checkReal(const std::string &p, double v, const RealRule &r,
     return false;
   }
   if (v < r.min) {
-    err = p + ": must be >= " + fmtReal(r.min) + " (got " + fmtReal(v) +
-          "): a slower rate would overflow the cycle counts";
+    err = p + ": must be >= " + fmtReal(r.min) + " (got " + fmtReal(v) + ")" +
+          (r.why ? std::string(": ") + r.why : std::string());
     return false;
   }
   return true;

@@ -190,7 +190,6 @@ ConstTensor accel::onnximport::concatConst(ArrayRef<const ConstTensor *> parts,
   return r;
 }
 
-/// Evaluates elementwise / comparison / logic nodes on constants.
 /// Two's-complement wrap-around of an int64 result computed in uint64 (as
 /// ONNX runtimes wrap; signed overflow would be undefined in C++).
 static int64_t wrapping(uint64_t v) {
@@ -199,6 +198,7 @@ static int64_t wrapping(uint64_t v) {
   return r;
 }
 
+/// Evaluates elementwise / comparison / logic nodes on constants.
 FailureOr<bool> Importer::tryFold(const Node &n) {
   static const std::set<std::string> foldable = {
       "Add",     "Sub",         "Mul",

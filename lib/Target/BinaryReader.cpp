@@ -178,7 +178,6 @@ bool readSyncCommand(Cursor &c, uint8_t lead, Command &cmd,
   }
 }
 
-/// A u16-length-prefixed string.
 /// A u16-length-prefixed name, which must be UTF-8 (Utf8.h says why).
 bool readName(Cursor &c, std::string &out, const char *what) {
   uint16_t len;

@@ -102,15 +102,18 @@ bool fail(std::string &err, const std::string &where, const std::string &msg) {
   return false;
 }
 
-/// A name the binary holds: at most 65535 bytes of UTF-8 (Utf8.h says why).
-bool checkName(const std::string &s, const std::string &where, const char *what,
-               std::string &err) {
+/// A u16-length-prefixed name (layers, fused operators, symbols, packet
+/// blocks): at most 65535 bytes of UTF-8 (Utf8.h says why).
+bool writeName(Writer &w, const std::string &s, const std::string &where,
+               const char *what, std::string &err) {
   if (s.size() > UINT16_MAX)
     return fail(err, where, std::string(what) + " longer than 65535 bytes");
   if (!isValidUtf8(s))
     return fail(err, where,
                 std::string(what) + " '" + escapeInvalidUtf8(s) +
                     "' is not valid UTF-8");
+  w.u16(uint16_t(s.size()));
+  w.bytes(s.data(), s.size());
   return true;
 }
 
@@ -140,24 +143,12 @@ bool writePackets(Writer &w, const Program &p, std::string &err) {
     w.u32(uint32_t(pk.blocks.size()));
     w.bytes(pk.marker.data(), pk.marker.size());
     for (const PacketBlockRef &b : pk.blocks) {
-      if (!checkName(b.name, where, "block name", err))
+      if (!writeName(w, b.name, where, "block name", err))
         return false;
-      w.u16(uint16_t(b.name.size()));
-      w.bytes(b.name.data(), b.name.size());
       w.u64(b.dramAddr);
       w.u64(b.bytes);
     }
   }
-  return true;
-}
-
-/// A u16-length-prefixed UTF-8 string (names in the LAYR section).
-bool writeName(Writer &w, const std::string &s, const std::string &where,
-               std::string &err) {
-  if (!checkName(s, where, "name", err))
-    return false;
-  w.u16(uint16_t(s.size()));
-  w.bytes(s.data(), s.size());
   return true;
 }
 
@@ -214,8 +205,8 @@ bool writeLayers(Writer &w, const Program &p, std::string &err) {
   for (size_t i = 0; i < p.layers.size(); ++i) {
     const LayerInfo &l = p.layers[i];
     std::string where = "layer " + std::to_string(i);
-    if (!writeName(w, l.name, where, err) ||
-        !writeName(w, l.opKind, where + " op kind", err))
+    if (!writeName(w, l.name, where, "name", err) ||
+        !writeName(w, l.opKind, where + " op kind", "name", err))
       return false;
     w.u64(l.macs);
     w.u64(l.compulsoryBytes);
@@ -224,7 +215,7 @@ bool writeLayers(Writer &w, const Program &p, std::string &err) {
       return fail(err, where, "too many fused operators");
     w.u32(uint32_t(l.fused.size()));
     for (const std::string &f : l.fused)
-      if (!writeName(w, f, where + " fused operator", err))
+      if (!writeName(w, f, where + " fused operator", "name", err))
         return false;
   }
   return true;
@@ -429,14 +420,12 @@ bool encode(const Program &p, Writer &w, std::string &err) {
   for (size_t i = 0; i < p.symbols.size(); ++i) {
     const Symbol &s = p.symbols[i];
     std::string where = "symbol " + std::to_string(i);
-    if (!checkName(s.name, where, "name", err))
-      return false;
     if (s.shape.size() > UINT16_MAX)
       return fail(err, where, "rank larger than 65535");
     if (unsigned(s.dtype) > unsigned(kLastDType))
       return fail(err, where, "invalid dtype");
-    w.u16(uint16_t(s.name.size()));
-    w.bytes(s.name.data(), s.name.size());
+    if (!writeName(w, s.name, where, "name", err))
+      return false;
     w.u8(s.isInput ? 0 : 1);
     w.u8(uint8_t(s.dtype));
     w.u16(uint16_t(s.shape.size()));

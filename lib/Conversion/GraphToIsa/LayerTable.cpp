@@ -252,16 +252,15 @@ void Lowering::countOutputWrites(Value v, const std::string &symbol,
     // every band, each its own rows.
     auto own = layerOfOp_.find(concat);
     uint32_t copier = own == layerOfOp_.end() ? fallback : own->second;
-    std::vector<int64_t> os = shapeOf(concat.getResult());
+    const size_t axis = size_t(concat.getAxis());
+    const uint64_t axisBytes =
+        4 * uint64_t(denseStrides(shapeOf(concat.getResult()))[axis]);
     auto base = addr_.find(concat.getResult());
-    int64_t offset = 0, axis = concat.getAxis();
+    int64_t offset = 0;
     for (Value part : concat.getInputs()) {
       uint64_t slice =
-          base == addr_.end()
-              ? 0
-              : base->second + uint64_t(offset) *
-                                   uint64_t(denseStrides(os)[size_t(axis)]) * 4;
-      offset += shapeOf(part)[size_t(axis)];
+          base == addr_.end() ? 0 : base->second + uint64_t(offset) * axisBytes;
+      offset += shapeOf(part)[axis];
       auto at = addr_.find(part);
       bool inPlace = base != addr_.end() && at != addr_.end() &&
                      at->second == slice &&
