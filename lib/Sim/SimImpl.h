@@ -11,6 +11,7 @@
 
 #include "AccessList.h"
 #include "ActivityBins.h"
+#include "ChannelTimeline.h"
 #include "DataLanes.h"
 #include "LayerAccounting.h"
 #include "MeshModel.h"
@@ -330,8 +331,8 @@ private:
   /// Charges a DMA's DRAM sides to their channels; returns [start, done).
   /// Returns the channel mask (Access::channels).
   uint64_t chargeChannels(Cluster &c, const DmaDesc &d, Range src, Range dst,
-                          uint64_t bytes, uint64_t issued, uint64_t &start,
-                          uint64_t &done);
+                          uint64_t bytes, uint64_t issued, bool delayed,
+                          uint64_t &start, uint64_t &done);
   /// Records `a` on the storage unit of cluster `owner` (-1: DRAM) and
   /// reports a hazard with an access it conflicts with.
   bool addAccess(const Access &a, int owner);
@@ -349,7 +350,7 @@ private:
   /// which point into it).
   ZeroedArena onChip;
   std::vector<Cluster> clusters;
-  std::vector<uint64_t> chFree;
+  std::vector<ChannelTimeline> channelTimes; ///< one per memory channel
   MeshModel mesh{hw};
   std::map<MeshLink, uint32_t> linkTid; ///< trace thread of each link
   uint32_t numIbufs = 0;

@@ -304,7 +304,7 @@ bool Sim::setupMemory(const std::map<std::string, Tensor> &inputs) {
   } catch (const std::bad_alloc &) {
     return fail("cannot allocate the simulated on-chip memories");
   }
-  chFree.assign(hw.channels.size(), 0);
+  channelTimes.assign(hw.channels.size(), ChannelTimeline{});
   stats.channels.assign(hw.channels.size(), ChannelStats{});
   storageAccesses.assign(n, {});
   return true;
@@ -684,8 +684,8 @@ bool Sim::doDma(Cluster &c, const Command &cmd) {
   }
 
   const uint64_t ub = uint64_t(bytes);
-  const uint64_t issued =
-      std::max(c.t + hw.commandIssueCycles, srcDram ? arrivalOf(src) : 0);
+  const uint64_t arrival = srcDram ? arrivalOf(src) : 0;
+  const uint64_t issued = std::max(c.t + hw.commandIssueCycles, arrival);
   if (remote)
     return doRemoteLoad(c, cmd, src, dst, ub);
 
@@ -698,7 +698,10 @@ bool Sim::doDma(Cluster &c, const Command &cmd) {
     done = start + ceilDiv(double(ub), hw.storageBytesPerCycle);
     c.localCopyFree = done;
   } else {
-    mask = chargeChannels(c, d, src, dst, ub, issued, start, done);
+    // Delayed by an input's arrival: reserved ahead of the channels'
+    // cursors, so that the DMAs simulated after it need not wait for it.
+    const bool delayed = arrival > c.t + hw.commandIssueCycles;
+    mask = chargeChannels(c, d, src, dst, ub, issued, delayed, start, done);
   }
   c.tagDone[d.tag] = std::max(c.tagDone[d.tag], done);
   c.lastDmaDone = std::max(c.lastDmaDone, done);
@@ -743,8 +746,8 @@ bool Sim::doDma(Cluster &c, const Command &cmd) {
 }
 
 uint64_t Sim::chargeChannels(Cluster &c, const DmaDesc &d, Range src, Range dst,
-                             uint64_t bytes, uint64_t issued, uint64_t &start,
-                             uint64_t &done) {
+                             uint64_t bytes, uint64_t issued, bool delayed,
+                             uint64_t &start, uint64_t &done) {
   // Bytes per channel of the DRAM sides (DramCopy: read + write).
   std::map<uint32_t, uint64_t> perChannel;
   auto side = [&](Range r, uint64_t base) {
@@ -777,10 +780,9 @@ uint64_t Sim::chargeChannels(Cluster &c, const DmaDesc &d, Range src, Range dst,
     // The channel is held for the beats and the DMA's share of the latency
     // window; the data is there a full latency after the start
     // (docs/simulator.md, "Cycle model").
-    uint64_t s = std::max(issued, chFree[k]);
     uint64_t held = ch.occupancyCycles(double(n), extra);
     uint64_t dur = ch.completionCycles(double(n), extra);
-    chFree[k] = s + held;
+    uint64_t s = channelTimes[k].reserve(issued, held, delayed);
     busyTotals.dma += held;
     start = std::min(start, s);
     done = std::max(done, s + dur);
