@@ -194,12 +194,24 @@ bool readName(Cursor &c, std::string &out, const char *what) {
 
 /// One LAYR entry. Layer ids of commands are not checked against the table
 /// here: that is validateProgram's job (it names the cluster and command).
+/// An entry whose weights exceed its compulsory bytes (which include them)
+/// is refused here, as the ISA dialect's verifier refuses it: a binary
+/// `accel-translate --binary-to-isa` prints must translate back.
 bool readLayer(Cursor &c, LayerInfo &l) {
   uint32_t fused;
   if (!readName(c, l.name, "layer name") ||
-      !readName(c, l.opKind, "layer op kind") || !c.uint(l.macs, "layer") ||
-      !c.uint(l.compulsoryBytes, "layer") || !c.uint(l.weightBytes, "layer") ||
-      !c.count(fused, 2, "fused operator count"))
+      !readName(c, l.opKind, "layer op kind") || !c.uint(l.macs, "layer"))
+    return false;
+  const size_t compulsoryAt = c.offset();
+  if (!c.uint(l.compulsoryBytes, "layer") || !c.uint(l.weightBytes, "layer"))
+    return false;
+  if (l.weightBytes > l.compulsoryBytes)
+    return c.fail(compulsoryAt, "layer '" + l.name + "': weight bytes " +
+                                    std::to_string(l.weightBytes) +
+                                    " exceed its compulsory bytes " +
+                                    std::to_string(l.compulsoryBytes) +
+                                    " (the weights are part of them)");
+  if (!c.count(fused, 2, "fused operator count"))
     return false;
   l.fused.resize(fused);
   for (std::string &f : l.fused)

@@ -24,6 +24,7 @@
 #include "DepthFirstShared.h"
 #include "FuseLayers.h"
 #include "Graph/GraphDialect.h"
+#include "OptionChecks.h"
 #include "accel/Tiling/DepthFirst.h"
 #include "accel/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -447,10 +448,30 @@ struct DepthFirstRowsPass
            << " rows into bands of whole multiples of " << p.rowMultiple;
   }
 
+  OptionChecks optionChecks() const {
+    OptionChecks c("depth-first-rows");
+    c.finiteAtLeast("whole-fraction", wholeFraction, 0)
+        .finiteAtLeast("slice-fraction", sliceFraction, 0, /*strict=*/true)
+        .finiteAtLeast("min-dram-to-mac-ratio", minDramToMacRatio, 0)
+        .atLeast("max-slices", maxSlices, 1)
+        .atLeast("slices", slices, 0);
+    return c;
+  }
+
+  /// Options from a textual pipeline are checked as they are parsed.
+  LogicalResult initializeOptions(
+      StringRef options,
+      function_ref<LogicalResult(const Twine &)> errorHandler) override {
+    if (failed(Pass::initializeOptions(options, errorHandler)))
+      return failure();
+    return optionChecks().report(errorHandler);
+  }
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     HardwareDesc hw;
-    if (failed(moduleHardware(module, hw)))
+    if (failed(optionChecks().emitOn(module)) ||
+        failed(moduleHardware(module, hw)))
       return signalPassFailure();
     SmallVector<std::pair<SmallVector<Layer>, SmallVector<HaloBand>>, 4> work;
     llvm::DenseSet<Operation *> claimed;

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "Accel/GemmProblem.h"
 #include "Graph/GraphDialect.h"
+#include "OptionChecks.h"
 #include "accel/Codegen/Kernels.h"
 #include "accel/Hardware/HardwareDesc.h"
 #include "accel/Transforms/Passes.h"
@@ -25,14 +26,53 @@ using namespace accel;
 namespace {
 using accel::transforms::problemOf;
 
+/// A dynamic dimension would reach the tiling as a size of -1 (reported
+/// as "count must be >= 1"); the lowering needs static shapes anyway.
+LogicalResult requireStaticShapes(Operation *op) {
+  auto check = [&](StringRef what, unsigned i, Type t) -> LogicalResult {
+    auto shaped = dyn_cast<ShapedType>(t);
+    if (!shaped || shaped.hasStaticShape())
+      return success();
+    return op->emitOpError("select-tiling: ")
+           << what << " #" << i << " has type " << t
+           << "; the accelerator needs static shapes (accel-compile "
+              "--input-shape NAME=SHAPE fixes a model input's)";
+  };
+  for (auto [i, t] : llvm::enumerate(op->getOperandTypes()))
+    if (failed(check("operand", i, t)))
+      return failure();
+  for (auto [i, t] : llvm::enumerate(op->getResultTypes()))
+    if (failed(check("result", i, t)))
+      return failure();
+  return success();
+}
+
 struct SelectTilingPass
     : public accel::impl::SelectTilingBase<SelectTilingPass> {
   using SelectTilingBase::SelectTilingBase;
 
+  OptionChecks optionChecks() const {
+    OptionChecks c("select-tiling");
+    c.atLeast("partition-m", partitionM, 0)
+        .atLeast("partition-n", partitionN, 0)
+        .atLeast("partition-k", partitionK, 0);
+    return c;
+  }
+
+  /// Options from a textual pipeline are checked as they are parsed.
+  LogicalResult initializeOptions(
+      StringRef options,
+      function_ref<LogicalResult(const Twine &)> errorHandler) override {
+    if (failed(Pass::initializeOptions(options, errorHandler)))
+      return failure();
+    return optionChecks().report(errorHandler);
+  }
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     HardwareDesc hw;
-    if (failed(moduleHardware(module, hw)))
+    if (failed(optionChecks().emitOn(module)) ||
+        failed(moduleHardware(module, hw)))
       return signalPassFailure();
     bool forced = outer != OuterChoice::Auto || splitK != SplitKChoice::Auto ||
                   partitionM || partitionN || partitionK;
@@ -48,6 +88,8 @@ struct SelectTilingPass
         return WalkResult::advance();
       if (op->hasAttr(kTilingAttrName))
         return WalkResult::advance();
+      if (failed(requireStaticShapes(op)))
+        return WalkResult::interrupt();
       tiling::GemmProblem p;
       bool withInit;
       if (!problemOf(op, elemBytes, p, withInit))

@@ -14,6 +14,7 @@
 #include "Graph/GraphDialect.h"
 #include "LabelUtils.h"
 #include "MappingProblem.h"
+#include "OptionChecks.h"
 #include "accel/Split/Split.h"
 #include "accel/Split/StrategyDatabase.h"
 #include "accel/Transforms/Passes.h"
@@ -128,9 +129,25 @@ struct SplitStrategyPass
     : public accel::impl::SplitStrategyBase<SplitStrategyPass> {
   using SplitStrategyBase::SplitStrategyBase;
 
+  OptionChecks optionChecks() const {
+    OptionChecks c("split-strategy");
+    c.finiteAtLeast("bytes-tolerance", bytesTolerance, 0);
+    return c;
+  }
+
+  /// Options from a textual pipeline are checked as they are parsed.
+  LogicalResult initializeOptions(
+      StringRef options,
+      function_ref<LogicalResult(const Twine &)> errorHandler) override {
+    if (failed(Pass::initializeOptions(options, errorHandler)))
+      return failure();
+    return optionChecks().report(errorHandler);
+  }
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    if (failed(moduleHardware(module, hw_)))
+    if (failed(optionChecks().emitOn(module)) ||
+        failed(moduleHardware(module, hw_)))
       return signalPassFailure();
     std::string err;
     if (!split::loadStrategyDatabase(hw_, db_, err)) {

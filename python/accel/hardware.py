@@ -34,15 +34,24 @@ def _preset_dict(name):
         return json.load(f)
 
 
+def _list_index(node, part):
+    """The element index `part` names in list `node`: digits only, so that
+    "channels.-1" is not Python's last element."""
+    if not part.isdigit() or int(part) >= len(node):
+        raise IndexError(part)
+    return int(part)
+
+
 def _set_path(desc, key, value):
     node = desc
     parts = key.split(".")
     try:
         for part in parts[:-1]:
-            node = node[int(part)] if isinstance(node, list) else node.setdefault(part, {})
+            node = (node[_list_index(node, part)] if isinstance(node, list)
+                    else node.setdefault(part, {}))
         last = parts[-1]
         if isinstance(node, list):
-            node[int(last)] = value
+            node[_list_index(node, last)] = value
         else:
             node[last] = value
     except (IndexError, ValueError, TypeError, AttributeError):

@@ -1,11 +1,13 @@
 """accel.Program (a compiled program) and accel.Stats (a run's statistics)."""
 import collections
 import json
+import numbers
 import os
 
 import numpy as np
 
 from . import _accel, hardware
+from .errors import OptionError
 
 TensorSpec = collections.namedtuple("TensorSpec", "name shape dtype")
 
@@ -83,8 +85,11 @@ class Program:
         results never depend on it). Raises InputError for a missing or
         unknown input, or one of the wrong shape or dtype (float32 for f32
         inputs)."""
-        if data_lanes is not None and not 1 <= int(data_lanes) <= 64:
-            raise ValueError(f"data_lanes must be from 1 to 64, got {data_lanes}")
+        # A whole number: 2.5 was truncated to 2, True taken as 1.
+        if data_lanes is not None and (
+                isinstance(data_lanes, bool) or not isinstance(data_lanes, numbers.Integral)
+                or not 1 <= data_lanes <= 64):
+            raise OptionError(f"data_lanes must be a whole number from 1 to 64, got {data_lanes!r}")
         outputs, stats = _accel.run(
             self._native, dict(inputs), None if hw is None else hardware.to_json(hw),
             os.fspath(trace) if trace else "", os.fspath(report) if report else "",

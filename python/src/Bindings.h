@@ -11,6 +11,7 @@
 
 #include "accel/Hardware/HardwareDesc.h"
 #include "accel/Target/Program.h"
+#include "llvm/ADT/StringRef.h"
 
 #include <pybind11/pybind11.h>
 
@@ -59,6 +60,16 @@ accel::HardwareDesc hardwareFromJson(const std::string &json);
 /// (parsing and passes recurse per level of IR nesting); an exception it
 /// throws is rethrown here.
 void runReleased(const std::function<void()> &body);
+
+/// What `print` writes to file descriptor `fd` (STDOUT_FILENO: also
+/// llvm::outs(), STDERR_FILENO: llvm::errs()), read from a pipe by a second
+/// thread so that any amount fits. One capture at a time in the process;
+/// an exception of `print` is rethrown after the descriptor is restored.
+std::string captureFd(int fd, const std::function<void()> &print);
+
+/// llvm::cl's message for a value that does not parse, without the empty
+/// program name it starts with (": for the --ep option: ...").
+std::string clReason(llvm::StringRef text);
 
 void bindErrors(py::module_ &m);
 void bindProgram(py::module_ &m);

@@ -29,6 +29,8 @@
 
 #include <pybind11/stl.h>
 
+#include <unistd.h>
+
 using namespace accelpy;
 using namespace mlir;
 
@@ -88,8 +90,15 @@ OwningOpRef<ModuleOp> importModel(const Request &r, MLIRContext &ctx) {
 ProgramPtr compileRequest(const Request &r) {
   accel::CompileOptions options;
   std::string err;
-  if (!accel::parseCompileOptions(r.options, options, err))
-    throw Error(ErrorKind::Option, err);
+  bool ok = true;
+  std::string reason = captureFd(STDERR_FILENO, [&] {
+    ok = accel::parseCompileOptions(r.options, options, err);
+  });
+  if (!ok)
+    throw Error(ErrorKind::Option,
+                err + (reason.empty() ? "" : ": " + clReason(reason)));
+  if (!reason.empty()) // not an error: still shown
+    llvm::errs() << reason;
   auto out = std::make_shared<CompiledProgram>();
   out->hw = hardwareFromJson(r.hwJson);
 

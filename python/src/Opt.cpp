@@ -25,8 +25,6 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <cstdio>
-#include <thread>
 #include <unistd.h>
 
 using namespace accelpy;
@@ -45,39 +43,6 @@ void registerPassesOnce() {
   (void)done;
 }
 
-/// What `print` writes to stdout (llvm::outs()), read from a pipe by a
-/// second thread so that any amount fits.
-std::string captureStdout(const std::function<void()> &print) {
-  int fds[2];
-  std::fflush(stdout);
-  llvm::outs().flush();
-  if (pipe(fds) != 0)
-    throw Error(ErrorKind::Generic, "cannot create a pipe");
-  int saved = dup(STDOUT_FILENO);
-  std::string text;
-  std::thread reader([&] {
-    char buf[4096];
-    for (ssize_t n; (n = read(fds[0], buf, sizeof buf)) > 0;)
-      text.append(buf, size_t(n));
-  });
-  dup2(fds[1], STDOUT_FILENO);
-  close(fds[1]);
-  std::exception_ptr failure;
-  try {
-    print();
-  } catch (...) {
-    failure = std::current_exception();
-  }
-  llvm::outs().flush();
-  dup2(saved, STDOUT_FILENO); // closes the pipe's last writer: EOF
-  close(saved);
-  reader.join();
-  close(fds[0]);
-  if (failure)
-    std::rethrow_exception(failure);
-  return text;
-}
-
 /// The passes and pipelines with their options as mlir-opt's --help lists
 /// them. printRegisteredPasses omits the pipelines; the option of a
 /// PassPipelineCLParser (under a name of its own, so it cannot clash with
@@ -92,8 +57,8 @@ std::string registryHelp() {
     throw Error(ErrorKind::Generic, "the pass registry cannot be listed");
   // The width is the widest entry's, as cl's help computes it (a smaller
   // one underflows an indentation).
-  return captureStdout(
-      [&] { option->printOptionInfo(option->getOptionWidth()); });
+  return captureFd(STDOUT_FILENO,
+                   [&] { option->printOptionInfo(option->getOptionWidth()); });
 }
 
 /// The default options of pass `name` ("a=1 b=x"), empty for a pipeline.
@@ -131,8 +96,19 @@ std::string optText(const std::string &input, const std::string &pipeline,
   llvm::StringRef body(pipeline);
   if (!(body.consume_front("builtin.module(") && body.consume_back(")")))
     body = pipeline;
-  if (failed(parsePassPipeline(body, pm, os)))
-    throw Error(ErrorKind::Option, "pipeline '" + pipeline + "': " + err);
+  // An option's value that does not parse ("ep=x") is reported by
+  // llvm::cl straight to stderr; the reason belongs in the OptionError.
+  bool pipelineOk = true;
+  std::string reason = captureFd(STDERR_FILENO, [&] {
+    pipelineOk = succeeded(parsePassPipeline(body, pm, os));
+  });
+  if (!pipelineOk)
+    throw Error(ErrorKind::Option,
+                "pipeline '" + pipeline +
+                    "': " + llvm::StringRef(err).trim().str() +
+                    (reason.empty() ? "" : ": ") + clReason(reason));
+  if (!reason.empty()) // a warning of a pass that parsed: still shown
+    llvm::errs() << reason;
   // The parser's handler stays for the passes: their errors come with the
   // source line too.
   TextModule parsed(llvm::MemoryBuffer::getMemBufferCopy(input, "<text>"), ctx);

@@ -37,6 +37,10 @@ def test_option_errors(accel):
     # The pass's own parser still has the last word.
     with pytest.raises(accel.OptionError, match="rnn-contexts: '-1' is not a count"):
         accel.compile(SMALL_CNN, rnn_contexts=-1)
+    # llvm::cl's reason (printed to stderr until 2026-12-07) is in the error.
+    with pytest.raises(accel.OptionError,
+                       match="dram-copy-factor=-1.*'-1' value invalid for uint argument"):
+        accel.compile(SMALL_CNN, dram_copy_factor=-1)
 
 
 def test_hardware_errors(accel):
@@ -48,6 +52,9 @@ def test_hardware_errors(accel):
         accel.compile(SMALL_CNN, hw={"grid.colz": 2})
     with pytest.raises(accel.HardwareError, match="no such field"):
         accel.compile(SMALL_CNN, hw={"memory.channels.9.bytes_per_cycle": 1.0})
+    # A negative index is not Python's from-the-end (it set the last channel).
+    with pytest.raises(accel.HardwareError, match="override 'memory.channels.-1.bytes_per_cycle'"):
+        accel.compile(SMALL_CNN, hw={"memory.channels.-1.bytes_per_cycle": 1.0})
 
 
 def test_model_errors(accel, tmp_path):
@@ -83,5 +90,15 @@ def test_opt_attaches_hardware_to_any_module(accel):
 def test_opt_errors(accel):
     with pytest.raises(accel.OptionError, match="no-such-pass"):
         accel.opt("module {}", "no-such-pass")
+    # A value the option parser refuses: its reason is in the error.
+    with pytest.raises(accel.OptionError, match="for the --ep option: 'x' value invalid"):
+        accel.opt("module {}", "select-rnn-parallelism{ep=x}")
+    # A value out of the option's range (lib/Transforms/OptionChecks.h).
+    with pytest.raises(accel.OptionError,
+                       match="depth-first-rows: slice-fraction = nan must be a finite number > 0"):
+        accel.opt("module {}", "depth-first-rows{slice-fraction=nan}")
+    with pytest.raises(accel.OptionError,
+                       match="select-tiling: partition-n = -2 must be at least 0"):
+        accel.opt("module {}", "select-tiling{partition-n=-2}")
     with pytest.raises(accel.ModelError, match=r"<text>:1:\d+: error"):
         accel.opt("module { bogus }", "canonicalize")

@@ -31,14 +31,18 @@ def test_stats_equal_accel_run(program, image, tmp_path):
     assert [l["cycles"] for l in stats.layers] == [l["cycles"] for l in cli["layers"]]
 
 
-def test_data_lanes_change_nothing_but_the_host_threads(program, image):
+def test_data_lanes_change_nothing_but_the_host_threads(accel, program, image):
     one, stats_one = program.run({"image": image}, data_lanes=1)
     four, stats_four = program.run({"image": image}, data_lanes=4)
     assert np.array_equal(one["logits"], four["logits"])
     assert stats_one["cycles"] == stats_four["cycles"]
     assert [l["cycles"] for l in stats_one.layers] == [l["cycles"] for l in stats_four.layers]
-    with pytest.raises(ValueError, match="data_lanes must be from 1 to 64, got 0"):
+    with pytest.raises(accel.OptionError, match="data_lanes must be a whole number from 1 to 64, got 0"):
         program.run({"image": image}, data_lanes=0)
+    # Not truncated to 2, not taken as 1 (until 2026-12-07 both ran).
+    for lanes in (2.5, True, "4"):
+        with pytest.raises(accel.OptionError, match="data_lanes must be a whole number"):
+            program.run({"image": image}, data_lanes=lanes)
 
 
 def test_layers_table_and_frame(program, image, monkeypatch):

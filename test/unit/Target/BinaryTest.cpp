@@ -744,6 +744,26 @@ TEST(Binary, NamesThatAreNotUtf8AreRefused) {
       << err;
 }
 
+TEST(Binary, LayerWeightsAboveItsCompulsoryBytesAreRefused) {
+  // The ISA dialect's verifier refuses such a layer; the reader accepted it,
+  // so `--binary-to-isa` printed text `--isa-to-binary` refused (until
+  // 2026-12-07). Layer 0's compulsory bytes (639 232) set to 0: its weights
+  // (37 632) exceed them.
+  std::vector<uint8_t> full = writeBinary(makeLayeredProgram());
+  size_t name = sectionPayload(full, 3) + 4 + 2; // count, name length
+  size_t compulsory = name + 20 + 2 + 4 + 8;     // name, kind, macs
+  std::string err = corrupted(full, [&](auto &b) {
+    for (size_t i = 0; i < 8; ++i)
+      b[compulsory + i] = 0;
+  });
+  EXPECT_NE(err.find("layer '/backbone/conv1/Conv': weight bytes 37632 "
+                     "exceed its compulsory bytes 0 (the weights are part "
+                     "of them) at offset " +
+                     std::to_string(compulsory)),
+            std::string::npos)
+      << err;
+}
+
 TEST(Binary, EveryTruncationOfTheLayerTableFails) {
   std::vector<uint8_t> full = writeBinary(makeLayeredProgram());
   for (size_t n = kBinaryHeaderBytes; n < full.size(); ++n) {
