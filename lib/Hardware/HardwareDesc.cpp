@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <limits>
@@ -98,8 +99,10 @@ struct IntRule {
 /// Constraint of a real field: finite, > 0 (positive) or >= 0.
 struct RealRule {
   bool positive = true;
-  double min = 0;            ///< > 0: the least value (inclusive)
-  const char *why = nullptr; ///< explanation appended to min errors
+  double min = 0;               ///< > 0: the least value (inclusive)
+  const char *why = nullptr;    ///< explanation appended to min errors
+  double max = 0;               ///< > 0: the largest value (inclusive)
+  const char *maxWhy = nullptr; ///< explanation appended to max errors
 };
 
 IntRule atLeast(uint64_t min, uint64_t max = kU32Max) {
@@ -124,13 +127,24 @@ IntRule accBufferRule() {
   r.min = 16;
   return r;
 }
-constexpr RealRule kPositive{true};
 /// A transfer rate in bytes per cycle: at least 2^-10, so that moving all of
 /// the largest DRAM (2^48 bytes) takes at most 2^58 cycles and no cycle
 /// count of the simulator overflows (a rate of 1e-20 wrapped them around).
 constexpr RealRule kRate{true, 1.0 / 1024,
                          "a slower rate would overflow the cycle counts"};
 constexpr RealRule kNonNegative{false};
+/// The clock: at least 1 kHz, at most 1 PHz, so that a run's time in
+/// microseconds (cycles / clock) stays finite (5e-324 GHz made it inf, a
+/// null in stats.json).
+constexpr RealRule kClock{true, 1e-6,
+                          "a slower clock would overflow the run times", 1e6,
+                          "a faster clock is not a machine"};
+/// An energy per event (pJ): at most 1e9 (a millijoule), so that a run's
+/// totals (events x energy) stay finite (1e308 made them inf, a null in
+/// stats.json).
+constexpr RealRule kEnergy{false, 0, nullptr, 1e9,
+                           "a larger energy per event would overflow the "
+                           "energy totals"};
 // Fields added after the first fingerprinted machines (issue 11) enter the
 // canonical bytes only when they differ from their default, so that every
 // description that does not use them keeps its fingerprint (and compiled
@@ -166,7 +180,7 @@ LateIntRule lateAtLeast(uint64_t min, uint64_t max, uint64_t defaultValue) {
 /// description, in a fixed order (the order of hardwareToJson and of the
 /// fingerprint). group "" = top level.
 template <class HW, class V> void forEachField(HW &hw, V &&v) {
-  v("", "clock_ghz", hw.clockGHz, kPositive);
+  v("", "clock_ghz", hw.clockGHz, kClock);
   v("grid", "rows", hw.rows, atLeast(1, 64));
   v("grid", "cols", hw.cols, atLeast(1, 64));
   v("cluster", "pes", hw.pesPerCluster, atLeast(1, 1024));
@@ -217,11 +231,11 @@ template <class HW, class V> void forEachField(HW &hw, V &&v) {
   v("rnn", "thread_switch_cycles", hw.threadSwitchCycles, atLeast(0));
   v("power", "wake_latency_cycles", hw.wakeLatencyCycles, atLeast(0));
   v("power", "static_pj_per_cluster_cycle", hw.staticPjPerClusterCycle,
-    kNonNegative);
-  v("power", "pj_per_mac", hw.pjPerMac, kNonNegative);
-  v("power", "pj_per_dram_byte", hw.pjPerDramByte, kNonNegative);
-  v("power", "pj_per_storage_byte", hw.pjPerStorageByte, kNonNegative);
-  v("power", "pj_per_byte_hop", hw.pjPerByteHop, kNonNegative);
+    kEnergy);
+  v("power", "pj_per_mac", hw.pjPerMac, kEnergy);
+  v("power", "pj_per_dram_byte", hw.pjPerDramByte, kEnergy);
+  v("power", "pj_per_storage_byte", hw.pjPerStorageByte, kEnergy);
+  v("power", "pj_per_byte_hop", hw.pjPerByteHop, kEnergy);
   v("numerics", "compute", hw.computeType, 0);
   v("numerics", "accumulate", hw.accumulateType, 0);
 }
@@ -281,11 +295,19 @@ bool checkInt(const std::string &p, uint64_t v, const IntRule &r,
   return true;
 }
 
+/// The shortest of 15 to 17 significant digits that reads back as `d`
+/// (1e-06, not 9.9999999999999995e-07).
 std::string fmtReal(double d) {
-  std::ostringstream os;
-  os.precision(17);
-  os << d;
-  return os.str();
+  std::string text;
+  for (int digits = 15; digits <= 17; ++digits) {
+    std::ostringstream os;
+    os.precision(digits);
+    os << d;
+    text = os.str();
+    if (std::strtod(text.c_str(), nullptr) == d)
+      break;
+  }
+  return text;
 }
 
 bool checkReal(const std::string &p, double v, const RealRule &r,
@@ -302,6 +324,11 @@ bool checkReal(const std::string &p, double v, const RealRule &r,
   if (v < r.min) {
     err = p + ": must be >= " + fmtReal(r.min) + " (got " + fmtReal(v) + ")" +
           (r.why ? std::string(": ") + r.why : std::string());
+    return false;
+  }
+  if (r.max > 0 && v > r.max) {
+    err = p + ": must be <= " + fmtReal(r.max) + " (got " + fmtReal(v) + ")" +
+          (r.maxWhy ? std::string(": ") + r.maxWhy : std::string());
     return false;
   }
   return true;

@@ -230,6 +230,18 @@ TEST(HardwareDesc, FieldErrorsNameThePath) {
        "cluster.storage_bytes_per_cycle: must be >= 0.0009765625"},
       {R"({"mesh": {"link_bytes_per_cycle": 0.0005}})",
        "mesh.link_bytes_per_cycle: must be >= 0.0009765625"},
+      // A clock of 5e-324 GHz or 1e308 pJ per MAC made a run's time or
+      // energy inf (a null in stats.json).
+      {R"({"clock_ghz": 5e-324})",
+       "clock_ghz: must be >= 1e-06 (got 4.94065645841247e-324): "
+       "a slower clock would overflow the run times"},
+      {R"({"clock_ghz": 2e6})", "clock_ghz: must be <= 1000000 (got 2000000): "
+                                "a faster clock is not a machine"},
+      {R"({"power": {"pj_per_mac": 1e308}})",
+       "power.pj_per_mac: must be <= 1000000000 (got 1e+308): a larger "
+       "energy per event would overflow the energy totals"},
+      {R"({"power": {"pj_per_byte_hop": -1}})",
+       "power.pj_per_byte_hop: must be >= 0 (got -1)"},
       {R"({"pe": {"sfu_lanes": 0}})", "pe.sfu_lanes: must be >= 1"},
       {R"({"latency": {"command_issue": 0}})",
        "latency.command_issue: must be >= 1"},
