@@ -49,6 +49,15 @@ bool accel::parseCompileOptions(const std::vector<std::string> &pairs,
       err = "unknown option '" + name.str() + "'";
       return false;
     }
+    // The pairs are joined with spaces into one pass-option string: a value
+    // with white space or braces would set other options ("entry=main
+    // load-balance=true" set load-balance).
+    llvm::StringRef value = llvm::StringRef(pair).split('=').second;
+    if (value.find_first_of(" \t\n\r\v\f{}") != llvm::StringRef::npos) {
+      err = "option '" + name.str() + "': value '" + value.str() +
+            "' has white space or braces (one value per option)";
+      return false;
+    }
     (isSplitOptionName(name) ? splitArgs : loweringArgs).push_back(pair);
   }
   std::string reason;
