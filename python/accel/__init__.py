@@ -9,7 +9,9 @@ Everything runs in this process (the extension accel._accel links the
 compiler and the simulator); the GIL is released while compiling and
 simulating. Failures raise accel.Error subclasses (accel.errors).
 """
+import numbers
 import os
+from collections.abc import Sequence
 
 from . import _accel, hardware, options
 from .errors import (AccelError, BinaryError, CompileError, Error, HardwareError, InputError,
@@ -45,11 +47,41 @@ def compile(model, hw=None, input_shapes=None, bind=None, **opts):
     else:
         raise ModelError(f"model must be a path, bytes or an onnx.ModelProto, "
                          f"not {type(model).__name__}")
-    shapes = {k: [int(d) for d in v] for k, v in (input_shapes or {}).items()}
-    binds = {k: os.fspath(v) for k, v in (bind or {}).items()}
     native = _accel.compile(path, data, mlir, hardware.to_json(hw), options.to_pairs(opts),
-                            shapes, binds)
+                            _shapes(input_shapes), _binds(bind))
     return Program(native)
+
+
+# Dimensions stay well inside int64 (10**20 raised pybind11's OverflowError).
+_MAX_DIM = 2**62
+
+
+def _is_dim(d):
+    return (isinstance(d, numbers.Integral) and not isinstance(d, bool)
+            and 1 <= d < _MAX_DIM)
+
+
+def _shapes(input_shapes):
+    """{input: [dims]} of compile's input_shapes (--input-shape): whole
+    numbers only, since int() truncated 2.9 to 2 and took True as 1."""
+    if input_shapes is None:
+        return {}
+    shapes = options.named_arg(input_shapes, "input_shapes", "a dict {input name: shape}")
+    for name, shape in shapes.items():
+        if (isinstance(shape, (str, bytes)) or not isinstance(shape, Sequence)
+                or not all(_is_dim(d) for d in shape)):
+            raise OptionError(f"input_shapes['{name}']: {shape!r} is not a shape; expected a "
+                              f"list of whole numbers from 1 to 2**62 - 1")
+        shapes[name] = [int(d) for d in shape]
+    return shapes
+
+
+def _binds(bind):
+    """{input: TensorProto path} of compile's bind (--bind)."""
+    if bind is None:
+        return {}
+    binds = options.named_arg(bind, "bind", "a dict {input name: TensorProto .pb path}")
+    return {name: options.path_arg(p, f"bind['{name}']") for name, p in binds.items()}
 
 
 def run(program, inputs, hw=None, **kwargs):
@@ -66,9 +98,16 @@ def compile_options():
     return {k: dict(v) for k, v in options.compile_options().items()}
 
 
+_KINDS = ("pass", "pipeline")
+
+
 def passes(kind=None):
     """Registered passes and pipelines (what accel-opt accepts): a list of
-    {"name", "kind" ("pass" | "pipeline"), "description", "options"}."""
+    {"name", "kind" ("pass" | "pipeline"), "description", "options"};
+    kind: None (all), "pass" or "pipeline"."""
+    # Any other kind matched no entry and gave [] without a word.
+    if kind is not None and (not isinstance(kind, str) or kind not in _KINDS):
+        raise OptionError(f"passes: kind must be None, 'pass' or 'pipeline', got {kind!r}")
     return [e for e in options.entries() if kind in (None, e["kind"])]
 
 

@@ -10,7 +10,11 @@ pipeline's own split / fuse / rnn options; Python names use '_' for '-'.
 """
 import copy
 import functools
+import os
 import re
+from collections.abc import Mapping
+
+import numpy as np
 
 from . import _accel
 from .errors import OptionError
@@ -131,7 +135,13 @@ def _format(spec, value):
                           f"expected {_describe(spec)}")
     if kind == "bool":
         return "true" if value else "false"
-    return repr(float(value)) if kind == "float" else str(value)
+    if kind != "float":
+        return str(value)
+    try:
+        return repr(float(value))
+    except OverflowError:  # an int beyond a double (10**400)
+        raise OptionError(f"option '{name.replace('-', '_')}': {value!r} is not valid; "
+                          f"expected a number a double can hold") from None
 
 
 def to_pairs(options):
@@ -147,3 +157,49 @@ def to_pairs(options):
                               + ", ".join(sorted(n.replace("-", "_") for n in specs)))
         pairs.append(f"{name}={_format(specs[name], value)}")
     return pairs
+
+
+# Checks of the API's plain arguments. The extension would take a path up
+# to its first NUL byte (writing another file), None as False and 2 as
+# True, and answer other types with pybind11's TypeError.
+
+
+def path_arg(value, what):
+    """`value` (str, bytes or os.PathLike) as a str path; OptionError for
+    another type (an int is not a path: open() takes it as a descriptor),
+    an empty path or one with a NUL byte."""
+    if isinstance(value, (str, bytes, os.PathLike)):
+        try:
+            text = os.fsdecode(value)
+        except TypeError:  # __fspath__ returned neither str nor bytes
+            text = ""
+        if text and "\0" not in text:
+            return text
+    raise OptionError(f"{what} must be a file path (str or os.PathLike) without NUL bytes, "
+                      f"got {value!r}")
+
+
+def flag_arg(value, what):
+    """`value` as a bool: True, False or a numpy.bool_ only."""
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    raise OptionError(f"{what} must be True or False, got {value!r}")
+
+
+def _shown(value):
+    """The type of `value`, and its repr when short (not an array's)."""
+    text = repr(value)
+    short = len(text) <= 60 and "\n" not in text
+    return f"{type(value).__name__} {text}" if short else type(value).__name__
+
+
+def named_arg(value, what, expected, error=OptionError):
+    """`value` as a dict when it is a Mapping with str keys, else `error`:
+    names went through str(), so {5: x} named "5" and two keys with one
+    str() collapsed into one."""
+    if not isinstance(value, Mapping):
+        raise error(f"{what} must be {expected}, got {_shown(value)}")
+    for key in value:
+        if not isinstance(key, str):
+            raise error(f"{what}: the name {key!r} is not a string; expected {expected}")
+    return dict(value)

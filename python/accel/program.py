@@ -7,7 +7,8 @@ import os
 import numpy as np
 
 from . import _accel, hardware
-from .errors import OptionError
+from .errors import InputError, OptionError
+from .options import flag_arg, named_arg, path_arg
 
 TensorSpec = collections.namedtuple("TensorSpec", "name shape dtype")
 
@@ -66,8 +67,8 @@ class Program:
         return self._native.disassemble()
 
     def save(self, path):
-        """Writes the binary (what accel-compile -o writes)."""
-        self._native.save(os.fspath(path))
+        """Writes the binary (what accel-compile -o writes) to `path`."""
+        self._native.save(path_arg(path, "save: path"))
 
     def to_bytes(self):
         return self._native.to_bytes()
@@ -84,16 +85,21 @@ class Program:
         --data-lanes; None: chosen from the program and the host; the
         results never depend on it). Raises InputError for a missing or
         unknown input, or one of the wrong shape or dtype (float32 for f32
-        inputs)."""
+        inputs); OptionError for a trace or report that is neither None
+        nor a path, or a strict_hazards / power_gating not True or False."""
         # A whole number: 2.5 was truncated to 2, True taken as 1.
         if data_lanes is not None and (
                 isinstance(data_lanes, bool) or not isinstance(data_lanes, numbers.Integral)
                 or not 1 <= data_lanes <= 64):
             raise OptionError(f"data_lanes must be a whole number from 1 to 64, got {data_lanes!r}")
+        inputs = named_arg(inputs, "inputs", "a dict {input name: numpy array}", InputError)
+        # Only None means "none": trace=0 or "" was dropped without a word.
         outputs, stats = _accel.run(
-            self._native, dict(inputs), None if hw is None else hardware.to_json(hw),
-            os.fspath(trace) if trace else "", os.fspath(report) if report else "",
-            "<python>", strict_hazards, power_gating, True,
+            self._native, inputs, None if hw is None else hardware.to_json(hw),
+            "" if trace is None else path_arg(trace, "trace"),
+            "" if report is None else path_arg(report, "report"),
+            "<python>", flag_arg(strict_hazards, "strict_hazards"),
+            flag_arg(power_gating, "power_gating"), True,
             0 if data_lanes is None else int(data_lanes))
         return outputs, Stats(json.loads(stats))
 
@@ -106,8 +112,11 @@ class Program:
 def load(source, hw=None):
     """A Program from a binary file (path) or its bytes; `hw` is the
     machine its runs default to (default preset when None)."""
-    if not isinstance(source, (bytes, bytearray)):
-        source = os.fspath(source)
-    else:
+    if isinstance(source, (bytes, bytearray)):
         source = bytes(source)
+    elif isinstance(source, (str, os.PathLike)):
+        source = path_arg(source, "load: source")
+    else:
+        raise OptionError(f"load: source must be a path (str or os.PathLike) or the binary's "
+                          f"bytes, got {source!r}")
     return Program(_accel.load(source, hardware.to_json(hw)))

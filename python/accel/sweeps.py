@@ -18,13 +18,16 @@ import csv
 import itertools
 import json
 import multiprocessing
+import numbers
 import os
 import sys
 import time
+from collections.abc import Iterable, Mapping
 
 import numpy as np
 
-from .errors import Error
+from .errors import OptionError
+from .options import path_arg
 
 RESULT_KEYS = ["cycles", "energy_pj", "mac_utilisation", "dram_bytes", "ideal_bound_cycles",
                "ideal_ratio", "macs"]
@@ -34,20 +37,34 @@ def _is_list(v):
     return isinstance(v, (list, tuple))
 
 
+def _listed(v):
+    """`v` as a list when it is a list of values: any iterable but a string
+    or bytes (taken apart into characters) or a dict (into its keys); a
+    numpy array's elements as Python scalars. None otherwise."""
+    if isinstance(v, (str, bytes, Mapping)) or not isinstance(v, Iterable):
+        return None
+    if isinstance(v, np.ndarray):
+        return v.tolist() if v.ndim == 1 else None
+    return list(v)
+
+
 def variants(axes, preset="default"):
     """Hardware variants of `preset`: the product of the values of each
     dotted field, e.g. variants({"grid.rows": [1, 2], "pe.mac_lanes": [32, 64]})
-    gives 4 dicts {"preset": "default", "grid.rows": 1, "pe.mac_lanes": 32}, ..."""
-    if not isinstance(axes, dict):
-        raise TypeError(f"variants: axes must be a dict of field -> list of values, "
-                        f"got {type(axes).__name__}")
+    gives 4 dicts {"preset": "default", "grid.rows": 1, "pe.mac_lanes": 32}, ...
+    The values: a list, tuple, range, 1-D numpy array or other iterable."""
+    if not isinstance(axes, Mapping):
+        raise OptionError(f"variants: axes must be a dict of field -> list of values, "
+                          f"got {type(axes).__name__}")
+    values = {}
     for k, v in axes.items():
-        # A string would be taken apart into its characters.
-        if not _is_list(v):
-            raise TypeError(f"variants: the values of '{k}' must be a list, got {v!r}")
-    keys = list(axes)
-    return [dict({"preset": preset}, **dict(zip(keys, values)))
-            for values in itertools.product(*(axes[k] for k in keys))]
+        if not isinstance(k, str):
+            raise OptionError(f"variants: the field {k!r} is not a string (\"grid.rows\")")
+        values[k] = _listed(v)
+        if values[k] is None:
+            raise OptionError(f"variants: the values of '{k}' must be a list, got {v!r}")
+    return [dict({"preset": preset}, **dict(zip(values, combo)))
+            for combo in itertools.product(*values.values())]
 
 
 def _label(variant):
@@ -87,7 +104,7 @@ def run_one(job):
         start = time.perf_counter()
         _, stats = program.run(_inputs(program, job["seed"]))
         row["run_s"] = time.perf_counter() - start
-    except Error as e:
+    except Exception as e:  # not only accel.Error: one variant's failure is its row's
         row.update(status="error", error=f"{type(e).__name__}: {e}")
         return row
     row.update(cycles=stats["cycles"], energy_pj=stats["energy_pj"]["total"],
@@ -114,19 +131,32 @@ class SweepResult(list):
         return [r for r in self if r.get("pareto")]
 
     def write_csv(self, path):
+        """Writes the rows as CSV to `path` (str or os.PathLike; open() took
+        an int as a file descriptor, wrote to it and closed it)."""
+        path = path_arg(path, "write_csv: path")
         keys = []
         for row in self:
             keys += [k for k in row if k not in keys]
-        with open(path, "w", newline="") as f:
+        try:
+            f = open(path, "w", newline="")
+        except OSError as e:
+            raise OptionError(f"write_csv: cannot write {path}: {e.strerror}") from None
+        with f:
             writer = csv.DictWriter(f, fieldnames=keys)
             writer.writeheader()
             writer.writerows(self)
 
 
+def _measured(row):
+    """A successful row with both metrics (a stat overflowed is None)."""
+    return (row["status"] == "ok" and row.get("cycles") is not None
+            and row.get("energy_pj") is not None)
+
+
 def _mark_pareto(rows):
-    ok = [r for r in rows if r["status"] == "ok"]
+    ok = [r for r in rows if _measured(r)]
     for r in rows:
-        r["pareto"] = r["status"] == "ok" and not any(
+        r["pareto"] = _measured(r) and not any(
             o["cycles"] <= r["cycles"] and o["energy_pj"] <= r["energy_pj"]
             and (o["cycles"], o["energy_pj"]) != (r["cycles"], r["energy_pj"]) for o in ok)
 
@@ -139,7 +169,7 @@ def plot_pareto(rows, path):
 
     fig, ax = plt.subplots(figsize=(7, 5))
     for model in sorted({r["model"] for r in rows}):
-        pts = [r for r in rows if r["model"] == model and r["status"] == "ok"]
+        pts = [r for r in rows if r["model"] == model and _measured(r)]
         ax.scatter([r["cycles"] for r in pts], [r["energy_pj"] * 1e-6 for r in pts],
                    label=model, alpha=0.7)
     front = sorted((r for r in rows if r.get("pareto")), key=lambda r: r["cycles"])
@@ -186,6 +216,58 @@ def _run_dask(jobs, scheduler):
             client.close()
 
 
+def _is_count(value):
+    """A whole number >= 0 (not a bool, which is an int)."""
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool) and value >= 0
+
+
+def _models(models):
+    """The model paths of sweep(models)."""
+    if isinstance(models, (str, os.PathLike)):
+        return [os.fspath(models)]
+    listed = _listed(models)
+    if listed is None:
+        raise OptionError(f"sweep: models must be a model path or a list of them, "
+                          f"got {models!r}")
+    for m in listed:
+        if not isinstance(m, (str, os.PathLike)):
+            raise OptionError(f"sweep: a model must be a path (str or os.PathLike), got {m!r}")
+    return [os.fspath(m) for m in listed]
+
+
+# Arguments of accel.compile that run_one gives itself.
+_NOT_OPTIONS = {"hw": "the machine belongs in hardware_variants",
+                "model": "the model belongs in models"}
+
+
+def _options_variants(value):
+    """The dicts of compile options of sweep(options_variants)."""
+    listed = [{}] if value is None else _listed(value)
+    if listed is None:
+        raise OptionError(f"sweep: options_variants must be a list of dicts, got {value!r}")
+    for o in listed:
+        if not isinstance(o, Mapping) or not all(isinstance(k, str) for k in o):
+            raise OptionError(f"sweep: an options variant must be a dict of compile options, "
+                              f"got {o!r}")
+        # compile(model, hw=..., **options) failed on "multiple values".
+        for key, why in _NOT_OPTIONS.items():
+            if key in o:
+                raise OptionError(f"sweep: '{key}' is not a compile option; {why}")
+    return [dict(o) for o in listed]
+
+
+def _sweep_problem(workers, seed, plot):
+    """Why sweep's workers, seed or plot are not valid ("" when they are)."""
+    if workers is not None and not _is_count(workers):
+        return f"workers must be a whole number >= 0, got {workers!r}"
+    if seed is not None and not _is_count(seed):
+        return f"seed must be None or a whole number >= 0, got {seed!r}"
+    if plot is not None:
+        # Before the runs, which may take hours, as accel-sweep does.
+        return _writable(path_arg(plot, "sweep: plot"))
+    return ""
+
+
 def sweep(models, hardware_variants=None, options_variants=None, workers=None,
           scheduler=None, plot=None, seed=0):
     """Compiles and simulates every (model, hardware variant, options
@@ -193,28 +275,26 @@ def sweep(models, hardware_variants=None, options_variants=None, workers=None,
     front of cycles vs energy). hardware_variants: any hw forms of
     accel.compile (typically override dicts, see variants()); default
     [None] (the default preset). options_variants: dicts of compile
-    options; default [{}]."""
-    if isinstance(models, (str, os.PathLike)):
-        models = [models]
-    for name, value in (("hardware_variants", hardware_variants),
-                        ("options_variants", options_variants)):
-        if value is not None and not _is_list(value):
-            raise TypeError(f"sweep: {name} must be a list, got {value!r}")
-    if options_variants and not all(isinstance(o, dict) for o in options_variants):
-        raise TypeError("sweep: every options variant must be a dict of compile options")
-    if workers is not None and (not isinstance(workers, int) or isinstance(workers, bool)
-                                or workers < 0):
-        raise ValueError(f"sweep: workers must be a whole number >= 0, got {workers!r}")
-    jobs = [{"index": i, "model": os.fspath(m), "hw": h, "options": dict(o), "seed": seed}
-            for i, (m, h, o) in enumerate(itertools.product(
-                models, hardware_variants or [None], options_variants or [{}]))]
+    options; default [{}]. The arguments are checked before any run
+    (OptionError)."""
+    models = _models(models)
+    hw = [None] if hardware_variants is None else _listed(hardware_variants)
+    if hw is None:
+        raise OptionError(f"sweep: hardware_variants must be a list, got {hardware_variants!r}")
+    opts = _options_variants(options_variants)
+    why = _sweep_problem(workers, seed, plot)
+    if why:
+        raise OptionError(f"sweep: {why}")
+    jobs = [{"index": i, "model": m, "hw": h, "options": o,
+             "seed": None if seed is None else int(seed)}
+            for i, (m, h, o) in enumerate(itertools.product(models, hw or [None], opts or [{}]))]
     if scheduler is not None:
         rows = _run_dask(jobs, scheduler)
     else:
-        rows = _run_local(jobs, os.cpu_count() if workers is None else workers)
+        rows = _run_local(jobs, os.cpu_count() if workers is None else int(workers))
     rows = SweepResult(rows)
     _mark_pareto(rows)
-    if plot:
+    if plot is not None:
         plot_pareto(rows, plot)
     return rows
 
@@ -307,11 +387,15 @@ def main(argv=None):
     base = os.path.dirname(os.path.abspath(args.spec))
     models = [m if os.path.isabs(m) else os.path.join(base, m) for m in spec["models"]]
     start = time.perf_counter()
-    rows = sweep(models, _spec_hardware(spec), spec.get("options"),
-                 workers=args.workers if args.workers is not None else spec.get("workers"),
-                 scheduler=args.scheduler or spec.get("scheduler"),
-                 plot=args.plot or spec.get("plot"))
-    rows.write_csv(args.output)
+    try:
+        rows = sweep(models, _spec_hardware(spec), spec.get("options"),
+                     workers=args.workers if args.workers is not None else spec.get("workers"),
+                     scheduler=args.scheduler or spec.get("scheduler"),
+                     plot=args.plot or spec.get("plot") or None)
+        rows.write_csv(args.output)
+    except OptionError as e:  # sweep's checks, made before any run
+        print(f"accel-sweep: error: {e}", file=sys.stderr)
+        return 1
     failed = sum(r["status"] != "ok" for r in rows)
     print(f"accel-sweep: {len(rows)} runs ({failed} failed) in {time.perf_counter() - start:.1f} s"
           f" -> {args.output}; Pareto front: {len(rows.pareto())} runs")

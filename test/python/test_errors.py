@@ -1,6 +1,8 @@
 """Every bad input is an accel.Error subclass with the compiler's message."""
 import numpy as np
+import onnx
 import pytest
+from onnx import TensorProto, helper, numpy_helper
 
 from conftest import SMALL_CNN
 
@@ -102,3 +104,94 @@ def test_opt_errors(accel):
         accel.opt("module {}", "select-tiling{partition-n=-2}")
     with pytest.raises(accel.ModelError, match=r"<text>:1:\d+: error"):
         accel.opt("module { bogus }", "canonicalize")
+
+
+@pytest.fixture(scope="module")
+def dynamic_model(tmp_path_factory):
+    """x [N, 8] @ w [8, 4]: N is set by input_shapes."""
+    w = numpy_helper.from_array(np.ones((8, 4), np.float32), "w")
+    graph = helper.make_graph(
+        [helper.make_node("MatMul", ["x", "w"], ["y"])], "dyn",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 8])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["N", 4])], [w])
+    path = tmp_path_factory.mktemp("dyn") / "dyn.onnx"
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]), path)
+    return path
+
+
+def test_input_shapes_are_whole_numbers(accel, dynamic_model):
+    for shape in ([2, 8], (np.int64(2), 8)):
+        p = accel.compile(dynamic_model, input_shapes={"x": shape})
+        assert p.inputs[0].shape == (2, 8)
+    # int() made (2, 8) of 2.9, (1, 8) of True and (3, 8) of "3"; the others
+    # raised ValueError, OverflowError, TypeError or AttributeError.
+    for shape in ([2.9, 8], [True, 8], ["3", 8], "1x3", [float("nan"), 8], [float("inf"), 8],
+                  [10**20], [0, 8], 5):
+        with pytest.raises(accel.OptionError, match=r"input_shapes\['x'\]: .* is not a shape; "
+                           "expected a list of whole numbers from 1"):
+            accel.compile(dynamic_model, input_shapes={"x": shape})
+    with pytest.raises(accel.OptionError, match="input_shapes must be a dict .*, got str 'x'"):
+        accel.compile(dynamic_model, input_shapes="x")
+    with pytest.raises(accel.OptionError, match="input_shapes: the name 5 is not a string"):
+        accel.compile(dynamic_model, input_shapes={5: [2, 8]})
+
+
+def test_bind_maps_names_to_paths(accel):
+    for bind in (5, "image", ["image.pb"]):
+        with pytest.raises(accel.OptionError, match="bind must be a dict {input name: "):
+            accel.compile(SMALL_CNN, bind=bind)
+    with pytest.raises(accel.OptionError, match=r"bind\['image'\] must be a file path .*got 5"):
+        accel.compile(SMALL_CNN, bind={"image": 5})
+    with pytest.raises(accel.OptionError, match="bind: the name 5 is not a string"):
+        accel.compile(SMALL_CNN, bind={5: "image.pb"})
+
+
+def test_save_and_load_take_paths_only(accel, program, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    # The path was cut at the NUL: "a\0b" wrote and read "a".
+    with pytest.raises(accel.OptionError, match=r"save: path must be a file path .*'a\\x00b'"):
+        program.save("a\0b")
+    for path in (5, None, True, ""):
+        with pytest.raises(accel.OptionError, match="save: path must be a file path"):
+            program.save(path)
+    assert list(tmp_path.iterdir()) == []
+    program.save("a")
+    with pytest.raises(accel.OptionError, match="load: source must be a file path"):
+        accel.load("a\0b")
+    for source in (5, None):
+        with pytest.raises(accel.OptionError, match="load: source must be a path .* or the "
+                           "binary's bytes"):
+            accel.load(source)
+    assert accel.load("a").to_bytes() == program.to_bytes()
+
+
+def test_passes_kind_is_checked(accel):
+    assert {p["kind"] for p in accel.passes("pipeline")} == {"pipeline"}
+    # Any other kind gave [].
+    for kind in ("Pass", 5):
+        with pytest.raises(accel.OptionError,
+                           match="kind must be None, 'pass' or 'pipeline', got "):
+            accel.passes(kind)
+
+
+def test_hardware_dicts_are_checked(accel):
+    # A preset is a name presets() lists, not a path out of hw/.
+    with pytest.raises(accel.HardwareError,
+                       match=r"no hardware preset '../hw/default' \(presets: .*default"):
+        accel.hardware_description({"preset": "../hw/default"})
+    # dict() took a list of pairs; None and 5 raised TypeError.
+    for overrides in ([("grid.rows", 2)], 5, None):
+        with pytest.raises(accel.HardwareError, match="hw 'overrides' must be a dict"):
+            accel.hardware_description({"overrides": overrides})
+    for hw in ({1: 2}, {(1, 2): 2}, {"overrides": {1: 2}}):
+        with pytest.raises(accel.HardwareError, match="is not a string; fields are named"):
+            accel.hardware_description(hw)
+    # numpy scalars are numbers (json refused them with TypeError).
+    desc = accel.hardware_description({"grid.rows": np.int64(3), "grid": {"cols": np.int32(1)},
+                                       "memory.channels.0.bytes_per_cycle": np.float32(4)})
+    assert desc["grid"] == {"rows": 3, "cols": 1}
+    assert desc["memory"]["channels"][0]["bytes_per_cycle"] == 4
+    with pytest.raises(accel.HardwareError,
+                       match=r"hw field 'grid.rows': array\(\[1, 2\]\) \(ndarray\) is not "
+                       "a JSON value"):
+        accel.hardware_description({"grid.rows": np.array([1, 2])})

@@ -74,3 +74,35 @@ def test_run_by_path_and_on_other_machine(accel, program, image, tmp_path):
     assert outputs["logits"].shape[0] == 1
     with pytest.raises(accel.HardwareError, match="invalid program for hardware"):
         program.run({"image": image}, hw="large")
+
+
+def test_trace_and_report_take_paths_only(accel, program, image, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    # "tr\0ace.json" wrote "tr"; trace=0 or "" wrote nothing without a word.
+    for key in ("trace", "report"):
+        for path in ("tr\0ace.json", 5, True, 0, ""):
+            with pytest.raises(accel.OptionError, match=f"{key} must be a file path"):
+                program.run({"image": image}, **{key: path})
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_run_flags_are_bools(accel, program, image):
+    # None ran as False, 2 as True, "yes" raised pybind11's TypeError.
+    for key in ("strict_hazards", "power_gating"):
+        for value in (None, 2, "yes"):
+            with pytest.raises(accel.OptionError, match=f"{key} must be True or False, got "):
+                program.run({"image": image}, **{key: value})
+        _, stats = program.run({"image": image}, **{key: np.bool_(True)})
+        assert stats["cycles"] > 0
+
+
+def test_inputs_are_a_dict_of_names(accel, program, image):
+    # TypeError or ValueError before; {5: x} fed input "5".
+    for inputs in (5, None, [image], "image", image):
+        with pytest.raises(accel.InputError,
+                           match=r"inputs must be a dict \{input name: numpy array\}, got "):
+            program.run(inputs)
+    with pytest.raises(accel.InputError, match="inputs: the name 5 is not a string"):
+        program.run({5: image})
+    with pytest.raises(accel.InputError, match="inputs must be a dict"):
+        accel.run(program, [image])

@@ -3,6 +3,7 @@ import csv
 import json
 import subprocess
 
+import numpy as np
 import pytest
 
 from conftest import SMALL_CNN, tool
@@ -81,6 +82,8 @@ def test_cli_writes_csv(tmp_path, local_rows):
      '"options" must be a list of dicts of compile options'),
     ({"models": [SMALL_CNN], "workers": -3}, '"workers" must be a whole number >= 0, got -3'),
     ({"models": [SMALL_CNN], "model": [SMALL_CNN]}, 'unknown key "model"'),
+    ({"models": [SMALL_CNN], "options": [{"hw": "large"}]},
+     "'hw' is not a compile option; the machine belongs in hardware_variants"),
 ])
 def test_cli_refuses_a_bad_spec_before_any_run(tmp_path, spec, message):
     # Each of these ended in a Python traceback, or ("models" as a string)
@@ -104,9 +107,96 @@ def test_cli_checks_the_output_before_the_runs(tmp_path):
 
 
 def test_api_refuses_strings_where_lists_go(accel):
-    with pytest.raises(TypeError, match="the values of 'grid.rows' must be a list"):
+    with pytest.raises(accel.OptionError, match="the values of 'grid.rows' must be a list"):
         accel.variants({"grid.rows": "12"})
-    with pytest.raises(TypeError, match="hardware_variants must be a list"):
+    with pytest.raises(accel.OptionError, match="hardware_variants must be a list"):
         accel.sweep([SMALL_CNN], "large", workers=0)
-    with pytest.raises(ValueError, match="workers must be a whole number >= 0"):
+    with pytest.raises(accel.OptionError, match="workers must be a whole number >= 0"):
         accel.sweep([SMALL_CNN], workers=-1)
+
+
+def test_variants_take_any_list_of_values(accel):
+    two = [{"preset": "default", "grid.rows": 1}, {"preset": "default", "grid.rows": 2}]
+    # A numpy array or a range raised TypeError.
+    for values in ([1, 2], (1, 2), range(1, 3), np.array([1, 2])):
+        rows = accel.variants({"grid.rows": values})
+        assert rows == two and all(type(r["grid.rows"]) is int for r in rows)
+    for values in (5, {1: 2}, np.array([[1, 2]])):
+        with pytest.raises(accel.OptionError, match="the values of 'grid.rows' must be a list"):
+            accel.variants({"grid.rows": values})
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"models": 5}, "models must be a model path or a list of them, got 5"),
+    ({"models": [None]}, "a model must be a path .*, got None"),
+    ({"workers": 1.5}, "workers must be a whole number >= 0, got 1.5"),
+    ({"workers": True}, "workers must be a whole number >= 0, got True"),
+    ({"hardware_variants": {"grid.rows": 2}}, "hardware_variants must be a list"),
+    ({"options_variants": "gemm"}, "options_variants must be a list of dicts"),
+    ({"options_variants": [{5: 1}]}, "an options variant must be a dict of compile options"),
+    # compile() got "multiple values for keyword argument 'hw'".
+    ({"options_variants": [{"hw": "large"}]},
+     "'hw' is not a compile option; the machine belongs in hardware_variants"),
+    ({"seed": "x"}, "seed must be None or a whole number >= 0, got 'x'"),
+    ({"seed": -1}, "seed must be None or a whole number >= 0, got -1"),
+    ({"plot": 5}, "plot must be a file path"),
+])
+def test_api_checks_arguments_before_any_run(accel, monkeypatch, kwargs, message):
+    monkeypatch.setattr(accel.sweeps, "run_one", lambda job: pytest.fail("a run started"))
+    args = dict({"models": [SMALL_CNN], "workers": 0}, **kwargs)
+    with pytest.raises(accel.OptionError, match="sweep: " + message):
+        accel.sweep(**args)
+
+
+def test_api_checks_the_plot_path_before_any_run(accel, monkeypatch, tmp_path):
+    monkeypatch.setattr(accel.sweeps, "run_one", lambda job: pytest.fail("a run started"))
+    # A directory D was written as D.png; a missing folder failed after the runs.
+    with pytest.raises(accel.OptionError, match="is a directory"):
+        accel.sweep([SMALL_CNN], workers=0, plot=tmp_path)
+    with pytest.raises(accel.OptionError, match="the folder .* does not exist"):
+        accel.sweep([SMALL_CNN], workers=0, plot=tmp_path / "no" / "p.png")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_write_csv_takes_a_path(accel, local_rows, tmp_path):
+    # open() took an int as a file descriptor: True wrote to stdout and closed it.
+    for path in (True, 1, None):
+        with pytest.raises(accel.OptionError, match="write_csv: path must be a file path"):
+            local_rows.write_csv(path)
+    missing = tmp_path / "no" / "rows.csv"
+    with pytest.raises(accel.OptionError, match=f"write_csv: cannot write {missing}: No such"):
+        local_rows.write_csv(missing)
+
+
+def test_any_failure_of_a_variant_is_its_row(accel, monkeypatch):
+    # float(10**400) raised OverflowError out of the whole sweep.
+    rows = accel.sweep([SMALL_CNN], options_variants=[{"sparse_threshold": 10**400}, {}],
+                       workers=0)
+    assert [r["status"] for r in rows] == ["error", "ok"]
+    assert rows[0]["error"].startswith("OptionError: option 'sparse_threshold': 1000")
+    # Not only accel.Error: any exception of one run is that row's (workers=1
+    # gave "worker failed: TypeError(...)" rows, workers=0 aborted).
+    compile_ = accel.compile
+
+    def failing(model, hw=None, **options):
+        if options.get("depthwise") == "gemm":
+            raise TypeError("boom")
+        return compile_(model, hw=hw, **options)
+
+    monkeypatch.setattr(accel, "compile", failing)
+    rows = accel.sweep([SMALL_CNN], options_variants=OPTIONS, workers=0)
+    assert [(r["status"], r["error"]) for r in rows] == [("ok", ""), ("error", "TypeError: boom")]
+    assert [r["pareto"] for r in rows] == [True, False]
+
+
+def test_pareto_skips_rows_without_a_metric(tmp_path):
+    from accel.sweeps import _mark_pareto, plot_pareto
+    # An overflowed energy is None in stats.json: '<=' raised TypeError.
+    rows = [{"model": "m", "status": "ok", "cycles": 10, "energy_pj": None},
+            {"model": "m", "status": "ok", "cycles": 20, "energy_pj": 5.0},
+            {"model": "m", "status": "ok", "cycles": None, "energy_pj": 1.0},
+            {"model": "m", "status": "error", "cycles": None, "energy_pj": None}]
+    _mark_pareto(rows)
+    assert [r["pareto"] for r in rows] == [False, True, False, False]
+    plot_pareto(rows, tmp_path / "p.png")
+    assert (tmp_path / "p.png").read_bytes()[:4] == b"\x89PNG"
