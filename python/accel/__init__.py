@@ -115,6 +115,11 @@ def opt(text, pipeline, hw=None):
     """Runs an accel-opt pipeline ("canonicalize,cse", or anchored
     "builtin.module(...)") on MLIR text; returns the resulting text. `hw`
     is attached as accel.hw first (accel-opt --accel-hw)."""
+    # pybind11's "incompatible function arguments" said neither which nor why.
+    if not isinstance(text, str):
+        raise ModelError(f"opt: text must be MLIR text (str), got {type(text).__name__}")
+    if not isinstance(pipeline, str):
+        raise OptionError(f"opt: pipeline must be a str, got {type(pipeline).__name__}")
     return _accel.opt(text, pipeline, "" if hw is None else hardware.to_json(hw))
 
 

@@ -92,6 +92,10 @@ def test_opt_attaches_hardware_to_any_module(accel):
 def test_opt_errors(accel):
     with pytest.raises(accel.OptionError, match="no-such-pass"):
         accel.opt("module {}", "no-such-pass")
+    with pytest.raises(accel.ModelError, match="opt: text must be MLIR text"):
+        accel.opt(5, "canonicalize")
+    with pytest.raises(accel.OptionError, match="opt: pipeline must be a str, got NoneType"):
+        accel.opt("module {}", None)
     # A value the option parser refuses: its reason is in the error.
     with pytest.raises(accel.OptionError, match="for the --ep option: 'x' value invalid"):
         accel.opt("module {}", "select-rnn-parallelism{ep=x}")
