@@ -3,6 +3,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/CheckedArithmetic.h"
 #include <string>
 
 using namespace mlir;
@@ -487,8 +488,10 @@ LogicalResult SliceOp::verify() {
       return emitOpError("strides must be non-zero");
     if (n == 0)
       continue;
-    int64_t lastIdx = o + (n - 1) * st;
-    if (o < 0 || o >= in[i] || lastIdx < 0 || lastIdx >= in[i])
+    // Overflow-checked: a stride of 2^62 wrapped the last index to 0 and
+    // the slice passed (its DMA then read row 0 again and again).
+    std::optional<int64_t> lastIdx = llvm::checkedMulAdd<int64_t>(n - 1, st, o);
+    if (o < 0 || o >= in[i] || !lastIdx || *lastIdx < 0 || *lastIdx >= in[i])
       return emitOpError("slice of dimension ") << i << " leaves the input";
   }
   return success();
@@ -503,8 +506,18 @@ LogicalResult PadOp::inferReturnTypes(MLIRContext *ctx,
     return emitOptionalError(loc, "'", getOperationName(),
                              "' op pads needs 2 entries per dimension");
   SmallVector<int64_t> out;
-  for (size_t i = 0; i < in.size(); ++i)
-    out.push_back(in[i] + pads[i] + pads[i + in.size()]);
+  for (size_t i = 0; i < in.size(); ++i) {
+    // Overflow-checked: pads near +-2^63 wrapped to any size (even the
+    // dynamic marker).
+    std::optional<int64_t> size = llvm::checkedAdd<int64_t>(in[i], pads[i]);
+    if (size)
+      size = llvm::checkedAdd<int64_t>(*size, pads[i + in.size()]);
+    if (!size || *size < 0)
+      return emitOptionalError(loc, "'", getOperationName(),
+                               "' op pads of dimension ", i,
+                               " give no valid size");
+    out.push_back(*size);
+  }
   return inferF32(loc, getOperationName(), out, "", ctx, types);
 }
 
@@ -525,8 +538,17 @@ LogicalResult TileOp::inferReturnTypes(MLIRContext *ctx,
     return emitOptionalError(loc, "'", getOperationName(),
                              "' op repeats needs one entry per dimension");
   SmallVector<int64_t> out;
-  for (size_t i = 0; i < in.size(); ++i)
-    out.push_back(in[i] * op.getRepeats()[i]);
+  for (size_t i = 0; i < in.size(); ++i) {
+    // Overflow-checked: repeats of -2^63 wrapped to a size of 0 (or to
+    // the dynamic marker).
+    int64_t r = op.getRepeats()[i];
+    std::optional<int64_t> size = llvm::checkedMul<int64_t>(in[i], r);
+    if (r < 0 || !size)
+      return emitOptionalError(loc, "'", getOperationName(),
+                               "' op repeats of dimension ", i, " (", r,
+                               ") must be >= 0 and keep the size in int64");
+    out.push_back(*size);
+  }
   return inferTensor(loc, getOperationName(), out, elemOf(op.getInput()), "",
                      types);
 }

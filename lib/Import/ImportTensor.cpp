@@ -517,18 +517,25 @@ LogicalResult Importer::importSlice(const Node &n) {
       b = b < -dim ? -1 : b + dim;
     if (e < 0)
       e = e < -dim ? -1 : e + dim;
+    // ceil(span / |step|) as 1 + (span - 1) / |step| in unsigned: a step
+    // near +-2^63 overflowed `span + step - 1` and `-step` (the slice of
+    // one element came out empty).
     int64_t size;
+    const uint64_t stepSize =
+        st > 0 ? uint64_t(st) : uint64_t(0) - uint64_t(st);
     if (st > 0) {
       b = std::clamp<int64_t>(b, 0, dim);
       e = std::clamp<int64_t>(e, 0, dim);
-      size = e > b ? (e - b + st - 1) / st : 0;
+      size = e > b ? int64_t(1 + uint64_t(e - b - 1) / stepSize) : 0;
     } else {
       b = std::clamp<int64_t>(b, -1, dim - 1);
       e = std::clamp<int64_t>(e, -1, dim - 1);
-      size = b > e ? (b - e + (-st) - 1) / (-st) : 0;
+      size = b > e ? int64_t(1 + uint64_t(b - e - 1) / stepSize) : 0;
     }
     offs[*a] = size ? b : 0;
-    strides[*a] = st;
+    // One element: the step never applies (and a huge one would reach the
+    // DMA strides).
+    strides[*a] = size == 1 ? 1 : st;
     sizes[*a] = size;
   }
   auto c = constant(n, 0);

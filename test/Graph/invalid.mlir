@@ -184,6 +184,46 @@ func.func @tile_wrong_result(%a: tensor<2x3xf32>) -> tensor<2x3xf32> {
 
 // -----
 
+// Sizes computed in int64 with overflow checks (found by probing,
+// 2026-12-07): each of these wrapped around and verified.
+
+func.func @slice_stride_wraps(%x: tensor<8x4xf32>) -> tensor<5x4xf32> {
+  // 4 x 2^62 wrapped to 0: the slice read row 0 five times.
+  // expected-error @+1 {{slice of dimension 0 leaves the input}}
+  %y = graph.slice %x {offsets = array<i64: 0, 0>, strides = array<i64: 4611686018427387904, 1>} : (tensor<8x4xf32>) -> tensor<5x4xf32>
+  return %y : tensor<5x4xf32>
+}
+
+// -----
+
+func.func @pad_sum_wraps(%x: tensor<8x4xf32>) -> tensor<9x4xf32> {
+  // expected-error @+2 {{pads of dimension 0 give no valid size}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %y = graph.pad %x {pads = array<i64: 9223372036854775807, 0, -9223372036854775806, 0>} : (tensor<8x4xf32>) -> tensor<9x4xf32>
+  return %y : tensor<9x4xf32>
+}
+
+// -----
+
+func.func @tile_negative_repeats(%x: tensor<2x4xf32>) -> tensor<0x4xf32> {
+  // 2 x -2^63 wrapped to 0.
+  // expected-error @+2 {{repeats of dimension 0 (-9223372036854775808) must be >= 0 and keep the size in int64}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %y = graph.tile %x {repeats = array<i64: -9223372036854775808, 1>} : (tensor<2x4xf32>) -> tensor<0x4xf32>
+  return %y : tensor<0x4xf32>
+}
+
+// -----
+
+func.func @tile_size_overflows(%x: tensor<2x4xf32>) -> tensor<2x4xf32> {
+  // expected-error @+2 {{repeats of dimension 0 (4611686018427387904) must be >= 0 and keep the size in int64}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %y = graph.tile %x {repeats = array<i64: 4611686018427387904, 1>} : (tensor<2x4xf32>) -> tensor<2x4xf32>
+  return %y : tensor<2x4xf32>
+}
+
+// -----
+
 func.func @relu_type_changes(%a: tensor<2x3xf32>) -> tensor<3x2xf32> {
   // expected-error @+1 {{requires the same type for all operands and results}}
   %0 = "graph.relu"(%a) : (tensor<2x3xf32>) -> tensor<3x2xf32>

@@ -55,3 +55,11 @@ save([helper.make_node("Conv", ["x", "w"], ["y"], name="c", kernel_shape=[3, 3],
 # A node name that is not UTF-8.
 save([helper.make_node("Conv", ["x", "w"], ["y"], name="cc", kernel_shape=[3, 3])],
      x([1, 3, 8, 8]), [w], "non_utf8_name")
+# Slice steps near +-2^63: the size computation overflowed and the slice
+# of one element came out empty.
+for name, start, end, step in (("slice_step_min", 7, 0, -(1 << 63)),
+                               ("slice_step_max", 0, 8, (1 << 63) - 1)):
+    ints = [numpy_helper.from_array(np.array([v], np.int64), k)
+            for k, v in (("s", start), ("e", end), ("a", 2), ("t", step))]
+    save([helper.make_node("Slice", ["x", "s", "e", "a", "t"], ["y"], name="sl")],
+         x([1, 3, 8, 8]), ints, name)
