@@ -3,7 +3,8 @@
 # depth-first chain kernel would run: per segment the DRAM bytes its layers
 # move today, the sum of their layer-by-layer floors and the chain floor
 # with every map inside the segment on chip (scripts/zoo/layer_floor.py
-# --segment; docs/passes.md, "What a chain kernel would save"). Run by
+# --segment; docs/passes.md, "What a chain kernel would save"), then where
+# the largest layers' DMA bytes go (scripts/zoo/layer_dmas.py). Run by
 # scripts/refresh-figures.sh (figure fpn-segments).
 #
 #   scripts/zoo/fpn_segments.sh [BUILD_BIN] [HW]
@@ -25,3 +26,7 @@ trap 'rm -rf "$work"' EXIT
   --segment neck='^/neck/' --segment head='^/head/' \
   --segment neck+head='^/(neck|head)/' \
   --segment stem+layer1='^/(conv1|maxpool|layer1)/'
+echo
+# Where the largest layers' bytes go (scripts/zoo/layer_dmas.py).
+/usr/bin/python3 "$src/scripts/zoo/layer_dmas.py" "$work/fpn.isa" \
+  '^/(conv1|maxpool)/|^/neck/(in2_conv|in3_conv|p2_conv)/|^/head/binarize\.0/|^/layer4/layer4\.1/conv2/'
