@@ -150,25 +150,17 @@ void slicePair(Pair &pair, int64_t slices) {
 }
 
 struct DepthFirstChannelsPass
-    : public accel::impl::DepthFirstChannelsBase<DepthFirstChannelsPass> {
-  using DepthFirstChannelsBase::DepthFirstChannelsBase;
+    : public CheckedOptionsPass<
+          accel::impl::DepthFirstChannelsBase<DepthFirstChannelsPass>> {
+  using CheckedOptionsPass::CheckedOptionsPass;
 
-  OptionChecks optionChecks() const {
+  OptionChecks optionChecks() const override {
     OptionChecks c("depth-first-channels");
     c.finiteAtLeast("whole-fraction", wholeFraction, 0)
         .finiteAtLeast("slice-fraction", sliceFraction, 0, /*strict=*/true)
         .finiteAtLeast("min-dram-to-mac-ratio", minDramToMacRatio, 0)
         .atLeast("slices", slices, 0);
     return c;
-  }
-
-  /// Options from a textual pipeline are checked as they are parsed.
-  LogicalResult initializeOptions(
-      StringRef options,
-      function_ref<LogicalResult(const Twine &)> errorHandler) override {
-    if (failed(Pass::initializeOptions(options, errorHandler)))
-      return failure();
-    return optionChecks().report(errorHandler);
   }
 
   void runOnOperation() override {

@@ -425,8 +425,9 @@ void sliceChain(ArrayRef<Layer> layers, ArrayRef<HaloBand> bands) {
 }
 
 struct DepthFirstRowsPass
-    : public accel::impl::DepthFirstRowsBase<DepthFirstRowsPass> {
-  using DepthFirstRowsBase::DepthFirstRowsBase;
+    : public CheckedOptionsPass<
+          accel::impl::DepthFirstRowsBase<DepthFirstRowsPass>> {
+  using CheckedOptionsPass::CheckedOptionsPass;
 
   tiling::RowSliceRule rule() const {
     tiling::RowSliceRule r;
@@ -448,7 +449,7 @@ struct DepthFirstRowsPass
            << " rows into bands of whole multiples of " << p.rowMultiple;
   }
 
-  OptionChecks optionChecks() const {
+  OptionChecks optionChecks() const override {
     OptionChecks c("depth-first-rows");
     c.finiteAtLeast("whole-fraction", wholeFraction, 0)
         .finiteAtLeast("slice-fraction", sliceFraction, 0, /*strict=*/true)
@@ -456,15 +457,6 @@ struct DepthFirstRowsPass
         .atLeast("max-slices", maxSlices, 1)
         .atLeast("slices", slices, 0);
     return c;
-  }
-
-  /// Options from a textual pipeline are checked as they are parsed.
-  LogicalResult initializeOptions(
-      StringRef options,
-      function_ref<LogicalResult(const Twine &)> errorHandler) override {
-    if (failed(Pass::initializeOptions(options, errorHandler)))
-      return failure();
-    return optionChecks().report(errorHandler);
   }
 
   void runOnOperation() override {

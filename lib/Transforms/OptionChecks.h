@@ -9,7 +9,8 @@
 //
 //   <pass>: <option> = <value> must be <requirement>
 //
-// - when a textual pipeline sets the options (`initializeOptions`): the
+// - when a textual pipeline sets the options (`initializeOptions`, in
+//   CheckedOptionsPass below): the
 //   pipeline parser reports the error, so accel-opt stops before reading
 //   its input and Python raises accel.OptionError;
 // - when the pass runs (`emitOn`): options set in C++ (the default
@@ -21,6 +22,7 @@
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Operation.h"
+#include "mlir/Pass/Pass.h"
 
 #include <cmath>
 #include <cstdint>
@@ -82,6 +84,26 @@ private:
 
   std::string pass;
   std::vector<std::string> errors;
+};
+
+/// A pass whose options `optionChecks()` lists: options from a textual
+/// pipeline are checked as they are parsed. `PassBase` is the pass's
+/// generated base (impl::XBase<XPass>); the pass also calls
+/// `optionChecks().emitOn(op)` when it runs.
+template <typename PassBase> class CheckedOptionsPass : public PassBase {
+public:
+  using PassBase::PassBase;
+
+  virtual OptionChecks optionChecks() const = 0;
+
+  mlir::LogicalResult
+  initializeOptions(llvm::StringRef options,
+                    llvm::function_ref<mlir::LogicalResult(const llvm::Twine &)>
+                        handler) override {
+    if (mlir::failed(mlir::Pass::initializeOptions(options, handler)))
+      return mlir::failure();
+    return optionChecks().report(handler);
+  }
 };
 
 } // namespace accel

@@ -47,25 +47,16 @@ LogicalResult requireStaticShapes(Operation *op) {
   return success();
 }
 
-struct SelectTilingPass
-    : public accel::impl::SelectTilingBase<SelectTilingPass> {
-  using SelectTilingBase::SelectTilingBase;
+struct SelectTilingPass : public CheckedOptionsPass<
+                              accel::impl::SelectTilingBase<SelectTilingPass>> {
+  using CheckedOptionsPass::CheckedOptionsPass;
 
-  OptionChecks optionChecks() const {
+  OptionChecks optionChecks() const override {
     OptionChecks c("select-tiling");
     c.atLeast("partition-m", partitionM, 0)
         .atLeast("partition-n", partitionN, 0)
         .atLeast("partition-k", partitionK, 0);
     return c;
-  }
-
-  /// Options from a textual pipeline are checked as they are parsed.
-  LogicalResult initializeOptions(
-      StringRef options,
-      function_ref<LogicalResult(const Twine &)> errorHandler) override {
-    if (failed(Pass::initializeOptions(options, errorHandler)))
-      return failure();
-    return optionChecks().report(errorHandler);
   }
 
   void runOnOperation() override {

@@ -126,22 +126,14 @@ std::string rangesText(ArrayRef<int64_t> r) {
 }
 
 struct SplitStrategyPass
-    : public accel::impl::SplitStrategyBase<SplitStrategyPass> {
-  using SplitStrategyBase::SplitStrategyBase;
+    : public CheckedOptionsPass<
+          accel::impl::SplitStrategyBase<SplitStrategyPass>> {
+  using CheckedOptionsPass::CheckedOptionsPass;
 
-  OptionChecks optionChecks() const {
+  OptionChecks optionChecks() const override {
     OptionChecks c("split-strategy");
     c.finiteAtLeast("bytes-tolerance", bytesTolerance, 0);
     return c;
-  }
-
-  /// Options from a textual pipeline are checked as they are parsed.
-  LogicalResult initializeOptions(
-      StringRef options,
-      function_ref<LogicalResult(const Twine &)> errorHandler) override {
-    if (failed(Pass::initializeOptions(options, errorHandler)))
-      return failure();
-    return optionChecks().report(errorHandler);
   }
 
   void runOnOperation() override {
