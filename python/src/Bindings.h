@@ -11,7 +11,6 @@
 
 #include "accel/Hardware/HardwareDesc.h"
 #include "accel/Target/Program.h"
-#include "llvm/ADT/StringRef.h"
 
 #include <pybind11/pybind11.h>
 
@@ -67,9 +66,13 @@ void runReleased(const std::function<void()> &body);
 /// an exception of `print` is rethrown after the descriptor is restored.
 std::string captureFd(int fd, const std::function<void()> &print);
 
-/// llvm::cl's message for a value that does not parse, without the empty
-/// program name it starts with (": for the --ep option: ...").
-std::string clReason(llvm::StringRef text);
+/// Runs `parse` (an option or pipeline parser; true on success) with
+/// stderr captured, since llvm::cl reports a value it cannot parse ("ep=x")
+/// there. On failure throws OptionError: `message()` (read after the
+/// parse), then llvm::cl's reason; on success what was written (a
+/// warning) goes back to stderr.
+void parseOptionsOrThrow(const std::function<bool()> &parse,
+                         const std::function<std::string()> &message);
 
 void bindErrors(py::module_ &m);
 void bindProgram(py::module_ &m);

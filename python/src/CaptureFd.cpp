@@ -52,8 +52,21 @@ std::string accelpy::captureFd(int fd, const std::function<void()> &print) {
   return text;
 }
 
-std::string accelpy::clReason(llvm::StringRef text) {
+/// llvm::cl's message for a value that does not parse, without the empty
+/// program name it starts with (": for the --ep option: ...").
+static std::string clReason(llvm::StringRef text) {
   text = text.trim();
   text.consume_front(":");
   return text.trim().str();
+}
+
+void accelpy::parseOptionsOrThrow(const std::function<bool()> &parse,
+                                  const std::function<std::string()> &message) {
+  bool ok = true;
+  std::string printed = captureFd(STDERR_FILENO, [&] { ok = parse(); });
+  if (!ok)
+    throw Error(ErrorKind::Option,
+                message() + (printed.empty() ? "" : ": " + clReason(printed)));
+  if (!printed.empty())
+    llvm::errs() << printed;
 }

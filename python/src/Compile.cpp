@@ -29,8 +29,6 @@
 
 #include <pybind11/stl.h>
 
-#include <unistd.h>
-
 using namespace accelpy;
 using namespace mlir;
 
@@ -90,15 +88,9 @@ OwningOpRef<ModuleOp> importModel(const Request &r, MLIRContext &ctx) {
 ProgramPtr compileRequest(const Request &r) {
   accel::CompileOptions options;
   std::string err;
-  bool ok = true;
-  std::string reason = captureFd(STDERR_FILENO, [&] {
-    ok = accel::parseCompileOptions(r.options, options, err);
-  });
-  if (!ok)
-    throw Error(ErrorKind::Option,
-                err + (reason.empty() ? "" : ": " + clReason(reason)));
-  if (!reason.empty()) // not an error: still shown
-    llvm::errs() << reason;
+  parseOptionsOrThrow(
+      [&] { return accel::parseCompileOptions(r.options, options, err); },
+      [&] { return err; });
   auto out = std::make_shared<CompiledProgram>();
   out->hw = hardwareFromJson(r.hwJson);
 

@@ -96,19 +96,12 @@ std::string optText(const std::string &input, const std::string &pipeline,
   llvm::StringRef body(pipeline);
   if (!(body.consume_front("builtin.module(") && body.consume_back(")")))
     body = pipeline;
-  // An option's value that does not parse ("ep=x") is reported by
-  // llvm::cl straight to stderr; the reason belongs in the OptionError.
-  bool pipelineOk = true;
-  std::string reason = captureFd(STDERR_FILENO, [&] {
-    pipelineOk = succeeded(parsePassPipeline(body, pm, os));
-  });
-  if (!pipelineOk)
-    throw Error(ErrorKind::Option,
-                "pipeline '" + pipeline +
-                    "': " + llvm::StringRef(err).trim().str() +
-                    (reason.empty() ? "" : ": ") + clReason(reason));
-  if (!reason.empty()) // a warning of a pass that parsed: still shown
-    llvm::errs() << reason;
+  parseOptionsOrThrow(
+      [&] { return succeeded(parsePassPipeline(body, pm, os)); },
+      [&] {
+        return "pipeline '" + pipeline +
+               "': " + llvm::StringRef(err).trim().str();
+      });
   // The parser's handler stays for the passes: their errors come with the
   // source line too.
   TextModule parsed(llvm::MemoryBuffer::getMemBufferCopy(input, "<text>"), ctx);
