@@ -1310,6 +1310,8 @@ bool Sim::run(const std::map<std::string, Tensor> &inputs,
       continue;
     Tensor t;
     t.shape = s.shape;
+    // The declared type (f32 words in DRAM): writers deliver it (TensorIO.h).
+    t.dtype = s.dtype;
     t.data.resize(s.numElements());
     readImage(s, t.data);
     outputs[s.name] = std::move(t);

@@ -8,6 +8,7 @@
 
 #include <climits>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -350,32 +351,135 @@ bool parseNpy(const uint8_t *data, size_t size, Tensor &out, std::string &err) {
   return true;
 }
 
-std::vector<uint8_t> encodeNpy(const Tensor &t) {
+const char *npyDescr(DType t) {
+  switch (t) {
+  case DType::I1:
+    return "|b1";
+  case DType::I8:
+    return "|i1";
+  case DType::I32:
+    return "<i4";
+  case DType::I64:
+    return "<i8";
+  case DType::F32:
+  case DType::F16:
+  case DType::BF16:
+    break;
+  }
+  return "<f4";
+}
+
+namespace {
+/// Bytes of one element as npyDescr(t) writes it.
+unsigned npyElementBytes(DType t) {
+  switch (t) {
+  case DType::I1:
+  case DType::I8:
+    return 1;
+  case DType::I64:
+    return 8;
+  default:
+    return 4;
+  }
+}
+
+/// The range [lo, hi) of an integer DType as doubles (every bound is a power
+/// of two, exact in double and f32); false for the other types.
+bool integerRange(DType t, double &lo, double &hi) {
+  switch (t) {
+  case DType::I8:
+    lo = -128.0;
+    hi = 128.0;
+    return true;
+  case DType::I32:
+    lo = -2147483648.0; // -2^31
+    hi = 2147483648.0;
+    return true;
+  case DType::I64:
+    lo = -9223372036854775808.0; // -2^63
+    hi = 9223372036854775808.0;
+    return true;
+  default:
+    return false;
+  }
+}
+} // namespace
+
+bool checkDTypeValues(const Tensor &t, std::string &err) {
+  double lo, hi;
+  if (!integerRange(t.dtype, lo, hi))
+    return true;
+  for (size_t i = 0; i < t.data.size(); ++i) {
+    double v = t.data[i];
+    const char *why = nullptr;
+    if (!std::isfinite(v))
+      why = "not finite";
+    else if (std::trunc(v) != v)
+      why = "not a whole number";
+    else if (v < lo || v >= hi)
+      why = "out of range";
+    if (!why)
+      continue;
+    // A whole number in full ("2147483648"), anything else to f32 precision.
+    char value[64];
+    std::snprintf(value, sizeof value,
+                  std::isfinite(v) && std::trunc(v) == v ? "%.0f" : "%.9g", v);
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "element %zu is %s, not an %s value (%s)", i,
+                  value, dtypeName(t.dtype), why);
+    err = std::string(buf) +
+          "; an integer output holds whole numbers, so this is a compiler or "
+          "simulator defect (the value is not rounded or truncated)";
+    return false;
+  }
+  return true;
+}
+
+bool encodeNpy(const Tensor &t, std::vector<uint8_t> &out, std::string &err) {
+  if (!checkDTypeValues(t, err))
+    return false;
   std::string shape = "(";
   for (size_t i = 0; i < t.shape.size(); ++i)
     shape += std::to_string(t.shape[i]) + (t.shape.size() == 1 ? "," : "") +
              (i + 1 < t.shape.size() ? ", " : "");
   shape += ")";
-  std::string header =
-      "{'descr': '<f4', 'fortran_order': False, 'shape': " + shape + ", }";
+  std::string header = std::string("{'descr': '") + npyDescr(t.dtype) +
+                       "', 'fortran_order': False, 'shape': " + shape + ", }";
   size_t total = 10 + header.size() + 1;
   header.append((64 - total % 64) % 64, ' ');
   header.push_back('\n');
-  std::vector<uint8_t> out(kNpyMagic, kNpyMagic + 6);
+  out.assign(kNpyMagic, kNpyMagic + 6);
   out.push_back(1);
   out.push_back(0);
   out.push_back(uint8_t(header.size() & 0xff));
   out.push_back(uint8_t(header.size() >> 8));
   out.insert(out.end(), header.begin(), header.end());
   size_t off = out.size();
-  out.resize(off + t.data.size() * 4);
+  const unsigned sz = npyElementBytes(t.dtype);
+  out.resize(off + t.data.size() * sz);
   for (size_t i = 0; i < t.data.size(); ++i) {
-    uint32_t w;
-    std::memcpy(&w, &t.data[i], 4);
-    for (int k = 0; k < 4; ++k)
-      out[off + 4 * i + k] = uint8_t(w >> (8 * k));
+    float v = t.data[i];
+    uint64_t w; // the element's bits, written little-endian
+    switch (t.dtype) {
+    case DType::I1:
+      w = v != 0.0f; // NaN is true, as numpy's astype(bool)
+      break;
+    case DType::I8:
+    case DType::I32:
+    case DType::I64:
+      w = uint64_t(int64_t(v)); // exact: checkDTypeValues
+      break;
+    default: {
+      uint32_t bits;
+      std::memcpy(&bits, &v, 4);
+      w = bits;
+      break;
+    }
+    }
+    for (unsigned k = 0; k < sz; ++k)
+      out[off + sz * i + k] = uint8_t(w >> (8 * k));
   }
-  return out;
+  return true;
 }
 
 bool readNpy(const std::string &path, Tensor &out, std::string &err) {
@@ -396,7 +500,11 @@ bool writeNpy(const std::string &path, const Tensor &t, std::string &err) {
           std::to_string(t.numElements());
     return false;
   }
-  std::vector<uint8_t> bytes = encodeNpy(t);
+  std::vector<uint8_t> bytes;
+  if (!encodeNpy(t, bytes, err)) {
+    err = path + ": " + err;
+    return false;
+  }
   std::ofstream out(path, std::ios::binary);
   if (!out) {
     err = path + ": cannot open for writing";

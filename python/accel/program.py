@@ -77,7 +77,9 @@ class Program:
             power_gating=False, data_lanes=None):
         """Simulates the program with `inputs` {name: numpy array}.
 
-        Returns (outputs {name: numpy array}, Stats). hw: another machine
+        Returns (outputs {name: numpy array}, Stats); each output in its
+        declared dtype (float32, bool for BOOL, int64 for INT64, int32; as
+        Program.outputs says). hw: another machine
         (any form accel.compile takes; default: the compiler's). trace: a
         path for the Chrome trace. report: a directory for the HTML report
         (index.html, stats.json, trace.json; accel-run --report).
@@ -86,7 +88,11 @@ class Program:
         results never depend on it). Raises InputError for a missing or
         unknown input, or one of the wrong shape or dtype (float32 for f32
         inputs); OptionError for a trace or report that is neither None
-        nor a path, or a strict_hazards / power_gating not True or False."""
+        nor a path, or a strict_hazards / power_gating not True or False;
+        SimulationError when the run fails, or when an integer output holds
+        a value that is not an exact integer of its type (a compiler or
+        simulator defect, named with the output and element; never
+        truncated)."""
         # A whole number: 2.5 was truncated to 2, True taken as 1.
         if data_lanes is not None and (
                 isinstance(data_lanes, bool) or not isinstance(data_lanes, numbers.Integral)

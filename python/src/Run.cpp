@@ -4,7 +4,8 @@
 // against the program's symbols (name, shape, element type) before the
 // simulator sees them, so a mistake names the input and what it expects;
 // the simulation runs without the GIL; the outputs come back as numpy
-// arrays and the statistics as stats.json's text (accel/Sim/Simulator.h,
+// arrays of their declared types (float32, bool, int32, int64) and the
+// statistics as stats.json's text (accel/Sim/Simulator.h,
 // statsToJson), which the Python side parses. A report directory gets
 // accel-run --report's page (accel/Report/Report.h).
 //
@@ -12,6 +13,7 @@
 #include "Bindings.h"
 #include "accel/Report/Report.h"
 #include "accel/Sim/Simulator.h"
+#include "accel/Sim/TensorIO.h"
 #include "accel/Target/Validate.h"
 
 #include <pybind11/numpy.h>
@@ -19,6 +21,7 @@
 
 #include <filesystem>
 #include <optional>
+#include <type_traits>
 
 using namespace accelpy;
 
@@ -121,6 +124,42 @@ std::map<std::string, accel::Tensor> toInputs(const accel::Program &p,
   return out;
 }
 
+template <class T> py::array typedArray(const accel::Tensor &t) {
+  py::array_t<T> a(t.shape);
+  T *dst = a.mutable_data();
+  for (size_t i = 0; i < t.data.size(); ++i)
+    if constexpr (std::is_same_v<T, bool>)
+      dst[i] = t.data[i] != 0.0f; // NaN is true, as numpy's astype(bool)
+    else
+      dst[i] = T(t.data[i]); // exact: checkDTypeValues
+  return a;
+}
+
+/// One output as a numpy array of its declared type (numpyName: float32,
+/// bool, int8, int32 or int64), as accel-run writes it (TensorIO.h); an
+/// integer value that is not exact raises SimulationError naming the
+/// output and the element.
+py::array toArray(const std::string &name, const accel::Tensor &t) {
+  std::string err;
+  if (!accel::checkDTypeValues(t, err))
+    throw Error(ErrorKind::Simulation, "output '" + name + "': " + err);
+  switch (t.dtype) {
+  case accel::DType::I1:
+    return typedArray<bool>(t);
+  case accel::DType::I8:
+    return typedArray<int8_t>(t);
+  case accel::DType::I32:
+    return typedArray<int32_t>(t);
+  case accel::DType::I64:
+    return typedArray<int64_t>(t);
+  default:
+    break;
+  }
+  py::array_t<float> a(t.shape);
+  std::copy(t.data.begin(), t.data.end(), a.mutable_data());
+  return a;
+}
+
 struct RunRequest {
   std::string tracePath, reportDir, name;
   bool strict = false, gating = false, validate = true;
@@ -207,11 +246,8 @@ void accelpy::bindRun(py::module_ &m) {
           statsJson = accel::statsToJson(simulate(p, hw, in, r, outputs));
         });
         py::dict out;
-        for (auto &[key, t] : outputs) {
-          py::array_t<float> a(t.shape);
-          std::copy(t.data.begin(), t.data.end(), a.mutable_data());
-          out[py::str(key)] = a;
-        }
+        for (auto &[key, t] : outputs)
+          out[py::str(key)] = toArray(key, t);
         return py::make_tuple(out, statsJson);
       },
       py::arg("program"), py::arg("inputs"), py::arg("hw_json") = py::none(),

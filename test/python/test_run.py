@@ -1,5 +1,6 @@
 """Program.run: outputs against numpy references, stats against accel-run."""
 import json
+import re
 import subprocess
 import sys
 
@@ -106,3 +107,60 @@ def test_inputs_are_a_dict_of_names(accel, program, image):
         program.run({5: image})
     with pytest.raises(accel.InputError, match="inputs must be a dict"):
         accel.run(program, [image])
+
+
+@pytest.fixture(scope="module")
+def typed_outputs(accel, tmp_path_factory):
+    """A model with a BOOL output (Not(x > 0)) and an INT64 one (ArgMax),
+    as onnxruntime returns them: bool and int64."""
+    import onnx
+    from onnx import TensorProto, helper, numpy_helper
+    graph = helper.make_graph(
+        [helper.make_node("Greater", ["x", "zero"], ["g"], name="gt"),
+         helper.make_node("Not", ["g"], ["mask"], name="not"),
+         helper.make_node("ArgMax", ["x"], ["idx"], name="am", axis=1, keepdims=0),
+         helper.make_node("Relu", ["x"], ["r"], name="relu")],
+        "typed", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3])],
+        [helper.make_tensor_value_info("mask", TensorProto.BOOL, [2, 3]),
+         helper.make_tensor_value_info("idx", TensorProto.INT64, [2]),
+         helper.make_tensor_value_info("r", TensorProto.FLOAT, [2, 3])],
+        [numpy_helper.from_array(np.array(0, np.float32), "zero")])
+    path = tmp_path_factory.mktemp("typed") / "typed.onnx"
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]), path)
+    return accel.compile(path)
+
+
+def test_outputs_have_the_declared_dtypes(typed_outputs):
+    # Before: every output was float32, and a[mask] raised IndexError.
+    x = np.array([[1, -1, 2], [-3, 4, 0]], np.float32)
+    outputs, _ = typed_outputs.run({"x": x})
+    assert outputs["mask"].dtype == np.bool_
+    assert outputs["idx"].dtype == np.int64
+    assert outputs["r"].dtype == np.float32
+    np.testing.assert_array_equal(outputs["mask"], ~(x > 0))
+    np.testing.assert_array_equal(outputs["idx"], np.argmax(x, axis=1))
+    np.testing.assert_array_equal(outputs["r"], np.maximum(x, 0))
+    np.testing.assert_array_equal(x[outputs["mask"]], [-1, -3, 0])
+    # Program.outputs describes what run returns.
+    specs = {s.name: s.dtype for s in typed_outputs.outputs}
+    assert specs == {name: a.dtype for name, a in outputs.items()}
+
+
+def test_inexact_integer_output_is_an_error(accel, typed_outputs, tmp_path):
+    # The ISA text declares the Relu output i64: a whole number is returned
+    # as int64, 0.5 is a defect named with its output and element, never
+    # truncated to 0.
+    isa = typed_outputs.disassemble()
+    bad = re.sub(r'(isa\.io\s+output "r" .*)xf32>', r"\1xi64>", isa)
+    assert bad != isa
+    (tmp_path / "bad.isa").write_text(bad)
+    subprocess.run([tool("accel-translate"), "--isa-to-binary", str(tmp_path / "bad.isa"),
+                    "-o", str(tmp_path / "bad.bin")], check=True)
+    program = accel.load(tmp_path / "bad.bin")
+    outputs, _ = program.run({"x": np.array([[1, -1, 2], [-3, 4, 0]], np.float32)})
+    assert outputs["r"].dtype == np.int64
+    np.testing.assert_array_equal(outputs["r"], [[1, 0, 2], [0, 4, 0]])
+    with pytest.raises(accel.SimulationError,
+                       match=r"output 'r': element 3 is 6\.5, not an i64 value "
+                             r"\(not a whole number\).*compiler or simulator defect"):
+        program.run({"x": np.array([[1, -1, 2], [6.5, 4, 0]], np.float32)})

@@ -10,8 +10,10 @@
 // Loads the binary and the hardware description (default: the built-in
 // default preset), validates the program against the hardware, reads every
 // input (.npy or ONNX TensorProto .pb; an integer input wants an integer
-// file, docs/simulator.md), simulates, writes DIR/<output>.npy
-// and DIR/stats.json and prints a summary (with the network's ideal bound;
+// file, docs/simulator.md), simulates, writes DIR/<output>.npy (in the
+// output's declared type: float32, bool, int32 or int64; an integer value
+// that is not exact is reported, not truncated) and DIR/stats.json and
+// prints a summary (with the network's ideal bound;
 // --per-layer adds a table of the layers sorted by cycles). --expect compares
 // an output with a reference file: same shape, and |out - ref| <= atol + rtol *
 // |ref| everywhere. Any error or mismatch prints a message and exits with
@@ -150,6 +152,19 @@ std::string fileNameFor(const std::string &name) {
   if (s == "." || s == "..")
     s = "_" + s;
   return s;
+}
+
+/// Whether every output's values are exact in its declared type
+/// (checkDTypeValues), checked before any file is written; `err` names the
+/// first output and element that is not.
+bool checkOutputValues(const std::map<std::string, Tensor> &outputs,
+                       std::string &err) {
+  for (auto &[name, t] : outputs)
+    if (!checkDTypeValues(t, err)) {
+      err = "output '" + name + "': " + err;
+      return false;
+    }
+  return true;
 }
 
 /// Why two outputs would be written to one file (fileNameFor maps 'a/b' and
@@ -565,6 +580,8 @@ int runStream(const Program &prog, const HardwareDesc &hw,
     }
     if (a.outDir.empty())
       continue;
+    if (!checkOutputValues(outputs, err))
+      return fail("chunk " + std::to_string(k) + ": " + err);
     for (auto &[name, t] : outputs)
       if (!writeNpy(a.outDir + "/" + fileNameFor(name) + suffix + ".npy", t,
                     err))
@@ -929,6 +946,8 @@ int runMain(int argc, char **argv) {
     std::filesystem::create_directories(outDir, ec);
     if (ec)
       return fail(outDir + ": cannot create directory: " + ec.message());
+    if (!checkOutputValues(outputs, err))
+      return fail(err);
     for (auto &[name, t] : outputs) {
       std::string path = outDir + "/" + fileNameFor(name) + ".npy";
       if (!writeNpy(path, t, err))

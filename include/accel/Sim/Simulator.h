@@ -35,6 +35,9 @@ struct Tensor {
   /// for floating-point files, I8 / I32 / I64 for integers, I1 for
   /// booleans). An integer program input (i32 / i64 symbol) only accepts an
   /// integer source, so a float tensor given by mistake is reported.
+  /// simulate() sets each output's to the type its symbol declares (F32,
+  /// I1, I32 or I64); the writers deliver the values in it (encodeNpy, the
+  /// Python extension: bool / int32 / int64 arrays, TensorIO.h).
   DType dtype = DType::F32;
   /// Product of the dimensions (1 for a scalar); 0 if any dimension <= 0.
   uint64_t numElements() const;
@@ -298,9 +301,9 @@ std::string statsToJson(const SimStats &stats);
 
 /// Runs `prog` on `hw`. Every input symbol must be present in `inputs` with
 /// exactly its shape; unknown names are errors. On success fills `outputs`
-/// (one tensor per output symbol, with the symbol's shape) and `stats`. On
-/// failure returns false with `err` set; `outputs` / `stats` are then
-/// unspecified. The program's hardware fingerprint is NOT compared here
+/// (one tensor per output symbol, with the symbol's shape and dtype) and
+/// `stats`. On failure returns false with `err` set; `outputs` / `stats` are
+/// then unspecified. The program's hardware fingerprint is NOT compared here
 /// (use validateProgram for that); grid and sizes are checked.
 bool simulate(const Program &prog, const HardwareDesc &hw,
               const std::map<std::string, Tensor> &inputs,

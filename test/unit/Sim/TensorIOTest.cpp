@@ -4,8 +4,10 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <limits>
 
 using namespace accel;
 
@@ -59,12 +61,13 @@ TEST(TensorIO, NpyRoundTrip) {
     t.data.resize(t.numElements());
     for (size_t i = 0; i < t.data.size(); ++i)
       t.data[i] = float(i) * 0.25f - 3.0f;
-    std::vector<uint8_t> b = encodeNpy(t);
+    std::vector<uint8_t> b;
+    std::string err;
+    ASSERT_TRUE(encodeNpy(t, b, err)) << err;
     size_t hlen = b[8] | b[9] << 8;
     EXPECT_EQ((10 + hlen) % 64, 0u);
     EXPECT_EQ(b[10 + hlen - 1], '\n');
     Tensor back;
-    std::string err;
     ASSERT_TRUE(parseNpy(b.data(), b.size(), back, err)) << err;
     EXPECT_EQ(back.shape, t.shape);
     EXPECT_EQ(back.data, t.data);
@@ -72,7 +75,10 @@ TEST(TensorIO, NpyRoundTrip) {
   Tensor t;
   t.shape = {5};
   t.data = {1, 2, 3, 4, 5};
-  std::string h(reinterpret_cast<const char *>(encodeNpy(t).data()) + 10, 60);
+  std::vector<uint8_t> b;
+  std::string encErr;
+  ASSERT_TRUE(encodeNpy(t, b, encErr)) << encErr;
+  std::string h(reinterpret_cast<const char *>(b.data()) + 10, 60);
   EXPECT_NE(h.find("'descr': '<f4'"), std::string::npos) << h;
   EXPECT_NE(h.find("'shape': (5,)"), std::string::npos) << h;
 
@@ -91,6 +97,153 @@ TEST(TensorIO, NpyRoundTrip) {
   EXPECT_NE(err.find("holds 4 values but its shape [1, 5] needs 5"),
             std::string::npos)
       << err;
+}
+
+// An output is written in its declared type (Tensor::dtype, the symbol's):
+// bool, int8, int32 and int64 tensors come back with the same values and
+// type; the f32 storage of F16 / BF16 is written as '<f4'.
+TEST(TensorIO, NpyWritesDeclaredTypes) {
+  struct Case {
+    DType dtype;
+    const char *descr;
+    std::vector<float> values;
+  };
+  const float nan = std::nanf("");
+  const std::vector<Case> cases = {
+      {DType::I1, "'|b1'", {0, 1, 1, 0, 1}},
+      {DType::I8, "'|i1'", {-128, 127, 0, -1, 5}},
+      // The f32 values next to the int32 range's ends: -2^31 and the
+      // largest f32 below 2^31.
+      {DType::I32, "'<i4'", {-2147483648.0f, 2147483520.0f, 0, -7, 65536}},
+      {DType::I64,
+       "'<i8'",
+       {-9223372036854775808.0f, 4611686018427387904.0f, 0, -3, 16777216}},
+      {DType::F16, "'<f4'", {0.5f, -1, 0, 1e30f, nan}},
+      {DType::BF16, "'<f4'", {0.5f, -1, 0, 1e30f, 3}},
+  };
+  for (const Case &c : cases) {
+    SCOPED_TRACE(dtypeName(c.dtype));
+    Tensor t;
+    t.shape = {5};
+    t.dtype = c.dtype;
+    t.data = c.values;
+    std::vector<uint8_t> b;
+    std::string err;
+    ASSERT_TRUE(encodeNpy(t, b, err)) << err;
+    size_t hlen = b[8] | b[9] << 8;
+    EXPECT_EQ((10 + hlen) % 64, 0u);
+    std::string h(reinterpret_cast<const char *>(b.data()) + 10, hlen);
+    EXPECT_NE(h.find(std::string("'descr': ") + c.descr), std::string::npos)
+        << h;
+    EXPECT_EQ(b.size() - 10 - hlen,
+              5u * dtypeBytes(c.dtype == DType::F16 || c.dtype == DType::BF16
+                                  ? DType::F32
+                                  : c.dtype));
+    Tensor back;
+    ASSERT_TRUE(parseNpy(b.data(), b.size(), back, err)) << err;
+    EXPECT_EQ(back.shape, t.shape);
+    bool isFloat = c.dtype == DType::F16 || c.dtype == DType::BF16;
+    EXPECT_EQ(back.dtype, isFloat ? DType::F32 : c.dtype);
+    ASSERT_EQ(back.data.size(), c.values.size());
+    for (size_t i = 0; i < c.values.size(); ++i)
+      if (std::isnan(c.values[i]))
+        EXPECT_TRUE(std::isnan(back.data[i])) << i;
+      else
+        EXPECT_EQ(back.data[i], c.values[i]) << i;
+  }
+  // The bytes of a little-endian int64 and of a bool.
+  Tensor t;
+  t.shape = {1};
+  t.dtype = DType::I64;
+  t.data = {-2};
+  std::vector<uint8_t> b;
+  std::string err;
+  ASSERT_TRUE(encodeNpy(t, b, err)) << err;
+  EXPECT_EQ(
+      std::vector<uint8_t>(b.end() - 8, b.end()),
+      std::vector<uint8_t>({0xfe, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff}));
+  // I1 is value != 0: 2.5, -1 and NaN are true.
+  t.shape = {4};
+  t.dtype = DType::I1;
+  t.data = {0, 2.5f, -1, nan};
+  ASSERT_TRUE(encodeNpy(t, b, err)) << err;
+  EXPECT_EQ(std::vector<uint8_t>(b.end() - 4, b.end()),
+            std::vector<uint8_t>({0, 1, 1, 1}));
+  // writeNpy / readNpy keep the type.
+  std::string path = ::testing::TempDir() + "/accel-tensorio-i64.npy";
+  t.shape = {2, 2};
+  t.dtype = DType::I64;
+  t.data = {1, -1, 123456, 0};
+  ASSERT_TRUE(writeNpy(path, t, err)) << err;
+  Tensor back;
+  ASSERT_TRUE(readNpy(path, back, err)) << err;
+  EXPECT_EQ(back.dtype, DType::I64);
+  EXPECT_EQ(back.shape, t.shape);
+  EXPECT_EQ(back.data, t.data);
+}
+
+// An integer value that is not finite, not whole or out of the type's
+// range is a defect and is reported with its element, never truncated.
+TEST(TensorIO, NpyRejectsInexactIntegers) {
+  const float inf = std::numeric_limits<float>::infinity();
+  struct Case {
+    DType dtype;
+    float value;
+    const char *message;
+  };
+  const std::vector<Case> cases = {
+      {DType::I64, 2.5f,
+       "element 1 is 2.5, not an i64 value (not a whole "
+       "number)"},
+      {DType::I32, std::nanf(""),
+       "element 1 is nan, not an i32 value (not "
+       "finite)"},
+      {DType::I64, -inf, "element 1 is -inf, not an i64 value (not finite)"},
+      {DType::I8, 128, "element 1 is 128, not an i8 value (out of range)"},
+      {DType::I8, -129, "element 1 is -129, not an i8 value (out of range)"},
+      {DType::I32, 2147483648.0f,
+       "element 1 is 2147483648, not an i32 value (out of range)"},
+      {DType::I64, 9223372036854775808.0f,
+       "element 1 is 9223372036854775808, not an i64 value (out of "
+       "range)"},
+      {DType::I32, -0.25f,
+       "element 1 is -0.25, not an i32 value (not a "
+       "whole number)"},
+  };
+  for (const Case &c : cases) {
+    SCOPED_TRACE(c.message);
+    Tensor t;
+    t.shape = {3};
+    t.dtype = c.dtype;
+    t.data = {1, c.value, 0.5f}; // the first bad element is named
+    std::string err;
+    EXPECT_FALSE(checkDTypeValues(t, err));
+    EXPECT_NE(err.find(c.message), std::string::npos) << err;
+    EXPECT_NE(err.find("compiler or simulator defect"), std::string::npos)
+        << err;
+    std::vector<uint8_t> b;
+    err.clear();
+    EXPECT_FALSE(encodeNpy(t, b, err));
+    EXPECT_NE(err.find(c.message), std::string::npos) << err;
+    // The same values are fine as f32 (and as a bool).
+    for (DType ok : {DType::F32, DType::I1}) {
+      t.dtype = ok;
+      EXPECT_TRUE(checkDTypeValues(t, err)) << err;
+      EXPECT_TRUE(encodeNpy(t, b, err)) << err;
+    }
+  }
+  // writeNpy names the file and writes nothing.
+  std::string path = ::testing::TempDir() + "/accel-tensorio-bad.npy";
+  std::remove(path.c_str());
+  Tensor t;
+  t.shape = {2};
+  t.dtype = DType::I64;
+  t.data = {3, 0.5f};
+  std::string err;
+  EXPECT_FALSE(writeNpy(path, t, err));
+  EXPECT_EQ(err.rfind(path + ": element 1 is 0.5, not an i64 value", 0), 0u)
+      << err;
+  EXPECT_FALSE(std::ifstream(path).good());
 }
 
 TEST(TensorIO, NpyConvertsOtherTypes) {
