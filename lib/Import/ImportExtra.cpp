@@ -4,7 +4,9 @@
 // graph ops: boolean logic on i1 tensors (And, Or, Xor, Not via where /
 // equal), hyperbolic functions (via exp / log / sqrt), IsNaN, IsInf,
 // Shrink, DepthToSpace / SpaceToDepth (reshape + transpose), LRN (a window
-// average over channels), MeanVarianceNormalization.
+// average over channels), MeanVarianceNormalization, Trilu (a constant-mask
+// where), CumSum (a matmul with a triangular 0/1 matrix), EyeLike (a
+// constant).
 //
 //===----------------------------------------------------------------------===//
 #include "ImportUtil.h"
@@ -12,6 +14,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 
+#include <algorithm>
 #include <limits>
 
 using namespace mlir;
@@ -776,4 +779,241 @@ LogicalResult Importer::importMod(const Node &n) {
   auto prod = failed(tr) ? Fail() : binary(n, BinaryFn::mul, *b, *tr);
   auto r = failed(prod) ? Fail() : binary(n, BinaryFn::sub, *a, *prod);
   return failed(r) ? failure() : define(n, 0, *r);
+}
+
+//===----------------------------------------------------------------------===//
+// Trilu, CumSum, EyeLike
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// The one element of a scalar integer input (Trilu's k, CumSum's axis),
+/// which must be a compile-time constant.
+FailureOr<int64_t> scalarInt(Importer &im, const Node &n, int i,
+                             StringRef name) {
+  auto v = im.constInts(n, i);
+  if (failed(v))
+    return failure();
+  if (v->size() != 1)
+    return im.failNode(n, name.str() + " must have one element, got " +
+                              std::to_string(v->size()));
+  return (*v)[0];
+}
+} // namespace
+
+/// Trilu: elements (i, j) of the last two axes with j - i >= k (upper) or
+/// j - i <= k (lower) are kept, the others are zero. A constant input
+/// folds; a runtime f32 input is graph.where(mask, x, 0) with a constant
+/// [H, W] mask that broadcasts over the leading axes.
+LogicalResult Importer::importTrilu(const Node &n) {
+  if (failed(checkArity(n, 1, 2)))
+    return failure();
+  auto upper = intAttr(n, "upper", 1);
+  if (failed(upper))
+    return failure();
+  int64_t k = 0;
+  if (hasInput(n, 1)) {
+    auto kv = scalarInt(*this, n, 1, "k");
+    if (failed(kv))
+      return failure();
+    k = *kv;
+  }
+  auto shape = inputShape(n, 0);
+  if (failed(shape))
+    return failure();
+  int64_t rank = shape->size();
+  if (rank < 2)
+    return failNode(n,
+                    "the input must have rank >= 2, got " + shapeStr(*shape));
+  const int64_t h = (*shape)[rank - 2], w = (*shape)[rank - 1];
+  // j - i ranges over [-(h - 1), w - 1]; clamping k keeps it from
+  // overflowing below.
+  k = std::clamp<int64_t>(k, -h - 1, w + 1);
+  auto keep = [&](int64_t i, int64_t j) {
+    return *upper ? j - i >= k : j - i <= k;
+  };
+
+  auto c = constant(n, 0);
+  if (failed(c))
+    return failure();
+  if (*c) {
+    ConstTensor r = **c;
+    int64_t plane = h * w;
+    for (int64_t e = 0; e < r.size(); ++e) {
+      int64_t p = e % plane;
+      if (keep(p / w, p % w))
+        continue;
+      if (r.isFloat())
+        r.f[e] = 0;
+      else
+        r.i[e] = 0;
+    }
+    return defineConst(n, 0, std::move(r));
+  }
+
+  auto x = operandF32(n, 0);
+  if (failed(x))
+    return failure();
+  SmallVector<bool> mask;
+  bool all = true;
+  for (int64_t i = 0; i < h; ++i)
+    for (int64_t j = 0; j < w; ++j) {
+      mask.push_back(keep(i, j));
+      all &= mask.back();
+    }
+  if (all) // nothing to zero (also an empty plane)
+    return define(n, 0, *x);
+  auto ty = RankedTensorType::get({h, w}, builder.getI1Type());
+  Value m = arith::ConstantOp::create(
+      builder, loc(), DenseElementsAttr::get(ty, ArrayRef<bool>(mask)));
+  auto r = where(*this, n, m, *x, splatF32({}, 0.0f));
+  return failed(r) ? failure() : define(n, 0, *r);
+}
+
+/// CumSum along a constant axis (`exclusive`, `reverse`). A constant input
+/// folds (a sequential sum); a runtime f32 input is a graph.matmul with a
+/// constant [n, n] triangular 0/1 matrix: right-multiplied when the axis is
+/// the last one, left-multiplied (transposed) when it is the second to
+/// last, otherwise the axis is transposed last and back.
+LogicalResult Importer::importCumSum(const Node &n) {
+  if (failed(checkArity(n, 2, 2)))
+    return failure();
+  auto exclusive = intAttr(n, "exclusive", 0);
+  auto reverse = failed(exclusive) ? Fail() : intAttr(n, "reverse", 0);
+  auto axisV = failed(reverse) ? Fail() : scalarInt(*this, n, 1, "axis");
+  auto shape = failed(axisV) ? Fail() : inputShape(n, 0);
+  if (failed(shape))
+    return failure();
+  int64_t rank = shape->size();
+  if (rank < 1)
+    return failNode(n, "the input must have rank >= 1");
+  auto axis = normAxis(n, *axisV, rank);
+  if (failed(axis))
+    return failure();
+  const int64_t len = (*shape)[*axis];
+
+  auto c = constant(n, 0);
+  if (failed(c))
+    return failure();
+  if (*c) {
+    const ConstTensor &in = **c;
+    if (!in.isFloat() && !isIntegerType(in.dtype))
+      return fail("unsupported element type " + dataTypeName(in.dtype) +
+                  " for '" + n.input(0) + "' (" + nodeDesc(n) + ")");
+    ConstTensor r = in;
+    int64_t inner =
+        *numElements(ArrayRef<int64_t>(in.shape).drop_front(*axis + 1));
+    int64_t outer = in.size() ? in.size() / (len * inner) : 0;
+    for (int64_t o = 0; o < outer; ++o)
+      for (int64_t q = 0; q < inner; ++q) {
+        double fs = 0;
+        uint64_t is = 0; // wraps as the integer type does
+        for (int64_t s = 0; s < len; ++s) {
+          int64_t t = *reverse ? len - 1 - s : s;
+          int64_t e = (o * len + t) * inner + q;
+          double fx = in.getF(e);
+          uint64_t ix = uint64_t(in.getI(e));
+          if (!*exclusive) {
+            fs += fx;
+            is += ix;
+          }
+          if (r.isFloat())
+            r.f[e] = fs;
+          else
+            r.i[e] = wrapToInt64(is);
+          if (*exclusive) {
+            fs += fx;
+            is += ix;
+          }
+        }
+      }
+    // Rounds to f32 / wraps to the width of the integer type.
+    return defineConst(n, 0, castConst(r, r.dtype));
+  }
+
+  auto x = operandF32(n, 0);
+  if (failed(x))
+    return failure();
+  if (!*numElements(*shape) || (len == 1 && !*exclusive))
+    return define(n, 0, *x);
+  if (len > kMaxConstElements / len)
+    return failNode(n, "axis " + std::to_string(*axis) + " has " +
+                           std::to_string(len) + " elements: the " +
+                           std::to_string(len) + " x " + std::to_string(len) +
+                           " summation matrix would have more than " +
+                           std::to_string(kMaxConstElements) + " elements");
+  // m[i * len + j] = 1 when input i contributes to output j.
+  SmallVector<float> m(len * len, 0.0f), mt(len * len, 0.0f);
+  for (int64_t i = 0; i < len; ++i)
+    for (int64_t j = 0; j < len; ++j) {
+      bool in = *reverse ? (*exclusive ? i > j : i >= j)
+                         : (*exclusive ? i < j : i <= j);
+      m[i * len + j] = mt[j * len + i] = in ? 1.0f : 0.0f;
+    }
+  Value v = *x;
+  if (*axis == rank - 1) { // x . M
+    v = graph::MatMulOp::create(builder, loc(), f32Tensor(*shape), v,
+                                constF32({len, len}, m));
+  } else if (*axis == rank - 2) { // M^T . x, broadcast over leading axes
+    v = graph::MatMulOp::create(builder, loc(), f32Tensor(*shape),
+                                constF32({len, len}, mt), v);
+  } else {
+    SmallVector<int64_t> perm, inv(rank);
+    for (int64_t d = 0; d < rank; ++d)
+      if (d != *axis)
+        perm.push_back(d);
+    perm.push_back(*axis);
+    for (int64_t d = 0; d < rank; ++d)
+      inv[perm[d]] = d;
+    Value t = transpose(v, perm);
+    Value p = graph::MatMulOp::create(builder, loc(), t.getType(), t,
+                                      constF32({len, len}, m));
+    v = transpose(p, inv);
+  }
+  return define(n, 0, v);
+}
+
+/// EyeLike: a constant of the input's (static) 2-D shape with ones on
+/// diagonal k, of type `dtype` (default: the input's type).
+LogicalResult Importer::importEyeLike(const Node &n) {
+  if (failed(checkArity(n, 1, 1)))
+    return failure();
+  auto k = intAttr(n, "k", 0);
+  auto shape = failed(k) ? Fail() : inputShape(n, 0);
+  auto inType = failed(shape) ? Fail() : inputType(n, 0);
+  if (failed(inType))
+    return failure();
+  auto dtype = intAttr(n, "dtype", *inType);
+  if (failed(dtype))
+    return failure();
+  int to = (int)*dtype;
+  if (!(isFloatType(to) || isIntegerType(to) || to == onnx::TensorProto::BOOL))
+    return fail("unsupported element type " + dataTypeName(to) +
+                " for the output of " + nodeDesc(n) + " (EyeLike)");
+  if (shape->size() != 2)
+    return failNode(n, "the input must be 2-D, got " + shapeStr(*shape));
+  const int64_t h = (*shape)[0], w = (*shape)[1];
+  auto count = numElements(*shape);
+  if (!count || *count > kMaxConstElements)
+    return failNode(n, "the output of shape " + shapeStr(*shape) +
+                           " has more than " +
+                           std::to_string(kMaxConstElements) +
+                           " elements, the importer's limit for constants");
+  ConstTensor r;
+  r.dtype = to;
+  r.shape.assign(shape->begin(), shape->end());
+  if (r.isFloat())
+    r.f.assign(*count, 0.0);
+  else
+    r.i.assign(*count, 0);
+  for (int64_t i = 0; i < h; ++i) {
+    // Column i + k, computed without overflow for any k.
+    if (*k < -i || *k - w >= -i)
+      continue;
+    int64_t e = i * w + i + *k;
+    if (r.isFloat())
+      r.f[e] = 1.0;
+    else
+      r.i[e] = 1;
+  }
+  return defineConst(n, 0, std::move(r));
 }

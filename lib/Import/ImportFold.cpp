@@ -190,14 +190,6 @@ ConstTensor accel::onnximport::concatConst(ArrayRef<const ConstTensor *> parts,
   return r;
 }
 
-/// Two's-complement wrap-around of an int64 result computed in uint64 (as
-/// ONNX runtimes wrap; signed overflow would be undefined in C++).
-static int64_t wrapping(uint64_t v) {
-  int64_t r;
-  std::memcpy(&r, &v, sizeof r);
-  return r;
-}
-
 /// Evaluates elementwise / comparison / logic nodes on constants.
 FailureOr<bool> Importer::tryFold(const Node &n) {
   static const std::set<std::string> foldable = {
@@ -290,13 +282,13 @@ FailureOr<bool> Importer::tryFold(const Node &n) {
     int64_t iv = 0;
     if (op == "Add") {
       fv = a + b;
-      iv = wrapping(uint64_t(ia) + uint64_t(ib));
+      iv = wrapToInt64(uint64_t(ia) + uint64_t(ib));
     } else if (op == "Sub") {
       fv = a - b;
-      iv = wrapping(uint64_t(ia) - uint64_t(ib));
+      iv = wrapToInt64(uint64_t(ia) - uint64_t(ib));
     } else if (op == "Mul") {
       fv = a * b;
-      iv = wrapping(uint64_t(ia) * uint64_t(ib));
+      iv = wrapToInt64(uint64_t(ia) * uint64_t(ib));
     } else if (op == "Div") {
       fv = a / b;
       if (!isF && ib == 0)
@@ -319,10 +311,10 @@ FailureOr<bool> Importer::tryFold(const Node &n) {
       iv = (int64_t)std::pow((double)ia, b);
     } else if (op == "Neg") {
       fv = -a;
-      iv = wrapping(0 - uint64_t(ia));
+      iv = wrapToInt64(0 - uint64_t(ia));
     } else if (op == "Abs") {
       fv = std::fabs(a);
-      iv = ia < 0 ? wrapping(0 - uint64_t(ia)) : ia;
+      iv = ia < 0 ? wrapToInt64(0 - uint64_t(ia)) : ia;
     } else if (op == "Sqrt") {
       fv = std::sqrt(a);
       iv = (int64_t)std::sqrt((double)ia);

@@ -4,6 +4,8 @@
 
 #include "ImporterImpl.h"
 
+#include <cstring>
+
 namespace accel::onnximport {
 
 /// The most elements of a constant the importer creates (a folded tensor, a
@@ -22,6 +24,14 @@ ConstTensor concatConst(ArrayRef<const ConstTensor *> parts, int64_t axis,
 inline ConstTensor reshapeConst(const ConstTensor &c, ArrayRef<int64_t> shape) {
   ConstTensor r = c;
   r.shape.assign(shape.begin(), shape.end());
+  return r;
+}
+
+/// Two's-complement wrap-around of an int64 result computed in uint64 (as
+/// ONNX runtimes wrap; signed overflow would be undefined in C++).
+inline int64_t wrapToInt64(uint64_t v) {
+  int64_t r;
+  std::memcpy(&r, &v, sizeof r);
   return r;
 }
 

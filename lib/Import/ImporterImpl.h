@@ -302,6 +302,9 @@ public:
   LogicalResult importLoss(const Node &n);
   LogicalResult importResize(const Node &n);
   LogicalResult importMod(const Node &n);
+  LogicalResult importTrilu(const Node &n);
+  LogicalResult importCumSum(const Node &n);
+  LogicalResult importEyeLike(const Node &n);
   // ImportControl.cpp
   LogicalResult importIf(const Node &n);
   /// Imports branch `g` (`label`: then_branch / else_branch) of If node

@@ -1396,6 +1396,9 @@ LogicalResult Importer::importNode(const Node &n) {
       {"Resize", &Importer::importResize},
       {"Upsample", &Importer::importResize},
       {"Mod", &Importer::importMod},
+      {"Trilu", &Importer::importTrilu},
+      {"CumSum", &Importer::importCumSum},
+      {"EyeLike", &Importer::importEyeLike},
       // control flow, resolved at compile time
       {"If", &Importer::importIf},
   };
