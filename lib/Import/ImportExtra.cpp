@@ -5,7 +5,7 @@
 // equal), hyperbolic functions (via exp / log / sqrt), IsNaN, IsInf,
 // Shrink, DepthToSpace / SpaceToDepth (reshape + transpose), LRN (a window
 // average over channels), MeanVarianceNormalization, Trilu (a constant-mask
-// where), CumSum (a matmul with a triangular 0/1 matrix), EyeLike (a
+// where), CumSum (a log-step scan of adds), EyeLike (a
 // constant).
 //
 //===----------------------------------------------------------------------===//
@@ -869,11 +869,25 @@ LogicalResult Importer::importTrilu(const Node &n) {
   return failed(r) ? failure() : define(n, 0, *r);
 }
 
+/// `v` moved `by` elements along `axis` towards its end (`back`: towards its
+/// start), zeros coming in: element i becomes v[i - by] (v[i + by]).
+Value Importer::shiftAlong(Value v, ArrayRef<int64_t> shape, int64_t axis,
+                           int64_t by, bool back) {
+  const int64_t rank = shape.size(), len = shape[axis];
+  SmallVector<int64_t> offsets(rank, 0), strides(rank, 1),
+      sizes(shape.begin(), shape.end()), pads(2 * rank, 0);
+  sizes[axis] = len - by;
+  offsets[axis] = back ? by : 0;
+  pads[back ? rank + axis : axis] = by;
+  Value kept = slice(v, offsets, strides, sizes);
+  return graph::PadOp::create(builder, loc(), f32Tensor(shape), kept, pads,
+                              graph::PadMode::constant, llvm::APFloat(0.0f));
+}
+
 /// CumSum along a constant axis (`exclusive`, `reverse`). A constant input
-/// folds (a sequential sum); a runtime f32 input is a graph.matmul with a
-/// constant [n, n] triangular 0/1 matrix: right-multiplied when the axis is
-/// the last one, left-multiplied (transposed) when it is the second to
-/// last, otherwise the axis is transposed last and back.
+/// folds (a sequential sum); a runtime f32 input is a log-step scan:
+/// ceil(log2 n) adds of the running sums and a shifted copy of them
+/// (graph.slice + graph.pad), the exclusive sum one more shift.
 LogicalResult Importer::importCumSum(const Node &n) {
   if (failed(checkArity(n, 2, 2)))
     return failure();
@@ -935,40 +949,19 @@ LogicalResult Importer::importCumSum(const Node &n) {
     return failure();
   if (!*numElements(*shape) || (len == 1 && !*exclusive))
     return define(n, 0, *x);
-  if (len > kMaxConstElements / len)
-    return failNode(n, "axis " + std::to_string(*axis) + " has " +
-                           std::to_string(len) + " elements: the " +
-                           std::to_string(len) + " x " + std::to_string(len) +
-                           " summation matrix would have more than " +
-                           std::to_string(kMaxConstElements) + " elements");
-  // m[i * len + j] = 1 when input i contributes to output j.
-  SmallVector<float> m(len * len, 0.0f), mt(len * len, 0.0f);
-  for (int64_t i = 0; i < len; ++i)
-    for (int64_t j = 0; j < len; ++j) {
-      bool in = *reverse ? (*exclusive ? i > j : i >= j)
-                         : (*exclusive ? i < j : i <= j);
-      m[i * len + j] = mt[j * len + i] = in ? 1.0f : 0.0f;
-    }
+  // Steps of 1, 2, 4, ... (a Hillis-Steele scan): after the step of s every
+  // element holds the sum of the 2s elements ending at it. No element is
+  // ever multiplied, so an infinity or NaN reaches only the sums that
+  // include it, as in a sequential sum.
   Value v = *x;
-  if (*axis == rank - 1) { // x . M
-    v = graph::MatMulOp::create(builder, loc(), f32Tensor(*shape), v,
-                                constF32({len, len}, m));
-  } else if (*axis == rank - 2) { // M^T . x, broadcast over leading axes
-    v = graph::MatMulOp::create(builder, loc(), f32Tensor(*shape),
-                                constF32({len, len}, mt), v);
-  } else {
-    SmallVector<int64_t> perm, inv(rank);
-    for (int64_t d = 0; d < rank; ++d)
-      if (d != *axis)
-        perm.push_back(d);
-    perm.push_back(*axis);
-    for (int64_t d = 0; d < rank; ++d)
-      inv[perm[d]] = d;
-    Value t = transpose(v, perm);
-    Value p = graph::MatMulOp::create(builder, loc(), t.getType(), t,
-                                      constF32({len, len}, m));
-    v = transpose(p, inv);
+  for (int64_t s = 1; s < len; s *= 2) {
+    auto r = add(n, v, shiftAlong(v, *shape, *axis, s, *reverse));
+    if (failed(r))
+      return failure();
+    v = *r;
   }
+  if (*exclusive)
+    v = shiftAlong(v, *shape, *axis, 1, *reverse);
   return define(n, 0, v);
 }
 

@@ -236,6 +236,8 @@ public:
                bool keepdims);
   Value slice(Value v, ArrayRef<int64_t> offsets, ArrayRef<int64_t> strides,
               ArrayRef<int64_t> sizes);
+  Value shiftAlong(Value v, ArrayRef<int64_t> shape, int64_t axis, int64_t by,
+                   bool back);
   Value splatF32(ArrayRef<int64_t> shape, float value);
   Value constF32(ArrayRef<int64_t> shape, ArrayRef<float> data);
 

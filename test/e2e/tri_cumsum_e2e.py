@@ -3,9 +3,10 @@
 simulated (accel-run --strict-hazards) and compared with numpy (np.tril /
 np.triu, np.cumsum with the exclusive / reverse variants written out).
 Trilu is a graph.where with a constant mask over the last two axes
-(batched over the leading ones); CumSum a graph.matmul with a constant
-triangular 0/1 matrix along the axis (last, second to last, or transposed
-there and back). Prints one line per case and `N passed, M failed`."""
+(batched over the leading ones); CumSum a log-step scan (adds of the
+running sums shifted by 1, 2, 4, ... along the axis): long axes, and
+infinities / NaN that must reach only the sums after them, as in a
+sequential sum. Prints one line per case and `N passed, M failed`."""
 import os
 import sys
 import tempfile
@@ -33,8 +34,10 @@ def model(node, shape, inits, path):
 def cumsum_ref(x, axis, exclusive, reverse):
     v = np.flip(x, axis) if reverse else x
     s = np.cumsum(v.astype(np.float64), axis=axis)
-    if exclusive:
-        s = s - v
+    if exclusive:  # shifted by one, not s - v (inf - inf would be NaN)
+        s = np.moveaxis(s, axis, 0)
+        s = np.concatenate([np.zeros_like(s[:1]), s[:-1]])
+        s = np.moveaxis(s, 0, axis)
     return (np.flip(s, axis) if reverse else s).astype(np.float32)
 
 
@@ -55,6 +58,17 @@ for shape, axis in [((6,), 0), ((3, 7), -1), ((3, 7), 0), ((2, 5, 4), 1),
             CASES.append((f"cumsum_{'x'.join(map(str, shape))}_axis{axis}_ex{exclusive}_rev{reverse}",
                           "CumSum", dict(exclusive=exclusive, reverse=reverse), axis, x,
                           cumsum_ref(x, axis, exclusive, reverse)))
+# A long axis (six steps, not a power of two), and non-finite elements.
+for shape, axis in [((2, 37), 1), ((45, 3), 0)]:
+    x = rng.standard_normal(shape).astype(np.float32)
+    CASES.append((f"cumsum_{'x'.join(map(str, shape))}_axis{axis}", "CumSum", {}, axis, x,
+                  cumsum_ref(x, axis, 0, 0)))
+special = np.array([[1, 2, np.inf, 4, -1, 3], [1, -np.inf, 2, np.nan, 5, 6]], np.float32)
+for exclusive in (0, 1):
+    for reverse in (0, 1):
+        CASES.append((f"cumsum_nonfinite_ex{exclusive}_rev{reverse}", "CumSum",
+                      dict(exclusive=exclusive, reverse=reverse), 1, special,
+                      cumsum_ref(special, 1, exclusive, reverse)))
 
 passed = failed = 0
 with tempfile.TemporaryDirectory(prefix="tri-cumsum-e2e-") as work:
@@ -71,8 +85,10 @@ with tempfile.TemporaryDirectory(prefix="tri-cumsum-e2e-") as work:
             print(f"FAIL {name}: {error}")
             failed += 1
             continue
-        err = float(np.max(np.abs(outs[0] - ref))) if ref.size else 0.0
-        ok = outs[0].shape == ref.shape and np.allclose(outs[0], ref, rtol=1e-5, atol=1e-5)
+        finite = np.isfinite(ref)
+        err = float(np.max(np.abs(outs[0][finite] - ref[finite]))) if finite.any() else 0.0
+        ok = outs[0].shape == ref.shape and np.allclose(outs[0], ref, rtol=1e-5, atol=1e-5,
+                                                        equal_nan=True)
         print(f"{'PASS' if ok else 'FAIL'} {name} (max error {err:.3g})")
         passed += ok
         failed += not ok
