@@ -1010,3 +1010,94 @@ LogicalResult Importer::importEyeLike(const Node &n) {
   }
   return defineConst(n, 0, std::move(r));
 }
+
+//===----------------------------------------------------------------------===//
+// OneHot
+//===----------------------------------------------------------------------===//
+
+/// OneHot: out = where(trunc(idx) (+ depth when negative) == iota, on, off)
+/// with `iota` a constant [depth, 1, ...] that broadcasts against the
+/// indices reshaped with a 1 at `axis`. `depth` must be a compile-time
+/// constant; `values` [off, on] may be runtime.
+LogicalResult Importer::importOneHot(const Node &n) {
+  if (failed(checkArity(n, 3, 3)))
+    return failure();
+  auto axisAttr = intAttr(n, "axis", -1);
+  auto depthV = failed(axisAttr) ? Fail() : constFloats(n, 1);
+  if (failed(depthV))
+    return failure();
+  if (depthV->size() != 1)
+    return failNode(n, "depth must have one element, got " +
+                           std::to_string(depthV->size()));
+  // ONNX casts depth (and the indices) to int64: truncation.
+  double dd = std::trunc((*depthV)[0]);
+  if (!(dd >= 1 && dd <= (double)kMaxConstElements))
+    return failNode(n, "depth must be in [1, " +
+                           std::to_string(kMaxConstElements) + "], got " +
+                           std::to_string((*depthV)[0]));
+  const int64_t depth = (int64_t)dd;
+  auto shape = inputShape(n, 0);
+  auto vshape = failed(shape) ? Fail() : inputShape(n, 2);
+  if (failed(vshape))
+    return failure();
+  if (*numElements(*vshape) != 2)
+    return failNode(n, "values must have two elements [off, on], got shape " +
+                           shapeStr(*vshape));
+  int64_t rank = shape->size();
+  auto axis = normAxis(n, *axisAttr, rank + 1);
+  if (failed(axis))
+    return failure();
+  auto count = numElements(*shape);
+  if (!*count)
+    return failNode(n, "empty indices produce an empty tensor, which is not "
+                       "supported");
+  SmallVector<int64_t> out(*shape);
+  out.insert(out.begin() + *axis, depth);
+  if (*count > kMaxConstElements / depth)
+    return failNode(n, "the output " + shapeStr(out) + " has more than " +
+                           std::to_string(kMaxConstElements) + " elements");
+
+  // [off, on] as two scalars (constant splats or slices of a runtime input).
+  Value off, on;
+  auto vc = constant(n, 2);
+  if (failed(vc))
+    return failure();
+  if (*vc && (*vc)->dtype == onnx::TensorProto::FLOAT) {
+    off = splatF32({}, (float)(*vc)->getF(0));
+    on = splatF32({}, (float)(*vc)->getF(1));
+  } else {
+    auto v = operandF32(n, 2);
+    if (failed(v))
+      return failure();
+    Value flat = reshape(*v, {2});
+    off = reshape(slice(flat, {0}, {1}, {1}), {});
+    on = reshape(slice(flat, {1}, {1}, {1}), {});
+  }
+
+  auto x = operandF32(n, 0, /*convertInts=*/true);
+  if (failed(x))
+    return failure();
+  // trunc(x) = where(x < 0, ceil(x), floor(x)); negatives count from depth.
+  Value zero = splatF32({}, 0.0f);
+  auto neg = binary(n, BinaryFn::less, *x, zero);
+  auto t = failed(neg) ? Fail()
+                       : where(*this, n, *neg, unary(UnaryFn::ceil, *x),
+                               unary(UnaryFn::floor, *x));
+  auto idx = failed(t)
+                 ? Fail()
+                 : where(*this, n, *neg,
+                         unary(UnaryFn::affine, *t, 1.0f, (float)depth), *t);
+  if (failed(idx))
+    return failure();
+  SmallVector<int64_t> withOne(*shape);
+  withOne.insert(withOne.begin() + *axis, 1);
+  Value xi = reshape(*idx, withOne);
+  SmallVector<int64_t> iotaShape{depth};
+  iotaShape.append(rank - *axis, 1);
+  SmallVector<float> iota;
+  for (int64_t d = 0; d < depth; ++d)
+    iota.push_back((float)d);
+  auto eq = binary(n, BinaryFn::equal, xi, constF32(iotaShape, iota));
+  auto r = failed(eq) ? Fail() : where(*this, n, *eq, on, off);
+  return failed(r) ? failure() : define(n, 0, *r);
+}

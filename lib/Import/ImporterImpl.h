@@ -307,6 +307,7 @@ public:
   LogicalResult importTrilu(const Node &n);
   LogicalResult importCumSum(const Node &n);
   LogicalResult importEyeLike(const Node &n);
+  LogicalResult importOneHot(const Node &n);
   // ImportControl.cpp
   LogicalResult importIf(const Node &n);
   /// Imports branch `g` (`label`: then_branch / else_branch) of If node

@@ -769,7 +769,7 @@ FailureOr<SmallVector<double>> Importer::constFloats(const Node &n, int i) {
     return failure();
   if (!*c) {
     Slot *s = slot(n, i);
-    if (s && s->value && isa<BlockArgument>(s->value))
+    if (s && (s->badType || (s->value && isa<BlockArgument>(s->value))))
       return fail("input " + std::to_string(i) + " ('" + n.input(i) + "') of " +
                   nodeDesc(n) + " (" + n.op_type() +
                   ") must be a compile-time constant; it is a graph input: "
@@ -1399,6 +1399,7 @@ LogicalResult Importer::importNode(const Node &n) {
       {"Trilu", &Importer::importTrilu},
       {"CumSum", &Importer::importCumSum},
       {"EyeLike", &Importer::importEyeLike},
+      {"OneHot", &Importer::importOneHot},
       // control flow, resolved at compile time
       {"If", &Importer::importIf},
   };
