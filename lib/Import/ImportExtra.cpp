@@ -1012,7 +1012,7 @@ LogicalResult Importer::importEyeLike(const Node &n) {
 }
 
 //===----------------------------------------------------------------------===//
-// OneHot
+// OneHot, GatherND
 //===----------------------------------------------------------------------===//
 
 /// OneHot: out = where(trunc(idx) (+ depth when negative) == iota, on, off)
@@ -1100,4 +1100,113 @@ LogicalResult Importer::importOneHot(const Node &n) {
   auto eq = binary(n, BinaryFn::equal, xi, constF32(iotaShape, iota));
   auto r = failed(eq) ? Fail() : where(*this, n, *eq, on, off);
   return failed(r) ? failure() : define(n, 0, *r);
+}
+
+namespace {
+/// The constant integer indices of input `i` of an indexing node (GatherND,
+/// Scatter*): runtime indices are rejected naming the node and the input.
+FailureOr<ConstPtr> constIndices(Importer &im, const Node &n, int i) {
+  auto c = im.constant(n, i);
+  if (failed(c))
+    return failure();
+  if (!*c)
+    return im.failNode(n, "indices must be compile-time constants: the DMA "
+                          "engine has no indirect addressing (input '" +
+                              n.input(i) + "'; bind it to a constant: --bind " +
+                              n.input(i) + "=FILE.pb)");
+  if ((*c)->isFloat())
+    return im.failNode(n, "indices must be integers, got " +
+                              dataTypeName((*c)->dtype));
+  return *c;
+}
+
+/// Row-major flat offsets of the index tuples of `idx` (last axis k) into
+/// `dims` (k extents), negatives counted from the end; out-of-range
+/// entries are an error.
+FailureOr<SmallVector<int64_t>> flatTuples(Importer &im, const Node &n,
+                                           const ConstTensor &idx,
+                                           ArrayRef<int64_t> dims) {
+  const int64_t k = dims.size();
+  const int64_t tuples = k ? idx.size() / k : 0;
+  SmallVector<int64_t> out;
+  for (int64_t t = 0; t < tuples; ++t) {
+    int64_t off = 0;
+    for (int64_t j = 0; j < k; ++j) {
+      int64_t v = idx.getI(t * k + j), w = v < 0 ? v + dims[j] : v;
+      if (w < 0 || w >= dims[j])
+        return im.failNode(n, "index " + std::to_string(v) +
+                                  " is out of range for an axis of size " +
+                                  std::to_string(dims[j]));
+      off = off * dims[j] + w;
+    }
+    out.push_back(off);
+  }
+  return out;
+}
+} // namespace
+
+/// GatherND with compile-time indices: the data reshaped to [B * P, R]
+/// (B the batch_dims extents, P the k indexed ones, R the rest), the rows of
+/// the flat index tuples gathered (gatherAlong: strided slices + concat),
+/// reshaped to indices.shape[:-1] + data.shape[b + k:]. Constant data folds.
+LogicalResult Importer::importGatherND(const Node &n) {
+  if (failed(checkArity(n, 2, 2)))
+    return failure();
+  auto b = intAttr(n, "batch_dims", 0);
+  auto ds = failed(b) ? Fail() : inputShape(n, 0);
+  auto idxC = failed(ds) ? Fail() : constIndices(*this, n, 1);
+  if (failed(idxC))
+    return failure();
+  const ConstTensor &idx = **idxC;
+  ArrayRef<int64_t> D = *ds, I = idx.shape;
+  const int64_t r = D.size(), q = I.size();
+  if (q < 1 || r < 1)
+    return failNode(n, "data and indices must have rank >= 1");
+  const int64_t k = I.back();
+  if (*b < 0 || *b >= std::min(q, r))
+    return failNode(n, "batch_dims " + std::to_string(*b) +
+                           " must be in [0, min(rank(data), rank(indices)))");
+  if (k < 1 || *b + k > r)
+    return failNode(n, "the last axis of indices (" + std::to_string(k) +
+                           ") must be in [1, rank(data) - batch_dims]");
+  if (D.take_front(*b) != I.take_front(*b))
+    return failNode(n, "the batch axes of data " + shapeStr(D) +
+                           " and indices " + shapeStr(I) + " differ");
+  SmallVector<int64_t> out(I.drop_back());
+  out.append(D.begin() + *b + k, D.end());
+  const int64_t B = *numElements(D.take_front(*b));
+  const int64_t P = *numElements(D.slice(*b, k));
+  const int64_t R = *numElements(D.drop_front(*b + k));
+  auto flat = flatTuples(*this, n, idx, D.slice(*b, k));
+  if (failed(flat))
+    return failure();
+  if (flat->empty())
+    return failNode(n, "empty indices produce an empty tensor, which is not "
+                       "supported");
+  const int64_t perBatch = flat->size() / B;
+  for (int64_t t = 0; t < (int64_t)flat->size(); ++t)
+    (*flat)[t] += (t / perBatch) * P;
+
+  auto c = constant(n, 0);
+  if (failed(c))
+    return failure();
+  if (*c) {
+    const ConstTensor &in = **c;
+    ConstTensor res;
+    res.dtype = in.dtype;
+    res.shape = out;
+    for (int64_t row : *flat)
+      for (int64_t e = row * R; e < (row + 1) * R; ++e) {
+        if (in.isFloat())
+          res.f.push_back(in.f[e]);
+        else
+          res.i.push_back(in.i[e]);
+      }
+    return defineConst(n, 0, std::move(res));
+  }
+  auto x = operandF32(n, 0);
+  if (failed(x))
+    return failure();
+  Value v = gatherAlong(reshape(*x, {B * P, R}), 0, *flat);
+  return define(n, 0, reshape(v, out));
 }

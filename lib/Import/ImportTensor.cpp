@@ -549,6 +549,34 @@ LogicalResult Importer::importSlice(const Node &n) {
   return define(n, 0, slice(*x, offs, strides, sizes));
 }
 
+Value Importer::gatherAlong(Value x, int64_t axis, ArrayRef<int64_t> indices) {
+  ArrayRef<int64_t> in = shapeOf(x);
+  int64_t rank = in.size(), count = indices.size();
+  SmallVector<Value> parts;
+  for (int64_t k = 0; k < count;) {
+    // Runs of an arithmetic progression become one strided slice each.
+    int64_t step = k + 1 < count ? indices[k + 1] - indices[k] : 1;
+    if (step == 0)
+      step = 1;
+    int64_t len = 1;
+    if (k + 1 < count && indices[k + 1] != indices[k])
+      while (k + len < count && indices[k + len] - indices[k + len - 1] == step)
+        ++len;
+    SmallVector<int64_t> offs(rank, 0), strides(rank, 1), sizes(in);
+    offs[axis] = indices[k];
+    strides[axis] = len == 1 ? 1 : step;
+    sizes[axis] = len;
+    parts.push_back(slice(x, offs, strides, sizes));
+    k += len;
+  }
+  if (parts.size() == 1)
+    return parts[0];
+  SmallVector<int64_t> shape(in);
+  shape[axis] = count;
+  return graph::ConcatOp::create(builder, loc(), tensorLike(shape, x), parts,
+                                 builder.getI64IntegerAttr(axis));
+}
+
 /// Gather with compile-time indices: an arithmetic progression is one
 /// strided slice, anything else is slices + concat; then a reshape to the
 /// ONNX result shape.
@@ -636,21 +664,7 @@ LogicalResult Importer::importGather(const Node &n) {
   auto x = operandAny(n, 0);
   if (failed(x))
     return failure();
-  SmallVector<Value> parts;
-  for (const Run &r : runs) {
-    SmallVector<int64_t> o, s, z;
-    sliceOf(r, o, s, z);
-    parts.push_back(slice(*x, o, s, z));
-  }
-  if (parts.empty())
-    return failNode(n, "Gather selects no elements (empty indices)");
-  Value v = parts[0];
-  if (parts.size() > 1) {
-    SmallVector<int64_t> shape(in);
-    shape[*axis] = count;
-    v = graph::ConcatOp::create(builder, loc(), tensorLike(shape, *x), parts,
-                                builder.getI64IntegerAttr(*axis));
-  }
+  Value v = gatherAlong(*x, *axis, indices);
   if (shapeOf(v) != ArrayRef<int64_t>(out)) {
     if (!elemOf(v).isF32())
       return failNode(n, "gathering from a non-f32 runtime tensor with a "

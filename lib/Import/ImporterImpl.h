@@ -238,6 +238,9 @@ public:
               ArrayRef<int64_t> sizes);
   Value shiftAlong(Value v, ArrayRef<int64_t> shape, int64_t axis, int64_t by,
                    bool back);
+  /// The slices of `x` at `indices` (in range, at least one) along `axis`,
+  /// concatenated: runs of an arithmetic progression are one strided slice.
+  Value gatherAlong(Value x, int64_t axis, ArrayRef<int64_t> indices);
   Value splatF32(ArrayRef<int64_t> shape, float value);
   Value constF32(ArrayRef<int64_t> shape, ArrayRef<float> data);
 
@@ -308,6 +311,7 @@ public:
   LogicalResult importCumSum(const Node &n);
   LogicalResult importEyeLike(const Node &n);
   LogicalResult importOneHot(const Node &n);
+  LogicalResult importGatherND(const Node &n);
   // ImportControl.cpp
   LogicalResult importIf(const Node &n);
   /// Imports branch `g` (`label`: then_branch / else_branch) of If node

@@ -1400,6 +1400,7 @@ LogicalResult Importer::importNode(const Node &n) {
       {"CumSum", &Importer::importCumSum},
       {"EyeLike", &Importer::importEyeLike},
       {"OneHot", &Importer::importOneHot},
+      {"GatherND", &Importer::importGatherND},
       // control flow, resolved at compile time
       {"If", &Importer::importIf},
   };
@@ -1707,7 +1708,7 @@ std::vector<int> constantPositions(const std::string &op, int64_t opset) {
       op == "Unsqueeze" || op == "Split" || op == "Gather" ||
       op == "GatherElements" || op == "NegativeLogLikelihoodLoss" ||
       op == "SoftmaxCrossEntropyLoss" || op == "Upsample" || op == "CumSum" ||
-      op == "Trilu" || op == "TopK" || op == "OneHot")
+      op == "Trilu" || op == "TopK" || op == "OneHot" || op == "GatherND")
     return {1};
   if (op.rfind("Reduce", 0) == 0)
     return {1};
