@@ -1012,7 +1012,7 @@ LogicalResult Importer::importEyeLike(const Node &n) {
 }
 
 //===----------------------------------------------------------------------===//
-// OneHot, GatherND
+// OneHot, GatherND, ScatterElements / Scatter, ScatterND
 //===----------------------------------------------------------------------===//
 
 /// OneHot: out = where(trunc(idx) (+ depth when negative) == iota, on, off)
@@ -1209,4 +1209,217 @@ LogicalResult Importer::importGatherND(const Node &n) {
     return failure();
   Value v = gatherAlong(reshape(*x, {B * P, R}), 0, *flat);
   return define(n, 0, reshape(v, out));
+}
+
+namespace {
+/// Fills the entries of `sel` where `has` is false (rows whose value does
+/// not matter, any update row in [0, U)) so that `sel` splits into few runs
+/// of an arithmetic progression (few gatherAlong slices): greedily, a run
+/// goes on while its given entries follow one step and its filled ones stay
+/// in range.
+void fillRuns(SmallVector<int64_t> &sel, ArrayRef<bool> has, int64_t U) {
+  const int64_t P = sel.size();
+  for (int64_t p0 = 0, p; p0 < P; p0 = p) {
+    int64_t pa = -1, va = 0, step = 0;
+    for (p = p0; p < P; ++p) {
+      if (!has[p]) {
+        int64_t v = va + step * (p - pa);
+        if (step && (v < 0 || v >= U))
+          break;
+        continue;
+      }
+      if (pa < 0) {
+        pa = p;
+        va = sel[p];
+        continue;
+      }
+      if (step) {
+        if (sel[p] != va + step * (p - pa))
+          break;
+        continue;
+      }
+      int64_t d = sel[p] - va, gap = p - pa, v0 = va - (d / gap) * (pa - p0);
+      if (d == 0 || d % gap || v0 < 0 || v0 >= U)
+        break;
+      step = d / gap;
+    }
+    if (pa < 0) { // nothing given: 0, 1, 2, ...
+      for (int64_t q = p0; q < p; ++q)
+        sel[q] = std::min(q - p0, U - 1);
+      continue;
+    }
+    if (!step) { // one given entry: a step of +-1 if it fits, else repeats
+      if (va - (pa - p0) >= 0 && va + (p - 1 - pa) < U)
+        step = 1;
+      else if (va + (pa - p0) < U && va - (p - 1 - pa) >= 0)
+        step = -1;
+    }
+    for (int64_t q = p0; q < p; ++q)
+      if (!has[q])
+        sel[q] = va + step * (q - pa);
+  }
+}
+
+/// data2 [P, R] with the rows of upd2 [U, R] scattered to rows `target[u]`
+/// (in update order) and combined by `reduction`: one round per
+/// contribution depth, each a gather of one update row per data row
+/// (gatherAlong; a single update row broadcasts instead) and a graph.where
+/// with a constant [P, 1] mask of the rows that have a contribution in that
+/// round. "none" keeps only the last contribution (ONNX leaves duplicates
+/// undefined).
+FailureOr<Value> scatterRows(Importer &im, const Node &n, Value data2,
+                             Value upd2, ArrayRef<int64_t> target,
+                             StringRef reduction) {
+  const int64_t P = Importer::shapeOf(data2)[0];
+  const int64_t U = Importer::shapeOf(upd2)[0];
+  std::vector<SmallVector<int64_t>> contrib(P);
+  for (int64_t u = 0; u < (int64_t)target.size(); ++u)
+    contrib[target[u]].push_back(u);
+  bool none = reduction == "none";
+  if (none)
+    for (auto &c : contrib)
+      if (c.size() > 1)
+        c.erase(c.begin(), c.end() - 1);
+  size_t rounds = 0;
+  for (auto &c : contrib)
+    rounds = std::max(rounds, c.size());
+  Value acc = data2;
+  for (size_t rd = 0; rd < rounds; ++rd) {
+    SmallVector<int64_t> sel(P, 0);
+    SmallVector<bool> mask(P, false);
+    bool all = true;
+    for (int64_t p = 0; p < P; ++p) {
+      mask[p] = rd < contrib[p].size();
+      all &= mask[p];
+      if (mask[p])
+        sel[p] = contrib[p][rd];
+    }
+    fillRuns(sel, mask, U);
+    Value g = U == 1 ? upd2 : im.gatherAlong(upd2, 0, sel);
+    Value comb = g;
+    if (!none) {
+      auto r = im.binary(n, reduction == "add" ? BinaryFn::add : BinaryFn::mul,
+                         acc, g);
+      if (failed(r))
+        return failure();
+      comb = *r;
+    }
+    if (all && Importer::shapeOf(comb) == Importer::shapeOf(acc)) {
+      acc = comb;
+      continue;
+    }
+    auto ty = RankedTensorType::get({P, 1}, im.builder.getI1Type());
+    Value m = arith::ConstantOp::create(
+        im.builder, im.loc(), DenseElementsAttr::get(ty, ArrayRef<bool>(mask)));
+    auto w = where(im, n, m, comb, acc);
+    if (failed(w))
+      return failure();
+    acc = *w;
+  }
+  return acc;
+}
+
+FailureOr<std::string> scatterReduction(Importer &im, const Node &n) {
+  auto red = im.stringAttr(n, "reduction", "none");
+  if (failed(red))
+    return failure();
+  // max / min (opset 18) would be graph.binary max / min, but the importer
+  // reads opsets up to 17.
+  if (*red != "none" && *red != "add" && *red != "mul")
+    return im.failNode(n, "reduction '" + *red +
+                              "' is not supported (none, add, mul)");
+  return *red;
+}
+} // namespace
+
+/// ScatterElements (and the deprecated Scatter) with compile-time indices:
+/// data and updates flattened to [N, 1] / [U, 1], each update's flat target
+/// computed at compile time, then scatterRows; reshaped back.
+LogicalResult Importer::importScatter(const Node &n) {
+  if (failed(checkArity(n, 3, 3)))
+    return failure();
+  auto red = scatterReduction(*this, n);
+  auto axisAttr = failed(red) ? Fail() : intAttr(n, "axis", 0);
+  auto x = failed(axisAttr) ? Fail() : operandF32(n, 0);
+  auto idxC = failed(x) ? Fail() : constIndices(*this, n, 1);
+  auto upd = failed(idxC) ? Fail() : operandF32(n, 2);
+  if (failed(upd))
+    return failure();
+  ArrayRef<int64_t> D = shapeOf(*x), S = (*idxC)->shape;
+  const int64_t rank = D.size();
+  auto axis = normAxis(n, *axisAttr, rank);
+  if (failed(axis))
+    return failure();
+  if ((int64_t)S.size() != rank || shapeOf(*upd) != S)
+    return failNode(n, "indices " + shapeStr(S) + " and updates " +
+                           shapeStr(shapeOf(*upd)) +
+                           " must have the same shape and the rank of the "
+                           "data " +
+                           shapeStr(D));
+  for (int64_t d = 0; d < rank; ++d)
+    if (d != *axis && S[d] > D[d])
+      return failNode(n, "indices shape " + shapeStr(S) +
+                             " exceeds the data shape " + shapeStr(D));
+  const ConstTensor &idx = **idxC;
+  const int64_t U = idx.size(), N = *numElements(D);
+  if (!U)
+    return define(n, 0, *x);
+  SmallVector<int64_t> target;
+  SmallVector<int64_t> pos(rank, 0);
+  for (int64_t u = 0; u < U; ++u) {
+    // pos = the multi-index of u in S
+    int64_t rem = u;
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      pos[d] = rem % S[d];
+      rem /= S[d];
+    }
+    int64_t v = idx.getI(u), w = v < 0 ? v + D[*axis] : v;
+    if (w < 0 || w >= D[*axis])
+      return failNode(n, "index " + std::to_string(v) +
+                             " is out of range for axis " +
+                             std::to_string(*axis) + " of size " +
+                             std::to_string(D[*axis]));
+    int64_t off = 0;
+    for (int64_t d = 0; d < rank; ++d)
+      off = off * D[d] + (d == *axis ? w : pos[d]);
+    target.push_back(off);
+  }
+  auto r = scatterRows(*this, n, reshape(*x, {N, 1}), reshape(*upd, {U, 1}),
+                       target, *red);
+  return failed(r) ? failure() : define(n, 0, reshape(*r, D));
+}
+
+/// ScatterND with compile-time indices: data as [P, R] rows (P the k
+/// indexed axes), updates as [U, R], scatterRows, reshaped back.
+LogicalResult Importer::importScatterND(const Node &n) {
+  if (failed(checkArity(n, 3, 3)))
+    return failure();
+  auto red = scatterReduction(*this, n);
+  auto x = failed(red) ? Fail() : operandF32(n, 0);
+  auto idxC = failed(x) ? Fail() : constIndices(*this, n, 1);
+  auto upd = failed(idxC) ? Fail() : operandF32(n, 2);
+  if (failed(upd))
+    return failure();
+  ArrayRef<int64_t> D = shapeOf(*x), I = (*idxC)->shape;
+  const int64_t r = D.size();
+  if (I.empty() || I.back() < 1 || I.back() > r)
+    return failNode(n, "the last axis of indices " + shapeStr(I) +
+                           " must be in [1, rank(data)]");
+  const int64_t k = I.back();
+  SmallVector<int64_t> us(I.drop_back());
+  us.append(D.begin() + k, D.end());
+  if (shapeOf(*upd) != ArrayRef<int64_t>(us))
+    return failNode(n, "updates must have shape " + shapeStr(us) + ", got " +
+                           shapeStr(shapeOf(*upd)));
+  auto target = flatTuples(*this, n, **idxC, D.take_front(k));
+  if (failed(target))
+    return failure();
+  if (target->empty())
+    return define(n, 0, *x);
+  const int64_t P = *numElements(D.take_front(k));
+  const int64_t R = *numElements(D.drop_front(k));
+  const int64_t U = target->size();
+  auto res = scatterRows(*this, n, reshape(*x, {P, R}), reshape(*upd, {U, R}),
+                         *target, *red);
+  return failed(res) ? failure() : define(n, 0, reshape(*res, D));
 }

@@ -312,6 +312,8 @@ public:
   LogicalResult importEyeLike(const Node &n);
   LogicalResult importOneHot(const Node &n);
   LogicalResult importGatherND(const Node &n);
+  LogicalResult importScatter(const Node &n);
+  LogicalResult importScatterND(const Node &n);
   // ImportControl.cpp
   LogicalResult importIf(const Node &n);
   /// Imports branch `g` (`label`: then_branch / else_branch) of If node

@@ -1401,6 +1401,9 @@ LogicalResult Importer::importNode(const Node &n) {
       {"EyeLike", &Importer::importEyeLike},
       {"OneHot", &Importer::importOneHot},
       {"GatherND", &Importer::importGatherND},
+      {"ScatterElements", &Importer::importScatter},
+      {"Scatter", &Importer::importScatter},
+      {"ScatterND", &Importer::importScatterND},
       // control flow, resolved at compile time
       {"If", &Importer::importIf},
   };
@@ -1708,7 +1711,8 @@ std::vector<int> constantPositions(const std::string &op, int64_t opset) {
       op == "Unsqueeze" || op == "Split" || op == "Gather" ||
       op == "GatherElements" || op == "NegativeLogLikelihoodLoss" ||
       op == "SoftmaxCrossEntropyLoss" || op == "Upsample" || op == "CumSum" ||
-      op == "Trilu" || op == "TopK" || op == "OneHot" || op == "GatherND")
+      op == "Trilu" || op == "TopK" || op == "OneHot" || op == "GatherND" ||
+      op == "ScatterElements" || op == "Scatter" || op == "ScatterND")
     return {1};
   if (op.rfind("Reduce", 0) == 0)
     return {1};
