@@ -1423,3 +1423,73 @@ LogicalResult Importer::importScatterND(const Node &n) {
                          *target, *red);
   return failed(res) ? failure() : define(n, 0, reshape(*res, D));
 }
+
+//===----------------------------------------------------------------------===//
+// Atan, Asin, Acos
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// atan(x) from elementwise ops: t = |x| or 1 / |x| (|x| > 1) in [0, 1],
+/// p = t * Q(t^2) with Q a degree-8 polynomial (a near-minimax fit of
+/// atan(t) / t on [0, 1], max error 6e-9 in exact arithmetic), pi/2 - p
+/// where |x| > 1, times sign(x). +-inf gives +-pi/2, NaN stays NaN.
+FailureOr<Value> atanOf(Importer &im, const Node &n, Value x) {
+  static const float q[] = {0.99999988f,   -0.333325982f,  0.199859068f,
+                            -0.141612321f, 0.104989506f,   -0.0723486245f,
+                            0.0397812389f, -0.0144013502f, 0.00245671952f};
+  const float halfPi = 1.57079637f;
+  Value a = im.unary(UnaryFn::abs, x);
+  auto inv = im.binary(n, BinaryFn::greater, a, im.splatF32({}, 1.0f));
+  if (failed(inv))
+    return failure();
+  auto t = where(im, n, *inv, im.unary(UnaryFn::reciprocal, a), a);
+  if (failed(t))
+    return failure();
+  Value s = im.unary(UnaryFn::square, *t);
+  const int deg = std::size(q) - 1;
+  Value p = im.unary(UnaryFn::affine, s, q[deg], q[deg - 1]);
+  for (int k = deg - 2; k >= 0; --k) {
+    auto m = im.binary(n, BinaryFn::mul, p, s);
+    if (failed(m))
+      return failure();
+    p = im.unary(UnaryFn::affine, *m, 1.0f, q[k]);
+  }
+  auto pt = im.binary(n, BinaryFn::mul, *t, p);
+  if (failed(pt))
+    return failure();
+  auto r =
+      where(im, n, *inv, im.unary(UnaryFn::affine, *pt, -1.0f, halfPi), *pt);
+  if (failed(r))
+    return failure();
+  return im.binary(n, BinaryFn::mul, im.unary(UnaryFn::sign, x), *r);
+}
+} // namespace
+
+/// Atan; Asin(x) = atan(x / sqrt((1 - |x|)(1 + |x|))) (+-1 -> x / 0 =
+/// +-inf -> +-pi/2; |x| > 1 -> sqrt of a negative = NaN); Acos(x) = pi/2 -
+/// asin(x). The factored 1 - x^2 is exact for |x| >= 0.5 up to the product.
+LogicalResult Importer::importInverseTrig(const Node &n) {
+  if (failed(checkArity(n, 1, 1)))
+    return failure();
+  auto x = operandF32(n, 0);
+  if (failed(x))
+    return failure();
+  const std::string &op = n.op_type();
+  Value v = *x;
+  if (op != "Atan") {
+    Value a = unary(UnaryFn::abs, v);
+    auto d = binary(n, BinaryFn::mul, unary(UnaryFn::affine, a, -1.0f, 1.0f),
+                    unary(UnaryFn::affine, a, 1.0f, 1.0f));
+    auto r = failed(d) ? Fail()
+                       : binary(n, BinaryFn::div, v, unary(UnaryFn::sqrt, *d));
+    if (failed(r))
+      return failure();
+    v = *r;
+  }
+  auto r = atanOf(*this, n, v);
+  if (failed(r))
+    return failure();
+  if (op == "Acos")
+    return define(n, 0, unary(UnaryFn::affine, *r, -1.0f, 1.57079637f));
+  return define(n, 0, *r);
+}

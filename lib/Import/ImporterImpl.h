@@ -314,6 +314,7 @@ public:
   LogicalResult importGatherND(const Node &n);
   LogicalResult importScatter(const Node &n);
   LogicalResult importScatterND(const Node &n);
+  LogicalResult importInverseTrig(const Node &n);
   // ImportControl.cpp
   LogicalResult importIf(const Node &n);
   /// Imports branch `g` (`label`: then_branch / else_branch) of If node

@@ -1404,6 +1404,9 @@ LogicalResult Importer::importNode(const Node &n) {
       {"ScatterElements", &Importer::importScatter},
       {"Scatter", &Importer::importScatter},
       {"ScatterND", &Importer::importScatterND},
+      {"Atan", &Importer::importInverseTrig},
+      {"Asin", &Importer::importInverseTrig},
+      {"Acos", &Importer::importInverseTrig},
       // control flow, resolved at compile time
       {"If", &Importer::importIf},
   };

@@ -14,7 +14,7 @@ Writes to OUTDIR:
                    (Shape -> Gather -> Greater); its then branch holds an If
                    on Not(Equal(sr, 8000)) whose branches both define
                    'local' (branch scopes are separate) and read the outer
-                   't'. The untaken outer branch uses Acos, which the
+                   't'. The untaken outer branch uses Unique, which the
                    importer does not support. (The ONNX checker refuses a
                    branch that redefines an outer name, so no model
                    shadows one.)
@@ -92,8 +92,8 @@ def nested_model():
                           then_branch=inner_then, else_branch=inner_else)],
         "outer_then", [], [helper.make_tensor_value_info("v", F, [2, 8])])
     outer_else = helper.make_graph(
-        [helper.make_node("Acos", ["x"], ["acos"], name="acos")],
-        "outer_else", [], [helper.make_tensor_value_info("acos", F, [2, 8])])
+        [helper.make_node("Unique", ["x"], ["uniq"], name="unique")],
+        "outer_else", [], [helper.make_tensor_value_info("uniq", F, [2, 8])])
     g = helper.make_graph(
         [helper.make_node("Exp", ["x"], ["t"], name="exp"),
          helper.make_node("Shape", ["x"], ["shape"], name="shape"),

@@ -57,7 +57,7 @@ save(model(g), "missing_initializer.onnx")
 
 # --- unsupported operator with a node name ------------------------------------
 g = helper.make_graph(
-    [helper.make_node("Acos", ["x"], ["y"], name="acos_1")],
+    [helper.make_node("Unique", ["x"], ["y"], name="unique_1")],
     "unsupported_named",
     [helper.make_tensor_value_info("x", F, [2, 3])],
     [helper.make_tensor_value_info("y", F, [2, 3])])
