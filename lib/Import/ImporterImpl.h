@@ -402,6 +402,10 @@ private:
                                SmallVector<std::string> &argNames);
 };
 
+/// graph.where(c, x, y) with the result shape the three operands broadcast
+/// to; an error naming `n` when they do not.
+FailureOr<Value> where(Importer &im, const Node &n, Value c, Value x, Value y);
+
 } // namespace accel::onnximport
 
 #endif
