@@ -4,7 +4,8 @@
 For every selected test directory (model.onnx + test_data_set_*/input_*.pb,
 output_*.pb) it runs `accel-compile` and then `accel-run --strict-hazards` on
 each data set (a missing WAIT or BARRIER fails the test), and compares every
-output with the expected one (rtol 1e-3, atol 1e-5, NaN-aware). Graph
+output with the expected one (rtol 1e-3, atol 1e-5, NaN-aware; a bool or
+integer reference wants an output of that kind, a float one any float). Graph
 inputs of a type the accelerator does not hold that the model reads only
 through their static shape (EyeLike, Shape) are not program inputs: the runner
 leaves out those accel-run reports as unknown. Each test runs
@@ -63,10 +64,22 @@ def first_line_with(text, words):
     return lines[0].strip() if lines else "(no message)"
 
 
+def same_kind(expected, got):
+    """A bool / integer reference wants an output of that kind (accel-run
+    writes outputs in their declared types); a floating-point one any float
+    (the accelerator holds f16 / f64 as f32)."""
+    if expected.dtype.kind in "biu":
+        return got.dtype.kind == expected.dtype.kind or (
+            expected.dtype.kind in "iu" and got.dtype.kind in "iu")
+    return got.dtype.kind == "f"
+
+
 def compare(expected, got):
     """Returns (ok, max_abs_err, message)."""
     if expected.shape != got.shape:
         return False, float("inf"), f"shape {got.shape} != expected {expected.shape}"
+    if not same_kind(expected, got):
+        return False, float("inf"), f"dtype {got.dtype} != expected {expected.dtype}"
     e = expected.astype(np.float64)
     g = got.astype(np.float64)
     nan_e, nan_g = np.isnan(e), np.isnan(g)
