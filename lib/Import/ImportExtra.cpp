@@ -838,8 +838,10 @@ LogicalResult Importer::importInverseTrig(const Node &n) {
   Value v = *x;
   if (op != "Atan") {
     Value a = unary(UnaryFn::abs, v);
-    auto d = binary(n, BinaryFn::mul, unary(UnaryFn::affine, a, -1.0f, 1.0f),
-                    unary(UnaryFn::affine, a, 1.0f, 1.0f));
+    // Created in statement order (argument order is unspecified).
+    Value oneMinus = unary(UnaryFn::affine, a, -1.0f, 1.0f);
+    Value onePlus = unary(UnaryFn::affine, a, 1.0f, 1.0f);
+    auto d = binary(n, BinaryFn::mul, oneMinus, onePlus);
     auto r = failed(d) ? Fail()
                        : binary(n, BinaryFn::div, v, unary(UnaryFn::sqrt, *d));
     if (failed(r))

@@ -90,9 +90,10 @@ LogicalResult Importer::importOneHot(const Node &n) {
   // trunc(x) = where(x < 0, ceil(x), floor(x)); negatives count from depth.
   Value zero = splatF32({}, 0.0f);
   auto neg = binary(n, BinaryFn::less, *x, zero);
-  auto t = failed(neg) ? Fail()
-                       : where(*this, n, *neg, unary(UnaryFn::ceil, *x),
-                               unary(UnaryFn::floor, *x));
+  // Ops are created in statement order (argument order is unspecified).
+  Value up = unary(UnaryFn::ceil, *x);
+  Value down = unary(UnaryFn::floor, *x);
+  auto t = failed(neg) ? Fail() : where(*this, n, *neg, up, down);
   auto idx = failed(t)
                  ? Fail()
                  : where(*this, n, *neg,
@@ -394,8 +395,9 @@ LogicalResult Importer::importScatter(const Node &n) {
       off = off * D[d] + (d == *axis ? w : pos[d]);
     target.push_back(off);
   }
-  auto r = scatterRows(*this, n, reshape(*x, {N, 1}), reshape(*upd, {U, 1}),
-                       target, *red);
+  Value x2 = reshape(*x, {N, 1});
+  Value u2 = reshape(*upd, {U, 1});
+  auto r = scatterRows(*this, n, x2, u2, target, *red);
   return failed(r) ? failure() : define(n, 0, reshape(*r, D));
 }
 
@@ -429,7 +431,8 @@ LogicalResult Importer::importScatterND(const Node &n) {
   const int64_t P = *numElements(D.take_front(k));
   const int64_t R = *numElements(D.drop_front(k));
   const int64_t U = target->size();
-  auto res = scatterRows(*this, n, reshape(*x, {P, R}), reshape(*upd, {U, R}),
-                         *target, *red);
+  Value x2 = reshape(*x, {P, R});
+  Value u2 = reshape(*upd, {U, R});
+  auto res = scatterRows(*this, n, x2, u2, *target, *red);
   return failed(res) ? failure() : define(n, 0, reshape(*res, D));
 }
