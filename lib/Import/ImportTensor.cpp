@@ -549,12 +549,20 @@ LogicalResult Importer::importSlice(const Node &n) {
   return define(n, 0, slice(*x, offs, strides, sizes));
 }
 
-Value Importer::gatherAlong(Value x, int64_t axis, ArrayRef<int64_t> indices) {
-  ArrayRef<int64_t> in = shapeOf(x);
-  int64_t rank = in.size(), count = indices.size();
-  SmallVector<Value> parts;
+namespace {
+/// A run of indices in arithmetic progression: start, start + step, ...
+struct IndexRun {
+  int64_t start, step, len;
+};
+
+/// Cuts `indices` into maximal arithmetic-progression runs, each of which
+/// one strided slice reads. A repeated index starts a run of its own (a
+/// zero step is no slice), and a one-element run has step 1 (a huge step
+/// would reach the DMA strides).
+SmallVector<IndexRun> arithmeticRuns(ArrayRef<int64_t> indices) {
+  SmallVector<IndexRun> runs;
+  int64_t count = indices.size();
   for (int64_t k = 0; k < count;) {
-    // Runs of an arithmetic progression become one strided slice each.
     int64_t step = k + 1 < count ? indices[k + 1] - indices[k] : 1;
     if (step == 0)
       step = 1;
@@ -562,17 +570,37 @@ Value Importer::gatherAlong(Value x, int64_t axis, ArrayRef<int64_t> indices) {
     if (k + 1 < count && indices[k + 1] != indices[k])
       while (k + len < count && indices[k + len] - indices[k + len - 1] == step)
         ++len;
-    SmallVector<int64_t> offs(rank, 0), strides(rank, 1), sizes(in);
-    offs[axis] = indices[k];
-    strides[axis] = len == 1 ? 1 : step;
-    sizes[axis] = len;
-    parts.push_back(slice(x, offs, strides, sizes));
+    runs.push_back({indices[k], len == 1 ? 1 : step, len});
     k += len;
+  }
+  return runs;
+}
+
+/// The slice of a rank-`shape.size()` tensor that reads `run` along `axis`.
+void runSlice(const IndexRun &run, ArrayRef<int64_t> shape, int64_t axis,
+              SmallVector<int64_t> &offs, SmallVector<int64_t> &strides,
+              SmallVector<int64_t> &sizes) {
+  offs.assign(shape.size(), 0);
+  strides.assign(shape.size(), 1);
+  sizes.assign(shape.begin(), shape.end());
+  offs[axis] = run.start;
+  strides[axis] = run.step;
+  sizes[axis] = run.len;
+}
+} // namespace
+
+Value Importer::gatherAlong(Value x, int64_t axis, ArrayRef<int64_t> indices) {
+  ArrayRef<int64_t> in = shapeOf(x);
+  SmallVector<Value> parts;
+  for (const IndexRun &r : arithmeticRuns(indices)) {
+    SmallVector<int64_t> offs, strides, sizes;
+    runSlice(r, in, axis, offs, strides, sizes);
+    parts.push_back(slice(x, offs, strides, sizes));
   }
   if (parts.size() == 1)
     return parts[0];
   SmallVector<int64_t> shape(in);
-  shape[axis] = count;
+  shape[axis] = indices.size();
   return graph::ConcatOp::create(builder, loc(), tensorLike(shape, x), parts,
                                  builder.getI64IntegerAttr(axis));
 }
@@ -619,40 +647,14 @@ LogicalResult Importer::importGather(const Node &n) {
     return failNode(n, "empty indices produce an empty tensor, which is not "
                        "supported");
 
-  // Runs of an arithmetic progression become one strided slice each.
-  struct Run {
-    int64_t start, step, len;
-  };
-  SmallVector<Run> runs;
-  for (int64_t k = 0; k < count;) {
-    int64_t step = k + 1 < count ? indices[k + 1] - indices[k] : 1;
-    if (step == 0)
-      step = 1;
-    int64_t len = 1;
-    if (k + 1 < count && indices[k + 1] != indices[k])
-      while (k + len < count && indices[k + len] - indices[k + len - 1] == step)
-        ++len;
-    runs.push_back({indices[k], len == 1 ? 1 : step, len});
-    k += len;
-  }
   auto c = constant(n, 0);
   if (failed(c))
     return failure();
-  auto sliceOf = [&](const Run &r, SmallVector<int64_t> &offs,
-                     SmallVector<int64_t> &strides,
-                     SmallVector<int64_t> &sizes) {
-    offs.assign(in.size(), 0);
-    strides.assign(in.size(), 1);
-    sizes.assign(in.begin(), in.end());
-    offs[*axis] = r.start;
-    strides[*axis] = r.step;
-    sizes[*axis] = r.len;
-  };
   if (*c) {
     SmallVector<ConstTensor> parts;
-    for (const Run &r : runs) {
+    for (const IndexRun &r : arithmeticRuns(indices)) {
       SmallVector<int64_t> o, s, z;
-      sliceOf(r, o, s, z);
+      runSlice(r, in, *axis, o, s, z);
       parts.push_back(sliceConst(**c, o, s, z));
     }
     SmallVector<const ConstTensor *> ptrs;
