@@ -415,8 +415,10 @@ LogicalResult Importer::importCast(const Node &n) {
     return success();
   }
   if (to == onnx::TensorProto::FLOAT && *from == onnx::TensorProto::BOOL) {
+    Value one = splatF32({}, 1.0f); // in statement order
+    Value zero = splatF32({}, 0.0f);
     Value r = graph::WhereOp::create(builder, loc(), f32Tensor(shapeOf(*x)), *x,
-                                     splatF32({}, 1.0f), splatF32({}, 0.0f));
+                                     one, zero);
     return define(n, 0, r);
   }
   if (to == onnx::TensorProto::BOOL && *from == onnx::TensorProto::FLOAT) {

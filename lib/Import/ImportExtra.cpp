@@ -148,10 +148,11 @@ LogicalResult Importer::importIsNaNInf(const Node &n) {
     if (failed(neg))
       return failure();
     float inf = std::numeric_limits<float>::infinity();
-    if (*pos && *neg)
-      r = binary(n, BinaryFn::equal, unary(UnaryFn::abs, *x),
-                 splatF32({}, inf));
-    else if (*pos || *neg)
+    if (*pos && *neg) {
+      // In statement order: C++ leaves the order of sibling arguments open.
+      Value mag = unary(UnaryFn::abs, *x);
+      r = binary(n, BinaryFn::equal, mag, splatF32({}, inf));
+    } else if (*pos || *neg)
       r = binary(n, BinaryFn::equal, *x, splatF32({}, *pos ? inf : -inf));
     else // detect nothing: all false (x < -inf never holds)
       r = binary(n, BinaryFn::less, *x, splatF32({}, -inf));

@@ -265,9 +265,13 @@ static LogicalResult importConv3D(Importer &im, const Node &n,
         graph::SliceOp::create(b, loc, im.f32Tensor({O, Cg, 1, KH, KW}), *w,
                                b.getDenseI64ArrayAttr({0, 0, kd, 0, 0}),
                                b.getDenseI64ArrayAttr({1, 1, 1, 1, 1}));
-    Value y = graph::Conv2DOp::create(
-        b, loc, im.f32Tensor(*shape2), im.reshape(xt, x2), im.reshape(wk, w2),
-        Value(), strides2, pads2, dil2, (uint64_t)group);
+    // In statement order (sibling arguments are evaluated in an order C++
+    // leaves open, and the IR would differ between compilers).
+    Value x2d = im.reshape(xt, x2);
+    Value w2d = im.reshape(wk, w2);
+    Value y = graph::Conv2DOp::create(b, loc, im.f32Tensor(*shape2), x2d, w2d,
+                                      Value(), strides2, pads2, dil2,
+                                      (uint64_t)group);
     sum = sum ? graph::AddOp::create(b, loc, im.f32Tensor(*shape2), sum, y)
                     .getResult()
               : y;

@@ -803,8 +803,9 @@ LogicalResult Importer::importPad(const Node &n) {
       if (inside)
         border[k] = 0.0f;
     }
-    auto scaled = binary(n, graph::BinaryFn::mul, constF32(out, border),
-                         reshape(runtimeValue, {}));
+    Value borderMask = constF32(out, border); // in statement order
+    auto scaled =
+        binary(n, graph::BinaryFn::mul, borderMask, reshape(runtimeValue, {}));
     auto r = failed(scaled) ? Fail() : add(n, y, *scaled);
     if (failed(r))
       return failure();
