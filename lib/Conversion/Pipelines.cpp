@@ -11,7 +11,8 @@
 // partition (docs/labels-and-splits.md, "Split strategy and mapping: one
 // decision"); `parallel`, `rounding` (default clusters here),
 // `policy`, `balance-clusters` (default true here) go to split-strategy's
-// parser, `fuse=on|off` says whether
+// parser, `upsampled-merge=on|off` whether fold-upsampled-merge runs,
+// `fuse=on|off` whether
 // fuse-layers runs (docs/passes.md, "fuse-layers"), `depth-first=on|off`
 // whether depth-first-channels and depth-first-rows run after it,
 // `depth-first-halos=on|off` depth-first-rows' `halos`,
@@ -43,6 +44,10 @@ ArrayRef<accel::PipelineOption> accel::pipelineOptions() {
   static const PipelineOption options[] = {
       {"split", "who decides the cluster partition", split, "partition"},
       {"fuse", "fuse-layers (docs/passes.md)", onOff, "on", &O::fuse},
+      {"upsampled-merge",
+       "fold-upsampled-merge: a convolution of a 1x1 conv plus a nearest "
+       "upsampling as a composed conv plus sub-pixel phases (docs/passes.md)",
+       onOff, "on", &O::upsampledMerge},
       {"depth-first",
        "depth-first-channels and depth-first-rows (docs/passes.md)", onOff,
        "on", &O::depthFirst},
@@ -244,6 +249,10 @@ void accel::buildDefaultPipeline(OpPassManager &pm, const std::string &hwPath,
   pm.addPass(createConvertTosaLinalgToGraph());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createFoldBatchNorm());
+  // Before fuse-layers: the sum it leaves is the composed convolution's
+  // fused residual.
+  if (split.upsampledMerge)
+    pm.addPass(createFoldUpsampledMerge());
   // Fusion decisions before the tilings: the producer keeps its shape, so
   // select-tiling / split-strategy / select-mapping price it as before.
   if (split.fuse)

@@ -49,6 +49,9 @@ struct SplitPipelineOptions {
   std::string strategy;
   /// `fuse=on|off`: whether fuse-layers runs (after fold-batch-norm).
   bool fuse = true;
+  /// `upsampled-merge=on|off`: whether fold-upsampled-merge runs (after
+  /// fold-batch-norm, before fuse-layers).
+  bool upsampledMerge = true;
   /// `depth-first=on|off`: whether depth-first-channels runs (after
   /// fuse-layers).
   bool depthFirst = true;

@@ -131,6 +131,34 @@ def FoldBatchNorm : Pass<"fold-batch-norm", "mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def FoldUpsampledMerge : Pass<"fold-upsampled-merge", "mlir::ModuleOp"> {
+  let summary = "Run a convolution of (1x1 conv + nearest upsampling) as a "
+                "composed convolution plus sub-pixel phase convolutions";
+  let description = [{
+    A feature pyramid's top-down merge at its finest level,
+    `conv_b(add(conv1x1_a(x), nearest_upsample(y)))`, where `conv_b` is the
+    only user of the merged map (stride 1, size-keeping pads, one group)
+    and `conv1x1_a` has no bias, becomes
+    `add(conv_{b.a}(x), depth_to_space(phases(y)))`:
+
+    - `conv_{b.a}`: conv_b's kernel times conv_a's 1 x 1 weights (the map
+      conv_a wrote had conv_b as its only reader, so the two linear maps
+      compose), with conv_b's bias and pads;
+    - `phases(y)`: one convolution of the coarse map whose output channels
+      are the s_h x s_w phases of conv_b over the upsampled map (each phase
+      reads a small window of y with taps summed from conv_b's, see
+      accel/Tiling/SubPixel.h), then per phase a slice, and the phases
+      interleaved by reshape / transpose / reshape.
+
+    The upsampled map and the merged map are never written. Applied only
+    when it needs fewer multiply-adds than the three ops it replaces. The
+    summation order changes (the weights are composed in double and
+    rounded once): results differ by float rounding
+    (docs/passes.md, `fold-upsampled-merge`).
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def FuseLayers : Pass<"fuse-layers", "mlir::ModuleOp"> {
   let summary = "Fuse elementwise chains, residual adds, zero pads and "
                 "squeeze-excite scales into the neighbouring GEMM-shaped op";

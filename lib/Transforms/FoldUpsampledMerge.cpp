@@ -1,0 +1,313 @@
+//===- FoldUpsampledMerge.cpp - conv(1x1 conv + upsample) by phases -------===//
+//
+// A feature pyramid merges its levels top-down: the finer level's 1 x 1
+// lateral convolution plus the coarser level upsampled by nearest
+// neighbour, then a 3 x 3 smoothing convolution. At the finest level the
+// merged map (and the upsampled one) exist only for that convolution, yet
+// they are the largest maps of the neck (the FPN detector: 26 MB each at
+// 160 x 160 x 256). Both maps are linear in their inputs, so the smoothing
+// convolution distributes over the sum: its part of the lateral branch is
+// one convolution with composed weights, and its part of the upsampled
+// branch runs per sub-pixel phase on the coarse map (accel/Tiling/
+// SubPixel.h). Neither map is then written.
+//
+//===----------------------------------------------------------------------===//
+#include "DepthFirstShared.h"
+#include "Graph/GraphDialect.h"
+#include "accel/Tiling/SubPixel.h"
+#include "accel/Transforms/Passes.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include <cstring>
+
+namespace accel {
+#define GEN_PASS_DEF_FOLDUPSAMPLEDMERGE
+#include "accel/Transforms/Passes.h.inc"
+} // namespace accel
+
+using namespace mlir;
+using namespace accel;
+
+namespace {
+
+ArrayRef<int64_t> shapeOf(Value v) {
+  return cast<RankedTensorType>(v.getType()).getShape();
+}
+
+/// The f32 values of a constant tensor, or false.
+bool constantValues(Value v, std::vector<float> &out) {
+  auto c = v ? v.getDefiningOp<arith::ConstantOp>() : nullptr;
+  auto dense = c ? dyn_cast<DenseElementsAttr>(c.getValue()) : nullptr;
+  if (!dense || !dense.getElementType().isF32())
+    return false;
+  auto values = dense.getValues<float>();
+  out.assign(values.begin(), values.end());
+  return true;
+}
+
+/// A 1 x 1 convolution without bias (or with an all-zero one) whose result
+/// has one user, and its weights [M, C].
+bool matchPointwise(Value v, graph::Conv2DOp &conv,
+                    std::vector<float> &weights) {
+  conv = v.getDefiningOp<graph::Conv2DOp>();
+  if (!conv || !conv.getResult().hasOneUse() || conv.getGroups() != 1 ||
+      llvm::any_of(conv.getStrides(), [](int64_t s) { return s != 1; }) ||
+      llvm::any_of(conv.getPads(), [](int64_t p) { return p != 0; }) ||
+      !conv->getDiscardableAttrs().empty())
+    return false;
+  ArrayRef<int64_t> ws = shapeOf(conv.getWeight());
+  if (ws[2] != 1 || ws[3] != 1 || !constantValues(conv.getWeight(), weights))
+    return false;
+  std::vector<float> bias;
+  if (conv.getBias() && (!constantValues(conv.getBias(), bias) ||
+                         llvm::any_of(bias, [](float b) { return b != 0; })))
+    return false;
+  return true;
+}
+
+/// A nearest-neighbour upsampling as the importer writes it:
+/// reshape [N, C, H, W] -> [N, C, H, 1, W, 1], broadcast to
+/// [N, C, H, sh, W, sw], reshape to [N, C, sh H, sw W].
+struct Upsampling {
+  Value source;
+  int64_t sh = 1, sw = 1;
+  /// The three ops, outermost first (the importer's Resize location).
+  SmallVector<Operation *, 3> ops;
+};
+std::optional<Upsampling> matchUpsampling(Value v) {
+  auto outer = v.getDefiningOp<graph::ReshapeOp>();
+  auto bcast =
+      outer ? outer.getInput().getDefiningOp<graph::BroadcastOp>() : nullptr;
+  auto inner =
+      bcast ? bcast.getInput().getDefiningOp<graph::ReshapeOp>() : nullptr;
+  if (!inner)
+    return std::nullopt;
+  ArrayRef<int64_t> src = shapeOf(inner.getInput()), mid = shapeOf(inner),
+                    wide = shapeOf(bcast), out = shapeOf(outer);
+  if (src.size() != 4 || mid.size() != 6 || wide.size() != 6 || out.size() != 4)
+    return std::nullopt;
+  const int64_t N = src[0], C = src[1], H = src[2], W = src[3];
+  if (mid != ArrayRef<int64_t>{N, C, H, 1, W, 1} || wide[0] != N ||
+      wide[1] != C || wide[2] != H || wide[4] != W)
+    return std::nullopt;
+  Upsampling u{inner.getInput(), wide[3], wide[5], {outer, bcast, inner}};
+  if (out != ArrayRef<int64_t>{N, C, u.sh * H, u.sw * W} ||
+      (u.sh == 1 && u.sw == 1))
+    return std::nullopt;
+  return u;
+}
+
+/// conv_b's input as a merge: the 1 x 1 lateral convolution, the coarse
+/// map (4-D [N, M, H, W], or 6-D [N, M, H, 1, W, 1]), the upsampling
+/// factors and the ops the rewrite leaves unused, outermost first.
+struct Merge {
+  graph::Conv2DOp lateral;
+  std::vector<float> wa;
+  Value coarse;
+  int64_t sh = 1, sw = 1;
+  Location upLoc;
+  SmallVector<Operation *> dead;
+};
+
+/// add(conv1x1(x), upsample(y)), either operand order: the importer's form.
+std::optional<Merge> matchPlainMerge(Value in) {
+  auto add = in.getDefiningOp<graph::AddOp>();
+  if (!add || !add.getResult().hasOneUse())
+    return std::nullopt;
+  for (int side = 0; side < 2; ++side) {
+    Value conv = side ? add.getRhs() : add.getLhs();
+    Value other = side ? add.getLhs() : add.getRhs();
+    graph::Conv2DOp lateral;
+    std::vector<float> wa;
+    if (!matchPointwise(conv, lateral, wa))
+      continue;
+    std::optional<Upsampling> up = matchUpsampling(other);
+    if (!up)
+      continue;
+    Merge m{lateral,       std::move(wa), up->source,
+            up->sh,        up->sw,        up->ops.front()->getLoc(),
+            {add, lateral}};
+    m.dead.append(up->ops.begin(), up->ops.end());
+    return m;
+  }
+  return std::nullopt;
+}
+
+/// reshape(add(reshape(conv1x1(x)) [N, M, H, sh, W, sw], y6 [N, M, H, 1,
+/// W, 1])) to [N, M, sh H, sw W]: the canonicaliser's form of the same sum
+/// (the upsampling as a broadcasting add).
+std::optional<Merge> matchCanonicalMerge(Value in) {
+  auto outer = in.getDefiningOp<graph::ReshapeOp>();
+  auto add = outer ? outer.getInput().getDefiningOp<graph::AddOp>() : nullptr;
+  if (!add || !outer.getResult().hasOneUse() || !add.getResult().hasOneUse())
+    return std::nullopt;
+  ArrayRef<int64_t> wide = shapeOf(add), out = shapeOf(outer);
+  if (wide.size() != 6 || out.size() != 4)
+    return std::nullopt;
+  const int64_t N = wide[0], M = wide[1], H = wide[2], sh = wide[3],
+                W = wide[4], sw = wide[5];
+  if (out != ArrayRef<int64_t>{N, M, sh * H, sw * W} || (sh == 1 && sw == 1))
+    return std::nullopt;
+  for (int side = 0; side < 2; ++side) {
+    auto split =
+        (side ? add.getRhs() : add.getLhs()).getDefiningOp<graph::ReshapeOp>();
+    Value coarse = side ? add.getLhs() : add.getRhs();
+    graph::Conv2DOp lateral;
+    std::vector<float> wa;
+    if (!split || !split.getResult().hasOneUse() || shapeOf(split) != wide ||
+        shapeOf(coarse) != ArrayRef<int64_t>{N, M, H, 1, W, 1} ||
+        !matchPointwise(split.getInput(), lateral, wa))
+      continue;
+    Location upLoc = coarse.getDefiningOp() ? coarse.getDefiningOp()->getLoc()
+                                            : add.getLoc();
+    return Merge{lateral,
+                 std::move(wa),
+                 coarse,
+                 sh,
+                 sw,
+                 upLoc,
+                 {outer, add, split, lateral}};
+  }
+  return std::nullopt;
+}
+
+Value constantTensor(PatternRewriter &rewriter, Location loc,
+                     ArrayRef<int64_t> shape, ArrayRef<float> values) {
+  auto type = RankedTensorType::get(shape, rewriter.getF32Type());
+  return arith::ConstantOp::create(rewriter, loc,
+                                   DenseElementsAttr::get(type, values));
+}
+
+struct FoldMergeIntoPhases : OpRewritePattern<graph::Conv2DOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(graph::Conv2DOp convB,
+                                PatternRewriter &rewriter) const override {
+    if (convB.getGroups() != 1 ||
+        llvm::any_of(convB.getStrides(), [](int64_t s) { return s != 1; }) ||
+        llvm::any_of(convB.getDilations(), [](int64_t d) { return d != 1; }))
+      return rewriter.notifyMatchFailure(convB, "strided, dilated or grouped");
+    std::optional<Merge> merge = matchPlainMerge(convB.getInput());
+    if (!merge)
+      merge = matchCanonicalMerge(convB.getInput());
+    if (!merge)
+      return rewriter.notifyMatchFailure(
+          convB, "input is not a 1x1 convolution plus a nearest upsampling "
+                 "that only it reads");
+    std::vector<float> wb, bias;
+    if (!constantValues(convB.getWeight(), wb) ||
+        (convB.getBias() && !constantValues(convB.getBias(), bias)))
+      return rewriter.notifyMatchFailure(convB, "weights are not constants");
+    ArrayRef<int64_t> ws = shapeOf(convB.getWeight());
+    const int64_t O = ws[0], M = ws[1], KH = ws[2], KW = ws[3];
+    ArrayRef<int64_t> pads = convB.getPads();
+    tiling::SubPixelAxis rows, cols;
+    if (!tiling::planSubPixelAxis(KH, pads[0], pads[2], merge->sh, rows) ||
+        !tiling::planSubPixelAxis(KW, pads[1], pads[3], merge->sw, cols))
+      return rewriter.notifyMatchFailure(convB, "pads change the size");
+    graph::Conv2DOp convA = merge->lateral;
+    Value lateral = convA.getInput();
+    ArrayRef<int64_t> xs = shapeOf(lateral), ys = shapeOf(merge->coarse);
+    const int64_t N = ys[0], C = xs[1], H = ys[2],
+                  W = ys[ys.size() == 6 ? 4 : 3];
+    const int64_t sh = merge->sh, sw = merge->sw;
+    const int64_t phases = sh * sw;
+    // Multiply-adds per image: the 1x1, conv_b over the merged map, against
+    // the composed convolution and the phase convolutions.
+    const int64_t fine = sh * H * sw * W;
+    const int64_t before = fine * C * M + fine * KH * KW * M * O;
+    const int64_t after = fine * KH * KW * C * O +
+                          phases * H * W * rows.window * cols.window * M * O;
+    if (after >= before)
+      return rewriter.notifyMatchFailure(convB, "no fewer multiply-adds");
+
+    // The phases of the upsampled branch, one convolution each (one
+    // convolution of all phases would need per-phase slices of its result,
+    // copies), then interleaved.
+    std::vector<float> k =
+        tiling::subPixelKernels(wb, O, M, KH, KW, rows, cols);
+    auto f32 = rewriter.getF32Type();
+    auto tensor = [&](ArrayRef<int64_t> s) {
+      return RankedTensorType::get(s, f32);
+    };
+    Value coarse = merge->coarse;
+    if (shapeOf(coarse).size() == 6)
+      coarse = graph::ReshapeOp::create(
+          rewriter, FusedLoc::get(getContext(), {merge->upLoc}),
+          tensor({N, M, H, W}), coarse);
+    const int64_t R = rows.window, S = cols.window, perPhase = O * M * R * S;
+    SmallVector<Value> parts;
+    for (int64_t a = 0; a < sh; ++a)
+      for (int64_t b = 0; b < sw; ++b) {
+        const int64_t phase = a * sw + b;
+        Location phaseLoc = FusedLoc::get(
+            getContext(),
+            {depthfirst::sliceLoc(convB, " [phase " + std::to_string(a) + "," +
+                                             std::to_string(b) + "]"),
+             merge->upLoc});
+        Value kernel =
+            constantTensor(rewriter, phaseLoc, {O, M, R, S},
+                           ArrayRef<float>(k).slice(size_t(phase * perPhase),
+                                                    size_t(perPhase)));
+        // Phase a reads input rows q + offset[a] - padBefore + [0, R).
+        const int64_t top = rows.padBefore - rows.offset[a],
+                      left = cols.padBefore - cols.offset[b];
+        parts.push_back(graph::Conv2DOp::create(
+            rewriter, phaseLoc, tensor({N, O, H, W}), coarse, kernel, Value(),
+            rewriter.getDenseI64ArrayAttr({1, 1}),
+            rewriter.getDenseI64ArrayAttr(
+                {top, left, R - 1 - top, S - 1 - left}),
+            rewriter.getDenseI64ArrayAttr({1, 1}),
+            rewriter.getI64IntegerAttr(1)));
+      }
+    Location phaseLoc = FusedLoc::get(
+        getContext(),
+        {depthfirst::sliceLoc(convB, " [phases interleaved]"), merge->upLoc});
+    Value all = graph::ConcatOp::create(rewriter, phaseLoc,
+                                        tensor({N, phases * O, H, W}), parts,
+                                        rewriter.getI64IntegerAttr(1));
+    Value split = graph::ReshapeOp::create(rewriter, phaseLoc,
+                                           tensor({N, sh, sw, O, H, W}), all);
+    Value moved = graph::TransposeOp::create(
+        rewriter, phaseLoc, tensor({N, O, H, sh, W, sw}), split,
+        rewriter.getDenseI64ArrayAttr({0, 3, 4, 1, 5, 2}));
+    Value upsampledPart = graph::ReshapeOp::create(
+        rewriter, phaseLoc, convB.getResult().getType(), moved);
+
+    // The lateral branch: conv_b after the 1x1 as one convolution, made
+    // after the phases so that the sum can be its fused residual.
+    Location loc = FusedLoc::get(getContext(), {convB.getLoc(), convA->getLoc(),
+                                                merge->dead.front()->getLoc()});
+    Value wc = constantTensor(
+        rewriter, loc, {O, C, KH, KW},
+        tiling::composeAfterPointwise(wb, merge->wa, O, M, C, KH, KW));
+    auto composed = graph::Conv2DOp::create(
+        rewriter, loc, convB.getResult().getType(), lateral, wc,
+        convB.getBias(), convB.getStridesAttr(), convB.getPadsAttr(),
+        convB.getDilationsAttr(), convB.getGroupsAttr());
+    for (NamedAttribute attr : convB->getDiscardableAttrs())
+      composed->setAttr(attr.getName(), attr.getValue());
+    Value sum = graph::AddOp::create(rewriter, merge->dead.front()->getLoc(),
+                                     convB.getResult().getType(),
+                                     composed.getResult(), upsampledPart);
+    rewriter.replaceOp(convB, sum);
+    // The merge, the lateral convolution and the upsampling, unless
+    // something else reads them.
+    for (Operation *op : merge->dead)
+      if (op->use_empty())
+        rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct FoldUpsampledMergePass
+    : public accel::impl::FoldUpsampledMergeBase<FoldUpsampledMergePass> {
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    patterns.add<FoldMergeIntoPhases>(&getContext());
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      signalPassFailure();
+  }
+};
+} // namespace
