@@ -16,10 +16,11 @@ Definitions (docs/zoo.md):
 - MACs: the network's multiply-accumulates counted from the ONNX graph
   (Conv, ConvTranspose, Gemm, MatMul, LSTM gate products);
 - compulsory bytes = every float initializer + every network input and
-  output, each moved once (stats.json `compulsory_bytes` when the simulator
-  reports it, else counted from the ONNX model);
+  output, each moved once, counted from the ONNX model; when the simulator
+  reports stats.json `compulsory_bytes` (the weights as lowered), the
+  smaller of the two;
 - ideal bound = max(MACs / peak MACs per cycle, compulsory bytes / DRAM
-  bytes per cycle) (stats.json `ideal_bound_cycles` when present);
+  bytes per cycle), the MACs stats.json's `ideal_macs` when present;
 - DRAM bytes = bytes read + written by the simulated program;
 - compile s / accel-run s = the whole `accel-compile` / `accel-run` process
   (load, simulate, write), min(wall, CPU time) so that a loaded machine
@@ -212,10 +213,21 @@ def run_accel(bin_dir, model, inputs, hw, work, tag, timeout):
 def bounds(stats, macs, compulsory, peak, bw):
     """(ideal bound cycles, compulsory bytes): the simulator's
     `ideal_bound_cycles` / `compulsory_bytes` when stats.json has them
-    (non-zero), else max(macs / peak, compulsory / bw) from the model."""
-    compulsory = stats.get("compulsory_bytes") or compulsory
-    ideal = stats.get("ideal_bound_cycles") or max(macs / peak, compulsory / bw)
-    return ideal, compulsory
+    (non-zero), else max(macs / peak, compulsory / bw) from the model.
+    The compulsory bytes are the smaller of the program's (weights as
+    lowered: BatchNormalization folded) and the model's: a rewrite may
+    store more weight bytes than the model has (fold-upsampled-merge's
+    phase kernels), which must not lower DRAM / compulsory; the ideal
+    bound's byte term follows (its MAC term is the program's,
+    `ideal_macs`)."""
+    program = stats.get("compulsory_bytes")
+    if not program:
+        return max(macs / peak, compulsory / bw), compulsory
+    compulsory = min(program, compulsory)
+    ideal = stats.get("ideal_bound_cycles") or 0
+    if stats.get("ideal_macs"):
+        ideal = max(stats["ideal_macs"] / peak, compulsory / bw)
+    return ideal or max(macs / peak, compulsory / bw), compulsory
 
 
 def top_layers(stats, n=3, key="cycles"):
