@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "DepthFirstShared.h"
+#include "FuseLayers.h"
 #include "Graph/GraphDialect.h"
 #include "accel/Tiling/SubPixel.h"
 #include "accel/Transforms/Passes.h"
@@ -263,7 +264,11 @@ struct FoldMergeIntoPhases : OpRewritePattern<graph::Conv2DOp> {
       }
     Location phaseLoc = FusedLoc::get(
         getContext(),
-        {depthfirst::sliceLoc(convB, " [phases interleaved]"), merge->upLoc});
+        {NameLoc::get(
+             StringAttr::get(getContext(),
+                             fuse::layerName(convB) + " [phases interleaved]"),
+             NameLoc::get(StringAttr::get(getContext(), "DepthToSpace"))),
+         merge->upLoc});
     Value all = graph::ConcatOp::create(rewriter, phaseLoc,
                                         tensor({N, phases * O, H, W}), parts,
                                         rewriter.getI64IntegerAttr(1));

@@ -89,6 +89,7 @@ def four_times(x):
 CASES = [
     # name, network, input shape, phase layers with the pass on
     ("fpn_merge", fpn_merge, (1, 16, 32, 32), 4),
+    ("fpn_merge_batch2", fpn_merge, (2, 16, 24, 20), 4),
     ("two_levels", two_levels, (1, 8, 32, 32), 4),
     ("lateral_bias", lateral_bias, (1, 16, 32, 32), 0),
     ("four_times", four_times, (1, 8, 32, 32), 16),
