@@ -7,13 +7,13 @@
 // weights [C, O/g, KH, KW] along axis 1.
 //
 //===----------------------------------------------------------------------===//
+#include "ConstantValues.h"
 #include "Graph/GraphDialect.h"
 #include "accel/Transforms/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include <cmath>
-#include <cstring>
 
 namespace accel {
 #define GEN_PASS_DEF_FOLDBATCHNORM
@@ -24,26 +24,6 @@ using namespace mlir;
 using namespace accel;
 
 namespace {
-/// The f32 values of a constant tensor, or false.
-bool constantValues(Value v, std::vector<float> &out) {
-  auto c = v.getDefiningOp<arith::ConstantOp>();
-  auto dense = c ? dyn_cast<DenseElementsAttr>(c.getValue()) : nullptr;
-  if (!dense || !dense.getElementType().isF32())
-    return false;
-  // The raw f32 storage, not one APFloat per element (weights are large),
-  // copied whole when it holds every element (not a splat).
-  ArrayRef<char> raw = dense.getRawData();
-  const size_t n = size_t(dense.getNumElements());
-  if (!dense.isSplat() && raw.size() == n * sizeof(float)) {
-    out.resize(n);
-    std::memcpy(out.data(), raw.data(), raw.size());
-    return true;
-  }
-  auto values = dense.getValues<float>();
-  out.assign(values.begin(), values.end());
-  return true;
-}
-
 /// Batch norm after a convolution with constant operands: the weights, the
 /// per-channel factor a = scale / sqrt(var + eps) and the folded bias
 /// (b - mean) * a + beta (b = 0 without a conv bias).
@@ -57,12 +37,12 @@ struct Folding {
 const char *readFolding(graph::BatchNormOp bn, Value weight, Value convBias,
                         size_t channels, Folding &f) {
   std::vector<float> b, scale, beta, mean, var;
-  if (!constantValues(weight, f.w) ||
-      (convBias && !constantValues(convBias, b)) ||
-      !constantValues(bn.getScale(), scale) ||
-      !constantValues(bn.getBias(), beta) ||
-      !constantValues(bn.getMean(), mean) ||
-      !constantValues(bn.getVariance(), var))
+  if (!constantF32Values(weight, f.w) ||
+      (convBias && !constantF32Values(convBias, b)) ||
+      !constantF32Values(bn.getScale(), scale) ||
+      !constantF32Values(bn.getBias(), beta) ||
+      !constantF32Values(bn.getMean(), mean) ||
+      !constantF32Values(bn.getVariance(), var))
     return "operands are not constants";
   if (channels == 0)
     channels = scale.size();

@@ -12,6 +12,7 @@
 // SubPixel.h). Neither map is then written.
 //
 //===----------------------------------------------------------------------===//
+#include "ConstantValues.h"
 #include "DepthFirstShared.h"
 #include "FuseLayers.h"
 #include "Graph/GraphDialect.h"
@@ -20,7 +21,6 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
-#include <cstring>
 
 namespace accel {
 #define GEN_PASS_DEF_FOLDUPSAMPLEDMERGE
@@ -36,17 +36,6 @@ ArrayRef<int64_t> shapeOf(Value v) {
   return cast<RankedTensorType>(v.getType()).getShape();
 }
 
-/// The f32 values of a constant tensor, or false.
-bool constantValues(Value v, std::vector<float> &out) {
-  auto c = v ? v.getDefiningOp<arith::ConstantOp>() : nullptr;
-  auto dense = c ? dyn_cast<DenseElementsAttr>(c.getValue()) : nullptr;
-  if (!dense || !dense.getElementType().isF32())
-    return false;
-  auto values = dense.getValues<float>();
-  out.assign(values.begin(), values.end());
-  return true;
-}
-
 /// A 1 x 1 convolution without bias (or with an all-zero one) whose result
 /// has one user, and its weights [M, C].
 bool matchPointwise(Value v, graph::Conv2DOp &conv,
@@ -58,10 +47,10 @@ bool matchPointwise(Value v, graph::Conv2DOp &conv,
       !conv->getDiscardableAttrs().empty())
     return false;
   ArrayRef<int64_t> ws = shapeOf(conv.getWeight());
-  if (ws[2] != 1 || ws[3] != 1 || !constantValues(conv.getWeight(), weights))
+  if (ws[2] != 1 || ws[3] != 1 || !constantF32Values(conv.getWeight(), weights))
     return false;
   std::vector<float> bias;
-  if (conv.getBias() && (!constantValues(conv.getBias(), bias) ||
+  if (conv.getBias() && (!constantF32Values(conv.getBias(), bias) ||
                          llvm::any_of(bias, [](float b) { return b != 0; })))
     return false;
   return true;
@@ -197,8 +186,8 @@ struct FoldMergeIntoPhases : OpRewritePattern<graph::Conv2DOp> {
           convB, "input is not a 1x1 convolution plus a nearest upsampling "
                  "that only it reads");
     std::vector<float> wb, bias;
-    if (!constantValues(convB.getWeight(), wb) ||
-        (convB.getBias() && !constantValues(convB.getBias(), bias)))
+    if (!constantF32Values(convB.getWeight(), wb) ||
+        (convB.getBias() && !constantF32Values(convB.getBias(), bias)))
       return rewriter.notifyMatchFailure(convB, "weights are not constants");
     ArrayRef<int64_t> ws = shapeOf(convB.getWeight());
     const int64_t O = ws[0], M = ws[1], KH = ws[2], KW = ws[3];

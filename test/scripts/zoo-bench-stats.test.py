@@ -8,8 +8,14 @@ sys.path.insert(0, os.path.join(sys.argv[1], "scripts", "zoo"))
 import zoo_bench  # noqa: E402
 
 print("model bounds:", zoo_bench.bounds({"cycles": 100}, 2048, 1280, 1024, 128))
-print("stats bounds:", zoo_bench.bounds({"ideal_bound_cycles": 77, "compulsory_bytes": 5000},
+print("stats bounds:", zoo_bench.bounds({"ideal_bound_cycles": 77, "compulsory_bytes": 1000},
                                         2048, 1280, 1024, 128))
+print("larger program:", zoo_bench.bounds({"ideal_bound_cycles": 77, "compulsory_bytes": 5000},
+                                          2048, 1280, 1024, 128))
+print("ideal macs:", zoo_bench.bounds({"ideal_bound_cycles": 77, "ideal_macs": 40960,
+                                       "compulsory_bytes": 5000}, 2048, 1280, 1024, 128))
+print("byte bound:", zoo_bench.bounds({"ideal_bound_cycles": 77, "ideal_macs": 1024,
+                                       "compulsory_bytes": 5000}, 2048, 1280, 1024, 128))
 print("zero bounds:", zoo_bench.bounds({"ideal_bound_cycles": 0, "compulsory_bytes": 0},
                                        2048, 1280, 1024, 128))
 stats = {"cycles": 1000,

@@ -144,11 +144,11 @@ def FoldUpsampledMerge : Pass<"fold-upsampled-merge", "mlir::ModuleOp"> {
     - `conv_{b.a}`: conv_b's kernel times conv_a's 1 x 1 weights (the map
       conv_a wrote had conv_b as its only reader, so the two linear maps
       compose), with conv_b's bias and pads;
-    - `phases(y)`: one convolution of the coarse map whose output channels
-      are the s_h x s_w phases of conv_b over the upsampled map (each phase
-      reads a small window of y with taps summed from conv_b's, see
-      accel/Tiling/SubPixel.h), then per phase a slice, and the phases
-      interleaved by reshape / transpose / reshape.
+    - `phases(y)`: per sub-pixel phase of conv_b over the upsampled map
+      (s_h x s_w of them), one convolution of the coarse map that reads a
+      small window of y with taps summed from conv_b's (see
+      accel/Tiling/SubPixel.h), named `<conv_b> [phase a,b]`; the phases
+      concatenated and interleaved by reshape / transpose / reshape.
 
     The upsampled map and the merged map are never written. Applied only
     when it needs fewer multiply-adds than the three ops it replaces. The
