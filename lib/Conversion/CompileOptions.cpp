@@ -74,7 +74,7 @@ bool accel::parseCompileOptions(const std::vector<std::string> &pairs,
   }
   out.lowering = std::move(*pass);
   if (failed(parseSplitOptions(splitArgs, out.split, onError))) {
-    err = "invalid split option in '" + llvm::join(splitArgs, " ") + "'" +
+    err = "invalid pipeline option in '" + llvm::join(splitArgs, " ") + "'" +
           (reason.empty() ? "" : ": " + reason);
     return false;
   }
