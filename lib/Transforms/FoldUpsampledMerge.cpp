@@ -36,10 +36,10 @@ ArrayRef<int64_t> shapeOf(Value v) {
   return cast<RankedTensorType>(v.getType()).getShape();
 }
 
-/// A 1 x 1 convolution without bias (or with an all-zero one) whose result
-/// has one user, and its weights [M, C].
-bool matchPointwise(Value v, graph::Conv2DOp &conv,
-                    std::vector<float> &weights) {
+/// A 1 x 1 convolution with constant weights [M, C] and bias (empty when
+/// it has none or an all-zero one) whose result has one user.
+bool matchPointwise(Value v, graph::Conv2DOp &conv, std::vector<float> &weights,
+                    std::vector<float> &bias) {
   conv = v.getDefiningOp<graph::Conv2DOp>();
   if (!conv || !conv.getResult().hasOneUse() || conv.getGroups() != 1 ||
       llvm::any_of(conv.getStrides(), [](int64_t s) { return s != 1; }) ||
@@ -49,10 +49,11 @@ bool matchPointwise(Value v, graph::Conv2DOp &conv,
   ArrayRef<int64_t> ws = shapeOf(conv.getWeight());
   if (ws[2] != 1 || ws[3] != 1 || !constantF32Values(conv.getWeight(), weights))
     return false;
-  std::vector<float> bias;
-  if (conv.getBias() && (!constantF32Values(conv.getBias(), bias) ||
-                         llvm::any_of(bias, [](float b) { return b != 0; })))
+  bias.clear();
+  if (conv.getBias() && !constantF32Values(conv.getBias(), bias))
     return false;
+  if (llvm::all_of(bias, [](float b) { return b == 0; }))
+    bias.clear();
   return true;
 }
 
@@ -93,7 +94,7 @@ std::optional<Upsampling> matchUpsampling(Value v) {
 /// factors and the ops the rewrite leaves unused, outermost first.
 struct Merge {
   graph::Conv2DOp lateral;
-  std::vector<float> wa;
+  std::vector<float> wa, lateralBias;
   Value coarse;
   int64_t sh = 1, sw = 1;
   Location upLoc;
@@ -109,15 +110,14 @@ std::optional<Merge> matchPlainMerge(Value in) {
     Value conv = side ? add.getRhs() : add.getLhs();
     Value other = side ? add.getLhs() : add.getRhs();
     graph::Conv2DOp lateral;
-    std::vector<float> wa;
-    if (!matchPointwise(conv, lateral, wa))
+    std::vector<float> wa, bias;
+    if (!matchPointwise(conv, lateral, wa, bias))
       continue;
     std::optional<Upsampling> up = matchUpsampling(other);
     if (!up)
       continue;
-    Merge m{lateral,       std::move(wa), up->source,
-            up->sh,        up->sw,        up->ops.front()->getLoc(),
-            {add, lateral}};
+    Merge m{lateral, std::move(wa), std::move(bias),           up->source,
+            up->sh,  up->sw,        up->ops.front()->getLoc(), {add, lateral}};
     m.dead.append(up->ops.begin(), up->ops.end());
     return m;
   }
@@ -144,15 +144,16 @@ std::optional<Merge> matchCanonicalMerge(Value in) {
         (side ? add.getRhs() : add.getLhs()).getDefiningOp<graph::ReshapeOp>();
     Value coarse = side ? add.getLhs() : add.getRhs();
     graph::Conv2DOp lateral;
-    std::vector<float> wa;
+    std::vector<float> wa, bias;
     if (!split || !split.getResult().hasOneUse() || shapeOf(split) != wide ||
         shapeOf(coarse) != ArrayRef<int64_t>{N, M, H, 1, W, 1} ||
-        !matchPointwise(split.getInput(), lateral, wa))
+        !matchPointwise(split.getInput(), lateral, wa, bias))
       continue;
     Location upLoc = coarse.getDefiningOp() ? coarse.getDefiningOp()->getLoc()
                                             : add.getLoc();
     return Merge{lateral,
                  std::move(wa),
+                 std::move(bias),
                  coarse,
                  sh,
                  sw,
@@ -226,6 +227,16 @@ struct FoldMergeIntoPhases : OpRewritePattern<graph::Conv2DOp> {
       coarse = graph::ReshapeOp::create(
           rewriter, FusedLoc::get(getContext(), {merge->upLoc}),
           tensor({N, M, H, W}), coarse);
+    // The lateral convolution's bias moves to the coarse map: a per-channel
+    // constant commutes with the upsampling, and added before conv_b's
+    // zero padding it reaches the border exactly as in the merged map.
+    if (!merge->lateralBias.empty()) {
+      Location biasLoc = merge->lateral->getLoc();
+      Value bias =
+          constantTensor(rewriter, biasLoc, {1, M, 1, 1}, merge->lateralBias);
+      coarse = graph::AddOp::create(rewriter, biasLoc, tensor({N, M, H, W}),
+                                    coarse, bias);
+    }
     const int64_t R = rows.window, S = cols.window, perPhase = O * M * R * S;
     SmallVector<Value> parts;
     for (int64_t a = 0; a < sh; ++a)

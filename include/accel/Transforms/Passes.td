@@ -137,14 +137,15 @@ def FoldUpsampledMerge : Pass<"fold-upsampled-merge", "mlir::ModuleOp"> {
   let description = [{
     A feature pyramid's top-down merge at its finest level,
     `conv_b(add(conv1x1_a(x), nearest_upsample(y)))`, where `conv_b` is the
-    only user of the merged map (stride 1, size-keeping pads, one group)
-    and `conv1x1_a` has no bias, becomes
-    `add(conv_{b.a}(x), depth_to_space(phases(y)))`:
+    only user of the merged map (stride 1, size-keeping pads, one group),
+    becomes `add(conv_{b.a}(x), depth_to_space(phases(y + bias_a)))`:
 
     - `conv_{b.a}`: conv_b's kernel times conv_a's 1 x 1 weights (the map
       conv_a wrote had conv_b as its only reader, so the two linear maps
       compose), with conv_b's bias and pads;
-    - `phases(y)`: per sub-pixel phase of conv_b over the upsampled map
+    - `y + bias_a`: conv_a's bias, if any, added to the coarse map (a
+      per-channel constant commutes with the upsampling);
+    - `phases(...)`: per sub-pixel phase of conv_b over the upsampled map
       (s_h x s_w of them), one convolution of the coarse map that reads a
       small window of y with taps summed from conv_b's (see
       accel/Tiling/SubPixel.h), named `<conv_b> [phase a,b]`; the phases

@@ -68,3 +68,27 @@ func.func @canonical_merge(%x: tensor<1x1x4x4xf32>, %y6: tensor<1x2x2x1x2x1xf32>
   %out = graph.conv2d %sum, %wb, %b {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x2x4x4xf32>, tensor<3x2x3x3xf32>, tensor<3xf32>) -> tensor<1x3x4x4xf32>
   return %out : tensor<1x3x4x4xf32>
 }
+
+// A lateral convolution with a bias (torchvision's FPN has one): the bias
+// [0.5, -1] moves to the coarse map, added before the phases (a per-channel
+// constant commutes with the upsampling, and conv_b's zero padding then
+// sees the same border); the composed convolution has conv_b's (no) bias.
+// CHECK-LABEL: func.func @lateral_bias
+// CHECK-DAG: %[[BA:.*]] = arith.constant dense<{{\[\[\[\[}}5.000000e-01]], {{\[\[}}-1.000000e+00]]]]> : tensor<1x2x1x1xf32>
+// CHECK: %[[YB:.*]] = graph.add %arg1, %[[BA]] : (tensor<1x2x1x1xf32>, tensor<1x2x1x1xf32>) -> tensor<1x2x1x1xf32>
+// CHECK-COUNT-4: graph.conv2d %[[YB]], %{{.*}} {pads
+// CHECK: %[[A:.*]] = graph.conv2d %arg0, %{{[^,]*}} {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x1x2x2xf32>, tensor<1x1x3x3xf32>) -> tensor<1x1x2x2xf32>
+// CHECK: graph.add %[[A]]
+// CHECK-NOT: graph.broadcast
+func.func @lateral_bias(%x: tensor<1x1x2x2xf32>, %y: tensor<1x2x1x1xf32>) -> tensor<1x1x2x2xf32> {
+  %wa = arith.constant dense<1.0> : tensor<2x1x1x1xf32>
+  %ba = arith.constant dense<[0.5, -1.0]> : tensor<2xf32>
+  %wb = arith.constant dense<1.0> : tensor<1x2x3x3xf32>
+  %lat = graph.conv2d %x, %wa, %ba : (tensor<1x1x2x2xf32>, tensor<2x1x1x1xf32>, tensor<2xf32>) -> tensor<1x2x2x2xf32>
+  %r1 = graph.reshape %y : (tensor<1x2x1x1xf32>) -> tensor<1x2x1x1x1x1xf32>
+  %bc = graph.broadcast %r1 : (tensor<1x2x1x1x1x1xf32>) -> tensor<1x2x1x2x1x2xf32>
+  %up = graph.reshape %bc : (tensor<1x2x1x2x1x2xf32>) -> tensor<1x2x2x2xf32>
+  %sum = graph.add %lat, %up : (tensor<1x2x2x2xf32>, tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32>
+  %out = graph.conv2d %sum, %wb {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x2x2x2xf32>, tensor<1x2x3x3xf32>) -> tensor<1x1x2x2xf32>
+  return %out : tensor<1x1x2x2xf32>
+}

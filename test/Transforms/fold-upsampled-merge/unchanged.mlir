@@ -2,23 +2,6 @@
 
 // Each function breaks one condition of the rewrite; all stay as they are.
 
-// conv_a's bias would reach conv_b's zero-padded border unevenly.
-// CHECK-LABEL: func.func @lateral_bias
-// CHECK: graph.broadcast
-// CHECK: graph.add
-func.func @lateral_bias(%x: tensor<1x1x2x2xf32>, %y: tensor<1x2x1x1xf32>) -> tensor<1x1x2x2xf32> {
-  %wa = arith.constant dense<1.0> : tensor<2x1x1x1xf32>
-  %ba = arith.constant dense<0.5> : tensor<2xf32>
-  %wb = arith.constant dense<1.0> : tensor<1x2x3x3xf32>
-  %lat = graph.conv2d %x, %wa, %ba : (tensor<1x1x2x2xf32>, tensor<2x1x1x1xf32>, tensor<2xf32>) -> tensor<1x2x2x2xf32>
-  %r1 = graph.reshape %y : (tensor<1x2x1x1xf32>) -> tensor<1x2x1x1x1x1xf32>
-  %bc = graph.broadcast %r1 : (tensor<1x2x1x1x1x1xf32>) -> tensor<1x2x1x2x1x2xf32>
-  %up = graph.reshape %bc : (tensor<1x2x1x2x1x2xf32>) -> tensor<1x2x2x2xf32>
-  %sum = graph.add %lat, %up : (tensor<1x2x2x2xf32>, tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32>
-  %out = graph.conv2d %sum, %wb {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x2x2x2xf32>, tensor<1x2x3x3xf32>) -> tensor<1x1x2x2xf32>
-  return %out : tensor<1x1x2x2xf32>
-}
-
 // The merged map has a second reader: it must be written anyway.
 // CHECK-LABEL: func.func @merged_map_read_twice
 // CHECK: graph.broadcast
