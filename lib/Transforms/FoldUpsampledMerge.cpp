@@ -212,6 +212,16 @@ struct FoldMergeIntoPhases : OpRewritePattern<graph::Conv2DOp> {
                           phases * H * W * rows.window * cols.window * M * O;
     if (after >= before)
       return rewriter.notifyMatchFailure(convB, "no fewer multiply-adds");
+    // The phase kernels grow with the factor (s_h s_w of them): they must
+    // weigh less than the merged map the rewrite saves writing and reading
+    // (a 3x3 conv over an 8x upsampling has 64 phases of 2x2 taps, 28
+    // times its weights).
+    const int64_t kernelBytes =
+        4 * (phases * rows.window * cols.window * M * O + KH * KW * C * O);
+    const int64_t mapBytes = 2 * 4 * N * fine * M;
+    if (kernelBytes >= mapBytes)
+      return rewriter.notifyMatchFailure(
+          convB, "the phase kernels outweigh the merged map");
 
     // The phases of the upsampled branch, one convolution each (one
     // convolution of all phases would need per-phase slices of its result,

@@ -152,7 +152,8 @@ def FoldUpsampledMerge : Pass<"fold-upsampled-merge", "mlir::ModuleOp"> {
       concatenated and interleaved by reshape / transpose / reshape.
 
     The upsampled map and the merged map are never written. Applied only
-    when it needs fewer multiply-adds than the three ops it replaces. The
+    when it needs fewer multiply-adds than the three ops it replaces and
+    the new weights weigh less than the merged map written and read once. The
     summation order changes (the weights are composed in double and
     rounded once): results differ by float rounding
     (docs/passes.md, `fold-upsampled-merge`).

@@ -18,29 +18,29 @@
 // CHECK-DAG: %[[K00:.*]] = arith.constant dense<{{\[\[\[\[}}1.000000e+00, 5.000000e+00], [1.100000e+01, 2.800000e+01]], {{\[\[}}1.000000e+00, 2.000000e+00], [2.000000e+00, 4.000000e+00]]]]> : tensor<1x2x2x2xf32>
 // CHECK-DAG: %[[K11:.*]] = arith.constant dense<{{\[\[\[\[}}1.200000e+01, 9.000000e+00], [1.500000e+01, 9.000000e+00]], {{\[\[}}4.000000e+00, 2.000000e+00], [2.000000e+00, 1.000000e+00]]]]> : tensor<1x2x2x2xf32>
 // CHECK-DAG: %[[WC:.*]] = arith.constant dense<{{\[\[\[\[}}3.000000e+00, 4.000000e+00, 5.000000e+00], [6.000000e+00, 7.000000e+00, 8.000000e+00], [9.000000e+00, 1.000000e+01, 1.100000e+01]]]]> : tensor<1x1x3x3xf32>
-// CHECK: %[[P00:.*]] = graph.conv2d %[[Y:.*]], %[[K00]] {pads = array<i64: 1, 1, 0, 0>} : (tensor<1x2x1x1xf32>, tensor<1x2x2x2xf32>) -> tensor<1x1x1x1xf32>
+// CHECK: %[[P00:.*]] = graph.conv2d %[[Y:.*]], %[[K00]] {pads = array<i64: 1, 1, 0, 0>} : (tensor<1x2x8x8xf32>, tensor<1x2x2x2xf32>) -> tensor<1x1x8x8xf32>
 // CHECK: %[[P01:.*]] = graph.conv2d %[[Y]], %{{.*}} {pads = array<i64: 1, 0, 0, 1>}
 // CHECK: %[[P10:.*]] = graph.conv2d %[[Y]], %{{.*}} {pads = array<i64: 0, 1, 1, 0>}
 // CHECK: %[[P11:.*]] = graph.conv2d %[[Y]], %[[K11]] {pads = array<i64: 0, 0, 1, 1>}
 // CHECK: %[[ALL:.*]] = graph.concat %[[P00]], %[[P01]], %[[P10]], %[[P11]] {axis = 1 : i64}
-// CHECK: %[[S:.*]] = graph.reshape %[[ALL]] : (tensor<1x4x1x1xf32>) -> tensor<1x2x2x1x1x1xf32>
-// CHECK: %[[T:.*]] = graph.transpose %[[S]] [0, 3, 4, 1, 5, 2] : (tensor<1x2x2x1x1x1xf32>) -> tensor<1x1x1x2x1x2xf32>
-// CHECK: %[[U:.*]] = graph.reshape %[[T]] : (tensor<1x1x1x2x1x2xf32>) -> tensor<1x1x2x2xf32>
-// CHECK: %[[A:.*]] = graph.conv2d %arg0, %[[WC]] {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x1x2x2xf32>, tensor<1x1x3x3xf32>) -> tensor<1x1x2x2xf32>
+// CHECK: %[[S:.*]] = graph.reshape %[[ALL]] : (tensor<1x4x8x8xf32>) -> tensor<1x2x2x1x8x8xf32>
+// CHECK: %[[T:.*]] = graph.transpose %[[S]] [0, 3, 4, 1, 5, 2] : (tensor<1x2x2x1x8x8xf32>) -> tensor<1x1x8x2x8x2xf32>
+// CHECK: %[[U:.*]] = graph.reshape %[[T]] : (tensor<1x1x8x2x8x2xf32>) -> tensor<1x1x16x16xf32>
+// CHECK: %[[A:.*]] = graph.conv2d %arg0, %[[WC]] {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x1x16x16xf32>, tensor<1x1x3x3xf32>) -> tensor<1x1x16x16xf32>
 // CHECK: %[[R:.*]] = graph.add %[[A]], %[[U]]
 // CHECK: return %[[R]]
 // CHECK-NOT: graph.broadcast
-func.func @plain_merge(%x: tensor<1x1x2x2xf32>, %y: tensor<1x2x1x1xf32>) -> tensor<1x1x2x2xf32> {
+func.func @plain_merge(%x: tensor<1x1x16x16xf32>, %y: tensor<1x2x8x8xf32>) -> tensor<1x1x16x16xf32> {
   %wa = arith.constant dense<[[[[1.0]]], [[[2.0]]]]> : tensor<2x1x1x1xf32>
   %wb = arith.constant dense<[[[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 9.0]],
                                 [[1.0, 1.0, 1.0], [1.0, 1.0, 1.0], [1.0, 1.0, 1.0]]]]> : tensor<1x2x3x3xf32>
-  %lat = graph.conv2d %x, %wa : (tensor<1x1x2x2xf32>, tensor<2x1x1x1xf32>) -> tensor<1x2x2x2xf32>
-  %r1 = graph.reshape %y : (tensor<1x2x1x1xf32>) -> tensor<1x2x1x1x1x1xf32>
-  %bc = graph.broadcast %r1 : (tensor<1x2x1x1x1x1xf32>) -> tensor<1x2x1x2x1x2xf32>
-  %up = graph.reshape %bc : (tensor<1x2x1x2x1x2xf32>) -> tensor<1x2x2x2xf32>
-  %sum = graph.add %lat, %up : (tensor<1x2x2x2xf32>, tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32>
-  %out = graph.conv2d %sum, %wb {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x2x2x2xf32>, tensor<1x2x3x3xf32>) -> tensor<1x1x2x2xf32>
-  return %out : tensor<1x1x2x2xf32>
+  %lat = graph.conv2d %x, %wa : (tensor<1x1x16x16xf32>, tensor<2x1x1x1xf32>) -> tensor<1x2x16x16xf32>
+  %r1 = graph.reshape %y : (tensor<1x2x8x8xf32>) -> tensor<1x2x8x1x8x1xf32>
+  %bc = graph.broadcast %r1 : (tensor<1x2x8x1x8x1xf32>) -> tensor<1x2x8x2x8x2xf32>
+  %up = graph.reshape %bc : (tensor<1x2x8x2x8x2xf32>) -> tensor<1x2x16x16xf32>
+  %sum = graph.add %lat, %up : (tensor<1x2x16x16xf32>, tensor<1x2x16x16xf32>) -> tensor<1x2x16x16xf32>
+  %out = graph.conv2d %sum, %wb {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x2x16x16xf32>, tensor<1x2x3x3xf32>) -> tensor<1x1x16x16xf32>
+  return %out : tensor<1x1x16x16xf32>
 }
 
 // The canonicaliser's form of the same sum (the upsampling as a 6-D
@@ -50,23 +50,23 @@ func.func @plain_merge(%x: tensor<1x1x2x2xf32>, %y: tensor<1x2x1x1xf32>) -> tens
 // CHECK-LABEL: func.func @canonical_merge
 // CHECK-DAG: %[[WC:.*]] = arith.constant dense<2.500000e-01> : tensor<3x1x3x3xf32>
 // CHECK-DAG: %[[B:.*]] = arith.constant dense<1.000000e+00> : tensor<3xf32>
-// CHECK: %[[Y4:.*]] = graph.reshape %arg1 : (tensor<1x2x2x1x2x1xf32>) -> tensor<1x2x2x2xf32>
-// CHECK-COUNT-4: graph.conv2d %[[Y4]], %{{.*}} {pads = {{.*}}} : (tensor<1x2x2x2xf32>, tensor<3x2x2x2xf32>) -> tensor<1x3x2x2xf32>
+// CHECK: %[[Y4:.*]] = graph.reshape %arg1 : (tensor<1x2x4x1x4x1xf32>) -> tensor<1x2x4x4xf32>
+// CHECK-COUNT-4: graph.conv2d %[[Y4]], %{{.*}} {pads = {{.*}}} : (tensor<1x2x4x4xf32>, tensor<3x2x2x2xf32>) -> tensor<1x3x4x4xf32>
 // CHECK: graph.concat
 // CHECK: graph.transpose
-// CHECK: %[[A:.*]] = graph.conv2d %arg0, %[[WC]], %[[B]] {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x1x4x4xf32>, tensor<3x1x3x3xf32>, tensor<3xf32>) -> tensor<1x3x4x4xf32>
+// CHECK: %[[A:.*]] = graph.conv2d %arg0, %[[WC]], %[[B]] {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x1x8x8xf32>, tensor<3x1x3x3xf32>, tensor<3xf32>) -> tensor<1x3x8x8xf32>
 // CHECK: graph.add %[[A]]
-// CHECK-NOT: tensor<1x2x2x2x2x2xf32>
-func.func @canonical_merge(%x: tensor<1x1x4x4xf32>, %y6: tensor<1x2x2x1x2x1xf32>) -> tensor<1x3x4x4xf32> {
+// CHECK-NOT: tensor<1x2x4x2x4x2xf32>
+func.func @canonical_merge(%x: tensor<1x1x8x8xf32>, %y6: tensor<1x2x4x1x4x1xf32>) -> tensor<1x3x8x8xf32> {
   %wa = arith.constant dense<0.5> : tensor<2x1x1x1xf32>
   %wb = arith.constant dense<0.25> : tensor<3x2x3x3xf32>
   %b = arith.constant dense<1.0> : tensor<3xf32>
-  %lat = graph.conv2d %x, %wa : (tensor<1x1x4x4xf32>, tensor<2x1x1x1xf32>) -> tensor<1x2x4x4xf32>
-  %split = graph.reshape %lat : (tensor<1x2x4x4xf32>) -> tensor<1x2x2x2x2x2xf32>
-  %sum6 = graph.add %y6, %split : (tensor<1x2x2x1x2x1xf32>, tensor<1x2x2x2x2x2xf32>) -> tensor<1x2x2x2x2x2xf32>
-  %sum = graph.reshape %sum6 : (tensor<1x2x2x2x2x2xf32>) -> tensor<1x2x4x4xf32>
-  %out = graph.conv2d %sum, %wb, %b {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x2x4x4xf32>, tensor<3x2x3x3xf32>, tensor<3xf32>) -> tensor<1x3x4x4xf32>
-  return %out : tensor<1x3x4x4xf32>
+  %lat = graph.conv2d %x, %wa : (tensor<1x1x8x8xf32>, tensor<2x1x1x1xf32>) -> tensor<1x2x8x8xf32>
+  %split = graph.reshape %lat : (tensor<1x2x8x8xf32>) -> tensor<1x2x4x2x4x2xf32>
+  %sum6 = graph.add %y6, %split : (tensor<1x2x4x1x4x1xf32>, tensor<1x2x4x2x4x2xf32>) -> tensor<1x2x4x2x4x2xf32>
+  %sum = graph.reshape %sum6 : (tensor<1x2x4x2x4x2xf32>) -> tensor<1x2x8x8xf32>
+  %out = graph.conv2d %sum, %wb, %b {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x2x8x8xf32>, tensor<3x2x3x3xf32>, tensor<3xf32>) -> tensor<1x3x8x8xf32>
+  return %out : tensor<1x3x8x8xf32>
 }
 
 // A lateral convolution with a bias (torchvision's FPN has one): the bias
@@ -75,20 +75,20 @@ func.func @canonical_merge(%x: tensor<1x1x4x4xf32>, %y6: tensor<1x2x2x1x2x1xf32>
 // sees the same border); the composed convolution has conv_b's (no) bias.
 // CHECK-LABEL: func.func @lateral_bias
 // CHECK-DAG: %[[BA:.*]] = arith.constant dense<{{\[\[\[\[}}5.000000e-01]], {{\[\[}}-1.000000e+00]]]]> : tensor<1x2x1x1xf32>
-// CHECK: %[[YB:.*]] = graph.add %arg1, %[[BA]] : (tensor<1x2x1x1xf32>, tensor<1x2x1x1xf32>) -> tensor<1x2x1x1xf32>
+// CHECK: %[[YB:.*]] = graph.add %arg1, %[[BA]] : (tensor<1x2x8x8xf32>, tensor<1x2x1x1xf32>) -> tensor<1x2x8x8xf32>
 // CHECK-COUNT-4: graph.conv2d %[[YB]], %{{.*}} {pads
-// CHECK: %[[A:.*]] = graph.conv2d %arg0, %{{[^,]*}} {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x1x2x2xf32>, tensor<1x1x3x3xf32>) -> tensor<1x1x2x2xf32>
+// CHECK: %[[A:.*]] = graph.conv2d %arg0, %{{[^,]*}} {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x1x16x16xf32>, tensor<1x1x3x3xf32>) -> tensor<1x1x16x16xf32>
 // CHECK: graph.add %[[A]]
 // CHECK-NOT: graph.broadcast
-func.func @lateral_bias(%x: tensor<1x1x2x2xf32>, %y: tensor<1x2x1x1xf32>) -> tensor<1x1x2x2xf32> {
+func.func @lateral_bias(%x: tensor<1x1x16x16xf32>, %y: tensor<1x2x8x8xf32>) -> tensor<1x1x16x16xf32> {
   %wa = arith.constant dense<1.0> : tensor<2x1x1x1xf32>
   %ba = arith.constant dense<[0.5, -1.0]> : tensor<2xf32>
   %wb = arith.constant dense<1.0> : tensor<1x2x3x3xf32>
-  %lat = graph.conv2d %x, %wa, %ba : (tensor<1x1x2x2xf32>, tensor<2x1x1x1xf32>, tensor<2xf32>) -> tensor<1x2x2x2xf32>
-  %r1 = graph.reshape %y : (tensor<1x2x1x1xf32>) -> tensor<1x2x1x1x1x1xf32>
-  %bc = graph.broadcast %r1 : (tensor<1x2x1x1x1x1xf32>) -> tensor<1x2x1x2x1x2xf32>
-  %up = graph.reshape %bc : (tensor<1x2x1x2x1x2xf32>) -> tensor<1x2x2x2xf32>
-  %sum = graph.add %lat, %up : (tensor<1x2x2x2xf32>, tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32>
-  %out = graph.conv2d %sum, %wb {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x2x2x2xf32>, tensor<1x2x3x3xf32>) -> tensor<1x1x2x2xf32>
-  return %out : tensor<1x1x2x2xf32>
+  %lat = graph.conv2d %x, %wa, %ba : (tensor<1x1x16x16xf32>, tensor<2x1x1x1xf32>, tensor<2xf32>) -> tensor<1x2x16x16xf32>
+  %r1 = graph.reshape %y : (tensor<1x2x8x8xf32>) -> tensor<1x2x8x1x8x1xf32>
+  %bc = graph.broadcast %r1 : (tensor<1x2x8x1x8x1xf32>) -> tensor<1x2x8x2x8x2xf32>
+  %up = graph.reshape %bc : (tensor<1x2x8x2x8x2xf32>) -> tensor<1x2x16x16xf32>
+  %sum = graph.add %lat, %up : (tensor<1x2x16x16xf32>, tensor<1x2x16x16xf32>) -> tensor<1x2x16x16xf32>
+  %out = graph.conv2d %sum, %wb {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x2x16x16xf32>, tensor<1x2x3x3xf32>) -> tensor<1x1x16x16xf32>
+  return %out : tensor<1x1x16x16xf32>
 }

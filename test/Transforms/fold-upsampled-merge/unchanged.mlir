@@ -64,3 +64,22 @@ func.func @no_fewer_macs(%x: tensor<1x8x2x2xf32>, %y: tensor<1x1x1x1xf32>) -> te
   %out = graph.conv2d %sum, %wb {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x1x2x2xf32>, tensor<1x1x3x3xf32>) -> tensor<1x1x2x2xf32>
   return %out : tensor<1x1x2x2xf32>
 }
+
+// An 8x upsampling of a 1 x 1 map under a 3 x 3 conv with 64 channels: 64
+// phases of 2 x 2 taps would store 4 MB of kernels (64 x 64 x 64 x 4 x 4 B)
+// to save an 8 x 8 x 64 merged map (16 KB written and read): left alone
+// although it needs fewer multiply-adds.
+// CHECK-LABEL: func.func @phase_kernels_outweigh_the_map
+// CHECK: graph.broadcast
+// CHECK-NOT: [phase
+func.func @phase_kernels_outweigh_the_map(%x: tensor<1x1x8x8xf32>, %y: tensor<1x64x1x1xf32>) -> tensor<1x64x8x8xf32> {
+  %wa = arith.constant dense<1.0> : tensor<64x1x1x1xf32>
+  %wb = arith.constant dense<1.0> : tensor<64x64x3x3xf32>
+  %lat = graph.conv2d %x, %wa : (tensor<1x1x8x8xf32>, tensor<64x1x1x1xf32>) -> tensor<1x64x8x8xf32>
+  %r1 = graph.reshape %y : (tensor<1x64x1x1xf32>) -> tensor<1x64x1x1x1x1xf32>
+  %bc = graph.broadcast %r1 : (tensor<1x64x1x1x1x1xf32>) -> tensor<1x64x1x8x1x8xf32>
+  %up = graph.reshape %bc : (tensor<1x64x1x8x1x8xf32>) -> tensor<1x64x8x8xf32>
+  %sum = graph.add %lat, %up : (tensor<1x64x8x8xf32>, tensor<1x64x8x8xf32>) -> tensor<1x64x8x8xf32>
+  %out = graph.conv2d %sum, %wb {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x64x8x8xf32>, tensor<64x64x3x3xf32>) -> tensor<1x64x8x8xf32>
+  return %out : tensor<1x64x8x8xf32>
+}
