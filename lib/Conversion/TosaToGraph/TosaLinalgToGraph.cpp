@@ -15,6 +15,8 @@
 //===----------------------------------------------------------------------===//
 #include "accel/Conversion/Passes.h"
 
+#include "TosaResize.h"
+
 #include "Graph/GraphDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -1195,6 +1197,43 @@ LogicalResult convertTosaTile(Operation *op, PatternRewriter *rw,
   return success();
 }
 
+/// tosa.resize (f32, NHWC): per axis the TOSA formula's interpolation
+/// (TosaResize.h), on the NCHW view; a nearest resize that repeats rows and
+/// columns a whole number of times becomes reshape / broadcast / reshape.
+LogicalResult convertTosaResize(Operation *op, PatternRewriter *rw,
+                                std::string &why) {
+  auto rs = cast<tosa::ResizeOp>(op);
+  if (failed(checkTensorTypes(op, why)))
+    return failure();
+  auto scale = constShape(rs.getScale());
+  auto offset = constShape(rs.getOffset());
+  if (!scale || !offset || !constShape(rs.getBorder()))
+    return reject(why, "scale, offset and border must be tosa.const_shape");
+  const SmallVector<int64_t> &sc = *scale;
+  if (sc.size() != 4 || offset->size() != 2 ||
+      llvm::any_of(sc, [](int64_t v) { return v <= 0; }))
+    return reject(why, "scale must be four positive values [y_n, y_d, x_n, "
+                       "x_d] and offset two");
+  const bool bilinear = rs.getMode() == tosa::ResizeMode::BILINEAR;
+  if (!bilinear && rs.getMode() != tosa::ResizeMode::NEAREST_NEIGHBOR)
+    return reject(why, "mode must be NEAREST_NEIGHBOR or BILINEAR");
+  auto in = permuted(shapeOf(rs.getInput()), kNhwcToNchw);
+  auto out =
+      permuted(cast<RankedTensorType>(rs.getType()).getShape(), kNhwcToNchw);
+  if (!rw)
+    return success();
+  namespace tr = accel::tosa_resize;
+  tr::Axis rows =
+      tr::planAxis(in[2], out[2], sc[0], sc[1], (*offset)[0], bilinear);
+  tr::Axis cols =
+      tr::planAxis(in[3], out[3], sc[2], sc[3], (*offset)[1], bilinear);
+  Location loc = op->getLoc();
+  Value x = transpose(*rw, loc, rs.getInput(), kNhwcToNchw);
+  Value y = tr::resizeNchw(*rw, loc, x, rows, cols);
+  rw->replaceOp(op, transpose(*rw, loc, y, kNchwToNhwc));
+  return success();
+}
+
 /// Named elementwise linalg ops on tensors: same-shape operands (no
 /// broadcasting in the named forms); the init is overwritten.
 template <typename OpT, graph::UnaryFn fn>
@@ -1437,6 +1476,7 @@ const llvm::StringMap<Entry> &registry() {
     add(tosa::SliceOp::getOperationName(), convertTosaSlice);
     add(tosa::PadOp::getOperationName(), convertTosaPad);
     add(tosa::TileOp::getOperationName(), convertTosaTile);
+    add(tosa::ResizeOp::getOperationName(), convertTosaResize);
     add(tosa::ReverseOp::getOperationName(), convertTosaReverse);
     // linalg
     add(linalg::FillOp::getOperationName(), convertLinalgFill, true, true);

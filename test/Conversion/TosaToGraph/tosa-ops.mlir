@@ -166,3 +166,59 @@ func.func @reverse(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
   %0 = tosa.reverse %x {axis = 1 : i32} : (tensor<2x3xf32>) -> tensor<2x3xf32>
   return %0 : tensor<2x3xf32>
 }
+
+// -----
+
+// resize, nearest by 2 with offset -1 (output o samples input floor(o / 2),
+// as ONNX's asymmetric / floor nearest Resize is legalised): the rows and
+// columns repeat, so reshape -> broadcast -> reshape on the NCHW view, the
+// importer's spelling of a nearest upsampling.
+// CHECK-LABEL: func.func @resize_repeat
+// CHECK:         %[[T:.*]] = graph.transpose %{{.*}} [0, 3, 1, 2] : (tensor<1x4x3x2xf32>) -> tensor<1x2x4x3xf32>
+// CHECK-NEXT:    %[[R:.*]] = graph.reshape %[[T]] : (tensor<1x2x4x3xf32>) -> tensor<1x2x4x1x3x1xf32>
+// CHECK-NEXT:    %[[B:.*]] = graph.broadcast %[[R]] : (tensor<1x2x4x1x3x1xf32>) -> tensor<1x2x4x2x3x2xf32>
+// CHECK-NEXT:    %[[U:.*]] = graph.reshape %[[B]] : (tensor<1x2x4x2x3x2xf32>) -> tensor<1x2x8x6xf32>
+// CHECK-NEXT:    graph.transpose %[[U]] [0, 2, 3, 1] : (tensor<1x2x8x6xf32>) -> tensor<1x8x6x2xf32>
+func.func @resize_repeat(%x: tensor<1x4x3x2xf32>) -> tensor<1x8x6x2xf32> {
+  %scale = tosa.const_shape {values = dense<[2, 1, 2, 1]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %offset = tosa.const_shape {values = dense<-1> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %border = tosa.const_shape {values = dense<0> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %y = tosa.resize %x, %scale, %offset, %border {mode = NEAREST_NEIGHBOR} : (tensor<1x4x3x2xf32>, !tosa.shape<4>, !tosa.shape<2>, !tosa.shape<2>) -> tensor<1x8x6x2xf32>
+  return %y : tensor<1x8x6x2xf32>
+}
+
+// -----
+
+// resize, nearest by 2 with offset 0: TOSA rounds half up, output rows
+// 0..7 read input rows 0, 1, 1, 2, 2, 3, 3, 3 (the last clamped): not a
+// repetition, so the interpolation matrices, columns ([W, OW], 3 -> 6:
+// 0, 1, 1, 2, 2, 2) then rows ([OH, H]).
+// CHECK-LABEL: func.func @resize_nearest_rounds
+// CHECK-DAG:     %[[MY:.*]] = arith.constant dense<{{\[\[}}1.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00], [0.000000e+00, 1.000000e+00, 0.000000e+00, 0.000000e+00], [0.000000e+00, 1.000000e+00, 0.000000e+00, 0.000000e+00], [0.000000e+00, 0.000000e+00, 1.000000e+00, 0.000000e+00], [0.000000e+00, 0.000000e+00, 1.000000e+00, 0.000000e+00], [0.000000e+00, 0.000000e+00, 0.000000e+00, 1.000000e+00], [0.000000e+00, 0.000000e+00, 0.000000e+00, 1.000000e+00], [0.000000e+00, 0.000000e+00, 0.000000e+00, 1.000000e+00]]> : tensor<8x4xf32>
+// CHECK-DAG:     %[[MX:.*]] = arith.constant dense<{{\[\[}}1.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00], [0.000000e+00, 1.000000e+00, 1.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00], [0.000000e+00, 0.000000e+00, 0.000000e+00, 1.000000e+00, 1.000000e+00, 1.000000e+00]]> : tensor<3x6xf32>
+// CHECK:         %[[C:.*]] = graph.matmul %{{.*}}, %[[MX]] : (tensor<1x2x4x3xf32>, tensor<3x6xf32>) -> tensor<1x2x4x6xf32>
+// CHECK-NEXT:    graph.matmul %[[MY]], %[[C]] : (tensor<8x4xf32>, tensor<1x2x4x6xf32>) -> tensor<1x2x8x6xf32>
+func.func @resize_nearest_rounds(%x: tensor<1x4x3x2xf32>) -> tensor<1x8x6x2xf32> {
+  %scale = tosa.const_shape {values = dense<[2, 1, 2, 1]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %offset = tosa.const_shape {values = dense<0> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %border = tosa.const_shape {values = dense<1> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %y = tosa.resize %x, %scale, %offset, %border {mode = NEAREST_NEIGHBOR} : (tensor<1x4x3x2xf32>, !tosa.shape<4>, !tosa.shape<2>, !tosa.shape<2>) -> tensor<1x8x6x2xf32>
+  return %y : tensor<1x8x6x2xf32>
+}
+
+// -----
+
+// resize, bilinear by 2 with offset 0 over 2 rows: output rows 0..3 take
+// input row 0, rows 0 and 1 halved, row 1, row 1 (clamped); the columns
+// stay (scale 1 / 1: no column matmul).
+// CHECK-LABEL: func.func @resize_bilinear
+// CHECK:         %[[MY:.*]] = arith.constant dense<{{\[\[}}1.000000e+00, 0.000000e+00], [5.000000e-01, 5.000000e-01], [0.000000e+00, 1.000000e+00], [0.000000e+00, 1.000000e+00]]> : tensor<4x2xf32>
+// CHECK-NOT:     graph.matmul %{{.*}}, %
+// CHECK:         graph.matmul %[[MY]], %{{.*}} : (tensor<4x2xf32>, tensor<1x1x2x3xf32>) -> tensor<1x1x4x3xf32>
+func.func @resize_bilinear(%x: tensor<1x2x3x1xf32>) -> tensor<1x4x3x1xf32> {
+  %scale = tosa.const_shape {values = dense<[2, 1, 1, 1]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %offset = tosa.const_shape {values = dense<0> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %border = tosa.const_shape {values = dense<[1, 0]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %y = tosa.resize %x, %scale, %offset, %border {mode = BILINEAR} : (tensor<1x2x3x1xf32>, !tosa.shape<4>, !tosa.shape<2>, !tosa.shape<2>) -> tensor<1x4x3x1xf32>
+  return %y : tensor<1x4x3x1xf32>
+}
