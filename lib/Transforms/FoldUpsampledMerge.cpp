@@ -170,6 +170,119 @@ Value constantTensor(PatternRewriter &rewriter, Location loc,
                                    DenseElementsAttr::get(type, values));
 }
 
+/// The sizes of one merge: images N, lateral input channels C, merged
+/// channels M, output channels O, coarse H x W, conv_b's kernel KH x KW and
+/// the upsampling factors.
+struct Dims {
+  int64_t N, C, M, O, H, W, KH, KW, sh, sw;
+  int64_t phases() const { return sh * sw; }
+  int64_t fine() const { return sh * H * sw * W; }
+};
+
+/// Why the rewrite does not pay, or null: it must save multiply-adds, and
+/// its new weights (phase kernels + composed) must weigh less than the
+/// merged map written and read once (a 3x3 conv over an 8x upsampling has
+/// 64 phases of 2x2 taps, 28 times its weights).
+const char *unprofitable(const Dims &d, const tiling::SubPixelAxis &rows,
+                         const tiling::SubPixelAxis &cols) {
+  const int64_t taps = rows.window * cols.window;
+  const int64_t before = d.fine() * (d.C * d.M + d.KH * d.KW * d.M * d.O);
+  const int64_t after = d.fine() * d.KH * d.KW * d.C * d.O +
+                        d.phases() * d.H * d.W * taps * d.M * d.O;
+  if (after >= before)
+    return "no fewer multiply-adds";
+  const int64_t kernelBytes =
+      4 * (d.phases() * taps * d.M * d.O + d.KH * d.KW * d.C * d.O);
+  if (kernelBytes >= 2 * 4 * d.N * d.fine() * d.M)
+    return "the phase kernels outweigh the merged map";
+  return nullptr;
+}
+
+/// conv_b over the upsampled branch: the coarse map (4-D, plus the lateral
+/// bias when there is one), one convolution per sub-pixel phase (one
+/// convolution of all phases would need per-phase slices of its result,
+/// copies), the phases interleaved.
+Value buildPhases(PatternRewriter &rw, graph::Conv2DOp convB, const Merge &m,
+                  const Dims &d, const std::vector<float> &wb,
+                  const tiling::SubPixelAxis &rows,
+                  const tiling::SubPixelAxis &cols) {
+  MLIRContext *ctx = rw.getContext();
+  auto tensor = [&](ArrayRef<int64_t> s) {
+    return RankedTensorType::get(s, rw.getF32Type());
+  };
+  Value coarse = m.coarse;
+  if (shapeOf(coarse).size() == 6)
+    coarse = graph::ReshapeOp::create(rw, FusedLoc::get(ctx, {m.upLoc}),
+                                      tensor({d.N, d.M, d.H, d.W}), coarse);
+  // The lateral convolution's bias moves to the coarse map: a per-channel
+  // constant commutes with the upsampling, and added before conv_b's zero
+  // padding it reaches the border exactly as in the merged map.
+  if (!m.lateralBias.empty()) {
+    Location biasLoc = m.lateral->getLoc();
+    Value bias = constantTensor(rw, biasLoc, {1, d.M, 1, 1}, m.lateralBias);
+    coarse = graph::AddOp::create(rw, biasLoc, tensor({d.N, d.M, d.H, d.W}),
+                                  coarse, bias);
+  }
+  std::vector<float> k =
+      tiling::subPixelKernels(wb, d.O, d.M, d.KH, d.KW, rows, cols);
+  const int64_t R = rows.window, S = cols.window, perPhase = d.O * d.M * R * S;
+  SmallVector<Value> parts;
+  for (int64_t a = 0; a < d.sh; ++a)
+    for (int64_t b = 0; b < d.sw; ++b) {
+      Location loc = FusedLoc::get(
+          ctx, {depthfirst::sliceLoc(convB, " [phase " + std::to_string(a) +
+                                                "," + std::to_string(b) + "]"),
+                m.upLoc});
+      Value kernel = constantTensor(
+          rw, loc, {d.O, d.M, R, S},
+          ArrayRef<float>(k).slice(size_t((a * d.sw + b) * perPhase),
+                                   size_t(perPhase)));
+      // Phase a reads input rows q + offset[a] - padBefore + [0, R).
+      const int64_t top = rows.padBefore - rows.offset[a],
+                    left = cols.padBefore - cols.offset[b];
+      parts.push_back(graph::Conv2DOp::create(
+          rw, loc, tensor({d.N, d.O, d.H, d.W}), coarse, kernel, Value(),
+          rw.getDenseI64ArrayAttr({1, 1}),
+          rw.getDenseI64ArrayAttr({top, left, R - 1 - top, S - 1 - left}),
+          rw.getDenseI64ArrayAttr({1, 1}), rw.getI64IntegerAttr(1)));
+    }
+  Location loc = FusedLoc::get(
+      ctx, {NameLoc::get(StringAttr::get(ctx, fuse::layerName(convB) +
+                                                  " [phases interleaved]"),
+                         NameLoc::get(StringAttr::get(ctx, "DepthToSpace"))),
+            m.upLoc});
+  Value all = graph::ConcatOp::create(rw, loc,
+                                      tensor({d.N, d.phases() * d.O, d.H, d.W}),
+                                      parts, rw.getI64IntegerAttr(1));
+  Value split = graph::ReshapeOp::create(
+      rw, loc, tensor({d.N, d.sh, d.sw, d.O, d.H, d.W}), all);
+  Value moved = graph::TransposeOp::create(
+      rw, loc, tensor({d.N, d.O, d.H, d.sh, d.W, d.sw}), split,
+      rw.getDenseI64ArrayAttr({0, 3, 4, 1, 5, 2}));
+  return graph::ReshapeOp::create(rw, loc, convB.getResult().getType(), moved);
+}
+
+/// conv_b after the 1x1 as one convolution with composed weights, conv_b's
+/// bias, pads and analysis attributes.
+graph::Conv2DOp buildComposed(PatternRewriter &rw, graph::Conv2DOp convB,
+                              const Merge &m, const Dims &d,
+                              const std::vector<float> &wb) {
+  Location loc =
+      FusedLoc::get(rw.getContext(), {convB.getLoc(), m.lateral->getLoc(),
+                                      m.dead.front()->getLoc()});
+  Value wc = constantTensor(
+      rw, loc, {d.O, d.C, d.KH, d.KW},
+      tiling::composeAfterPointwise(wb, m.wa, d.O, d.M, d.C, d.KH, d.KW));
+  auto composed = graph::Conv2DOp::create(
+      rw, loc, convB.getResult().getType(),
+      graph::Conv2DOp(m.lateral).getInput(), wc, convB.getBias(),
+      convB.getStridesAttr(), convB.getPadsAttr(), convB.getDilationsAttr(),
+      convB.getGroupsAttr());
+  for (NamedAttribute attr : convB->getDiscardableAttrs())
+    composed->setAttr(attr.getName(), attr.getValue());
+  return composed;
+}
+
 struct FoldMergeIntoPhases : OpRewritePattern<graph::Conv2DOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -190,119 +303,24 @@ struct FoldMergeIntoPhases : OpRewritePattern<graph::Conv2DOp> {
     if (!constantF32Values(convB.getWeight(), wb) ||
         (convB.getBias() && !constantF32Values(convB.getBias(), bias)))
       return rewriter.notifyMatchFailure(convB, "weights are not constants");
-    ArrayRef<int64_t> ws = shapeOf(convB.getWeight());
-    const int64_t O = ws[0], M = ws[1], KH = ws[2], KW = ws[3];
+    ArrayRef<int64_t> ws = shapeOf(convB.getWeight()),
+                      xs = shapeOf(merge->lateral.getInput()),
+                      ys = shapeOf(merge->coarse);
+    const Dims d{
+        ys[0], xs[1], ws[1],     ws[0],    ys[2], ys[ys.size() == 6 ? 4 : 3],
+        ws[2], ws[3], merge->sh, merge->sw};
     ArrayRef<int64_t> pads = convB.getPads();
     tiling::SubPixelAxis rows, cols;
-    if (!tiling::planSubPixelAxis(KH, pads[0], pads[2], merge->sh, rows) ||
-        !tiling::planSubPixelAxis(KW, pads[1], pads[3], merge->sw, cols))
+    if (!tiling::planSubPixelAxis(d.KH, pads[0], pads[2], d.sh, rows) ||
+        !tiling::planSubPixelAxis(d.KW, pads[1], pads[3], d.sw, cols))
       return rewriter.notifyMatchFailure(convB, "pads change the size");
-    graph::Conv2DOp convA = merge->lateral;
-    Value lateral = convA.getInput();
-    ArrayRef<int64_t> xs = shapeOf(lateral), ys = shapeOf(merge->coarse);
-    const int64_t N = ys[0], C = xs[1], H = ys[2],
-                  W = ys[ys.size() == 6 ? 4 : 3];
-    const int64_t sh = merge->sh, sw = merge->sw;
-    const int64_t phases = sh * sw;
-    // Multiply-adds per image: the 1x1, conv_b over the merged map, against
-    // the composed convolution and the phase convolutions.
-    const int64_t fine = sh * H * sw * W;
-    const int64_t before = fine * C * M + fine * KH * KW * M * O;
-    const int64_t after = fine * KH * KW * C * O +
-                          phases * H * W * rows.window * cols.window * M * O;
-    if (after >= before)
-      return rewriter.notifyMatchFailure(convB, "no fewer multiply-adds");
-    // The phase kernels grow with the factor (s_h s_w of them): they must
-    // weigh less than the merged map the rewrite saves writing and reading
-    // (a 3x3 conv over an 8x upsampling has 64 phases of 2x2 taps, 28
-    // times its weights).
-    const int64_t kernelBytes =
-        4 * (phases * rows.window * cols.window * M * O + KH * KW * C * O);
-    const int64_t mapBytes = 2 * 4 * N * fine * M;
-    if (kernelBytes >= mapBytes)
-      return rewriter.notifyMatchFailure(
-          convB, "the phase kernels outweigh the merged map");
-
-    // The phases of the upsampled branch, one convolution each (one
-    // convolution of all phases would need per-phase slices of its result,
-    // copies), then interleaved.
-    std::vector<float> k =
-        tiling::subPixelKernels(wb, O, M, KH, KW, rows, cols);
-    auto f32 = rewriter.getF32Type();
-    auto tensor = [&](ArrayRef<int64_t> s) {
-      return RankedTensorType::get(s, f32);
-    };
-    Value coarse = merge->coarse;
-    if (shapeOf(coarse).size() == 6)
-      coarse = graph::ReshapeOp::create(
-          rewriter, FusedLoc::get(getContext(), {merge->upLoc}),
-          tensor({N, M, H, W}), coarse);
-    // The lateral convolution's bias moves to the coarse map: a per-channel
-    // constant commutes with the upsampling, and added before conv_b's
-    // zero padding it reaches the border exactly as in the merged map.
-    if (!merge->lateralBias.empty()) {
-      Location biasLoc = merge->lateral->getLoc();
-      Value bias =
-          constantTensor(rewriter, biasLoc, {1, M, 1, 1}, merge->lateralBias);
-      coarse = graph::AddOp::create(rewriter, biasLoc, tensor({N, M, H, W}),
-                                    coarse, bias);
-    }
-    const int64_t R = rows.window, S = cols.window, perPhase = O * M * R * S;
-    SmallVector<Value> parts;
-    for (int64_t a = 0; a < sh; ++a)
-      for (int64_t b = 0; b < sw; ++b) {
-        const int64_t phase = a * sw + b;
-        Location phaseLoc = FusedLoc::get(
-            getContext(),
-            {depthfirst::sliceLoc(convB, " [phase " + std::to_string(a) + "," +
-                                             std::to_string(b) + "]"),
-             merge->upLoc});
-        Value kernel =
-            constantTensor(rewriter, phaseLoc, {O, M, R, S},
-                           ArrayRef<float>(k).slice(size_t(phase * perPhase),
-                                                    size_t(perPhase)));
-        // Phase a reads input rows q + offset[a] - padBefore + [0, R).
-        const int64_t top = rows.padBefore - rows.offset[a],
-                      left = cols.padBefore - cols.offset[b];
-        parts.push_back(graph::Conv2DOp::create(
-            rewriter, phaseLoc, tensor({N, O, H, W}), coarse, kernel, Value(),
-            rewriter.getDenseI64ArrayAttr({1, 1}),
-            rewriter.getDenseI64ArrayAttr(
-                {top, left, R - 1 - top, S - 1 - left}),
-            rewriter.getDenseI64ArrayAttr({1, 1}),
-            rewriter.getI64IntegerAttr(1)));
-      }
-    Location phaseLoc = FusedLoc::get(
-        getContext(),
-        {NameLoc::get(
-             StringAttr::get(getContext(),
-                             fuse::layerName(convB) + " [phases interleaved]"),
-             NameLoc::get(StringAttr::get(getContext(), "DepthToSpace"))),
-         merge->upLoc});
-    Value all = graph::ConcatOp::create(rewriter, phaseLoc,
-                                        tensor({N, phases * O, H, W}), parts,
-                                        rewriter.getI64IntegerAttr(1));
-    Value split = graph::ReshapeOp::create(rewriter, phaseLoc,
-                                           tensor({N, sh, sw, O, H, W}), all);
-    Value moved = graph::TransposeOp::create(
-        rewriter, phaseLoc, tensor({N, O, H, sh, W, sw}), split,
-        rewriter.getDenseI64ArrayAttr({0, 3, 4, 1, 5, 2}));
-    Value upsampledPart = graph::ReshapeOp::create(
-        rewriter, phaseLoc, convB.getResult().getType(), moved);
-
-    // The lateral branch: conv_b after the 1x1 as one convolution, made
-    // after the phases so that the sum can be its fused residual.
-    Location loc = FusedLoc::get(getContext(), {convB.getLoc(), convA->getLoc(),
-                                                merge->dead.front()->getLoc()});
-    Value wc = constantTensor(
-        rewriter, loc, {O, C, KH, KW},
-        tiling::composeAfterPointwise(wb, merge->wa, O, M, C, KH, KW));
-    auto composed = graph::Conv2DOp::create(
-        rewriter, loc, convB.getResult().getType(), lateral, wc,
-        convB.getBias(), convB.getStridesAttr(), convB.getPadsAttr(),
-        convB.getDilationsAttr(), convB.getGroupsAttr());
-    for (NamedAttribute attr : convB->getDiscardableAttrs())
-      composed->setAttr(attr.getName(), attr.getValue());
+    if (const char *why = unprofitable(d, rows, cols))
+      return rewriter.notifyMatchFailure(convB, why);
+    // The phases first, so that the sum can be the composed convolution's
+    // fused residual.
+    Value upsampledPart =
+        buildPhases(rewriter, convB, *merge, d, wb, rows, cols);
+    graph::Conv2DOp composed = buildComposed(rewriter, convB, *merge, d, wb);
     Value sum = graph::AddOp::create(rewriter, merge->dead.front()->getLoc(),
                                      convB.getResult().getType(),
                                      composed.getResult(), upsampledPart);
