@@ -14,11 +14,10 @@ import sys
 import tempfile
 
 import numpy as np
-import onnx
 
 sys.path.insert(0, os.path.dirname(__file__))
 from e2e_common import check_run  # noqa: E402
-from fusion_e2e import Net, RNG, mbv2_block, mbv3_block  # noqa: E402
+from fusion_e2e import Net, mbv2_block, mbv3_block, save_case  # noqa: E402
 
 
 def expand_dw_s2(x):
@@ -47,11 +46,7 @@ def main():
     passed = failed = 0
     with tempfile.TemporaryDirectory() as work:
         for name, build, shape, slices in CASES:
-            x = RNG.uniform(-1, 1, shape).astype(np.float32)
-            net, out = build(x)
-            ref = net.v[out]
-            model = os.path.join(work, name + ".onnx")
-            onnx.save(net.m.build(out, list(ref.shape)), model)
+            x, out, ref, model = save_case(work, name, build, shape)
             for hw, df in runs:
                 machine = "bandwidth-starved" if hw else "default"
                 tag = f"{name} depth-first={df} hw={machine}"

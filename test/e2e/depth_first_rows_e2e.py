@@ -15,11 +15,10 @@ import sys
 import tempfile
 
 import numpy as np
-import onnx
 
 sys.path.insert(0, os.path.dirname(__file__))
 from e2e_common import check_run  # noqa: E402
-from fusion_e2e import RNG, Net, convt_head, relu  # noqa: E402
+from fusion_e2e import Net, convt_head, relu, save_case  # noqa: E402
 
 
 def pool_expand_convt(x):
@@ -95,11 +94,7 @@ def main():
     passed = failed = 0
     with tempfile.TemporaryDirectory() as work:
         for name, build, shape, bands, per_band, extra in CASES:
-            x = RNG.uniform(-1, 1, shape).astype(np.float32)
-            net, out = build(x)
-            ref = net.v[out]
-            model = os.path.join(work, name + ".onnx")
-            onnx.save(net.m.build(out, list(ref.shape)), model)
+            x, out, ref, model = save_case(work, name, build, shape)
             for df in ("on", "off"):
                 ok = check_run(bin_dir, model, work, f"{name}_{df}", {"x": x}, out, ref,
                                f"{name} depth-first={df}",

@@ -12,12 +12,10 @@ import os
 import sys
 import tempfile
 
-import numpy as np
-import onnx
 
 sys.path.insert(0, os.path.dirname(__file__))
 from e2e_common import check_run  # noqa: E402
-from fusion_e2e import RNG, Net, relu  # noqa: E402
+from fusion_e2e import Net, relu, save_case  # noqa: E402
 
 
 def conv3x3(x):
@@ -58,11 +56,7 @@ def main():
     passed = failed = 0
     with tempfile.TemporaryDirectory() as work:
         for name, build, shape in CASES:
-            x = RNG.uniform(-1, 1, shape).astype(np.float32)
-            net, out = build(x)
-            ref = net.v[out]
-            model = os.path.join(work, name + ".onnx")
-            onnx.save(net.m.build(out, list(ref.shape)), model)
+            x, out, ref, model = save_case(work, name, build, shape)
             for share in ("on", "off"):
                 flag = "true" if share == "on" else "false"
                 ok = check_run(bin_dir, model, work, f"{name}_{share}", {"x": x}, out,

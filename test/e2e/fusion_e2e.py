@@ -63,6 +63,18 @@ class Model:
         return m
 
 
+def save_case(work, name, build, shape):
+    """Case `name`: a uniform [-1, 1] input of `shape` (drawn from RNG), the
+    network `build` makes of it (a Net) saved as WORK/NAME.onnx. Returns (the
+    input, the output's name, its numpy reference, the model's path)."""
+    x = RNG.uniform(-1, 1, shape).astype(np.float32)
+    net, out = build(x)
+    ref = net.v[out]
+    model = os.path.join(work, name + ".onnx")
+    onnx.save(net.m.build(out, list(ref.shape)), model)
+    return x, out, ref, model
+
+
 def hsig(x, a=1 / 6, b=0.5):
     return np.clip(a * x + b, 0, 1)
 

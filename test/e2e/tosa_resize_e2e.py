@@ -8,12 +8,11 @@ reference that follows the TOSA specification's per-element pseudo-code
 usage: tosa_resize_e2e.py BIN_DIR SRC_ROOT"""
 import os
 import sys
-import tempfile
 
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(__file__))
-from e2e_common import check_single_output, ty  # noqa: E402
+from e2e_common import run_and_compare, run_named_checks, ty  # noqa: E402
 
 
 def spec_resize(x, scale, offset, border, out_hw, bilinear):
@@ -62,35 +61,36 @@ def model(shape, scale, offset, border, bilinear):
     return text, (oh, ow)
 
 
-CASES = [
-    # name, input NHWC, scale [y_n, y_d, x_n, x_d], offset, border, bilinear
-    ("nearest_x2_floor", (1, 6, 5, 3), (2, 1, 2, 1), (-1, -1), (1, 1), False),
-    ("nearest_x2_round", (1, 6, 5, 3), (2, 1, 2, 1), (0, 0), (1, 1), False),
-    ("nearest_x3", (2, 4, 4, 2), (3, 1, 3, 1), (-1, -1), (2, 2), False),
-    ("nearest_down", (1, 9, 7, 2), (1, 2, 2, 3), (0, 0), (0, 0), False),
-    ("bilinear_x2_half_pixel", (1, 5, 6, 3), (4, 2, 4, 2), (-1, -1), (1, 1), True),
-    ("bilinear_x2_corners", (1, 5, 6, 3), (8, 4, 10, 5), (0, 0), (0, 0), True),
-    ("bilinear_rows_only", (1, 4, 5, 2), (2, 1, 1, 1), (0, 0), (1, 0), True),
-]
+CASES = {
+    # name: input NHWC, scale [y_n, y_d, x_n, x_d], offset, border, bilinear
+    "nearest_x2_floor": ((1, 6, 5, 3), (2, 1, 2, 1), (-1, -1), (1, 1), False),
+    "nearest_x2_round": ((1, 6, 5, 3), (2, 1, 2, 1), (0, 0), (1, 1), False),
+    "nearest_x3": ((2, 4, 4, 2), (3, 1, 3, 1), (-1, -1), (2, 2), False),
+    "nearest_down": ((1, 9, 7, 2), (1, 2, 2, 3), (0, 0), (0, 0), False),
+    "bilinear_x2_half_pixel": ((1, 5, 6, 3), (4, 2, 4, 2), (-1, -1), (1, 1), True),
+    "bilinear_x2_corners": ((1, 5, 6, 3), (8, 4, 10, 5), (0, 0), (0, 0), True),
+    "bilinear_rows_only": ((1, 4, 5, 2), (2, 1, 1, 1), (0, 0), (1, 0), True),
+}
 
 
 def main():
     bin_dir = sys.argv[1]
     rng = np.random.default_rng(7)
-    passed = failed = 0
-    with tempfile.TemporaryDirectory() as work:
-        for name, shape, scale, offset, border, bilinear in CASES:
-            x = rng.uniform(-1, 1, shape).astype(np.float32)
-            text, out_hw = model(shape, scale, offset, border, bilinear)
-            path = os.path.join(work, name + ".mlir")
-            with open(path, "w") as f:
-                f.write(text)
-            ref = spec_resize(x.astype(np.float64), scale, offset, border, out_hw, bilinear)
-            ok = check_single_output(bin_dir, path, work, name, {"x": x}, ref, name)
-            passed += ok
-            failed += not ok
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+
+    def check(work, name):
+        shape, scale, offset, border, bilinear = CASES[name]
+        x = rng.uniform(-1, 1, shape).astype(np.float32)
+        text, out_hw = model(shape, scale, offset, border, bilinear)
+        path = os.path.join(work, name + ".mlir")
+        with open(path, "w") as f:
+            f.write(text)
+        ref = spec_resize(x.astype(np.float64), scale, offset, border, out_hw, bilinear)
+        ok, err, error = run_and_compare(bin_dir, path, work, name, {"x": x}, "r", ref)
+        if error:
+            return f"FAIL {name}: {error}"
+        return f"{'PASS' if ok else 'FAIL'} {name} (max error {err:.3g})"
+
+    return run_named_checks(list(CASES), check)
 
 
 if __name__ == "__main__":

@@ -13,11 +13,10 @@ import sys
 import tempfile
 
 import numpy as np
-import onnx
 
 sys.path.insert(0, os.path.dirname(__file__))
 from e2e_common import check_run, conv_ref  # noqa: E402
-from fusion_e2e import RNG, Net  # noqa: E402
+from fusion_e2e import RNG, Net, save_case  # noqa: E402
 
 
 def conv_plain(n, x, co, k=1, s=1, p=0, bias=True):
@@ -102,11 +101,7 @@ def main():
     passed = failed = 0
     with tempfile.TemporaryDirectory() as work:
         for name, build, shape, phase_layers in CASES:
-            x = RNG.uniform(-1, 1, shape).astype(np.float32)
-            net, out = build(x)
-            ref = net.v[out]
-            model = os.path.join(work, name + ".onnx")
-            onnx.save(net.m.build(out, list(ref.shape)), model)
+            x, out, ref, model = save_case(work, name, build, shape)
             for on in ("on", "off"):
                 ok = check_run(bin_dir, model, work, f"{name}_{on}", {"x": x}, out, ref,
                                f"{name} upsampled-merge={on}",

@@ -23,15 +23,6 @@ using namespace accel::tiling::test;
 namespace {
 HardwareDesc starved() { return presetHardware("bandwidth-starved"); }
 
-std::vector<float> randomData(size_t n, unsigned seed) {
-  std::mt19937 gen(seed);
-  std::uniform_real_distribution<float> d(-1.0f, 1.0f);
-  std::vector<float> v(n);
-  for (float &x : v)
-    x = d(gen);
-  return v;
-}
-
 /// Simulates matmulLayerProgram with random operands (strict hazards) and
 /// compares with a double-precision reference.
 void expectMatmulNumbers(const HardwareDesc &hw, const GemmProblem &p,

@@ -2,13 +2,14 @@
 //-------===//
 
 #include "accel/Tiling/SubPixel.h"
+#include "TilingTestUtil.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <random>
 
 using namespace accel::tiling;
+using accel::tiling::test::randomData;
 
 namespace {
 
@@ -77,15 +78,6 @@ std::vector<double> viaPhases(const std::vector<float> &y, int64_t C, int64_t H,
   return out;
 }
 
-std::vector<float> randomValues(size_t n, unsigned seed) {
-  std::mt19937 gen(seed);
-  std::uniform_real_distribution<float> d(-1.0f, 1.0f);
-  std::vector<float> v(n);
-  for (float &x : v)
-    x = d(gen);
-  return v;
-}
-
 } // namespace
 
 // The FPN case worked out by hand (docs/passes.md, fold-upsampled-merge):
@@ -127,8 +119,8 @@ TEST(SubPixel, PhasesEqualTheConvolutionOfTheUpsampledMap) {
     SubPixelAxis ax;
     ASSERT_TRUE(planSubPixelAxis(c.k, c.pb, c.pa, c.s, ax));
     const int64_t C = 3, O = 2, H = 5, W = 4;
-    std::vector<float> y = randomValues(size_t(C * H * W), 1);
-    std::vector<float> w = randomValues(size_t(O * C * c.k * c.k), 2);
+    std::vector<float> y = randomData(size_t(C * H * W), 1);
+    std::vector<float> w = randomData(size_t(O * C * c.k * c.k), 2);
     std::vector<double> ref =
         convOfUpsampled(y, C, H, W, w, O, c.k, c.k, c.pb, c.pb, c.s);
     std::vector<double> got = viaPhases(y, C, H, W, w, O, c.k, c.k, ax, ax);
@@ -148,8 +140,8 @@ TEST(SubPixel, RejectsConvolutionsThatChangeTheSize) {
 
 TEST(SubPixel, ComposedWeightsEqualTheTwoConvolutions) {
   const int64_t O = 3, M = 4, C = 2, K = 3;
-  std::vector<float> wb = randomValues(size_t(O * M * K * K), 3);
-  std::vector<float> wa = randomValues(size_t(M * C), 4);
+  std::vector<float> wb = randomData(size_t(O * M * K * K), 3);
+  std::vector<float> wa = randomData(size_t(M * C), 4);
   std::vector<float> wc = composeAfterPointwise(wb, wa, O, M, C, K, K);
   for (int64_t o = 0; o < O; ++o)
     for (int64_t c = 0; c < C; ++c)

@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 #include <random>
 #include <string>
+#include <vector>
 
 namespace accel::tiling::test {
 
@@ -22,6 +23,16 @@ inline HardwareDesc presetHardware(const std::string &name) {
       std::string(ACCEL_SOURCE_DIR) + "/hw/" + name + ".json", hw, err))
       << err;
   return hw;
+}
+
+/// `n` values uniform in [-1, 1) from a generator seeded with `seed`.
+inline std::vector<float> randomData(size_t n, unsigned seed) {
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<float> d(-1.0f, 1.0f);
+  std::vector<float> v(n);
+  for (float &x : v)
+    x = d(gen);
+  return v;
 }
 
 /// The parameters of the spec's worked example: d_s = 2 B, hw_power =
